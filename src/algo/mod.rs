@@ -1,0 +1,38 @@
+//! The private algorithms. Each states its [`Guarantee`] from the configuration alone before it
+//! touches data, then runs in steps; only its final release is private.
+
+pub mod noisy_gd;
+
+use crate::objective::Objective;
+use crate::privacy::{Guarantee, Ledger};
+
+/// What one step did; all of it is computed from the private data and is **not private**.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepReport {
+    /// Index of the iterate the step started from (0-based).
+    pub t: usize,
+    /// Gradient evaluations used so far, counted in per-sample gradients / n (i.e. in full passes).
+    pub grad_evals: f64,
+    /// F at the iterate the step started from.
+    pub loss: f64,
+    /// ‖noise‖₂ added in this step.
+    pub noise_norm: f64,
+    /// ‖∇F‖₂ at the iterate the step started from.
+    pub grad_norm: f64,
+}
+
+/// A differentially private optimiser, advanced one step at a time by a session.
+pub trait PrivateAlgorithm: Send {
+    /// The guarantee of the release, fixed at construction from the configuration alone.
+    fn guarantee(&self) -> &Guarantee;
+    /// The guarantee with the mechanism and every caveat it depends on.
+    fn ledger(&self) -> Ledger;
+    /// Performs one step, or returns `None` once the algorithm has finished.
+    fn step(&mut self, objective: &Objective) -> Option<StepReport>;
+    /// The current iterate (non-private until the algorithm is done, then it is the release).
+    fn current(&self) -> &[f64];
+    /// Whether the current iterate is the release.
+    fn is_done(&self) -> bool;
+    /// Gradient evaluations used so far, in full passes over the data.
+    fn grad_evals(&self) -> f64;
+}

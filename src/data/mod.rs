@@ -1,0 +1,75 @@
+//! Datasets: samples stored contiguously, one column of a d × n column-major matrix per sample
+//! (DESIGN.md §7), so a full pass over the data is one linear sweep through memory.
+
+mod clip;
+mod synthetic;
+
+pub use clip::clip_features;
+pub use synthetic::{ClassificationSpec, generate_classification};
+
+use nalgebra::DMatrix;
+
+use crate::error::{Error, Result};
+
+/// n labelled samples in R^d.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dataset {
+    /// d × n, column i is sample i.
+    x: DMatrix<f64>,
+    /// One label (±1 for classification) or target per sample.
+    y: Vec<f64>,
+}
+
+impl Dataset {
+    /// Builds a dataset from a d × n feature matrix and n labels.
+    pub fn new(x: DMatrix<f64>, y: Vec<f64>) -> Result<Self> {
+        if x.ncols() != y.len() {
+            return Err(Error::DimensionMismatch {
+                what: "labels",
+                expected: x.ncols(),
+                got: y.len(),
+            });
+        }
+        if x.iter().chain(&y).any(|v| !v.is_finite()) {
+            return Err(Error::NonFinite { what: "dataset" });
+        }
+        Ok(Self { x, y })
+    }
+
+    /// Number of samples.
+    pub fn n(&self) -> usize {
+        self.y.len()
+    }
+
+    /// Dimension of a sample.
+    pub fn d(&self) -> usize {
+        self.x.nrows()
+    }
+
+    /// Features of sample `i`.
+    #[inline]
+    pub fn features(&self, i: usize) -> &[f64] {
+        let d = self.d();
+        &self.x.as_slice()[i * d..(i + 1) * d]
+    }
+
+    /// Label of sample `i`.
+    #[inline]
+    pub fn label(&self, i: usize) -> f64 {
+        self.y[i]
+    }
+
+    /// Iterates over (features, label) pairs in memory order.
+    pub fn samples(&self) -> impl Iterator<Item = (&[f64], f64)> {
+        let d = self.d().max(1);
+        self.x
+            .as_slice()
+            .chunks_exact(d)
+            .zip(self.y.iter().copied())
+    }
+
+    pub(crate) fn features_mut(&mut self) -> impl Iterator<Item = &mut [f64]> {
+        let d = self.d().max(1);
+        self.x.as_mut_slice().chunks_exact_mut(d)
+    }
+}

@@ -1,0 +1,41 @@
+//! # dp-playground
+//!
+//! The solver core of an in-browser laboratory for differentially private (DP) convex
+//! optimisation. It compiles natively (tests, benchmarks, experiments) and to WebAssembly, where
+//! [`wasm`] exposes a `Session` to a Web Worker and plotting functions to the page.
+//!
+//! ## Privacy caveats
+//! - Only an algorithm's **release** is private. Iterates, gradients, losses, excess risks, clip
+//!   counts and the reference optimum are computed from the raw data and are not.
+//! - Every noise-setting constant (feature bound, domain radius, Lipschitz constant) is declared in
+//!   the [`config::RunConfig`], never measured from the data; data are clipped to the declared bounds.
+//! - A seeded run is reproducible and therefore demonstrates a mechanism; it is not a private release.
+//! - Noise is sampled in floating point: an idealisation (Mironov 2012).
+//!
+//! ## Module map
+//! - [`config`]: the run configuration and all input validation.
+//! - [`session`]: a run in slices: config → data → objective → reference → algorithm → release.
+//! - [`algo`]: the private algorithms, one file per family, each citing its seed paper.
+//! - [`privacy`]: guarantees, calibration, the ledger. [`noise`]: samplers.
+//! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`]: the optimisation problem.
+//! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
+//! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
+
+pub mod algo;
+pub mod config;
+pub mod data;
+pub mod domain;
+pub mod error;
+pub mod linalg;
+pub mod loss;
+pub mod noise;
+pub mod objective;
+pub mod privacy;
+pub mod reference;
+pub mod rng;
+pub mod session;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::{Error, Result};

@@ -1,0 +1,333 @@
+//! A run, from a validated [`RunConfig`] to a release, advanced in bounded slices so that a worker
+//! can yield between them (DESIGN.md §2).
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::algo::noisy_gd::{Calibration, NoisyGd};
+use crate::algo::{PrivateAlgorithm, StepReport};
+use crate::config::{AlgorithmKind, RunConfig};
+use crate::data::{ClassificationSpec, clip_features, generate_classification};
+use crate::domain::{Domain, L2Ball};
+use crate::error::Result;
+use crate::loss::{GlmLoss, Logistic};
+use crate::objective::Objective;
+use crate::privacy::{Guarantee, Ledger};
+use crate::reference::{self, Reference};
+use crate::rng::{Stream, seeded};
+
+/// Relative accuracy of F* (certified): excess risks far below the privacy noise are still resolved.
+const REFERENCE_TOL: f64 = 1e-11;
+const REFERENCE_MAX_ITERS: usize = 1_000_000;
+
+/// What is known before any data are touched: the promise and the noise that buys it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preview {
+    pub guarantee: Guarantee,
+    /// Per-coordinate σ of each noisy gradient.
+    pub sigma: f64,
+    /// Declared per-sample Lipschitz constant G.
+    pub lipschitz: f64,
+    /// ℓ2-sensitivity of one noisy release.
+    pub sensitivity: f64,
+    /// The step size the run will use.
+    pub step_size: f64,
+}
+
+/// The computation of the guarantee from the configuration alone (DESIGN.md §5 rule 2).
+pub fn preview(config: &RunConfig) -> Result<Preview> {
+    config.validate()?;
+    let (calibration, step_size) = calibration_of(config);
+    let (sigma, guarantee) = calibration.calibrate()?;
+    Ok(Preview {
+        guarantee,
+        sigma,
+        lipschitz: calibration.lipschitz,
+        sensitivity: calibration.sensitivity(),
+        step_size,
+    })
+}
+
+fn calibration_of(config: &RunConfig) -> (Calibration, f64) {
+    let loss = Logistic;
+    let calibration = Calibration {
+        epsilon: config.epsilon,
+        delta: config.delta,
+        relation: config.relation,
+        steps: config.steps,
+        lipschitz: loss.lipschitz(config.feature_bound, config.radius),
+        n: config.n,
+    };
+    let step_size = config
+        .step_size
+        .unwrap_or(1.0 / loss.smoothness(config.feature_bound));
+    (calibration, step_size)
+}
+
+/// The private output and how good it is. Only `w` is private; `loss` and `excess` are computed
+/// on the raw data for the plots.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Release {
+    pub w: Vec<f64>,
+    pub loss: f64,
+    pub excess: f64,
+    pub ledger: Ledger,
+}
+
+/// The events of one slice, in columns (one entry per iterate), ready to cross to JavaScript as
+/// typed arrays. Everything but `release` is non-private.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Batch {
+    pub t: Vec<f64>,
+    pub grad_evals: Vec<f64>,
+    pub loss: Vec<f64>,
+    /// F(w_t) − F*, floored at 0 (F* is certified to within `Reference::gap_bound`).
+    pub excess: Vec<f64>,
+    /// The first two coordinates of each iterate, interleaved (x₀, y₀, x₁, y₁, …).
+    pub path: Vec<f64>,
+    pub noise_norm: Vec<f64>,
+    pub grad_norm: Vec<f64>,
+    pub release: Option<Release>,
+    pub done: bool,
+}
+
+impl Batch {
+    fn push(&mut self, report: &StepReport, w: &[f64], f_star: f64) {
+        self.t.push(report.t as f64);
+        self.grad_evals.push(report.grad_evals);
+        self.loss.push(report.loss);
+        self.excess.push((report.loss - f_star).max(0.0));
+        self.path.push(w[0]);
+        self.path.push(w.get(1).copied().unwrap_or(0.0));
+        self.noise_norm.push(report.noise_norm);
+        self.grad_norm.push(report.grad_norm);
+    }
+
+    /// Number of iterates in the batch.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+}
+
+/// One run in progress.
+pub struct Session {
+    config: RunConfig,
+    objective: Objective,
+    reference: Reference,
+    algorithm: Box<dyn PrivateAlgorithm>,
+    clipped: usize,
+    released: bool,
+}
+
+impl Session {
+    /// Validates the config, states the guarantee, generates and clips the data, computes the
+    /// reference optimum and prepares the algorithm.
+    pub fn new(config: RunConfig) -> Result<Self> {
+        let preview = preview(&config)?;
+        let spec = ClassificationSpec {
+            n: config.n,
+            d: config.d,
+            feature_scale: config.feature_scale,
+            signal: config.signal,
+        };
+        let mut data = generate_classification(&spec, &mut seeded(config.seed, Stream::Data))?;
+        let clipped = clip_features(&mut data, config.feature_bound);
+        let objective = Objective::new(
+            Arc::new(data),
+            Box::new(Logistic),
+            0.0,
+            Box::new(L2Ball {
+                radius: config.radius,
+            }),
+            config.feature_bound,
+        );
+        let reference = reference::solve(&objective, REFERENCE_TOL, REFERENCE_MAX_ITERS)?;
+        let algorithm: Box<dyn PrivateAlgorithm> = match config.algorithm {
+            AlgorithmKind::NoisyGd => {
+                let (calibration, step_size) = calibration_of(&config);
+                Box::new(NoisyGd::new(
+                    calibration,
+                    step_size,
+                    &objective,
+                    seeded(config.seed, Stream::Noise),
+                    true,
+                )?)
+            }
+        };
+        debug_assert_eq!(algorithm.guarantee(), &preview.guarantee);
+        Ok(Self {
+            config,
+            objective,
+            reference,
+            algorithm,
+            clipped,
+            released: false,
+        })
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    pub fn guarantee(&self) -> &Guarantee {
+        self.algorithm.guarantee()
+    }
+
+    pub fn reference(&self) -> &Reference {
+        &self.reference
+    }
+
+    /// How many samples clipping changed. **Non-private** diagnostic.
+    pub fn clipped(&self) -> usize {
+        self.clipped
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.released
+    }
+
+    /// Runs at most `max_steps` steps, stopping early when `keep_going` says so (checked after
+    /// every step, so a slice always makes progress). The batch ends with the release once the
+    /// algorithm is done.
+    pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
+        let mut batch = Batch::default();
+        let f_star = self.reference.value;
+        for _ in 0..max_steps {
+            let w_before: [f64; 2] = first_two(self.algorithm.current());
+            let Some(report) = self.algorithm.step(&self.objective) else {
+                break;
+            };
+            batch.push(&report, &w_before, f_star);
+            if !keep_going() {
+                break;
+            }
+        }
+        if self.algorithm.is_done() && !self.released {
+            self.released = true;
+            let w = self.algorithm.current().to_vec();
+            let loss = self.objective.value(&w);
+            let final_report = StepReport {
+                t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
+                grad_evals: self.algorithm.grad_evals(),
+                loss,
+                noise_norm: 0.0,
+                grad_norm: f64::NAN,
+            };
+            batch.push(&final_report, &first_two(&w), f_star);
+            batch.release = Some(Release {
+                excess: (loss - f_star).max(0.0),
+                w,
+                loss,
+                ledger: self.algorithm.ledger(),
+            });
+        }
+        batch.done = self.released;
+        batch
+    }
+
+    /// F on a `res` × `res` grid over [−r, r]² (r = domain radius), row by row from the bottom,
+    /// for the contour view when d = 2; `None` otherwise. **Non-private** (reads the data).
+    pub fn loss_grid(&self, res: usize) -> Option<Vec<f64>> {
+        if self.objective.dim() != 2 || res < 2 {
+            return None;
+        }
+        let r = self.objective.domain().radius();
+        let step = 2.0 * r / (res - 1) as f64;
+        let mut grid = Vec::with_capacity(res * res);
+        for i in 0..res {
+            for j in 0..res {
+                let w = [-r + j as f64 * step, -r + i as f64 * step];
+                grid.push(self.objective.value(&w));
+            }
+        }
+        Some(grid)
+    }
+
+    /// The domain, for drawing its boundary.
+    pub fn domain(&self) -> &dyn Domain {
+        self.objective.domain()
+    }
+}
+
+fn first_two(w: &[f64]) -> [f64; 2] {
+    [w[0], w.get(1).copied().unwrap_or(0.0)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> RunConfig {
+        RunConfig {
+            n: 500,
+            steps: 30,
+            ..RunConfig::default()
+        }
+    }
+
+    #[test]
+    fn slices_add_up_to_one_run_and_end_with_one_release() {
+        let mut whole = Session::new(small()).unwrap();
+        let all = whole.advance(usize::MAX, || true);
+        assert_eq!(all.len(), 31);
+        assert!(all.done && all.release.is_some());
+
+        let mut sliced = Session::new(small()).unwrap();
+        let mut excess = Vec::new();
+        let mut releases = Vec::new();
+        while !sliced.is_done() {
+            let b = sliced.advance(7, || true);
+            excess.extend(b.excess);
+            releases.extend(b.release);
+        }
+        assert_eq!(excess, all.excess);
+        assert_eq!(releases.len(), 1);
+        assert_eq!(releases[0], all.release.unwrap());
+        assert!(sliced.advance(5, || true).is_empty());
+    }
+
+    #[test]
+    fn keep_going_stops_a_slice_after_the_current_step() {
+        let mut s = Session::new(small()).unwrap();
+        let b = s.advance(100, || false);
+        assert_eq!(b.len(), 1);
+    }
+
+    #[test]
+    fn preview_equals_the_runs_guarantee() {
+        let c = small();
+        let p = preview(&c).unwrap();
+        let s = Session::new(c).unwrap();
+        assert_eq!(&p.guarantee, s.guarantee());
+        assert_eq!(p.sensitivity, 2.0 * 1.0 / 500.0);
+    }
+
+    #[test]
+    fn excess_risk_falls_from_the_start() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        let b = s.advance(usize::MAX, || true);
+        let first = b.excess[0];
+        let tail = &b.excess[b.len() - 20..];
+        let tail_mean = tail.iter().sum::<f64>() / 20.0;
+        assert!(
+            tail_mean < first / 10.0,
+            "first {first}, tail mean {tail_mean}"
+        );
+    }
+
+    #[test]
+    fn loss_grid_only_in_two_dimensions() {
+        let s = Session::new(small()).unwrap();
+        let g = s.loss_grid(5).unwrap();
+        assert_eq!(g.len(), 25);
+        // The centre of the grid is w = 0, where logistic loss is ln 2.
+        assert!((g[12] - std::f64::consts::LN_2).abs() < 1e-12);
+        let s3 = Session::new(RunConfig { d: 3, ..small() }).unwrap();
+        assert!(s3.loss_grid(5).is_none());
+    }
+}

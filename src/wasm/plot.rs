@@ -1,0 +1,189 @@
+//! Drawing on the page's canvases with plotters-canvas. The main thread keeps the run history and
+//! calls these at most once per animation frame.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+const FONT: &str = "sans-serif";
+const PATH_COLOR: RGBColor = RGBColor(33, 102, 172);
+const RELEASE_COLOR: RGBColor = RGBColor(214, 39, 40);
+
+fn js_err(e: impl std::fmt::Display) -> JsValue {
+    JsValue::from_str(&format!("plot: {e}"))
+}
+
+fn area(canvas: HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>, JsValue> {
+    let backend = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| JsValue::from_str("plot: the canvas has no 2D context"))?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(js_err)?;
+    Ok(root)
+}
+
+/// Excess empirical risk against gradient evaluations, both axes logarithmic. Non-positive values
+/// (iterates at the certified optimum) cannot be shown on a log axis and are skipped.
+#[wasm_bindgen(js_name = drawExcess)]
+pub fn draw_excess(
+    canvas: HtmlCanvasElement,
+    grad_evals: &[f64],
+    excess: &[f64],
+) -> Result<(), JsValue> {
+    let root = area(canvas)?;
+    let points: Vec<(f64, f64)> = grad_evals
+        .iter()
+        .zip(excess)
+        .map(|(&x, &y)| (x.max(1.0), y))
+        .filter(|&(_, y)| y > 0.0 && y.is_finite())
+        .collect();
+    let x_max = points.iter().map(|p| p.0).fold(10.0f64, f64::max);
+    let (y_min, y_max) = points.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+        (lo.min(p.1), hi.max(p.1))
+    });
+    let (y_min, y_max) = if points.is_empty() {
+        (1e-4, 1.0)
+    } else {
+        (y_min / 2.0, y_max * 2.0)
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(60)
+        .caption("excess empirical risk F(wₜ) − F* (non-private)", (FONT, 15))
+        .build_cartesian_2d((1.0..x_max * 1.2).log_scale(), (y_min..y_max).log_scale())
+        .map_err(js_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("gradient evaluations (full passes)")
+        .y_desc("F(wₜ) − F*")
+        .label_style((FONT, 12))
+        .y_label_formatter(&|v| format!("{v:.0e}"))
+        .draw()
+        .map_err(js_err)?;
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().copied(),
+            PATH_COLOR.stroke_width(2),
+        ))
+        .map_err(js_err)?;
+    root.present().map_err(js_err)
+}
+
+/// The 2-D parameter view: loss contours (when `grid` is given, res × res over [−r, r]²), the
+/// domain boundary, the non-private path, w* and the release.
+#[wasm_bindgen(js_name = drawPath)]
+pub fn draw_path(
+    canvas: HtmlCanvasElement,
+    path: &[f64],
+    radius: f64,
+    w_star: &[f64],
+    release: Option<Vec<f64>>,
+    grid: Option<Vec<f64>>,
+) -> Result<(), JsValue> {
+    let root = area(canvas)?;
+    let r = radius * 1.05;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(12)
+        .x_label_area_size(30)
+        .y_label_area_size(40)
+        .caption(
+            "iterates w₁, w₂ (path non-private; red: release)",
+            (FONT, 15),
+        )
+        .build_cartesian_2d(-r..r, -r..r)
+        .map_err(js_err)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .label_style((FONT, 12))
+        .draw()
+        .map_err(js_err)?;
+
+    if let Some(grid) = grid.filter(|g| g.len() >= 4) {
+        let res = (grid.len() as f64).sqrt() as usize;
+        if res * res == grid.len() {
+            draw_contours(&mut chart, &grid, res, radius)?;
+        }
+    }
+
+    let circle = (0..=200).map(|k| {
+        let a = k as f64 / 200.0 * std::f64::consts::TAU;
+        (radius * a.cos(), radius * a.sin())
+    });
+    chart
+        .draw_series(LineSeries::new(circle, BLACK.stroke_width(1)))
+        .map_err(js_err)?;
+
+    let points: Vec<(f64, f64)> = path.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().copied(),
+            PATH_COLOR.stroke_width(1),
+        ))
+        .map_err(js_err)?;
+    if let Some(&last) = points.last() {
+        chart
+            .draw_series(std::iter::once(Circle::new(last, 3, PATH_COLOR.filled())))
+            .map_err(js_err)?;
+    }
+    if w_star.len() >= 2 {
+        let star = (w_star[0], w_star[1]);
+        chart
+            .draw_series(std::iter::once(Cross::new(star, 6, BLACK.stroke_width(2))))
+            .map_err(js_err)?;
+    }
+    if let Some(rel) = release.filter(|r| r.len() >= 2) {
+        chart
+            .draw_series(std::iter::once(Circle::new(
+                (rel[0], rel[1]),
+                6,
+                RELEASE_COLOR.filled(),
+            )))
+            .map_err(js_err)?;
+    }
+    root.present().map_err(js_err)
+}
+
+type PathChart<'a> = ChartContext<
+    'a,
+    CanvasBackend,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// Shades each grid cell by log(F − min F): dark near the minimum, light far away.
+fn draw_contours(
+    chart: &mut PathChart<'_>,
+    grid: &[f64],
+    res: usize,
+    radius: f64,
+) -> Result<(), JsValue> {
+    let lo = grid.iter().copied().fold(f64::INFINITY, f64::min);
+    let levels: Vec<f64> = grid.iter().map(|v| (v - lo + 1e-6).ln()).collect();
+    let (l_min, l_max) = levels
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    let span = (l_max - l_min).max(1e-12);
+    let step = 2.0 * radius / (res - 1) as f64;
+    let cells = (0..res)
+        .flat_map(|i| (0..res).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            let s = (levels[i * res + j] - l_min) / span;
+            // Ten bands, so the shading reads as contour lines.
+            let band = (s * 10.0).floor() / 10.0;
+            let shade = (170.0 + 80.0 * band) as u8;
+            let (x, y) = (-radius + j as f64 * step, -radius + i as f64 * step);
+            Rectangle::new(
+                [
+                    (x - step / 2.0, y - step / 2.0),
+                    (x + step / 2.0, y + step / 2.0),
+                ],
+                RGBColor(shade, shade, 255u8.min(shade.saturating_add(20))).filled(),
+            )
+        });
+    chart.draw_series(cells).map_err(js_err)?;
+    Ok(())
+}
