@@ -42,10 +42,11 @@ pub fn draw_excess(
     let (y_min, y_max) = points.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
         (lo.min(p.1), hi.max(p.1))
     });
+    // At least one decade, so the log axis always has labelled ticks.
     let (y_min, y_max) = if points.is_empty() {
         (1e-4, 1.0)
     } else {
-        (y_min / 2.0, y_max * 2.0)
+        ((y_min / 2.0).min(y_max / 10.0), y_max * 2.0)
     };
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
@@ -59,6 +60,8 @@ pub fn draw_excess(
         .x_desc("gradient evaluations (full passes)")
         .y_desc("F(wₜ) − F*")
         .label_style((FONT, 12))
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(230, 230, 230))
         .y_label_formatter(&|v| format!("{v:.0e}"))
         .draw()
         .map_err(js_err)?;
@@ -152,38 +155,42 @@ type PathChart<'a> = ChartContext<
     Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
 >;
 
-/// Shades each grid cell by log(F − min F): dark near the minimum, light far away.
+/// Shades each grid cell by the quantile of F there: dark near the minimum, light far away.
 fn draw_contours(
     chart: &mut PathChart<'_>,
     grid: &[f64],
     res: usize,
     radius: f64,
 ) -> Result<(), JsValue> {
-    let lo = grid.iter().copied().fold(f64::INFINITY, f64::min);
-    let levels: Vec<f64> = grid.iter().map(|v| (v - lo + 1e-6).ln()).collect();
-    let (l_min, l_max) = levels
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-            (a.min(v), b.max(v))
-        });
-    let span = (l_max - l_min).max(1e-12);
+    // Bands of equal area (quantiles of F on the grid): even contours whatever the loss's scale.
+    let mut sorted = grid.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let quantile = |v: f64| sorted.partition_point(|&u| u < v) as f64 / sorted.len() as f64;
     let step = 2.0 * radius / (res - 1) as f64;
+    const BANDS: f64 = 12.0;
     let cells = (0..res)
         .flat_map(|i| (0..res).map(move |j| (i, j)))
         .map(|(i, j)| {
-            let s = (levels[i * res + j] - l_min) / span;
-            // Ten bands, so the shading reads as contour lines.
-            let band = (s * 10.0).floor() / 10.0;
-            let shade = (170.0 + 80.0 * band) as u8;
+            let s = quantile(grid[i * res + j]);
+            // Discrete bands read as contour lines; odd bands are a shade lighter to separate them.
+            let band = (s * BANDS).floor().min(BANDS - 1.0);
+            let odd = if band as i64 % 2 == 1 { 0.03 } else { 0.0 };
             let (x, y) = (-radius + j as f64 * step, -radius + i as f64 * step);
             Rectangle::new(
                 [
                     (x - step / 2.0, y - step / 2.0),
                     (x + step / 2.0, y + step / 2.0),
                 ],
-                RGBColor(shade, shade, 255u8.min(shade.saturating_add(20))).filled(),
+                contour_color(band / (BANDS - 1.0) + odd).filled(),
             )
         });
     chart.draw_series(cells).map_err(js_err)?;
     Ok(())
+}
+
+/// Deep blue at the minimum (t = 0) to near-white far from it (t = 1).
+fn contour_color(t: f64) -> RGBColor {
+    let t = t.clamp(0.0, 1.0);
+    let lerp = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+    RGBColor(lerp(74.0, 246.0), lerp(125.0, 249.0), lerp(186.0, 255.0))
 }

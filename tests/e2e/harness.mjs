@@ -1,0 +1,62 @@
+// Shared pieces of the end-to-end tests: the README serve command on a free port, and Debian's
+// Chromium driven by playwright-core (no browser download, DESIGN.md §9).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+/** Starts `scripts/serve --port 0` (the README command) and resolves with its URL. */
+export function serve() {
+  const child = spawn('bash', ['scripts/serve', '--port', '0'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const url = new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) resolve(m[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`scripts/serve exited with ${code}: ${stderr}`)));
+  });
+  const stop = () => { try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ } };
+  return { url, stop };
+}
+
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** Remembers the pixels of a canvas inside the page (shipping them out would cost seconds). */
+export function snapshotCanvas(page, selector) {
+  return page.$eval(selector, (c) => {
+    window.__snapshots ??= {};
+    window.__snapshots[c.id] = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  });
+}
+
+/** How many pixels of a canvas differ from its snapshot. */
+export function changedPixels(page, selector) {
+  return page.$eval(selector, (c) => {
+    const before = window.__snapshots[c.id];
+    const now = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < now.length; i += 4) {
+      if (now[i] !== before[i] || now[i + 1] !== before[i + 1] || now[i + 2] !== before[i + 2]) n += 1;
+    }
+    return n;
+  });
+}

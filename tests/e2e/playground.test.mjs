@@ -1,0 +1,125 @@
+// End to end: the page served by the README serve command, in real (headless) Chromium.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changedPixels, launch, serve, snapshotCanvas } from './harness.mjs';
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  server = serve();
+  base = await server.url;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** A fresh page with every console error, page error and request recorded. */
+async function openPage(hash = '') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const seen = { errors: [], requests: [] };
+  context.on('request', (r) => seen.requests.push(r.url()));
+  const page = await context.newPage();
+  // Distinct messages only, so one repeated failure does not bury the report.
+  const record = (text) => { if (!seen.errors.includes(text)) seen.errors.push(text); };
+  page.on('console', (m) => { if (m.type() === 'error') record(m.text()); });
+  page.on('pageerror', (e) => record(String(e)));
+  await page.goto(`${base}${hash}`);
+  return { context, page, seen };
+}
+
+const excessValue = (page) => page.$eval('#excess', (el) => Number(el.dataset.value));
+
+test('the page loads, the worker starts, and play draws a falling excess-risk curve', async () => {
+  const { context, page, seen } = await openPage();
+  // The worker is up once it has prepared a run: the status turns "ready".
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#guarantee-headline'), /ε = 1(\.00)?, δ = 1\.00e-6\)-DP/);
+  await snapshotCanvas(page, '#excess-plot');
+  await snapshotCanvas(page, '#path-plot');
+
+  // Step once: the first excess value is the one at w₀.
+  await page.click('#step');
+  await page.waitForFunction(() => document.querySelector('#excess').dataset.value !== '');
+  const first = await excessValue(page);
+  assert.ok(first > 0, `first excess ${first}`);
+
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  // The plots redraw on the next animation frame.
+  await page.waitForTimeout(200);
+  const last = await excessValue(page);
+  assert.ok(last < first / 10, `excess did not fall: first ${first}, last ${last}`);
+  assert.match(await page.textContent('#release'), /^\(/);
+
+  const excessChanged = await changedPixels(page, '#excess-plot');
+  const pathChanged = await changedPixels(page, '#path-plot');
+  // A drawn curve on a 640×360 canvas touches well over 500 pixels; an unchanged canvas touches 0.
+  assert.ok(excessChanged > 500, `excess plot: ${excessChanged} pixels changed`);
+  assert.ok(pathChanged > 200, `path plot: ${pathChanged} pixels changed`);
+
+  assert.deepEqual(seen.errors, [], 'console errors');
+  const foreign = seen.requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:'));
+  assert.deepEqual(foreign, [], 'requests that left the local server');
+  await context.close();
+});
+
+test('pause stops the run and step advances exactly one iterate', async () => {
+  const { context, page, seen } = await openPage('#%7B%22steps%22%3A100000%2C%22n%22%3A20000%7D');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.click('#play');
+  await page.waitForFunction(() => Number(document.querySelector('#step-count').textContent) > 20);
+  await page.click('#play'); // pause
+  await page.waitForTimeout(300); // batches already in flight land
+  const paused = Number(await page.textContent('#step-count'));
+  await page.waitForTimeout(300);
+  assert.equal(Number(await page.textContent('#step-count')), paused, 'steps kept coming while paused');
+  await page.click('#step');
+  await page.waitForFunction((p) => Number(document.querySelector('#step-count').textContent) === p + 1, paused);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('a bad seed gets a message next to the field and the last run stays', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.click('#step');
+  await page.waitForFunction(() => document.querySelector('#excess').dataset.value !== '');
+  await page.fill('#seed', '-3');
+  await page.press('#seed', 'Enter');
+  await page.locator('#seed').blur();
+  await page.waitForFunction(() => document.querySelector('#seed-error').textContent.length > 0);
+  assert.match(await page.textContent('#seed-error'), /seed/);
+  // The previous run is still the one on screen and can go on.
+  assert.equal(await page.textContent('#step-count'), '1');
+  await page.click('#step');
+  await page.waitForFunction(() => document.querySelector('#step-count').textContent === '2');
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('a corrupt link shows what was wrong and falls back to the defaults', async () => {
+  const { context, page } = await openPage('#%7B%22epsilon%22%3A-5%7D');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#run-error'), /epsilon/);
+  assert.match(await page.textContent('#guarantee-headline'), /ε = 1/);
+  await context.close();
+});
+
+test('changing ε restarts the run with the new guarantee, and stale batches are dropped', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.click('#play');
+  // Move ε while the run is playing: the old run's batches must not reach the new run's plots.
+  await page.$eval('#epsilon', (el) => { el.value = '-1'; el.dispatchEvent(new Event('input')); el.dispatchEvent(new Event('change')); });
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#guarantee-headline'), /ε = 0\.1,/);
+  assert.equal(await page.textContent('#step-count'), '0');
+  assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /"epsilon":0\.1/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});

@@ -1,0 +1,229 @@
+// The page: controls, URL hash, and the conversation with the solver worker. All validation
+// happens in Rust (normalizeConfig / preview); this file only moves values and messages.
+
+import init, { normalizeConfig, preview } from './pkg/dp_playground.js';
+import { ToWorker, FromWorker } from './protocol.js';
+import { Plotter, RunHistory } from './plots.js';
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  epsilon: $('epsilon'),
+  epsilonOutput: $('epsilon-output'),
+  seed: $('seed'),
+  play: $('play'),
+  step: $('step'),
+  reset: $('reset'),
+  status: $('status'),
+  stepCount: $('step-count'),
+  excess: $('excess'),
+  release: $('release'),
+  caveats: $('caveats'),
+  headline: $('guarantee-headline'),
+  detail: $('guarantee-detail'),
+};
+
+/** The last valid RunConfig (all fields, as normalised by Rust); the page edits ε and the seed. */
+let config = null;
+let runId = 0;
+let run = new RunHistory();
+let state = 'loading';
+
+const fmt = (v, digits = 3) => (v === null || v === undefined ? '–' : String(Number(Number(v).toPrecision(digits))));
+const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponential(2));
+
+// --- errors next to the control they are about -------------------------------------------------
+
+function clearErrors() {
+  document.querySelectorAll('.error').forEach((el) => { el.textContent = ''; });
+}
+
+function showError(error) {
+  const field = error?.field;
+  const el = (field && $(`${field}-error`)) || $('run-error');
+  el.textContent = error?.message ?? String(error);
+}
+
+// --- state and the readout ----------------------------------------------------------------------
+
+function setState(next, text) {
+  state = next;
+  ui.status.dataset.state = next;
+  ui.status.textContent = text ?? next;
+  const ready = ['ready', 'paused', 'running'].includes(next);
+  ui.play.disabled = !ready;
+  ui.step.disabled = !ready || next === 'running';
+  ui.reset.disabled = next === 'loading';
+  ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
+  ui.play.setAttribute('aria-pressed', String(next === 'running'));
+}
+
+function showGuarantee(p) {
+  const g = p.guarantee;
+  const relation = g.relation === 'replace_one' ? 'replace-one' : 'add/remove';
+  ui.headline.textContent = `(ε = ${fmt(g.epsilon)}, δ = ${sci(g.delta)})-DP, ${relation} neighbours`;
+  ui.detail.textContent = `Noise σ = ${sci(p.sigma)} per coordinate and step, for sensitivity ${sci(p.sensitivity)} `
+    + `(G = ${fmt(p.lipschitz)}); step size η = ${fmt(p.step_size)}. Stated before the run, from the settings alone.`;
+}
+
+function showReadout() {
+  ui.stepCount.textContent = String(run.gradEvals.length ? run.gradEvals[run.gradEvals.length - 1] : 0);
+  const e = run.latestExcess;
+  ui.excess.textContent = sci(e);
+  ui.excess.dataset.value = e === null ? '' : String(e);
+  const r = run.release;
+  ui.release.textContent = r
+    ? `(${r.w.slice(0, 4).map((v) => fmt(v, 4)).join(', ')}${r.w.length > 4 ? ', …' : ''}); excess ${sci(r.excess)}`
+    : 'not yet';
+  ui.caveats.replaceChildren(
+    ...(r ? r.ledger.caveats : []).map((c) => Object.assign(document.createElement('li'), { textContent: c })),
+  );
+}
+
+// --- config ↔ controls ↔ URL hash ---------------------------------------------------------------
+
+/** JSON text for Rust; a seed that is not a number travels as a string so Rust can name it. */
+function configJson(cfg) {
+  const seed = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(String(cfg.seed)) ? Number(cfg.seed) : String(cfg.seed);
+  return JSON.stringify({ ...cfg, seed });
+}
+
+function epsilonFromSlider() {
+  return Number((10 ** Number(ui.epsilon.value)).toPrecision(2));
+}
+
+function syncControls() {
+  ui.epsilon.value = String(Math.log10(config.epsilon));
+  ui.epsilonOutput.textContent = fmt(config.epsilon, 2);
+  ui.seed.value = String(config.seed);
+}
+
+/** The config in the URL hash (validated by Rust), or the defaults with a message saying why. */
+function configFromHash() {
+  const raw = decodeURIComponent(location.hash.replace(/^#/, ''));
+  try {
+    return JSON.parse(normalizeConfig(raw || '{}'));
+  } catch (e) {
+    showError({ field: null, message: `The link's settings were not used (${e?.message ?? e}); showing the defaults.` });
+    return JSON.parse(normalizeConfig('{}'));
+  }
+}
+
+/**
+ * Validates `candidate` in Rust; on success it becomes the config, the hash is updated and a new
+ * run starts. On failure the message goes next to the field and the last good run stays.
+ */
+function applyConfig(candidate) {
+  let normalized;
+  try {
+    normalized = JSON.parse(normalizeConfig(configJson(candidate)));
+  } catch (e) {
+    showError(e);
+    return false;
+  }
+  clearErrors();
+  config = normalized;
+  window.history.replaceState(null, '', `#${encodeURIComponent(JSON.stringify(config))}`);
+  startRun();
+  return true;
+}
+
+// --- the worker ---------------------------------------------------------------------------------
+
+let worker;
+let plotter;
+
+function startRun() {
+  runId += 1;
+  setState('loading', 'preparing data and reference optimum…');
+  try {
+    showGuarantee(preview(JSON.stringify(config)));
+  } catch (e) {
+    showError(e);
+  }
+  worker.postMessage({ type: ToWorker.CONFIGURE, runId, config: JSON.stringify(config) });
+}
+
+function onWorkerMessage(event) {
+  const msg = event.data;
+  if (msg.type === FromWorker.LOADED) {
+    startRun();
+    return;
+  }
+  if (msg.runId !== runId) return; // stale: a run that has been replaced
+  switch (msg.type) {
+    case FromWorker.READY: {
+      run = new RunHistory(msg.info, msg.grid);
+      const c = JSON.parse(msg.info.config);
+      $('n-value').textContent = c.n;
+      $('d-value').textContent = c.d;
+      $('bound-value').textContent = c.feature_bound;
+      $('radius-value').textContent = c.radius;
+      showReadout();
+      plotter.request(run);
+      setState('ready', 'ready: press Play');
+      break;
+    }
+    case FromWorker.BATCH:
+      run.append(msg.batch);
+      showReadout();
+      plotter.request(run);
+      if (msg.batch.done) setState('released', 'released: the red point is the private output');
+      break;
+    case FromWorker.ERROR:
+      showError(msg.error);
+      setState('error', 'error');
+      break;
+    default:
+      break;
+  }
+}
+
+function onWorkerError(event) {
+  showError({ field: null, message: `The solver worker failed: ${event.message ?? 'unknown error'}` });
+  setState('error', 'error');
+}
+
+// --- controls -----------------------------------------------------------------------------------
+
+function wireControls() {
+  ui.epsilon.addEventListener('input', () => {
+    const eps = epsilonFromSlider();
+    ui.epsilonOutput.textContent = fmt(eps, 2);
+    try {
+      showGuarantee(preview(JSON.stringify({ ...config, epsilon: eps })));
+    } catch (e) {
+      showError(e);
+    }
+  });
+  ui.epsilon.addEventListener('change', () => applyConfig({ ...config, epsilon: epsilonFromSlider() }));
+  ui.seed.addEventListener('change', () => applyConfig({ ...config, seed: ui.seed.value }));
+  ui.play.addEventListener('click', () => {
+    if (state === 'running') {
+      worker.postMessage({ type: ToWorker.PAUSE, runId });
+      setState('paused', 'paused');
+    } else {
+      worker.postMessage({ type: ToWorker.PLAY, runId });
+      setState('running', 'running…');
+    }
+  });
+  ui.step.addEventListener('click', () => {
+    worker.postMessage({ type: ToWorker.STEP, runId });
+    setState('paused', 'paused');
+  });
+  ui.reset.addEventListener('click', () => applyConfig(config));
+}
+
+await init();
+plotter = new Plotter($('excess-plot'), $('path-plot'), (e) => showError({ field: null, message: String(e) }));
+config = configFromHash();
+syncControls();
+wireControls();
+// The worker starts only now, so its first message finds the page's own wasm ready.
+worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+worker.onmessage = onWorkerMessage;
+worker.onerror = onWorkerError;
+window.addEventListener('hashchange', () => {
+  config = configFromHash();
+  syncControls();
+  startRun();
+});

@@ -1,0 +1,33 @@
+// Messages between the page (app.js) and the solver worker (worker.js).
+//
+// Every message carries the `runId` of the run it belongs to; a receiver drops messages of any
+// other run, so a reset or a new ε never mixes two runs on screen.
+
+/** Page → worker. */
+export const ToWorker = Object.freeze({
+  CONFIGURE: 'configure', // { runId, config: JSON text } → READY or ERROR
+  PLAY: 'play', // { runId } → BATCH… until DONE or PAUSE
+  PAUSE: 'pause', // { runId }
+  STEP: 'step', // { runId } → one BATCH of one step
+});
+
+/** Worker → page. */
+export const FromWorker = Object.freeze({
+  LOADED: 'loaded', // {} the wasm module is instantiated
+  READY: 'ready', // { runId, info, grid } a run is configured, nothing computed privately yet
+  BATCH: 'batch', // { runId, batch } columns as Float64Array (transferred), plus release when done
+  ERROR: 'error', // { runId, error: { field, message } }
+});
+
+/** Time the worker computes before yielding to its event loop (DESIGN.md §2). */
+export const SLICE_MS = 8;
+
+/** Side of the loss grid the worker sends for the contour view (d = 2 only). */
+export const GRID_RES = 72;
+
+/** The transferable buffers of a batch, so postMessage moves rather than copies them. */
+export function batchTransferables(batch) {
+  return ['t', 'gradEvals', 'loss', 'excess', 'path', 'noiseNorm', 'gradNorm']
+    .map((k) => batch[k]?.buffer)
+    .filter(Boolean);
+}
