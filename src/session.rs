@@ -20,6 +20,9 @@ use crate::rng::{Stream, seeded};
 /// Relative accuracy of F* (certified): excess risks far below the privacy noise are still resolved.
 const REFERENCE_TOL: f64 = 1e-11;
 const REFERENCE_MAX_ITERS: usize = 1_000_000;
+/// Per-sample loss evaluations the contour grid may cost (≈ 50 ms in wasm).
+pub const GRID_BUDGET: f64 = 1e7;
+const MIN_GRID_RES: usize = 8;
 
 /// What is known before any data are touched: the promise and the noise that buys it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -230,12 +233,15 @@ impl Session {
         batch
     }
 
-    /// F on a `res` × `res` grid over [−r, r]² (r = domain radius), row by row from the bottom,
-    /// for the contour view when d = 2; `None` otherwise. **Non-private** (reads the data).
-    pub fn loss_grid(&self, res: usize) -> Option<Vec<f64>> {
-        if self.objective.dim() != 2 || res < 2 {
+    /// F on a res × res grid over [−r, r]² (r = domain radius), row by row from the bottom, for
+    /// the contour view when d = 2; `None` otherwise. res ≤ `max_res`, lowered so that the grid
+    /// costs at most [`GRID_BUDGET`] per-sample evaluations (a large n would stall the worker).
+    /// **Non-private** (reads the data).
+    pub fn loss_grid(&self, max_res: usize) -> Option<Vec<f64>> {
+        if self.objective.dim() != 2 || max_res < MIN_GRID_RES {
             return None;
         }
+        let res = grid_resolution(self.objective.data().n(), max_res);
         let r = self.objective.domain().radius();
         let step = 2.0 * r / (res - 1) as f64;
         let mut grid = Vec::with_capacity(res * res);
@@ -252,6 +258,12 @@ impl Session {
     pub fn domain(&self) -> &dyn Domain {
         self.objective.domain()
     }
+}
+
+/// The largest res ≤ `max_res` with res²·n ≤ [`GRID_BUDGET`], but at least [`MIN_GRID_RES`].
+fn grid_resolution(n: usize, max_res: usize) -> usize {
+    let affordable = (GRID_BUDGET / n as f64).sqrt() as usize;
+    max_res.min(affordable).max(MIN_GRID_RES)
 }
 
 fn first_two(w: &[f64]) -> [f64; 2] {
@@ -323,11 +335,16 @@ mod tests {
     #[test]
     fn loss_grid_only_in_two_dimensions() {
         let s = Session::new(small()).unwrap();
-        let g = s.loss_grid(5).unwrap();
-        assert_eq!(g.len(), 25);
+        let g = s.loss_grid(13).unwrap();
+        assert_eq!(g.len(), 169);
         // The centre of the grid is w = 0, where logistic loss is ln 2.
-        assert!((g[12] - std::f64::consts::LN_2).abs() < 1e-12);
+        assert!((g[84] - std::f64::consts::LN_2).abs() < 1e-12);
+        // A large n lowers the resolution to stay within the budget, down to a floor.
+        assert_eq!(grid_resolution(2_000, 72), 70);
+        assert_eq!(grid_resolution(100_000, 72), 10);
+        assert_eq!(grid_resolution(1_000_000, 72), MIN_GRID_RES);
+        assert_eq!(grid_resolution(10, 72), 72);
         let s3 = Session::new(RunConfig { d: 3, ..small() }).unwrap();
-        assert!(s3.loss_grid(5).is_none());
+        assert!(s3.loss_grid(13).is_none());
     }
 }

@@ -23,7 +23,7 @@ export const FromWorker = Object.freeze({
 export const SLICE_MS = 8;
 
 /** Side of the loss grid the worker sends for the contour view (d = 2 only). */
-export const GRID_RES = 72;
+export const GRID_RES = 72; // Rust lowers it for large n (session.rs, GRID_BUDGET)
 
 /** The transferable buffers of a batch, so postMessage moves rather than copies them. */
 export function batchTransferables(batch) {

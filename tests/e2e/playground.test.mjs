@@ -110,16 +110,39 @@ test('a corrupt link shows what was wrong and falls back to the defaults', async
   await context.close();
 });
 
-test('changing ε restarts the run with the new guarantee, and stale batches are dropped', async () => {
-  const { context, page, seen } = await openPage();
+test('changing ε mid-run restarts with the new guarantee, and the old run\'s batches are dropped', async () => {
+  // A long run, so that the old run is still streaming when ε changes.
+  const { context, page, seen } = await openPage('#%7B%22steps%22%3A100000%2C%22n%22%3A20000%7D');
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await page.click('#play');
-  // Move ε while the run is playing: the old run's batches must not reach the new run's plots.
-  await page.$eval('#epsilon', (el) => { el.value = '-1'; el.dispatchEvent(new Event('input')); el.dispatchEvent(new Event('change')); });
+  await page.waitForFunction(() => Number(document.querySelector('#step-count').textContent) > 5);
+  await page.$eval('#epsilon', (el) => {
+    el.value = '-1';
+    el.dispatchEvent(new Event('input'));
+    el.dispatchEvent(new Event('change'));
+  });
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  assert.match(await page.textContent('#guarantee-headline'), /ε = 0\.1,/);
+  // Batches the old run had in flight arrive now; none may reach the new run's readout.
+  await page.waitForTimeout(500);
   assert.equal(await page.textContent('#step-count'), '0');
+  assert.equal(await page.textContent('#excess'), '–');
+  assert.match(await page.textContent('#guarantee-headline'), /ε = 0\.1,/);
   assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /"epsilon":0\.1/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('reset replays the same seeded run to the same release', async () => {
+  const { context, page, seen } = await openPage();
+  const runToRelease = async () => {
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await page.click('#play');
+    await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+    return page.textContent('#release');
+  };
+  const first = await runToRelease();
+  await page.click('#reset');
+  assert.equal(await runToRelease(), first);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
