@@ -36,7 +36,12 @@ function portFromArgs(argv) {
 
 /** The file a URL path names, or null when it is outside what we serve. */
 function resolve(urlPath) {
-  const path = decodeURIComponent(urlPath.split('?')[0]);
+  let path;
+  try {
+    path = decodeURIComponent(urlPath.split('?')[0]);
+  } catch {
+    return null; // malformed percent-encoding
+  }
   const rel = normalize(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
   const allowed = rel === 'index.html' || rel.startsWith(`www${sep}`) || rel.startsWith(`docs${sep}`);
   return allowed && !rel.includes('..') ? join(root, rel) : null;
