@@ -27,7 +27,7 @@ ensure_wasm_bindgen_cli() {
   local want have
   if [ ! -f "$ROOT/Cargo.lock" ]; then (cd "$ROOT" && cargo generate-lockfile -q); fi
   want="$(wasm_bindgen_version)"
-  have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')"
+  have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"  # absent on a fresh machine
   if [ "$have" != "$want" ]; then
     say "installing wasm-bindgen-cli $want (a few minutes, once)"
     # Not --locked: one of its pinned dependencies is missing from the registry (DESIGN.md §9).
