@@ -21,7 +21,7 @@
 use super::measures::Rdp;
 use super::{Relation, check_delta, check_epsilon};
 use crate::error::{Error, Result};
-use crate::stats::{ln_binomial, log_sum_exp};
+use crate::stats::log_sum_exp;
 
 /// The orders the accountant tracks.
 pub const DEFAULT_ORDERS: [u32; 260] = default_orders();
@@ -61,36 +61,65 @@ fn check_noise_multiplier(z: f64) -> Result<()> {
 /// RDP ε(α) of one Poisson-subsampled Gaussian step with rate q and noise multiplier z, at
 /// integer order α ≥ 2 (see the module docs). Unchecked: callers validate q and z.
 pub fn subsampled_gaussian_rdp(q: f64, z: f64, alpha: u32) -> f64 {
-    let a = f64::from(alpha);
+    subsampled_gaussian_rdp_curve(q, z, &[alpha])[0]
+}
+
+/// [`subsampled_gaussian_rdp`] at several orders, sharing the tables of ln k! and
+/// ln(e^{(k²−k)/(2z²)} − 1) across orders (the accountant's calibration evaluates this curve a
+/// few dozen times, so it must be cheap even in a debug build or in the browser).
+pub fn subsampled_gaussian_rdp_curve(q: f64, z: f64, orders: &[u32]) -> Vec<f64> {
+    let max = orders.iter().copied().max().unwrap_or(0) as usize;
     if q == 0.0 {
-        return 0.0;
+        return vec![0.0; orders.len()];
     }
     if q == 1.0 {
-        return a / (2.0 * z * z);
+        return orders
+            .iter()
+            .map(|&a| f64::from(a) / (2.0 * z * z))
+            .collect();
     }
     let (ln_q, ln_1mq) = (libm::log(q), libm::log1p(-q));
-    // The binomial weights sum to 1 and the k = 0, 1 terms have exponent 0, so
-    // A_α = 1 + Σ_{k≥2} C(α,k)(1−q)^{α−k}q^k (e^{(k²−k)/(2z²)} − 1). Summing the excess over 1 in
-    // log space and finishing with log1p keeps full relative precision when ε(α) is tiny (small q),
-    // where ln of a sum close to 1 would lose ~ln(1/ε(α)) digits.
-    let ln_excess = (2..=alpha).map(|k| {
-        let kf = f64::from(k);
-        let c = (kf * kf - kf) / (2.0 * z * z);
-        // ln(e^c − 1), without overflow for large c.
-        let ln_expm1 = if c > 30.0 {
-            c + libm::log1p(-libm::exp(-c))
-        } else {
-            libm::log(libm::expm1(c))
-        };
-        ln_binomial(alpha, k) + kf * ln_q + (a - kf) * ln_1mq + ln_expm1
-    });
-    let ln_s = log_sum_exp(ln_excess);
-    let ln_a = if ln_s < 0.0 {
-        libm::log1p(libm::exp(ln_s))
-    } else {
-        ln_s + libm::log1p(libm::exp(-ln_s))
-    };
-    ln_a / (a - 1.0)
+    // ln k! for k = 0..=max, by running sums of ln k (exact to rounding, no lgamma needed).
+    let mut ln_fact = vec![0.0; max + 1];
+    for k in 1..=max {
+        ln_fact[k] = ln_fact[k - 1] + libm::log(k as f64);
+    }
+    // ln(e^c − 1) with c = (k² − k)/(2z²), without overflow for large c.
+    let ln_expm1: Vec<f64> = (0..=max)
+        .map(|k| {
+            let kf = k as f64;
+            let c = (kf * kf - kf) / (2.0 * z * z);
+            if c > 30.0 {
+                c + libm::log1p(-libm::exp(-c))
+            } else {
+                libm::log(libm::expm1(c))
+            }
+        })
+        .collect();
+    orders
+        .iter()
+        .map(|&alpha| {
+            let (n, a) = (alpha as usize, f64::from(alpha));
+            // The binomial weights sum to 1 and the k = 0, 1 terms have exponent 0, so
+            // A_α = 1 + Σ_{k≥2} C(α,k)(1−q)^{α−k}q^k (e^{(k²−k)/(2z²)} − 1). Summing the excess
+            // over 1 in log space and finishing with log1p keeps full relative precision when
+            // ε(α) is tiny (small q), where ln of a sum close to 1 would lose digits.
+            let terms = (2..=n).map(|k| {
+                let kf = k as f64;
+                ln_fact[n] - ln_fact[k] - ln_fact[n - k]
+                    + kf * ln_q
+                    + (a - kf) * ln_1mq
+                    + ln_expm1[k]
+            });
+            let ln_s = log_sum_exp(terms);
+            let ln_a = if ln_s < 0.0 {
+                libm::log1p(libm::exp(ln_s))
+            } else {
+                ln_s + libm::log1p(libm::exp(-ln_s))
+            };
+            ln_a / (a - 1.0)
+        })
+        .collect()
 }
 
 /// A running RDP ledger at fixed integer orders, under add/remove.
@@ -136,8 +165,9 @@ impl RdpAccountant {
         check_rate(q)?;
         check_noise_multiplier(noise_multiplier)?;
         let t = steps as f64;
-        for (r, &a) in self.rdp.iter_mut().zip(&self.orders) {
-            *r += t * subsampled_gaussian_rdp(q, noise_multiplier, a);
+        let curve = subsampled_gaussian_rdp_curve(q, noise_multiplier, &self.orders);
+        for (r, c) in self.rdp.iter_mut().zip(curve) {
+            *r += t * c;
         }
         Ok(self)
     }
