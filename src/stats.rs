@@ -193,22 +193,60 @@ fn beta_continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     h
 }
 
-/// The x with I_x(a, b) = p, by bisection on [0, 1] (I_x is increasing in x). 200 halvings reach
-/// the spacing of doubles near any x, so the result is exact to the last few ulps of I's accuracy.
-pub fn beta_inc_inv(a: f64, b: f64, p: f64) -> f64 {
+/// A bracket [lo, hi] around the x with I_x(a, b) = p, found by bisection on [0, 1] (I_x is
+/// increasing in x): I_lo(a,b) < p ≤ I_hi(a,b) up to the accuracy of I, with hi − lo ≤
+/// 1e-12·hi. Returning both ends lets callers round conservatively in their own direction.
+pub fn beta_inc_inv_bracket(a: f64, b: f64, p: f64) -> (f64, f64) {
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
+    for _ in 0..1100 {
+        if hi - lo <= 1e-12 * hi {
             break;
         }
+        let mid = 0.5 * (lo + hi);
         if beta_inc(a, b, mid) < p {
             lo = mid;
         } else {
             hi = mid;
         }
     }
+    (lo, hi)
+}
+
+/// The x with I_x(a, b) = p (midpoint of [`beta_inc_inv_bracket`]).
+pub fn beta_inc_inv(a: f64, b: f64, p: f64) -> f64 {
+    let (lo, hi) = beta_inc_inv_bracket(a, b, p);
     0.5 * (lo + hi)
+}
+
+/// The standard normal quantile Φ⁻¹(p), p ∈ (0, 1), by bisection on [`normal_cdf`] (accurate to
+/// ~1e-15 absolute; used once per audit, so speed does not matter).
+pub fn normal_quantile(p: f64) -> f64 {
+    let (mut lo, mut hi) = (-40.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if normal_cdf(mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// Wilson (1927) score interval for k successes in n trials at normal quantile z: a cheap,
+/// closed-form approximation of [`clopper_pearson`] (not conservative; use it to rank options,
+/// never to state a bound).
+pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2 = z * z;
+    let centre = p + z2 / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let denom = 1.0 + z2 / n;
+    (
+        ((centre - spread) / denom).max(0.0),
+        ((centre + spread) / denom).min(1.0),
+    )
 }
 
 /// One-sided Clopper–Pearson (1934) bounds for a binomial proportion after `k` successes in `n`
@@ -228,15 +266,16 @@ pub fn clopper_pearson(k: u64, n: u64, alpha: f64) -> Result<(f64, f64)> {
         return Err(Error::invalid("alpha", "a number in (0, 0.5)", alpha));
     }
     let (kf, nf) = (k as f64, n as f64);
+    // Each bound takes the conservative end of its bracket.
     let lower = if k == 0 {
         0.0
     } else {
-        beta_inc_inv(kf, nf - kf + 1.0, alpha)
+        beta_inc_inv_bracket(kf, nf - kf + 1.0, alpha).0
     };
     let upper = if k == n {
         1.0
     } else {
-        beta_inc_inv(kf + 1.0, nf - kf, 1.0 - alpha)
+        beta_inc_inv_bracket(kf + 1.0, nf - kf, 1.0 - alpha).1
     };
     Ok((lower, upper))
 }
@@ -327,6 +366,15 @@ mod tests {
         assert_eq!(up, 1.0);
         assert!(clopper_pearson(3, 2, 0.05).is_err());
         assert!(clopper_pearson(1, 2, 0.0).is_err());
+    }
+
+    #[test]
+    fn wilson_is_close_to_clopper_pearson_for_large_counts() {
+        let z = normal_quantile(1.0 - 5e-4);
+        assert!((z - 3.290_526_731_491_926).abs() < 1e-9, "{z}");
+        let (lo, up) = clopper_pearson(500, 50_000, 5e-4).unwrap();
+        let (wl, wu) = wilson(500, 50_000, z);
+        assert!((wl / lo - 1.0).abs() < 0.02 && (wu / up - 1.0).abs() < 0.02);
     }
 
     #[test]
