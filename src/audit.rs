@@ -35,6 +35,8 @@
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
 
+#![deny(missing_docs)]
+
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};

@@ -6,6 +6,8 @@
 //! and in the browser. These are small textbook algorithms, written here rather than pulling a
 //! statistics crate into the wasm bundle; each cites its source.
 
+#![deny(missing_docs)]
+
 use crate::error::{Error, Result};
 
 /// ln √(2π).

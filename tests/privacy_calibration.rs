@@ -96,3 +96,84 @@ fn more_noise_means_less_epsilon() {
     let e3 = dpsgd_epsilon(0.01, 1.2, 2000, 1e-5).unwrap();
     assert!(e1 > e2 && e3 > e2);
 }
+
+#[test]
+fn digest_003_l2_laplace_tail_vectors() {
+    // Digest 003 §5 / REVIEW-001-003 §2.4: for ‖b‖ ~ Gamma(d, β), Lemma C.2's claim
+    // Pr(‖b‖ > β(d + t)) ≤ e^{−t} is false: at d = 10, t = 2 the exact value is 0.2424 > e^{−2};
+    // the corrected bounds β(d + √(2dt) + t) and β(2d + 2t) hold. Prop D.1's "≥ 0.9" is really
+    // 0.783 (d = 10) and 0.603 (d = 100). Values to the review's printed digits.
+    use dp_playground::stats::{gamma_p, gamma_q};
+    assert!((gamma_q(10.0, 12.0) - 0.2424).abs() < 5e-5);
+    assert!(gamma_q(10.0, 12.0) > libm::exp(-2.0));
+    for d in [1.0f64, 2.0, 10.0, 100.0, 300.0] {
+        for t in [0.5f64, 2.0, 10.0, 50.0] {
+            assert!(gamma_q(d, d + libm::sqrt(2.0 * d * t) + t) <= libm::exp(-t));
+            assert!(gamma_q(d, 2.0 * d + 2.0 * t) <= libm::exp(-t));
+        }
+    }
+    let ln10 = libm::log(10.0);
+    assert!((gamma_p(10.0, 10.0 + ln10) - 0.783).abs() < 5e-4);
+    assert!((gamma_p(100.0, 100.0 + ln10) - 0.603).abs() < 5e-4);
+}
+
+#[test]
+fn invalid_privacy_inputs_give_named_errors() {
+    use dp_playground::noise::{ExponentialMechanism, Gaussian, L2Laplace, Laplace};
+    use dp_playground::privacy::rdp::dpsgd_noise_multiplier;
+    use dp_playground::rng::{Stream, seeded};
+    let field = |e: dp_playground::Error| e.field().map(str::to_string);
+    let cases: Vec<(Option<String>, &str)> = vec![
+        (
+            field(analytic_gaussian_sigma(-1.0, 1.0, 1e-5).unwrap_err()),
+            "sensitivity",
+        ),
+        (
+            field(analytic_gaussian_sigma(1.0, 0.0, 1e-5).unwrap_err()),
+            "epsilon",
+        ),
+        (
+            field(analytic_gaussian_sigma(1.0, 1.0, 1.0).unwrap_err()),
+            "delta",
+        ),
+        (
+            field(zwb_gaussian_sigma(1.0, f64::INFINITY, 1e-5).unwrap_err()),
+            "epsilon",
+        ),
+        (
+            field(classical_gaussian_sigma(1.0, 2.0, 1e-5).unwrap_err()),
+            "epsilon",
+        ),
+        (field(gaussian_delta(1.0, 0.0, 1.0).unwrap_err()), "sigma"),
+        (field(Gaussian::new(f64::NAN).unwrap_err()), "sigma"),
+        (field(Laplace::new(0.0).unwrap_err()), "scale"),
+        (
+            field(
+                L2Laplace::new(1.0)
+                    .unwrap()
+                    .fill(&mut seeded(0, Stream::Noise), &mut [])
+                    .unwrap_err(),
+            ),
+            "dimension",
+        ),
+        (
+            field(ExponentialMechanism::new(1.0, 0.0).unwrap_err()),
+            "sensitivity",
+        ),
+        (
+            field(dpsgd_epsilon(0.1, 1.0, 10, 2.0).unwrap_err()),
+            "delta",
+        ),
+        (
+            field(dpsgd_noise_multiplier(0.1, 10, 0.0, 1e-5).unwrap_err()),
+            "epsilon",
+        ),
+        (
+            field(Zcdp::new(-1.0, Relation::AddRemove).unwrap_err()),
+            "rho",
+        ),
+    ];
+    for (got, want) in cases {
+        assert_eq!(got.as_deref(), Some(want));
+    }
+}

@@ -13,6 +13,8 @@
 //! from `libm` (directly, or through `rand_distr` without `std_math`), so a seed gives the same
 //! bits natively and in the browser.
 
+#![deny(missing_docs)]
+
 mod exponential;
 mod gaussian;
 mod laplace;

@@ -12,6 +12,8 @@
 //! - [`zcdp`]: the closed-form zCDP calibration used by full-batch noisy GD.
 //! - [`Ledger`]: what a run spent, under which relation, with which caveats.
 
+#![deny(missing_docs)]
+
 pub mod calibration;
 pub mod composition;
 pub mod measures;
