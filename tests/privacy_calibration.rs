@@ -177,3 +177,47 @@ fn invalid_privacy_inputs_give_named_errors() {
         assert_eq!(got.as_deref(), Some(want));
     }
 }
+
+/// PLD second opinion on DP-SGD: the pessimistic/optimistic bracket [lower, upper] (width T·h
+/// by construction) must contain dp_accounting's connect-the-dots PLD ε (the committed
+/// `epsilon_pld`, discretisation 1e-4), its midpoint must agree with it to 2e-3 (rounding to
+/// nearest has second-order error; measured agreement ≈ 1e-4), and the valid upper end must
+/// not exceed the RDP ε (PLD is the tighter accountant).
+fn check_pld_row(index: usize, h: f64) {
+    use dp_playground::privacy::pld::dpsgd_epsilon_pld;
+    let reference: serde_json::Value = serde_json::from_str(common::REFERENCE).unwrap();
+    let row = &reference["dpsgd_rdp"]["rows"][index];
+    let (q, z, steps, delta) = (
+        row["q"].as_f64().unwrap(),
+        row["noise_multiplier"].as_f64().unwrap(),
+        row["steps"].as_u64().unwrap(),
+        row["delta"].as_f64().unwrap(),
+    );
+    let b = dpsgd_epsilon_pld(q, z, steps, delta, h).unwrap();
+    let pld_ref = row["epsilon_pld"].as_f64().unwrap();
+    println!(
+        "q={q} z={z} T={steps}: [{}, {}] vs dp_accounting PLD {pld_ref}",
+        b.lower, b.upper
+    );
+    assert!(
+        b.lower <= pld_ref && pld_ref <= b.upper,
+        "{b:?} vs {pld_ref}"
+    );
+    assert!((b.upper - b.lower - steps as f64 * h).abs() < 1e-6);
+    assert!((0.5 * (b.lower + b.upper) - pld_ref).abs() < 2e-3);
+    assert!(b.upper <= row["epsilon"].as_f64().unwrap());
+}
+
+#[test]
+fn pld_accountant_brackets_dp_accounting() {
+    check_pld_row(3, 1e-3); // q = 0.1, z = 2, T = 500, δ = 1e-5 (≈ 1.5 s in debug)
+}
+
+/// The other reference rows (≈ 1 min in debug; `cargo test -- --ignored`).
+#[test]
+#[ignore]
+fn pld_accountant_brackets_dp_accounting_everywhere() {
+    for (i, h) in [(0, 1e-4), (1, 2e-4), (2, 1e-4), (4, 1e-3), (5, 1e-3)] {
+        check_pld_row(i, h);
+    }
+}

@@ -9,6 +9,7 @@
 //!   Gaussian σ side by side, Laplace scales.
 //! - [`composition`]: basic, advanced, zCDP/RDP additive and parallel composition.
 //! - [`rdp`]: the RDP accountant for the Poisson-subsampled Gaussian (DP-SGD), both directions.
+//! - [`pld`]: a privacy-loss-distribution accountant for the same mechanism (second opinion).
 //! - [`zcdp`]: the closed-form zCDP calibration used by full-batch noisy GD.
 //! - [`Ledger`]: what a run spent, under which relation, with which caveats.
 
@@ -17,6 +18,7 @@
 pub mod calibration;
 pub mod composition;
 pub mod measures;
+pub mod pld;
 pub mod rdp;
 pub mod zcdp;
 
