@@ -44,6 +44,9 @@ struct Pld {
     pessimistic: bool,
 }
 
+/// A boxed f64 → f64 map (the loss and its inverse differ per direction).
+type ScalarFn = Box<dyn Fn(f64) -> f64>;
+
 #[derive(Clone, Copy)]
 enum Direction {
     Remove,
@@ -68,7 +71,7 @@ impl Pld {
         let mix = |x: f64| log_add_exp(ln_1mq, ln_q + a(x));
         // Loss at x, the x of a loss (inverse; NaN outside the range), and P's measure of
         // (u, v], computed from the nearer tail for precision.
-        let (loss, inverse): (Box<dyn Fn(f64) -> f64>, Box<dyn Fn(f64) -> f64>) = match dir {
+        let (loss, inverse): (ScalarFn, ScalarFn) = match dir {
             Direction::Remove => (
                 Box::new(mix),
                 Box::new(move |l: f64| z * z * (libm::log(libm::expm1(l) + q) - ln_q) + 0.5),
