@@ -45,7 +45,7 @@ struct Pld {
 }
 
 /// A boxed f64 → f64 map (the loss and its inverse differ per direction).
-type ScalarFn = Box<dyn Fn(f64) -> f64>;
+type ScalarFn<'a> = Box<dyn Fn(f64) -> f64 + 'a>;
 
 #[derive(Clone, Copy)]
 enum Direction {
