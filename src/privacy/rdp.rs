@@ -19,7 +19,7 @@
 //! lower ε slightly; we omit them, which can only make our ε larger, never unsafe.
 
 use super::measures::Rdp;
-use super::{Relation, check_delta, check_epsilon};
+use super::{Guarantee, Relation, check_delta, check_epsilon};
 use crate::error::{Error, Result};
 use crate::stats::log_sum_exp;
 
@@ -190,6 +190,22 @@ impl RdpAccountant {
     pub fn epsilon(&self, delta: f64) -> Result<(f64, f64)> {
         self.curve().epsilon(delta)
     }
+
+    /// The (ε, δ) statement for a ledger, with the accounting written out.
+    pub fn guarantee(&self, delta: f64, what: &str) -> Result<Guarantee> {
+        let (epsilon, order) = self.epsilon(delta)?;
+        Ok(Guarantee {
+            epsilon,
+            delta,
+            relation: Relation::AddRemove,
+            rho: None,
+            accounting: format!(
+                "{what}: Rényi DP composed over {} orders (best α = {order}), converted to (ε, δ) \
+                 by Canonne, Kamath & Steinke 2020, Prop. 12",
+                self.orders.len()
+            ),
+        })
+    }
 }
 
 /// ε of DP-SGD: `steps` Poisson-subsampled Gaussian steps at rate q and noise multiplier z,
@@ -275,6 +291,18 @@ mod tests {
         let z = dpsgd_noise_multiplier(q, steps, eps, delta).unwrap();
         assert!(dpsgd_epsilon(q, z, steps, delta).unwrap() <= eps);
         assert!(dpsgd_epsilon(q, z * (1.0 - 1e-6), steps, delta).unwrap() > eps * (1.0 - 1e-5));
+    }
+
+    #[test]
+    fn accountant_guarantee_is_add_remove_and_matches_its_epsilon() {
+        let mut acc = RdpAccountant::new();
+        acc.compose_poisson_subsampled_gaussian(0.01, 1.0, 100)
+            .unwrap();
+        acc.compose_gaussian(20.0, 1).unwrap();
+        let g = acc.guarantee(1e-5, "DP-SGD").unwrap();
+        assert_eq!(g.relation, Relation::AddRemove);
+        assert_eq!(g.epsilon, acc.epsilon(1e-5).unwrap().0);
+        assert!(g.accounting.starts_with("DP-SGD"));
     }
 
     #[test]
