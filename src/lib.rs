@@ -16,12 +16,15 @@
 //! - [`config`]: the run configuration and all input validation.
 //! - [`session`]: a run in slices: config → data → objective → reference → algorithm → release.
 //! - [`algo`]: the private algorithms, one file per family, each citing its seed paper.
-//! - [`privacy`]: guarantees, calibration, the ledger. [`noise`]: samplers.
+//! - [`privacy`]: guarantees, calibration, conversions, composition, accountants, the ledger.
+//!   [`noise`]: samplers. [`audit`]: empirical privacy audit. [`stats`]: special functions and
+//!   exact tests behind them.
 //! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`]: the optimisation problem.
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
 pub mod algo;
+pub mod audit;
 pub mod config;
 pub mod data;
 pub mod domain;
@@ -34,6 +37,7 @@ pub mod privacy;
 pub mod reference;
 pub mod rng;
 pub mod session;
+pub mod stats;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

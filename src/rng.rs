@@ -2,10 +2,14 @@
 //!
 //! A seeded run is reproducible bit for bit on every target (ChaCha12 is portable), which is what a
 //! teaching link needs, and exactly why a seeded run is a demonstration of the mechanism, not a
-//! private release: anyone holding the seed can subtract the noise.
+//! private release: anyone holding the seed can subtract the noise. The unseeded mode
+//! ([`from_os`]) keys the *same* generator type from the operating system's entropy source, so
+//! every sampler has one code path whichever mode a run uses.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+
+use crate::error::{Error, Result};
 
 /// The generator every sampler in the crate draws from.
 pub type DpRng = StdRng;
@@ -19,10 +23,42 @@ pub enum Stream {
     Data = 1,
     /// Privacy noise of the algorithm.
     Noise = 2,
+    /// The empirical privacy audit (its own stream, so auditing never shifts a run's noise).
+    Audit = 3,
 }
 
 /// A generator for `stream` of the run seeded by `seed`.
 pub fn seeded(seed: u32, stream: Stream) -> DpRng {
     // Distinct (seed, stream) pairs give distinct 64-bit seeds; seed_from_u64 then scrambles them.
     StdRng::seed_from_u64(u64::from(seed) | ((stream as u64) << 32))
+}
+
+/// A generator keyed with 256 bits from the operating system (getrandom: `getrandom(2)` natively,
+/// `crypto.getRandomValues` in the browser). This is the unseeded mode of DESIGN.md §5 rule 6.
+///
+/// Fails (rather than falling back to a weak seed) if the OS has no entropy source to offer.
+pub fn from_os() -> Result<DpRng> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key)
+        .map_err(|e| Error::invalid("rng", "an OS entropy source", e.to_string()))?;
+    Ok(StdRng::from_seed(key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    #[test]
+    fn os_generators_differ_and_seeded_ones_repeat() {
+        // Two 64-bit outputs of independently keyed generators coincide with probability 2^-64.
+        let (mut a, mut b) = (from_os().unwrap(), from_os().unwrap());
+        assert_ne!(a.next_u64(), b.next_u64());
+        let (mut c, mut d) = (seeded(4, Stream::Noise), seeded(4, Stream::Noise));
+        assert_eq!(c.next_u64(), d.next_u64());
+        assert_ne!(
+            seeded(4, Stream::Noise).next_u64(),
+            seeded(4, Stream::Audit).next_u64()
+        );
+    }
 }

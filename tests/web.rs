@@ -26,7 +26,10 @@ fn column(batch: &JsValue, key: &str) -> Vec<f64> {
 
 #[wasm_bindgen_test]
 fn same_bits_as_native() {
-    assert_eq!(common::fingerprint(common::golden_config()), common::GOLDEN);
+    assert_eq!(
+        common::fingerprint(common::golden_config()),
+        common::GOLDEN_RUN
+    );
 }
 
 #[wasm_bindgen_test]

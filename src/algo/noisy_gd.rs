@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::linalg::norm2;
 use crate::noise::fill_gaussian;
 use crate::objective::Objective;
-use crate::privacy::{FLOAT_CAVEAT, Guarantee, Ledger, Relation, SEEDED_CAVEAT, zcdp};
+use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp, zcdp};
 use crate::rng::DpRng;
 
 use super::{PrivateAlgorithm, StepReport};
@@ -160,10 +160,7 @@ impl PrivateAlgorithm for NoisyGd {
     }
 
     fn ledger(&self) -> Ledger {
-        let mut caveats = vec![FLOAT_CAVEAT.to_string()];
-        if self.seeded {
-            caveats.push(SEEDED_CAVEAT.to_string());
-        }
+        let mut caveats = Vec::new();
         if self.calibration.delta * self.calibration.n as f64 >= 1.0 {
             caveats.push(
                 "δ ≥ 1/n: such a δ allows releasing a record outright; choose δ ≪ 1/n".to_string(),
@@ -173,13 +170,18 @@ impl PrivateAlgorithm for NoisyGd {
             "features clipped to the declared bound, so each per-sample gradient has norm ≤ G = {}",
             self.calibration.lipschitz
         ));
-        Ledger {
-            guarantee: self.guarantee.clone(),
-            mechanism: format!(
-                "noisy projected gradient descent, T = {}, η = {:.4}, σ = {:.4e} per coordinate",
-                self.calibration.steps, self.step_size, self.sigma
+        let mechanism = format!(
+            "noisy projected gradient descent, T = {}, η = {:.4}, σ = {:.4e} per coordinate",
+            self.calibration.steps, self.step_size, self.sigma
+        );
+        let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
+        let rho = self.guarantee.rho;
+        match rho.map(|rho| Zcdp::new(rho, self.calibration.relation)) {
+            Some(Ok(rho)) => ledger.with_spend(
+                format!("{} Gaussian gradient releases", self.calibration.steps),
+                PrivacyLoss::Zcdp(rho),
             ),
-            caveats,
+            _ => ledger,
         }
     }
 

@@ -1,35 +1,35 @@
-//! Noise samplers. Every sampler draws from [`crate::rng::DpRng`].
+//! Noise samplers. Every sampler draws from [`crate::rng::DpRng`], seeded
+//! ([`crate::rng::seeded`]) or keyed from the OS ([`crate::rng::from_os`]).
+//!
+//! | sampler | law | used for |
+//! |---|---|---|
+//! | [`Gaussian`] | N(0, σ²I) | (ε, δ)/zCDP/RDP mechanisms |
+//! | [`Laplace`] | i.i.d. Laplace(b) per coordinate | pure ε with ℓ1 sensitivity |
+//! | [`L2Laplace`] | density ∝ exp(−‖t‖₂/b) on R^d | pure ε with ℓ2 sensitivity (digest 000 §3.1) |
+//! | [`ExponentialMechanism`] | P(j) ∝ exp(ε u_j / (2Δ_u)) | pure ε selection over a finite set |
 //!
 //! Caveat shown in every ledger: these are floating-point samplers, i.e. idealised; they do not
-//! defend against the floating-point attacks of Mironov (2012).
+//! defend against the floating-point attacks of Mironov (2012). Transcendental functions come
+//! from `libm` (directly, or through `rand_distr` without `std_math`), so a seed gives the same
+//! bits natively and in the browser.
 
-use rand_distr::{Distribution, StandardNormal};
+#![deny(missing_docs)]
 
-use crate::rng::DpRng;
+mod exponential;
+mod gaussian;
+mod laplace;
 
-/// Fills `out` with independent N(0, σ²) draws.
-pub fn fill_gaussian(rng: &mut DpRng, sigma: f64, out: &mut [f64]) {
-    for v in out.iter_mut() {
-        let z: f64 = StandardNormal.sample(rng);
-        *v = sigma * z;
-    }
-}
+pub use exponential::{ExponentialMechanism, gumbel_max};
+pub use gaussian::{Gaussian, fill_gaussian};
+pub use laplace::{L2Laplace, Laplace};
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::{Stream, seeded};
+use crate::error::{Error, Result};
 
-    #[test]
-    fn gaussian_draws_have_the_requested_scale() {
-        // 2·10⁵ draws: the sample variance of N(0, σ²) has relative sd √(2/N) ≈ 0.0032, so a 2%
-        // window is > 6 sd wide and would still reject a σ that is off by 2%.
-        let sigma = 0.37;
-        let mut draws = vec![0.0; 200_000];
-        fill_gaussian(&mut seeded(5, Stream::Noise), sigma, &mut draws);
-        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
-        let var = draws.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / draws.len() as f64;
-        assert!(mean.abs() < 6.0 * sigma / (draws.len() as f64).sqrt());
-        assert!((var.sqrt() / sigma - 1.0).abs() < 0.02, "sd {}", var.sqrt());
+/// Checks a noise scale: finite and > 0 (a zero scale would silently release the exact value).
+pub(crate) fn check_scale(field: &str, value: f64) -> Result<()> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, "a finite number > 0", value))
     }
 }

@@ -1,11 +1,32 @@
-//! Privacy guarantees, calibration and the ledger of a run.
+//! Privacy guarantees, calibration, conversions, composition, accountants and the ledger of a run.
 //!
 //! Every guarantee here is computed from the configuration alone, before any data are touched
 //! (DESIGN.md §5 rule 2).
+//!
+//! - [`measures`]: the guarantee types ([`PureDp`], [`ApproxDp`], [`Zcdp`], [`Rdp`]), each
+//!   carrying the [`Relation`] it assumes, and the conversions between them.
+//! - [`calibration`]: noise scale for a sensitivity and a target: classical, ZWB+19 and analytic
+//!   Gaussian σ side by side, Laplace scales.
+//! - [`composition`]: basic, advanced, zCDP/RDP additive and parallel composition.
+//! - [`rdp`]: the RDP accountant for the Poisson-subsampled Gaussian (DP-SGD), both directions.
+//! - [`pld`]: a privacy-loss-distribution accountant for the same mechanism (second opinion).
+//! - [`zcdp`]: the closed-form zCDP calibration used by full-batch noisy GD.
+//! - [`Ledger`]: what a run spent, under which relation, with which caveats.
 
+#![deny(missing_docs)]
+
+pub mod calibration;
+pub mod composition;
+pub mod measures;
+pub mod pld;
+pub mod rdp;
 pub mod zcdp;
 
+pub use measures::{ApproxDp, PrivacyLoss, PureDp, Rdp, Zcdp};
+
 use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
 
 /// Which datasets count as neighbours. It changes sensitivities by a factor of two, so it is part
 /// of every guarantee and shown beside it.
@@ -30,10 +51,13 @@ impl Relation {
 }
 
 /// What an algorithm promises about its release, stated before it runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Guarantee {
+    /// ε of the (ε, δ) statement shown to the user.
     pub epsilon: f64,
+    /// δ of the (ε, δ) statement (0 for pure DP).
     pub delta: f64,
+    /// The neighbouring relation the statement assumes.
     pub relation: Relation,
     /// The zCDP parameter the (ε, δ) statement was converted from, if the analysis went through zCDP.
     pub rho: Option<f64>,
@@ -41,13 +65,60 @@ pub struct Guarantee {
     pub accounting: String,
 }
 
-/// What a run spent and under which conditions; shown beside the released point.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Ledger {
-    pub guarantee: Guarantee,
+/// One mechanism's share of a run's budget, in the measure its analysis used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spend {
+    /// What was released, in words ("1500 noisy gradient steps").
     pub mechanism: String,
+    /// What it cost.
+    pub loss: PrivacyLoss,
+}
+
+/// What a run spent and under which conditions; shown beside the released point, serialised to
+/// the page as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ledger {
+    /// The end-to-end guarantee of the release.
+    pub guarantee: Guarantee,
+    /// The mechanism, in one line.
+    pub mechanism: String,
+    /// The releases that compose to the guarantee (empty when the guarantee is a single step).
+    #[serde(default)]
+    pub spends: Vec<Spend>,
     /// Every condition the guarantee depends on.
     pub caveats: Vec<String>,
+}
+
+impl Ledger {
+    /// A ledger that always carries the floating-point caveat, and the seeded caveat when
+    /// `seeded`, so no caller can forget them. `caveats` are appended after those two.
+    pub fn new(
+        guarantee: Guarantee,
+        mechanism: impl Into<String>,
+        seeded: bool,
+        caveats: impl IntoIterator<Item = String>,
+    ) -> Self {
+        let mut all = vec![FLOAT_CAVEAT.to_string()];
+        if seeded {
+            all.push(SEEDED_CAVEAT.to_string());
+        }
+        all.extend(caveats);
+        Self {
+            guarantee,
+            mechanism: mechanism.into(),
+            spends: Vec::new(),
+            caveats: all,
+        }
+    }
+
+    /// Records one release that composes into the guarantee.
+    pub fn with_spend(mut self, mechanism: impl Into<String>, loss: PrivacyLoss) -> Self {
+        self.spends.push(Spend {
+            mechanism: mechanism.into(),
+            loss,
+        });
+        self
+    }
 }
 
 /// The caveat every seeded run carries.
@@ -56,3 +127,62 @@ pub const SEEDED_CAVEAT: &str =
 /// The caveat every floating-point sampler carries.
 pub const FLOAT_CAVEAT: &str =
     "noise is sampled in floating point (idealised): not hardened against floating-point attacks";
+
+/// ε must be finite and > 0.
+pub fn check_epsilon(epsilon: f64) -> Result<()> {
+    if epsilon.is_finite() && epsilon > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid("epsilon", "a finite number > 0", epsilon))
+    }
+}
+
+/// δ must lie in (0, 1): δ = 0 is pure DP (use the pure-ε tools), δ ≥ 1 promises nothing.
+pub fn check_delta(delta: f64) -> Result<()> {
+    if delta > 0.0 && delta < 1.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid("delta", "a number in (0, 1)", delta))
+    }
+}
+
+/// A sensitivity Δ must be finite and > 0.
+pub fn check_sensitivity(sensitivity: f64) -> Result<()> {
+    if sensitivity.is_finite() && sensitivity > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "sensitivity",
+            "a finite number > 0",
+            sensitivity,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ledger_always_carries_the_float_caveat_and_round_trips_as_json() {
+        let g = Guarantee {
+            epsilon: 1.0,
+            delta: 1e-5,
+            relation: Relation::AddRemove,
+            rho: None,
+            accounting: "test".into(),
+        };
+        let ledger = Ledger::new(g, "m", true, ["extra".to_string()]).with_spend(
+            "step",
+            PrivacyLoss::Zcdp(Zcdp::new(0.1, Relation::AddRemove).unwrap()),
+        );
+        assert_eq!(ledger.caveats[0], FLOAT_CAVEAT);
+        assert_eq!(ledger.caveats[1], SEEDED_CAVEAT);
+        let json = serde_json::to_string(&ledger).unwrap();
+        assert!(json.contains("add_remove"));
+        let back: Ledger = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, ledger);
+        let unseeded = Ledger::new(back.guarantee, "m", false, []);
+        assert!(!unseeded.caveats.iter().any(|c| c == SEEDED_CAVEAT));
+    }
+}

@@ -1,18 +1,23 @@
 //! Zero-concentrated DP (Bun & Steinke 2016) for composed Gaussian mechanisms: the exact closed
 //! form recommended for full-batch methods by digest 002 §2.5(A), confirmed by REVIEW-002 §2a.
 
-use crate::error::{Error, Result};
+#[cfg(test)]
+use crate::error::Error;
+use crate::error::Result;
 
 /// ρ-zCDP ⇒ (ρ + 2√(ρ ln(1/δ)), δ)-DP (Bun & Steinke 2016, Prop. 1.3).
+///
+/// Kept (rather than the tighter [`super::Zcdp::epsilon`]) because it inverts in closed form,
+/// which is what noisy GD's calibration needs; the price is a slightly larger σ.
 pub fn epsilon_for_rho(rho: f64, delta: f64) -> f64 {
-    rho + 2.0 * (rho * (1.0 / delta).ln()).sqrt()
+    rho + 2.0 * (rho * -libm::log(delta)).sqrt()
 }
 
 /// The largest ρ whose conversion gives at most ε at δ: ρ = (√(ln(1/δ) + ε) − √(ln(1/δ)))², the
 /// exact inverse of [`epsilon_for_rho`]. Written as ε²/(√(L+ε) + √L)² to avoid cancellation.
 pub fn rho_for_epsilon(epsilon: f64, delta: f64) -> Result<f64> {
     check_epsilon_delta(epsilon, delta)?;
-    let l = (1.0 / delta).ln();
+    let l = -libm::log(delta);
     let denom = (l + epsilon).sqrt() + l.sqrt();
     Ok(epsilon * epsilon / (denom * denom))
 }
@@ -24,13 +29,8 @@ pub fn gaussian_sigma(sensitivity: f64, steps: usize, rho: f64) -> f64 {
 }
 
 pub(crate) fn check_epsilon_delta(epsilon: f64, delta: f64) -> Result<()> {
-    if !(epsilon.is_finite() && epsilon > 0.0) {
-        return Err(Error::invalid("epsilon", "a finite number > 0", epsilon));
-    }
-    if !(delta > 0.0 && delta < 1.0) {
-        return Err(Error::invalid("delta", "a number in (0, 1)", delta));
-    }
-    Ok(())
+    super::check_epsilon(epsilon)?;
+    super::check_delta(delta)
 }
 
 #[cfg(test)]
@@ -71,7 +71,7 @@ mod tests {
         // Digest 002 §2.5(A): σ² ≈ c G² T ln(1/δ)/(n² ε²) with c → 8 as ε → 0 (REVIEW-002: 8.03 at 0.1).
         let (n, t, d) = (1e4, 100, 1e-5);
         let s = dp_gd_sigma(1.0, n, t, 0.1, d);
-        let c = s * s * n * n * 0.01 / (t as f64 * (1.0f64 / d).ln());
+        let c = s * s * n * n * 0.01 / (t as f64 * -libm::log(d));
         assert!((c - 8.03).abs() < 0.01, "c = {c}");
     }
 

@@ -1,42 +1,9 @@
-//! Pieces shared by the native and the browser tests.
+//! Pieces shared by the native tests and the browser tests (`tests/web*.rs`), so both targets are
+//! held to the same reference values and the same golden bits. Each test binary uses a part.
+#![allow(dead_code, unused_imports)]
 
-use dp_playground::config::RunConfig;
-use dp_playground::session::Session;
+mod privacy;
+mod run;
 
-/// The run whose bits must agree natively and in every browser.
-pub fn golden_config() -> RunConfig {
-    RunConfig {
-        seed: 20261122,
-        n: 400,
-        d: 3,
-        steps: 40,
-        epsilon: 0.7,
-        ..RunConfig::default()
-    }
-}
-
-/// The bits that characterise a run: the release, F* and the whole excess-risk curve, as hex
-/// words of their IEEE-754 representation (one line each), so any last-bit difference shows.
-pub fn fingerprint(config: RunConfig) -> String {
-    let mut s = Session::new(config).expect("the golden config is valid");
-    let f_star = s.reference().value;
-    let batch = s.advance(usize::MAX, || true);
-    let release = batch.release.expect("a full run ends with a release");
-    let mut lines = vec![format!("f_star {:016x}", f_star.to_bits())];
-    lines.extend(
-        release
-            .w
-            .iter()
-            .map(|v| format!("release {:016x}", v.to_bits())),
-    );
-    lines.extend(
-        batch
-            .excess
-            .iter()
-            .map(|v| format!("excess {:016x}", v.to_bits())),
-    );
-    lines.join("\n") + "\n"
-}
-
-/// The fingerprint recorded from a native run (see tests/determinism.rs for how to refresh it).
-pub const GOLDEN: &str = include_str!("../data/golden_run.txt");
+pub use privacy::*;
+pub use run::{GOLDEN_RUN, fingerprint, golden_config};

@@ -1,0 +1,549 @@
+//! Empirical privacy audit: a statistical *lower bound* on the ε of a mechanism, from runs on a
+//! neighbouring pair (D, D′), to catch implementations that do not deliver what they claim.
+//!
+//! # Method
+//! In the style of StatDP (Ding et al. 2018) and the Clopper–Pearson audits of Jagielski et al.
+//! (2020) and Nasr et al. (2021):
+//!
+//! 1. Run the mechanism N times on D and N times on D′ and reduce each release to a scalar
+//!    statistic (for a vector release: its coordinate along D − D′).
+//! 2. On the **first half** of the runs, choose a rejection region S = {x ≥ t} or {x ≤ t} and an
+//!    ordering (D over D′ or D′ over D) that maximise the bound of step 3 computed on that half
+//!    (with Wilson score intervals in place of Clopper–Pearson: the choice only has to be good,
+//!    not valid, and Wilson is closed-form, which keeps hundreds of candidates cheap).
+//!    Candidate thresholds are pooled order statistics at geometrically spaced ranks from each
+//!    end, so the deep tails, where likelihood ratios are largest, are covered.
+//! 3. On the **second half** (independent of the choice), count hits and compute one-sided
+//!    Clopper–Pearson bounds p̲ ≤ P[M(D) ∈ S] and p̄ ≥ P[M(D′) ∈ S], each at level α/2, and report
+//!
+//!    ε̂ = ln((p̲ − δ)/p̄)   (0 if p̲ ≤ δ),
+//!
+//!    since (ε, δ)-DP demands P[M(D) ∈ S] ≤ e^ε P[M(D′) ∈ S] + δ for every S.
+//!
+//! With probability ≥ 1 − α over the runs, ε̂ ≤ the true ε of the mechanism (union bound over
+//! the two Clopper–Pearson bounds; the region is chosen on independent data). So a correct
+//! mechanism yields ε̂ ≤ claimed ε except with probability α, and ε̂ > claimed ε is evidence,
+//! at confidence 1 − α, of a bug. An audit that passes proves nothing: it is a lower bound on
+//! one pair and one statistic, not a proof of privacy.
+//!
+//! # Targets
+//! [`Auditable`] is implemented by the standard targets below, each with planted bugs for the
+//! audit tab and the tests: the Gaussian and Laplace mechanisms on a clipped mean (σ halved,
+//! scale halved, clipping skipped) and noisy gradient descent as a whole algorithm (clipping
+//! skipped). The pairs are worst cases for the query at hand.
+//!
+//! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
+//! compare a distribution with itself shifted); they draw from their own stream.
+
+#![deny(missing_docs)]
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::algo::PrivateAlgorithm;
+use crate::algo::noisy_gd::{Calibration, NoisyGd};
+use crate::data::{Dataset, clip_features};
+use crate::domain::L2Ball;
+use crate::error::{Error, Result};
+use crate::loss::Logistic;
+use crate::noise::{Gaussian, L2Laplace, Laplace};
+use crate::objective::Objective;
+use crate::privacy::calibration::{
+    GaussianMethod, analytic_gaussian_sigma, classical_gaussian_sigma, laplace_scale,
+    zwb_gaussian_sigma,
+};
+use crate::privacy::{ApproxDp, Relation};
+use crate::rng::DpRng;
+use crate::stats::{clopper_pearson, normal_quantile, wilson};
+
+/// Which dataset of the neighbouring pair a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The dataset D.
+    D,
+    /// The neighbour D′.
+    DPrime,
+}
+
+/// A mechanism or a whole algorithm, run on one side of a fixed neighbouring pair.
+pub trait Auditable {
+    /// The guarantee the mechanism claims, computed before any run.
+    fn claim(&self) -> ApproxDp;
+    /// One independent run on `side`, reduced to a scalar statistic.
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64>;
+}
+
+/// Which tail the rejection region is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tail {
+    /// S = {x ≥ t}.
+    Upper,
+    /// S = {x ≤ t}.
+    Lower,
+}
+
+/// The outcome of an audit; serialisable for the page's audit tab.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditReport {
+    /// What the mechanism claims.
+    pub claimed: ApproxDp,
+    /// ε̂: with confidence 1 − α the mechanism's true ε (at the claimed δ) is at least this.
+    pub epsilon_lower: f64,
+    /// True when ε̂ > claimed ε: a privacy violation detected at confidence 1 − α.
+    pub violation: bool,
+    /// α of the Clopper–Pearson bounds (split α/2 + α/2).
+    pub alpha: f64,
+    /// Runs per side (half chose the region, half measured it).
+    pub runs_per_side: usize,
+    /// The rejection region's threshold t.
+    pub threshold: f64,
+    /// The rejection region's tail.
+    pub tail: Tail,
+    /// The side whose probability is in the numerator of the ratio.
+    pub numerator: Side,
+    /// Hits of the numerator side in the measuring half.
+    pub hits_numerator: u64,
+    /// Hits of the other side in the measuring half.
+    pub hits_denominator: u64,
+}
+
+/// The bound ln((p̲ − δ)/p̄) from hit counts out of `n` runs per side, at level α (α/2 each).
+fn epsilon_bound(k_num: u64, k_den: u64, n: u64, delta: f64, alpha: f64) -> Result<f64> {
+    let (p_lo, _) = clopper_pearson(k_num, n, alpha / 2.0)?;
+    let (_, p_hi) = clopper_pearson(k_den, n, alpha / 2.0)?;
+    if p_lo <= delta {
+        return Ok(0.0);
+    }
+    Ok(libm::log((p_lo - delta) / p_hi).max(0.0))
+}
+
+/// The selection-phase proxy of [`epsilon_bound`], with Wilson intervals at quantile z.
+fn epsilon_proxy(k_num: u64, k_den: u64, n: u64, delta: f64, z: f64) -> f64 {
+    let (p_lo, _) = wilson(k_num, n, z);
+    let (_, p_hi) = wilson(k_den, n, z);
+    if p_lo <= delta || p_hi <= 0.0 {
+        return 0.0;
+    }
+    libm::log((p_lo - delta) / p_hi).max(0.0)
+}
+
+/// Hits of the region (tail, t) in a sorted sample.
+fn hits(sorted: &[f64], tail: Tail, t: f64) -> u64 {
+    (match tail {
+        Tail::Upper => sorted.len() - sorted.partition_point(|&x| x < t),
+        Tail::Lower => sorted.partition_point(|&x| x <= t),
+    }) as u64
+}
+
+/// Audits two samples of a statistic, `on_d` from runs on D and `on_d_prime` from runs on D′
+/// (equal lengths ≥ 20), against `claim`, at confidence 1 − `alpha`. See the module docs.
+pub fn audit_samples(
+    on_d: &[f64],
+    on_d_prime: &[f64],
+    claim: ApproxDp,
+    alpha: f64,
+) -> Result<AuditReport> {
+    if on_d.len() != on_d_prime.len() {
+        return Err(Error::DimensionMismatch {
+            what: "runs on D′",
+            expected: on_d.len(),
+            got: on_d_prime.len(),
+        });
+    }
+    if on_d.len() < 20 {
+        return Err(Error::invalid(
+            "runs",
+            "at least 20 runs per side",
+            on_d.len(),
+        ));
+    }
+    if !(alpha > 0.0 && alpha < 0.5) {
+        return Err(Error::invalid("alpha", "a number in (0, 0.5)", alpha));
+    }
+    if on_d.iter().chain(on_d_prime).any(|x| x.is_nan()) {
+        return Err(Error::NonFinite {
+            what: "audit statistic",
+        });
+    }
+    let half = on_d.len() / 2;
+    let sorted = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (a1, b1) = (sorted(&on_d[..half]), sorted(&on_d_prime[..half]));
+    let (a2, b2) = (
+        sorted(&on_d[half..2 * half]),
+        sorted(&on_d_prime[half..2 * half]),
+    );
+    let mut pooled: Vec<f64> = a1.iter().chain(&b1).copied().collect();
+    pooled.sort_by(f64::total_cmp);
+
+    // Geometric ranks 1, 2, …, ×1.1 … up to the median, from each end.
+    let mut ranks = Vec::new();
+    let mut r = 1.0f64;
+    while (r as usize) < pooled.len() / 2 {
+        let i = r as usize;
+        if ranks.last() != Some(&i) {
+            ranks.push(i);
+        }
+        r *= 1.1;
+        r = r.max(i as f64 + 1.0);
+    }
+    let n1 = half as u64;
+    let z = normal_quantile(1.0 - alpha / 2.0);
+    let mut best: Option<(f64, Tail, f64, Side)> = None;
+    for &i in &ranks {
+        for (tail, t) in [
+            (Tail::Upper, pooled[pooled.len() - i]),
+            (Tail::Lower, pooled[i - 1]),
+        ] {
+            let (ka, kb) = (hits(&a1, tail, t), hits(&b1, tail, t));
+            for (num, k_num, k_den) in [(Side::D, ka, kb), (Side::DPrime, kb, ka)] {
+                let e = epsilon_proxy(k_num, k_den, n1, claim.delta, z);
+                if best.is_none_or(|b| e > b.0) {
+                    best = Some((e, tail, t, num));
+                }
+            }
+        }
+    }
+    // `ranks` is non-empty because half ≥ 10, so `best` is set; fall back to a no-op region.
+    let (_, tail, threshold, numerator) =
+        best.unwrap_or((0.0, Tail::Upper, f64::INFINITY, Side::D));
+    let (ka, kb) = (hits(&a2, tail, threshold), hits(&b2, tail, threshold));
+    let (k_num, k_den) = match numerator {
+        Side::D => (ka, kb),
+        Side::DPrime => (kb, ka),
+    };
+    let epsilon_lower = epsilon_bound(k_num, k_den, n1, claim.delta, alpha)?;
+    Ok(AuditReport {
+        claimed: claim,
+        epsilon_lower,
+        violation: epsilon_lower > claim.epsilon,
+        alpha,
+        runs_per_side: on_d.len(),
+        threshold,
+        tail,
+        numerator,
+        hits_numerator: k_num,
+        hits_denominator: k_den,
+    })
+}
+
+/// Runs `target` `runs_per_side` times on each side with `rng` and audits the statistics.
+pub fn audit(
+    target: &mut dyn Auditable,
+    runs_per_side: usize,
+    alpha: f64,
+    rng: &mut DpRng,
+) -> Result<AuditReport> {
+    let mut on_d = Vec::with_capacity(runs_per_side);
+    let mut on_d_prime = Vec::with_capacity(runs_per_side);
+    for _ in 0..runs_per_side {
+        on_d.push(target.run(Side::D, rng)?);
+        on_d_prime.push(target.run(Side::DPrime, rng)?);
+    }
+    audit_samples(&on_d, &on_d_prime, target.claim(), alpha)
+}
+
+/// Bugs that can be planted in a target, to show the audit catching them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bug {
+    /// The correct mechanism.
+    None,
+    /// Gaussian σ (or the Laplace scale) divided by two after calibration.
+    NoiseHalved,
+    /// Records are not clipped to the declared bound before the query.
+    ClippingSkipped,
+}
+
+/// The worst-case pair for a clipped mean of n scalars with bound C under replace-one:
+/// D = (C, 0, …, 0) and D′ = (−K·C, 0, …, 0) with K = 20. After clipping, the means differ by
+/// exactly the sensitivity 2C/n; without clipping they differ by 21C/n. (Without clipping the
+/// sensitivity is unbounded, so an auditor picks a far-out record; 20C is far enough to make
+/// the violation unmistakable with 10⁴ runs.)
+#[derive(Debug, Clone, PartialEq)]
+struct MeanPair {
+    n: usize,
+    bound: f64,
+}
+
+impl MeanPair {
+    const OUT_OF_BOUND: f64 = 20.0;
+
+    fn new(n: usize, bound: f64) -> Result<Self> {
+        if n == 0 {
+            return Err(Error::invalid("n", "at least 1 record", 0));
+        }
+        crate::privacy::check_sensitivity(bound)
+            .map_err(|_| Error::invalid("clip_bound", "a finite number > 0", bound))?;
+        Ok(Self { n, bound })
+    }
+
+    fn sensitivity(&self) -> f64 {
+        2.0 * self.bound / self.n as f64
+    }
+
+    /// The clipped (or, with the bug, unclipped) mean on one side. Only one record differs from
+    /// 0, so the mean is that record over n.
+    fn mean(&self, side: Side, bug: Bug) -> f64 {
+        let x = match side {
+            Side::D => self.bound,
+            Side::DPrime => -Self::OUT_OF_BOUND * self.bound,
+        };
+        let x = if bug == Bug::ClippingSkipped {
+            x
+        } else {
+            x.clamp(-self.bound, self.bound)
+        };
+        x / self.n as f64
+    }
+}
+
+/// The Gaussian mechanism on a clipped mean of n scalars in [−C, C] (replace-one,
+/// Δ = 2C/n), calibrated by one of the three Gaussian calibrations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GaussianMeanTarget {
+    pair: MeanPair,
+    claim: ApproxDp,
+    noise: Gaussian,
+    bug: Bug,
+}
+
+impl GaussianMeanTarget {
+    /// n records, clip bound C, target (ε, δ), calibration method, planted bug.
+    pub fn new(
+        n: usize,
+        clip_bound: f64,
+        epsilon: f64,
+        delta: f64,
+        method: GaussianMethod,
+        bug: Bug,
+    ) -> Result<Self> {
+        let pair = MeanPair::new(n, clip_bound)?;
+        let s = pair.sensitivity();
+        let sigma = match method {
+            GaussianMethod::Classical => classical_gaussian_sigma(s, epsilon, delta)?,
+            GaussianMethod::Zwb => zwb_gaussian_sigma(s, epsilon, delta)?,
+            GaussianMethod::Analytic => analytic_gaussian_sigma(s, epsilon, delta)?,
+        };
+        let sigma = if bug == Bug::NoiseHalved {
+            sigma / 2.0
+        } else {
+            sigma
+        };
+        Ok(Self {
+            pair,
+            claim: ApproxDp::new(epsilon, delta, Relation::ReplaceOne)?,
+            noise: Gaussian::new(sigma)?,
+            bug,
+        })
+    }
+}
+
+impl Auditable for GaussianMeanTarget {
+    fn claim(&self) -> ApproxDp {
+        self.claim
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        Ok(self.pair.mean(side, self.bug) + self.noise.sample(rng))
+    }
+}
+
+/// The Laplace mechanism on a clipped mean of n scalars in [−C, C] (replace-one, Δ = 2C/n,
+/// scale Δ/ε), pure ε-DP. With `dimension` > 1 the records are C·e₁-type vectors and the
+/// release uses the ℓ2-Laplace; the statistic is the first coordinate (the direction of D − D′).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaplaceMeanTarget {
+    pair: MeanPair,
+    claim: ApproxDp,
+    scale: f64,
+    dimension: usize,
+    buffer: Vec<f64>,
+    bug: Bug,
+}
+
+impl LaplaceMeanTarget {
+    /// n records, clip bound C, target ε, dimension d ≥ 1, planted bug.
+    pub fn new(
+        n: usize,
+        clip_bound: f64,
+        epsilon: f64,
+        dimension: usize,
+        bug: Bug,
+    ) -> Result<Self> {
+        let pair = MeanPair::new(n, clip_bound)?;
+        if dimension == 0 {
+            return Err(Error::invalid("dimension", "d ≥ 1", 0));
+        }
+        let scale = laplace_scale(pair.sensitivity(), epsilon)?;
+        let scale = if bug == Bug::NoiseHalved {
+            scale / 2.0
+        } else {
+            scale
+        };
+        Ok(Self {
+            pair,
+            claim: ApproxDp::new(epsilon, 0.0, Relation::ReplaceOne)?,
+            scale,
+            dimension,
+            buffer: vec![0.0; dimension],
+            bug,
+        })
+    }
+}
+
+impl Auditable for LaplaceMeanTarget {
+    fn claim(&self) -> ApproxDp {
+        self.claim
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let mean = self.pair.mean(side, self.bug);
+        if self.dimension == 1 {
+            Ok(mean + Laplace::new(self.scale)?.sample(rng))
+        } else {
+            L2Laplace::new(self.scale)?.fill(rng, &mut self.buffer)?;
+            Ok(mean + self.buffer[0])
+        }
+    }
+}
+
+/// Noisy gradient descent ([`NoisyGd`]) as a whole algorithm, on logistic regression in one
+/// dimension with declared feature bound 1, released coordinate as the statistic.
+///
+/// The pair: n − 1 records (x = 1, y = +1) shared; the differing record is (1, +1) in D and
+/// (K, −1) with K = 50 in D′. Clipped to the bound, D′'s record is (1, −1), whose gradient
+/// points the other way: the largest change a record can make at w ≈ 0. Without clipping
+/// ([`Bug::ClippingSkipped`]) its gradient is up to 50 times the declared bound.
+pub struct NoisyGdTarget {
+    calibration: Calibration,
+    step_size: f64,
+    radius: f64,
+    data: [Arc<Dataset>; 2],
+}
+
+impl NoisyGdTarget {
+    /// n records, T steps, target (ε, δ), planted bug ([`Bug::NoiseHalved`] is not available:
+    /// noisy GD keeps its σ private).
+    pub fn new(n: usize, steps: usize, epsilon: f64, delta: f64, bug: Bug) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if bug == Bug::NoiseHalved {
+            return Err(Error::invalid(
+                "bug",
+                "none or clipping_skipped for noisy GD",
+                "noise_halved",
+            ));
+        }
+        let make = |x: f64, y: f64| -> Result<Arc<Dataset>> {
+            let mut xs = vec![1.0; n];
+            let mut ys = vec![1.0; n];
+            xs[0] = x;
+            ys[0] = y;
+            let mut data = Dataset::new(nalgebra::DMatrix::from_row_slice(1, n, &xs), ys)?;
+            if bug != Bug::ClippingSkipped {
+                clip_features(&mut data, 1.0);
+            }
+            Ok(Arc::new(data))
+        };
+        let calibration = Calibration {
+            epsilon,
+            delta,
+            relation: Relation::ReplaceOne,
+            steps,
+            lipschitz: 1.0,
+            n,
+        };
+        calibration.calibrate()?;
+        Ok(Self {
+            calibration,
+            // η = 1 and a wide ball keep the noise from pinning the release to the boundary,
+            // which would hide differences (post-processing can only help privacy, but it would
+            // make the audit weak).
+            step_size: 1.0,
+            radius: 100.0,
+            data: [make(1.0, 1.0)?, make(50.0, -1.0)?],
+        })
+    }
+}
+
+impl Auditable for NoisyGdTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.calibration.epsilon,
+            delta: self.calibration.delta,
+            relation: self.calibration.relation,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let data = match side {
+            Side::D => &self.data[0],
+            Side::DPrime => &self.data[1],
+        };
+        let objective = Objective::new(
+            Arc::clone(data),
+            Box::new(Logistic),
+            0.0,
+            Box::new(L2Ball {
+                radius: self.radius,
+            }),
+            1.0,
+        );
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg = NoisyGd::new(self.calibration, self.step_size, &objective, run_rng, false)?;
+        while alg.step(&objective).is_some() {}
+        Ok(alg.current()[0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{Stream, seeded};
+
+    #[test]
+    fn identical_samples_give_no_evidence() {
+        let mut rng = seeded(1, Stream::Audit);
+        let g = Gaussian::new(1.0).unwrap();
+        let a: Vec<f64> = (0..2000).map(|_| g.sample(&mut rng)).collect();
+        let claim = ApproxDp::new(0.1, 0.0, Relation::ReplaceOne).unwrap();
+        let r = audit_samples(&a, &a, claim, 1e-3).unwrap();
+        assert_eq!(r.epsilon_lower, 0.0);
+        assert!(!r.violation);
+    }
+
+    #[test]
+    fn disjoint_samples_give_a_large_bound() {
+        // All of D's runs above all of D′'s: with 500 runs per half, CP gives p̲ ≈ 0.986 and
+        // p̄ ≈ 0.0152 at α/2 = 5e-4, so ε̂ ≈ ln(65) ≈ 4.2.
+        let a: Vec<f64> = (0..1000).map(|i| 10.0 + i as f64).collect();
+        let b: Vec<f64> = (0..1000).map(|i| -(i as f64)).collect();
+        let claim = ApproxDp::new(1.0, 0.0, Relation::ReplaceOne).unwrap();
+        let r = audit_samples(&a, &b, claim, 1e-3).unwrap();
+        assert!(r.violation && r.epsilon_lower > 4.0, "{r:?}");
+    }
+
+    #[test]
+    fn invalid_audits_are_refused() {
+        let claim = ApproxDp::new(1.0, 0.0, Relation::ReplaceOne).unwrap();
+        assert!(audit_samples(&[0.0; 30], &[0.0; 31], claim, 1e-3).is_err());
+        assert!(audit_samples(&[0.0; 10], &[0.0; 10], claim, 1e-3).is_err());
+        assert!(audit_samples(&[0.0; 30], &[0.0; 30], claim, 0.0).is_err());
+        assert!(audit_samples(&[f64::NAN; 30], &[0.0; 30], claim, 0.1).is_err());
+        assert!(NoisyGdTarget::new(10, 3, 1.0, 1e-5, Bug::NoiseHalved).is_err());
+        assert!(LaplaceMeanTarget::new(0, 1.0, 1.0, 1, Bug::None).is_err());
+        assert!(
+            GaussianMeanTarget::new(10, 1.0, 2.0, 1e-5, GaussianMethod::Classical, Bug::None)
+                .is_err()
+        );
+    }
+}
