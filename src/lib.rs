@@ -2,7 +2,7 @@
 //!
 //! The solver core of an in-browser laboratory for differentially private (DP) convex
 //! optimisation. It compiles natively (tests, benchmarks, experiments) and to WebAssembly, where
-//! [`wasm`] exposes a `Session` to a Web Worker and plotting functions to the page.
+//! `wasm` (wasm32 only) exposes a `Session` to a Web Worker and plotting functions to the page.
 //!
 //! ## Privacy caveats
 //! - Only an algorithm's **release** is private. Iterates, gradients, losses, excess risks, clip
@@ -19,7 +19,7 @@
 //! - [`privacy`]: guarantees, calibration, conversions, composition, accountants, the ledger.
 //!   [`noise`]: samplers. [`audit`]: empirical privacy audit. [`stats`]: special functions and
 //!   exact tests behind them.
-//! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`]: the optimisation problem.
+//! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`](mod@reference): the optimisation problem.
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
