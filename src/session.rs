@@ -89,8 +89,11 @@ pub struct Batch {
     pub excess: Vec<f64>,
     /// The first two coordinates of each iterate, interleaved (x₀, y₀, x₁, y₁, …).
     pub path: Vec<f64>,
+    /// ‖noise‖₂ added in each step (NaN for the release entry, which adds none).
     pub noise_norm: Vec<f64>,
     pub grad_norm: Vec<f64>,
+    /// ε spent after each step (the guarantee's ε at the release).
+    pub epsilon_spent: Vec<f64>,
     pub release: Option<Release>,
     pub done: bool,
 }
@@ -105,6 +108,7 @@ impl Batch {
         self.path.push(w.get(1).copied().unwrap_or(0.0));
         self.noise_norm.push(report.noise_norm);
         self.grad_norm.push(report.grad_norm);
+        self.epsilon_spent.push(report.epsilon_spent);
     }
 
     /// Number of iterates in the batch.
@@ -120,6 +124,7 @@ impl Batch {
 /// One run in progress.
 pub struct Session {
     config: RunConfig,
+    preview: Preview,
     objective: Objective,
     reference: Reference,
     algorithm: Box<dyn PrivateAlgorithm>,
@@ -165,6 +170,7 @@ impl Session {
         debug_assert_eq!(algorithm.guarantee(), &preview.guarantee);
         Ok(Self {
             config,
+            preview,
             objective,
             reference,
             algorithm,
@@ -179,6 +185,11 @@ impl Session {
 
     pub fn guarantee(&self) -> &Guarantee {
         self.algorithm.guarantee()
+    }
+
+    /// The guarantee and noise scale, as stated before the run.
+    pub fn preview(&self) -> &Preview {
+        &self.preview
     }
 
     pub fn reference(&self) -> &Reference {
@@ -218,8 +229,9 @@ impl Session {
                 t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
                 grad_evals: self.algorithm.grad_evals(),
                 loss,
-                noise_norm: 0.0,
+                noise_norm: f64::NAN,
                 grad_norm: f64::NAN,
+                epsilon_spent: self.algorithm.guarantee().epsilon,
             };
             batch.push(&final_report, &first_two(&w), f_star);
             batch.release = Some(Release {

@@ -5,7 +5,9 @@
 
 mod common;
 
-use dp_playground::wasm::{WasmSession, draw_excess, draw_path, normalize_config, preview};
+use dp_playground::wasm::{
+    WasmSession, draw_excess, draw_noise, draw_path, draw_privacy, normalize_config, preview,
+};
 use js_sys::{Float64Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -130,4 +132,11 @@ fn plots_draw_on_a_real_canvas() {
         .filter(|px| px[0] == 214 && px[1] == 39 && px[2] == 40)
         .count();
     assert!(red > 50, "release disc: {red} red pixels");
+
+    let n = canvas(300, 200);
+    draw_noise(n.clone(), &[0.1, 0.2, 0.15, f64::NAN], 0.1, 2).unwrap();
+    assert!(inked_pixels(&n) > 1000);
+    let q = canvas(300, 200);
+    draw_privacy(q.clone(), &[1.0, 2.0, 3.0], &[0.3, 0.5, 0.6], 1.0, 10.0).unwrap();
+    assert!(inked_pixels(&q) > 1000);
 }

@@ -214,7 +214,10 @@ function wireControls() {
 }
 
 await init();
-plotter = new Plotter($('excess-plot'), $('path-plot'), (e) => showError({ field: null, message: String(e) }));
+plotter = new Plotter(
+  { excess: $('excess-plot'), path: $('path-plot'), noise: $('noise-plot'), privacy: $('privacy-plot') },
+  (e) => showError({ field: null, message: String(e) }),
+);
 config = configFromHash();
 syncControls();
 wireControls();

@@ -1,7 +1,7 @@
 // Run history on the main thread and its drawing, at most once per animation frame.
 // The drawing itself is done by the wasm plotting functions (plotters-canvas).
 
-import { drawExcess, drawPath } from './pkg/dp_playground.js';
+import { drawExcess, drawNoise, drawPath, drawPrivacy } from './pkg/dp_playground.js';
 
 /** Most points per series handed to the plotter: more cannot be seen and only costs frame time. */
 const MAX_POINTS = 4000;
@@ -25,6 +25,8 @@ export class RunHistory {
     this.gradEvals = [];
     this.excess = [];
     this.path = [];
+    this.noiseNorm = [];
+    this.epsSpent = [];
     this.release = null;
   }
 
@@ -32,6 +34,8 @@ export class RunHistory {
     for (const v of batch.gradEvals) this.gradEvals.push(v);
     for (const v of batch.excess) this.excess.push(v);
     for (const v of batch.path) this.path.push(v);
+    for (const v of batch.noiseNorm) this.noiseNorm.push(v);
+    for (const v of batch.epsSpent) this.epsSpent.push(v);
     if (batch.release) this.release = batch.release;
   }
 
@@ -42,9 +46,8 @@ export class RunHistory {
 
 /** Redraws the plots of `history` on the next animation frame, coalescing repeated requests. */
 export class Plotter {
-  constructor(excessCanvas, pathCanvas, onError) {
-    this.excessCanvas = excessCanvas;
-    this.pathCanvas = pathCanvas;
+  constructor(canvases, onError) {
+    this.canvases = canvases; // { excess, path, noise, privacy }
     this.onError = onError;
     this.pending = null;
     this.frames = 0;
@@ -61,19 +64,25 @@ export class Plotter {
     this.pending = null;
     if (!h || !h.info) return;
     try {
+      const c = this.canvases;
+      const p = h.info.preview;
+      const steps = decimate(h.gradEvals, 1, MAX_POINTS);
       drawExcess(
-        this.excessCanvas,
-        decimate(h.gradEvals, 1, MAX_POINTS),
+        c.excess,
+        steps,
         decimate(h.excess, 1, MAX_POINTS),
       );
       drawPath(
-        this.pathCanvas,
+        c.path,
         decimate(h.path, 2, MAX_POINTS),
         h.info.radius,
         Float64Array.from(h.info.reference.w),
         h.release ? Float64Array.from(h.release.w) : undefined,
         h.grid ?? undefined,
       );
+      // Every draw goes into the histogram: decimating would thin its tails.
+      drawNoise(c.noise, Float64Array.from(h.noiseNorm), p.sigma, h.info.d);
+      drawPrivacy(c.privacy, steps, decimate(h.epsSpent, 1, MAX_POINTS), p.guarantee.epsilon, h.info.steps);
       this.frames += 1;
     } catch (e) {
       this.onError(e);

@@ -27,7 +27,7 @@ export const GRID_RES = 72; // Rust lowers it for large n (session.rs, GRID_BUDG
 
 /** The transferable buffers of a batch, so postMessage moves rather than copies them. */
 export function batchTransferables(batch) {
-  return ['t', 'gradEvals', 'loss', 'excess', 'path', 'noiseNorm', 'gradNorm']
+  return ['t', 'gradEvals', 'loss', 'excess', 'path', 'noiseNorm', 'gradNorm', 'epsSpent']
     .map((k) => batch[k]?.buffer)
     .filter(Boolean);
 }

@@ -19,6 +19,9 @@ pub struct StepReport {
     pub noise_norm: f64,
     /// ‖∇F‖₂ at the iterate the step started from.
     pub grad_norm: f64,
+    /// ε (at the run's δ) of everything released so far: the privacy spent after this step.
+    /// Computed from the configuration alone, like the guarantee it ends at.
+    pub epsilon_spent: f64,
 }
 
 /// A differentially private optimiser, advanced one step at a time by a session.

@@ -152,6 +152,13 @@ impl NoisyGd {
     pub fn sigma(&self) -> f64 {
         self.sigma
     }
+
+    /// ε at the run's δ after `steps` of the T noisy releases: zCDP is additive, so ρ_t = ρ·t/T,
+    /// converted the same way as the guarantee (so ε_T equals the target ε).
+    pub fn epsilon_after(&self, steps: usize) -> f64 {
+        let rho = self.guarantee.rho.unwrap_or(0.0) * steps as f64 / self.calibration.steps as f64;
+        zcdp::epsilon_for_rho(rho, self.calibration.delta)
+    }
 }
 
 impl PrivateAlgorithm for NoisyGd {
@@ -202,6 +209,7 @@ impl PrivateAlgorithm for NoisyGd {
             loss,
             noise_norm: norm2(&self.noise),
             grad_norm,
+            epsilon_spent: self.epsilon_after(self.t + 1),
         };
         self.t += 1;
         Some(report)
@@ -305,6 +313,27 @@ mod tests {
             .sum::<f64>()
             / (reports.len() as f64 * 3.0 * sigma * sigma);
         assert!((ratio - 1.0).abs() < 0.06, "ratio {ratio}");
+    }
+
+    #[test]
+    fn privacy_spent_grows_to_exactly_the_target() {
+        let obj = objective();
+        let mut alg = NoisyGd::new(
+            calibration(0.8, 50),
+            4.0,
+            &obj,
+            seeded(1, Stream::Noise),
+            true,
+        )
+        .unwrap();
+        let spent: Vec<f64> = run(&mut alg, &obj)
+            .iter()
+            .map(|r| r.epsilon_spent)
+            .collect();
+        assert!(spent.windows(2).all(|w| w[0] < w[1]));
+        assert!((spent[49] - 0.8).abs() < 1e-12, "{}", spent[49]);
+        // Composition is sub-linear in ε: half the steps cost more than half the budget.
+        assert!(spent[24] > 0.4 && spent[24] < 0.8);
     }
 
     #[test]

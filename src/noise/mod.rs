@@ -20,7 +20,7 @@ mod gaussian;
 mod laplace;
 
 pub use exponential::{ExponentialMechanism, gumbel_max};
-pub use gaussian::{Gaussian, fill_gaussian};
+pub use gaussian::{Gaussian, fill_gaussian, norm_density};
 pub use laplace::{L2Laplace, Laplace};
 
 use crate::error::{Error, Result};

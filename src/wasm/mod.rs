@@ -13,7 +13,7 @@ use crate::config::RunConfig;
 use crate::error::Error;
 use crate::session::{self, Batch, Session};
 
-pub use plot::{draw_excess, draw_path};
+pub use plot::{draw_excess, draw_noise, draw_path, draw_privacy};
 
 /// Installs the panic hook once, so that a bug shows as a console message rather than a bare trap.
 #[wasm_bindgen(start)]
@@ -90,6 +90,7 @@ impl WasmSession {
             &JsValue::from_str(&self.inner.config().to_json()),
         );
         set(&obj, "guarantee", &to_js(self.inner.guarantee())?);
+        set(&obj, "preview", &to_js(self.inner.preview())?);
         set(&obj, "reference", &to_js(self.inner.reference())?);
         set(
             &obj,
@@ -101,6 +102,9 @@ impl WasmSession {
             "radius",
             &JsValue::from_f64(self.inner.domain().radius()),
         );
+        let config = self.inner.config();
+        set(&obj, "d", &JsValue::from_f64(config.d as f64));
+        set(&obj, "steps", &JsValue::from_f64(config.steps as f64));
         Ok(obj.into())
     }
 
@@ -130,7 +134,7 @@ impl WasmSession {
 
 fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
     let obj = Object::new();
-    let columns: [(&str, &[f64]); 7] = [
+    let columns: [(&str, &[f64]); 8] = [
         ("t", &batch.t),
         ("gradEvals", &batch.grad_evals),
         ("loss", &batch.loss),
@@ -138,6 +142,7 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
         ("path", &batch.path),
         ("noiseNorm", &batch.noise_norm),
         ("gradNorm", &batch.grad_norm),
+        ("epsSpent", &batch.epsilon_spent),
     ];
     for (name, column) in columns {
         set(&obj, name, &Float64Array::from(column).into());

@@ -11,6 +11,24 @@ const FONT: &str = "sans-serif";
 const PATH_COLOR: RGBColor = RGBColor(33, 102, 172);
 const RELEASE_COLOR: RGBColor = RGBColor(214, 39, 40);
 
+/// A short axis label: at most three significant digits, no trailing zeros, scientific only
+/// when the magnitude needs it.
+fn tick(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".to_string()
+    } else if (1e-3..1e5).contains(&a) {
+        let s = format!("{:.*}", (2 - a.log10().floor() as i32).max(0) as usize, v);
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{v:.1e}")
+    }
+}
+
 fn js_err(e: impl std::fmt::Display) -> JsValue {
     JsValue::from_str(&format!("plot: {e}"))
 }
@@ -193,4 +211,129 @@ fn contour_color(t: f64) -> RGBColor {
     let t = t.clamp(0.0, 1.0);
     let lerp = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
     RGBColor(lerp(74.0, 246.0), lerp(125.0, 249.0), lerp(186.0, 255.0))
+}
+
+/// Histogram (as a density) of the noise norms ‖zₜ‖ a run added, against the density of σ·χ_d
+/// that the calibration promises. A miscalibrated sampler shows as a histogram off the curve.
+#[wasm_bindgen(js_name = drawNoise)]
+pub fn draw_noise(
+    canvas: HtmlCanvasElement,
+    norms: &[f64],
+    sigma: f64,
+    d: usize,
+) -> Result<(), JsValue> {
+    const BINS: usize = 30;
+    let root = area(canvas)?;
+    let norms: Vec<f64> = norms
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    // The axis covers the bulk of σ·χ_d (mean ≈ σ√d) and every observed norm.
+    let typical = sigma * ((d as f64).sqrt() + 3.0);
+    let x_max = norms.iter().copied().fold(typical, f64::max);
+    let width = x_max / BINS as f64;
+    let mut counts = [0usize; BINS];
+    for v in &norms {
+        counts[((v / width) as usize).min(BINS - 1)] += 1;
+    }
+    let scale = 1.0 / (norms.len().max(1) as f64 * width);
+    let density: Vec<(f64, f64)> = (0..=200)
+        .map(|i| {
+            let r = x_max * i as f64 / 200.0;
+            (r, crate::noise::norm_density(r, sigma, d))
+        })
+        .collect();
+    let y_max = counts
+        .iter()
+        .map(|&c| c as f64 * scale)
+        .chain(density.iter().map(|p| p.1))
+        .fold(1e-12, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .caption(
+            format!(
+                "noise norms ‖zₜ‖ ({} draws) vs σ·χ_{d} density",
+                norms.len()
+            ),
+            (FONT, 15),
+        )
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)
+        .map_err(js_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("‖zₜ‖")
+        .y_desc("density")
+        .label_style((FONT, 12))
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(230, 230, 230))
+        .y_label_formatter(&|v| tick(*v))
+        .x_label_formatter(&|v| tick(*v))
+        .draw()
+        .map_err(js_err)?;
+    chart
+        .draw_series(counts.iter().enumerate().map(|(i, &c)| {
+            let x0 = i as f64 * width;
+            Rectangle::new(
+                [(x0, 0.0), (x0 + width, c as f64 * scale)],
+                PATH_COLOR.mix(0.45).filled(),
+            )
+        }))
+        .map_err(js_err)?;
+    chart
+        .draw_series(LineSeries::new(density, RELEASE_COLOR.stroke_width(2)))
+        .map_err(js_err)?;
+    root.present().map_err(js_err)
+}
+
+/// ε spent against steps, rising by composition to the target ε (dashed).
+#[wasm_bindgen(js_name = drawPrivacy)]
+pub fn draw_privacy(
+    canvas: HtmlCanvasElement,
+    steps: &[f64],
+    epsilon_spent: &[f64],
+    epsilon: f64,
+    total_steps: f64,
+) -> Result<(), JsValue> {
+    let root = area(canvas)?;
+    let x_max = total_steps.max(1.0);
+    let y_max = epsilon.max(1e-12) * 1.15;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .caption("privacy spent ε(t) at the run's δ", (FONT, 15))
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)
+        .map_err(js_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("steps (noisy gradient releases)")
+        .y_desc("ε spent")
+        .label_style((FONT, 12))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(230, 230, 230))
+        .draw()
+        .map_err(js_err)?;
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(0.0, epsilon), (x_max, epsilon)],
+            8,
+            5,
+            RELEASE_COLOR.stroke_width(1),
+        ))
+        .map_err(js_err)?;
+    let points = steps
+        .iter()
+        .zip(epsilon_spent)
+        .map(|(&t, &e)| (t, e))
+        .filter(|p| p.1.is_finite());
+    chart
+        .draw_series(LineSeries::new(points, PATH_COLOR.stroke_width(2)))
+        .map_err(js_err)?;
+    root.present().map_err(js_err)
 }
