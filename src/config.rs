@@ -25,6 +25,10 @@ pub enum AlgorithmKind {
 pub struct RunConfig {
     /// Seed of every random stream of the run (data and noise are separate streams).
     pub seed: u32,
+    /// Draw the privacy noise from the operating system instead of the seed (DESIGN.md §5 rule 6):
+    /// the run is then not reproducible, which is what a private release needs. The synthetic
+    /// data still come from the seed.
+    pub unseeded_noise: bool,
     /// Number of samples.
     pub n: usize,
     /// Dimension.
@@ -51,6 +55,7 @@ impl Default for RunConfig {
     fn default() -> Self {
         Self {
             seed: 1,
+            unseeded_noise: false,
             n: 2000,
             d: 2,
             feature_scale: 0.6,
@@ -186,6 +191,7 @@ mod tests {
         assert_eq!(field_of(r#"{"seed": -4}"#), "seed");
         assert_eq!(field_of(r#"{"relation": "sideways"}"#), "relation");
         assert_eq!(field_of(r#"{"step_size": 0}"#), "step_size");
+        assert_eq!(field_of(r#"{"unseeded_noise": 1}"#), "unseeded_noise");
     }
 
     #[test]

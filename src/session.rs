@@ -15,7 +15,7 @@ use crate::loss::{GlmLoss, Logistic};
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{self, Reference};
-use crate::rng::{Stream, seeded};
+use crate::rng::{self, Stream, seeded};
 
 /// Relative accuracy of F* (certified): excess risks far below the privacy noise are still resolved.
 const REFERENCE_TOL: f64 = 1e-11;
@@ -158,12 +158,17 @@ impl Session {
         let algorithm: Box<dyn PrivateAlgorithm> = match config.algorithm {
             AlgorithmKind::NoisyGd => {
                 let (calibration, step_size) = calibration_of(&config);
+                let noise_rng = if config.unseeded_noise {
+                    rng::from_os()?
+                } else {
+                    seeded(config.seed, Stream::Noise)
+                };
                 Box::new(NoisyGd::new(
                     calibration,
                     step_size,
                     &objective,
-                    seeded(config.seed, Stream::Noise),
-                    true,
+                    noise_rng,
+                    !config.unseeded_noise,
                 )?)
             }
         };
@@ -313,6 +318,27 @@ mod tests {
         assert_eq!(releases.len(), 1);
         assert_eq!(releases[0], all.release.unwrap());
         assert!(sliced.advance(5, || true).is_empty());
+    }
+
+    #[test]
+    fn unseeded_noise_is_fresh_each_run_and_drops_the_seeded_caveat() {
+        let config = RunConfig {
+            unseeded_noise: true,
+            ..small()
+        };
+        let release = |c: &RunConfig| {
+            let mut s = Session::new(c.clone()).unwrap();
+            s.advance(usize::MAX, || true).release.unwrap()
+        };
+        let (a, b) = (release(&config), release(&config));
+        // Two OS-keyed noise streams coincide with negligible probability.
+        assert_ne!(a.w, b.w);
+        let seeded_caveat = |r: &Release| r.ledger.caveats.iter().any(|c| c.contains("seeded"));
+        assert!(!seeded_caveat(&a));
+        assert!(seeded_caveat(&release(&small())));
+        // The data, hence F*, still come from the seed.
+        let f_star = |c: RunConfig| Session::new(c).unwrap().reference().value;
+        assert_eq!(f_star(config), f_star(small()));
     }
 
     #[test]

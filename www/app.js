@@ -10,6 +10,7 @@ const ui = {
   epsilon: $('epsilon'),
   epsilonOutput: $('epsilon-output'),
   seed: $('seed'),
+  unseeded: $('unseeded'),
   play: $('play'),
   step: $('step'),
   reset: $('reset'),
@@ -95,6 +96,7 @@ function syncControls() {
   ui.epsilon.value = String(Math.log10(config.epsilon));
   ui.epsilonOutput.textContent = fmt(config.epsilon, 2);
   ui.seed.value = String(config.seed);
+  ui.unseeded.checked = config.unseeded_noise;
 }
 
 /** The config in the URL hash (validated by Rust), or the defaults with a message saying why. */
@@ -197,6 +199,7 @@ function wireControls() {
   });
   ui.epsilon.addEventListener('change', () => applyConfig({ ...config, epsilon: epsilonFromSlider() }));
   ui.seed.addEventListener('change', () => applyConfig({ ...config, seed: ui.seed.value }));
+  ui.unseeded.addEventListener('change', () => applyConfig({ ...config, unseeded_noise: ui.unseeded.checked }));
   ui.play.addEventListener('click', () => {
     if (state === 'running') {
       worker.postMessage({ type: ToWorker.PAUSE, runId });

@@ -147,3 +147,24 @@ test('reset replays the same seeded run to the same release', async () => {
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
+
+test('fresh OS noise gives a different release each time, and the ledger drops the seeded caveat', async () => {
+  const { context, page, seen } = await openPage();
+  const release = async () => {
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await page.click('#play');
+    await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+    return { w: await page.textContent('#release'), caveats: await page.textContent('#caveats') };
+  };
+  const seeded = await release();
+  assert.match(seeded.caveats, /seeded run/);
+  await page.check('#unseeded');
+  const first = await release();
+  await page.click('#reset');
+  const second = await release();
+  assert.notEqual(first.w, second.w);
+  assert.doesNotMatch(first.caveats, /seeded run/);
+  assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /"unseeded_noise":true/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
