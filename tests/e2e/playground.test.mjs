@@ -34,6 +34,14 @@ async function openPage(hash = '') {
 
 const excessValue = (page) => page.$eval('#excess', (el) => Number(el.dataset.value));
 
+/** Waits for a prepared run, plays it to its release and returns the release and ledger text. */
+async function runToRelease(page) {
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  return { w: await page.textContent('#release'), caveats: await page.textContent('#caveats') };
+}
+
 test('the page loads, the worker starts, and play draws a falling excess-risk curve', async () => {
   const { context, page, seen } = await openPage();
   // The worker is up once it has prepared a run: the status turns "ready".
@@ -135,33 +143,21 @@ test('changing ε mid-run restarts with the new guarantee, and the old run\'s ba
 
 test('reset replays the same seeded run to the same release', async () => {
   const { context, page, seen } = await openPage();
-  const runToRelease = async () => {
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-    await page.click('#play');
-    await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
-    return page.textContent('#release');
-  };
-  const first = await runToRelease();
+  const first = await runToRelease(page);
   await page.click('#reset');
-  assert.equal(await runToRelease(), first);
+  assert.equal((await runToRelease(page)).w, first.w);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
 
 test('fresh OS noise gives a different release each time, and the ledger drops the seeded caveat', async () => {
   const { context, page, seen } = await openPage();
-  const release = async () => {
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-    await page.click('#play');
-    await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
-    return { w: await page.textContent('#release'), caveats: await page.textContent('#caveats') };
-  };
-  const seeded = await release();
+  const seeded = await runToRelease(page);
   assert.match(seeded.caveats, /seeded run/);
   await page.check('#unseeded');
-  const first = await release();
+  const first = await runToRelease(page);
   await page.click('#reset');
-  const second = await release();
+  const second = await runToRelease(page);
   assert.notEqual(first.w, second.w);
   assert.doesNotMatch(first.caveats, /seeded run/);
   assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /"unseeded_noise":true/);
