@@ -68,6 +68,40 @@ impl Dataset {
             .zip(self.y.iter().copied())
     }
 
+    /// All features, sample after sample (the d × n matrix in column-major order).
+    #[inline]
+    pub fn matrix_slice(&self) -> &[f64] {
+        self.x.as_slice()
+    }
+
+    /// The d × n feature matrix.
+    pub fn matrix(&self) -> &DMatrix<f64> {
+        &self.x
+    }
+
+    /// All labels or targets.
+    #[inline]
+    pub fn labels(&self) -> &[f64] {
+        &self.y
+    }
+
+    /// Builds a dataset of dimension `d` from features stored sample after sample.
+    pub fn from_samples(d: usize, features: Vec<f64>, y: Vec<f64>) -> Result<Self> {
+        if d == 0 || features.len() != d * y.len() {
+            return Err(Error::DimensionMismatch {
+                what: "features",
+                expected: d * y.len(),
+                got: features.len(),
+            });
+        }
+        let n = y.len();
+        Self::new(DMatrix::from_vec(d, n, features), y)
+    }
+
+    pub(crate) fn labels_mut(&mut self) -> &mut [f64] {
+        &mut self.y
+    }
+
     pub(crate) fn features_mut(&mut self) -> impl Iterator<Item = &mut [f64]> {
         let d = self.d().max(1);
         self.x.as_mut_slice().chunks_exact_mut(d)
