@@ -2,10 +2,16 @@
 //! (DESIGN.md §7), so a full pass over the data is one linear sweep through memory.
 
 mod clip;
+mod csv_load;
+mod generate;
+mod moments;
 mod synthetic;
 
-pub use clip::clip_features;
-pub use synthetic::{ClassificationSpec, generate_classification};
+pub use clip::{clip_features, clip_labels, clip_rows, fraction_above};
+pub use csv_load::{CsvOptions, MAX_COLUMNS, load_csv};
+pub use generate::{Generator, GeneratorSpec, Link, MAX_VALUES, Tail, Task, generate};
+pub use moments::{Method, Moment, clip_fraction, lipschitz_moment};
+pub use synthetic::{ClassificationSpec, generate_classification, planted_direction};
 
 use nalgebra::DMatrix;
 
