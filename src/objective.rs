@@ -279,6 +279,29 @@ impl Objective {
         Ok(clipped)
     }
 
+    /// For the adversarial loss at w = 0, where r‖w‖ is not differentiable: writes
+    /// a = (1/n) Σ ∂ₜfᵢ·xᵢ into `a` and returns c = r·(1/n) Σ ∂ₛfᵢ, so that the subdifferential of
+    /// the data term at 0 is the ball a + c·B (B the unit ball). `None` for other losses.
+    pub fn adversarial_subdifferential_at_zero(&self, a: &mut [f64]) -> Option<f64> {
+        let (glm, radius) = match &self.loss {
+            LossImpl::Spec(Loss {
+                glm,
+                wrap: Wrap::Adversarial { radius },
+            }) => (*glm, *radius),
+            _ => return None,
+        };
+        a.fill(0.0);
+        let mut ds_sum = 0.0;
+        for (x, y) in self.data.samples() {
+            let (_, dt, ds) = glm.adversarial(0.0, y, 0.0);
+            axpy(dt, x, a);
+            ds_sum += ds;
+        }
+        let n = self.data.n().max(1) as f64;
+        a.iter_mut().for_each(|v| *v /= n);
+        Some(radius * ds_sum / n)
+    }
+
     fn check_indices(&self, batch: &[usize]) -> Result<()> {
         match batch.iter().find(|&&i| i >= self.data.n()) {
             Some(&i) => Err(Error::invalid("batch", format!("indices < n = {}", self.data.n()), i)),
