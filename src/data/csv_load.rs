@@ -55,6 +55,17 @@ fn parse_err(line: u64, col: usize, message: impl Into<String>) -> Error {
     }
 }
 
+/// The 1-based line of the record starting at byte `offset`, counted from the bytes (one line per
+/// '\n'): on CRLF files the csv crate's record positions (line and byte) point at the '\n' that
+/// ends the previous record, so a '\n' at `offset` is skipped.
+fn line_of(bytes: &[u8], offset: u64) -> u64 {
+    let mut end = (offset as usize).min(bytes.len());
+    if bytes.get(end) == Some(&b'\n') {
+        end += 1;
+    }
+    1 + bytes[..end].iter().filter(|&&b| b == b'\n').count() as u64
+}
+
 fn detect_delimiter(text: &[u8]) -> u8 {
     let first = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
     let count = |c: u8| first.iter().filter(|&&b| b == c).count();
@@ -104,9 +115,10 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
     let mut x = Vec::new();
     let mut y = Vec::new();
     let mut first_line = 1u64;
+    let mut first_data_line = 0u64;
     loop {
         let more = reader.read_record(&mut record).map_err(|e| {
-            let line = e.position().map(|p| p.line()).unwrap_or(0);
+            let line = e.position().map(|p| line_of(bytes, p.byte())).unwrap_or(0);
             let message = match e.kind() {
                 csv::ErrorKind::Utf8 { .. } => "the file is not valid UTF-8 text".to_string(),
                 _ => e.to_string(),
@@ -120,7 +132,10 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
         if !more {
             break;
         }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        let line = record
+            .position()
+            .map(|p| line_of(bytes, p.byte()))
+            .unwrap_or(0);
         // A line holding only whitespace is skipped like an empty one.
         if record.len() == 1 && record[0].is_empty() {
             continue;
@@ -186,6 +201,9 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
         if (y.len() + 1) * (width - 1) > MAX_VALUES {
             return Err(parse_err(line, 1, format!("too many values: at most {MAX_VALUES} fit in the browser")));
         }
+        if first_data_line == 0 {
+            first_data_line = line;
+        }
         for (j, cell) in record.iter().enumerate() {
             let v = parse_cell(cell, line, j + 1)?;
             if j == label_idx {
@@ -203,8 +221,12 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
         }
     }
     match y.len() {
-        0 => Err(parse_err(first_line, 1, "no data rows")),
-        1 => Err(parse_err(first_line, 1, "a single data row: need at least 2 samples")),
+        0 => Err(parse_err(first_line, 1, "a header but no data rows")),
+        1 => Err(parse_err(
+            first_data_line,
+            1,
+            "a single data row: need at least 2 samples",
+        )),
         _ => Dataset::from_samples(width - 1, x, y),
     }
 }
