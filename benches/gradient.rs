@@ -61,7 +61,10 @@ fn main() {
     let (n, d) = (100_000, 100);
     let t0 = Instant::now();
     let data = Arc::new(generate(&spec(n, d, CLS), seeded(1, Stream::Data)).expect("generate"));
-    println!("generate n = {n}, d = {d}: {:.0} ms", t0.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "generate n = {n}, d = {d}: {:.0} ms",
+        t0.elapsed().as_secs_f64() * 1e3
+    );
     let reps = 30;
     let x = data.matrix_slice();
     let (read_min, read_med) = time(reps, || {
@@ -92,17 +95,26 @@ fn main() {
         black_box(dynamic.value_and_gradient(black_box(&w), &mut g2));
     });
     assert_eq!(g, g2, "both paths give the same bits");
-    println!("n = {n}, d = {d} ({} MB), min (median) of {reps} runs:", n * d * 8 / 1_000_000);
+    println!(
+        "n = {n}, d = {d} ({} MB), min (median) of {reps} runs:",
+        n * d * 8 / 1_000_000
+    );
     println!("  read the matrix once          {read_min:7.2} ms ({read_med:.2})");
     println!("  fused logistic value+gradient {mono_min:7.2} ms ({mono_med:.2})  [monomorphised]");
     println!("  same through dyn GlmLoss      {dyn_min:7.2} ms ({dyn_med:.2})");
-    println!("  ratio gradient / read          {:.2}  (goal ≤ 1.25)", mono_min / read_min);
+    println!(
+        "  ratio gradient / read          {:.2}  (goal ≤ 1.25)",
+        mono_min / read_min
+    );
     println!("  ratio dyn / monomorphised      {:.2}", dyn_min / mono_min);
 
     for (n, d) in [(1_000_000, 20), (100_000, 100)] {
         let t0 = Instant::now();
         black_box(generate(&spec(n, d, CLS), seeded(2, Stream::Data)).expect("generate"));
-        println!("generate n = {n}, d = {d}: {:.0} ms (native)", t0.elapsed().as_secs_f64() * 1e3);
+        println!(
+            "generate n = {n}, d = {d}: {:.0} ms (native)",
+            t0.elapsed().as_secs_f64() * 1e3
+        );
     }
 
     println!("reference solves, n = 10⁴, d = 20, tol 1e-9 relative (ridge 0.01 on R^d):");
@@ -134,7 +146,11 @@ fn main() {
             } else {
                 Regularizer::default()
             };
-            let ds = if loss.glm.is_margin() { cls.clone() } else { regr.clone() };
+            let ds = if loss.glm.is_margin() {
+                cls.clone()
+            } else {
+                regr.clone()
+            };
             let obj = Objective::with_loss(ds, loss, reg, dom.boxed(), 1.0).expect("objective");
             let t0 = Instant::now();
             let r = reference::solve(&obj, 1e-9, 200_000);

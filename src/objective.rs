@@ -89,7 +89,11 @@ impl Objective {
         loss.validate()?;
         reg.validate()?;
         if !(feature_bound.is_finite() && feature_bound > 0.0) {
-            return Err(Error::invalid("feature_bound", "a finite number > 0", feature_bound));
+            return Err(Error::invalid(
+                "feature_bound",
+                "a finite number > 0",
+                feature_bound,
+            ));
         }
         if let Some(i) = (0..data.n()).find(|&i| !loss.glm.accepts_label(data.label(i))) {
             return Err(Error::invalid(
@@ -190,7 +194,9 @@ impl Objective {
     pub fn data_term(&self, w: &[f64], grad: Option<&mut [f64]>) -> f64 {
         let d = self.dim();
         let x = self.data.matrix_slice();
-        let samples = x.chunks_exact(d.max(1)).zip(self.data.labels().iter().copied());
+        let samples = x
+            .chunks_exact(d.max(1))
+            .zip(self.data.labels().iter().copied());
         self.pass(w, samples, grad)
     }
 
@@ -251,7 +257,11 @@ impl Objective {
         scratch: &mut [f64],
     ) -> Result<usize> {
         if !(threshold.is_finite() && threshold > 0.0) {
-            return Err(Error::invalid("clip_threshold", "a finite number > 0", threshold));
+            return Err(Error::invalid(
+                "clip_threshold",
+                "a finite number > 0",
+                threshold,
+            ));
         }
         self.check_indices(batch)?;
         grad.fill(0.0);
@@ -304,7 +314,11 @@ impl Objective {
 
     fn check_indices(&self, batch: &[usize]) -> Result<()> {
         match batch.iter().find(|&&i| i >= self.data.n()) {
-            Some(&i) => Err(Error::invalid("batch", format!("indices < n = {}", self.data.n()), i)),
+            Some(&i) => Err(Error::invalid(
+                "batch",
+                format!("indices < n = {}", self.data.n()),
+                i,
+            )),
             None => Ok(()),
         }
     }

@@ -245,7 +245,11 @@ fn certify_zero(obj: &Objective, tol: f64, buf: &mut [f64]) -> Option<Reference>
     let mut a = vec![0.0; d];
     let c = obj.adversarial_subdifferential_at_zero(&mut a)?;
     let norm = crate::linalg::norm2(&a);
-    let shrink = if norm > 0.0 { (1.0 - c / norm).max(0.0) } else { 0.0 };
+    let shrink = if norm > 0.0 {
+        (1.0 - c / norm).max(0.0)
+    } else {
+        0.0
+    };
     a.iter_mut().for_each(|v| *v *= shrink);
     let gap = conjugate_gap(obj, &zero, &a, buf);
     let value = obj.value(&zero);

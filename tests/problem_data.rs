@@ -1,8 +1,8 @@
 //! Generators, chunking, tail moments and clip fractions (issue 3, items 1 and 3).
 
 use dp_playground::data::{
-    Generator, GeneratorSpec, Link, MAX_VALUES, Method, Tail, Task, clip_fraction, clip_labels, fraction_above, generate,
-    lipschitz_moment,
+    Generator, GeneratorSpec, Link, MAX_VALUES, Method, Tail, Task, clip_fraction, clip_labels,
+    fraction_above, generate, lipschitz_moment,
 };
 use dp_playground::loss::{Glm, Loss, Wrap};
 use dp_playground::rng::{Stream, seeded};
@@ -13,7 +13,10 @@ fn tails() -> [Tail; 5] {
         Tail::StudentT { nu: 5.0 },
         Tail::ParetoRadial { alpha: 5.0 },
         Tail::LogNormal { sigma: 0.5 },
-        Tail::Contaminated { p: 0.05, scale: 10.0 },
+        Tail::Contaminated {
+            p: 0.05,
+            scale: 10.0,
+        },
     ]
 }
 
@@ -51,8 +54,14 @@ fn chunked_generation_gives_the_same_bits_as_one_shot() {
             }
             assert_eq!(g.produced(), 1000);
             assert_eq!(x.len(), 7000);
-            let same_x = x.iter().zip(one.matrix_slice()).all(|(a, b)| a.to_bits() == b.to_bits());
-            let same_y = y.iter().zip(one.labels()).all(|(a, b)| a.to_bits() == b.to_bits());
+            let same_x = x
+                .iter()
+                .zip(one.matrix_slice())
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            let same_y = y
+                .iter()
+                .zip(one.labels())
+                .all(|(a, b)| a.to_bits() == b.to_bits());
             assert!(same_x && same_y, "{tail:?} {task:?}");
             // A different seed gives different data.
             let other = generate(&s, seeded(4, Stream::Data)).unwrap();
@@ -70,12 +79,18 @@ fn second_moments_match_closed_forms() {
     for tail in tails() {
         for d in [1usize, 5] {
             let ds = generate(&spec(tail, n, d, CLS), seeded(11, Stream::Data)).unwrap();
-            let v: Vec<f64> = ds.samples().map(|(x, _)| x.iter().map(|a| a * a).sum::<f64>()).collect();
+            let v: Vec<f64> = ds
+                .samples()
+                .map(|(x, _)| x.iter().map(|a| a * a).sum::<f64>())
+                .collect();
             let mean = v.iter().sum::<f64>() / n as f64;
             let var = v.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / (n - 1) as f64;
             let se = (var / n as f64).sqrt();
             let exact = tail.norm_moment(d, 2.0);
-            assert!((mean - exact).abs() < 6.0 * se, "{tail:?} d={d}: {mean} vs {exact} (se {se})");
+            assert!(
+                (mean - exact).abs() < 6.0 * se,
+                "{tail:?} d={d}: {mean} vs {exact} (se {se})"
+            );
         }
     }
     // Known values: E‖g‖² = d; Student-t E‖x‖² = dν/(ν − 2); Pareto α/(α − 2); moments beyond
@@ -84,7 +99,11 @@ fn second_moments_match_closed_forms() {
     assert!((Tail::StudentT { nu: 5.0 }.norm_moment(3, 2.0) - 5.0).abs() < 1e-12);
     assert!((Tail::ParetoRadial { alpha: 3.0 }.norm_moment(4, 2.0) - 3.0).abs() < 1e-12);
     assert!(Tail::StudentT { nu: 2.0 }.norm_moment(3, 2.0).is_infinite());
-    assert!(Tail::ParetoRadial { alpha: 1.5 }.norm_moment(3, 2.0).is_infinite());
+    assert!(
+        Tail::ParetoRadial { alpha: 1.5 }
+            .norm_moment(3, 2.0)
+            .is_infinite()
+    );
 }
 
 /// Clip fractions: the closed form (Pareto, log-normal) against the empirical fraction of 2·10⁵
@@ -92,16 +111,29 @@ fn second_moments_match_closed_forms() {
 #[test]
 fn clip_fractions() {
     let n = 200_000;
-    for (tail, c) in [(Tail::ParetoRadial { alpha: 2.5 }, 1.6), (Tail::LogNormal { sigma: 0.5 }, 1.3)] {
+    for (tail, c) in [
+        (Tail::ParetoRadial { alpha: 2.5 }, 1.6),
+        (Tail::LogNormal { sigma: 0.5 }, 1.3),
+    ] {
         let s = spec(tail, n, 4, CLS);
         let m = clip_fraction(&s, c, seeded(1, Stream::Data), 1000).unwrap();
         assert_eq!(m.method, Method::ClosedForm);
         let ds = generate(&s, seeded(12, Stream::Data)).unwrap();
         let emp = fraction_above(&ds, c);
         let se = (m.value * (1.0 - m.value) / n as f64).sqrt();
-        assert!((emp - m.value).abs() < 6.0 * se, "{tail:?}: {emp} vs {}", m.value);
+        assert!(
+            (emp - m.value).abs() < 6.0 * se,
+            "{tail:?}: {emp} vs {}",
+            m.value
+        );
     }
-    let m = clip_fraction(&spec(Tail::Gaussian, 10, 1, CLS), 1.0, seeded(1, Stream::Data), 100_000).unwrap();
+    let m = clip_fraction(
+        &spec(Tail::Gaussian, 10, 1, CLS),
+        1.0,
+        seeded(1, Stream::Data),
+        100_000,
+    )
+    .unwrap();
     match m.method {
         Method::MonteCarlo { samples, std_error } => {
             assert_eq!(samples, 100_000);
@@ -117,7 +149,15 @@ fn clip_fractions() {
 #[test]
 fn lipschitz_moments() {
     let s = spec(Tail::StudentT { nu: 6.0 }, 10, 3, REG);
-    let g = lipschitz_moment(&s, &Loss::erm(Glm::Huber { delta: 0.5 }), 1.0, 2.0, seeded(1, Stream::Data), 10).unwrap();
+    let g = lipschitz_moment(
+        &s,
+        &Loss::erm(Glm::Huber { delta: 0.5 }),
+        1.0,
+        2.0,
+        seeded(1, Stream::Data),
+        10,
+    )
+    .unwrap();
     assert_eq!(g.method, Method::ClosedForm);
     // G_2 = δ·√(E‖x‖²) = 0.5·√(3·6/4).
     assert!((g.value - 0.5 * (4.5f64).sqrt()).abs() < 1e-12);
@@ -136,9 +176,19 @@ fn lipschitz_moments() {
     let Method::MonteCarlo { std_error, .. } = mc.method else {
         panic!("expected Monte Carlo")
     };
-    assert!((mc.value - closed.value).abs() < 6.0 * std_error, "{mc:?} vs {closed:?}");
-    let sq = lipschitz_moment(&s, &Loss::erm(Glm::Squared { label_bound: 1.0 }), 1.0, 2.0, seeded(3, Stream::Data), 1000)
-        .unwrap();
+    assert!(
+        (mc.value - closed.value).abs() < 6.0 * std_error,
+        "{mc:?} vs {closed:?}"
+    );
+    let sq = lipschitz_moment(
+        &s,
+        &Loss::erm(Glm::Squared { label_bound: 1.0 }),
+        1.0,
+        2.0,
+        seeded(3, Stream::Data),
+        1000,
+    )
+    .unwrap();
     assert!(matches!(sq.method, Method::MonteCarlo { .. }) && sq.value.is_finite());
 }
 
@@ -146,7 +196,15 @@ fn lipschitz_moments() {
 fn labels_follow_the_task() {
     let n = 50_000;
     // Classification: with probit link and flip p, P(y = sign⟨w₀,x⟩) = (1 − p)·E Φ(|t|) + p·(1 − EΦ(|t|)).
-    let s = spec(Tail::Gaussian, n, 2, Task::Classification { link: Link::Probit, flip: 0.5 });
+    let s = spec(
+        Tail::Gaussian,
+        n,
+        2,
+        Task::Classification {
+            link: Link::Probit,
+            flip: 0.5,
+        },
+    );
     let ds = generate(&s, seeded(5, Stream::Data)).unwrap();
     // flip = 1/2 makes labels independent fair coins: mean label within 6 sd (sd = 1/√n).
     let mean = ds.labels().iter().sum::<f64>() / n as f64;
@@ -157,11 +215,17 @@ fn labels_follow_the_task() {
         Tail::LogNormal { sigma: 1.0 },
         100,
         3,
-        Task::Regression { noise: Tail::Gaussian, noise_scale: 0.0 },
+        Task::Regression {
+            noise: Tail::Gaussian,
+            noise_scale: 0.0,
+        },
     );
     let mut ds = generate(&s, seeded(5, Stream::Data)).unwrap();
     let w0 = s.planted();
-    assert!(ds.samples().all(|(x, y)| dp_playground::linalg::dot(&w0, x) == y));
+    assert!(
+        ds.samples()
+            .all(|(x, y)| dp_playground::linalg::dot(&w0, x) == y)
+    );
     let clipped = clip_labels(&mut ds, 0.5);
     assert!(clipped > 0 && ds.labels().iter().all(|y| y.abs() <= 0.5));
 }
@@ -171,13 +235,35 @@ fn sizes_and_parameters_are_validated() {
     // The browser sizes of the issue are accepted; twice the cap is not.
     assert!(spec(Tail::Gaussian, 1_000_000, 20, CLS).validate().is_ok());
     assert!(spec(Tail::Gaussian, 100_000, 100, CLS).validate().is_ok());
-    assert_eq!(spec(Tail::Gaussian, MAX_VALUES, 2, CLS).validate().unwrap_err().field(), Some("n·d"));
-    assert!(spec(Tail::StudentT { nu: 0.0 }, 10, 2, CLS).validate().is_err());
-    assert!(spec(Tail::Contaminated { p: 1.5, scale: 2.0 }, 10, 2, CLS).validate().is_err());
-    assert!(spec(Tail::Gaussian, 1, 2, CLS).validate().is_err());
+    assert_eq!(
+        spec(Tail::Gaussian, MAX_VALUES, 2, CLS)
+            .validate()
+            .unwrap_err()
+            .field(),
+        Some("n·d")
+    );
     assert!(
-        spec(Tail::Gaussian, 10, 2, Task::Classification { link: Link::Logistic, flip: 0.7 })
+        spec(Tail::StudentT { nu: 0.0 }, 10, 2, CLS)
             .validate()
             .is_err()
+    );
+    assert!(
+        spec(Tail::Contaminated { p: 1.5, scale: 2.0 }, 10, 2, CLS)
+            .validate()
+            .is_err()
+    );
+    assert!(spec(Tail::Gaussian, 1, 2, CLS).validate().is_err());
+    assert!(
+        spec(
+            Tail::Gaussian,
+            10,
+            2,
+            Task::Classification {
+                link: Link::Logistic,
+                flip: 0.7
+            }
+        )
+        .validate()
+        .is_err()
     );
 }

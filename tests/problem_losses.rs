@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use dp_playground::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_features, clip_rows, generate};
+use dp_playground::data::{
+    Dataset, GeneratorSpec, Link, Tail, Task, clip_features, clip_rows, generate,
+};
 use dp_playground::domain::DomainKind;
 use dp_playground::loss::{Bounds, Glm, GlmLoss, Logistic, Loss, Regularizer, Wrap};
 use dp_playground::objective::Objective;
@@ -95,7 +97,14 @@ fn objective_gradients_match_finite_differences() {
     let reg = Regularizer::elastic(0.05, 0.2);
     for loss in all_losses() {
         let ds = data(loss.glm.is_margin());
-        let obj = Objective::with_loss(ds.clone(), loss, reg, DomainKind::Unconstrained.boxed(), 1.0).unwrap();
+        let obj = Objective::with_loss(
+            ds.clone(),
+            loss,
+            reg,
+            DomainKind::Unconstrained.boxed(),
+            1.0,
+        )
+        .unwrap();
         let d = obj.dim();
         let mut checked = 0;
         for _ in 0..40 {
@@ -106,7 +115,11 @@ fn objective_gradients_match_finite_differences() {
             };
             let near_kink = ds.samples().any(|(x, y)| {
                 let t = dp_playground::linalg::dot(&w, x);
-                let arg = if loss.glm.is_margin() { y * t - s } else { t - y };
+                let arg = if loss.glm.is_margin() {
+                    y * t - s
+                } else {
+                    t - y
+                };
                 let kinks: &[f64] = match loss.glm {
                     Glm::Hinge => &[1.0],
                     Glm::SmoothedHinge { .. } => &[1.0, 0.3],
@@ -117,8 +130,13 @@ fn objective_gradients_match_finite_differences() {
                 let adv_kink = !loss.glm.is_margin() && s > 0.0 && arg.abs() < 1e-3;
                 adv_kink
                     || kinks.iter().any(|k| {
-                        let a = if !loss.glm.is_margin() && s > 0.0 { arg.abs() + s } else { arg };
-                        (a - k).abs() < 1e-3 || (!loss.glm.is_margin() && s == 0.0 && (arg + k).abs() < 1e-3)
+                        let a = if !loss.glm.is_margin() && s > 0.0 {
+                            arg.abs() + s
+                        } else {
+                            arg
+                        };
+                        (a - k).abs() < 1e-3
+                            || (!loss.glm.is_margin() && s == 0.0 && (arg + k).abs() < 1e-3)
                     })
             });
             if near_kink {
@@ -136,7 +154,11 @@ fn objective_gradients_match_finite_differences() {
                 wm[j] -= h;
                 // Skip coordinates where the ℓ1 term would cross 0.
                 let fd = (smooth(&wp) - smooth(&wm)) / (2.0 * h);
-                assert!((g[j] - fd).abs() < 1e-6, "{loss:?} coord {j}: {} vs {fd}", g[j]);
+                assert!(
+                    (g[j] - fd).abs() < 1e-6,
+                    "{loss:?} coord {j}: {} vs {fd}",
+                    g[j]
+                );
             }
         }
         assert!(checked >= 5, "{loss:?}: only {checked} points checked");
@@ -149,8 +171,14 @@ fn objective_gradients_match_finite_differences() {
 fn minibatch_per_sample_and_clipped_gradients_agree_with_the_full_pass() {
     for loss in all_losses() {
         let ds = data(loss.glm.is_margin());
-        let obj = Objective::with_loss(ds.clone(), loss, Regularizer::ridge(0.1), DomainKind::Unconstrained.boxed(), 1.0)
-            .unwrap();
+        let obj = Objective::with_loss(
+            ds.clone(),
+            loss,
+            Regularizer::ridge(0.1),
+            DomainKind::Unconstrained.boxed(),
+            1.0,
+        )
+        .unwrap();
         let (n, d) = (ds.n(), ds.d());
         let w = vec![0.3, -0.2, 0.1, 0.4];
         let mut full = vec![0.0; d];
@@ -164,25 +192,39 @@ fn minibatch_per_sample_and_clipped_gradients_agree_with_the_full_pass() {
         }
         let mut rows = vec![0.0; n * d];
         let mut vals = vec![0.0; n];
-        obj.per_sample_gradients(&w, &all, &mut rows, &mut vals).unwrap();
+        obj.per_sample_gradients(&w, &all, &mut rows, &mut vals)
+            .unwrap();
         for j in 0..d {
             let mean: f64 = rows.chunks_exact(d).map(|r| r[j]).sum::<f64>() / n as f64;
             assert!((mean - full[j]).abs() < 1e-14, "{loss:?}");
         }
         assert!((vals.iter().sum::<f64>() / n as f64 - fv).abs() < 1e-14);
         let (mut cg, mut scratch) = (vec![0.0; d], vec![0.0; d]);
-        assert_eq!(obj.clipped_gradient(&w, &all, 1e9, &mut cg, &mut scratch).unwrap(), 0);
+        assert_eq!(
+            obj.clipped_gradient(&w, &all, 1e9, &mut cg, &mut scratch)
+                .unwrap(),
+            0
+        );
         for j in 0..d {
             assert!((cg[j] - full[j]).abs() < 1e-14);
         }
         let c = 0.05;
-        obj.clipped_gradient(&w, &all, c, &mut cg, &mut scratch).unwrap();
+        obj.clipped_gradient(&w, &all, c, &mut cg, &mut scratch)
+            .unwrap();
         assert!(dp_playground::linalg::norm2(&cg) <= c * (1.0 + 1e-12));
         let clipped = clip_rows(&mut rows, d, c);
-        assert!(clipped > 0 && rows.chunks_exact(d).all(|r| dp_playground::linalg::norm2(r) <= c * (1.0 + 1e-12)));
+        assert!(
+            clipped > 0
+                && rows
+                    .chunks_exact(d)
+                    .all(|r| dp_playground::linalg::norm2(r) <= c * (1.0 + 1e-12))
+        );
         // Bad input is an error, not a panic.
         assert!(obj.minibatch_gradient(&w, &[n], &mut mb).is_err());
-        assert!(obj.per_sample_gradients(&w, &[0], &mut rows, &mut vals).is_err());
+        assert!(
+            obj.per_sample_gradients(&w, &[0], &mut rows, &mut vals)
+                .is_err()
+        );
     }
 }
 
@@ -197,13 +239,25 @@ fn tilted_pass_matches_the_direct_formula() {
             glm: Glm::Logistic,
             wrap: Wrap::Tilted { tau },
         };
-        let obj = Objective::with_loss(ds.clone(), loss, Regularizer::default(), DomainKind::Unconstrained.boxed(), 1.0)
-            .unwrap();
-        let f: Vec<f64> = ds.samples().map(|(x, y)| Logistic.value(dp_playground::linalg::dot(&w, x), y)).collect();
+        let obj = Objective::with_loss(
+            ds.clone(),
+            loss,
+            Regularizer::default(),
+            DomainKind::Unconstrained.boxed(),
+            1.0,
+        )
+        .unwrap();
+        let f: Vec<f64> = ds
+            .samples()
+            .map(|(x, y)| Logistic.value(dp_playground::linalg::dot(&w, x), y))
+            .collect();
         let m = f.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let s: f64 = f.iter().map(|v| (tau * (v - m)).exp()).sum();
         let direct = m + (s / f.len() as f64).ln() / tau;
-        assert!((obj.value(&w) - direct).abs() < 1e-12 * direct.abs(), "tau {tau}");
+        assert!(
+            (obj.value(&w) - direct).abs() < 1e-12 * direct.abs(),
+            "tau {tau}"
+        );
         if tau == 1e-8 {
             let mean = f.iter().sum::<f64>() / f.len() as f64;
             assert!((obj.value(&w) - mean).abs() < 1e-7);
@@ -215,35 +269,61 @@ fn tilted_pass_matches_the_direct_formula() {
 /// documented values of digest 002 §7.1.
 #[test]
 fn declared_constants() {
-    let b = Bounds { feature: 2.0, radius: 3.0 };
+    let b = Bounds {
+        feature: 2.0,
+        radius: 3.0,
+    };
     let c = Loss::erm(Glm::Logistic).constants(b);
-    assert_eq!((c.lipschitz, c.smoothness, c.strong_convexity), (2.0, 1.0, 0.0));
+    assert_eq!(
+        (c.lipschitz, c.smoothness, c.strong_convexity),
+        (2.0, 1.0, 0.0)
+    );
     let c = Loss::erm(Glm::Squared { label_bound: 1.0 }).constants(b);
     assert_eq!((c.lipschitz, c.smoothness), (2.0 * (6.0 + 1.0), 4.0));
     let c = Loss::erm(Glm::Huber { delta: 0.5 }).constants(b);
     assert_eq!((c.lipschitz, c.smoothness), (1.0, 4.0));
     assert!(Loss::erm(Glm::Hinge).constants(b).smoothness.is_infinite());
-    let c = Loss { glm: Glm::Logistic, wrap: Wrap::Tilted { tau: 0.5 } }.constants(b);
+    let c = Loss {
+        glm: Glm::Logistic,
+        wrap: Wrap::Tilted { tau: 0.5 },
+    }
+    .constants(b);
     assert_eq!((c.lipschitz, c.smoothness), (2.0, 1.0 + 2.0 * 4.0 * 0.5));
-    let c = Loss { glm: Glm::Logistic, wrap: Wrap::Adversarial { radius: 0.5 } }.constants(b);
+    let c = Loss {
+        glm: Glm::Logistic,
+        wrap: Wrap::Adversarial { radius: 0.5 },
+    }
+    .constants(b);
     assert_eq!(c.lipschitz, 2.5);
     assert!(c.smoothness.is_infinite());
     // Regulariser prox: soft threshold then shrink.
     let mut w = vec![1.0, -0.05, -2.0];
     Regularizer::elastic(0.1, 1.0).prox(0.5, &mut w);
     let expect = [(1.0 - 0.05) / 1.5, 0.0, (-2.0 + 0.05) / 1.5];
-    assert!(w.iter().zip(expect).all(|(a, b)| (a - b).abs() < 1e-15), "{w:?}");
+    assert!(
+        w.iter().zip(expect).all(|(a, b)| (a - b).abs() < 1e-15),
+        "{w:?}"
+    );
 }
 
 /// Labels outside the loss's range are an error naming the sample; bad parameters name the field.
 #[test]
 fn labels_and_parameters_are_validated() {
     let reg = data(false);
-    let err = Objective::with_loss(reg, Loss::erm(Glm::Hinge), Regularizer::default(), DomainKind::Simplex.boxed(), 1.0)
-        .err()
-        .unwrap();
+    let err = Objective::with_loss(
+        reg,
+        Loss::erm(Glm::Hinge),
+        Regularizer::default(),
+        DomainKind::Simplex.boxed(),
+        1.0,
+    )
+    .err()
+    .unwrap();
     assert_eq!(err.field(), Some("labels"));
-    let bad = Loss { glm: Glm::Logistic, wrap: Wrap::Tilted { tau: -1.0 } };
+    let bad = Loss {
+        glm: Glm::Logistic,
+        wrap: Wrap::Tilted { tau: -1.0 },
+    };
     assert_eq!(bad.validate().unwrap_err().field(), Some("loss.tau"));
     assert!(Glm::Huber { delta: f64::NAN }.validate().is_err());
     assert!(Regularizer::lasso(-1.0).validate().is_err());

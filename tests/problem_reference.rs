@@ -3,13 +3,12 @@
 use std::sync::Arc;
 
 use dp_playground::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_features, generate};
-use dp_playground::domain::{Domain, DomainKind};
-#[allow(unused_imports)]
-use std::time::Instant;
+use dp_playground::domain::DomainKind;
 use dp_playground::loss::{Glm, Loss, Regularizer, Wrap};
 use dp_playground::objective::Objective;
 use dp_playground::reference::{self, Reference};
 use dp_playground::rng::{Stream, seeded};
+use std::time::Instant;
 
 fn data(classification: bool, n: usize, d: usize, seed: u32) -> Arc<Dataset> {
     let spec = GeneratorSpec {
@@ -64,14 +63,15 @@ fn check(obj: &Objective, r: &Reference, label: &str) {
     assert!(r.gap_bound <= tol, "{label}: gap {} > {tol}", r.gap_bound);
     assert!(obj.domain().contains(&r.w, 1e-12), "{label}: infeasible");
     assert!((obj.value(&r.w) - r.value).abs() <= 1e-12 * r.value.abs().max(1.0));
-    let d = r.w.len();
     let mut rng = seeded(99, Stream::Noise);
     use rand::RngExt;
     for k in 0..300 {
         let scale = [1e-6, 1e-3, 1e-1][k % 3];
-        let mut p: Vec<f64> = r.w.iter().map(|w| w + scale * (2.0 * rng.random::<f64>() - 1.0)).collect();
+        let mut p: Vec<f64> =
+            r.w.iter()
+                .map(|w| w + scale * (2.0 * rng.random::<f64>() - 1.0))
+                .collect();
         obj.domain().project(&mut p);
-        let _ = d;
         // 1e-13 absorbs the rounding of two evaluations of F (values of order 1).
         assert!(
             obj.value(&p) >= r.value - r.gap_bound - 1e-13,
@@ -98,13 +98,21 @@ fn certificate_for_every_loss_domain_pair() {
                 ]
             };
             for &r in regs {
-                let ds = if loss.glm.is_margin() { cls.clone() } else { reg.clone() };
+                let ds = if loss.glm.is_margin() {
+                    cls.clone()
+                } else {
+                    reg.clone()
+                };
                 let obj = Objective::with_loss(ds, loss, r, dom.boxed(), 1.0).unwrap();
                 let label = format!("{loss:?} on {dom:?} with {r:?}");
                 let t0 = Instant::now();
                 let res = reference::solve(&obj, 1e-9, 60_000);
                 if std::env::var("REF_TRACE").is_ok() {
-                    eprintln!("{label}: {:?} {:?}", t0.elapsed(), res.as_ref().map(|r| (r.grad_evals, r.gap_bound)));
+                    eprintln!(
+                        "{label}: {:?} {:?}",
+                        t0.elapsed(),
+                        res.as_ref().map(|r| (r.grad_evals, r.gap_bound))
+                    );
                 }
                 match res {
                     Ok(sol) => check(&obj, &sol, &label),
@@ -113,7 +121,12 @@ fn certificate_for_every_loss_domain_pair() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -129,7 +142,10 @@ fn adversarial_residual_losses_are_refused_not_miscertified() {
         1.0,
     )
     .unwrap();
-    assert_eq!(reference::solve(&obj, 1e-9, 1000).unwrap_err().field(), Some("loss"));
+    assert_eq!(
+        reference::solve(&obj, 1e-9, 1000).unwrap_err().field(),
+        Some("loss")
+    );
 }
 
 #[test]

@@ -18,7 +18,10 @@ fn same_bits_as_native() {
 
 #[wasm_bindgen_test]
 fn chunked_generation_and_csv_in_the_browser() {
-    use dp_playground::data::{CsvOptions, Generator, GeneratorSpec, LabelColumn, LabelRange, Tail, Task, generate, load_csv};
+    use dp_playground::data::{
+        CsvOptions, Generator, GeneratorSpec, LabelColumn, LabelRange, Tail, Task, generate,
+        load_csv,
+    };
     use dp_playground::rng::{Stream, seeded};
     let spec = GeneratorSpec {
         n: 5000,

@@ -19,9 +19,13 @@ pub enum LabelColumn {
     First,
     Last,
     /// 1-based column number, as a person counts.
-    Number { number: usize },
+    Number {
+        number: usize,
+    },
     /// Header name (requires a header).
-    Name { name: String },
+    Name {
+        name: String,
+    },
 }
 
 /// The labels a loss accepts.
@@ -84,7 +88,11 @@ fn parse_cell(cell: &str, line: u64, col: usize) -> Result<f64> {
     }
     match cell.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
-        Ok(_) => Err(parse_err(line, col, format!("'{cell}' is not a finite number"))),
+        Ok(_) => Err(parse_err(
+            line,
+            col,
+            format!("'{cell}' is not a finite number"),
+        )),
         Err(_) => Err(parse_err(line, col, format!("'{cell}' is not a number"))),
     }
 }
@@ -98,7 +106,11 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
     let delimiter = match opts.delimiter {
         Some(c) if matches!(c, ',' | ';' | '\t') => c as u8,
         Some(c) => {
-            return Err(Error::invalid("csv.delimiter", "',', ';' or a tab", format!("{c:?}")));
+            return Err(Error::invalid(
+                "csv.delimiter",
+                "',', ';' or a tab",
+                format!("{c:?}"),
+            ));
         }
         None => detect_delimiter(bytes),
     };
@@ -170,19 +182,29 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
                         return Err(parse_err(
                             line,
                             1,
-                            format!("label column {number} does not exist: the file has {width} columns"),
+                            format!(
+                                "label column {number} does not exist: the file has {width} columns"
+                            ),
                         ));
                     }
                     number - 1
                 }
                 LabelColumn::Name { name } => {
                     if !header {
-                        return Err(parse_err(line, 1, format!("no header row to find the label column '{name}' in")));
+                        return Err(parse_err(
+                            line,
+                            1,
+                            format!("no header row to find the label column '{name}' in"),
+                        ));
                     }
                     match record.iter().position(|c| c == name) {
                         Some(i) => i,
                         None => {
-                            return Err(parse_err(line, 1, format!("no column named '{name}' in the header")));
+                            return Err(parse_err(
+                                line,
+                                1,
+                                format!("no column named '{name}' in the header"),
+                            ));
                         }
                     }
                 }
@@ -195,11 +217,18 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
             return Err(parse_err(
                 line,
                 record.len().min(width) + 1,
-                format!("{} fields, expected {width} like line {first_line}", record.len()),
+                format!(
+                    "{} fields, expected {width} like line {first_line}",
+                    record.len()
+                ),
             ));
         }
         if (y.len() + 1) * (width - 1) > MAX_VALUES {
-            return Err(parse_err(line, 1, format!("too many values: at most {MAX_VALUES} fit in the browser")));
+            return Err(parse_err(
+                line,
+                1,
+                format!("too many values: at most {MAX_VALUES} fit in the browser"),
+            ));
         }
         if first_data_line == 0 {
             first_data_line = line;

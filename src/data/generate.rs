@@ -44,7 +44,11 @@ impl Tail {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(Error::invalid(format!("{field}.{name}"), "a finite number > 0", v))
+                Err(Error::invalid(
+                    format!("{field}.{name}"),
+                    "a finite number > 0",
+                    v,
+                ))
             }
         };
         match *self {
@@ -54,7 +58,11 @@ impl Tail {
             Tail::LogNormal { sigma } => pos("sigma", sigma),
             Tail::Contaminated { p, scale } => {
                 if !(0.0..=1.0).contains(&p) {
-                    return Err(Error::invalid(format!("{field}.p"), "a probability in [0, 1]", p));
+                    return Err(Error::invalid(
+                        format!("{field}.p"),
+                        "a probability in [0, 1]",
+                        p,
+                    ));
                 }
                 pos("scale", scale)
             }
@@ -172,7 +180,10 @@ impl GeneratorSpec {
                 self.n.saturating_mul(self.d),
             ));
         }
-        for (field, v) in [("feature_scale", self.feature_scale), ("signal", self.signal)] {
+        for (field, v) in [
+            ("feature_scale", self.feature_scale),
+            ("signal", self.signal),
+        ] {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(Error::invalid(field, "a finite number ≥ 0", v));
             }
@@ -181,13 +192,21 @@ impl GeneratorSpec {
         match self.task {
             Task::Classification { flip, .. } => {
                 if !(0.0..=0.5).contains(&flip) {
-                    return Err(Error::invalid("task.flip", "a probability in [0, 0.5]", flip));
+                    return Err(Error::invalid(
+                        "task.flip",
+                        "a probability in [0, 0.5]",
+                        flip,
+                    ));
                 }
             }
             Task::Regression { noise, noise_scale } => {
                 noise.validate("task.noise")?;
                 if !(noise_scale.is_finite() && noise_scale >= 0.0) {
-                    return Err(Error::invalid("task.noise_scale", "a finite number ≥ 0", noise_scale));
+                    return Err(Error::invalid(
+                        "task.noise_scale",
+                        "a finite number ≥ 0",
+                        noise_scale,
+                    ));
                 }
             }
         }

@@ -18,7 +18,10 @@ pub enum Method {
     /// Monte Carlo over `samples` fresh draws; `std_error` is the standard error of the estimate
     /// (delta method for G_k). With 2k ≥ the tail index the variance is infinite and the
     /// standard error meaningless (digest 003 §7): prefer the closed form there.
-    MonteCarlo { samples: usize, std_error: f64 },
+    MonteCarlo {
+        samples: usize,
+        std_error: f64,
+    },
 }
 
 /// A moment and how it was obtained. `value` is +∞ when the moment does not exist.
@@ -40,7 +43,8 @@ impl Tail {
     /// - contaminated: ((1 − p) + p·s^k)·(Gaussian moment).
     pub fn norm_moment(&self, m: usize, k: f64) -> f64 {
         let mf = m as f64;
-        let chi = libm::exp(0.5 * k * libm::log(2.0) + ln_gamma(0.5 * (mf + k)) - ln_gamma(0.5 * mf));
+        let chi =
+            libm::exp(0.5 * k * libm::log(2.0) + ln_gamma(0.5 * (mf + k)) - ln_gamma(0.5 * mf));
         match *self {
             Tail::Gaussian => chi,
             Tail::StudentT { nu } => {
@@ -174,9 +178,18 @@ pub fn lipschitz_moment(
 
 /// The probability that a fresh sample's feature norm exceeds the declared clip `threshold`:
 /// closed form for Pareto-radial and log-normal features, Monte Carlo otherwise.
-pub fn clip_fraction(spec: &GeneratorSpec, threshold: f64, rng: DpRng, mc_samples: usize) -> Result<Moment> {
+pub fn clip_fraction(
+    spec: &GeneratorSpec,
+    threshold: f64,
+    rng: DpRng,
+    mc_samples: usize,
+) -> Result<Moment> {
     if !(threshold.is_finite() && threshold > 0.0) {
-        return Err(Error::invalid("clip_threshold", "a finite number > 0", threshold));
+        return Err(Error::invalid(
+            "clip_threshold",
+            "a finite number > 0",
+            threshold,
+        ));
     }
     spec.validate()?;
     if spec.feature_scale > 0.0
@@ -188,7 +201,11 @@ pub fn clip_fraction(spec: &GeneratorSpec, threshold: f64, rng: DpRng, mc_sample
         });
     }
     let (mean, se) = monte_carlo(spec, rng, mc_samples, |x, _| {
-        if crate::linalg::norm2(x) > threshold { 1.0 } else { 0.0 }
+        if crate::linalg::norm2(x) > threshold {
+            1.0
+        } else {
+            0.0
+        }
     })?;
     Ok(Moment {
         value: mean,

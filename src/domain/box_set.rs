@@ -18,7 +18,8 @@ impl Domain for BoxSet {
 
     fn contains(&self, w: &[f64], tol: f64) -> bool {
         let slack = tol * (self.hi - self.lo);
-        w.iter().all(|&v| v >= self.lo - slack && v <= self.hi + slack)
+        w.iter()
+            .all(|&v| v >= self.lo - slack && v <= self.hi + slack)
     }
 
     /// Without the dimension the box has no finite size to report; use [`Domain::diameter_in`].

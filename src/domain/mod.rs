@@ -156,7 +156,11 @@ impl DomainKind {
                 if radius.is_finite() && radius > 0.0 {
                     Ok(())
                 } else {
-                    Err(Error::invalid("domain.radius", "a finite number > 0", radius))
+                    Err(Error::invalid(
+                        "domain.radius",
+                        "a finite number > 0",
+                        radius,
+                    ))
                 }
             }
             DomainKind::Box { lo, hi } => {
@@ -246,8 +250,12 @@ mod tests {
             for d in [1usize, 2, 3, 7, 20] {
                 for _ in 0..300 {
                     let scale = [0.1, 1.0, 10.0][rng.random_range(0..3)];
-                    let a0: Vec<f64> = (0..d).map(|_| scale * (rng.random::<f64>() * 2.0 - 1.0)).collect();
-                    let b0: Vec<f64> = (0..d).map(|_| scale * (rng.random::<f64>() * 2.0 - 1.0)).collect();
+                    let a0: Vec<f64> = (0..d)
+                        .map(|_| scale * (rng.random::<f64>() * 2.0 - 1.0))
+                        .collect();
+                    let b0: Vec<f64> = (0..d)
+                        .map(|_| scale * (rng.random::<f64>() * 2.0 - 1.0))
+                        .collect();
                     let (mut a, mut b) = (a0.clone(), b0.clone());
                     dom.project(&mut a);
                     dom.project(&mut b);
@@ -256,9 +264,15 @@ mod tests {
                     assert!(dist2(&a, &b) <= dist2(&a0, &b0) + 1e-12, "{dom:?}");
                     let mut again = a.clone();
                     dom.project(&mut again);
-                    assert!(dist2(&again, &a) <= 1e-13 * (1.0 + scale), "{dom:?} not idempotent");
+                    assert!(
+                        dist2(&again, &a) <= 1e-13 * (1.0 + scale),
+                        "{dom:?} not idempotent"
+                    );
                     // Nearest point: the projection of b0 onto W is no closer to a0 than P(a0).
-                    assert!(dist2(&a0, &a) <= dist2(&a0, &b) + 1e-12, "{dom:?} not nearest");
+                    assert!(
+                        dist2(&a0, &a) <= dist2(&a0, &b) + 1e-12,
+                        "{dom:?} not nearest"
+                    );
                 }
             }
         }
@@ -287,17 +301,27 @@ mod tests {
                     let v: Vec<f64> = (0..d).map(|_| 2.0 * rng.random::<f64>() - 1.0).collect();
                     let c = dom.conjugate(&v, l1, l2, &mut buf);
                     for _ in 0..50 {
-                        let mut w: Vec<f64> = (0..d).map(|_| 3.0 * rng.random::<f64>() - 1.5).collect();
+                        let mut w: Vec<f64> =
+                            (0..d).map(|_| 3.0 * rng.random::<f64>() - 1.5).collect();
                         dom.project(&mut w);
-                        let g = l1 * w.iter().map(|x| x.abs()).sum::<f64>() + 0.5 * l2 * crate::linalg::dot(&w, &w);
-                        assert!(c >= crate::linalg::dot(&v, &w) - g - 1e-12, "{dom:?} {l1} {l2}");
+                        let g = l1 * w.iter().map(|x| x.abs()).sum::<f64>()
+                            + 0.5 * l2 * crate::linalg::dot(&w, &w);
+                        assert!(
+                            c >= crate::linalg::dot(&v, &w) - g - 1e-12,
+                            "{dom:?} {l1} {l2}"
+                        );
                     }
                 }
             }
         }
         // 1-D brute force on a fine grid of the box [−0.5, 0.5].
         let dom = DomainKind::Box { lo: -0.5, hi: 0.5 };
-        for &(v, l1, l2) in &[(0.7, 0.2, 0.0), (-0.1, 0.2, 0.0), (0.9, 0.1, 3.0), (-2.0, 0.0, 1.0)] {
+        for &(v, l1, l2) in &[
+            (0.7, 0.2, 0.0),
+            (-0.1, 0.2, 0.0),
+            (0.9, 0.1, 3.0),
+            (-2.0, 0.0, 1.0),
+        ] {
             let c = dom.conjugate(&[v], l1, l2, &mut [0.0]);
             let brute = (0..=100_000)
                 .map(|k| -0.5 + k as f64 * 1e-5)

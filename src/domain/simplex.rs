@@ -22,7 +22,8 @@ impl Domain for Simplex {
     }
 
     fn contains(&self, w: &[f64], tol: f64) -> bool {
-        w.iter().all(|&v| v >= -tol) && (w.iter().sum::<f64>() - 1.0).abs() <= tol.max(1e-15) * w.len().max(1) as f64
+        w.iter().all(|&v| v >= -tol)
+            && (w.iter().sum::<f64>() - 1.0).abs() <= tol.max(1e-15) * w.len().max(1) as f64
     }
 
     /// Two vertices are √2 apart.

@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 
 use super::GlmLoss;
 
-
 /// Hinge loss φ(t, y) = max(0, 1 − y t). G = X; not smooth (β = ∞).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Hinge;

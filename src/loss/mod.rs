@@ -244,11 +244,9 @@ impl Loss {
             Wrap::Tilted { tau } if tau.is_finite() && tau > 0.0 => Ok(()),
             Wrap::Tilted { tau } => Err(Error::invalid("loss.tau", "a finite number > 0", tau)),
             Wrap::Adversarial { radius } if radius.is_finite() && radius >= 0.0 => Ok(()),
-            Wrap::Adversarial { radius } => Err(Error::invalid(
-                "loss.radius",
-                "a finite number ≥ 0",
-                radius,
-            )),
+            Wrap::Adversarial { radius } => {
+                Err(Error::invalid("loss.radius", "a finite number ≥ 0", radius))
+            }
         }
     }
 

@@ -30,7 +30,10 @@ fn tails() -> [Tail; 5] {
         Tail::StudentT { nu: 3.0 },
         Tail::ParetoRadial { alpha: 2.5 },
         Tail::LogNormal { sigma: 0.8 },
-        Tail::Contaminated { p: 0.1, scale: 20.0 },
+        Tail::Contaminated {
+            p: 0.1,
+            scale: 20.0,
+        },
     ]
 }
 
@@ -72,9 +75,17 @@ pub fn checksums() -> Vec<(String, u64)> {
             fnv([1.0, 2.0, 2.2].map(|k| tail.norm_moment(6, k))),
         ));
     }
-    let mut cls = generate(&spec(Tail::StudentT { nu: 4.0 }, CLS), seeded(8, Stream::Data)).unwrap();
+    let mut cls = generate(
+        &spec(Tail::StudentT { nu: 4.0 }, CLS),
+        seeded(8, Stream::Data),
+    )
+    .unwrap();
     clip_features(&mut cls, 1.0);
-    let mut reg = generate(&spec(Tail::StudentT { nu: 4.0 }, REG), seeded(9, Stream::Data)).unwrap();
+    let mut reg = generate(
+        &spec(Tail::StudentT { nu: 4.0 }, REG),
+        seeded(9, Stream::Data),
+    )
+    .unwrap();
     clip_features(&mut reg, 1.0);
     let (cls, reg) = (Arc::new(cls), Arc::new(reg));
     let w: Vec<f64> = (0..6).map(|j| 0.3 * (j as f64) - 0.7).collect();
@@ -85,19 +96,34 @@ pub fn checksums() -> Vec<(String, u64)> {
             Wrap::Adversarial { radius: 0.1 },
         ] {
             let loss = Loss { glm, wrap };
-            let ds = if glm.is_margin() { cls.clone() } else { reg.clone() };
-            let obj = Objective::with_loss(ds, loss, Regularizer::elastic(0.01, 0.1), DomainKind::Unconstrained.boxed(), 1.0)
-                .unwrap();
+            let ds = if glm.is_margin() {
+                cls.clone()
+            } else {
+                reg.clone()
+            };
+            let obj = Objective::with_loss(
+                ds,
+                loss,
+                Regularizer::elastic(0.01, 0.1),
+                DomainKind::Unconstrained.boxed(),
+                1.0,
+            )
+            .unwrap();
             let mut g = vec![0.0; 6];
             let v = obj.value_and_gradient(&w, &mut g);
-            out.push((format!("loss/{}/{wrap:?}", glm.name()), fnv(std::iter::once(v).chain(g))));
+            out.push((
+                format!("loss/{}/{wrap:?}", glm.name()),
+                fnv(std::iter::once(v).chain(g)),
+            ));
         }
     }
     let mut rng: DpRng = seeded(10, Stream::Noise);
     for dom in DomainKind::examples() {
         let mut vals = Vec::new();
         for _ in 0..50 {
-            let mut p: Vec<f64> = (0..6).map(|_| 3.0 * (2.0 * rng.random::<f64>() - 1.0)).collect();
+            let mut p: Vec<f64> = (0..6)
+                .map(|_| 3.0 * (2.0 * rng.random::<f64>() - 1.0))
+                .collect();
             dom.project(&mut p);
             vals.extend(p);
         }
@@ -107,7 +133,8 @@ pub fn checksums() -> Vec<(String, u64)> {
         (Loss::erm(Glm::Logistic), DomainKind::L1Ball { radius: 1.0 }),
         (Loss::erm(Glm::Hinge), DomainKind::L2Ball { radius: 1.0 }),
     ] {
-        let obj = Objective::with_loss(cls.clone(), loss, Regularizer::default(), dom.boxed(), 1.0).unwrap();
+        let obj = Objective::with_loss(cls.clone(), loss, Regularizer::default(), dom.boxed(), 1.0)
+            .unwrap();
         let r = reference::solve(&obj, 1e-9, 100_000).unwrap();
         out.push((
             format!("reference/{}/{}", loss.glm.name(), dom.name()),
@@ -118,7 +145,9 @@ pub fn checksums() -> Vec<(String, u64)> {
 }
 
 pub fn render(sums: &[(String, u64)]) -> String {
-    sums.iter().map(|(k, v)| format!("{k} {v:016x}\n")).collect()
+    sums.iter()
+        .map(|(k, v)| format!("{k} {v:016x}\n"))
+        .collect()
 }
 
 /// Compares with the golden text; returns the mismatching names.
