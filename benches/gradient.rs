@@ -95,11 +95,23 @@ fn main() {
         black_box(dynamic.value_and_gradient(black_box(&w), &mut g2));
     });
     assert_eq!(g, g2, "both paths give the same bits");
+    let squared = Objective::with_loss(
+        data.clone(),
+        Loss::erm(Glm::Squared { label_bound: 1.0 }),
+        Regularizer::default(),
+        DomainKind::Unconstrained.boxed(),
+        10.0,
+    )
+    .expect("objective");
+    let (sq_min, sq_med) = time(reps, || {
+        black_box(squared.data_term(black_box(&w), Some(&mut g2)));
+    });
     println!(
         "n = {n}, d = {d} ({} MB), min (median) of {reps} runs:",
         n * d * 8 / 1_000_000
     );
     println!("  read the matrix once          {read_min:7.2} ms ({read_med:.2})");
+    println!("  squared-loss value+gradient   {sq_min:7.2} ms ({sq_med:.2})  [no transcendental]");
     println!("  fused logistic value+gradient {mono_min:7.2} ms ({mono_med:.2})  [monomorphised]");
     println!("  same through dyn GlmLoss      {dyn_min:7.2} ms ({dyn_med:.2})");
     println!(
