@@ -8,7 +8,11 @@
 //! the concrete loss type, and [`crate::loss::Glm`] dispatches once per pass (not once per sample) to
 //! a monomorphised copy, so the scalar derivative is inlined. The legacy constructor
 //! [`Objective::new`] takes a `Box<dyn GlmLoss>` and runs the same generic pass through dynamic
-//! dispatch (one indirect call per sample); `benches/gradient.rs` measures both.
+//! dispatch (one indirect call per sample); `benches/gradient.rs` measures both. At n = 10⁵,
+//! d = 100 the two are within run-to-run noise (dyn/monomorphised 0.92–1.06): the indirect call is
+//! negligible next to 2d multiply-adds per sample. The pass takes two samples per step
+//! ([`crate::linalg::dot2`], [`crate::linalg::axpy2`]) with the same bits as one at a time; it is
+//! arithmetic-bound on SSE2 (the squared loss, with no transcendental, costs as much as logistic).
 //!
 //! ## Gradients and the regulariser
 //! "Gradient" means the gradient of the smooth part F − λ₁‖·‖₁ (the data term plus λ₂w); the ℓ1

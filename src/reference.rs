@@ -50,6 +50,13 @@ pub struct Reference {
 pub fn solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference> {
     let d = obj.dim();
     let reg = obj.regularizer();
+    if d == 0 || obj.data().n() == 0 {
+        return Err(Error::invalid(
+            "data",
+            "at least one sample and one feature",
+            d,
+        ));
+    }
     if obj.domain().diameter_in(d).is_infinite() && reg.l2 <= 0.0 {
         return Err(Error::invalid(
             "regularizer.l2",
