@@ -1,5 +1,14 @@
 //! Datasets: samples stored contiguously, one column of a d × n column-major matrix per sample
 //! (DESIGN.md §7), so a full pass over the data is one linear sweep through memory.
+//!
+//! - [`generate`] / [`Generator`]: seeded synthetic classification and regression with Gaussian,
+//!   Student-t, Pareto-radial, log-normal and contaminated features and noise; the generator
+//!   yields chunks (a worker can yield between them) with the same bits as one-shot generation.
+//! - [`lipschitz_moment`], [`clip_fraction`], [`Tail::norm_moment`]: the tail moments G_k and clip
+//!   fractions the heavy-tailed theory needs, closed form or labelled Monte Carlo on fresh draws.
+//! - [`load_csv`]: numeric CSV with line/column errors.
+//! - [`clip_features`], [`clip_labels`], [`clip_rows`]: data-independent clipping to declared
+//!   bounds (per-sample gradient clipping: [`crate::objective::Objective::clipped_gradient`]).
 
 mod clip;
 mod csv_load;
