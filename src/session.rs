@@ -13,6 +13,7 @@ use crate::domain::{Domain, L2Ball};
 use crate::error::Result;
 use crate::loss::{GlmLoss, Logistic};
 use crate::objective::Objective;
+use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{self, Reference};
 use crate::rng::{self, Stream, seeded};
@@ -36,6 +37,10 @@ pub struct Preview {
     pub sensitivity: f64,
     /// The step size the run will use.
     pub step_size: f64,
+    /// For teaching: σ of a *single* Gaussian release of the same sensitivity at the whole
+    /// (ε, δ), by the classical, ZWB+19 and analytic calibrations side by side. The run itself
+    /// composes T releases, so its per-step σ is larger.
+    pub single_release: Vec<GaussianRow>,
 }
 
 /// The computation of the guarantee from the configuration alone (DESIGN.md §5 rule 2).
@@ -43,12 +48,14 @@ pub fn preview(config: &RunConfig) -> Result<Preview> {
     config.validate()?;
     let (calibration, step_size) = calibration_of(config);
     let (sigma, guarantee) = calibration.calibrate()?;
+    let single_release = compare_gaussian(calibration.sensitivity(), config.epsilon, config.delta)?;
     Ok(Preview {
         guarantee,
         sigma,
         lipschitz: calibration.lipschitz,
         sensitivity: calibration.sensitivity(),
         step_size,
+        single_release,
     })
 }
 
@@ -355,6 +362,12 @@ mod tests {
         let s = Session::new(c).unwrap();
         assert_eq!(&p.guarantee, s.guarantee());
         assert_eq!(p.sensitivity, 2.0 * 1.0 / 500.0);
+        // One release at the whole budget needs less noise than each of T composed releases,
+        // and the exact (analytic) calibration needs the least of the three.
+        let sigmas: Vec<f64> = p.single_release.iter().filter_map(|r| r.sigma).collect();
+        assert_eq!(sigmas.len(), 3, "ε = 1 admits all three calibrations");
+        assert!(sigmas.iter().all(|&s| s < p.sigma));
+        assert!(sigmas[2] <= sigmas[0] && sigmas[2] <= sigmas[1]);
     }
 
     #[test]

@@ -58,12 +58,30 @@ function setState(next, text) {
   ui.play.setAttribute('aria-pressed', String(next === 'running'));
 }
 
+const METHOD_NAMES = {
+  classical: 'classical (Dwork–Roth)',
+  zwb: 'ZWB+19 closed form',
+  analytic: 'analytic (Balle–Wang)',
+};
+
+function showCalibrations(rows) {
+  const cells = (...texts) => {
+    const tr = document.createElement('tr');
+    for (const t of texts) tr.append(Object.assign(document.createElement('td'), { textContent: t }));
+    return tr;
+  };
+  document.querySelector('#calibrations tbody').replaceChildren(...rows.map((r) => (r.sigma === null
+    ? cells(METHOD_NAMES[r.method] ?? r.method, 'n/a', r.refused ?? '')
+    : cells(METHOD_NAMES[r.method] ?? r.method, sci(r.sigma), sci(r.exact_delta)))));
+}
+
 function showGuarantee(p) {
   const g = p.guarantee;
   const relation = g.relation === 'replace_one' ? 'replace-one' : 'add/remove';
   ui.headline.textContent = `(ε = ${fmt(g.epsilon)}, δ = ${sci(g.delta)})-DP, ${relation} neighbours`;
   ui.detail.textContent = `Noise σ = ${sci(p.sigma)} per coordinate and step, for sensitivity ${sci(p.sensitivity)} `
     + `(G = ${fmt(p.lipschitz)}); step size η = ${fmt(p.step_size)}. Stated before the run, from the settings alone.`;
+  showCalibrations(p.single_release);
 }
 
 function showReadout() {

@@ -47,6 +47,10 @@ test('the page loads, the worker starts, and play draws a falling excess-risk cu
   // The worker is up once it has prepared a run: the status turns "ready".
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.match(await page.textContent('#guarantee-headline'), /ε = 1(\.00)?, δ = 1\.00e-6\)-DP/);
+  // The three Gaussian calibrations side by side (classical applies at ε = 1).
+  const calibrations = await page.$$eval('#calibrations tbody tr', (rows) => rows.map((r) => r.textContent));
+  assert.equal(calibrations.length, 3);
+  assert.ok(calibrations.every((r) => /\de-\d/.test(r)), calibrations.join(' | '));
   const canvases = ['#excess-plot', '#path-plot', '#noise-plot', '#privacy-plot'];
   for (const c of canvases) await snapshotCanvas(page, c);
 
@@ -161,6 +165,21 @@ test('fresh OS noise gives a different release each time, and the ledger drops t
   assert.notEqual(first.w, second.w);
   assert.doesNotMatch(first.caveats, /seeded run/);
   assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /"unseeded_noise":true/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('moving ε past 1 previews the new σ at once and the classical calibration refuses it', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const before = await page.textContent('#guarantee-detail');
+  // Dragging (input events only) updates the preview without starting a new run.
+  await page.$eval('#epsilon', (el) => { el.value = '0.5'; el.dispatchEvent(new Event('input')); });
+  assert.notEqual(await page.textContent('#guarantee-detail'), before);
+  assert.match(await page.textContent('#guarantee-headline'), /ε = 3\.2,/);
+  const classical = await page.$eval('#calibrations tbody tr', (r) => r.textContent);
+  assert.match(classical, /n\/a.*epsilon/);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'ready');
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
