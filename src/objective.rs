@@ -10,9 +10,11 @@
 //! [`Objective::new`] takes a `Box<dyn GlmLoss>` and runs the same generic pass through dynamic
 //! dispatch (one indirect call per sample); `benches/gradient.rs` measures both. At n = 10⁵,
 //! d = 100 the two are within run-to-run noise (dyn/monomorphised 0.92–1.06): the indirect call is
-//! negligible next to 2d multiply-adds per sample. The pass takes two samples per step
-//! ([`crate::linalg::dot2`], [`crate::linalg::axpy2`]) with the same bits as one at a time; it is
-//! arithmetic-bound on SSE2 (the squared loss, with no transcendental, costs as much as logistic).
+//! negligible next to 2d multiply-adds per sample. The pass takes four samples per step: four
+//! independent dot products, then one sweep over the gradient that adds all four
+//! ([`crate::linalg::axpy4`]), with the same bits as one sample at a time. Storing the gradient
+//! once per four samples instead of once per sample is what brings the pass near the cost of
+//! reading the data (`cargo bench --bench gradient`).
 //!
 //! ## Gradients and the regulariser
 //! "Gradient" means the gradient of the smooth part F − λ₁‖·‖₁ (the data term plus λ₂w); the ℓ1
@@ -32,7 +34,7 @@ use std::sync::Arc;
 use crate::data::Dataset;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
-use crate::linalg::{axpy, axpy2, dot, dot2, norm2};
+use crate::linalg::{axpy, axpy4, dot, norm2};
 use crate::loss::{Bounds, Constants, GlmLoss, Loss, Regularizer, Wrap, with_glm};
 
 /// A one-block first-order oracle over a domain: what the reference solver (and the non-private
@@ -458,30 +460,33 @@ where
 {
     let mut value = 0.0;
     let mut count = 0usize;
-    let mut samples = samples;
     match grad {
         Some(grad) => {
             grad.fill(0.0);
-            // Two samples per step: two independent dot-product chains and one sweep over the
-            // gradient; bit-identical to one sample at a time (see `dot2`, `axpy2`).
-            while let Some((x1, y1)) = samples.next() {
-                match samples.next() {
-                    Some((x2, y2)) => {
-                        let (t1, t2) = dot2(w, x1, x2);
-                        let (v1, g1) = loss.value_and_derivative(t1, y1);
-                        let (v2, g2) = loss.value_and_derivative(t2, y2);
-                        value += v1;
-                        value += v2;
-                        axpy2(g1, x1, g2, x2, grad);
-                        count += 2;
-                    }
-                    None => {
-                        let (v, g) = loss.value_and_derivative(dot(w, x1), y1);
+            // Four samples per step: four independent dot-product chains, then one sweep over
+            // the gradient; bit-identical to one sample at a time (see `axpy4`).
+            let mut block: [(&[f64], f64); 4] = [(&[], 0.0); 4];
+            let mut filled = 0;
+            for sample in samples {
+                block[filled] = sample;
+                filled += 1;
+                if filled == 4 {
+                    let mut c = [0.0; 4];
+                    for (ck, (x, y)) in c.iter_mut().zip(block) {
+                        let (v, g) = loss.value_and_derivative(dot(w, x), y);
                         value += v;
-                        axpy(g, x1, grad);
-                        count += 1;
+                        *ck = g;
                     }
+                    axpy4(c, block.map(|(x, _)| x), grad);
+                    count += 4;
+                    filled = 0;
                 }
+            }
+            for &(x, y) in &block[..filled] {
+                let (v, g) = loss.value_and_derivative(dot(w, x), y);
+                value += v;
+                axpy(g, x, grad);
+                count += 1;
             }
             let n = count.max(1) as f64;
             grad.iter_mut().for_each(|g| *g /= n);
