@@ -4,6 +4,7 @@
 import init, { normalizeConfig, preview } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory } from './plots.js';
+import { copyText, download, runCsv, runJson } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -232,6 +233,22 @@ function wireControls() {
     setState('paused', 'paused');
   });
   ui.reset.addEventListener('click', () => applyConfig(config));
+  const say = (text) => { $('export-status').textContent = text; };
+  $('copy-link').addEventListener('click', async () => {
+    const ok = await copyText(location.href);
+    say(ok ? 'Link copied: it restores these settings and, seeded, this exact run.' : `Copy this link: ${location.href}`);
+  });
+  $('export-csv').addEventListener('click', () => {
+    download('dp-playground-run.csv', new Blob([runCsv(run)], { type: 'text/csv' }));
+    say('Run CSV saved: every row but the release (private = 1) is a non-private diagnostic.');
+  });
+  $('export-json').addEventListener('click', () => {
+    download('dp-playground-config.json', new Blob([runJson(config, run)], { type: 'application/json' }));
+    say('Config JSON saved.');
+  });
+  document.querySelectorAll('button.png').forEach((b) => b.addEventListener('click', () => {
+    $(b.dataset.canvas).toBlob((blob) => download(`dp-playground-${b.dataset.canvas}.png`, blob), 'image/png');
+  }));
 }
 
 await init();

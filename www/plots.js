@@ -24,6 +24,7 @@ export class RunHistory {
     this.grid = grid;
     this.gradEvals = [];
     this.excess = [];
+    this.loss = [];
     this.path = [];
     this.noiseNorm = [];
     this.epsSpent = [];
@@ -33,6 +34,7 @@ export class RunHistory {
   append(batch) {
     for (const v of batch.gradEvals) this.gradEvals.push(v);
     for (const v of batch.excess) this.excess.push(v);
+    for (const v of batch.loss) this.loss.push(v);
     for (const v of batch.path) this.path.push(v);
     for (const v of batch.noiseNorm) this.noiseNorm.push(v);
     for (const v of batch.epsSpent) this.epsSpent.push(v);

@@ -183,3 +183,75 @@ test('moving ε past 1 previews the new σ at once and the classical calibration
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
+
+test('exports: the run as CSV, the config as JSON and a plot as PNG all download and parse', async () => {
+  const { context, page, seen } = await openPage();
+  await runToRelease(page);
+  const save = async (selector) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    const stream = await download.createReadStream();
+    const chunks = [];
+    for await (const c of stream) chunks.push(c);
+    return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
+  };
+  const csv = await save('#export-csv');
+  const lines = csv.bytes.toString('utf8').trim().split('\n');
+  assert.equal(lines[0], 'step,grad_evals,loss,excess,w1,w2,noise_norm,eps_spent,private');
+  assert.equal(lines.length, 1 + 201, 'header, 200 steps and the release');
+  const last = lines.at(-1).split(',');
+  assert.equal(last.at(-1), '1', 'the release row is the one marked private');
+  assert.equal(Number(last[7]), 1, 'all of ε is spent at the release');
+  assert.ok(lines.slice(1, -1).every((l) => l.endsWith(',0')));
+
+  const json = JSON.parse((await save('#export-json')).bytes.toString('utf8'));
+  assert.equal(json.config.epsilon, 1);
+  assert.equal(json.guarantee.epsilon, 1);
+  assert.equal(json.release.w.length, 2);
+
+  const png = await save('button.png[data-canvas="excess-plot"]');
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('a copied link, opened in a fresh page, restores the settings and the same release', async () => {
+  const first = await openPage();
+  await first.page.$eval('#epsilon', (el) => { el.value = '-0.5'; el.dispatchEvent(new Event('change')); });
+  await first.page.fill('#seed', '42');
+  await first.page.press('#seed', 'Enter');
+  await first.page.locator('#seed').blur();
+  await first.page.waitForFunction(() => decodeURIComponent(location.hash).includes('"seed":42'));
+  const released = await runToRelease(first.page);
+  const link = await first.page.evaluate(() => location.href);
+  await first.context.close();
+
+  const second = await openPage(link.slice(link.indexOf('#')));
+  assert.equal(await second.page.inputValue('#seed'), '42');
+  assert.equal(await second.page.textContent('#epsilon-output'), '0.32');
+  assert.equal((await runToRelease(second.page)).w, released.w);
+  assert.deepEqual(second.seen.errors, []);
+  await second.context.close();
+});
+
+test('keyboard only: Tab to ε, arrows change it, Tab to Play and Enter runs it', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const tabTo = async (id) => {
+    for (let i = 0; i < 20; i++) {
+      if (await page.evaluate(() => document.activeElement?.id) === id) return;
+      await page.keyboard.press('Tab');
+    }
+    assert.fail(`Tab never reached #${id}`);
+  };
+  await tabTo('epsilon');
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"epsilon":0.79'));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await tabTo('play');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  assert.match(await page.textContent('#guarantee-headline'), /ε = 0\.79,/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
