@@ -1,26 +1,66 @@
-//! The empirical risk F(w) = (1/n) Σᵢ φ(⟨w, xᵢ⟩, yᵢ) + (λ/2)‖w‖² over a domain W.
+//! The empirical risk F(w) = A_{i}(f(w; zᵢ)) + r(w) over a domain W, where A is the mean (ERM) or
+//! the tilted mean (TERM), f a GLM loss (possibly in its adversarially robust form) and
+//! r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖².
+//!
+//! ## The fused kernel (DESIGN.md §7)
+//! A full gradient is one pass over the d × n column-major matrix: per sample one dot product (four
+//! accumulators, [`crate::linalg::dot`]), one scalar derivative, one axpy. The pass is generic over
+//! the concrete loss type, and [`crate::loss::Glm`] dispatches once per pass (not once per sample) to
+//! a monomorphised copy, so the scalar derivative is inlined. The legacy constructor
+//! [`Objective::new`] takes a `Box<dyn GlmLoss>` and runs the same generic pass through dynamic
+//! dispatch (one indirect call per sample); `benches/gradient.rs` measures both.
+//!
+//! ## Gradients and the regulariser
+//! "Gradient" means the gradient of the smooth part F − λ₁‖·‖₁ (the data term plus λ₂w); the ℓ1
+//! part is left to a prox ([`crate::loss::Regularizer::prox`], [`crate::domain::Domain::prox_l1`]).
+//! Minibatch and per-sample gradients are of the **data term only**: the regulariser is the same
+//! for every record, never counts towards sensitivity (digest 002 §7.2) and is applied once by
+//! the algorithm.
+//!
+//! ## Room for a saddle problem
+//! Nothing here assumes one block beyond this struct: a two-block problem min_x max_y will be a
+//! sibling type holding the same `Arc<Dataset>`, two `Box<dyn Domain>` and its own coupling, with
+//! `value_and_gradients(x, y, gx, gy)`; it reuses [`Dataset`], [`Domain`], the GLM scalar losses and
+//! the kernels below. [`FirstOrder`] is the one-block oracle trait that solvers are written against.
 
 use std::sync::Arc;
 
 use crate::data::Dataset;
 use crate::domain::Domain;
-use crate::linalg::{axpy, dot};
-use crate::loss::GlmLoss;
+use crate::error::{Error, Result};
+use crate::linalg::{axpy, dot, norm2};
+use crate::loss::{Bounds, Constants, GlmLoss, Loss, Regularizer, Wrap, with_glm};
 
-/// Data + loss + ℓ2 regulariser + domain, with the constants declared for them.
+/// A one-block first-order oracle over a domain: what the reference solver (and the non-private
+/// base solvers) need.
+pub trait FirstOrder {
+    fn dim(&self) -> usize;
+    fn domain(&self) -> &dyn Domain;
+    /// F(w).
+    fn value(&self, w: &[f64]) -> f64;
+    /// F(w), writing the gradient of its smooth part into `grad`.
+    fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64;
+}
+
+enum LossImpl {
+    Spec(Loss),
+    Dyn(Box<dyn GlmLoss>),
+}
+
+/// Data + loss + regulariser + domain, with the constants declared for them.
 ///
 /// The dataset is shared, never copied: the objective is cheap to build beside a running algorithm.
 pub struct Objective {
     data: Arc<Dataset>,
-    loss: Box<dyn GlmLoss>,
-    /// λ ≥ 0 in (λ/2)‖w‖²; F is λ-strongly convex.
-    l2: f64,
+    loss: LossImpl,
+    reg: Regularizer,
     domain: Box<dyn Domain>,
     /// Declared bound on ‖x‖ (the data were clipped to it).
     feature_bound: f64,
 }
 
 impl Objective {
+    /// ERM with a dynamically dispatched GLM loss and a ridge term (λ/2)‖w‖² (the original API).
     pub fn new(
         data: Arc<Dataset>,
         loss: Box<dyn GlmLoss>,
@@ -30,11 +70,45 @@ impl Objective {
     ) -> Self {
         Self {
             data,
-            loss,
-            l2,
+            loss: LossImpl::Dyn(loss),
+            reg: Regularizer::ridge(l2),
             domain,
             feature_bound,
         }
+    }
+
+    /// Any [`Loss`] and [`Regularizer`]; checks parameters and that every label is in the loss's
+    /// range (±1 for margin losses), naming the first offending sample.
+    pub fn with_loss(
+        data: Arc<Dataset>,
+        loss: Loss,
+        reg: Regularizer,
+        domain: Box<dyn Domain>,
+        feature_bound: f64,
+    ) -> Result<Self> {
+        loss.validate()?;
+        reg.validate()?;
+        if !(feature_bound.is_finite() && feature_bound > 0.0) {
+            return Err(Error::invalid(
+                "feature_bound",
+                "a finite number > 0",
+                feature_bound,
+            ));
+        }
+        if let Some(i) = (0..data.n()).find(|&i| !loss.glm.accepts_label(data.label(i))) {
+            return Err(Error::invalid(
+                "labels",
+                format!("labels in {{-1, +1}} for the {} loss", loss.glm.name()),
+                format!("{} at sample {}", data.label(i), i + 1),
+            ));
+        }
+        Ok(Self {
+            data,
+            loss: LossImpl::Spec(loss),
+            reg,
+            domain,
+            feature_bound,
+        })
     }
 
     pub fn data(&self) -> &Dataset {
@@ -49,83 +123,381 @@ impl Objective {
         self.data.d()
     }
 
+    /// The loss, if built with [`Objective::with_loss`].
+    pub fn loss(&self) -> Option<Loss> {
+        match &self.loss {
+            LossImpl::Spec(l) => Some(*l),
+            LossImpl::Dyn(_) => None,
+        }
+    }
+
+    pub fn regularizer(&self) -> Regularizer {
+        self.reg
+    }
+
+    pub fn feature_bound(&self) -> f64 {
+        self.feature_bound
+    }
+
+    /// Declared constants of the **data term** for the declared feature bound and domain radius.
+    pub fn constants(&self) -> Constants {
+        let radius = self.domain.radius_in(self.dim());
+        match &self.loss {
+            LossImpl::Spec(l) => l.constants(Bounds {
+                feature: self.feature_bound,
+                radius,
+            }),
+            LossImpl::Dyn(l) => Constants {
+                lipschitz: l.lipschitz(self.feature_bound, radius),
+                smoothness: l.smoothness(self.feature_bound),
+                strong_convexity: l.strong_convexity(),
+            },
+        }
+    }
+
     /// G: bound on the per-sample gradient norm of the **data** term over the domain. The
     /// regulariser's gradient is the same for every record, so it never counts towards sensitivity
     /// (digest 002 §7.2).
     pub fn lipschitz(&self) -> f64 {
-        self.loss
-            .lipschitz(self.feature_bound, self.domain.radius())
+        self.constants().lipschitz
     }
 
-    /// β: smoothness of F (data term plus regulariser).
+    /// β: smoothness of the smooth part of F (data term plus λ₂); ∞ for non-smooth losses.
     pub fn smoothness(&self) -> f64 {
-        self.loss.smoothness(self.feature_bound) + self.l2
+        self.constants().smoothness + self.reg.l2
+    }
+
+    /// μ: strong convexity of F (λ₂).
+    pub fn strong_convexity(&self) -> f64 {
+        self.reg.l2 + self.constants().strong_convexity
+    }
+
+    /// Whether the data term has a Lipschitz gradient.
+    pub fn is_smooth(&self) -> bool {
+        self.constants().smoothness.is_finite()
     }
 
     /// F(w).
     pub fn value(&self, w: &[f64]) -> f64 {
-        let n = self.data.n() as f64;
-        let data_term: f64 = self
-            .data
-            .samples()
-            .map(|(x, y)| self.loss.value(dot(w, x), y))
-            .sum();
-        data_term / n + 0.5 * self.l2 * dot(w, w)
+        self.data_term(w, None) + self.reg.value(w)
     }
 
-    /// Writes ∇F(w) into `grad` and returns F(w), in one pass over the data: per sample one dot
-    /// product, one scalar derivative and one axpy (DESIGN.md §7).
+    /// Writes ∇(F − λ₁‖·‖₁)(w) into `grad` and returns F(w), in one pass over the data: per sample
+    /// one dot product, one scalar derivative and one axpy (DESIGN.md §7).
     pub fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
-        let n = self.data.n() as f64;
+        let v = self.data_term(w, Some(grad));
+        axpy(self.reg.l2, w, grad);
+        v + self.reg.value(w)
+    }
+
+    /// The data term A_i f(w; zᵢ) alone, and optionally its gradient (overwriting `grad`).
+    pub fn data_term(&self, w: &[f64], grad: Option<&mut [f64]>) -> f64 {
+        let d = self.dim();
+        let x = self.data.matrix_slice();
+        let samples = x
+            .chunks_exact(d.max(1))
+            .zip(self.data.labels().iter().copied());
+        self.pass(w, samples, grad)
+    }
+
+    /// The data term and its gradient over the samples `batch` (indices, repeats allowed): the
+    /// minibatch estimate A_{i∈B} f(w; zᵢ). Returns the batch value.
+    pub fn minibatch_gradient(&self, w: &[f64], batch: &[usize], grad: &mut [f64]) -> Result<f64> {
+        self.check_indices(batch)?;
+        let samples = batch
+            .iter()
+            .map(|&i| (self.data.features(i), self.data.label(i)));
+        Ok(self.pass(w, samples, Some(grad)))
+    }
+
+    /// Per-sample gradients ∇f(w; zᵢ) of the samples in `batch`, written row after row into `out`
+    /// (length |batch|·d), and their values into `values` (length |batch|). For TERM these are the
+    /// base loss's gradients (the tilt weights are not per-sample quantities).
+    pub fn per_sample_gradients(
+        &self,
+        w: &[f64],
+        batch: &[usize],
+        out: &mut [f64],
+        values: &mut [f64],
+    ) -> Result<()> {
+        self.check_indices(batch)?;
+        let d = self.dim();
+        if out.len() != batch.len() * d || values.len() != batch.len() {
+            return Err(Error::DimensionMismatch {
+                what: "per-sample gradient buffer",
+                expected: batch.len() * d,
+                got: out.len(),
+            });
+        }
+        let s = self.adversarial_shift(w);
+        for ((&i, row), v) in batch.iter().zip(out.chunks_exact_mut(d.max(1))).zip(values) {
+            let (x, y) = (self.data.features(i), self.data.label(i));
+            let (val, dt, ds) = self.scalar(dot(w, x), y, s);
+            *v = val;
+            for (r, xj) in row.iter_mut().zip(x) {
+                *r = dt * xj;
+            }
+            if ds != 0.0 {
+                self.add_shift_gradient(w, ds, row);
+            }
+        }
+        Ok(())
+    }
+
+    /// Mean of the per-sample data-term gradients clipped to norm ≤ `threshold` (declared, never
+    /// measured: DESIGN.md §5 rule 1) over `batch`, into `grad`, using `scratch` (length d).
+    /// For a GLM this is the gradient of the Lipschitz extension (digest 003 §4.3).
+    /// Returns how many were clipped (a **non-private** diagnostic).
+    pub fn clipped_gradient(
+        &self,
+        w: &[f64],
+        batch: &[usize],
+        threshold: f64,
+        grad: &mut [f64],
+        scratch: &mut [f64],
+    ) -> Result<usize> {
+        if !(threshold.is_finite() && threshold > 0.0) {
+            return Err(Error::invalid(
+                "clip_threshold",
+                "a finite number > 0",
+                threshold,
+            ));
+        }
+        self.check_indices(batch)?;
         grad.fill(0.0);
-        let mut data_term = 0.0;
+        let s = self.adversarial_shift(w);
+        let mut clipped = 0;
+        for &i in batch {
+            let (x, y) = (self.data.features(i), self.data.label(i));
+            let (_, dt, ds) = self.scalar(dot(w, x), y, s);
+            scratch.fill(0.0);
+            axpy(dt, x, scratch);
+            if ds != 0.0 {
+                self.add_shift_gradient(w, ds, scratch);
+            }
+            let norm = norm2(scratch);
+            let c = if norm > threshold {
+                clipped += 1;
+                threshold / norm
+            } else {
+                1.0
+            };
+            axpy(c, scratch, grad);
+        }
+        let m = batch.len().max(1) as f64;
+        grad.iter_mut().for_each(|g| *g /= m);
+        Ok(clipped)
+    }
+
+    /// For the adversarial loss at w = 0, where r‖w‖ is not differentiable: writes
+    /// a = (1/n) Σ ∂ₜfᵢ·xᵢ into `a` and returns c = r·(1/n) Σ ∂ₛfᵢ, so that the subdifferential of
+    /// the data term at 0 is the ball a + c·B (B the unit ball). `None` for other losses.
+    pub fn adversarial_subdifferential_at_zero(&self, a: &mut [f64]) -> Option<f64> {
+        let (glm, radius) = match &self.loss {
+            LossImpl::Spec(Loss {
+                glm,
+                wrap: Wrap::Adversarial { radius },
+            }) => (*glm, *radius),
+            _ => return None,
+        };
+        a.fill(0.0);
+        let mut ds_sum = 0.0;
         for (x, y) in self.data.samples() {
-            let (v, g) = self.loss.value_and_derivative(dot(w, x), y);
-            data_term += v;
-            axpy(g, x, grad);
+            let (_, dt, ds) = glm.adversarial(0.0, y, 0.0);
+            axpy(dt, x, a);
+            ds_sum += ds;
         }
-        for (gj, wj) in grad.iter_mut().zip(w) {
-            *gj = *gj / n + self.l2 * wj;
+        let n = self.data.n().max(1) as f64;
+        a.iter_mut().for_each(|v| *v /= n);
+        Some(radius * ds_sum / n)
+    }
+
+    fn check_indices(&self, batch: &[usize]) -> Result<()> {
+        match batch.iter().find(|&&i| i >= self.data.n()) {
+            Some(&i) => Err(Error::invalid(
+                "batch",
+                format!("indices < n = {}", self.data.n()),
+                i,
+            )),
+            None => Ok(()),
         }
-        data_term / n + 0.5 * self.l2 * dot(w, w)
+    }
+
+    /// s = r‖w‖ for the adversarial loss (0 otherwise).
+    fn adversarial_shift(&self, w: &[f64]) -> f64 {
+        match &self.loss {
+            LossImpl::Spec(Loss {
+                wrap: Wrap::Adversarial { radius },
+                ..
+            }) => radius * norm2(w),
+            _ => 0.0,
+        }
+    }
+
+    /// grad += ds·r·w/‖w‖ (the gradient of s = r‖w‖; at w = 0 the subgradient 0 is used).
+    fn add_shift_gradient(&self, w: &[f64], ds: f64, grad: &mut [f64]) {
+        if let LossImpl::Spec(Loss {
+            wrap: Wrap::Adversarial { radius },
+            ..
+        }) = &self.loss
+        {
+            let norm = norm2(w);
+            if norm > 0.0 {
+                axpy(ds * radius / norm, w, grad);
+            }
+        }
+    }
+
+    /// (value, ∂/∂t, ∂/∂s) of one sample's loss (not on the hot path of full passes).
+    fn scalar(&self, t: f64, y: f64, s: f64) -> (f64, f64, f64) {
+        match &self.loss {
+            LossImpl::Dyn(l) => {
+                let (v, g) = l.value_and_derivative(t, y);
+                (v, g, 0.0)
+            }
+            LossImpl::Spec(l) => match l.wrap {
+                Wrap::Adversarial { .. } => l.glm.adversarial(t, y, s),
+                _ => {
+                    let (v, g) = l.glm.value_and_derivative(t, y);
+                    (v, g, 0.0)
+                }
+            },
+        }
+    }
+
+    /// One pass over `samples`: dispatch once to a monomorphised kernel.
+    fn pass<'a, I>(&self, w: &[f64], samples: I, grad: Option<&mut [f64]>) -> f64
+    where
+        I: Iterator<Item = (&'a [f64], f64)>,
+    {
+        match &self.loss {
+            LossImpl::Dyn(l) => erm_pass(l.as_ref(), w, samples, grad),
+            LossImpl::Spec(spec) => match spec.wrap {
+                Wrap::None => with_glm!(spec.glm, l => erm_pass(l, w, samples, grad)),
+                Wrap::Tilted { tau } => {
+                    with_glm!(spec.glm, l => tilted_pass(l, tau, w, samples, grad))
+                }
+                Wrap::Adversarial { radius } => {
+                    let norm = norm2(w);
+                    let s = radius * norm;
+                    let glm = spec.glm;
+                    let mut ds_sum = 0.0;
+                    let mut value = 0.0;
+                    let mut count = 0usize;
+                    match grad {
+                        Some(grad) => {
+                            grad.fill(0.0);
+                            for (x, y) in samples {
+                                let (v, dt, ds) = glm.adversarial(dot(w, x), y, s);
+                                value += v;
+                                ds_sum += ds;
+                                axpy(dt, x, grad);
+                                count += 1;
+                            }
+                            let n = count.max(1) as f64;
+                            grad.iter_mut().for_each(|g| *g /= n);
+                            if norm > 0.0 {
+                                axpy(ds_sum / n * radius / norm, w, grad);
+                            }
+                        }
+                        None => {
+                            for (x, y) in samples {
+                                value += glm.adversarial(dot(w, x), y, s).0;
+                                count += 1;
+                            }
+                        }
+                    }
+                    value / count.max(1) as f64
+                }
+            },
+        }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::data::{ClassificationSpec, generate_classification};
-    use crate::domain::L2Ball;
-    use crate::loss::Logistic;
-    use crate::rng::{Stream, seeded};
+impl FirstOrder for Objective {
+    fn dim(&self) -> usize {
+        Objective::dim(self)
+    }
+    fn domain(&self) -> &dyn Domain {
+        Objective::domain(self)
+    }
+    fn value(&self, w: &[f64]) -> f64 {
+        Objective::value(self, w)
+    }
+    fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
+        Objective::value_and_gradient(self, w, grad)
+    }
+}
 
-    #[test]
-    fn gradient_matches_finite_differences() {
-        let spec = ClassificationSpec {
-            n: 200,
-            d: 5,
-            feature_scale: 0.7,
-            signal: 3.0,
-        };
-        let data = generate_classification(&spec, &mut seeded(1, Stream::Data)).unwrap();
-        let obj = Objective::new(
-            Arc::new(data),
-            Box::new(Logistic),
-            0.1,
-            Box::new(L2Ball { radius: 5.0 }),
-            1.0,
-        );
-        let w = vec![0.3, -0.2, 0.5, 1.0, -0.7];
-        let mut g = vec![0.0; 5];
-        let f = obj.value_and_gradient(&w, &mut g);
-        assert!((f - obj.value(&w)).abs() < 1e-14);
-        for j in 0..5 {
-            let h = 1e-6;
-            let (mut wp, mut wm) = (w.clone(), w.clone());
-            wp[j] += h;
-            wm[j] -= h;
-            let fd = (obj.value(&wp) - obj.value(&wm)) / (2.0 * h);
-            assert!((g[j] - fd).abs() < 1e-8, "coordinate {j}: {} vs {fd}", g[j]);
+/// The ERM pass: mean value and (optionally) mean gradient. Generic so that `L` is inlined.
+#[inline]
+fn erm_pass<'a, L, I>(loss: &L, w: &[f64], samples: I, grad: Option<&mut [f64]>) -> f64
+where
+    L: GlmLoss + ?Sized,
+    I: Iterator<Item = (&'a [f64], f64)>,
+{
+    let mut value = 0.0;
+    let mut count = 0usize;
+    match grad {
+        Some(grad) => {
+            grad.fill(0.0);
+            for (x, y) in samples {
+                let (v, g) = loss.value_and_derivative(dot(w, x), y);
+                value += v;
+                axpy(g, x, grad);
+                count += 1;
+            }
+            let n = count.max(1) as f64;
+            grad.iter_mut().for_each(|g| *g /= n);
+        }
+        None => {
+            for (x, y) in samples {
+                value += loss.value(dot(w, x), y);
+                count += 1;
+            }
         }
     }
+    value / count.max(1) as f64
+}
+
+/// The TERM pass (seed 000 §7.1) in one sweep with an online log-sum-exp: keep m = max τfᵢ so far,
+/// S = Σ exp(τfᵢ − m) and g = Σ exp(τfᵢ − m)∇fᵢ, rescaling S and g when m grows. Then
+/// F_τ = (m + ln(S/n))/τ and ∇F_τ = g/S (softmax weights).
+fn tilted_pass<'a, L, I>(loss: &L, tau: f64, w: &[f64], samples: I, grad: Option<&mut [f64]>) -> f64
+where
+    L: GlmLoss + ?Sized,
+    I: Iterator<Item = (&'a [f64], f64)>,
+{
+    let mut m = f64::NEG_INFINITY;
+    let mut s = 0.0;
+    let mut count = 0usize;
+    let mut grad = grad;
+    if let Some(g) = grad.as_deref_mut() {
+        g.fill(0.0);
+    }
+    for (x, y) in samples {
+        let (v, dv) = loss.value_and_derivative(dot(w, x), y);
+        let z = tau * v;
+        if z > m {
+            let rescale = libm::exp(m - z);
+            s *= rescale;
+            if let Some(g) = grad.as_deref_mut() {
+                g.iter_mut().for_each(|gj| *gj *= rescale);
+            }
+            m = z;
+        }
+        let e = libm::exp(z - m);
+        s += e;
+        if let Some(g) = grad.as_deref_mut() {
+            axpy(e * dv, x, g);
+        }
+        count += 1;
+    }
+    if count == 0 {
+        return 0.0;
+    }
+    if let Some(g) = grad {
+        g.iter_mut().for_each(|gj| *gj /= s);
+    }
+    (m + libm::log(s / count as f64)) / tau
 }

@@ -19,6 +19,42 @@ pub fn clip_features(data: &mut Dataset, bound: f64) -> usize {
     clipped
 }
 
+/// Clamps every label/target into [−bound, bound] (a declared range). Returns how many were
+/// changed: a **non-private** diagnostic.
+pub fn clip_labels(data: &mut Dataset, bound: f64) -> usize {
+    let mut clipped = 0;
+    for y in data.labels_mut() {
+        let c = y.clamp(-bound, bound);
+        if c != *y {
+            *y = c;
+            clipped += 1;
+        }
+    }
+    clipped
+}
+
+/// Scales each row of `rows` (consecutive blocks of length d, e.g. per-sample gradients from
+/// [`crate::objective::Objective::per_sample_gradients`]) to norm ≤ `threshold`, a declared
+/// constant. Returns how many were clipped (non-private diagnostic).
+pub fn clip_rows(rows: &mut [f64], d: usize, threshold: f64) -> usize {
+    let mut clipped = 0;
+    for row in rows.chunks_exact_mut(d.max(1)) {
+        let norm = norm2(row);
+        if norm > threshold {
+            scale(threshold / norm, row);
+            clipped += 1;
+        }
+    }
+    clipped
+}
+
+/// The fraction of samples whose feature norm exceeds `threshold`, measured on the data: a
+/// **non-private** diagnostic (for the population value see [`super::clip_fraction`]).
+pub fn fraction_above(data: &Dataset, threshold: f64) -> f64 {
+    let above = data.samples().filter(|(x, _)| norm2(x) > threshold).count();
+    above as f64 / data.n().max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,10 +2,16 @@
 //! (DESIGN.md §7), so a full pass over the data is one linear sweep through memory.
 
 mod clip;
+mod csv_load;
+mod generate;
+mod moments;
 mod synthetic;
 
-pub use clip::clip_features;
-pub use synthetic::{ClassificationSpec, generate_classification};
+pub use clip::{clip_features, clip_labels, clip_rows, fraction_above};
+pub use csv_load::{CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, load_csv};
+pub use generate::{Generator, GeneratorSpec, Link, MAX_VALUES, Tail, Task, generate};
+pub use moments::{Method, Moment, clip_fraction, lipschitz_moment};
+pub use synthetic::{ClassificationSpec, generate_classification, planted_direction};
 
 use nalgebra::DMatrix;
 
@@ -66,6 +72,40 @@ impl Dataset {
             .as_slice()
             .chunks_exact(d)
             .zip(self.y.iter().copied())
+    }
+
+    /// All features, sample after sample (the d × n matrix in column-major order).
+    #[inline]
+    pub fn matrix_slice(&self) -> &[f64] {
+        self.x.as_slice()
+    }
+
+    /// The d × n feature matrix.
+    pub fn matrix(&self) -> &DMatrix<f64> {
+        &self.x
+    }
+
+    /// All labels or targets.
+    #[inline]
+    pub fn labels(&self) -> &[f64] {
+        &self.y
+    }
+
+    /// Builds a dataset of dimension `d` from features stored sample after sample.
+    pub fn from_samples(d: usize, features: Vec<f64>, y: Vec<f64>) -> Result<Self> {
+        if d == 0 || features.len() != d * y.len() {
+            return Err(Error::DimensionMismatch {
+                what: "features",
+                expected: d * y.len(),
+                got: features.len(),
+            });
+        }
+        let n = y.len();
+        Self::new(DMatrix::from_vec(d, n, features), y)
+    }
+
+    pub(crate) fn labels_mut(&mut self) -> &mut [f64] {
+        &mut self.y
     }
 
     pub(crate) fn features_mut(&mut self) -> impl Iterator<Item = &mut [f64]> {

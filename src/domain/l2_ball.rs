@@ -1,8 +1,9 @@
 use super::Domain;
 use crate::linalg::{norm2, scale};
+use crate::loss::soft;
 
 /// The Euclidean ball {w : ‖w‖₂ ≤ radius}.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct L2Ball {
     pub radius: f64,
 }
@@ -29,6 +30,13 @@ impl Domain for L2Ball {
 
     fn radius(&self) -> f64 {
         self.radius
+    }
+
+    /// sup_{‖w‖≤R} ⟨v, w⟩ − λ₁‖w‖₁ = R‖soft(v, λ₁)‖: the maximiser is R·s/‖s‖ with s = soft(v, λ₁)
+    /// (for fixed ‖w‖ the best direction is soft(v, λ₁), Yu 2013).
+    fn support_l1(&self, v: &[f64], l1: f64) -> f64 {
+        let s2: f64 = v.iter().map(|&x| soft(x, l1) * soft(x, l1)).sum();
+        self.radius * s2.sqrt()
     }
 }
 

@@ -1,9 +1,20 @@
-//! Per-sample losses. Generalised linear losses f(w; x, y) = φ(⟨w, x⟩, y) expose the scalar
-//! derivative φ'(t, y) so that one fused kernel ([`crate::objective`]) serves all of them.
+//! Per-sample losses and regularisers.
+//!
+//! Generalised linear losses f(w; x, y) = φ(⟨w, x⟩, y) expose the scalar derivative φ'(t, y) so
+//! that one fused kernel ([`crate::objective`]) serves all of them. [`Glm`] names the six scalar
+//! losses; [`Loss`] adds the two robust variants of seed 000 §7 on top of any of them:
+//! tilted ERM (TERM) and adversarially robust training with an ℓ2 perturbation radius.
+//! [`Regularizer`] is r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖² with its prox.
 
+mod glm;
 mod logistic;
 
+pub use glm::{Absolute, Hinge, Huber, SmoothedHinge, Squared};
 pub use logistic::Logistic;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
 
 /// A loss of the form f(w; x, y) = φ(⟨w, x⟩, y).
 ///
@@ -15,14 +26,332 @@ pub trait GlmLoss: Send + Sync {
     fn name(&self) -> &'static str;
     /// φ(t, y).
     fn value(&self, t: f64, y: f64) -> f64;
-    /// ∂φ/∂t at (t, y).
+    /// ∂φ/∂t at (t, y) (a subgradient at kinks).
     fn derivative(&self, t: f64, y: f64) -> f64;
     /// φ(t, y) and ∂φ/∂t together (one exp instead of two for most losses).
+    #[inline]
     fn value_and_derivative(&self, t: f64, y: f64) -> (f64, f64) {
         (self.value(t, y), self.derivative(t, y))
     }
     /// G with ‖∇f(w; x, y)‖ ≤ G for all ‖x‖ ≤ feature_bound and ‖w‖ ≤ radius.
     fn lipschitz(&self, feature_bound: f64, radius: f64) -> f64;
-    /// β with ∇f(·; x, y) β-Lipschitz for all ‖x‖ ≤ feature_bound.
+    /// β with ∇f(·; x, y) β-Lipschitz for all ‖x‖ ≤ feature_bound (∞ for non-smooth losses).
     fn smoothness(&self, feature_bound: f64) -> f64;
+    /// μ-strong convexity of w ↦ f(w; x, y). A GLM loss is never strongly convex in w when d > 1
+    /// (its Hessian has rank one), so the default is 0; strong convexity comes from the regulariser.
+    fn strong_convexity(&self) -> f64 {
+        0.0
+    }
+}
+
+/// The scalar losses, as named in configs: `{"kind": "huber", "delta": 1.0}`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Glm {
+    Squared { label_bound: f64 },
+    Logistic,
+    Hinge,
+    SmoothedHinge { gamma: f64 },
+    Huber { delta: f64 },
+    Absolute,
+}
+
+/// Runs `$body` with `$l` bound to the concrete loss struct of `$glm`, so that generic code
+/// (the fused kernel) is monomorphised per loss instead of paying a dispatch per sample.
+macro_rules! with_glm {
+    ($glm:expr, $l:ident => $body:expr) => {
+        match $glm {
+            $crate::loss::Glm::Squared { label_bound } => {
+                let $l = &$crate::loss::Squared { label_bound };
+                $body
+            }
+            $crate::loss::Glm::Logistic => {
+                let $l = &$crate::loss::Logistic;
+                $body
+            }
+            $crate::loss::Glm::Hinge => {
+                let $l = &$crate::loss::Hinge;
+                $body
+            }
+            $crate::loss::Glm::SmoothedHinge { gamma } => {
+                let $l = &$crate::loss::SmoothedHinge { gamma };
+                $body
+            }
+            $crate::loss::Glm::Huber { delta } => {
+                let $l = &$crate::loss::Huber { delta };
+                $body
+            }
+            $crate::loss::Glm::Absolute => {
+                let $l = &$crate::loss::Absolute;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_glm;
+
+impl Glm {
+    /// All six kinds with default parameters (tests and menus).
+    pub fn all() -> [Glm; 6] {
+        [
+            Glm::Squared { label_bound: 1.0 },
+            Glm::Logistic,
+            Glm::Hinge,
+            Glm::SmoothedHinge { gamma: 1.0 },
+            Glm::Huber { delta: 1.0 },
+            Glm::Absolute,
+        ]
+    }
+
+    /// Margin losses take labels in {−1, +1}; residual losses take real targets.
+    pub fn is_margin(&self) -> bool {
+        matches!(self, Glm::Logistic | Glm::Hinge | Glm::SmoothedHinge { .. })
+    }
+
+    /// Whether ∇f is Lipschitz (so the reference solver may use a gradient step on it).
+    pub fn is_smooth(&self) -> bool {
+        !matches!(self, Glm::Hinge | Glm::Absolute)
+    }
+
+    /// Checks the loss's own parameters.
+    pub fn validate(&self) -> Result<()> {
+        let positive = |field: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(Error::invalid(field, "a finite number > 0", v))
+            }
+        };
+        match *self {
+            Glm::Squared { label_bound } => positive("loss.label_bound", label_bound),
+            Glm::SmoothedHinge { gamma } => positive("loss.gamma", gamma),
+            Glm::Huber { delta } => positive("loss.delta", delta),
+            Glm::Logistic | Glm::Hinge | Glm::Absolute => Ok(()),
+        }
+    }
+
+    /// Whether `y` is a label this loss accepts: ±1 for margin losses, any finite number otherwise.
+    pub fn accepts_label(&self, y: f64) -> bool {
+        if self.is_margin() {
+            y == 1.0 || y == -1.0
+        } else {
+            y.is_finite()
+        }
+    }
+
+    /// The adversarially robust loss of seed 000 §7.2 in closed form, as a function of t = ⟨w, x⟩
+    /// and s = r‖w‖: max_{‖v‖≤r} φ(⟨w, x + v⟩, y) equals
+    /// - h(y·t − s) for margin losses φ = h(y·t), h non-increasing (the adversary lowers the margin);
+    /// - h(|t − y| + s) for residual losses φ = h(t − y), h even and non-decreasing in |e|.
+    ///
+    /// Returns (value, ∂/∂t, ∂/∂s); ∂/∂s ≥ 0. At e = 0 the residual case returns the subgradient 0 in t.
+    #[inline]
+    pub fn adversarial(&self, t: f64, y: f64, s: f64) -> (f64, f64, f64) {
+        with_glm!(*self, l => {
+            if self.is_margin() {
+                let (v, h) = l.value_and_derivative(y * t - s, 1.0);
+                (v, y * h, -h)
+            } else {
+                let e = t - y;
+                let (v, h) = l.value_and_derivative(e.abs() + s, 0.0);
+                let sign = if e > 0.0 { 1.0 } else if e < 0.0 { -1.0 } else { 0.0 };
+                (v, sign * h, h)
+            }
+        })
+    }
+}
+
+impl GlmLoss for Glm {
+    fn name(&self) -> &'static str {
+        with_glm!(*self, l => l.name())
+    }
+    #[inline]
+    fn value(&self, t: f64, y: f64) -> f64 {
+        with_glm!(*self, l => l.value(t, y))
+    }
+    #[inline]
+    fn derivative(&self, t: f64, y: f64) -> f64 {
+        with_glm!(*self, l => l.derivative(t, y))
+    }
+    #[inline]
+    fn value_and_derivative(&self, t: f64, y: f64) -> (f64, f64) {
+        with_glm!(*self, l => l.value_and_derivative(t, y))
+    }
+    fn lipschitz(&self, feature_bound: f64, radius: f64) -> f64 {
+        with_glm!(*self, l => l.lipschitz(feature_bound, radius))
+    }
+    fn smoothness(&self, feature_bound: f64) -> f64 {
+        with_glm!(*self, l => l.smoothness(feature_bound))
+    }
+}
+
+/// How the per-sample losses are combined (seed 000 §7).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Wrap {
+    /// Plain ERM: (1/n) Σ f_i.
+    #[default]
+    None,
+    /// Tilted ERM, τ > 0: (1/τ) ln((1/n) Σ exp(τ f_i)) (seed 000 §7.1).
+    Tilted { tau: f64 },
+    /// Adversarially robust loss against ‖v‖₂ ≤ radius perturbations of every feature vector,
+    /// in closed form (seed 000 §7.2, [`Glm::adversarial`]).
+    Adversarial { radius: f64 },
+}
+
+/// A data term: a scalar GLM loss and how it is aggregated.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Loss {
+    pub glm: Glm,
+    #[serde(default)]
+    pub wrap: Wrap,
+}
+
+/// The declared bounds that the constants of a loss are stated for.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Bounds {
+    /// X: ‖x‖ ≤ X after clipping.
+    pub feature: f64,
+    /// R: sup over the domain of ‖w‖ (∞ for unbounded domains).
+    pub radius: f64,
+}
+
+/// Declared constants of a data term (never measured from data).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Constants {
+    /// G: bound on ‖∇f(w; z)‖ per sample over the domain.
+    pub lipschitz: f64,
+    /// β: smoothness (∞ if not smooth).
+    pub smoothness: f64,
+    /// μ: strong convexity of the data term (0 for GLMs).
+    pub strong_convexity: f64,
+}
+
+impl Loss {
+    /// Plain ERM with `glm`.
+    pub fn erm(glm: Glm) -> Self {
+        Self {
+            glm,
+            wrap: Wrap::None,
+        }
+    }
+
+    /// Checks all parameters.
+    pub fn validate(&self) -> Result<()> {
+        self.glm.validate()?;
+        match self.wrap {
+            Wrap::None => Ok(()),
+            Wrap::Tilted { tau } if tau.is_finite() && tau > 0.0 => Ok(()),
+            Wrap::Tilted { tau } => Err(Error::invalid("loss.tau", "a finite number > 0", tau)),
+            Wrap::Adversarial { radius } if radius.is_finite() && radius >= 0.0 => Ok(()),
+            Wrap::Adversarial { radius } => {
+                Err(Error::invalid("loss.radius", "a finite number ≥ 0", radius))
+            }
+        }
+    }
+
+    /// Whether F's data term has a Lipschitz gradient on the whole domain.
+    pub fn is_smooth(&self) -> bool {
+        match self.wrap {
+            Wrap::None | Wrap::Tilted { .. } => self.glm.is_smooth(),
+            Wrap::Adversarial { radius } => radius == 0.0 && self.glm.is_smooth(),
+        }
+    }
+
+    /// Declared constants for the bounds.
+    ///
+    /// - ERM: the scalar loss's own constants.
+    /// - TERM: G unchanged (a convex combination of per-sample gradients); β_τ = β + 2G²τ, the
+    ///   value the proof of seed 000 Lemma 5.3 gives (the statement's β + G²τ is also valid per
+    ///   REVIEW-000-004; we keep the larger, safe one).
+    /// - Adversarial: ∇ = φ'·(x ± r w/‖w‖), so G is the scalar loss's G at feature bound X + r;
+    ///   not smooth at w = 0 (β = ∞) once r > 0.
+    pub fn constants(&self, bounds: Bounds) -> Constants {
+        let (x, r) = (bounds.feature, bounds.radius);
+        let (lipschitz, smoothness) = match self.wrap {
+            Wrap::None => (self.glm.lipschitz(x, r), self.glm.smoothness(x)),
+            Wrap::Tilted { tau } => {
+                let g = self.glm.lipschitz(x, r);
+                (g, self.glm.smoothness(x) + 2.0 * g * g * tau)
+            }
+            Wrap::Adversarial { radius } => {
+                let g = self.glm.lipschitz(x + radius, r);
+                let beta = if radius == 0.0 {
+                    self.glm.smoothness(x)
+                } else {
+                    f64::INFINITY
+                };
+                (g, beta)
+            }
+        };
+        Constants {
+            lipschitz,
+            smoothness,
+            strong_convexity: 0.0,
+        }
+    }
+}
+
+/// r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖²: ridge (λ₁ = 0), lasso (λ₂ = 0) or elastic net.
+///
+/// The regulariser is the same for every record, so it never counts towards sensitivity
+/// (digest 002 §7.2); it contributes μ = λ₂ strong convexity.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Regularizer {
+    #[serde(default)]
+    pub l1: f64,
+    #[serde(default)]
+    pub l2: f64,
+}
+
+impl Regularizer {
+    pub fn ridge(l2: f64) -> Self {
+        Self { l1: 0.0, l2 }
+    }
+    pub fn lasso(l1: f64) -> Self {
+        Self { l1, l2: 0.0 }
+    }
+    pub fn elastic(l1: f64, l2: f64) -> Self {
+        Self { l1, l2 }
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        for (field, v) in [("regularizer.l1", self.l1), ("regularizer.l2", self.l2)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::invalid(field, "a finite number ≥ 0", v));
+            }
+        }
+        Ok(())
+    }
+
+    /// r(w).
+    pub fn value(&self, w: &[f64]) -> f64 {
+        let l1: f64 = w.iter().map(|v| v.abs()).sum();
+        self.l1 * l1 + 0.5 * self.l2 * crate::linalg::dot(w, w)
+    }
+
+    /// μ = λ₂.
+    pub fn strong_convexity(&self) -> f64 {
+        self.l2
+    }
+
+    /// w ← prox_{ηr}(w) = soft(w, ηλ₁)/(1 + ηλ₂) (digest 002 §7.2 table).
+    pub fn prox(&self, eta: f64, w: &mut [f64]) {
+        let (thr, shrink) = (eta * self.l1, 1.0 / (1.0 + eta * self.l2));
+        for v in w.iter_mut() {
+            *v = soft(*v, thr) * shrink;
+        }
+    }
+}
+
+/// Soft thresholding sign(v)·max(|v| − θ, 0).
+#[inline]
+pub fn soft(v: f64, theta: f64) -> f64 {
+    if v > theta {
+        v - theta
+    } else if v < -theta {
+        v + theta
+    } else {
+        0.0
+    }
 }

@@ -1,0 +1,261 @@
+//! CSV loading: header optional, comma/semicolon/tab, CRLF and a UTF-8 BOM tolerated; the user
+//! picks the label column. Parsing itself is the `csv` crate's; every malformed input becomes an
+//! [`Error::Parse`] naming the (1-based) line and column.
+
+use serde::{Deserialize, Serialize};
+
+use super::Dataset;
+use super::generate::MAX_VALUES;
+use crate::error::{Error, Result};
+
+/// Most columns a file may have (label included): beyond this the browser's memory and the
+/// plots are no longer sensible for an in-tab laboratory.
+pub const MAX_COLUMNS: usize = 1000;
+
+/// Which column holds the label or target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LabelColumn {
+    First,
+    Last,
+    /// 1-based column number, as a person counts.
+    Number {
+        number: usize,
+    },
+    /// Header name (requires a header).
+    Name {
+        name: String,
+    },
+}
+
+/// The labels a loss accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LabelRange {
+    /// Any finite number (regression).
+    Real,
+    /// Exactly −1 or +1 (margin losses).
+    PlusMinusOne,
+}
+
+/// Options of [`load_csv`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CsvOptions {
+    pub label: LabelColumn,
+    /// `None`: detected from the first line (the most frequent of `,` `;` tab).
+    #[serde(default)]
+    pub delimiter: Option<char>,
+    /// `None`: a header is assumed iff some cell of the first row is not a number.
+    #[serde(default)]
+    pub header: Option<bool>,
+    pub labels: LabelRange,
+}
+
+fn parse_err(line: u64, col: usize, message: impl Into<String>) -> Error {
+    Error::Parse {
+        line: line as usize,
+        col,
+        message: message.into(),
+    }
+}
+
+/// The 1-based line of the record starting at byte `offset`, counted from the bytes (one line per
+/// '\n'): on CRLF files the csv crate's record positions (line and byte) point at the '\n' that
+/// ends the previous record, so a '\n' at `offset` is skipped.
+fn line_of(bytes: &[u8], offset: u64) -> u64 {
+    let mut end = (offset as usize).min(bytes.len());
+    if bytes.get(end) == Some(&b'\n') {
+        end += 1;
+    }
+    1 + bytes[..end].iter().filter(|&&b| b == b'\n').count() as u64
+}
+
+fn detect_delimiter(text: &[u8]) -> u8 {
+    let first = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    let count = |c: u8| first.iter().filter(|&&b| b == c).count();
+    let mut best = (b',', count(b','));
+    for c in [b';', b'\t'] {
+        if count(c) > best.1 {
+            best = (c, count(c));
+        }
+    }
+    best.0
+}
+
+fn parse_cell(cell: &str, line: u64, col: usize) -> Result<f64> {
+    if cell.is_empty() {
+        return Err(parse_err(line, col, "empty cell, expected a number"));
+    }
+    match cell.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(parse_err(
+            line,
+            col,
+            format!("'{cell}' is not a finite number"),
+        )),
+        Err(_) => Err(parse_err(line, col, format!("'{cell}' is not a number"))),
+    }
+}
+
+/// Reads a numeric CSV into a [`Dataset`] (features = every column but the label).
+pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(parse_err(1, 1, "the file is empty"));
+    }
+    let delimiter = match opts.delimiter {
+        Some(c) if matches!(c, ',' | ';' | '\t') => c as u8,
+        Some(c) => {
+            return Err(Error::invalid(
+                "csv.delimiter",
+                "',', ';' or a tab",
+                format!("{c:?}"),
+            ));
+        }
+        None => detect_delimiter(bytes),
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(bytes);
+    let mut record = csv::StringRecord::new();
+    let mut first = true;
+    let mut width = 0usize;
+    let mut label_idx = 0usize;
+    let mut x = Vec::new();
+    let mut y = Vec::new();
+    let mut first_line = 1u64;
+    let mut first_data_line = 0u64;
+    loop {
+        let more = reader.read_record(&mut record).map_err(|e| {
+            let line = e.position().map(|p| line_of(bytes, p.byte())).unwrap_or(0);
+            let message = match e.kind() {
+                csv::ErrorKind::Utf8 { .. } => "the file is not valid UTF-8 text".to_string(),
+                _ => e.to_string(),
+            };
+            let col = match e.kind() {
+                csv::ErrorKind::Utf8 { err, .. } => err.field() + 1,
+                _ => 1,
+            };
+            parse_err(line, col, message)
+        })?;
+        if !more {
+            break;
+        }
+        let line = record
+            .position()
+            .map(|p| line_of(bytes, p.byte()))
+            .unwrap_or(0);
+        // A line holding only whitespace is skipped like an empty one.
+        if record.len() == 1 && record[0].is_empty() {
+            continue;
+        }
+        if first {
+            first = false;
+            first_line = line;
+            width = record.len();
+            if width > MAX_COLUMNS {
+                return Err(parse_err(
+                    line,
+                    MAX_COLUMNS + 1,
+                    format!("{width} columns: at most {MAX_COLUMNS} are supported in the browser"),
+                ));
+            }
+            if width < 2 {
+                return Err(parse_err(
+                    line,
+                    1,
+                    "one column only: need at least one feature column and a label column",
+                ));
+            }
+            let header = match opts.header {
+                Some(h) => h,
+                None => record.iter().any(|c| c.parse::<f64>().is_err()),
+            };
+            label_idx = match &opts.label {
+                LabelColumn::First => 0,
+                LabelColumn::Last => width - 1,
+                LabelColumn::Number { number } => {
+                    if *number == 0 || *number > width {
+                        return Err(parse_err(
+                            line,
+                            1,
+                            format!(
+                                "label column {number} does not exist: the file has {width} columns"
+                            ),
+                        ));
+                    }
+                    number - 1
+                }
+                LabelColumn::Name { name } => {
+                    if !header {
+                        return Err(parse_err(
+                            line,
+                            1,
+                            format!("no header row to find the label column '{name}' in"),
+                        ));
+                    }
+                    match record.iter().position(|c| c == name) {
+                        Some(i) => i,
+                        None => {
+                            return Err(parse_err(
+                                line,
+                                1,
+                                format!("no column named '{name}' in the header"),
+                            ));
+                        }
+                    }
+                }
+            };
+            if header {
+                continue;
+            }
+        }
+        if record.len() != width {
+            return Err(parse_err(
+                line,
+                record.len().min(width) + 1,
+                format!(
+                    "{} fields, expected {width} like line {first_line}",
+                    record.len()
+                ),
+            ));
+        }
+        if (y.len() + 1) * (width - 1) > MAX_VALUES {
+            return Err(parse_err(
+                line,
+                1,
+                format!("too many values: at most {MAX_VALUES} fit in the browser"),
+            ));
+        }
+        if first_data_line == 0 {
+            first_data_line = line;
+        }
+        for (j, cell) in record.iter().enumerate() {
+            let v = parse_cell(cell, line, j + 1)?;
+            if j == label_idx {
+                if opts.labels == LabelRange::PlusMinusOne && v != 1.0 && v != -1.0 {
+                    return Err(parse_err(
+                        line,
+                        j + 1,
+                        format!("label {cell} is outside the loss's range: expected -1 or +1"),
+                    ));
+                }
+                y.push(v);
+            } else {
+                x.push(v);
+            }
+        }
+    }
+    match y.len() {
+        0 => Err(parse_err(first_line, 1, "a header but no data rows")),
+        1 => Err(parse_err(
+            first_data_line,
+            1,
+            "a single data row: need at least 2 samples",
+        )),
+        _ => Dataset::from_samples(width - 1, x, y),
+    }
+}
