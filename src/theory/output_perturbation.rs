@@ -1,0 +1,1 @@
+//! Seed 000 (Lowy & Razaviyayn): excess-risk bounds of output perturbation.
