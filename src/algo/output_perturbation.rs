@@ -12,6 +12,11 @@
 //!    step evaluates the certificate ([`crate::solver::certify`]), a bound on ‖x⁺ − w*‖.
 //! 3. As soon as the bound is ≤ ρ: release w_A = x⁺ + z (optionally projected onto W; post-processing).
 //!
+//! With [`Settings::regularised`] the same machinery is seed 000 **Algorithm 6** (merely convex F,
+//! classes G and J): the objective carries an added ridge λ ([`paper_lambda`], Thm 3.4/3.5),
+//! Δ_λ = 2(L + λR)/(λn), Δ_T = Δ_λ + 2√(2α/λ), and the Gaussian uses the corrected σ (the paper's
+//! Algorithm 6 prints a σ smaller by √2; see [`Regularised`]).
+//!
 //! Each [`PrivateAlgorithm::step`] is one solver iteration and reports its **non-private** iterate;
 //! the step that meets the certificate adds the noise and releases.
 //!
@@ -56,7 +61,7 @@
 //! and Lipschitz: α + L·E‖z‖ (Thm 3.1 proof). See [`crate::theory::output_perturbation`].
 //!
 //! # Reference
-//! Seed 000: Algorithm 1, Props 2.1, 2.2, 3.1, Theorems 3.1, 3.2, Cor 3.3/3.4; digest 000 §3, §4,
+//! Seed 000: Algorithms 1 and 6, Props 2.1, 2.2, 3.1, 3.3, Theorems 3.1, 3.2, 3.4, 3.5, Cor 3.3/3.4; digest 000 §3, §4,
 //! §A1, §A4, §9 and the parameter recipe; REVIEW-000-004 A1–A3, B3. The certificate lemma is in
 //! [`crate::solver`].
 
@@ -234,6 +239,118 @@ pub struct Settings {
     pub max_iters: Option<usize>,
     /// Project the release onto W (post-processing; the paper projects for the non-smooth classes).
     pub project_release: bool,
+    /// `Some` turns Algorithm 1 into seed 000 **Algorithm 6**: F is merely convex and the objective
+    /// carries the added ridge (λ/2)‖w‖² (see [`Regularised`]).
+    pub regularised: Option<Regularised>,
+}
+
+/// Seed 000 Algorithm 6 (classes G and J: convex, not strongly convex): output perturbation of
+/// F_λ = F + (λ/2)‖w‖² over B(0, R).
+///
+/// The caller builds the objective with ridge λ (e.g. λ = [`paper_lambda`], Thm 3.4/3.5) and the
+/// plan checks that the objective's μ is exactly this λ, so the noise is calibrated for the
+/// objective actually solved. Differences from Algorithm 1:
+/// - Δ_λ = 2(L + λR)/(λn) (ERM) or 2(L + λR)/λ as printed (Section 2.4, Algorithm 6). REVIEW-000-004
+///   A2 notes 2L/(λn) is also valid (the ridge cancels in Lemma B.2); `paper_sensitivity = false`
+///   selects it (an optional deviation, stated in the ledger).
+/// - Δ_T = Δ_λ + 2√(2α/λ), and the Gaussian is σ = K_δΔ_T/(√2ε). **The paper's Algorithm 6 prints
+///   exp(−2ε²‖z‖²/(Δ_T²K_δ²)), i.e. σ smaller by √2, which is not (ε, δ)-DP** (digest 000 §9
+///   pitfall 5, REVIEW-000-004 A4: true δ 7.4e-5 at ε = 1, δ = 1e-5); we use the correct scale.
+/// - The default α is Theorem 3.4's (Lipschitz class) or Theorem 3.5's (smooth class).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Regularised {
+    /// λ > 0, the ridge the objective carries.
+    pub lambda: f64,
+    /// Which theorem's α (and λ) recipe.
+    pub class: ConvexClass,
+    /// Use the paper's Δ_λ = 2(L + λR)/(λn) (true) or the tighter 2L/(λn) (false).
+    pub paper_sensitivity: bool,
+}
+
+/// The merely convex classes of seed 000.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConvexClass {
+    /// G_{L,R}: convex, L-Lipschitz (Theorem 3.4).
+    Lipschitz,
+    /// J_{β,L,R}: convex, β-smooth, L-Lipschitz (Theorem 3.5).
+    Smooth,
+}
+
+/// The privacy ratio r of digest 000 §2: d/ε (δ = 0) or √d·K_δ/ε (δ > 0), divided by n for ERM.
+pub fn privacy_ratio(d: usize, n: usize, form: Form, epsilon: f64, delta: f64) -> f64 {
+    let d = d as f64;
+    let r = if delta == 0.0 {
+        d / epsilon
+    } else {
+        libm::sqrt(d) * k_delta(epsilon, delta) / epsilon
+    };
+    match form {
+        Form::Erm => r / n as f64,
+        Form::NonErm => r,
+    }
+}
+
+/// The paper's λ for Algorithm 6 from the declared constants of the *unregularised* F (L over
+/// B(0, R), β its smoothness for the smooth class), r = [`privacy_ratio`]:
+/// - Theorem 3.4 (Lipschitz): λ = L/(R·√(1 + 1/r)) (ERM: 1/r = εn/d or εn/(√d K_δ));
+/// - Theorem 3.5 (smooth): λ = (βL²/R²)^{1/3}·r^{2/3}.
+pub fn paper_lambda(
+    class: ConvexClass,
+    lipschitz: f64,
+    smoothness: f64,
+    radius: f64,
+    ratio: f64,
+) -> f64 {
+    match class {
+        ConvexClass::Lipschitz => lipschitz / (radius * libm::sqrt(1.0 + 1.0 / ratio)),
+        ConvexClass::Smooth => {
+            libm::cbrt(smoothness * lipschitz * lipschitz / (radius * radius))
+                * libm::pow(ratio, 2.0 / 3.0)
+        }
+    }
+}
+
+/// The paper's α for Algorithm 6: Theorem 3.4 (Lipschitz: LR·r^{3/2}, and for δ = 0 ERM
+/// LR(d/(εn))^{3/2}/(1 + d/ε)²) or Theorem 3.5 (smooth: min{(L^{4/3}R^{2/3}/β^{1/3})·(1/r)^{2/3}/m^{2/3},
+/// β^{1/3}L^{2/3}R^{4/3}·r^{2/3}} with m = n for ERM, 1 otherwise — the ERM form of Thm 3.5's first
+/// term, (L^{4/3}R^{2/3}/β^{1/3})(ε/d)^{2/3}/n^{4/3}). Here L, β are the unregularised F's.
+pub fn paper_alpha_regularised(
+    class: ConvexClass,
+    declared: &Declared,
+    radius: f64,
+    epsilon: f64,
+    delta: f64,
+) -> f64 {
+    let (l, r_dom) = (declared.lipschitz, radius);
+    let ratio = privacy_ratio(declared.d, declared.n, declared.form, epsilon, delta);
+    match class {
+        ConvexClass::Lipschitz => {
+            let base = l * r_dom * libm::pow(ratio, 1.5);
+            if delta == 0.0 && declared.form == Form::Erm {
+                let d_over_eps = declared.d as f64 / epsilon;
+                base / ((1.0 + d_over_eps) * (1.0 + d_over_eps))
+            } else {
+                base
+            }
+        }
+        ConvexClass::Smooth => {
+            // β of the data term: the declared smoothness minus the ridge λ the objective carries.
+            let beta = (declared.smoothness - declared.strong_convexity).max(f64::MIN_POSITIVE);
+            let m = match declared.form {
+                Form::Erm => declared.n as f64,
+                Form::NonErm => 1.0,
+            };
+            let first = libm::pow(l, 4.0 / 3.0) * libm::pow(r_dom, 2.0 / 3.0) / libm::cbrt(beta)
+                * libm::pow(ratio, -2.0 / 3.0)
+                / (m * m);
+            let second = libm::cbrt(beta)
+                * libm::pow(l, 2.0 / 3.0)
+                * libm::pow(r_dom, 4.0 / 3.0)
+                * libm::pow(ratio, 2.0 / 3.0);
+            first.min(second)
+        }
+    }
 }
 
 impl Settings {
@@ -248,6 +365,7 @@ impl Settings {
             solver: SolverKind::Agd,
             max_iters: None,
             project_release: false,
+            regularised: None,
         }
     }
 }
@@ -364,12 +482,53 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
             settings.delta,
         ));
     }
-    let alpha = match settings.alpha {
-        Some(a) if a.is_finite() && a > 0.0 => a,
-        Some(a) => return Err(Error::invalid("alpha", "a finite number > 0", a)),
-        None => default_alpha(&declared, settings.epsilon, settings.delta),
+    let domain_radius = declared.iterate_bound;
+    if let Some(reg) = settings.regularised {
+        if !(reg.lambda.is_finite() && reg.lambda > 0.0) {
+            return Err(Error::invalid("lambda", "a finite number > 0", reg.lambda));
+        }
+        if (declared.strong_convexity - reg.lambda).abs() > 1e-12 * reg.lambda {
+            return Err(Error::invalid(
+                "regularizer.l2",
+                format!(
+                    "exactly λ = {} for Algorithm 6 (the objective must carry the added ridge)",
+                    reg.lambda
+                ),
+                declared.strong_convexity,
+            ));
+        }
+        if !(declared.initial_distance.is_finite()
+            && declared.initial_distance <= 2.0 * domain_radius * (1.0 + 1e-12))
+        {
+            return Err(Error::invalid(
+                "domain",
+                "a bounded domain B(0, R) for Algorithm 6",
+                declared.initial_distance,
+            ));
+        }
+    }
+    let alpha = match (settings.alpha, settings.regularised) {
+        (Some(a), _) if a.is_finite() && a > 0.0 => a,
+        (Some(a), _) => return Err(Error::invalid("alpha", "a finite number > 0", a)),
+        (None, None) => default_alpha(&declared, settings.epsilon, settings.delta),
+        (None, Some(reg)) => paper_alpha_regularised(
+            reg.class,
+            &declared,
+            domain_radius,
+            settings.epsilon,
+            settings.delta,
+        ),
     };
-    let sensitivity = declared.sensitivity();
+    let sensitivity = match settings.regularised {
+        Some(reg) if reg.paper_sensitivity => {
+            let base = 2.0 * (declared.lipschitz + reg.lambda * domain_radius) / reg.lambda;
+            match declared.form {
+                Form::Erm => base / declared.n as f64,
+                Form::NonErm => base,
+            }
+        }
+        _ => declared.sensitivity(),
+    };
     let radius = libm::sqrt(2.0 * alpha / declared.strong_convexity);
     let total = sensitivity + 2.0 * radius;
     let kappa = declared.condition();
@@ -592,8 +751,24 @@ impl PrivateAlgorithm for OutputPerturbation {
                 self.solver_name, p.max_iters
             ));
         }
+        let algorithm = match p.settings.regularised {
+            None => "Algorithm 1".to_string(),
+            Some(reg) => {
+                if !reg.paper_sensitivity {
+                    caveats.push(
+                        "Δ_λ = 2L/(λn) instead of the paper's 2(L + λR)/(λn) (valid: the ridge cancels, REVIEW-000-004 A2)"
+                            .to_string(),
+                    );
+                }
+                caveats.push(
+                    "Algorithm 6's printed Gaussian (σ/√2) is not private; σ = K_δΔ_T/(√2ε) is used (digest 000 §9 pitfall 5)"
+                        .to_string(),
+                );
+                format!("Algorithm 6, λ = {:.3e}", reg.lambda)
+            }
+        };
         let mechanism = format!(
-            "output perturbation (seed 000 Algorithm 1) with {}, α = {:.3e}, Δ_T = {:.3e}",
+            "output perturbation (seed 000 {algorithm}) with {}, α = {:.3e}, Δ_T = {:.3e}",
             self.solver_name, p.alpha, p.total_sensitivity
         );
         let loss = if p.settings.delta == 0.0 {
