@@ -627,7 +627,7 @@ impl Auditable for OutputPerturbationTarget {
         let mut run_rng = run_rng;
         let plan = plan(Declared::of(&objective)?, self.settings)?;
         let constants = CertificateConstants::of(&objective);
-        let mut sgd = Sgd::new(&objective, &constants, run_rng.next_u64());
+        let mut sgd = Sgd::new(&objective, &constants, run_rng.next_u64(), &[0.0]);
         for _ in 0..Self::PLANTED_STEPS {
             sgd.iterate(&objective);
         }

@@ -78,7 +78,9 @@ use crate::privacy::calibration::{
 };
 use crate::privacy::{ApproxDp, Guarantee, Ledger, PrivacyLoss, PureDp, Relation, check_epsilon};
 use crate::rng::DpRng;
-use crate::solver::{BaseSolver, Certificate, CertificateConstants, ProjectedGd, SolverKind};
+use crate::solver::{
+    BaseSolver, Certificate, CertificateConstants, Problem, ProjectedGd, SolverKind,
+};
 
 use super::{CertificateStatus, PrivateAlgorithm, StepReport};
 
@@ -617,31 +619,201 @@ pub enum Outcome {
     Aborted,
 }
 
-/// Seed 000 Algorithm 1 as a step-wise [`PrivateAlgorithm`].
-pub struct OutputPerturbation {
-    plan: Plan,
+/// Runs a base solver until the certificate ‖x⁺ − w*‖ ≤ ρ holds, with the GD safeguard; shared by
+/// every output-perturbation algorithm (seed 000 Algorithms 1 and 6, seed 004 Algorithms 1 and 2).
+/// Everything here is non-private; the caller adds the noise to [`CertifiedRun::certified_point`].
+///
+/// If the chosen solver has not certified within `max_iters` iterations, projected GD restarts
+/// from the start point with a budget `gd_bound` computed by the caller from declared constants
+/// (REVIEW-000-004 B3: no abort in exact arithmetic). Only if GD also fails (floating point) does
+/// the run end [`CertifiedRun::failed`].
+pub struct CertifiedRun {
     constants: CertificateConstants,
     solver: Box<dyn BaseSolver>,
     solver_name: &'static str,
+    radius: f64,
+    max_iters: usize,
+    gd_bound: usize,
     safeguard: bool,
     iters_in_phase: usize,
-    rng: DpRng,
-    seeded: bool,
+    start: Vec<f64>,
     grad: Vec<f64>,
     x_plus: Vec<f64>,
+    last: Option<Certificate>,
+    certified: bool,
+    failed: bool,
+    grad_evals: f64,
+    steps: usize,
+}
+
+impl CertifiedRun {
+    /// Prepares `kind` at P_W(`start`) on `problem`, to certify radius `radius`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        problem: &dyn Problem,
+        constants: CertificateConstants,
+        kind: SolverKind,
+        seed: u64,
+        start: &[f64],
+        radius: f64,
+        max_iters: usize,
+        gd_bound: usize,
+    ) -> Self {
+        let solver = kind.build(problem, &constants, seed, start);
+        let d = problem.dim();
+        let mut start = start.to_vec();
+        problem.project(&mut start);
+        Self {
+            solver_name: solver.name(),
+            constants,
+            solver,
+            radius,
+            max_iters: max_iters.max(1),
+            gd_bound: gd_bound.max(1),
+            safeguard: false,
+            iters_in_phase: 0,
+            start,
+            grad: vec![0.0; d],
+            x_plus: vec![0.0; d],
+            last: None,
+            certified: false,
+            failed: false,
+            grad_evals: 0.0,
+            steps: 0,
+        }
+    }
+
+    /// One step: evaluate the certificate at the solver's point (one full pass); if it holds, the
+    /// run is certified; otherwise the solver iterates. Returns the certificate evaluated.
+    pub fn step(&mut self, problem: &dyn Problem) -> Certificate {
+        let cert = crate::solver::certify(
+            problem,
+            &self.constants,
+            self.solver.current(),
+            &mut self.grad,
+            &mut self.x_plus,
+        );
+        self.grad_evals += 1.0;
+        self.steps += 1;
+        self.last = Some(cert);
+        if cert.distance_bound <= self.radius {
+            self.certified = true;
+            return cert;
+        }
+        if !self.solver.adopt_gradient_step(&self.x_plus) {
+            self.grad_evals += self.solver.iterate(problem);
+        }
+        self.iters_in_phase += 1;
+        let budget = if self.safeguard {
+            self.gd_bound
+        } else {
+            self.max_iters
+        };
+        if self.iters_in_phase >= budget {
+            if self.safeguard {
+                self.failed = true;
+            } else {
+                self.safeguard = true;
+                self.iters_in_phase = 0;
+                self.solver = Box::new(ProjectedGd::new(problem, &self.constants, &self.start));
+            }
+        }
+        cert
+    }
+
+    /// Whether the certificate held.
+    pub fn is_certified(&self) -> bool {
+        self.certified
+    }
+
+    /// Whether even the GD safeguard failed to certify (floating point).
+    pub fn failed(&self) -> bool {
+        self.failed
+    }
+
+    /// The certified point x⁺ (meaningful once [`CertifiedRun::is_certified`]).
+    pub fn certified_point(&self) -> &[f64] {
+        &self.x_plus
+    }
+
+    /// The solver's current (non-private) point.
+    pub fn current(&self) -> &[f64] {
+        self.solver.current()
+    }
+
+    /// The projected start point.
+    pub fn start(&self) -> &[f64] {
+        &self.start
+    }
+
+    /// The latest certificate.
+    pub fn last(&self) -> Option<Certificate> {
+        self.last
+    }
+
+    /// Whether the GD safeguard took over.
+    pub fn used_safeguard(&self) -> bool {
+        self.safeguard
+    }
+
+    /// The chosen solver's name.
+    pub fn solver_name(&self) -> &'static str {
+        self.solver_name
+    }
+
+    /// Gradient evaluations used, in full passes over the problem's terms.
+    pub fn grad_evals(&self) -> f64 {
+        self.grad_evals
+    }
+
+    /// Certificate evaluations (steps) so far.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// The radius the certificate must reach.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+/// Adds a draw of `noise` to `point`, writing `out` and the draw into `draw`; returns ‖draw‖.
+pub fn perturb(
+    noise: &NoiseLaw,
+    rng: &mut DpRng,
+    point: &[f64],
+    draw: &mut [f64],
+    out: &mut [f64],
+) -> Result<f64> {
+    match *noise {
+        NoiseLaw::L2Laplace { scale } => L2Laplace::new(scale)?.fill(rng, draw)?,
+        NoiseLaw::Gaussian { sigma, .. } => {
+            crate::noise::Gaussian::new(sigma)?;
+            fill_gaussian(rng, sigma, draw)
+        }
+    }
+    for ((o, x), z) in out.iter_mut().zip(point).zip(draw.iter()) {
+        *o = x + z;
+    }
+    Ok(norm2(draw))
+}
+
+/// Seed 000 Algorithm 1 (and Algorithm 6) as a step-wise [`PrivateAlgorithm`].
+pub struct OutputPerturbation {
+    plan: Plan,
+    run: CertifiedRun,
+    rng: DpRng,
+    seeded: bool,
     noise: Vec<f64>,
     out: Vec<f64>,
-    start: Vec<f64>,
     t: usize,
-    grad_evals: f64,
-    last: Option<Certificate>,
     outcome: Outcome,
 }
 
 impl OutputPerturbation {
     /// Plans from `objective`'s declared constants and `settings` (never its data), then prepares
-    /// the base solver. `rng` draws the release noise; a stochastic solver's sampling is keyed from
-    /// one draw of it.
+    /// the base solver at P_W(0). `rng` draws the release noise; a stochastic solver's sampling is
+    /// keyed from one draw of it.
     pub fn new(
         settings: Settings,
         objective: &Objective,
@@ -651,27 +823,25 @@ impl OutputPerturbation {
         let plan = plan(Declared::of(objective)?, settings)?;
         let constants = plan.declared.certificate_constants();
         let solver_seed = rand::Rng::next_u64(&mut rng);
-        let solver = settings.solver.build(objective, &constants, solver_seed);
         let d = objective.dim();
-        let mut start = vec![0.0; d];
-        objective.domain().project(&mut start);
-        Ok(Self {
-            solver_name: solver.name(),
-            plan,
+        let run = CertifiedRun::new(
+            objective,
             constants,
-            solver,
-            safeguard: false,
-            iters_in_phase: 0,
+            settings.solver,
+            solver_seed,
+            &vec![0.0; d],
+            plan.radius,
+            plan.max_iters,
+            plan.gd_bound,
+        );
+        Ok(Self {
+            out: run.start().to_vec(),
+            plan,
+            run,
             rng,
             seeded,
-            grad: vec![0.0; d],
-            x_plus: vec![0.0; d],
             noise: vec![0.0; d],
-            out: start.clone(),
-            start,
             t: 0,
-            grad_evals: 0.0,
-            last: None,
             outcome: Outcome::Solving,
         })
     }
@@ -688,31 +858,24 @@ impl OutputPerturbation {
 
     /// Whether the GD safeguard had to take over from the chosen solver.
     pub fn used_safeguard(&self) -> bool {
-        self.safeguard
+        self.run.used_safeguard()
+    }
+
+    /// The noise draw that was added (zero before the release). **Not private** (with the release
+    /// it reveals the certified point): for tests and teaching views only.
+    pub fn noise_draw(&self) -> &[f64] {
+        &self.noise
+    }
+
+    /// The certified, un-noised point x⁺ the noise was added to. **Not private.**
+    pub fn certified_point(&self) -> &[f64] {
+        self.run.certified_point()
     }
 
     /// Runs to the end; returns the release (or w₀ after an abort).
     pub fn run(&mut self, objective: &Objective) -> &[f64] {
         while self.step(objective).is_some() {}
         &self.out
-    }
-
-    fn release(&mut self, objective: &Objective) -> Result<f64> {
-        match self.plan.noise {
-            NoiseLaw::L2Laplace { scale } => {
-                L2Laplace::new(scale)?.fill(&mut self.rng, &mut self.noise)?
-            }
-            NoiseLaw::Gaussian { sigma, .. } => {
-                fill_gaussian(&mut self.rng, sigma, &mut self.noise)
-            }
-        }
-        for ((o, x), z) in self.out.iter_mut().zip(&self.x_plus).zip(&self.noise) {
-            *o = x + z;
-        }
-        if self.plan.settings.project_release {
-            objective.domain().project(&mut self.out);
-        }
-        Ok(norm2(&self.noise))
     }
 }
 
@@ -737,7 +900,7 @@ impl PrivateAlgorithm for OutputPerturbation {
         match self.outcome {
             Outcome::Released => caveats.push(format!(
                 "certificate met: ‖w_T − w*‖ ≤ {:.3e} ≤ ρ = {:.3e} before the noise was added",
-                self.last.map_or(f64::NAN, |c| c.distance_bound),
+                self.run.last().map_or(f64::NAN, |c| c.distance_bound),
                 p.radius
             )),
             Outcome::Aborted => caveats.push(
@@ -745,10 +908,11 @@ impl PrivateAlgorithm for OutputPerturbation {
             ),
             Outcome::Solving => caveats.push("not released yet".to_string()),
         }
-        if self.safeguard {
+        if self.run.used_safeguard() {
             caveats.push(format!(
                 "{} did not certify within {} iterations; projected GD from w₀ took over",
-                self.solver_name, p.max_iters
+                self.run.solver_name(),
+                p.max_iters
             ));
         }
         let algorithm = match p.settings.regularised {
@@ -769,7 +933,9 @@ impl PrivateAlgorithm for OutputPerturbation {
         };
         let mechanism = format!(
             "output perturbation (seed 000 {algorithm}) with {}, α = {:.3e}, Δ_T = {:.3e}",
-            self.solver_name, p.alpha, p.total_sensitivity
+            self.run.solver_name(),
+            p.alpha,
+            p.total_sensitivity
         );
         let loss = if p.settings.delta == 0.0 {
             PureDp::new(p.settings.epsilon, p.settings.relation).map(PrivacyLoss::Pure)
@@ -788,65 +954,48 @@ impl PrivateAlgorithm for OutputPerturbation {
         if self.is_done() {
             return None;
         }
-        let cert = crate::solver::certify(
-            objective,
-            &self.constants,
-            self.solver.current(),
-            &mut self.grad,
-            &mut self.x_plus,
-        );
-        self.grad_evals += 1.0;
-        self.last = Some(cert);
+        let cert = self.run.step(objective);
         let mut report = StepReport {
             t: self.t,
-            grad_evals: self.grad_evals,
+            grad_evals: self.run.grad_evals(),
             loss: cert.value,
             noise_norm: 0.0,
             grad_norm: cert.grad_norm,
             epsilon_spent: 0.0,
         };
         self.t += 1;
-        if cert.distance_bound <= self.plan.radius {
-            match self.release(objective) {
+        if self.run.is_certified() {
+            match perturb(
+                &self.plan.noise,
+                &mut self.rng,
+                self.run.certified_point(),
+                &mut self.noise,
+                &mut self.out,
+            ) {
                 Ok(noise_norm) => {
+                    if self.plan.settings.project_release {
+                        objective.domain().project(&mut self.out);
+                    }
                     self.outcome = Outcome::Released;
                     report.noise_norm = noise_norm;
                     report.epsilon_spent = self.plan.settings.epsilon;
                 }
                 // The scale was validated by `plan`, so this cannot happen; never release unnoised.
                 Err(_) => {
-                    self.out.copy_from_slice(&self.start);
+                    self.out.copy_from_slice(self.run.start());
                     self.outcome = Outcome::Aborted;
                 }
             }
-            return Some(report);
-        }
-        if !self.solver.adopt_gradient_step(&self.x_plus) {
-            self.grad_evals += self.solver.iterate(objective);
-        }
-        report.grad_evals = self.grad_evals;
-        self.iters_in_phase += 1;
-        let budget = if self.safeguard {
-            self.plan.gd_bound
-        } else {
-            self.plan.max_iters
-        };
-        if self.iters_in_phase >= budget {
-            if self.safeguard {
-                self.outcome = Outcome::Aborted;
-                self.out.copy_from_slice(&self.start);
-            } else {
-                self.safeguard = true;
-                self.iters_in_phase = 0;
-                self.solver = Box::new(ProjectedGd::new(objective, &self.constants));
-            }
+        } else if self.run.failed() {
+            self.out.copy_from_slice(self.run.start());
+            self.outcome = Outcome::Aborted;
         }
         Some(report)
     }
 
     fn current(&self) -> &[f64] {
         match self.outcome {
-            Outcome::Solving => self.solver.current(),
+            Outcome::Solving => self.run.current(),
             Outcome::Released | Outcome::Aborted => &self.out,
         }
     }
@@ -856,11 +1005,11 @@ impl PrivateAlgorithm for OutputPerturbation {
     }
 
     fn grad_evals(&self) -> f64 {
-        self.grad_evals
+        self.run.grad_evals()
     }
 
     fn certificate(&self) -> Option<CertificateStatus> {
-        self.last.map(|c| CertificateStatus {
+        self.run.last().map(|c| CertificateStatus {
             bound: c.distance_bound,
             threshold: self.plan.radius,
             sensitivity: self.plan.total_sensitivity,
@@ -999,7 +1148,12 @@ mod tests {
         ] {
             let obj = objective(400, 0.1, domain);
             let reference = reference::solve(&obj, 1e-13, 200_000).unwrap();
-            for solver in [SolverKind::Gd, SolverKind::Agd, SolverKind::Sgd] {
+            for solver in [
+                SolverKind::Gd,
+                SolverKind::Agd,
+                SolverKind::Sgd,
+                SolverKind::Svrg,
+            ] {
                 let mut s = Settings::new(1.0, 1e-6);
                 s.solver = solver;
                 let mut alg =
@@ -1014,11 +1168,14 @@ mod tests {
                     assert_eq!(r.epsilon_spent > 0.0, alg.is_done());
                 }
                 assert_eq!(alg.outcome(), Outcome::Released, "{solver:?} {domain:?}");
-                assert!(dist2(&alg.x_plus, &reference.w) <= rho, "{solver:?}");
+                assert!(
+                    dist2(alg.certified_point(), &reference.w) <= rho,
+                    "{solver:?}"
+                );
                 let released: Vec<f64> = alg
-                    .x_plus
+                    .certified_point()
                     .iter()
-                    .zip(&alg.noise)
+                    .zip(alg.noise_draw())
                     .map(|(a, b)| a + b)
                     .collect();
                 assert_eq!(alg.current(), released.as_slice());
@@ -1074,7 +1231,7 @@ mod tests {
         alg.run(&obj);
         assert!(alg.used_safeguard());
         assert_eq!(alg.outcome(), Outcome::Released);
-        assert!(dist2(&alg.x_plus, &reference.w) <= alg.plan().radius);
+        assert!(dist2(alg.certified_point(), &reference.w) <= alg.plan().radius);
         assert!(alg.ledger().caveats.iter().any(|c| c.contains("took over")));
     }
 
@@ -1090,7 +1247,11 @@ mod tests {
             let mut a = OutputPerturbation::new(s, &obj, seeded(9, Stream::Noise), true).unwrap();
             let mut b = OutputPerturbation::new(s, &obj, seeded(9, Stream::Noise), true).unwrap();
             assert_eq!(a.run(&obj).to_vec(), b.run(&obj).to_vec());
-            releases.push((a.current().to_vec(), a.noise.clone(), a.plan().clone()));
+            releases.push((
+                a.current().to_vec(),
+                a.noise_draw().to_vec(),
+                a.plan().clone(),
+            ));
         }
         for (w, z, p) in &releases[1..] {
             assert_eq!(z, &releases[0].1);
@@ -1114,7 +1275,7 @@ mod tests {
                 let mut alg =
                     OutputPerturbation::new(s, &obj, seeded(seed, Stream::Noise), true).unwrap();
                 alg.run(&obj);
-                let z = norm2(&alg.noise);
+                let z = norm2(alg.noise_draw());
                 match alg.plan().noise {
                     NoiseLaw::L2Laplace { scale: b } => {
                         scale = b;

@@ -38,6 +38,11 @@
 //! | [`ProjectedGd`] | x ← prox(x − ∇f(x)/ℓ) | 1 (its step *is* the certificate's step) | seed 000 §3, Bubeck 2015 Thm 3.10 |
 //! | [`ProjectedAgd`] | Nesterov's constant-momentum scheme | 1 (+1 for the certificate) | seed 000 Algorithm 4 |
 //! | [`Sgd`] | one-sample projected SGD, η_s = 2/(μ(s+1)), weighted average | 1/n (+1 for the certificate) | seed 000 Algorithm 3 (Bubeck's indexing) |
+//! | [`Svrg`] | proximal SVRG, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | Xiao & Zhang 2014; digest 004 §4.2 |
+//!
+//! Solvers are written against [`Problem`] (a finite sum plus a prox), so the same code runs on the
+//! whole objective (seed 000 Algorithm 1, seed 004 Algorithm 1) and on the chunked, centred phase
+//! problems of seed 004 Algorithm 2.
 
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -45,6 +50,51 @@ use serde::{Deserialize, Serialize};
 use crate::linalg::{axpy, norm2};
 use crate::objective::Objective;
 use crate::rng::DpRng;
+
+/// What a base solver and the certificate need from a problem: a finite sum of smooth terms plus
+/// a prox-friendly part h = λ₁‖·‖₁ + I_W. Implemented by [`Objective`] (all records) and by the
+/// phase problems of seed 004 Algorithm 2 (a chunk plus a centred ridge).
+pub trait Problem: Sync {
+    /// Dimension d.
+    fn dim(&self) -> usize;
+    /// Number of terms m of the finite sum (records used).
+    fn terms(&self) -> usize;
+    /// F(w); writes ∇(smooth part)(w) into `grad`. One pass over the m terms.
+    fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64;
+    /// The gradient of term i's share of the smooth part (data term of record i plus the
+    /// record-independent regularisers), an unbiased one-sample estimate of the smooth gradient.
+    fn term_gradient(&self, w: &[f64], i: usize, grad: &mut [f64]);
+    /// w ← prox_{ηh}(w).
+    fn prox(&self, eta: f64, w: &mut [f64]);
+    /// w ← P_W(w).
+    fn project(&self, w: &mut [f64]);
+}
+
+impl Problem for Objective {
+    fn dim(&self) -> usize {
+        Objective::dim(self)
+    }
+    fn terms(&self) -> usize {
+        self.data().n()
+    }
+    fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
+        Objective::value_and_gradient(self, w, grad)
+    }
+    fn term_gradient(&self, w: &[f64], i: usize, grad: &mut [f64]) {
+        // Solvers draw i < n; an out-of-range index (a caller bug) yields the regulariser's
+        // gradient alone instead of a panic.
+        if self.minibatch_gradient(w, &[i], grad).is_err() {
+            grad.fill(0.0);
+        }
+        axpy(self.regularizer().l2, w, grad);
+    }
+    fn prox(&self, eta: f64, w: &mut [f64]) {
+        self.domain().prox_l1(w, eta * self.regularizer().l1);
+    }
+    fn project(&self, w: &mut [f64]) {
+        self.domain().project(w);
+    }
+}
 
 /// The result of one certificate evaluation at a point x.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -89,7 +139,7 @@ impl CertificateConstants {
 /// Evaluates the certificate at `x`: writes ∇f(x) into `grad` and x⁺ into `x_plus`.
 /// One full pass over the data.
 pub fn certify(
-    obj: &Objective,
+    obj: &dyn Problem,
     constants: &CertificateConstants,
     x: &[f64],
     grad: &mut [f64],
@@ -100,7 +150,7 @@ pub fn certify(
     prox_step(obj, eta, x, grad, x_plus);
     let residual = crate::linalg::dist2(x, x_plus);
     let kappa = constants.condition();
-    let n = obj.data().n() as f64;
+    let n = obj.terms() as f64;
     let d = obj.dim() as f64;
     let allowance = 4.0
         * kappa
@@ -115,10 +165,10 @@ pub fn certify(
 }
 
 /// out ← prox_{η(λ₁‖·‖₁ + I_W)}(x − η·g).
-fn prox_step(obj: &Objective, eta: f64, x: &[f64], g: &[f64], out: &mut [f64]) {
+fn prox_step(obj: &dyn Problem, eta: f64, x: &[f64], g: &[f64], out: &mut [f64]) {
     out.copy_from_slice(x);
     axpy(-eta, g, out);
-    obj.domain().prox_l1(out, eta * obj.regularizer().l1);
+    obj.prox(eta, out);
 }
 
 /// Which base solver.
@@ -131,21 +181,26 @@ pub enum SolverKind {
     Agd,
     /// One-sample projected stochastic gradient descent with weighted averaging.
     Sgd,
+    /// Proximal SVRG (Xiao & Zhang 2014), one epoch per iteration.
+    Svrg,
 }
 
 impl SolverKind {
-    /// Builds the solver, starting at w₀ = P_W(0). `seed` drives a stochastic solver's sampling
-    /// (data-independent randomness; unused by deterministic solvers).
+    /// Builds the solver, starting at P_W(`start`) (a data-independent point or a released one:
+    /// never an un-noised iterate, digest 004 pitfall 6). `seed` drives a stochastic solver's
+    /// sampling (data-independent randomness; unused by deterministic solvers).
     pub fn build(
         self,
-        obj: &Objective,
+        obj: &dyn Problem,
         constants: &CertificateConstants,
         seed: u64,
+        start: &[f64],
     ) -> Box<dyn BaseSolver> {
         match self {
-            SolverKind::Gd => Box::new(ProjectedGd::new(obj, constants)),
-            SolverKind::Agd => Box::new(ProjectedAgd::new(obj, constants)),
-            SolverKind::Sgd => Box::new(Sgd::new(obj, constants, seed)),
+            SolverKind::Gd => Box::new(ProjectedGd::new(obj, constants, start)),
+            SolverKind::Agd => Box::new(ProjectedAgd::new(obj, constants, start)),
+            SolverKind::Sgd => Box::new(Sgd::new(obj, constants, seed, start)),
+            SolverKind::Svrg => Box::new(Svrg::new(obj, constants, seed, start)),
         }
     }
 }
@@ -156,7 +211,7 @@ pub trait BaseSolver: Send {
     fn name(&self) -> &'static str;
     /// One iteration; returns the gradient evaluations it used, in full passes (per-sample
     /// gradients / n).
-    fn iterate(&mut self, obj: &Objective) -> f64;
+    fn iterate(&mut self, obj: &dyn Problem) -> f64;
     /// The point the solver currently proposes (what the certificate is evaluated at).
     fn current(&self) -> &[f64];
     /// Offered the certificate's step x⁺ = prox(x − ∇f(x)/ℓ) from [`BaseSolver::current`]; a solver
@@ -181,11 +236,11 @@ pub struct ProjectedGd {
 }
 
 impl ProjectedGd {
-    /// Starts at P_W(0) with step 1/ℓ.
-    pub fn new(obj: &Objective, constants: &CertificateConstants) -> Self {
+    /// Starts at P_W(start) with step 1/ℓ.
+    pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
-        let mut w = vec![0.0; d];
-        obj.domain().project(&mut w);
+        let mut w = start.to_vec();
+        obj.project(&mut w);
         Self {
             w,
             grad: vec![0.0; d],
@@ -199,7 +254,7 @@ impl BaseSolver for ProjectedGd {
     fn name(&self) -> &'static str {
         "projected gradient descent"
     }
-    fn iterate(&mut self, obj: &Objective) -> f64 {
+    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
         obj.value_and_gradient(&self.w, &mut self.grad);
         prox_step(obj, self.eta, &self.w, &self.grad, &mut self.next);
         std::mem::swap(&mut self.w, &mut self.next);
@@ -232,11 +287,11 @@ pub struct ProjectedAgd {
 }
 
 impl ProjectedAgd {
-    /// Starts at P_W(0).
-    pub fn new(obj: &Objective, constants: &CertificateConstants) -> Self {
+    /// Starts at P_W(start).
+    pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
-        let mut w = vec![0.0; d];
-        obj.domain().project(&mut w);
+        let mut w = start.to_vec();
+        obj.project(&mut w);
         let s = libm::sqrt(constants.condition());
         Self {
             y: w.clone(),
@@ -253,7 +308,7 @@ impl BaseSolver for ProjectedAgd {
     fn name(&self) -> &'static str {
         "projected accelerated gradient descent"
     }
-    fn iterate(&mut self, obj: &Objective) -> f64 {
+    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
         obj.value_and_gradient(&self.w, &mut self.grad);
         std::mem::swap(&mut self.y_prev, &mut self.y);
         prox_step(obj, self.eta, &self.w, &self.grad, &mut self.y);
@@ -285,11 +340,16 @@ pub struct Sgd {
 }
 
 impl Sgd {
-    /// Starts at P_W(0); `seed` keys the sampling of indices.
-    pub fn new(obj: &Objective, constants: &CertificateConstants, seed: u64) -> Self {
+    /// Starts at P_W(start); `seed` keys the sampling of indices.
+    pub fn new(
+        obj: &dyn Problem,
+        constants: &CertificateConstants,
+        seed: u64,
+        start: &[f64],
+    ) -> Self {
         let d = obj.dim();
-        let mut x = vec![0.0; d];
-        obj.domain().project(&mut x);
+        let mut x = start.to_vec();
+        obj.project(&mut x);
         Self {
             avg: x.clone(),
             x,
@@ -305,24 +365,15 @@ impl BaseSolver for Sgd {
     fn name(&self) -> &'static str {
         "stochastic gradient descent (weighted average)"
     }
-    fn iterate(&mut self, obj: &Objective) -> f64 {
-        let n = obj.data().n();
+    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+        let n = obj.terms();
         let i = self.rng.random_range(0..n.max(1));
         self.s += 1;
         let s = self.s as f64;
         let eta = 2.0 / (self.mu * (s + 1.0));
-        // i < n, so the only error minibatch_gradient can return (an index ≥ n) cannot occur;
-        // should it, the step uses a zero data gradient instead of panicking.
-        if obj
-            .minibatch_gradient(&self.x, &[i], &mut self.grad)
-            .is_err()
-        {
-            self.grad.fill(0.0);
-        }
-        axpy(obj.regularizer().l2, &self.x, &mut self.grad);
+        obj.term_gradient(&self.x, i, &mut self.grad);
         axpy(-eta, &self.grad, &mut self.x);
-        obj.domain()
-            .prox_l1(&mut self.x, eta * obj.regularizer().l1);
+        obj.prox(eta, &mut self.x);
         // avg_s = avg_{s−1}·(s−1)/(s+1) + x_s·2/(s+1): the weights 2s/(T(T+1)) online.
         for (a, x) in self.avg.iter_mut().zip(&self.x) {
             *a = *a * (s - 1.0) / (s + 1.0) + x * 2.0 / (s + 1.0);
@@ -331,6 +382,75 @@ impl BaseSolver for Sgd {
     }
     fn current(&self) -> &[f64] {
         &self.avg
+    }
+}
+
+/// Proximal SVRG (Xiao & Zhang 2014; digest 004 §4.2 item 2): each [`BaseSolver::iterate`] is one
+/// epoch: snapshot x̃ ← x, g̃ = ∇f(x̃) (one full pass), then m = 2·(terms) inner steps
+/// x ← prox_{ηh}(x − η(∇f_i(x) − ∇f_i(x̃) + g̃)) with i uniform and η = 1/(4ℓ) (a conservative
+/// practical step; the theory's 0.1/ℓ_max with m = 100ℓ/μ is slower and the certificate decides
+/// anyway). Proposes the last iterate. Cost per epoch: 1 + 2·2m/terms = 5 full passes.
+pub struct Svrg {
+    x: Vec<f64>,
+    snapshot: Vec<f64>,
+    full: Vec<f64>,
+    g_x: Vec<f64>,
+    g_snap: Vec<f64>,
+    eta: f64,
+    rng: DpRng,
+}
+
+impl Svrg {
+    /// Starts at P_W(start); `seed` keys the sampling.
+    pub fn new(
+        obj: &dyn Problem,
+        constants: &CertificateConstants,
+        seed: u64,
+        start: &[f64],
+    ) -> Self {
+        let d = obj.dim();
+        let mut x = start.to_vec();
+        obj.project(&mut x);
+        Self {
+            snapshot: x.clone(),
+            x,
+            full: vec![0.0; d],
+            g_x: vec![0.0; d],
+            g_snap: vec![0.0; d],
+            eta: 0.25 / constants.smoothness,
+            rng: DpRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl BaseSolver for Svrg {
+    fn name(&self) -> &'static str {
+        "proximal SVRG"
+    }
+    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+        let n = obj.terms().max(1);
+        self.snapshot.copy_from_slice(&self.x);
+        obj.value_and_gradient(&self.snapshot, &mut self.full);
+        let m = 2 * n;
+        for _ in 0..m {
+            let i = self.rng.random_range(0..n);
+            obj.term_gradient(&self.x, i, &mut self.g_x);
+            obj.term_gradient(&self.snapshot, i, &mut self.g_snap);
+            for (((x, gx), gs), g) in self
+                .x
+                .iter_mut()
+                .zip(&self.g_x)
+                .zip(&self.g_snap)
+                .zip(&self.full)
+            {
+                *x -= self.eta * (gx - gs + g);
+            }
+            obj.prox(self.eta, &mut self.x);
+        }
+        1.0 + 2.0 * m as f64 / n as f64
+    }
+    fn current(&self) -> &[f64] {
+        &self.x
     }
 }
 
@@ -384,8 +504,13 @@ mod tests {
             let c = CertificateConstants::of(&obj);
             let (mut g, mut xp) = (vec![0.0; 3], vec![0.0; 3]);
             let mut points: Vec<Vec<f64>> = Vec::new();
-            for kind in [SolverKind::Gd, SolverKind::Agd, SolverKind::Sgd] {
-                let mut s = kind.build(&obj, &c, 7);
+            for kind in [
+                SolverKind::Gd,
+                SolverKind::Agd,
+                SolverKind::Sgd,
+                SolverKind::Svrg,
+            ] {
+                let mut s = kind.build(&obj, &c, 7, &[0.0; 3]);
                 for _ in 0..40 {
                     s.iterate(&obj);
                     points.push(s.current().to_vec());
@@ -419,7 +544,7 @@ mod tests {
         let obj = problem(DomainKind::L2Ball { radius: 5.0 }, 0.0, 3);
         let reference = reference::solve(&obj, 1e-13, 200_000).unwrap();
         let c = CertificateConstants::of(&obj);
-        let mut gd = ProjectedGd::new(&obj, &c);
+        let mut gd = ProjectedGd::new(&obj, &c, &[0.0; 3]);
         let d0 = dist2(gd.current(), &reference.w);
         let rate = 1.0 - 1.0 / c.condition();
         for t in 1..=200 {
