@@ -1,6 +1,7 @@
 //! The private algorithms. Each states its [`Guarantee`] from the configuration alone before it
 //! touches data, then runs in steps; only its final release is private.
 
+pub mod byoa;
 pub mod noisy_gd;
 pub mod output_perturbation;
 

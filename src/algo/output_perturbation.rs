@@ -424,6 +424,8 @@ pub struct Plan {
     pub max_iters: usize,
     /// The guarantee of the release.
     pub guarantee: Guarantee,
+    /// Which algorithm of which seed the plan implements (for the ledger).
+    pub label: &'static str,
 }
 
 /// K_δ = c_δ + √(c_δ² + ε) (digest 000 §2).
@@ -603,6 +605,11 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
         gd_bound,
         max_iters,
         guarantee,
+        label: if settings.regularised.is_some() {
+            "seed 000 Algorithm 6"
+        } else {
+            "seed 000 Algorithm 1"
+        },
     })
 }
 
@@ -817,10 +824,29 @@ impl OutputPerturbation {
     pub fn new(
         settings: Settings,
         objective: &Objective,
-        mut rng: DpRng,
+        rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
         let plan = plan(Declared::of(objective)?, settings)?;
+        Self::from_plan(plan, objective, rng, seeded)
+    }
+
+    /// Runs a plan made elsewhere (seed 004 Algorithm 1 uses this machinery with its own
+    /// target radius and σ). The plan must have been made from `objective`'s declared constants.
+    pub fn from_plan(
+        plan: Plan,
+        objective: &Objective,
+        mut rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        if Declared::of(objective)? != plan.declared {
+            return Err(Error::invalid(
+                "plan",
+                "a plan made from this objective's declared constants",
+                "another objective's plan",
+            ));
+        }
+        let settings = plan.settings;
         let constants = plan.declared.certificate_constants();
         let solver_seed = rand::Rng::next_u64(&mut rng);
         let d = objective.dim();
@@ -916,7 +942,7 @@ impl PrivateAlgorithm for OutputPerturbation {
             ));
         }
         let algorithm = match p.settings.regularised {
-            None => "Algorithm 1".to_string(),
+            None => p.label.to_string(),
             Some(reg) => {
                 if !reg.paper_sensitivity {
                     caveats.push(
@@ -928,11 +954,11 @@ impl PrivateAlgorithm for OutputPerturbation {
                     "Algorithm 6's printed Gaussian (σ/√2) is not private; σ = K_δΔ_T/(√2ε) is used (digest 000 §9 pitfall 5)"
                         .to_string(),
                 );
-                format!("Algorithm 6, λ = {:.3e}", reg.lambda)
+                format!("{}, λ = {:.3e}", p.label, reg.lambda)
             }
         };
         let mechanism = format!(
-            "output perturbation (seed 000 {algorithm}) with {}, α = {:.3e}, Δ_T = {:.3e}",
+            "output perturbation ({algorithm}) with {}, α = {:.3e}, Δ_T = {:.3e}",
             self.run.solver_name(),
             p.alpha,
             p.total_sensitivity
