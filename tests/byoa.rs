@@ -101,7 +101,7 @@ fn digest_004_algorithm_2_schedule_vector() {
 
 #[test]
 fn swapping_the_base_solver_keeps_the_noise_and_changes_the_gradient_count() {
-    // Algorithm 2 on logistic regression (n = 2048: K = 11, n̄ = 186) with GD, AGD, SGD and SVRG
+    // Algorithm 2 on logistic regression (n = 2048: K = 11, n̄ = 186) with GD, AGD, SGD, SVRG and Katyusha
     // and the same noise seed: identical schedules (σ_k), identical noise draws, and releases
     // that differ by at most Σ_k 2ρ_k (each phase's certified point is within ρ_k of the phase
     // optimum, and the phase optimum is a non-expansive function of the released centre).
@@ -112,6 +112,7 @@ fn swapping_the_base_solver_keeps_the_noise_and_changes_the_gradient_count() {
         SolverKind::Agd,
         SolverKind::Sgd,
         SolverKind::Svrg,
+        SolverKind::Katyusha,
     ] {
         let mut s = ByoaSettings::new(1.0, 1e-6);
         s.solver = solver;

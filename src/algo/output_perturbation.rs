@@ -1179,6 +1179,7 @@ mod tests {
                 SolverKind::Agd,
                 SolverKind::Sgd,
                 SolverKind::Svrg,
+                SolverKind::Katyusha,
             ] {
                 let mut s = Settings::new(1.0, 1e-6);
                 s.solver = solver;
