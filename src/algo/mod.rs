@@ -2,6 +2,7 @@
 //! touches data, then runs in steps; only its final release is private.
 
 pub mod byoa;
+pub mod exponential_grid;
 pub mod noisy_gd;
 pub mod output_perturbation;
 
