@@ -126,6 +126,25 @@ impl ByoaSettings {
     }
 }
 
+/// The certified solvers need a smooth loss; the subgradient method has no certificate here.
+fn certified_solver(objective: &Objective, solver: SolverKind) -> Result<()> {
+    if solver == SolverKind::Subgradient {
+        return Err(Error::invalid(
+            "solver",
+            "a certified solver (gd, agd, sgd, svrg, katyusha) for seed 004",
+            "subgradient",
+        ));
+    }
+    if !objective.smoothness().is_finite() {
+        return Err(Error::invalid(
+            "loss",
+            "a smooth loss (the certified solvers need a gradient)",
+            objective.smoothness(),
+        ));
+    }
+    Ok(())
+}
+
 fn erm_only(objective: &Objective) -> Result<()> {
     if let Some(loss) = objective.loss()
         && matches!(loss.wrap, Wrap::Tilted { .. })
@@ -143,6 +162,7 @@ fn erm_only(objective: &Objective) -> Result<()> {
 /// ρ = L/(μn), Δ = 4L/(μn), σ per [`sigma`].
 pub fn plan_algorithm_1(objective: &Objective, settings: ByoaSettings) -> Result<Plan> {
     erm_only(objective)?;
+    certified_solver(objective, settings.solver)?;
     let declared = Declared::of(objective)?;
     check_epsilon(settings.epsilon)?;
     let (l, mu, n) = (
@@ -421,6 +441,7 @@ impl PhasedOutputPerturbation {
         seeded: bool,
     ) -> Result<Self> {
         erm_only(objective)?;
+        certified_solver(objective, settings.solver)?;
         let d = objective.dim();
         let n = objective.data().n();
         let l = objective.lipschitz();

@@ -8,8 +8,9 @@
 //!    accuracy α and ρ = √(2α/μ), Δ_T = Δ_F + 2ρ, and the noise: ℓ2-Laplace with scale Δ_T/ε for
 //!    δ = 0, a Gaussian calibrated to Δ_T for δ > 0 (ZWB+19 by default; analytic or classical
 //!    selectable).
-//! 2. Run a non-private base solver ([`crate::solver`]: GD, AGD, SGD) from w₀ = P_W(0); every
-//!    step evaluates the certificate ([`crate::solver::certify`]), a bound on ‖x⁺ − w*‖.
+//! 2. Run a non-private base solver ([`crate::solver`]: GD, AGD, SGD, SVRG, Katyusha) from
+//!    w₀ = P_W(0); every step evaluates the certificate ([`crate::solver::certify`]), a bound on
+//!    ‖x⁺ − w*‖ (the subgradient method instead runs its theorem's fixed count, see Assumptions).
 //! 3. As soon as the bound is ≤ ρ: release w_A = x⁺ + z (optionally projected onto W; post-processing).
 //!
 //! With [`Settings::regularised`] the same machinery is seed 000 **Algorithm 6** (merely convex F,
@@ -25,8 +26,12 @@
 //!   strong convexity comes from the declared ridge, never from the data; digest 004 pitfall 8).
 //! - The data term's per-sample Lipschitz constant L over W and its smoothness β are the loss's
 //!   **declared** constants for the declared feature bound (data are clipped to it) and domain radius
-//!   ([`crate::objective::Objective::constants`]); the certificate needs β < ∞ (GD/AGD/SGD here; the
-//!   subgradient solvers for non-smooth losses are not implemented yet and such losses are refused).
+//!   ([`crate::objective::Objective::constants`]). The certificate needs β < ∞ (GD, AGD, SGD, SVRG,
+//!   Katyusha). Non-smooth losses (hinge, absolute, adversarial) use the projected subgradient
+//!   method with the best iterate (seed 000 Algorithm 2), whose accuracy is a deterministic theorem
+//!   (Prop 3.2: T = ⌈2L_F²/(μα)⌉ steps, L_F = L + μR on a bounded W, no ℓ1 term): it runs exactly
+//!   T + 1 evaluations, a data-independent count, and the paper's class-F α (Cor 3.1/3.2) is the
+//!   default.
 //! - Replace-one adjacency with public n (the paper's; add/remove is refused: the ERM mean changes
 //!   its normaliser and Prop 2.2 does not cover it).
 //! - TERM (tilted) objectives are non-ERM: Δ_F = 2L/μ (Prop 2.2, general F; the C_τ/n refinement of
@@ -117,6 +122,10 @@ pub struct Declared {
     pub initial_distance: f64,
     /// A bound on ‖x‖ over the points GD visits (radius of W, or 2L/μ on R^d): rounding allowance.
     pub iterate_bound: f64,
+    /// Whether W is bounded (then `iterate_bound` is its radius).
+    pub bounded: bool,
+    /// λ₁ of the ℓ1 term (the subgradient solver does not support it).
+    pub l1: f64,
 }
 
 impl Declared {
@@ -155,6 +164,8 @@ impl Declared {
             form,
             initial_distance,
             iterate_bound,
+            bounded: diameter.is_finite(),
+            l1: obj.regularizer().l1,
         };
         declared.validate()?;
         Ok(declared)
@@ -182,10 +193,11 @@ impl Declared {
                 self.strong_convexity,
             ));
         }
-        if !(self.smoothness.is_finite() && self.smoothness >= self.strong_convexity) {
+        // β may be ∞ (non-smooth losses: only the subgradient solver applies, checked in `plan`).
+        if self.smoothness.is_nan() || self.smoothness < self.strong_convexity {
             return Err(Error::invalid(
                 "loss",
-                "a smooth loss (finite β ≥ μ): the certified GD/AGD/SGD solvers need a gradient",
+                "declared smoothness β ≥ μ",
                 self.smoothness,
             ));
         }
@@ -434,9 +446,9 @@ pub fn k_delta(epsilon: f64, delta: f64) -> f64 {
     c + libm::sqrt(c * c + epsilon)
 }
 
-/// The paper's α for the smooth strongly convex class H (digest 000 recipe; Cor 3.3 non-ERM,
-/// Cor 3.4 ERM): (L²/μ)·min{κ r², 1}, divided by n² for ERM, with r = d/ε (δ = 0) or
-/// √d·K_δ/ε (δ > 0).
+/// The paper's α (digest 000 recipe), r = d/ε (δ = 0) or √d·K_δ/ε (δ > 0): for the smooth class H
+/// (Cor 3.3 non-ERM, Cor 3.4 ERM) (L²/μ)·min{κ r², 1}, divided by n² for ERM; for a non-smooth
+/// loss (class F, Cor 3.1/3.2) (L²/μ)·r, or (L²/(μn))·min{1/n, r/n} for ERM.
 pub fn default_alpha(declared: &Declared, epsilon: f64, delta: f64) -> f64 {
     let d = declared.d as f64;
     let r = if delta == 0.0 {
@@ -445,9 +457,18 @@ pub fn default_alpha(declared: &Declared, epsilon: f64, delta: f64) -> f64 {
         libm::sqrt(d) * k_delta(epsilon, delta) / epsilon
     };
     let l = declared.lipschitz;
+    let n = declared.n as f64;
+    if !declared.smoothness.is_finite() {
+        // Class F (non-smooth), Cor 3.1/3.2: (L²/μ)·r (non-ERM) or (L²/(μn))·min{1/n, r}.
+        let base = l * l / declared.strong_convexity;
+        return match declared.form {
+            Form::Erm => base / n * (1.0 / n).min(r / n),
+            Form::NonErm => base * r,
+        };
+    }
     let base = l * l / declared.strong_convexity * (declared.condition() * r * r).min(1.0);
     match declared.form {
-        Form::Erm => base / (declared.n as f64 * declared.n as f64),
+        Form::Erm => base / (n * n),
         Form::NonErm => base,
     }
 }
@@ -466,6 +487,77 @@ pub fn gd_iteration_bound(kappa: f64, initial_distance: f64, target: f64) -> usi
     }
     let t = libm::log(start / target) / -libm::log1p(-1.0 / kappa);
     (libm::ceil(t) as usize).saturating_add(1)
+}
+
+/// The deterministic iteration count of the subgradient method (seed 000 Prop 3.2):
+/// T = ⌈2L_F²/(μα)⌉ with L_F = L + μR the subgradient bound of F on the bounded W (data term plus
+/// ridge). The method needs a bounded W and no ℓ1 term.
+pub fn subgradient_iterations(declared: &Declared, alpha: f64) -> Result<usize> {
+    if !declared.bounded {
+        return Err(Error::invalid(
+            "domain",
+            "a bounded domain for the subgradient method (its subgradient bound needs R)",
+            "unbounded",
+        ));
+    }
+    if declared.l1 != 0.0 {
+        return Err(Error::invalid(
+            "regularizer.l1",
+            "0 for the subgradient method",
+            declared.l1,
+        ));
+    }
+    let mu = declared.strong_convexity;
+    let l_f = declared.lipschitz + mu * declared.iterate_bound;
+    let t = libm::ceil(2.0 * l_f * l_f / (mu * alpha));
+    if !(t.is_finite() && t <= 1e8) {
+        return Err(Error::invalid(
+            "alpha",
+            "a larger α: the subgradient method would need more than 10⁸ iterations",
+            alpha,
+        ));
+    }
+    Ok((t as usize).max(1))
+}
+
+/// The GD bound and the base solver's budget for the certified solvers, after checking that the
+/// loss is smooth and that ρ dwarfs the certificate's rounding allowance.
+fn certified_budget(
+    declared: &Declared,
+    settings: &Settings,
+    alpha: f64,
+    radius: f64,
+) -> Result<(usize, usize)> {
+    if !declared.smoothness.is_finite() {
+        return Err(Error::invalid(
+            "loss",
+            "a smooth loss for the certified GD/AGD/SGD/SVRG/Katyusha solvers (use the subgradient solver for non-smooth losses)",
+            declared.smoothness,
+        ));
+    }
+    let kappa = declared.condition();
+    // The certificate's rounding allowance at its worst (n + d passes of G/β, iterates within the
+    // iterate bound) must fit in the 10% of ρ left for it.
+    let allowance = 4.0
+        * kappa
+        * f64::EPSILON
+        * ((declared.n + declared.d) as f64 * declared.lipschitz / declared.smoothness
+            + 2.0 * declared.iterate_bound);
+    if allowance.is_nan() || allowance > ROUNDING_SHARE * radius {
+        return Err(Error::invalid(
+            "alpha",
+            format!(
+                "a larger α: ρ = √(2α/μ) must exceed the certificate's rounding allowance {allowance:.2e} tenfold"
+            ),
+            alpha,
+        ));
+    }
+    let gd_bound = gd_iteration_bound(
+        kappa,
+        declared.initial_distance,
+        (1.0 - ROUNDING_SHARE) * radius,
+    );
+    Ok((gd_bound, settings.max_iters.unwrap_or(gd_bound).max(1)))
 }
 
 /// Fixes Δ_F, α, ρ, Δ_T, the noise and the guarantee from the declared problem and the settings.
@@ -535,29 +627,12 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
     };
     let radius = libm::sqrt(2.0 * alpha / declared.strong_convexity);
     let total = sensitivity + 2.0 * radius;
-    let kappa = declared.condition();
-    // The certificate's rounding allowance at its worst (n + d passes of G/β, iterates within the
-    // iterate bound) must fit in the 10% of ρ left for it.
-    let allowance = 4.0
-        * kappa
-        * f64::EPSILON
-        * ((declared.n + declared.d) as f64 * declared.lipschitz / declared.smoothness
-            + 2.0 * declared.iterate_bound);
-    if allowance.is_nan() || allowance > ROUNDING_SHARE * radius {
-        return Err(Error::invalid(
-            "alpha",
-            format!(
-                "a larger α: ρ = √(2α/μ) must exceed the certificate's rounding allowance {allowance:.2e} tenfold"
-            ),
-            alpha,
-        ));
-    }
-    let gd_bound = gd_iteration_bound(
-        kappa,
-        declared.initial_distance,
-        (1.0 - ROUNDING_SHARE) * radius,
-    );
-    let max_iters = settings.max_iters.unwrap_or(gd_bound).max(1);
+    let (gd_bound, max_iters) = if settings.solver == SolverKind::Subgradient {
+        let t = subgradient_iterations(&declared, alpha)?;
+        (t, t)
+    } else {
+        certified_budget(&declared, &settings, alpha, radius)?
+    };
     let (noise, accounting) = if settings.delta == 0.0 {
         let scale = laplace_scale(total, settings.epsilon)?;
         (
@@ -805,10 +880,26 @@ pub fn perturb(
     Ok(norm2(draw))
 }
 
+/// A fixed-count run of a solver whose accuracy is a deterministic theorem (the subgradient method,
+/// Prop 3.2): T + 1 iterations (the last one only evaluates w_T for the best iterate).
+struct FixedRun {
+    solver: Box<dyn BaseSolver>,
+    done: usize,
+    total: usize,
+    grad_evals: f64,
+    last_value: f64,
+}
+
+/// How the accuracy the sensitivity needs is established.
+enum Engine {
+    Certified(CertifiedRun),
+    Fixed(FixedRun),
+}
+
 /// Seed 000 Algorithm 1 (and Algorithm 6) as a step-wise [`PrivateAlgorithm`].
 pub struct OutputPerturbation {
     plan: Plan,
-    run: CertifiedRun,
+    engine: Engine,
     rng: DpRng,
     seeded: bool,
     noise: Vec<f64>,
@@ -850,20 +941,34 @@ impl OutputPerturbation {
         let constants = plan.declared.certificate_constants();
         let solver_seed = rand::Rng::next_u64(&mut rng);
         let d = objective.dim();
-        let run = CertifiedRun::new(
-            objective,
-            constants,
-            settings.solver,
-            solver_seed,
-            &vec![0.0; d],
-            plan.radius,
-            plan.max_iters,
-            plan.gd_bound,
-        );
+        let mut start = vec![0.0; d];
+        objective.domain().project(&mut start);
+        let engine = if settings.solver == SolverKind::Subgradient {
+            Engine::Fixed(FixedRun {
+                solver: settings
+                    .solver
+                    .build(objective, &constants, solver_seed, &start),
+                done: 0,
+                total: plan.max_iters + 1,
+                grad_evals: 0.0,
+                last_value: f64::NAN,
+            })
+        } else {
+            Engine::Certified(CertifiedRun::new(
+                objective,
+                constants,
+                settings.solver,
+                solver_seed,
+                &start,
+                plan.radius,
+                plan.max_iters,
+                plan.gd_bound,
+            ))
+        };
         Ok(Self {
-            out: run.start().to_vec(),
+            out: start,
             plan,
-            run,
+            engine,
             rng,
             seeded,
             noise: vec![0.0; d],
@@ -884,7 +989,24 @@ impl OutputPerturbation {
 
     /// Whether the GD safeguard had to take over from the chosen solver.
     pub fn used_safeguard(&self) -> bool {
-        self.run.used_safeguard()
+        match &self.engine {
+            Engine::Certified(run) => run.used_safeguard(),
+            Engine::Fixed(_) => false,
+        }
+    }
+
+    fn solver_name(&self) -> &'static str {
+        match &self.engine {
+            Engine::Certified(run) => run.solver_name(),
+            Engine::Fixed(f) => f.solver.name(),
+        }
+    }
+
+    fn last_certificate(&self) -> Option<Certificate> {
+        match &self.engine {
+            Engine::Certified(run) => run.last(),
+            Engine::Fixed(_) => None,
+        }
     }
 
     /// The noise draw that was added (zero before the release). **Not private** (with the release
@@ -893,15 +1015,25 @@ impl OutputPerturbation {
         &self.noise
     }
 
-    /// The certified, un-noised point x⁺ the noise was added to. **Not private.**
+    /// The certified, un-noised point x⁺ the noise was added to (for the subgradient method: the
+    /// best iterate). **Not private.**
     pub fn certified_point(&self) -> &[f64] {
-        self.run.certified_point()
+        match &self.engine {
+            Engine::Certified(run) => run.certified_point(),
+            Engine::Fixed(f) => f.solver.current(),
+        }
     }
 
     /// Runs to the end; returns the release (or w₀ after an abort).
     pub fn run(&mut self, objective: &Objective) -> &[f64] {
         while self.step(objective).is_some() {}
         &self.out
+    }
+
+    fn abort(&mut self, objective: &Objective) {
+        self.out.fill(0.0);
+        objective.domain().project(&mut self.out);
+        self.outcome = Outcome::Aborted;
     }
 }
 
@@ -924,20 +1056,27 @@ impl PrivateAlgorithm for OutputPerturbation {
             caveats.push("non-ERM objective (TERM): Δ_F = 2L/μ, no 1/n".to_string());
         }
         match self.outcome {
-            Outcome::Released => caveats.push(format!(
-                "certificate met: ‖w_T − w*‖ ≤ {:.3e} ≤ ρ = {:.3e} before the noise was added",
-                self.run.last().map_or(f64::NAN, |c| c.distance_bound),
-                p.radius
-            )),
+            Outcome::Released => match &self.engine {
+                Engine::Certified(run) => caveats.push(format!(
+                    "certificate met: ‖w_T − w*‖ ≤ {:.3e} ≤ ρ = {:.3e} before the noise was added",
+                    run.last().map_or(f64::NAN, |c| c.distance_bound),
+                    p.radius
+                )),
+                Engine::Fixed(f) => caveats.push(format!(
+                    "accuracy by theorem: {} subgradient steps = ⌈2L_F²/(μα)⌉ give F(best) − F* ≤ α surely (seed 000 Prop 3.2), so ‖w_T − w*‖ ≤ ρ = {:.3e}",
+                    f.total - 1,
+                    p.radius
+                )),
+            },
             Outcome::Aborted => caveats.push(
                 "ABORTED: the certificate never held (floating point); the output is the data-independent w₀, and the abort itself depends on the data".to_string(),
             ),
             Outcome::Solving => caveats.push("not released yet".to_string()),
         }
-        if self.run.used_safeguard() {
+        if self.used_safeguard() {
             caveats.push(format!(
                 "{} did not certify within {} iterations; projected GD from w₀ took over",
-                self.run.solver_name(),
+                self.solver_name(),
                 p.max_iters
             ));
         }
@@ -959,7 +1098,7 @@ impl PrivateAlgorithm for OutputPerturbation {
         };
         let mechanism = format!(
             "output perturbation ({algorithm}) with {}, α = {:.3e}, Δ_T = {:.3e}",
-            self.run.solver_name(),
+            self.solver_name(),
             p.alpha,
             p.total_sensitivity
         );
@@ -980,21 +1119,48 @@ impl PrivateAlgorithm for OutputPerturbation {
         if self.is_done() {
             return None;
         }
-        let cert = self.run.step(objective);
+        let (loss, grad_norm, grad_evals, ready, failed) = match &mut self.engine {
+            Engine::Certified(run) => {
+                let cert = run.step(objective);
+                (
+                    cert.value,
+                    cert.grad_norm,
+                    run.grad_evals(),
+                    run.is_certified(),
+                    run.failed(),
+                )
+            }
+            Engine::Fixed(f) => {
+                f.grad_evals += f.solver.iterate(objective);
+                f.done += 1;
+                f.last_value = objective.value(f.solver.current());
+                (
+                    f.last_value,
+                    f64::NAN,
+                    f.grad_evals,
+                    f.done >= f.total,
+                    false,
+                )
+            }
+        };
         let mut report = StepReport {
             t: self.t,
-            grad_evals: self.run.grad_evals(),
-            loss: cert.value,
+            grad_evals,
+            loss,
             noise_norm: 0.0,
-            grad_norm: cert.grad_norm,
+            grad_norm,
             epsilon_spent: 0.0,
         };
         self.t += 1;
-        if self.run.is_certified() {
+        if ready {
+            let point = match &self.engine {
+                Engine::Certified(run) => run.certified_point(),
+                Engine::Fixed(f) => f.solver.current(),
+            };
             match perturb(
                 &self.plan.noise,
                 &mut self.rng,
-                self.run.certified_point(),
+                point,
                 &mut self.noise,
                 &mut self.out,
             ) {
@@ -1007,22 +1173,19 @@ impl PrivateAlgorithm for OutputPerturbation {
                     report.epsilon_spent = self.plan.settings.epsilon;
                 }
                 // The scale was validated by `plan`, so this cannot happen; never release unnoised.
-                Err(_) => {
-                    self.out.copy_from_slice(self.run.start());
-                    self.outcome = Outcome::Aborted;
-                }
+                Err(_) => self.abort(objective),
             }
-        } else if self.run.failed() {
-            self.out.copy_from_slice(self.run.start());
-            self.outcome = Outcome::Aborted;
+        } else if failed {
+            self.abort(objective);
         }
         Some(report)
     }
 
     fn current(&self) -> &[f64] {
-        match self.outcome {
-            Outcome::Solving => self.run.current(),
-            Outcome::Released | Outcome::Aborted => &self.out,
+        match (self.outcome, &self.engine) {
+            (Outcome::Solving, Engine::Certified(run)) => run.current(),
+            (Outcome::Solving, Engine::Fixed(f)) => f.solver.current(),
+            (Outcome::Released | Outcome::Aborted, _) => &self.out,
         }
     }
 
@@ -1031,11 +1194,14 @@ impl PrivateAlgorithm for OutputPerturbation {
     }
 
     fn grad_evals(&self) -> f64 {
-        self.run.grad_evals()
+        match &self.engine {
+            Engine::Certified(run) => run.grad_evals(),
+            Engine::Fixed(f) => f.grad_evals,
+        }
     }
 
     fn certificate(&self) -> Option<CertificateStatus> {
-        self.run.last().map(|c| CertificateStatus {
+        self.last_certificate().map(|c| CertificateStatus {
             bound: c.distance_bound,
             threshold: self.plan.radius,
             sensitivity: self.plan.total_sensitivity,
@@ -1147,7 +1313,21 @@ mod tests {
             1.0,
         )
         .unwrap();
-        assert_eq!(Declared::of(&hinge).unwrap_err().field(), Some("loss"));
+        // A non-smooth loss: refused by the certified solvers, accepted by the subgradient method,
+        // which in turn refuses an unbounded domain.
+        let hinge_decl = Declared::of(&hinge).unwrap();
+        assert_eq!(
+            plan(hinge_decl, Settings::new(1.0, 0.0))
+                .unwrap_err()
+                .field(),
+            Some("loss")
+        );
+        let mut sub = Settings::new(1.0, 0.0);
+        sub.solver = SolverKind::Subgradient;
+        assert!(plan(hinge_decl, sub).is_ok());
+        let mut unbounded = hinge_decl;
+        unbounded.bounded = false;
+        assert_eq!(plan(unbounded, sub).unwrap_err().field(), Some("domain"));
         let squared = Objective::with_loss(
             Arc::new(flat.data().clone()),
             Loss::erm(Glm::Squared { label_bound: 1.0 }),
@@ -1214,6 +1394,55 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn subgradient_method_releases_after_its_theorem_count_within_rho() {
+        // Hinge + ridge 0.1 on the ball of radius 2 (non-smooth, class F^ERM): α of Cor 3.2 is
+        // L²/(μn²), T = ⌈2(L + μR)²/(μα)⌉ (Prop 3.2), the release comes at step T + 1, and the
+        // best iterate it perturbs is truly within ρ = √(2α/μ) of the certified hinge optimum
+        // (the reference's duality-gap certificate).
+        let spec = ClassificationSpec {
+            n: 60,
+            d: 2,
+            feature_scale: 1.0,
+            signal: 3.0,
+        };
+        let mut data = generate_classification(&spec, &mut seeded(8, Stream::Data)).unwrap();
+        clip_features(&mut data, 1.0);
+        let obj = Objective::with_loss(
+            Arc::new(data),
+            Loss::erm(Glm::Hinge),
+            Regularizer::ridge(0.1),
+            DomainKind::L2Ball { radius: 2.0 }.boxed(),
+            1.0,
+        )
+        .unwrap();
+        let mut s = Settings::new(1.0, 0.0);
+        s.solver = SolverKind::Subgradient;
+        s.project_release = true;
+        let mut alg = OutputPerturbation::new(s, &obj, seeded(4, Stream::Noise), true).unwrap();
+        let alpha = 1.0 / (0.1 * 3600.0);
+        assert!((alg.plan().alpha - alpha).abs() < 1e-15);
+        let t = libm::ceil(2.0 * 1.2 * 1.2 / (0.1 * alpha)) as usize;
+        assert_eq!(alg.plan().max_iters, t);
+        let steps = std::iter::from_fn(|| alg.step(&obj)).count();
+        assert_eq!(steps, t + 1);
+        assert_eq!(alg.outcome(), Outcome::Released);
+        let reference = reference::solve(&obj, 1e-12, 100_000).unwrap();
+        let slack = libm::sqrt(2.0 * reference.gap_bound / 0.1);
+        let gap = dist2(alg.certified_point(), &reference.w);
+        assert!(
+            gap <= alg.plan().radius + slack,
+            "{gap} > {}",
+            alg.plan().radius
+        );
+        assert!(crate::domain::Domain::contains(
+            &crate::domain::L2Ball { radius: 2.0 },
+            alg.current(),
+            1e-12
+        ));
+        assert!(alg.ledger().caveats.iter().any(|c| c.contains("Prop 3.2")));
     }
 
     #[test]

@@ -39,6 +39,7 @@
 //! | [`ProjectedAgd`] | Nesterov's constant-momentum scheme | 1 (+1 for the certificate) | seed 000 Algorithm 4 |
 //! | [`Sgd`] | one-sample projected SGD, η_s = 2/(μ(s+1)), weighted average | 1/n (+1 for the certificate) | seed 000 Algorithm 3 (Bubeck's indexing) |
 //! | [`Svrg`] | proximal SVRG, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | Xiao & Zhang 2014; digest 004 §4.2 |
+//! | [`SubgradientBest`] | projected subgradient, η_t = 2/(μ(t+1)), best iterate | 1 (fixed count T of Prop 3.2, no certificate) | seed 000 Algorithm 2 |
 //! | [`Katyusha`] | accelerated variance reduction, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | seed 000 Algorithm 5 (Allen-Zhu 2018, Alg. 1) |
 //!
 //! Solvers are written against [`Problem`] (a finite sum plus a prox), so the same code runs on the
@@ -186,6 +187,9 @@ pub enum SolverKind {
     Svrg,
     /// Katyusha (Allen-Zhu 2017/2018), strongly convex version, one epoch per iteration.
     Katyusha,
+    /// Projected subgradient method with the best iterate (seed 000 Algorithm 2) for non-smooth
+    /// losses: stopped by its deterministic iteration count (Prop 3.2), not by the certificate.
+    Subgradient,
 }
 
 impl SolverKind {
@@ -205,6 +209,7 @@ impl SolverKind {
             SolverKind::Sgd => Box::new(Sgd::new(obj, constants, seed, start)),
             SolverKind::Svrg => Box::new(Svrg::new(obj, constants, seed, start)),
             SolverKind::Katyusha => Box::new(Katyusha::new(obj, constants, seed, start)),
+            SolverKind::Subgradient => Box::new(SubgradientBest::new(obj, constants, start)),
         }
     }
 }
@@ -573,6 +578,60 @@ impl BaseSolver for Katyusha {
     }
     fn current(&self) -> &[f64] {
         &self.snapshot
+    }
+}
+
+/// The projected subgradient method with the best iterate, seed 000 Algorithm 2 (ABD17 Prop 5.3):
+/// w_t = P_W(w_{t−1} − η_{t−1}g_{t−1}), g ∈ ∂F(w_{t−1}), η_t = 2/(μ(t+1)), proposing
+/// argmin_t F(w_t) over the iterates seen. Prop 3.2: after T = 2L_F²/(μα) steps (L_F bounding the
+/// subgradients of F on W, ridge included) the best of w_1..w_T is α-accurate, **deterministically**:
+/// the theorem is its certificate ([`crate::algo::output_perturbation`] runs it T + 1 times, the last
+/// call only evaluating w_T). Each iteration evaluates F and a subgradient at the current point (one
+/// full pass). The ℓ1 term is not supported (its subgradient would enter L_F).
+pub struct SubgradientBest {
+    w: Vec<f64>,
+    grad: Vec<f64>,
+    best: Vec<f64>,
+    best_value: f64,
+    mu: f64,
+    t: u64,
+}
+
+impl SubgradientBest {
+    /// Starts at P_W(start).
+    pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
+        let d = obj.dim();
+        let mut w = start.to_vec();
+        obj.project(&mut w);
+        Self {
+            best: w.clone(),
+            w,
+            grad: vec![0.0; d],
+            best_value: f64::INFINITY,
+            mu: constants.strong_convexity,
+            t: 0,
+        }
+    }
+}
+
+impl BaseSolver for SubgradientBest {
+    fn name(&self) -> &'static str {
+        "projected subgradient method (best iterate)"
+    }
+    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+        let value = obj.value_and_gradient(&self.w, &mut self.grad);
+        if value < self.best_value {
+            self.best_value = value;
+            self.best.copy_from_slice(&self.w);
+        }
+        self.t += 1;
+        let eta = 2.0 / (self.mu * (self.t as f64 + 1.0));
+        axpy(-eta, &self.grad, &mut self.w);
+        obj.project(&mut self.w);
+        1.0
+    }
+    fn current(&self) -> &[f64] {
+        &self.best
     }
 }
 
