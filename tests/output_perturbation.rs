@@ -305,3 +305,66 @@ fn algorithm_6_uses_the_corrected_gaussian_and_the_papers_lambda() {
     assert!(ledger.mechanism.contains("Algorithm 6"));
     assert!(ledger.caveats.iter().any(|c| c.contains("σ/√2")));
 }
+
+#[test]
+fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
+    use dp_playground::algo::output_perturbation::{loss_range, tilt_factor};
+    use dp_playground::loss::Wrap;
+    // Logistic range over ‖w‖ ≤ R, ‖x‖ ≤ X is exactly RX (ln((1 + e^{RX})/(1 + e^{−RX})) = RX).
+    assert!((loss_range(Glm::Logistic, 1.0, 2.0).unwrap() - 2.0).abs() < 1e-15);
+    assert!(loss_range(Glm::Huber { delta: 1.0 }, 1.0, 2.0).is_none());
+    // C_τ/n = e^{τRX}/n: τ = 0.5, R = 2, X = 1, n = 200 → e/200; a large τ caps at 1.
+    assert!(
+        (tilt_factor(Glm::Logistic, 0.5, 1.0, 2.0, 200) - std::f64::consts::E / 200.0).abs()
+            < 1e-15
+    );
+    assert_eq!(tilt_factor(Glm::Logistic, 5.0, 1.0, 2.0, 200), 1.0);
+
+    let make = |first: (f64, f64, f64)| {
+        let n = 200;
+        let mut xs = Vec::new();
+        let mut ys = Vec::new();
+        for i in 0..n {
+            let a = i as f64 * 0.37;
+            xs.extend_from_slice(&[0.9 * libm::cos(a), 0.9 * libm::sin(a)]);
+            ys.push(if libm::cos(a) + 0.3 > 0.0 { 1.0 } else { -1.0 });
+        }
+        xs[0] = first.0;
+        xs[1] = first.1;
+        ys[0] = first.2;
+        Objective::with_loss(
+            Arc::new(Dataset::from_samples(2, xs, ys).unwrap()),
+            Loss {
+                glm: Glm::Logistic,
+                wrap: Wrap::Tilted { tau: 0.5 },
+            },
+            Regularizer::ridge(0.2),
+            Box::new(L2Ball { radius: 2.0 }),
+            1.0,
+        )
+        .unwrap()
+    };
+    let a = make((1.0, 0.0, 1.0));
+    let b = make((-1.0, 0.0, 1.0));
+    let p = plan(Declared::of(&a).unwrap(), Settings::new(1.0, 0.0)).unwrap();
+    let expected = 2.0 * 1.0 / 0.2 * std::f64::consts::E / 200.0;
+    assert!(
+        (p.sensitivity - expected).abs() < 1e-12,
+        "{}",
+        p.sensitivity
+    );
+    // The optima of the two neighbours (certified references) move by less than Δ_F.
+    let (ra, rb) = (
+        reference::solve(&a, 1e-13, 100_000).unwrap(),
+        reference::solve(&b, 1e-13, 100_000).unwrap(),
+    );
+    let moved = dp_playground::linalg::dist2(&ra.w, &rb.w);
+    println!("TERM: optimum moved {moved:.3e}, Δ_F = {expected:.3e}");
+    assert!(moved <= expected, "{moved} > {expected}");
+    let mut alg =
+        OutputPerturbation::new(Settings::new(1.0, 0.0), &a, seeded(3, Stream::Noise), true)
+            .unwrap();
+    alg.run(&a);
+    assert!(alg.certificate().unwrap().met);
+    assert!(alg.ledger().caveats.iter().any(|c| c.contains("Lemma 5.2")));
+}

@@ -34,9 +34,10 @@
 //!   default.
 //! - Replace-one adjacency with public n (the paper's; add/remove is refused: the ERM mean changes
 //!   its normaliser and Prop 2.2 does not cover it).
-//! - TERM (tilted) objectives are non-ERM: Δ_F = 2L/μ (Prop 2.2, general F; the C_τ/n refinement of
-//!   Lemma 5.2 is not used yet). TERM of the squared loss is refused: its declared β_τ = β + 2L²τ
-//!   holds only on W, while the certificate needs smoothness on R^d.
+//! - TERM (tilted) objectives are non-ERM: Δ_F = (2L/μ)·min{1, C_τ/n} (Prop 2.2 and Lemma 5.2,
+//!   C_τ = e^{τ(A_R − a_R)} from [`loss_range`], a declared bound for margin losses; 2L/μ otherwise).
+//!   TERM of the squared loss is refused: its declared β_τ = β + 2L²τ holds only on W, while the
+//!   certificate needs smoothness on R^d.
 //!
 //! # Privacy
 //! Seed 000 Prop 3.1: if ‖w_T(X) − w*(X)‖ ≤ ρ on **every** dataset, then
@@ -126,6 +127,9 @@ pub struct Declared {
     pub bounded: bool,
     /// λ₁ of the ℓ1 term (the subgradient solver does not support it).
     pub l1: f64,
+    /// TERM's factor min{1, C_τ/n} on Δ_F (seed 000 Lemma 5.2), 1 when no bound on the loss range
+    /// is available or for ERM.
+    pub tilt_factor: f64,
 }
 
 impl Declared {
@@ -166,6 +170,13 @@ impl Declared {
             iterate_bound,
             bounded: diameter.is_finite(),
             l1: obj.regularizer().l1,
+            tilt_factor: match obj.loss() {
+                Some(crate::loss::Loss {
+                    glm,
+                    wrap: Wrap::Tilted { tau },
+                }) => tilt_factor(glm, tau, obj.feature_bound(), radius, obj.data().n()),
+                _ => 1.0,
+            },
         };
         declared.validate()?;
         Ok(declared)
@@ -219,7 +230,7 @@ impl Declared {
         let base = 2.0 * self.lipschitz / self.strong_convexity;
         match self.form {
             Form::Erm => base / self.n as f64,
-            Form::NonErm => base,
+            Form::NonErm => base * self.tilt_factor,
         }
     }
 
@@ -229,6 +240,33 @@ impl Declared {
             smoothness: self.smoothness,
             lipschitz: self.lipschitz,
         }
+    }
+}
+
+/// A data-independent bound on the range A_R − a_R of a per-sample loss over ‖w‖ ≤ R, ‖x‖ ≤ X, for
+/// losses whose range does not depend on the labels: logistic ln(1 + e^{RX}) − ln(1 + e^{−RX}) = RX;
+/// hinge max(0, 1 + RX) − max(0, 1 − RX); smoothed hinge h(−RX) − h(RX). `None` for the residual
+/// losses (their range needs a label bound).
+pub fn loss_range(glm: Glm, feature_bound: f64, radius: f64) -> Option<f64> {
+    use crate::loss::GlmLoss;
+    let m = feature_bound * radius;
+    if !m.is_finite() {
+        return None;
+    }
+    match glm {
+        Glm::Logistic => Some(m),
+        Glm::Hinge | Glm::SmoothedHinge { .. } => Some(glm.value(-m, 1.0) - glm.value(m, 1.0)),
+        Glm::Squared { .. } | Glm::Huber { .. } | Glm::Absolute => None,
+    }
+}
+
+/// TERM's sensitivity factor min{1, C_τ/n}, C_τ = exp(τ(A_R − a_R)) (seed 000 Lemma 5.2; its proof
+/// is flawed but the bound holds, REVIEW-000-004 A2). It helps only when τ < ln(n)/(A_R − a_R)
+/// (digest 000 §7.1); 1 when no range bound is known.
+pub fn tilt_factor(glm: Glm, tau: f64, feature_bound: f64, radius: f64, n: usize) -> f64 {
+    match loss_range(glm, feature_bound, radius) {
+        Some(range) => (libm::exp(tau * range) / n as f64).min(1.0),
+        None => 1.0,
     }
 }
 
@@ -1053,7 +1091,10 @@ impl PrivateAlgorithm for OutputPerturbation {
             "the solver's iterates and its data-dependent stopping time are not private; only the release is".to_string(),
         ];
         if p.declared.form == Form::NonErm {
-            caveats.push("non-ERM objective (TERM): Δ_F = 2L/μ, no 1/n".to_string());
+            caveats.push(format!(
+                "non-ERM objective (TERM): Δ_F = (2L/μ)·min{{1, C_τ/n}} = (2L/μ)·{:.3e} (Lemma 5.2)",
+                p.declared.tilt_factor
+            ));
         }
         match self.outcome {
             Outcome::Released => match &self.engine {
