@@ -195,10 +195,95 @@ pub fn cap(bound: f64, c: &Constants) -> f64 {
     bound.min(c.lipschitz * c.radius)
 }
 
+/// Section 4 (SCO): the regularisation λ for the population loss, which adds a 1/√n term to the
+/// ERM λ (digest 000 §A7): class G (Prop 4.3) (L/R)(√r + 1/√n); class J (Prop 4.4)
+/// (βL²/R²)^{1/3}(r^{2/3} + 1/√n). Use with Algorithm 6 ([`crate::algo::output_perturbation::Regularised`]).
+pub fn sco_lambda(class: Class, c: &Constants, r: f64, n: usize) -> Option<f64> {
+    let inv_sqrt_n = 1.0 / libm::sqrt(n as f64);
+    match class {
+        Class::Convex => Some(c.lipschitz / c.radius * (libm::sqrt(r) + inv_sqrt_n)),
+        Class::ConvexSmooth => Some(
+            libm::cbrt(c.smoothness * c.lipschitz * c.lipschitz / (c.radius * c.radius))
+                * (libm::pow(r, 2.0 / 3.0) + inv_sqrt_n),
+        ),
+        Class::StronglyConvex | Class::StronglyConvexSmooth => None,
+    }
+}
+
+/// Section 4 (SCO): expected excess **population** loss, practical bounds with the corollaries'
+/// constants (digest 000 §A7), r the ERM privacy ratio:
+///
+/// | class | δ = 0 | δ > 0 |
+/// |---|---|---|
+/// | F (Cor 4.1) | (L²/μ)(5/n + 9r) | (L²/μ)(5/n + 6r) |
+/// | H (Cor 4.2) | (L²/μ)(5/n + 26κr²) | (L²/μ)(5/n + 13.5κr²) |
+/// | G (Cor 4.3) | 32·LR(√r + 1/√n) | 32·LR(√r + 1/√n) |
+/// | J (Cor 4.4) | 128·β^{1/3}L^{2/3}R^{4/3}(1/√n + r^{2/3}) | same |
+pub fn sco_practical_upper(class: Class, regime: Regime, c: &Constants, r: f64, n: usize) -> f64 {
+    let (l, mu, beta, rad) = (c.lipschitz, c.strong_convexity, c.smoothness, c.radius);
+    let nf = n as f64;
+    let pure = regime == Regime::Pure;
+    match class {
+        Class::StronglyConvex => l * l / mu * (5.0 / nf + if pure { 9.0 } else { 6.0 } * r),
+        Class::StronglyConvexSmooth => {
+            l * l / mu * (5.0 / nf + if pure { 26.0 } else { 13.5 } * (beta / mu) * r * r)
+        }
+        Class::Convex => 32.0 * l * rad * (libm::sqrt(r) + 1.0 / libm::sqrt(nf)),
+        Class::ConvexSmooth => {
+            128.0
+                * libm::cbrt(beta)
+                * libm::pow(l, 2.0 / 3.0)
+                * libm::pow(rad, 4.0 / 3.0)
+                * (1.0 / libm::sqrt(nf) + libm::pow(r, 2.0 / 3.0))
+        }
+    }
+}
+
+/// The generalisation (uniform-stability) term added to an empirical bound to get a population
+/// bound (Lemma 4.1/4.2, digest 000 §6.1): 2L²/(μn) for the exact minimiser, L·Δ_T for the
+/// practical release (the release is L·Δ_T-uniformly stable).
+pub fn stability_term(
+    lipschitz: f64,
+    strong_convexity: f64,
+    n: usize,
+    total_sensitivity: Option<f64>,
+) -> f64 {
+    match total_sensitivity {
+        Some(delta_t) => lipschitz * delta_t,
+        None => 2.0 * lipschitz * lipschitz / (strong_convexity * n as f64),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::privacy::calibration::GaussianMethod;
+
+    #[test]
+    fn sco_terms_add_the_non_private_rate() {
+        let c = Constants {
+            lipschitz: 1.0,
+            strong_convexity: 0.1,
+            smoothness: 0.5,
+            radius: 2.0,
+        };
+        // As r → 0 the population bounds keep the non-private rate: 5L²/(μn) for F and H,
+        // 32LR/√n for G, 128β^{1/3}L^{2/3}R^{4/3}/√n for J.
+        let n = 10_000;
+        assert!(
+            (sco_practical_upper(Class::StronglyConvex, Regime::Pure, &c, 0.0, n) - 5e-3).abs()
+                < 1e-15
+        );
+        assert!(
+            (sco_practical_upper(Class::Convex, Regime::Pure, &c, 0.0, n) - 0.64).abs() < 1e-12
+        );
+        // λ of Prop 4.3 at r = 0 is (L/R)/√n.
+        assert!((sco_lambda(Class::Convex, &c, 0.0, n).unwrap() - 0.005).abs() < 1e-15);
+        assert!(sco_lambda(Class::StronglyConvex, &c, 0.1, n).is_none());
+        // Stability: 2L²/(μn) = 2e-3 conceptually; L·Δ_T for a release.
+        assert!((stability_term(1.0, 0.1, n, None) - 2e-3).abs() < 1e-15);
+        assert_eq!(stability_term(2.0, 0.1, n, Some(0.01)), 0.02);
+    }
 
     #[test]
     fn mean_norms_match_closed_forms() {
