@@ -172,6 +172,23 @@ fn audit_passes_output_perturbation_and_catches_a_skipped_certificate() {
 }
 
 #[test]
+fn audit_of_the_gaussian_release_passes_and_still_catches_the_skipped_certificate() {
+    // δ = 1e-5 with the ZWB σ (≈ 4.6·Δ_T at ε = 1): the correct release passes (ε̂ ≤ 1 except with
+    // probability 1e-3; measured 0.17 with 2·10⁴ runs per side: ZWB is conservative and the
+    // Gaussian's loss beyond ε hides in δ-sized tails). The planted version's 5–10 Δ_F jumps
+    // (≈ 1–2 σ) in ≈ 5% of runs are still caught: measured ε̂ = 2.48 with 10⁵ runs per side
+    // (2·10⁴ gave 0.99, too few).
+    let mut ok = OutputPerturbationTarget::new(100, 1.0, 1e-5, SolverKind::Gd, Bug::None).unwrap();
+    let r = run(&mut ok, 20_000, 21);
+    assert!(!r.violation, "{r:?}");
+    let mut bad =
+        OutputPerturbationTarget::new(100, 1.0, 1e-5, SolverKind::Gd, Bug::CertificateSkipped)
+            .unwrap();
+    let r = run(&mut bad, 100_000, 22);
+    assert!(r.violation, "{r:?}");
+}
+
+#[test]
 fn unconstrained_logistic_runs_end_to_end() {
     // R^d is allowed for losses with a global Lipschitz constant (logistic); the GD bound then
     // uses ‖w*‖ ≤ L/μ.
