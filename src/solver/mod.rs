@@ -37,7 +37,7 @@
 //! |---|---|---|---|
 //! | [`ProjectedGd`] | x ← prox(x − ∇f(x)/ℓ) | 1 (its step *is* the certificate's step) | seed 000 §3, Bubeck 2015 Thm 3.10 |
 //! | [`ProjectedAgd`] | Nesterov's constant-momentum scheme | 1 (+1 for the certificate) | seed 000 Algorithm 4 |
-//! | [`Sgd`] | one-sample projected SGD, η_s = 2/(μ(s+1)), weighted average | 1/n (+1 for the certificate) | seed 000 Algorithm 3 (Bubeck's indexing) |
+//! | [`Sgd`] | one-sample projected SGD, η_s = 2/(μ(s+1)), weighted average | 1/n (+1 per n steps for the certificate) | seed 000 Algorithm 3 (Bubeck's indexing) |
 //! | [`Svrg`] | proximal SVRG, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | Xiao & Zhang 2014; digest 004 §4.2 |
 //! | [`SubgradientBest`] | projected subgradient, η_t = 2/(μ(t+1)), best iterate | 1 (fixed count T of Prop 3.2, no certificate) | seed 000 Algorithm 2 |
 //! | [`Katyusha`] | accelerated variance reduction, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | seed 000 Algorithm 5 (Allen-Zhu 2018, Alg. 1) |
