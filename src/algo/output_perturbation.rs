@@ -486,7 +486,7 @@ pub fn k_delta(epsilon: f64, delta: f64) -> f64 {
 
 /// The paper's α (digest 000 recipe), r = d/ε (δ = 0) or √d·K_δ/ε (δ > 0): for the smooth class H
 /// (Cor 3.3 non-ERM, Cor 3.4 ERM) (L²/μ)·min{κ r², 1}, divided by n² for ERM; for a non-smooth
-/// loss (class F, Cor 3.1/3.2) (L²/μ)·r, or (L²/(μn))·min{1/n, r/n} for ERM.
+/// loss (class F, Cor 3.1/3.2) (L²/μ)·r, or (L²/(μn))·min{1/n, r} for ERM (Cor 3.2; T = 2L²/(μα) = 2n·max{n, 1/r}).
 pub fn default_alpha(declared: &Declared, epsilon: f64, delta: f64) -> f64 {
     let d = declared.d as f64;
     let r = if delta == 0.0 {
@@ -500,7 +500,7 @@ pub fn default_alpha(declared: &Declared, epsilon: f64, delta: f64) -> f64 {
         // Class F (non-smooth), Cor 3.1/3.2: (L²/μ)·r (non-ERM) or (L²/(μn))·min{1/n, r}.
         let base = l * l / declared.strong_convexity;
         return match declared.form {
-            Form::Erm => base / n * (1.0 / n).min(r / n),
+            Form::Erm => base / n * (1.0 / n).min(r),
             Form::NonErm => base * r,
         };
     }
@@ -1389,6 +1389,10 @@ mod tests {
         let mut sub = Settings::new(1.0, 0.0);
         sub.solver = SolverKind::Subgradient;
         assert!(plan(hinge_decl, sub).is_ok());
+        // Class F's α (Cor 3.2): (L²/(μn))·min{1/n, d/ε}. n = 200, d = 3, L = 1, μ = 0.1:
+        // ε = 1 → 1/n wins (α = 1/(0.1·200²)); ε = 10⁴ → d/ε = 3e-4 wins (α = 3e-4/(0.1·200)).
+        assert!((default_alpha(&hinge_decl, 1.0, 0.0) - 1.0 / (0.1 * 40_000.0)).abs() < 1e-15);
+        assert!((default_alpha(&hinge_decl, 1e4, 0.0) - 3e-4 / 20.0).abs() < 1e-15);
         let mut unbounded = hinge_decl;
         unbounded.bounded = false;
         assert_eq!(plan(unbounded, sub).unwrap_err().field(), Some("domain"));
