@@ -1197,7 +1197,10 @@ impl PrivateAlgorithm for OutputPerturbation {
             Engine::Fixed(f) => {
                 f.grad_evals += f.solver.iterate(objective);
                 f.done += 1;
-                f.last_value = objective.value(f.solver.current());
+                f.last_value = match f.solver.last_value() {
+                    Some(v) => v,
+                    None => objective.value(f.solver.current()),
+                };
                 (
                     f.last_value,
                     f64::NAN,

@@ -229,6 +229,11 @@ pub trait BaseSolver: Send {
     fn adopt_gradient_step(&mut self, _x_plus: &[f64]) -> bool {
         false
     }
+    /// F at the point the last iteration started from, if the solver computed it anyway
+    /// (saves a pass for reporting). Default: `None`.
+    fn last_value(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Projected (proximal) gradient descent x ← prox_{h/ℓ}(x − ∇f(x)/ℓ), x₀ = P_W(0).
@@ -593,6 +598,7 @@ pub struct SubgradientBest {
     grad: Vec<f64>,
     best: Vec<f64>,
     best_value: f64,
+    last_value: f64,
     mu: f64,
     t: u64,
 }
@@ -608,6 +614,7 @@ impl SubgradientBest {
             w,
             grad: vec![0.0; d],
             best_value: f64::INFINITY,
+            last_value: f64::NAN,
             mu: constants.strong_convexity,
             t: 0,
         }
@@ -620,6 +627,7 @@ impl BaseSolver for SubgradientBest {
     }
     fn iterate(&mut self, obj: &dyn Problem) -> f64 {
         let value = obj.value_and_gradient(&self.w, &mut self.grad);
+        self.last_value = value;
         if value < self.best_value {
             self.best_value = value;
             self.best.copy_from_slice(&self.w);
@@ -632,6 +640,9 @@ impl BaseSolver for SubgradientBest {
     }
     fn current(&self) -> &[f64] {
         &self.best
+    }
+    fn last_value(&self) -> Option<f64> {
+        Some(self.last_value)
     }
 }
 
