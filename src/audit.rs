@@ -29,8 +29,9 @@
 //! # Targets
 //! [`Auditable`] is implemented by the standard targets below, each with planted bugs for the
 //! audit tab and the tests: the Gaussian and Laplace mechanisms on a clipped mean (σ halved,
-//! scale halved, clipping skipped) and noisy gradient descent as a whole algorithm (clipping
-//! skipped). The pairs are worst cases for the query at hand.
+//! scale halved, clipping skipped), noisy gradient descent as a whole algorithm (clipping
+//! skipped), and output perturbation (seed 000 Algorithm 1) with a certificate-skipping variant.
+//! The pairs are worst cases for the query at hand.
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -44,11 +45,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::algo::PrivateAlgorithm;
 use crate::algo::noisy_gd::{Calibration, NoisyGd};
+use crate::algo::output_perturbation::{
+    Declared, NoiseLaw, OutputPerturbation, Plan, Settings, plan,
+};
 use crate::data::{Dataset, clip_features};
 use crate::domain::L2Ball;
 use crate::error::{Error, Result};
-use crate::loss::Logistic;
-use crate::noise::{Gaussian, L2Laplace, Laplace};
+use crate::loss::{Glm, Logistic, Loss, Regularizer};
+use crate::noise::{Gaussian, L2Laplace, Laplace, fill_gaussian};
 use crate::objective::Objective;
 use crate::privacy::calibration::{
     GaussianMethod, analytic_gaussian_sigma, classical_gaussian_sigma, laplace_scale,
@@ -56,6 +60,7 @@ use crate::privacy::calibration::{
 };
 use crate::privacy::{ApproxDp, Relation};
 use crate::rng::DpRng;
+use crate::solver::{BaseSolver, CertificateConstants, Sgd, SolverKind};
 use crate::stats::{clopper_pearson, normal_quantile, wilson};
 
 /// Which dataset of the neighbouring pair a run uses.
@@ -260,6 +265,21 @@ pub enum Bug {
     NoiseHalved,
     /// Records are not clipped to the declared bound before the query.
     ClippingSkipped,
+    /// Output perturbation releases its base solver's point after a fixed number of steps
+    /// ("ran T steps") without checking the accuracy certificate (DESIGN.md §5 rule 3).
+    CertificateSkipped,
+}
+
+/// Only output perturbation has a certificate to skip.
+fn refuse_certificate_bug(bug: Bug) -> Result<()> {
+    if bug == Bug::CertificateSkipped {
+        return Err(Error::invalid(
+            "bug",
+            "none, noise_halved or clipping_skipped for a mean mechanism",
+            "certificate_skipped",
+        ));
+    }
+    Ok(())
 }
 
 /// The worst-case pair for a clipped mean of n scalars with bound C under replace-one:
@@ -325,6 +345,7 @@ impl GaussianMeanTarget {
         method: GaussianMethod,
         bug: Bug,
     ) -> Result<Self> {
+        refuse_certificate_bug(bug)?;
         let pair = MeanPair::new(n, clip_bound)?;
         let s = pair.sensitivity();
         let sigma = match method {
@@ -378,6 +399,7 @@ impl LaplaceMeanTarget {
         dimension: usize,
         bug: Bug,
     ) -> Result<Self> {
+        refuse_certificate_bug(bug)?;
         let pair = MeanPair::new(n, clip_bound)?;
         if dimension == 0 {
             return Err(Error::invalid("dimension", "d ≥ 1", 0));
@@ -436,11 +458,11 @@ impl NoisyGdTarget {
         if n < 2 {
             return Err(Error::invalid("n", "at least 2 records", n));
         }
-        if bug == Bug::NoiseHalved {
+        if bug == Bug::NoiseHalved || bug == Bug::CertificateSkipped {
             return Err(Error::invalid(
                 "bug",
                 "none or clipping_skipped for noisy GD",
-                "noise_halved",
+                format!("{bug:?}"),
             ));
         }
         let make = |x: f64, y: f64| -> Result<Arc<Dataset>> {
@@ -505,6 +527,119 @@ impl Auditable for NoisyGdTarget {
     }
 }
 
+/// Output perturbation ([`OutputPerturbation`], seed 000 Algorithm 1) on a pair where the
+/// sensitivity bound of Prop 2.2 is attained exactly.
+///
+/// The pair (d = 1, Huber loss with threshold 1, ridge λ = 0.1, ball of radius 10, feature bound 1):
+/// n − 1 shared records (x = 0, y = 0), which do not depend on w; the differing record is (1, +10)
+/// in D and (1, −10) in D′. Its residual stays beyond the Huber threshold, so the gradient of its
+/// loss is the constant ∓1 = ∓L and w* = ±1/(nλ): ‖w*(D) − w*(D′)‖ = 2L/(λn) = Δ_F exactly.
+/// α is set so that 2ρ = Δ_F/100, so the release's true ε is within 1% of the claim.
+///
+/// [`Bug::CertificateSkipped`] runs the one-sample SGD base solver for 5 steps and releases its
+/// point with the same noise, as if it were certified. In the ≈ 5% of runs whose 5 samples hit
+/// the differing record, its first steps (η_s = 2/(λ(s+1)) = 10, 6.7, …) move the point by
+/// several Δ_F, which the noise calibrated to Δ_T cannot hide.
+pub struct OutputPerturbationTarget {
+    settings: Settings,
+    data: [Arc<Dataset>; 2],
+    bug: Bug,
+}
+
+impl OutputPerturbationTarget {
+    /// Steps the planted bug runs the solver for.
+    pub const PLANTED_STEPS: usize = 5;
+    const LAMBDA: f64 = 0.1;
+
+    /// n ≥ 2 records, target (ε, δ) (δ = 0: ℓ2-Laplace; δ > 0: ZWB Gaussian), base solver for
+    /// the correct version, planted bug ([`Bug::None`] or [`Bug::CertificateSkipped`]).
+    pub fn new(n: usize, epsilon: f64, delta: f64, solver: SolverKind, bug: Bug) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if !matches!(bug, Bug::None | Bug::CertificateSkipped) {
+            return Err(Error::invalid(
+                "bug",
+                "none or certificate_skipped for output perturbation",
+                format!("{bug:?}"),
+            ));
+        }
+        let make = |y: f64| -> Result<Arc<Dataset>> {
+            let mut xs = vec![0.0; n];
+            let mut ys = vec![0.0; n];
+            xs[0] = 1.0;
+            ys[0] = y;
+            Ok(Arc::new(Dataset::new(
+                nalgebra::DMatrix::from_row_slice(1, n, &xs),
+                ys,
+            )?))
+        };
+        let delta_f = 2.0 / (Self::LAMBDA * n as f64);
+        let rho = delta_f / 200.0;
+        let mut settings = Settings::new(epsilon, delta);
+        settings.solver = solver;
+        settings.alpha = Some(0.5 * Self::LAMBDA * rho * rho);
+        let target = Self {
+            settings,
+            data: [make(10.0)?, make(-10.0)?],
+            bug,
+        };
+        plan(Declared::of(&target.objective(Side::D)?)?, settings)?;
+        Ok(target)
+    }
+
+    fn objective(&self, side: Side) -> Result<Objective> {
+        let data = match side {
+            Side::D => &self.data[0],
+            Side::DPrime => &self.data[1],
+        };
+        Objective::with_loss(
+            Arc::clone(data),
+            Loss::erm(Glm::Huber { delta: 1.0 }),
+            Regularizer::ridge(Self::LAMBDA),
+            Box::new(L2Ball { radius: 10.0 }),
+            1.0,
+        )
+    }
+
+    /// The plan (Δ_F, ρ, Δ_T, noise) both sides share.
+    pub fn plan(&self) -> Result<Plan> {
+        plan(Declared::of(&self.objective(Side::D)?)?, self.settings)
+    }
+}
+
+impl Auditable for OutputPerturbationTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.settings.epsilon,
+            delta: self.settings.delta,
+            relation: self.settings.relation,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let objective = self.objective(side)?;
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        if self.bug == Bug::None {
+            let mut alg = OutputPerturbation::new(self.settings, &objective, run_rng, false)?;
+            return Ok(alg.run(&objective)[0]);
+        }
+        let mut run_rng = run_rng;
+        let plan = plan(Declared::of(&objective)?, self.settings)?;
+        let constants = CertificateConstants::of(&objective);
+        let mut sgd = Sgd::new(&objective, &constants, run_rng.next_u64(), &[0.0]);
+        for _ in 0..Self::PLANTED_STEPS {
+            sgd.iterate(&objective);
+        }
+        let mut z = [0.0];
+        match plan.noise {
+            NoiseLaw::L2Laplace { scale } => L2Laplace::new(scale)?.fill(&mut run_rng, &mut z)?,
+            NoiseLaw::Gaussian { sigma, .. } => fill_gaussian(&mut run_rng, sigma, &mut z),
+        }
+        Ok(sgd.current()[0] + z[0])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -541,6 +676,12 @@ mod tests {
         assert!(audit_samples(&[f64::NAN; 30], &[0.0; 30], claim, 0.1).is_err());
         assert!(NoisyGdTarget::new(10, 3, 1.0, 1e-5, Bug::NoiseHalved).is_err());
         assert!(LaplaceMeanTarget::new(0, 1.0, 1.0, 1, Bug::None).is_err());
+        assert!(LaplaceMeanTarget::new(10, 1.0, 1.0, 1, Bug::CertificateSkipped).is_err());
+        assert!(NoisyGdTarget::new(10, 3, 1.0, 1e-5, Bug::CertificateSkipped).is_err());
+        assert!(
+            OutputPerturbationTarget::new(10, 1.0, 0.0, SolverKind::Gd, Bug::NoiseHalved).is_err()
+        );
+        assert!(OutputPerturbationTarget::new(1, 1.0, 0.0, SolverKind::Gd, Bug::None).is_err());
         assert!(
             GaussianMeanTarget::new(10, 1.0, 2.0, 1e-5, GaussianMethod::Classical, Bug::None)
                 .is_err()

@@ -19,6 +19,8 @@
 //! - [`privacy`]: guarantees, calibration, conversions, composition, accountants, the ledger.
 //!   [`noise`]: samplers. [`audit`]: empirical privacy audit. [`stats`]: special functions and
 //!   exact tests behind them.
+//! - [`solver`]: non-private base solvers and the accuracy certificate; [`theory`]: the bounds
+//!   each algorithm promises.
 //! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`](mod@reference): the optimisation problem.
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
@@ -37,7 +39,9 @@ pub mod privacy;
 pub mod reference;
 pub mod rng;
 pub mod session;
+pub mod solver;
 pub mod stats;
+pub mod theory;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

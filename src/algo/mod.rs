@@ -1,7 +1,10 @@
 //! The private algorithms. Each states its [`Guarantee`] from the configuration alone before it
 //! touches data, then runs in steps; only its final release is private.
 
+pub mod byoa;
+pub mod exponential_grid;
 pub mod noisy_gd;
+pub mod output_perturbation;
 
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
@@ -38,4 +41,22 @@ pub trait PrivateAlgorithm: Send {
     fn is_done(&self) -> bool;
     /// Gradient evaluations used so far, in full passes over the data.
     fn grad_evals(&self) -> f64;
+    /// For algorithms that release only after an accuracy certificate (output perturbation): the
+    /// latest certificate value against its threshold. **Non-private** (computed from the data).
+    fn certificate(&self) -> Option<CertificateStatus> {
+        None
+    }
+}
+
+/// Where an accuracy certificate stands (non-private: it is computed from the data).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct CertificateStatus {
+    /// Certified upper bound on ‖w − w*‖ at the latest check.
+    pub bound: f64,
+    /// The bound the release needs (√(2α/μ) for seed 000 Algorithm 1).
+    pub threshold: f64,
+    /// ℓ2 sensitivity the noise is calibrated to (Δ_T), fixed from the configuration.
+    pub sensitivity: f64,
+    /// Whether the certificate held and the release happened.
+    pub met: bool,
 }

@@ -1,0 +1,772 @@
+//! "Bring your own algorithm": output perturbation with any certified base solver, and its phased
+//! version for merely convex problems.
+//!
+//! # Algorithm
+//! Seed 004 (Zhang, Thekumparampil, Oh & He, "Bring Your Own Algorithm for Optimal Differentially
+//! Private Stochastic Minimax Optimization"; `../shared/research/seeds/004-byoa-minimax.md` §3.1,
+//! §3.2, §3.6, §3.7):
+//!
+//! - **Algorithm 1** (μ-strongly convex ERM, Thm 3.4): run the base solver until
+//!   ‖A(S) − x̂*_S‖ ≤ L/(μn), release A(S) + N(0, σ²I) with σ = 4L√(2 ln(2.5/δ))/(μnε).
+//!   Implemented by [`crate::algo::output_perturbation::OutputPerturbation::from_plan`] with
+//!   [`plan_algorithm_1`]: target radius ρ = L/(μn), Δ = 2L/(μn) + 2ρ = 4L/(μn).
+//! - **Algorithm 2** (convex ERM, Thm 3.7), [`PhasedOutputPerturbation`]: K = ⌊log₂ n⌋ phases on
+//!   disjoint chunks of n̄ = ⌊n/K⌋ records (by position; the leftover records are dropped), μ_k = μ·2^k;
+//!   phase k solves F̂_k(x) = (1/n̄)Σ_{S_k} f(x; ξ) + r(x) + (μ_k/2)‖x − x̃_{k−1}‖² until
+//!   ‖x_k − x̂*_k‖ ≤ L/(μ_k n̄), and releases x̃_k = x_k + N(0, σ_k²I), σ_k = 4L√(2 ln(2.5/δ))/(μ_k n̄ ε).
+//!   Default μ = (L/D)·max{1/√n, 14·K·√(d ln(2.5/δ))/(nε)} with D the domain radius.
+//!
+//! The base solver is swappable ([`SolverKind`]: GD, AGD, SGD, SVRG) without touching privacy: the
+//! noise depends only on the configuration, and the release waits for the solver-agnostic
+//! certificate of [`crate::solver`] (digest 004 §3.7, "the whole BYOA message").
+//!
+//! # Assumptions
+//! Per-sample f(·; ξ) convex, L-Lipschitz and β-smooth on W (Assumption 3.1; Algorithm 1 also
+//! μ-strongly convex for every ξ through the declared ridge, Assumption 3.2 and pitfall 8). L is
+//! the data term's declared constant (the regularisers need not be Lipschitz, Lemma 3.5,
+//! pitfall 10). ERM objectives only (TERM is refused). Replace-one adjacency, public n.
+//!
+//! # Privacy
+//! Definition 2 (Gaussian mechanism with a high-probability sensitivity) with δ' = δ/2, so each
+//! release is (ε, δ)-DP with the **paper** calibration, which is the classical Gaussian and
+//! therefore needs ε ≤ 1 (the paper assumes ε ∈ (0, 1) and δ < 1/n; ε > 1 is refused, pitfall 12).
+//! [`Calibration::CertifiedAnalytic`] is the "certified mode" of digest 004 §3.7: the certificate
+//! holds surely, so the sensitivity bound has no failure probability and the exact (analytic)
+//! Gaussian at (ε, δ) is used, valid for every ε > 0 — a labelled deviation from the paper.
+//! Algorithm 2: each phase reads only its own chunk and depends on earlier phases only through
+//! their released x̃_{k−1} (its solver starts at P_W(x̃_{k−1}), never at an un-noised iterate,
+//! pitfall 6), so adaptive parallel composition (Lemma A.1, [`crate::privacy::composition::parallel`])
+//! gives (ε, δ) for the whole run. σ_k uses n̄, not n (pitfall 4). A budget-exhausted solver hands
+//! over to the GD safeguard (REVIEW-000-004 B3), whose per-phase iteration bound depends only on
+//! declared constants and the released centre.
+//!
+//! # Utility
+//! Thm 3.4: E F̂(x̃) − F̂* ≤ 33L²κ·d·ln(2.5/δ)/(μn²ε²); Thm 3.7: E F(x̃_K) − F* ≤
+//! 4LD·K·(1/√n + 7√(d ln(2.5/δ))/(nε)) ([`crate::theory::byoa`]).
+//!
+//! # Reference
+//! Seed 004: Algorithms 1–2, Definition 2, Lemmas 2.1/A.1, 3.3, 3.5, Theorems 3.4, 3.7; digest 004
+//! §3.1, §3.2, §3.6, §3.7, §8, §10; REVIEW-000-004 B1–B4.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::loss::Wrap;
+use crate::objective::Objective;
+use crate::privacy::calibration::{
+    GaussianMethod, analytic_gaussian_sigma, classical_gaussian_sigma,
+};
+use crate::privacy::{
+    ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon, composition,
+};
+use crate::rng::DpRng;
+use crate::solver::{CertificateConstants, Problem, SolverKind};
+
+use super::output_perturbation::{
+    CertifiedRun, Declared, NoiseLaw, Plan, Settings, gd_iteration_bound, perturb,
+};
+use super::{CertificateStatus, PrivateAlgorithm, StepReport};
+
+/// Share of each certificate radius left for the rounding allowance (as in seed 000's plan).
+const ROUNDING_SHARE: f64 = 0.1;
+
+/// How σ is calibrated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Calibration {
+    /// The paper's σ = Δ√(2 ln(2.5/δ))/ε (Definition 2 with δ' = δ/2); needs ε ≤ 1.
+    #[default]
+    Paper,
+    /// Certified mode: the exact Gaussian for the sure sensitivity at (ε, δ); any ε > 0.
+    CertifiedAnalytic,
+}
+
+/// σ for an ℓ2 sensitivity under a calibration.
+pub fn sigma(sensitivity: f64, epsilon: f64, delta: f64, calibration: Calibration) -> Result<f64> {
+    check_delta(delta)?;
+    match calibration {
+        // Δ√(2 ln(1.25/(δ/2)))/ε = Δ√(2 ln(2.5/δ))/ε, refused for ε > 1.
+        Calibration::Paper => classical_gaussian_sigma(sensitivity, epsilon, delta / 2.0),
+        Calibration::CertifiedAnalytic => analytic_gaussian_sigma(sensitivity, epsilon, delta),
+    }
+}
+
+/// The settings of seed 004's minimisation algorithms (all data-independent).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ByoaSettings {
+    /// ε > 0 (≤ 1 with the paper calibration).
+    pub epsilon: f64,
+    /// δ ∈ (0, 1); the paper assumes δ < 1/n (a caveat otherwise).
+    pub delta: f64,
+    /// σ calibration.
+    pub calibration: Calibration,
+    /// The base solver.
+    pub solver: SolverKind,
+    /// Iterations the base solver may take per phase before the GD safeguard; `None`: the GD bound.
+    pub max_iters: Option<usize>,
+    /// Algorithm 2's base regulariser μ; `None`: the paper's (needs a bounded domain for D).
+    pub mu: Option<f64>,
+    /// Project each released x̃_k onto W (post-processing, pitfall 11).
+    pub project_releases: bool,
+}
+
+impl ByoaSettings {
+    /// Paper calibration, AGD, default budget and μ, no projection.
+    pub fn new(epsilon: f64, delta: f64) -> Self {
+        Self {
+            epsilon,
+            delta,
+            calibration: Calibration::Paper,
+            solver: SolverKind::Agd,
+            max_iters: None,
+            mu: None,
+            project_releases: false,
+        }
+    }
+}
+
+/// The certified solvers need a smooth loss; the subgradient method has no certificate here.
+fn certified_solver(objective: &Objective, solver: SolverKind) -> Result<()> {
+    if solver == SolverKind::Subgradient {
+        return Err(Error::invalid(
+            "solver",
+            "a certified solver (gd, agd, sgd, svrg, katyusha) for seed 004",
+            "subgradient",
+        ));
+    }
+    if !objective.smoothness().is_finite() {
+        return Err(Error::invalid(
+            "loss",
+            "a smooth loss (the certified solvers need a gradient)",
+            objective.smoothness(),
+        ));
+    }
+    Ok(())
+}
+
+fn erm_only(objective: &Objective) -> Result<()> {
+    if let Some(loss) = objective.loss()
+        && matches!(loss.wrap, Wrap::Tilted { .. })
+    {
+        return Err(Error::invalid(
+            "loss",
+            "an ERM objective for seed 004 (TERM is not a finite average)",
+            "tilted",
+        ));
+    }
+    Ok(())
+}
+
+/// Algorithm 1 of seed 004 as a [`Plan`] for [`crate::algo::output_perturbation::OutputPerturbation::from_plan`]:
+/// ρ = L/(μn), Δ = 4L/(μn), σ per [`sigma`].
+pub fn plan_algorithm_1(objective: &Objective, settings: ByoaSettings) -> Result<Plan> {
+    erm_only(objective)?;
+    certified_solver(objective, settings.solver)?;
+    let declared = Declared::of(objective)?;
+    check_epsilon(settings.epsilon)?;
+    let (l, mu, n) = (
+        declared.lipschitz,
+        declared.strong_convexity,
+        declared.n as f64,
+    );
+    let radius = l / (mu * n);
+    let total = 4.0 * l / (mu * n);
+    let s = sigma(
+        total,
+        settings.epsilon,
+        settings.delta,
+        settings.calibration,
+    )?;
+    let kappa = declared.condition();
+    let gd_bound = gd_iteration_bound(
+        kappa,
+        declared.initial_distance,
+        (1.0 - ROUNDING_SHARE) * radius,
+    );
+    let mut base = Settings::new(settings.epsilon, settings.delta);
+    base.solver = settings.solver;
+    base.max_iters = settings.max_iters;
+    base.alpha = Some(0.5 * mu * radius * radius);
+    let guarantee = Guarantee {
+        epsilon: settings.epsilon,
+        delta: settings.delta,
+        relation: Relation::ReplaceOne,
+        rho: None,
+        accounting: format!(
+            "one Gaussian release of a point certified within L/(μn) = {radius:.3e} of the ERM optimum: sensitivity 4L/(μn) = {total:.3e}, σ = {s:.3e} ({}; seed 004 Alg. 1, Def. 2)",
+            match settings.calibration {
+                Calibration::Paper => "paper: δ' = δ/2",
+                Calibration::CertifiedAnalytic => "certified mode: analytic Gaussian at (ε, δ)",
+            }
+        ),
+    };
+    Ok(Plan {
+        declared,
+        settings: base,
+        sensitivity: 2.0 * l / (mu * n),
+        alpha: 0.5 * mu * radius * radius,
+        radius,
+        total_sensitivity: total,
+        noise: NoiseLaw::Gaussian {
+            sigma: s,
+            method: match settings.calibration {
+                Calibration::Paper => GaussianMethod::Classical,
+                Calibration::CertifiedAnalytic => GaussianMethod::Analytic,
+            },
+        },
+        gd_bound,
+        max_iters: settings.max_iters.unwrap_or(gd_bound).max(1),
+        guarantee,
+        label: "seed 004 Algorithm 1",
+    })
+}
+
+/// One phase of Algorithm 2, fixed from the configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PhaseSpec {
+    /// k = 1..K.
+    pub k: usize,
+    /// μ_k = μ·2^k.
+    pub mu_k: f64,
+    /// Target radius L/(μ_k n̄).
+    pub radius: f64,
+    /// Sensitivity 4L/(μ_k n̄).
+    pub sensitivity: f64,
+    /// σ_k.
+    pub sigma: f64,
+}
+
+/// Algorithm 2's schedule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Schedule {
+    /// K = ⌊log₂ n⌋.
+    pub phases: usize,
+    /// n̄ = ⌊n/K⌋.
+    pub n_bar: usize,
+    /// μ.
+    pub mu: f64,
+    /// Per phase.
+    pub specs: Vec<PhaseSpec>,
+}
+
+/// The paper's μ for Algorithm 2: (L/D)·max{1/√n, 14·K·√(d ln(2.5/δ))/(nε)} (log n ≡ K).
+pub fn paper_mu(l: f64, big_d: f64, n: usize, d: usize, k: usize, epsilon: f64, delta: f64) -> f64 {
+    let nf = n as f64;
+    let privacy = 14.0 * k as f64 * libm::sqrt(d as f64 * libm::log(2.5 / delta)) / (nf * epsilon);
+    l / big_d * (1.0 / libm::sqrt(nf)).max(privacy)
+}
+
+/// K, n̄, μ and every phase's μ_k, radius, sensitivity and σ_k from the configuration alone.
+/// `big_d` is D (a bound on ‖x*‖), used only when `mu` is `None`.
+#[allow(clippy::too_many_arguments)]
+pub fn schedule(
+    n: usize,
+    d: usize,
+    lipschitz: f64,
+    big_d: f64,
+    epsilon: f64,
+    delta: f64,
+    mu: Option<f64>,
+    calibration: Calibration,
+) -> Result<Schedule> {
+    if n < 2 {
+        return Err(Error::invalid(
+            "n",
+            "at least 2 records (K = ⌊log₂ n⌋ ≥ 1)",
+            n,
+        ));
+    }
+    check_epsilon(epsilon)?;
+    check_delta(delta)?;
+    let phases = (usize::BITS - 1 - n.leading_zeros()) as usize;
+    let n_bar = n / phases;
+    let mu = match mu {
+        Some(m) if m.is_finite() && m > 0.0 => m,
+        Some(m) => return Err(Error::invalid("mu", "a finite number > 0", m)),
+        None => {
+            if !(big_d.is_finite() && big_d > 0.0) {
+                return Err(Error::invalid(
+                    "mu",
+                    "an explicit μ on an unbounded domain (the paper's μ needs D)",
+                    big_d,
+                ));
+            }
+            paper_mu(lipschitz, big_d, n, d, phases, epsilon, delta)
+        }
+    };
+    let mut specs = Vec::with_capacity(phases);
+    for k in 1..=phases {
+        let mu_k = mu * libm::ldexp(1.0, k as i32);
+        let radius = lipschitz / (mu_k * n_bar as f64);
+        let sensitivity = 4.0 * radius;
+        specs.push(PhaseSpec {
+            k,
+            mu_k,
+            radius,
+            sensitivity,
+            sigma: sigma(sensitivity, epsilon, delta, calibration)?,
+        });
+    }
+    Ok(Schedule {
+        phases,
+        n_bar,
+        mu,
+        specs,
+    })
+}
+
+/// Phase k's problem: (1/n̄)Σ_{i∈S_k} f(x; ξᵢ) + r(x) + (μ_k/2)‖x − c‖² over W (a borrowed view,
+/// cheap to build every step).
+pub struct PhaseProblem<'a> {
+    objective: &'a Objective,
+    indices: &'a [usize],
+    mu_k: f64,
+    centre: &'a [f64],
+}
+
+impl<'a> PhaseProblem<'a> {
+    /// The chunk `indices` (all < n), ridge μ_k centred at `centre`.
+    pub fn new(
+        objective: &'a Objective,
+        indices: &'a [usize],
+        mu_k: f64,
+        centre: &'a [f64],
+    ) -> Self {
+        Self {
+            objective,
+            indices,
+            mu_k,
+            centre,
+        }
+    }
+
+    fn add_centred(&self, w: &[f64], grad: &mut [f64]) -> f64 {
+        let mut sq = 0.0;
+        for ((g, wi), ci) in grad.iter_mut().zip(w).zip(self.centre) {
+            *g += self.mu_k * (wi - ci);
+            sq += (wi - ci) * (wi - ci);
+        }
+        0.5 * self.mu_k * sq
+    }
+}
+
+impl Problem for PhaseProblem<'_> {
+    fn dim(&self) -> usize {
+        self.objective.dim()
+    }
+    fn terms(&self) -> usize {
+        self.indices.len()
+    }
+    fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
+        // Indices are < n by construction; an error would mean a bug, so fall back to 0.
+        let data = self
+            .objective
+            .minibatch_gradient(w, self.indices, grad)
+            .unwrap_or_else(|_| {
+                grad.fill(0.0);
+                0.0
+            });
+        let reg = self.objective.regularizer();
+        crate::linalg::axpy(reg.l2, w, grad);
+        data + reg.value(w) + self.add_centred(w, grad)
+    }
+    fn term_gradient(&self, w: &[f64], i: usize, grad: &mut [f64]) {
+        let idx = self.indices.get(i).copied().unwrap_or(0);
+        if self.objective.minibatch_gradient(w, &[idx], grad).is_err() {
+            grad.fill(0.0);
+        }
+        crate::linalg::axpy(self.objective.regularizer().l2, w, grad);
+        self.add_centred(w, grad);
+    }
+    fn prox(&self, eta: f64, w: &mut [f64]) {
+        self.objective
+            .domain()
+            .prox_l1(w, eta * self.objective.regularizer().l1);
+    }
+    fn project(&self, w: &mut [f64]) {
+        self.objective.domain().project(w);
+    }
+}
+
+/// What one finished phase did (non-private except `released`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseRecord {
+    /// The phase's fixed specification.
+    pub spec: PhaseSpec,
+    /// Gradient evaluations in full passes over the **phase chunk**.
+    pub grad_evals: f64,
+    /// Certificate evaluations (steps).
+    pub steps: usize,
+    /// Whether the GD safeguard took over.
+    pub safeguard: bool,
+    /// x̃_k (private: a release of phase k).
+    pub released: Vec<f64>,
+}
+
+/// Seed 004 Algorithm 2 as a step-wise [`PrivateAlgorithm`]; each step is one certificate check
+/// (and solver iteration) of the current phase.
+pub struct PhasedOutputPerturbation {
+    settings: ByoaSettings,
+    schedule: Schedule,
+    declared_lipschitz: f64,
+    smoothness: f64,
+    l2: f64,
+    domain_diameter: f64,
+    guarantee: Guarantee,
+    rng: DpRng,
+    solver_seed: u64,
+    seeded: bool,
+    phase: usize,
+    run: Option<CertifiedRun>,
+    problem_indices: Vec<usize>,
+    centre: Vec<f64>,
+    noise: Vec<f64>,
+    out: Vec<f64>,
+    records: Vec<PhaseRecord>,
+    grad_evals: f64,
+    t: usize,
+    done: bool,
+    aborted: bool,
+    n: usize,
+    start: Vec<f64>,
+}
+
+impl PhasedOutputPerturbation {
+    /// Fixes the schedule and the guarantee from `objective`'s declared constants and `settings`.
+    pub fn new(
+        settings: ByoaSettings,
+        objective: &Objective,
+        mut rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        erm_only(objective)?;
+        certified_solver(objective, settings.solver)?;
+        let d = objective.dim();
+        let n = objective.data().n();
+        let l = objective.lipschitz();
+        let beta = objective.smoothness();
+        if !(l.is_finite() && l > 0.0) {
+            return Err(Error::invalid(
+                "lipschitz",
+                "a finite declared Lipschitz constant > 0",
+                l,
+            ));
+        }
+        if !beta.is_finite() {
+            return Err(Error::invalid(
+                "loss",
+                "a smooth loss (the certified solvers need a gradient)",
+                beta,
+            ));
+        }
+        let big_d = objective.domain().radius_in(d);
+        let schedule = schedule(
+            n,
+            d,
+            l,
+            big_d,
+            settings.epsilon,
+            settings.delta,
+            settings.mu,
+            settings.calibration,
+        )?;
+        let parts: Vec<ApproxDp> = (0..schedule.phases)
+            .map(|_| ApproxDp::new(settings.epsilon, settings.delta, Relation::ReplaceOne))
+            .collect::<Result<_>>()?;
+        let total = composition::parallel(&parts)?;
+        let guarantee = Guarantee {
+            epsilon: total.epsilon,
+            delta: total.delta,
+            relation: Relation::ReplaceOne,
+            rho: None,
+            accounting: format!(
+                "{} phases on disjoint chunks of n̄ = {}, each an (ε, δ) Gaussian release of a certified point (σ₁ = {:.3e} … σ_K = {:.3e}); parallel composition (seed 004 Alg. 2, Lemma A.1)",
+                schedule.phases,
+                schedule.n_bar,
+                schedule.specs[0].sigma,
+                schedule.specs[schedule.phases - 1].sigma
+            ),
+        };
+        let mut start = vec![0.0; d];
+        objective.domain().project(&mut start);
+        let solver_seed = rng.next_u64();
+        Ok(Self {
+            settings,
+            schedule,
+            declared_lipschitz: l,
+            smoothness: beta,
+            l2: objective.regularizer().l2,
+            domain_diameter: objective.domain().diameter_in(d),
+            guarantee,
+            rng,
+            solver_seed,
+            seeded,
+            phase: 0,
+            run: None,
+            problem_indices: Vec::new(),
+            out: start.clone(),
+            centre: start.clone(),
+            start,
+            noise: vec![0.0; d],
+            records: Vec::new(),
+            grad_evals: 0.0,
+            t: 0,
+            done: false,
+            aborted: false,
+            n,
+        })
+    }
+
+    /// The schedule fixed at construction.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// The finished phases.
+    pub fn phases(&self) -> &[PhaseRecord] {
+        &self.records
+    }
+
+    /// Whether a phase failed to certify (floating point); the output is then w₀ = P_W(0).
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Runs to the end and returns x̃_K.
+    pub fn run(&mut self, objective: &Objective) -> &[f64] {
+        while self.step(objective).is_some() {}
+        &self.out
+    }
+
+    /// Starts phase k (0-based): certificate constants, GD bound from declared constants and the
+    /// released centre only.
+    fn start_phase(&mut self, objective: &Objective) -> Result<()> {
+        let k = self.phase;
+        let spec = self.schedule.specs[k];
+        let n_bar = self.schedule.n_bar;
+        self.problem_indices = (k * n_bar..(k + 1) * n_bar).collect();
+        let m = self.l2 + spec.mu_k;
+        let constants = CertificateConstants {
+            strong_convexity: m,
+            smoothness: self.smoothness + spec.mu_k,
+            lipschitz: self.declared_lipschitz,
+        };
+        let centre_norm = crate::linalg::norm2(&self.centre);
+        let (initial, iterate_bound) = if self.domain_diameter.is_finite() {
+            (
+                self.domain_diameter,
+                objective.domain().radius_in(objective.dim()),
+            )
+        } else {
+            let d0 = (self.declared_lipschitz + self.l2 * centre_norm) / m;
+            (d0, centre_norm + 2.0 * d0)
+        };
+        let kappa = constants.condition();
+        let allowance = 4.0
+            * kappa
+            * f64::EPSILON
+            * ((n_bar + objective.dim()) as f64 * self.declared_lipschitz / constants.smoothness
+                + 2.0 * iterate_bound);
+        if allowance > ROUNDING_SHARE * spec.radius {
+            // Depends only on declared constants and released centres: post-processing.
+            return Err(Error::invalid(
+                "mu",
+                "a schedule whose radii exceed the certificate's rounding allowance tenfold",
+                spec.radius,
+            ));
+        }
+        let gd_bound = gd_iteration_bound(kappa, initial, (1.0 - ROUNDING_SHARE) * spec.radius);
+        let problem = PhaseProblem::new(objective, &self.problem_indices, spec.mu_k, &self.centre);
+        self.run = Some(CertifiedRun::new(
+            &problem,
+            constants,
+            self.settings.solver,
+            self.solver_seed.wrapping_add(k as u64),
+            &self.centre,
+            spec.radius,
+            self.settings.max_iters.unwrap_or(gd_bound),
+            gd_bound,
+        ));
+        Ok(())
+    }
+}
+
+impl PrivateAlgorithm for PhasedOutputPerturbation {
+    fn guarantee(&self) -> &Guarantee {
+        &self.guarantee
+    }
+
+    fn ledger(&self) -> Ledger {
+        let mut caveats = vec![
+            format!(
+                "declared constants, not measured: L = {}, β = {}; features clipped to the declared bound",
+                self.declared_lipschitz, self.smoothness
+            ),
+            format!(
+                "chunks fixed by position before the run: records {}..{} are not used (n − K·n̄)",
+                self.schedule.phases * self.schedule.n_bar + 1,
+                self.n
+            ),
+            "each phase starts from the previous release x̃_{k−1}, never from an un-noised iterate"
+                .to_string(),
+            "the solvers' iterates and stopping times are not private; only the releases are"
+                .to_string(),
+        ];
+        if self.settings.delta * self.n as f64 >= 1.0 {
+            caveats.push("δ ≥ 1/n: outside the paper's assumption δ < 1/n".to_string());
+        }
+        if self.settings.calibration == Calibration::CertifiedAnalytic {
+            caveats.push(
+                "certified mode: analytic Gaussian at (ε, δ) without the paper's δ/2 split (a deviation from the paper, valid because the certificate holds surely)".to_string(),
+            );
+        }
+        if self.records.iter().any(|r| r.safeguard) {
+            caveats.push("a phase's solver ran out of budget; projected GD took over".to_string());
+        }
+        if self.aborted {
+            caveats.push(
+                "ABORTED: a phase never certified (floating point); the output is w₀, and the abort depends on the data".to_string(),
+            );
+        }
+        let mechanism = format!(
+            "phased output perturbation (seed 004 Algorithm 2), K = {}, n̄ = {}, μ = {:.3e}",
+            self.schedule.phases, self.schedule.n_bar, self.schedule.mu
+        );
+        let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
+        for spec in &self.schedule.specs {
+            if let Ok(p) = ApproxDp::new(
+                self.settings.epsilon,
+                self.settings.delta,
+                Relation::ReplaceOne,
+            ) {
+                ledger = ledger.with_spend(
+                    format!(
+                        "phase {}: σ = {:.3e} on its own chunk (parallel)",
+                        spec.k, spec.sigma
+                    ),
+                    PrivacyLoss::Approx(p),
+                );
+            }
+        }
+        ledger
+    }
+
+    fn step(&mut self, objective: &Objective) -> Option<StepReport> {
+        if self.done {
+            return None;
+        }
+        if self.run.is_none() && self.start_phase(objective).is_err() {
+            self.abort();
+            return None;
+        }
+        let k = self.phase;
+        let problem = PhaseProblem::new(
+            objective,
+            &self.problem_indices,
+            self.schedule.specs[k].mu_k,
+            &self.centre,
+        );
+        let run = self.run.as_mut()?;
+        let before = run.grad_evals();
+        let cert = run.step(&problem);
+        let scale = self.schedule.n_bar as f64 / self.n as f64;
+        self.grad_evals += (run.grad_evals() - before) * scale;
+        let mut report = StepReport {
+            t: self.t,
+            grad_evals: self.grad_evals,
+            loss: cert.value,
+            noise_norm: 0.0,
+            grad_norm: cert.grad_norm,
+            epsilon_spent: if self.records.is_empty() {
+                0.0
+            } else {
+                self.settings.epsilon
+            },
+        };
+        self.t += 1;
+        if run.failed() {
+            self.abort();
+            return Some(report);
+        }
+        if !run.is_certified() {
+            return Some(report);
+        }
+        let spec = self.schedule.specs[k];
+        let noise = NoiseLaw::Gaussian {
+            sigma: spec.sigma,
+            method: GaussianMethod::Classical,
+        };
+        let point = run.certified_point().to_vec();
+        let (steps, evals, safeguard) = (run.steps(), run.grad_evals(), run.used_safeguard());
+        match perturb(
+            &noise,
+            &mut self.rng,
+            &point,
+            &mut self.noise,
+            &mut self.out,
+        ) {
+            Ok(norm) => report.noise_norm = norm,
+            Err(_) => {
+                self.abort();
+                return Some(report);
+            }
+        }
+        if self.settings.project_releases {
+            objective.domain().project(&mut self.out);
+        }
+        report.epsilon_spent = self.settings.epsilon;
+        self.records.push(PhaseRecord {
+            spec,
+            grad_evals: evals,
+            steps,
+            safeguard,
+            released: self.out.clone(),
+        });
+        self.centre.copy_from_slice(&self.out);
+        self.run = None;
+        self.phase += 1;
+        if self.phase == self.schedule.phases {
+            self.done = true;
+        }
+        Some(report)
+    }
+
+    fn current(&self) -> &[f64] {
+        match (&self.run, self.done) {
+            (Some(run), false) => run.current(),
+            _ => &self.out,
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn grad_evals(&self) -> f64 {
+        self.grad_evals
+    }
+
+    fn certificate(&self) -> Option<CertificateStatus> {
+        let spec = self
+            .schedule
+            .specs
+            .get(self.phase.min(self.schedule.phases - 1))?;
+        let last = self.run.as_ref().and_then(|r| r.last())?;
+        Some(CertificateStatus {
+            bound: last.distance_bound,
+            threshold: spec.radius,
+            sensitivity: spec.sensitivity,
+            met: false,
+        })
+    }
+}
+
+impl PhasedOutputPerturbation {
+    fn abort(&mut self) {
+        self.aborted = true;
+        self.done = true;
+        self.run = None;
+        self.out.copy_from_slice(&self.start);
+    }
+}
