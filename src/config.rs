@@ -17,6 +17,9 @@ pub enum AlgorithmKind {
     /// DP-GD, seed 002 Algorithm 4 (see [`crate::algo::noisy_gd`]).
     #[default]
     NoisyGd,
+    /// Output perturbation, seed 000 Algorithm 1 with a certified AGD base solver (see
+    /// [`crate::algo::output_perturbation`]); needs a ridge `l2` > 0.
+    OutputPerturbation,
 }
 
 /// One run: data, problem, privacy and algorithm settings. Missing fields take their defaults.
@@ -41,6 +44,8 @@ pub struct RunConfig {
     pub feature_bound: f64,
     /// Radius of the ℓ2-ball domain.
     pub radius: f64,
+    /// Ridge λ ≥ 0 of (λ/2)‖w‖²: the declared strong convexity μ (output perturbation needs μ > 0).
+    pub l2: f64,
     pub epsilon: f64,
     pub delta: f64,
     pub relation: Relation,
@@ -62,6 +67,7 @@ impl Default for RunConfig {
             signal: 4.0,
             feature_bound: 1.0,
             radius: 4.0,
+            l2: 0.0,
             epsilon: 1.0,
             delta: 1e-6,
             relation: Relation::ReplaceOne,
@@ -116,6 +122,14 @@ impl RunConfig {
         in_range("signal", self.signal, 0.0, 1e3)?;
         in_range("feature_bound", self.feature_bound, 1e-6, 1e6)?;
         in_range("radius", self.radius, 1e-6, 1e6)?;
+        in_range("l2", self.l2, 0.0, 1e3)?;
+        if self.algorithm == AlgorithmKind::OutputPerturbation && self.l2 <= 0.0 {
+            return Err(Error::invalid(
+                "l2",
+                "a ridge l2 > 0: output perturbation (seed 000 Algorithm 1) needs a strongly convex objective",
+                self.l2,
+            ));
+        }
         in_range("epsilon", self.epsilon, 1e-4, 100.0)?;
         if !(self.delta > 0.0 && self.delta < 0.5) {
             return Err(Error::invalid("delta", "a number in (0, 0.5)", self.delta));
@@ -192,6 +206,9 @@ mod tests {
         assert_eq!(field_of(r#"{"relation": "sideways"}"#), "relation");
         assert_eq!(field_of(r#"{"step_size": 0}"#), "step_size");
         assert_eq!(field_of(r#"{"unseeded_noise": 1}"#), "unseeded_noise");
+        assert_eq!(field_of(r#"{"l2": -1}"#), "l2");
+        assert_eq!(field_of(r#"{"algorithm": "output_perturbation"}"#), "l2");
+        assert!(RunConfig::from_json(r#"{"algorithm": "output_perturbation", "l2": 0.1}"#).is_ok());
     }
 
     #[test]

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::algo::noisy_gd::{Calibration, NoisyGd};
+use crate::algo::output_perturbation::{
+    Declared, Form, NoiseLaw, OutputPerturbation, Plan, Settings, plan,
+};
 use crate::algo::{PrivateAlgorithm, StepReport};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::data::{ClassificationSpec, clip_features, generate_classification};
@@ -28,51 +31,109 @@ const MIN_GRID_RES: usize = 8;
 /// What is known before any data are touched: the promise and the noise that buys it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Preview {
+    /// The algorithm and where it comes from, in words.
+    pub algorithm: &'static str,
     pub guarantee: Guarantee,
-    /// Per-coordinate σ of each noisy gradient.
+    /// Per-coordinate σ of each Gaussian release: one per step for DP-GD, the single release for
+    /// output perturbation.
     pub sigma: f64,
+    /// How many noisy releases the run makes (T for DP-GD, 1 for output perturbation).
+    pub releases: usize,
     /// Declared per-sample Lipschitz constant G.
     pub lipschitz: f64,
-    /// ℓ2-sensitivity of one noisy release.
+    /// ℓ2-sensitivity of one noisy release (for output perturbation Δ_T = Δ_F + 2ρ, which
+    /// includes the solver's certified error ρ).
     pub sensitivity: f64,
-    /// The step size the run will use.
-    pub step_size: f64,
+    /// The step size of DP-GD (`None` for output perturbation, whose base solver picks its own).
+    pub step_size: Option<f64>,
     /// For teaching: σ of a *single* Gaussian release of the same sensitivity at the whole
-    /// (ε, δ), by the classical, ZWB+19 and analytic calibrations side by side. The run itself
-    /// composes T releases, so its per-step σ is larger.
+    /// (ε, δ), by the classical, ZWB+19 and analytic calibrations side by side. DP-GD composes T
+    /// releases, so its per-step σ is larger; output perturbation makes one (with ZWB+19).
     pub single_release: Vec<GaussianRow>,
+}
+
+/// What `Session::new` needs to build the algorithm, fixed from the configuration alone.
+enum Prepared {
+    NoisyGd(Calibration, f64),
+    OutputPerturbation(Box<Plan>),
 }
 
 /// The computation of the guarantee from the configuration alone (DESIGN.md §5 rule 2).
 pub fn preview(config: &RunConfig) -> Result<Preview> {
-    config.validate()?;
-    let (calibration, step_size) = calibration_of(config);
-    let (sigma, guarantee) = calibration.calibrate()?;
-    let single_release = compare_gaussian(calibration.sensitivity(), config.epsilon, config.delta)?;
-    Ok(Preview {
-        guarantee,
-        sigma,
-        lipschitz: calibration.lipschitz,
-        sensitivity: calibration.sensitivity(),
-        step_size,
-        single_release,
-    })
+    prepare(config).map(|(preview, _)| preview)
 }
 
-fn calibration_of(config: &RunConfig) -> (Calibration, f64) {
+fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
+    config.validate()?;
     let loss = Logistic;
-    let calibration = Calibration {
-        epsilon: config.epsilon,
-        delta: config.delta,
-        relation: config.relation,
-        steps: config.steps,
-        lipschitz: loss.lipschitz(config.feature_bound, config.radius),
-        n: config.n,
-    };
-    let step_size = config
-        .step_size
-        .unwrap_or(1.0 / loss.smoothness(config.feature_bound));
-    (calibration, step_size)
+    let lipschitz = loss.lipschitz(config.feature_bound, config.radius);
+    let smoothness = loss.smoothness(config.feature_bound) + config.l2;
+    match config.algorithm {
+        AlgorithmKind::NoisyGd => {
+            let calibration = Calibration {
+                epsilon: config.epsilon,
+                delta: config.delta,
+                relation: config.relation,
+                steps: config.steps,
+                lipschitz,
+                n: config.n,
+            };
+            let step_size = config.step_size.unwrap_or(1.0 / smoothness);
+            let (sigma, guarantee) = calibration.calibrate()?;
+            let sensitivity = calibration.sensitivity();
+            let preview = Preview {
+                algorithm: "noisy gradient descent (DP-GD; seed 002, Wang–Ye–Xu 2017, Algorithm 4)",
+                guarantee,
+                sigma,
+                releases: config.steps,
+                lipschitz,
+                sensitivity,
+                step_size: Some(step_size),
+                single_release: compare_gaussian(sensitivity, config.epsilon, config.delta)?,
+            };
+            Ok((preview, Prepared::NoisyGd(calibration, step_size)))
+        }
+        AlgorithmKind::OutputPerturbation => {
+            // The declared constants of the session's problem (logistic loss, features clipped to
+            // R_x, ridge λ on the ℓ2 ball of radius R), exactly as `Declared::of` reads them from
+            // the objective; `OutputPerturbation::from_plan` checks the two agree.
+            let declared = Declared {
+                n: config.n,
+                d: config.d,
+                lipschitz,
+                strong_convexity: config.l2,
+                smoothness,
+                form: Form::Erm,
+                initial_distance: 2.0 * config.radius,
+                iterate_bound: config.radius,
+                bounded: true,
+                l1: 0.0,
+                tilt_factor: 1.0,
+            };
+            let mut settings = Settings::new(config.epsilon, config.delta);
+            settings.relation = config.relation;
+            let plan = plan(declared, settings)?;
+            let sigma = match plan.noise {
+                NoiseLaw::Gaussian { sigma, .. } => sigma,
+                NoiseLaw::L2Laplace { scale } => scale,
+            };
+            let preview = Preview {
+                algorithm: "output perturbation (seed 000, Lowy–Razaviyayn 2021, Algorithm 1; certified AGD)",
+                guarantee: plan.guarantee.clone(),
+                sigma,
+                releases: 1,
+                lipschitz,
+                sensitivity: plan.total_sensitivity,
+                step_size: None,
+                single_release: compare_gaussian(
+                    plan.total_sensitivity,
+                    config.epsilon,
+                    config.delta,
+                )?,
+            };
+            Ok((preview, Prepared::OutputPerturbation(Box::new(plan))))
+        }
+    }
 }
 
 /// The private output and how good it is. Only `w` is private; `loss` and `excess` are computed
@@ -143,7 +204,7 @@ impl Session {
     /// Validates the config, states the guarantee, generates and clips the data, computes the
     /// reference optimum and prepares the algorithm.
     pub fn new(config: RunConfig) -> Result<Self> {
-        let preview = preview(&config)?;
+        let (preview, prepared) = prepare(&config)?;
         let spec = ClassificationSpec {
             n: config.n,
             d: config.d,
@@ -155,29 +216,30 @@ impl Session {
         let objective = Objective::new(
             Arc::new(data),
             Box::new(Logistic),
-            0.0,
+            config.l2,
             Box::new(L2Ball {
                 radius: config.radius,
             }),
             config.feature_bound,
         );
         let reference = reference::solve(&objective, REFERENCE_TOL, REFERENCE_MAX_ITERS)?;
-        let algorithm: Box<dyn PrivateAlgorithm> = match config.algorithm {
-            AlgorithmKind::NoisyGd => {
-                let (calibration, step_size) = calibration_of(&config);
-                let noise_rng = if config.unseeded_noise {
-                    rng::from_os()?
-                } else {
-                    seeded(config.seed, Stream::Noise)
-                };
-                Box::new(NoisyGd::new(
-                    calibration,
-                    step_size,
-                    &objective,
-                    noise_rng,
-                    !config.unseeded_noise,
-                )?)
-            }
+        let noise_rng = if config.unseeded_noise {
+            rng::from_os()?
+        } else {
+            seeded(config.seed, Stream::Noise)
+        };
+        let seeded_run = !config.unseeded_noise;
+        let algorithm: Box<dyn PrivateAlgorithm> = match prepared {
+            Prepared::NoisyGd(calibration, step_size) => Box::new(NoisyGd::new(
+                calibration,
+                step_size,
+                &objective,
+                noise_rng,
+                seeded_run,
+            )?),
+            Prepared::OutputPerturbation(plan) => Box::new(OutputPerturbation::from_plan(
+                *plan, &objective, noise_rng, seeded_run,
+            )?),
         };
         debug_assert_eq!(algorithm.guarantee(), &preview.guarantee);
         Ok(Self {
@@ -346,6 +408,38 @@ mod tests {
         // The data, hence F*, still come from the seed.
         let f_star = |c: RunConfig| Session::new(c).unwrap().reference().value;
         assert_eq!(f_star(config), f_star(small()));
+    }
+
+    #[test]
+    fn output_perturbation_runs_to_one_certified_release_with_the_previewed_sigma() {
+        let config = RunConfig {
+            algorithm: AlgorithmKind::OutputPerturbation,
+            l2: 0.05,
+            ..small()
+        };
+        let p = preview(&config).unwrap();
+        assert_eq!(p.releases, 1);
+        assert_eq!(p.step_size, None);
+        // One ZWB+19 Gaussian release of sensitivity Δ_T: the teaching table's ZWB row is the run's σ.
+        assert_eq!(p.single_release[1].sigma, Some(p.sigma));
+        let mut s = Session::new(config).unwrap();
+        assert_eq!(s.guarantee(), &p.guarantee);
+        let b = s.advance(usize::MAX, || true);
+        let release = b.release.expect("the certified run releases");
+        assert!(
+            release.ledger.mechanism.contains("output perturbation")
+                || release.ledger.mechanism.contains("Algorithm 1"),
+            "{}",
+            release.ledger.mechanism
+        );
+        // Exactly one noise draw, at the release; ε is spent all at once there.
+        assert_eq!(b.noise_norm.iter().filter(|v| **v > 0.0).count(), 1);
+        assert_eq!(b.epsilon_spent.iter().filter(|e| **e > 0.0).count(), 2);
+        assert_eq!(*b.epsilon_spent.last().unwrap(), 1.0);
+        // The non-private path converged: the certified iterate is near w*, so the excess before
+        // the noise is tiny compared with the start.
+        let n = b.excess.len();
+        assert!(b.excess[n - 2] < 1e-3 * b.excess[0], "{:?}", &b.excess);
     }
 
     #[test]

@@ -12,6 +12,8 @@ const ui = {
   epsilonOutput: $('epsilon-output'),
   seed: $('seed'),
   unseeded: $('unseeded'),
+  algorithm: $('algorithm'),
+  l2: $('l2'),
   play: $('play'),
   step: $('step'),
   reset: $('reset'),
@@ -79,9 +81,14 @@ function showCalibrations(rows) {
 function showGuarantee(p) {
   const g = p.guarantee;
   const relation = g.relation === 'replace_one' ? 'replace-one' : 'add/remove';
+  $('algorithm-title').textContent = p.algorithm;
   ui.headline.textContent = `(ε = ${fmt(g.epsilon)}, δ = ${sci(g.delta)})-DP, ${relation} neighbours`;
-  ui.detail.textContent = `Noise σ = ${sci(p.sigma)} per coordinate and step, for sensitivity ${sci(p.sensitivity)} `
-    + `(G = ${fmt(p.lipschitz)}); step size η = ${fmt(p.step_size)}. Stated before the run, from the settings alone.`;
+  const noise = p.releases > 1
+    ? `Noise σ = ${sci(p.sigma)} per coordinate in each of ${p.releases} steps, for sensitivity ${sci(p.sensitivity)} `
+      + `(G = ${fmt(p.lipschitz)}); step size η = ${fmt(p.step_size)}.`
+    : `One noise draw, σ = ${sci(p.sigma)} per coordinate, for sensitivity ${sci(p.sensitivity)} `
+      + `(G = ${fmt(p.lipschitz)}, including the solver's certified error); the release waits for the certificate.`;
+  ui.detail.textContent = `${noise} Stated before the run, from the settings alone.`;
   showCalibrations(p.single_release);
 }
 
@@ -116,6 +123,8 @@ function syncControls() {
   ui.epsilonOutput.textContent = fmt(config.epsilon, 2);
   ui.seed.value = String(config.seed);
   ui.unseeded.checked = config.unseeded_noise;
+  ui.algorithm.value = config.algorithm;
+  ui.l2.value = String(config.l2);
 }
 
 /** The config in the URL hash (validated by Rust), or the defaults with a message saying why. */
@@ -216,9 +225,19 @@ function wireControls() {
       showError(e);
     }
   });
-  ui.epsilon.addEventListener('change', () => applyConfig({ ...config, epsilon: epsilonFromSlider() }));
-  ui.seed.addEventListener('change', () => applyConfig({ ...config, seed: ui.seed.value }));
-  ui.unseeded.addEventListener('change', () => applyConfig({ ...config, unseeded_noise: ui.unseeded.checked }));
+  // Every control applies the values of all controls, so a choice Rust refused (say output
+  // perturbation without a ridge) is applied once the field it named is fixed.
+  const fromControls = () => ({
+    ...config,
+    epsilon: epsilonFromSlider(),
+    seed: ui.seed.value,
+    unseeded_noise: ui.unseeded.checked,
+    algorithm: ui.algorithm.value,
+    l2: ui.l2.value.trim() === '' ? ui.l2.value : Number(ui.l2.value),
+  });
+  for (const control of [ui.epsilon, ui.seed, ui.unseeded, ui.algorithm, ui.l2]) {
+    control.addEventListener('change', () => applyConfig(fromControls()));
+  }
   ui.play.addEventListener('click', () => {
     if (state === 'running') {
       worker.postMessage({ type: ToWorker.PAUSE, runId });

@@ -84,7 +84,9 @@ export class Plotter {
       );
       // Every draw goes into the histogram: decimating would thin its tails.
       drawNoise(c.noise, Float64Array.from(h.noiseNorm), p.sigma, h.info.d);
-      drawPrivacy(c.privacy, steps, decimate(h.epsSpent, 1, MAX_POINTS), p.guarantee.epsilon, h.info.steps);
+      // DP-GD spends over its T steps; output perturbation spends it all at its one release.
+      const span = p.releases > 1 ? h.info.steps : Math.max(1, h.gradEvals.at(-1) ?? 1);
+      drawPrivacy(c.privacy, steps, decimate(h.epsSpent, 1, MAX_POINTS), p.guarantee.epsilon, span);
       this.frames += 1;
     } catch (e) {
       this.onError(e);

@@ -217,6 +217,7 @@ test('exports: the run as CSV, the config as JSON and a plot as PNG all download
 
 test('a copied link, opened in a fresh page, restores the settings and the same release', async () => {
   const first = await openPage();
+  await first.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await first.page.$eval('#epsilon', (el) => { el.value = '-0.5'; el.dispatchEvent(new Event('change')); });
   await first.page.fill('#seed', '42');
   await first.page.press('#seed', 'Enter');
@@ -227,6 +228,8 @@ test('a copied link, opened in a fresh page, restores the settings and the same 
   await first.context.close();
 
   const second = await openPage(link.slice(link.indexOf('#')));
+  // The controls show the link's values once the page has read it.
+  await second.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.equal(await second.page.inputValue('#seed'), '42');
   assert.equal(await second.page.textContent('#epsilon-output'), '0.32');
   assert.equal((await runToRelease(second.page)).w, released.w);
@@ -252,6 +255,28 @@ test('keyboard only: Tab to ε, arrows change it, Tab to Play and Enter runs it'
   await page.keyboard.press('Enter');
   await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
   assert.match(await page.textContent('#guarantee-headline'), /ε = 0\.79,/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('output perturbation: refused without a ridge (message at the field), then runs to one certified release', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.selectOption('#algorithm', 'output_perturbation');
+  await page.waitForFunction(() => document.querySelector('#l2-error').textContent.length > 0);
+  assert.match(await page.textContent('#l2-error'), /l2.*strongly convex/);
+  assert.match(await page.textContent('#algorithm-title'), /DP-GD/, 'the last good run stays');
+
+  await page.fill('#l2', '0.05');
+  await page.press('#l2', 'Enter');
+  await page.locator('#l2').blur();
+  await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent.includes('output perturbation'));
+  assert.equal(await page.textContent('#l2-error'), '');
+  assert.match(await page.textContent('#guarantee-detail'), /One noise draw/);
+  const released = await runToRelease(page);
+  assert.match(released.w, /^\(/);
+  assert.match(await page.textContent('#caveats'), /seeded run/);
+  assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /"algorithm":"output_perturbation"/);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
