@@ -29,8 +29,9 @@
 //! # Targets
 //! [`Auditable`] is implemented by the standard targets below, each with planted bugs for the
 //! audit tab and the tests: the Gaussian and Laplace mechanisms on a clipped mean (σ halved,
-//! scale halved, clipping skipped) and noisy gradient descent as a whole algorithm (clipping
-//! skipped). The pairs are worst cases for the query at hand.
+//! scale halved, clipping skipped), noisy gradient descent as a whole algorithm (clipping
+//! skipped, replace-one) and DP-SGD as a whole algorithm (clipping skipped, add/remove). The pairs
+//! are worst cases for the query at hand.
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -43,6 +44,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::algo::PrivateAlgorithm;
+use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig, DpSgdLeak};
 use crate::algo::noisy_gd::{Calibration, NoisyGd};
 use crate::data::{Dataset, clip_features};
 use crate::domain::L2Ball;
@@ -500,6 +502,98 @@ impl Auditable for NoisyGdTarget {
         );
         let run_rng = DpRng::seed_from_u64(rng.next_u64());
         let mut alg = NoisyGd::new(self.calibration, self.step_size, &objective, run_rng, false)?;
+        while alg.step(&objective).is_some() {}
+        Ok(alg.current()[0])
+    }
+}
+
+/// DP-SGD ([`DpSgd`]) as a whole algorithm under **add/remove**, on logistic regression in one
+/// dimension, released coordinate as the statistic.
+///
+/// The pair: D has n − 1 records with x = 0 (their gradients are 0, so they add no sampling
+/// variance); D′ = D plus the canary (x = 50, y = −1), whose per-sample gradient at |w| ≤ 0.02
+/// has norm ≈ 25 and is clipped to C = 1. So each step is exactly the Poisson-subsampled
+/// Gaussian on a sensitivity-C query: the worst case the accountant is tight for. Without
+/// clipping ([`Bug::ClippingSkipped`], i.e. [`DpSgdLeak::NoClipping`]) the canary moves the sum by
+/// ≈ 25C.
+pub struct DpSgdTarget {
+    calibration: DpSgdCalibration,
+    config: DpSgdConfig,
+    data: [Arc<Dataset>; 2],
+}
+
+impl DpSgdTarget {
+    /// n records in D′ (n − 1 in D), expected batch b (q = b/n), T steps, target (ε, δ), bug.
+    pub fn new(
+        n: usize,
+        batch: usize,
+        steps: usize,
+        epsilon: f64,
+        delta: f64,
+        bug: Bug,
+    ) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if bug == Bug::NoiseHalved {
+            return Err(Error::invalid(
+                "bug",
+                "none or clipping_skipped for DP-SGD",
+                "noise_halved",
+            ));
+        }
+        let mut config = DpSgdConfig::for_dataset(n, batch, 1.0, epsilon, delta, 1.0, 1e-3)?;
+        config.steps = steps;
+        if bug == Bug::ClippingSkipped {
+            config.leak = DpSgdLeak::NoClipping;
+        }
+        let calibration = DpSgdCalibration::new(config)?;
+        let make = |canary: bool| -> Result<Arc<Dataset>> {
+            let m = if canary { n } else { n - 1 };
+            let mut xs = vec![0.0; m];
+            let mut ys = vec![1.0; m];
+            if canary {
+                xs[0] = 50.0;
+                ys[0] = -1.0;
+            }
+            Ok(Arc::new(Dataset::new(
+                nalgebra::DMatrix::from_row_slice(1, m, &xs),
+                ys,
+            )?))
+        };
+        Ok(Self {
+            calibration,
+            config,
+            data: [make(false)?, make(true)?],
+        })
+    }
+}
+
+impl Auditable for DpSgdTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.config.epsilon,
+            delta: self.config.delta,
+            relation: Relation::AddRemove,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let data = match side {
+            Side::D => &self.data[0],
+            Side::DPrime => &self.data[1],
+        };
+        // A wide ball: the projection never binds, so nothing hides the difference.
+        let objective = Objective::new(
+            Arc::clone(data),
+            Box::new(Logistic),
+            0.0,
+            Box::new(L2Ball { radius: 100.0 }),
+            50.0,
+        );
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg =
+            DpSgd::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
         while alg.step(&objective).is_some() {}
         Ok(alg.current()[0])
     }

@@ -6,7 +6,8 @@
 //! expected ε̂ of the buggy mechanism clears the claim by a wide margin (numbers in each test).
 
 use dp_playground::audit::{
-    AuditReport, Auditable, Bug, GaussianMeanTarget, LaplaceMeanTarget, NoisyGdTarget, audit,
+    AuditReport, Auditable, Bug, DpSgdTarget, GaussianMeanTarget, LaplaceMeanTarget, NoisyGdTarget,
+    audit,
 };
 use dp_playground::privacy::calibration::GaussianMethod;
 use dp_playground::rng::{Stream, seeded};
@@ -95,6 +96,24 @@ fn skipped_clipping_is_caught_in_mechanisms_and_in_noisy_gd() {
     let mut bad = NoisyGdTarget::new(20, 3, 1.0, 1e-5, Bug::ClippingSkipped).unwrap();
     let r = run(&mut bad, 4_000, 9);
     assert!(r.violation, "{r:?}");
+}
+
+#[test]
+fn dp_sgd_passes_on_the_worst_case_pair_and_skipped_clipping_is_caught() {
+    // Add/remove, n = 10 (q = 0.5), one step, (1, 1e-5): the release is the Poisson-subsampled
+    // Gaussian on a sensitivity-C sum, the mechanism the accountant is tight for. Correct: ε̂
+    // must stay ≤ 1 (it can exceed only with probability α). Unclipped: with probability q the
+    // canary shifts the sum by ≈ 25C ≈ 7 noise sds, so 10⁴ runs give ε̂ ≫ 1. Measured: ε̂ = 0.01
+    // (correct, 2·10⁴ runs), 5.7 (unclipped, 10⁴ runs), 0.10 (T = 20, 5000 runs).
+    let mut ok = DpSgdTarget::new(10, 5, 1, 1.0, 1e-5, Bug::None).unwrap();
+    let r = run(&mut ok, 20_000, 10);
+    assert!(!r.violation, "{r:?}");
+    let mut bad = DpSgdTarget::new(10, 5, 1, 1.0, 1e-5, Bug::ClippingSkipped).unwrap();
+    let r = run(&mut bad, 10_000, 11);
+    assert!(r.violation, "{r:?}");
+    // Several steps compose: T = 20 at q = 0.1 still passes.
+    let mut ok = DpSgdTarget::new(20, 2, 20, 1.0, 1e-5, Bug::None).unwrap();
+    assert!(!run(&mut ok, 5_000, 12).violation);
 }
 
 /// The large-N version: every calibration, more runs, more seeds (≈ 1 min in debug).

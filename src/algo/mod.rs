@@ -1,6 +1,7 @@
 //! The private algorithms. Each states its [`Guarantee`] from the configuration alone before it
 //! touches data, then runs in steps; only its final release is private.
 
+pub mod dp_sgd;
 pub mod noisy_gd;
 
 use crate::objective::Objective;
@@ -13,11 +14,13 @@ pub struct StepReport {
     pub t: usize,
     /// Gradient evaluations used so far, counted in per-sample gradients / n (i.e. in full passes).
     pub grad_evals: f64,
-    /// F at the iterate the step started from.
+    /// F at the iterate the step started from. Stochastic algorithms (DP-SGD) report the
+    /// minibatch estimate instead, since a full pass per step would cost n/b steps' work.
     pub loss: f64,
-    /// ‖noise‖₂ added in this step.
+    /// ‖noise‖₂ added in this step, in the units of the gradient it perturbs.
     pub noise_norm: f64,
-    /// ‖∇F‖₂ at the iterate the step started from.
+    /// ‖∇F‖₂ at the iterate the step started from (DP-SGD: of the clipped minibatch gradient,
+    /// before noise).
     pub grad_norm: f64,
     /// ε (at the run's δ) of everything released so far: the privacy spent after this step.
     /// Computed from the configuration alone, like the guarantee it ends at.
