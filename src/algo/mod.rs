@@ -3,6 +3,7 @@
 
 pub mod dp_sgd;
 pub mod noisy_gd;
+pub mod objective_perturbation;
 
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
