@@ -38,6 +38,7 @@ pub mod reference;
 pub mod rng;
 pub mod session;
 pub mod stats;
+pub mod theory;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
