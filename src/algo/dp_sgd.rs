@@ -199,7 +199,7 @@ impl DpSgdConfig {
 /// The expression and its evaluation order are those of [`rdp_to_dp`], so ε_T is bit-identical to
 /// [`RdpAccountant::epsilon`] (tested).
 #[derive(Debug, Clone, PartialEq)]
-struct EpsilonSchedule {
+pub(crate) struct EpsilonSchedule {
     orders: Vec<f64>,
     per_step: Vec<f64>,
     log1p_term: Vec<f64>,
@@ -208,7 +208,7 @@ struct EpsilonSchedule {
 }
 
 impl EpsilonSchedule {
-    fn new(orders: Vec<f64>, per_step: Vec<f64>, delta: f64) -> Self {
+    pub(crate) fn new(orders: Vec<f64>, per_step: Vec<f64>, delta: f64) -> Self {
         let log1p_term = orders.iter().map(|&a| libm::log1p(-1.0 / a)).collect();
         let delta_term = orders
             .iter()
@@ -223,7 +223,7 @@ impl EpsilonSchedule {
         }
     }
 
-    fn epsilon_after(&self, steps: usize) -> f64 {
+    pub(crate) fn epsilon_after(&self, steps: usize) -> f64 {
         let t = steps as f64;
         let d2 = self.delta * self.delta;
         let mut best = f64::INFINITY;

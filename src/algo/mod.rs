@@ -2,6 +2,7 @@
 //! touches data, then runs in steps; only its final release is private.
 
 pub mod dp_sgd;
+pub mod dp_svrg;
 pub mod noisy_gd;
 pub mod objective_perturbation;
 
