@@ -6,16 +6,19 @@
 //!
 //! `cargo run --release --example experiment_002`
 //!
-//! Methods present on this branch: DP-GD (zCDP, replace-one, T = 100, η = 1/β), DP-SGD (RDP,
-//! add/remove, b = 256, 10 epochs, C = 1 = G so clipping never binds, η = 1) and objective
-//! perturbation (pure ε, replace-one). DP-SVRG (both noise modes), DP-SVRG++ and output
-//! perturbation are not on this branch yet. Note the relations: add/remove halves the
-//! sensitivity of a mean relative to replace-one, so DP-SGD's row is not like-for-like.
+//! Methods: DP-GD (zCDP, T = 100, η = 1/β, both relations), DP-SGD (RDP, add/remove, b = 256,
+//! 10 epochs, C = 1 = G so clipping never binds, η = 1), DP-SVRG (T = 15, m = 500 = the paper's
+//! 5000 scaled by n/2·10⁵, η = 0.1/β) as printed (c = 8, replace-one, NOT a certificate) and
+//! certified (add/remove) at b = 1 and at b = 64 (REVIEW-002 §5.3(c)), DP-SVRG++ (T = 10,
+//! m = 10, η = 1/(13β), certified, b = 1; on the same ridge objective for one table) and
+//! objective perturbation (pure ε, replace-one). Output perturbation is not on this branch.
+//! Note the relations: add/remove halves the sensitivity of a mean relative to replace-one.
 
 use std::sync::Arc;
 
 use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::dp_sgd::{DpSgd, DpSgdConfig};
+use dp_playground::algo::dp_svrg::{DpSvrg, DpSvrgConfig, SvrgNoise, SvrgVariant};
 use dp_playground::algo::noisy_gd::{Calibration, NoisyGd};
 use dp_playground::algo::objective_perturbation::{
     ObjectivePerturbation, ObjectivePerturbationConfig,
@@ -59,6 +62,31 @@ fn main() -> dp_playground::Result<()> {
         "{:<42} {:>22} {:>22} {:>22}",
         "method (relation)", "ε = 0.2", "ε = 0.5", "ε = 1"
     );
+    let svrg =
+        |variant, noise, batch, eps, seed| -> dp_playground::Result<Box<dyn PrivateAlgorithm>> {
+            let (epochs, m, eta) = match variant {
+                SvrgVariant::Svrg => (15, 500, 0.1 / beta),
+                SvrgVariant::SvrgPlusPlus => (10, 10, 1.0 / (13.0 * beta)),
+            };
+            let c = DpSvrgConfig {
+                variant,
+                noise,
+                epsilon: eps,
+                delta,
+                lipschitz: 1.0,
+                n,
+                epochs,
+                epoch_length: m,
+                step_size: eta,
+                batch_size: batch,
+            };
+            Ok(Box::new(DpSvrg::new(
+                c,
+                &obj,
+                seeded(seed, Stream::Noise),
+                true,
+            )?))
+        };
     type Make<'a> = Box<dyn Fn(f64, u32) -> dp_playground::Result<Box<dyn PrivateAlgorithm>> + 'a>;
     let methods: Vec<(&str, Make)> = vec![
         (
@@ -108,6 +136,38 @@ fn main() -> dp_playground::Result<()> {
                 Ok(
                     Box::new(DpSgd::new(c, &obj, seeded(seed, Stream::Noise), true)?)
                         as Box<dyn PrivateAlgorithm>,
+                )
+            }),
+        ),
+        (
+            "DP-SVRG b = 1, as printed c = 8 (NOT DP)",
+            Box::new(|eps, seed| {
+                svrg(
+                    SvrgVariant::Svrg,
+                    SvrgNoise::AsPrinted { c: 8.0 },
+                    1,
+                    eps,
+                    seed,
+                )
+            }),
+        ),
+        (
+            "DP-SVRG b = 1, certified (add/remove)",
+            Box::new(|eps, seed| svrg(SvrgVariant::Svrg, SvrgNoise::Certified, 1, eps, seed)),
+        ),
+        (
+            "DP-SVRG b = 64, certified (add/remove)",
+            Box::new(|eps, seed| svrg(SvrgVariant::Svrg, SvrgNoise::Certified, 64, eps, seed)),
+        ),
+        (
+            "DP-SVRG++ b = 1, certified (add/remove)",
+            Box::new(|eps, seed| {
+                svrg(
+                    SvrgVariant::SvrgPlusPlus,
+                    SvrgNoise::Certified,
+                    1,
+                    eps,
+                    seed,
                 )
             }),
         ),
