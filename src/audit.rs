@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::algo::PrivateAlgorithm;
 use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig, DpSgdLeak};
+use crate::algo::dp_svrg::{DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgNoise, SvrgVariant};
 use crate::algo::noisy_gd::{Calibration, NoisyGd};
 use crate::data::{Dataset, clip_features};
 use crate::domain::L2Ball;
@@ -594,6 +595,110 @@ impl Auditable for DpSgdTarget {
         let run_rng = DpRng::seed_from_u64(rng.next_u64());
         let mut alg =
             DpSgd::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
+        while alg.step(&objective).is_some() {}
+        Ok(alg.current()[0])
+    }
+}
+
+/// Certified DP-SVRG ([`DpSvrg`]) as a whole algorithm under **add/remove** with public n, on
+/// ridge logistic regression (λ = 0.1) in one dimension, released coordinate as the statistic.
+///
+/// The pair: D has n − 1 records with x = 0 (zero gradients); D′ adds the canary (x = 1 after
+/// clipping to the declared bound 1, y = −1), which moves both the sampled differences and the
+/// re-released anchor. [`Bug::ClippingSkipped`] leaves the canary at x = 50: its gradient is then
+/// up to 50 G and the calibrated noise does not cover it.
+pub struct DpSvrgTarget {
+    calibration: DpSvrgCalibration,
+    config: DpSvrgConfig,
+    data: [Arc<Dataset>; 2],
+}
+
+impl DpSvrgTarget {
+    /// Declared n (D′ has n records, D has n − 1), expected batch b, epochs T of length m,
+    /// target (ε, δ), bug.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        n: usize,
+        batch: usize,
+        epochs: usize,
+        epoch_length: usize,
+        epsilon: f64,
+        delta: f64,
+        bug: Bug,
+    ) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if bug == Bug::NoiseHalved {
+            return Err(Error::invalid(
+                "bug",
+                "none or clipping_skipped for DP-SVRG",
+                "noise_halved",
+            ));
+        }
+        let config = DpSvrgConfig {
+            variant: SvrgVariant::Svrg,
+            noise: SvrgNoise::Certified,
+            epsilon,
+            delta,
+            lipschitz: 1.0,
+            n,
+            epochs,
+            epoch_length,
+            step_size: 1.0,
+            batch_size: batch,
+        };
+        let calibration = DpSvrgCalibration::new(config)?;
+        let canary_x = if bug == Bug::ClippingSkipped {
+            50.0
+        } else {
+            1.0
+        };
+        let make = |canary: bool| -> Result<Arc<Dataset>> {
+            let m = if canary { n } else { n - 1 };
+            let mut xs = vec![0.0; m];
+            let mut ys = vec![1.0; m];
+            if canary {
+                xs[0] = canary_x;
+                ys[0] = -1.0;
+            }
+            Ok(Arc::new(Dataset::new(
+                nalgebra::DMatrix::from_row_slice(1, m, &xs),
+                ys,
+            )?))
+        };
+        Ok(Self {
+            calibration,
+            config,
+            data: [make(false)?, make(true)?],
+        })
+    }
+}
+
+impl Auditable for DpSvrgTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.config.epsilon,
+            delta: self.config.delta,
+            relation: Relation::AddRemove,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let data = match side {
+            Side::D => &self.data[0],
+            Side::DPrime => &self.data[1],
+        };
+        let objective = Objective::new(
+            Arc::clone(data),
+            Box::new(Logistic),
+            0.1,
+            Box::new(L2Ball { radius: 100.0 }),
+            1.0,
+        );
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg =
+            DpSvrg::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
         while alg.step(&objective).is_some() {}
         Ok(alg.current()[0])
     }

@@ -6,8 +6,8 @@
 //! expected ε̂ of the buggy mechanism clears the claim by a wide margin (numbers in each test).
 
 use dp_playground::audit::{
-    AuditReport, Auditable, Bug, DpSgdTarget, GaussianMeanTarget, LaplaceMeanTarget, NoisyGdTarget,
-    audit,
+    AuditReport, Auditable, Bug, DpSgdTarget, DpSvrgTarget, GaussianMeanTarget, LaplaceMeanTarget,
+    NoisyGdTarget, audit,
 };
 use dp_playground::privacy::calibration::GaussianMethod;
 use dp_playground::rng::{Stream, seeded};
@@ -114,6 +114,21 @@ fn dp_sgd_passes_on_the_worst_case_pair_and_skipped_clipping_is_caught() {
     // Several steps compose: T = 20 at q = 0.1 still passes.
     let mut ok = DpSgdTarget::new(20, 2, 20, 1.0, 1e-5, Bug::None).unwrap();
     assert!(!run(&mut ok, 5_000, 12).violation);
+}
+
+#[test]
+fn certified_dp_svrg_passes_and_skipped_clipping_is_caught() {
+    // Add/remove with public n = 10, b = 5 (q = 0.5), one epoch of m = 3 steps, (1, 1e-5).
+    // Correct: ε̂ must stay ≤ 1 (fails only with probability α). Unclipped canary (x = 50): the
+    // anchor alone moves by ≈ 2.5 per step against a noise std below 1, so 10⁴ runs give ε̂ ≫ 1.
+    // Measured: ε̂ = 0.0 (correct: the certified σ is large at q = 0.5; a weak but valid pass)
+    // and 3.6 (unclipped).
+    let mut ok = DpSvrgTarget::new(10, 5, 1, 3, 1.0, 1e-5, Bug::None).unwrap();
+    let r = run(&mut ok, 20_000, 13);
+    assert!(!r.violation, "{r:?}");
+    let mut bad = DpSvrgTarget::new(10, 5, 1, 3, 1.0, 1e-5, Bug::ClippingSkipped).unwrap();
+    let r = run(&mut bad, 10_000, 14);
+    assert!(r.violation, "{r:?}");
 }
 
 /// The large-N version: every calibration, more runs, more seeds (≈ 1 min in debug).

@@ -311,6 +311,31 @@ impl DpSvrgConfig {
     }
 }
 
+/// A checked, calibrated configuration (σ, θ, guarantee): everything privacy depends on, from the
+/// configuration alone. Clone it to start many runs without re-running the bisection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DpSvrgCalibration {
+    config: DpSvrgConfig,
+    sigma: f64,
+    theta: f64,
+    guarantee: Guarantee,
+    per_step: Option<Vec<f64>>,
+}
+
+impl DpSvrgCalibration {
+    /// Checks and calibrates `config`.
+    pub fn new(config: DpSvrgConfig) -> Result<Self> {
+        let (sigma, theta, guarantee, per_step) = config.calibrate()?;
+        Ok(Self {
+            config,
+            sigma,
+            theta,
+            guarantee,
+            per_step,
+        })
+    }
+}
+
 /// DP-SVRG / DP-SVRG++ state; every buffer allocated once.
 pub struct DpSvrg {
     config: DpSvrgConfig,
@@ -347,13 +372,25 @@ impl DpSvrg {
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        if objective.data().n() != config.n {
-            return Err(Error::DimensionMismatch {
-                what: "n of the configuration",
-                expected: objective.data().n(),
-                got: config.n,
-            });
-        }
+        Self::from_calibration(DpSvrgCalibration::new(config)?, objective, rng, seeded)
+    }
+
+    /// Starts a run of an already calibrated configuration. The dataset may hold any number of
+    /// records: sums are normalised by the **declared** n and b (add/remove with public n, digest
+    /// §2.5(B)), so a neighbour with one record more or less runs the same mechanism.
+    pub fn from_calibration(
+        calibration: DpSvrgCalibration,
+        objective: &Objective,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        let DpSvrgCalibration {
+            config,
+            sigma,
+            theta,
+            guarantee,
+            per_step,
+        } = calibration;
         if config.variant == SvrgVariant::Svrg && objective.strong_convexity() <= 0.0 {
             return Err(Error::invalid(
                 "variant",
@@ -361,7 +398,6 @@ impl DpSvrg {
                 "svrg with μ = 0",
             ));
         }
-        let (sigma, theta, guarantee, per_step) = config.calibrate()?;
         let releases = config.releases()?;
         let schedule = per_step.map(|p| {
             EpsilonSchedule::new(
@@ -509,7 +545,7 @@ impl PrivateAlgorithm for DpSvrg {
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
         let n = objective.data().n();
-        if self.done || n != self.config.n || objective.dim() != self.x.len() {
+        if self.done || objective.dim() != self.x.len() {
             return None;
         }
         let reg = objective.regularizer();
@@ -517,6 +553,12 @@ impl PrivateAlgorithm for DpSvrg {
             // New epoch: the exact anchor ṽ = ∇(data term)(x̃), never released (P5).
             self.snapshot_loss = objective.data_term(&self.snapshot, Some(&mut self.anchor))
                 + reg.value(&self.snapshot);
+            // data_term averages over the n′ records present; the mechanism divides the sum by
+            // the declared n (identical, factor exactly 1, when n′ = n).
+            if n != self.config.n {
+                let scale = n as f64 / self.config.n as f64;
+                self.anchor.iter_mut().for_each(|a| *a *= scale);
+            }
             self.sampled += n as u64;
             if self.config.variant == SvrgVariant::Svrg || self.epoch == 0 {
                 self.x.copy_from_slice(&self.snapshot);
@@ -561,7 +603,7 @@ impl PrivateAlgorithm for DpSvrg {
         }
         let report = StepReport {
             t: self.t,
-            grad_evals: self.sampled as f64 / n as f64,
+            grad_evals: self.sampled as f64 / self.config.n as f64,
             loss: self.snapshot_loss,
             noise_norm: norm2(&self.noise),
             grad_norm: libm::sqrt(v_sq),
