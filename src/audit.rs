@@ -47,6 +47,7 @@ use crate::algo::PrivateAlgorithm;
 use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig, DpSgdLeak};
 use crate::algo::dp_svrg::{DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgNoise, SvrgVariant};
 use crate::algo::noisy_gd::{Calibration, NoisyGd};
+use crate::algo::objective_perturbation::{ObjectivePerturbation, ObjectivePerturbationConfig};
 use crate::data::{Dataset, clip_features};
 use crate::domain::L2Ball;
 use crate::error::{Error, Result};
@@ -700,6 +701,81 @@ impl Auditable for DpSvrgTarget {
         let mut alg =
             DpSvrg::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
         while alg.step(&objective).is_some() {}
+        Ok(alg.current()[0])
+    }
+}
+
+/// Objective perturbation ([`ObjectivePerturbation`]) as a whole algorithm under replace-one, on
+/// ridge logistic regression (Λ = 0.1, unconstrained) in one dimension, released coordinate as
+/// the statistic. The pair: n − 1 records with x = 0 shared; the differing record is
+/// (x = 1, y = +1) in D and (x = 1, y = −1) in D′ (features at the declared bound 1).
+/// [`Bug::NoiseHalved`] halves the drawn noise vector.
+pub struct ObjectivePerturbationTarget {
+    config: ObjectivePerturbationConfig,
+    bug: Bug,
+    objectives: [Objective; 2],
+}
+
+impl ObjectivePerturbationTarget {
+    /// n records, target ε, planted bug ([`Bug::ClippingSkipped`] is not available).
+    pub fn new(n: usize, epsilon: f64, bug: Bug) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if bug == Bug::ClippingSkipped {
+            return Err(Error::invalid(
+                "bug",
+                "none or noise_halved for objective perturbation",
+                "clipping_skipped",
+            ));
+        }
+        let make = |y: f64| -> Result<Objective> {
+            let mut xs = vec![0.0; n];
+            let mut ys = vec![1.0; n];
+            xs[0] = 1.0;
+            ys[0] = y;
+            let data = Dataset::new(nalgebra::DMatrix::from_row_slice(1, n, &xs), ys)?;
+            Objective::with_loss(
+                Arc::new(data),
+                crate::loss::Loss::erm(crate::loss::Glm::Logistic),
+                crate::loss::Regularizer::ridge(0.1),
+                Box::new(crate::domain::Unconstrained),
+                1.0,
+            )
+        };
+        let config = ObjectivePerturbationConfig {
+            epsilon,
+            tolerance: 1e-9,
+            max_iters: 10_000,
+        };
+        Ok(Self {
+            config,
+            bug,
+            objectives: [make(1.0)?, make(-1.0)?],
+        })
+    }
+}
+
+impl Auditable for ObjectivePerturbationTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.config.epsilon,
+            delta: 0.0,
+            relation: Relation::ReplaceOne,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let objective = match side {
+            Side::D => &self.objectives[0],
+            Side::DPrime => &self.objectives[1],
+        };
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg = ObjectivePerturbation::new(self.config, objective, run_rng, false)?;
+        if self.bug == Bug::NoiseHalved {
+            alg.scale_noise_for_audit(0.5);
+        }
+        while alg.step(objective).is_some() {}
         Ok(alg.current()[0])
     }
 }

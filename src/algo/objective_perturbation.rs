@@ -238,6 +238,11 @@ impl ObjectivePerturbation {
         self.split
     }
 
+    /// Multiplies the drawn noise by `factor` (the audit's planted "noise halved" bug only).
+    pub(crate) fn scale_noise_for_audit(&mut self, factor: f64) {
+        self.linear.iter_mut().for_each(|v| *v *= factor);
+    }
+
     /// ‖b‖/n, the norm of the perturbation's gradient.
     pub fn noise_norm(&self) -> f64 {
         norm2(&self.linear)
