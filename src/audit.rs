@@ -30,8 +30,9 @@
 //! [`Auditable`] is implemented by the standard targets below, each with planted bugs for the
 //! audit tab and the tests: the Gaussian and Laplace mechanisms on a clipped mean (σ halved,
 //! scale halved, clipping skipped), noisy gradient descent as a whole algorithm (clipping
-//! skipped), and output perturbation (seed 000 Algorithm 1) with a certificate-skipping variant.
-//! The pairs are worst cases for the query at hand.
+//! skipped, replace-one), DP-SGD, DP-SVRG and objective perturbation as whole algorithms, and
+//! output perturbation (seed 000 Algorithm 1) with a certificate-skipping variant. The pairs are
+//! worst cases for the query at hand.
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -44,7 +45,10 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::algo::PrivateAlgorithm;
+use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig, DpSgdLeak};
+use crate::algo::dp_svrg::{DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgNoise, SvrgVariant};
 use crate::algo::noisy_gd::{Calibration, NoisyGd};
+use crate::algo::objective_perturbation::{ObjectivePerturbation, ObjectivePerturbationConfig};
 use crate::algo::output_perturbation::{
     Declared, NoiseLaw, OutputPerturbation, Plan, Settings, plan,
 };
@@ -637,6 +641,277 @@ impl Auditable for OutputPerturbationTarget {
             NoiseLaw::Gaussian { sigma, .. } => fill_gaussian(&mut run_rng, sigma, &mut z),
         }
         Ok(sgd.current()[0] + z[0])
+    }
+}
+
+/// DP-SGD ([`DpSgd`]) as a whole algorithm under **add/remove**, on logistic regression in one
+/// dimension, released coordinate as the statistic.
+///
+/// The pair: D has n − 1 records with x = 0 (their gradients are 0, so they add no sampling
+/// variance); D′ = D plus the canary (x = 50, y = −1), whose per-sample gradient at |w| ≤ 0.02
+/// has norm ≈ 25 and is clipped to C = 1. So each step is exactly the Poisson-subsampled
+/// Gaussian on a sensitivity-C query: the worst case the accountant is tight for. Without
+/// clipping ([`Bug::ClippingSkipped`], i.e. [`DpSgdLeak::NoClipping`]) the canary moves the sum by
+/// ≈ 25C.
+pub struct DpSgdTarget {
+    calibration: DpSgdCalibration,
+    config: DpSgdConfig,
+    data: [Arc<Dataset>; 2],
+}
+
+impl DpSgdTarget {
+    /// n records in D′ (n − 1 in D), expected batch b (q = b/n), T steps, target (ε, δ), bug.
+    pub fn new(
+        n: usize,
+        batch: usize,
+        steps: usize,
+        epsilon: f64,
+        delta: f64,
+        bug: Bug,
+    ) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if bug == Bug::NoiseHalved {
+            return Err(Error::invalid(
+                "bug",
+                "none or clipping_skipped for DP-SGD",
+                "noise_halved",
+            ));
+        }
+        let mut config = DpSgdConfig::for_dataset(n, batch, 1.0, epsilon, delta, 1.0, 1e-3)?;
+        config.steps = steps;
+        if bug == Bug::ClippingSkipped {
+            config.leak = DpSgdLeak::NoClipping;
+        }
+        let calibration = DpSgdCalibration::new(config)?;
+        let make = |canary: bool| -> Result<Arc<Dataset>> {
+            let m = if canary { n } else { n - 1 };
+            let mut xs = vec![0.0; m];
+            let mut ys = vec![1.0; m];
+            if canary {
+                xs[0] = 50.0;
+                ys[0] = -1.0;
+            }
+            Ok(Arc::new(Dataset::new(
+                nalgebra::DMatrix::from_row_slice(1, m, &xs),
+                ys,
+            )?))
+        };
+        Ok(Self {
+            calibration,
+            config,
+            data: [make(false)?, make(true)?],
+        })
+    }
+}
+
+impl Auditable for DpSgdTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.config.epsilon,
+            delta: self.config.delta,
+            relation: Relation::AddRemove,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let data = match side {
+            Side::D => &self.data[0],
+            Side::DPrime => &self.data[1],
+        };
+        // A wide ball: the projection never binds, so nothing hides the difference.
+        let objective = Objective::new(
+            Arc::clone(data),
+            Box::new(Logistic),
+            0.0,
+            Box::new(L2Ball { radius: 100.0 }),
+            50.0,
+        );
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg =
+            DpSgd::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
+        while alg.step(&objective).is_some() {}
+        Ok(alg.current()[0])
+    }
+}
+
+/// Certified DP-SVRG ([`DpSvrg`]) as a whole algorithm under **add/remove** with public n, on
+/// ridge logistic regression (λ = 0.1) in one dimension, released coordinate as the statistic.
+///
+/// The pair: D has n − 1 records with x = 0 (zero gradients); D′ adds the canary (x = 1 after
+/// clipping to the declared bound 1, y = −1), which moves both the sampled differences and the
+/// re-released anchor. [`Bug::ClippingSkipped`] leaves the canary at x = 50: its gradient is then
+/// up to 50 G and the calibrated noise does not cover it.
+pub struct DpSvrgTarget {
+    calibration: DpSvrgCalibration,
+    config: DpSvrgConfig,
+    data: [Arc<Dataset>; 2],
+}
+
+impl DpSvrgTarget {
+    /// Declared n (D′ has n records, D has n − 1), expected batch b, epochs T of length m,
+    /// target (ε, δ), bug.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        n: usize,
+        batch: usize,
+        epochs: usize,
+        epoch_length: usize,
+        epsilon: f64,
+        delta: f64,
+        bug: Bug,
+    ) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if bug == Bug::NoiseHalved {
+            return Err(Error::invalid(
+                "bug",
+                "none or clipping_skipped for DP-SVRG",
+                "noise_halved",
+            ));
+        }
+        let config = DpSvrgConfig {
+            variant: SvrgVariant::Svrg,
+            noise: SvrgNoise::Certified,
+            epsilon,
+            delta,
+            lipschitz: 1.0,
+            n,
+            epochs,
+            epoch_length,
+            step_size: 1.0,
+            batch_size: batch,
+        };
+        let calibration = DpSvrgCalibration::new(config)?;
+        let canary_x = if bug == Bug::ClippingSkipped {
+            50.0
+        } else {
+            1.0
+        };
+        let make = |canary: bool| -> Result<Arc<Dataset>> {
+            let m = if canary { n } else { n - 1 };
+            let mut xs = vec![0.0; m];
+            let mut ys = vec![1.0; m];
+            if canary {
+                xs[0] = canary_x;
+                ys[0] = -1.0;
+            }
+            Ok(Arc::new(Dataset::new(
+                nalgebra::DMatrix::from_row_slice(1, m, &xs),
+                ys,
+            )?))
+        };
+        Ok(Self {
+            calibration,
+            config,
+            data: [make(false)?, make(true)?],
+        })
+    }
+}
+
+impl Auditable for DpSvrgTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.config.epsilon,
+            delta: self.config.delta,
+            relation: Relation::AddRemove,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let data = match side {
+            Side::D => &self.data[0],
+            Side::DPrime => &self.data[1],
+        };
+        let objective = Objective::new(
+            Arc::clone(data),
+            Box::new(Logistic),
+            0.1,
+            Box::new(L2Ball { radius: 100.0 }),
+            1.0,
+        );
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg =
+            DpSvrg::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
+        while alg.step(&objective).is_some() {}
+        Ok(alg.current()[0])
+    }
+}
+
+/// Objective perturbation ([`ObjectivePerturbation`]) as a whole algorithm under replace-one, on
+/// ridge logistic regression (Λ = 0.1, unconstrained) in one dimension, released coordinate as
+/// the statistic. The pair: n − 1 records with x = 0 shared; the differing record is
+/// (x = 1, y = +1) in D and (x = 1, y = −1) in D′ (features at the declared bound 1).
+/// [`Bug::NoiseHalved`] halves the drawn noise vector.
+pub struct ObjectivePerturbationTarget {
+    config: ObjectivePerturbationConfig,
+    bug: Bug,
+    objectives: [Objective; 2],
+}
+
+impl ObjectivePerturbationTarget {
+    /// n records, target ε, planted bug ([`Bug::ClippingSkipped`] is not available).
+    pub fn new(n: usize, epsilon: f64, bug: Bug) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        if bug == Bug::ClippingSkipped {
+            return Err(Error::invalid(
+                "bug",
+                "none or noise_halved for objective perturbation",
+                "clipping_skipped",
+            ));
+        }
+        let make = |y: f64| -> Result<Objective> {
+            let mut xs = vec![0.0; n];
+            let mut ys = vec![1.0; n];
+            xs[0] = 1.0;
+            ys[0] = y;
+            let data = Dataset::new(nalgebra::DMatrix::from_row_slice(1, n, &xs), ys)?;
+            Objective::with_loss(
+                Arc::new(data),
+                crate::loss::Loss::erm(crate::loss::Glm::Logistic),
+                crate::loss::Regularizer::ridge(0.1),
+                Box::new(crate::domain::Unconstrained),
+                1.0,
+            )
+        };
+        let config = ObjectivePerturbationConfig {
+            epsilon,
+            tolerance: 1e-9,
+            max_iters: 10_000,
+        };
+        Ok(Self {
+            config,
+            bug,
+            objectives: [make(1.0)?, make(-1.0)?],
+        })
+    }
+}
+
+impl Auditable for ObjectivePerturbationTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.config.epsilon,
+            delta: 0.0,
+            relation: Relation::ReplaceOne,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let objective = match side {
+            Side::D => &self.objectives[0],
+            Side::DPrime => &self.objectives[1],
+        };
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg = ObjectivePerturbation::new(self.config, objective, run_rng, false)?;
+        if self.bug == Bug::NoiseHalved {
+            alg.scale_noise_for_audit(0.5);
+        }
+        while alg.step(objective).is_some() {}
+        Ok(alg.current()[0])
     }
 }
 

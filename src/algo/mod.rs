@@ -2,8 +2,11 @@
 //! touches data, then runs in steps; only its final release is private.
 
 pub mod byoa;
+pub mod dp_sgd;
+pub mod dp_svrg;
 pub mod exponential_grid;
 pub mod noisy_gd;
+pub mod objective_perturbation;
 pub mod output_perturbation;
 
 use crate::objective::Objective;
@@ -16,11 +19,13 @@ pub struct StepReport {
     pub t: usize,
     /// Gradient evaluations used so far, counted in per-sample gradients / n (i.e. in full passes).
     pub grad_evals: f64,
-    /// F at the iterate the step started from.
+    /// F at the iterate the step started from. Stochastic algorithms (DP-SGD) report the
+    /// minibatch estimate instead, since a full pass per step would cost n/b steps' work.
     pub loss: f64,
-    /// ‖noise‖₂ added in this step.
+    /// ‖noise‖₂ added in this step, in the units of the gradient it perturbs.
     pub noise_norm: f64,
-    /// ‖∇F‖₂ at the iterate the step started from.
+    /// ‖∇F‖₂ at the iterate the step started from (DP-SGD: of the clipped minibatch gradient,
+    /// before noise).
     pub grad_norm: f64,
     /// ε (at the run's δ) of everything released so far: the privacy spent after this step.
     /// Computed from the configuration alone, like the guarantee it ends at.

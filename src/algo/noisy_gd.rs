@@ -5,7 +5,19 @@
 //! §3.4), with the projection of §3.5 ("privacy-identical" post-processing):
 //!
 //! w₀ = P_W(0);  w_{t+1} = P_W(w_t − η(∇F(w_t) + z_t)),  z_t ~ N(0, σ²I_d),  t = 0, …, T−1;
-//! release w_T (the last iterate, as in the paper's §6.1).
+//! release w_T (the last iterate, as in the paper's §6.1) or, in the non-convex mode
+//! ([`Output::RandomIterate`], paper §6.2), w_J with J ~ Uniform{0, …, T−1}.
+//!
+//! # Modes (seed 002 §6, digest 002 §3.4, §5, P10)
+//! - Convex, strongly convex and PL objectives: [`Output::LastIterate`] (the default, and the
+//!   only mode of [`NoisyGd::new`], whose numerics are unchanged). The paper proves the PL case
+//!   (Thm 6.2) for the unconstrained problem; with a projection or ℓ1 prox the update is the
+//!   privacy-identical generalisation of digest §3.5, outside the theorem (P13).
+//! - General smooth non-convex objectives: [`Output::RandomIterate`]. The printed index
+//!   "m uniform from {0..m−1}" is read as the proof's J ∈ {0, …, T−1} (digest §3.4). J is drawn
+//!   from the run's generator **at construction**, before any data are touched, so it is
+//!   independent of the data (and of the noise that follows); the iterate w_J is kept when the
+//!   run passes it. The utility measure is E‖∇F(w_J)‖² (Thm 6.3).
 //!
 //! # Assumptions
 //! Each per-sample loss is G-Lipschitz on W. For GLM losses this is enforced, not assumed: features
@@ -23,11 +35,14 @@
 //! # Utility
 //! For convex, G-Lipschitz, β-smooth F on a ball of radius R, Bassily–Smith–Thakurta (2014) give
 //! E[F(w_T)] − F* = Õ(G R √(d ln(1/δ)) / (n ε)) with suitably tuned T; the paper's Theorem 6.1 states
-//! the PL-case rate O(G² d log²(n) ln(1/δ) / (n² ε² μ)). The playground plots measured excess risk;
-//! the bound curves arrive with `theory.rs`.
+//! the PL-case rate O(G² d log²(n) ln(1/δ) / (n² ε² μ)); its proof (eqs 80–81) gives, per step,
+//! E F(w_{k+1}) − F* ≤ (1 − μ/β)(F(w_k) − F*) + dσ²/(2β), whose geometric sum is the bound
+//! (1 − μ/β)^T (F(w₀) − F*) + dσ²/(2μ) (digest 002 §4.1, a note of the digest: tighter than the printed
+//! T·dσ²/(2β)). Non-convex mode, Thm 6.3 (eqs 86–87): E‖∇F(w_J)‖² ≤ 2β(F(w₀) − F*)/T + dσ².
 //!
 //! # Reference
-//! Seed 002, Algorithm 4 and Theorem 6.1; digest 002 §2.5(A), §3.4, §3.5; REVIEW-002 §1b, §2a.
+//! Seed 002 (`../shared/seeds/002_*.txt`), Algorithm 4 and Theorems 6.1–6.3; digest 002 §2.5(A),
+//! §3.4, §3.5, §4.1, §5, P10, P13; REVIEW-002 §1b, §2a.
 
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
@@ -37,6 +52,17 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp, zcdp};
 use crate::rng::DpRng;
 
 use super::{PrivateAlgorithm, StepReport};
+
+/// Which iterate DP-GD releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Output {
+    /// w_T: convex, strongly convex and PL objectives (seed 002 Thm 6.2).
+    #[default]
+    LastIterate,
+    /// w_J, J ~ Uniform{0, …, T−1} drawn before the run: smooth non-convex objectives (Thm 6.3).
+    RandomIterate,
+}
 
 /// The declared inputs that fix the noise: nothing here may come from the data.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -105,16 +131,40 @@ pub struct NoisyGd {
     grad: Vec<f64>,
     noise: Vec<f64>,
     t: usize,
+    output: Output,
+    /// J and w_J in the random-iterate mode (w_J is filled when the run reaches it).
+    chosen: Option<(usize, Vec<f64>)>,
 }
 
 impl NoisyGd {
-    /// Calibrates from `calibration` alone, then starts at w₀ = P_W(0).
+    /// Calibrates from `calibration` alone, then starts at w₀ = P_W(0); releases the last iterate.
     pub fn new(
         calibration: Calibration,
         step_size: f64,
         objective: &Objective,
         rng: DpRng,
         seeded: bool,
+    ) -> Result<Self> {
+        Self::with_output(
+            calibration,
+            step_size,
+            objective,
+            rng,
+            seeded,
+            Output::LastIterate,
+        )
+    }
+
+    /// As [`NoisyGd::new`], releasing the iterate `output` says. In the random-iterate mode J is
+    /// drawn here, from `rng`, before any data are read (so the noise stream differs from the
+    /// last-iterate mode's by that one draw).
+    pub fn with_output(
+        calibration: Calibration,
+        step_size: f64,
+        objective: &Objective,
+        mut rng: DpRng,
+        seeded: bool,
+        output: Output,
     ) -> Result<Self> {
         if !(step_size.is_finite() && step_size > 0.0) {
             return Err(Error::invalid(
@@ -134,7 +184,17 @@ impl NoisyGd {
         let d = objective.dim();
         let mut w = vec![0.0; d];
         objective.domain().project(&mut w);
+        let chosen = match output {
+            Output::LastIterate => None,
+            Output::RandomIterate => {
+                use rand::RngExt;
+                let j = rng.random_range(0..calibration.steps);
+                Some((j, w.clone()))
+            }
+        };
         Ok(Self {
+            output,
+            chosen,
             calibration,
             guarantee,
             sigma,
@@ -146,6 +206,17 @@ impl NoisyGd {
             noise: vec![0.0; d],
             t: 0,
         })
+    }
+
+    /// Which iterate is released.
+    pub fn output(&self) -> Output {
+        self.output
+    }
+
+    /// J in the random-iterate mode (drawn before the run, independent of the data, so it may be
+    /// shown).
+    pub fn random_index(&self) -> Option<usize> {
+        self.chosen.as_ref().map(|(j, _)| *j)
     }
 
     /// Per-coordinate standard deviation of the gradient noise.
@@ -177,10 +248,15 @@ impl PrivateAlgorithm for NoisyGd {
             "features clipped to the declared bound, so each per-sample gradient has norm ≤ G = {}",
             self.calibration.lipschitz
         ));
-        let mechanism = format!(
+        let mut mechanism = format!(
             "noisy projected gradient descent, T = {}, η = {:.4}, σ = {:.4e} per coordinate",
             self.calibration.steps, self.step_size, self.sigma
         );
+        if self.output == Output::RandomIterate {
+            mechanism.push_str(
+                "; releases w_J with J uniform on {0, …, T−1}, drawn before the run (non-convex mode)",
+            );
+        }
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         let rho = self.guarantee.rho;
         match rho.map(|rho| Zcdp::new(rho, self.calibration.relation)) {
@@ -195,6 +271,11 @@ impl PrivateAlgorithm for NoisyGd {
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
         if self.is_done() {
             return None;
+        }
+        if let Some((j, w_j)) = &mut self.chosen
+            && *j == self.t
+        {
+            w_j.copy_from_slice(&self.w);
         }
         let loss = objective.value_and_gradient(&self.w, &mut self.grad);
         let grad_norm = norm2(&self.grad);
@@ -216,7 +297,10 @@ impl PrivateAlgorithm for NoisyGd {
     }
 
     fn current(&self) -> &[f64] {
-        &self.w
+        match &self.chosen {
+            Some((_, w_j)) if self.is_done() => w_j,
+            _ => &self.w,
+        }
     }
 
     fn is_done(&self) -> bool {
@@ -288,6 +372,140 @@ mod tests {
         run(&mut alg, &obj);
         let excess = obj.value(alg.current()) - reference.value;
         assert!(excess.abs() < 1e-8, "excess {excess}");
+    }
+
+    #[test]
+    fn without_noise_last_iterate_solves_strongly_convex_and_pl_problems() {
+        // Strongly convex: logistic + ridge λ = 0.1. PL but not strongly convex: least squares on a
+        // rank-deficient design (feature 3 = feature 1), the digest's §5 example; in a ball of
+        // radius 10 that the minimiser of least norm stays well inside. Both at η = 1/β, 5000
+        // steps: the contraction (1 − μ/β)^T is far below the 1e-8 tolerance in both cases.
+        let ridge = {
+            let spec = ClassificationSpec {
+                n: 1000,
+                d: 3,
+                feature_scale: 0.5,
+                signal: 4.0,
+            };
+            let mut data = generate_classification(&spec, &mut seeded(2, Stream::Data)).unwrap();
+            crate::data::clip_features(&mut data, 1.0);
+            Objective::new(
+                Arc::new(data),
+                Box::new(Logistic),
+                0.1,
+                Box::new(L2Ball { radius: 3.0 }),
+                1.0,
+            )
+        };
+        let pl = {
+            let mut rng = seeded(3, Stream::Data);
+            let (n, mut x, mut y) = (200, Vec::new(), Vec::new());
+            for _ in 0..n {
+                let a: f64 =
+                    rand_distr::Distribution::sample(&rand_distr::StandardNormal, &mut rng);
+                let b: f64 =
+                    rand_distr::Distribution::sample(&rand_distr::StandardNormal, &mut rng);
+                let (a, b) = (0.4 * a, 0.4 * b);
+                x.extend([a, b, a]);
+                y.push((0.5 * a - 0.3 * b).clamp(-1.0, 1.0));
+            }
+            let mut data = crate::data::Dataset::from_samples(3, x, y).unwrap();
+            crate::data::clip_features(&mut data, 1.0);
+            Objective::new(
+                Arc::new(data),
+                Box::new(crate::loss::Squared { label_bound: 1.0 }),
+                0.0,
+                Box::new(L2Ball { radius: 10.0 }),
+                1.0,
+            )
+        };
+        for (obj, eta) in [(&ridge, 1.0 / 0.35), (&pl, 1.0)] {
+            let reference = reference::solve(obj, 1e-12, 100_000).unwrap();
+            let mut alg = NoisyGd::new(
+                Calibration {
+                    n: obj.data().n(),
+                    ..calibration(1.0, 5000)
+                },
+                eta,
+                obj,
+                seeded(0, Stream::Noise),
+                true,
+            )
+            .unwrap();
+            alg.sigma = 0.0;
+            run(&mut alg, obj);
+            let excess = obj.value(alg.current()) - reference.value;
+            assert!(excess.abs() < 1e-8, "excess {excess}");
+        }
+    }
+
+    #[test]
+    fn random_iterate_mode_releases_w_j_with_j_uniform_and_data_independent() {
+        let obj = objective();
+        // A second dataset: J must not change with the data.
+        let other = {
+            let spec = ClassificationSpec {
+                n: 1000,
+                d: 3,
+                feature_scale: 0.9,
+                signal: 1.0,
+            };
+            let data = generate_classification(&spec, &mut seeded(7, Stream::Data)).unwrap();
+            Objective::new(
+                Arc::new(data),
+                Box::new(Logistic),
+                0.0,
+                Box::new(L2Ball { radius: 3.0 }),
+                1.0,
+            )
+        };
+        let make = |o: &Objective, seed: u32| {
+            NoisyGd::with_output(
+                calibration(1.0, 5),
+                4.0,
+                o,
+                seeded(seed, Stream::Noise),
+                true,
+                Output::RandomIterate,
+            )
+            .unwrap()
+        };
+        // Uniform J on {0..4}: over 2000 seeds each count is Binomial(2000, 0.2), mean 400, sd 17.9;
+        // ±90 is a 5-sd window.
+        let mut counts = [0usize; 5];
+        for seed in 0..2000 {
+            let (a, b) = (make(&obj, seed), make(&other, seed));
+            assert_eq!(a.random_index(), b.random_index());
+            counts[a.random_index().unwrap()] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (310..=490).contains(&c)),
+            "{counts:?}"
+        );
+        // The release is the iterate the run passed at step J.
+        for seed in 0..20 {
+            let mut alg = make(&obj, seed);
+            let mut iterates = Vec::new();
+            while !alg.is_done() {
+                iterates.push(alg.current().to_vec());
+                alg.step(&obj);
+            }
+            let j = alg.random_index().unwrap();
+            assert_eq!(alg.current(), iterates[j].as_slice());
+            assert!(alg.ledger().mechanism.contains("w_J"));
+        }
+        assert_eq!(
+            NoisyGd::new(
+                calibration(1.0, 5),
+                4.0,
+                &obj,
+                seeded(0, Stream::Noise),
+                true
+            )
+            .unwrap()
+            .output(),
+            Output::LastIterate
+        );
     }
 
     #[test]

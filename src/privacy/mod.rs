@@ -87,6 +87,11 @@ pub struct Ledger {
     pub spends: Vec<Spend>,
     /// Every condition the guarantee depends on.
     pub caveats: Vec<String>,
+    /// Deliberate leaks of a "leaky" demonstration toggle, one sentence each. When non-empty the
+    /// run is **not private**: the guarantee above states what the correct mechanism would have
+    /// promised, and the page must show a "not DP" badge instead of it.
+    #[serde(default)]
+    pub leaks: Vec<String>,
 }
 
 impl Ledger {
@@ -108,7 +113,19 @@ impl Ledger {
             mechanism: mechanism.into(),
             spends: Vec::new(),
             caveats: all,
+            leaks: Vec::new(),
         }
+    }
+
+    /// Marks the run as **not private** because of `leak` (a leaky demonstration toggle).
+    pub fn with_leak(mut self, leak: impl Into<String>) -> Self {
+        self.leaks.push(leak.into());
+        self
+    }
+
+    /// False when a leaky toggle was on: the release carries no guarantee at all.
+    pub fn is_private(&self) -> bool {
+        self.leaks.is_empty()
     }
 
     /// Records one release that composes into the guarantee.

@@ -1,6 +1,12 @@
 //! The bounds each algorithm promises, as plain functions of the declared constants, so the page can
-//! draw them as dashed curves beside the measured excess risk. Every function names the theorem (or
-//! the proof line) it transcribes and any correction the digests or reviews made to it.
+//! draw them as dashed curves beside the measured excess risk and fill in step-size presets. Every
+//! function names the theorem (or the proof line) it transcribes and any correction the digests or
+//! reviews made to it. Nothing here reads data.
+//!
+//! - [`output_perturbation`], [`byoa`]: seeds 000 and 004.
+//! - [`gradient_perturbation`]: seed 002's DP-GD (PL and non-convex) and DP-SVRG bounds, with the
+//!   digest's corrected step-size conditions.
 
 pub mod byoa;
+pub mod gradient_perturbation;
 pub mod output_perturbation;
