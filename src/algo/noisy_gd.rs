@@ -420,7 +420,9 @@ mod tests {
             )
         };
         for (obj, eta) in [(&ridge, 1.0 / 0.35), (&pl, 1.0)] {
-            let reference = reference::solve(obj, 1e-12, 100_000).unwrap();
+            // 1e-10 certified is ample for the 1e-8 assertion below; on the rank-deficient PL problem
+            // the merged reference solver needs more than 100k iterations for 1e-12.
+            let reference = reference::solve(obj, 1e-10, 100_000).unwrap();
             let mut alg = NoisyGd::new(
                 Calibration {
                     n: obj.data().n(),
