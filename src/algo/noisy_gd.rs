@@ -173,12 +173,27 @@ impl NoisyGd {
                 step_size,
             ));
         }
-        if objective.data().n() != calibration.n {
+        // Replace-one: n is public and fixed, so a dataset of another size is no neighbour.
+        // Add/remove: a neighbour has n ± 1 records, and refusing it would itself tell the two
+        // apart; the mean is instead taken over the declared n (see `step`).
+        if calibration.relation == Relation::ReplaceOne && objective.data().n() != calibration.n {
             return Err(Error::DimensionMismatch {
                 what: "n of the calibration",
                 expected: objective.data().n(),
                 got: calibration.n,
             });
+        }
+        if calibration.relation == Relation::AddRemove
+            && matches!(
+                objective.loss().map(|l| l.wrap),
+                Some(crate::loss::Wrap::Tilted { .. })
+            )
+        {
+            return Err(Error::invalid(
+                "relation",
+                "replace-one for a tilted (TERM) objective, which is not a mean over records",
+                "add_remove",
+            ));
         }
         let (sigma, guarantee) = calibration.calibrate()?;
         let d = objective.dim();
@@ -222,6 +237,20 @@ impl NoisyGd {
     /// Per-coordinate standard deviation of the gradient noise.
     pub fn sigma(&self) -> f64 {
         self.sigma
+    }
+
+    /// F and ∇F with the data term averaged over the **declared** n: (1/n)Σᵢ∇f(w; zᵢ) + λ₂w. Under
+    /// add/remove the sum changes by at most G between neighbours, so this mean has sensitivity
+    /// G/n whatever the actual record count; averaging over the actual count (n ± 1) would make it
+    /// ≈ 2G/n. Bit-identical to `value_and_gradient` when the counts agree (the scale is 1).
+    fn value_and_gradient_over_declared_n(&mut self, objective: &Objective) -> f64 {
+        let scale = objective.data().n() as f64 / self.calibration.n as f64;
+        let data_value = objective.data_term(&self.w, Some(&mut self.grad));
+        let ridge = objective.regularizer();
+        for (g, w) in self.grad.iter_mut().zip(&self.w) {
+            *g = *g * scale + ridge.l2 * w;
+        }
+        data_value * scale + ridge.value(&self.w)
     }
 
     /// ε at the run's δ after `steps` of the T noisy releases: zCDP is additive, so ρ_t = ρ·t/T,
@@ -277,7 +306,10 @@ impl PrivateAlgorithm for NoisyGd {
         {
             w_j.copy_from_slice(&self.w);
         }
-        let loss = objective.value_and_gradient(&self.w, &mut self.grad);
+        let loss = match self.calibration.relation {
+            Relation::ReplaceOne => objective.value_and_gradient(&self.w, &mut self.grad),
+            Relation::AddRemove => self.value_and_gradient_over_declared_n(objective),
+        };
         let grad_norm = norm2(&self.grad);
         fill_gaussian(&mut self.rng, self.sigma, &mut self.noise);
         for ((w, g), z) in self.w.iter_mut().zip(&self.grad).zip(&self.noise) {
@@ -554,6 +586,70 @@ mod tests {
         assert!((spent[49] - 0.8).abs() < 1e-12, "{}", spent[49]);
         // Composition is sub-linear in ε: half the steps cost more than half the budget.
         assert!(spent[24] > 0.4 && spent[24] < 0.8);
+    }
+
+    #[test]
+    fn add_remove_averages_over_the_declared_n_and_accepts_a_neighbour_of_another_size() {
+        let obj = objective(); // 1000 records
+        let declared = |relation, n| Calibration {
+            relation,
+            n,
+            ..calibration(1.0, 3)
+        };
+        // Replace-one: a dataset of another size is refused.
+        assert!(
+            NoisyGd::new(
+                declared(Relation::ReplaceOne, 999),
+                4.0,
+                &obj,
+                seeded(0, Stream::Noise),
+                true
+            )
+            .is_err()
+        );
+        // Add/remove: the 1000-record dataset is a neighbour of a declared n = 999; the gradient is
+        // the sum over its records divided by 999.
+        let mut alg = NoisyGd::new(
+            declared(Relation::AddRemove, 999),
+            4.0,
+            &obj,
+            seeded(0, Stream::Noise),
+            true,
+        )
+        .unwrap();
+        alg.sigma = 0.0;
+        let w0 = alg.current().to_vec();
+        alg.step(&obj).unwrap();
+        let mut mean_grad = vec![0.0; 3];
+        obj.value_and_gradient(&w0, &mut mean_grad);
+        let mut expected: Vec<f64> = w0
+            .iter()
+            .zip(&mean_grad)
+            .map(|(w, g)| w - 4.0 * g * 1000.0 / 999.0)
+            .collect();
+        obj.domain().project(&mut expected);
+        for (a, b) in alg.current().iter().zip(&expected) {
+            assert!((a - b).abs() <= 1e-15 * b.abs().max(1.0), "{a} vs {b}");
+        }
+        // With matching counts the add/remove path computes the same gradient bits as the
+        // replace-one one: the noiseless trajectories agree exactly.
+        let noiseless = |relation| {
+            let mut a = NoisyGd::new(
+                declared(relation, 1000),
+                4.0,
+                &obj,
+                seeded(3, Stream::Noise),
+                true,
+            )
+            .unwrap();
+            a.sigma = 0.0;
+            run(&mut a, &obj);
+            a.current().to_vec()
+        };
+        assert_eq!(
+            noiseless(Relation::ReplaceOne),
+            noiseless(Relation::AddRemove)
+        );
     }
 
     #[test]
