@@ -4,22 +4,130 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::data::Tail;
+use crate::domain::DomainKind;
 use crate::error::{Error, Result};
+use crate::loss::Glm;
 use crate::privacy::Relation;
+use crate::solver::SolverKind;
 
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.
 pub const MAX_ENTRIES: usize = 20_000_000;
 
-/// The private algorithm to run.
+/// The private algorithm to run. Each has a card in [`crate::catalog`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum AlgorithmKind {
     /// DP-GD, seed 002 Algorithm 4 (see [`crate::algo::noisy_gd`]).
     #[default]
     NoisyGd,
-    /// Output perturbation, seed 000 Algorithm 1 with a certified AGD base solver (see
+    /// DP-SGD with per-sample clipping and Poisson subsampling (see [`crate::algo::dp_sgd`]).
+    DpSgd,
+    /// DP-SVRG, seed 002 Algorithm 1 (see [`crate::algo::dp_svrg`]); needs a ridge `l2` > 0.
+    DpSvrg,
+    /// DP-SVRG++, seed 002 Algorithm 2.
+    DpSvrgPlusPlus,
+    /// Objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011), the diffprivlib baseline.
+    ObjectivePerturbation,
+    /// Output perturbation, seed 000 Algorithm 1 with a certified base solver (see
     /// [`crate::algo::output_perturbation`]); needs a ridge `l2` > 0.
     OutputPerturbation,
+    /// Regularised output perturbation for merely convex objectives, seed 000 Algorithm 6.
+    RegularisedOutputPerturbation,
+    /// Seed 004 Algorithm 1: output perturbation with a swappable certified solver.
+    Byoa,
+    /// Seed 004 Algorithm 2: phased output perturbation on disjoint chunks.
+    ByoaPhased,
+    /// The exponential mechanism on a grid (seed 000 Algorithm 9), d ≤ 2.
+    ExponentialGrid,
+}
+
+impl AlgorithmKind {
+    /// Every algorithm, in menu order.
+    pub const ALL: [AlgorithmKind; 10] = [
+        AlgorithmKind::NoisyGd,
+        AlgorithmKind::DpSgd,
+        AlgorithmKind::DpSvrg,
+        AlgorithmKind::DpSvrgPlusPlus,
+        AlgorithmKind::ObjectivePerturbation,
+        AlgorithmKind::OutputPerturbation,
+        AlgorithmKind::RegularisedOutputPerturbation,
+        AlgorithmKind::Byoa,
+        AlgorithmKind::ByoaPhased,
+        AlgorithmKind::ExponentialGrid,
+    ];
+
+    /// Whether the algorithm offers pure ε-DP (δ = 0).
+    pub fn allows_pure(self) -> bool {
+        matches!(
+            self,
+            AlgorithmKind::ObjectivePerturbation
+                | AlgorithmKind::OutputPerturbation
+                | AlgorithmKind::RegularisedOutputPerturbation
+                | AlgorithmKind::ExponentialGrid
+        )
+    }
+
+    /// Whether the algorithm *only* offers pure ε-DP (its δ is 0 whatever the config says).
+    pub fn pure_only(self) -> bool {
+        matches!(
+            self,
+            AlgorithmKind::ObjectivePerturbation | AlgorithmKind::ExponentialGrid
+        )
+    }
+}
+
+/// Where the samples come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DataSource {
+    /// The seeded generator ([`crate::data::generate`]).
+    #[default]
+    Synthetic,
+    /// A CSV file the user loaded; it stays in the tab and is not part of a link.
+    Csv,
+}
+
+/// The constraint set W.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DomainChoice {
+    /// ‖w‖₂ ≤ radius.
+    #[default]
+    L2Ball,
+    /// ‖w‖₁ ≤ radius.
+    L1Ball,
+    /// The box [−radius, radius]^d.
+    Box,
+    /// The probability simplex (radius unused).
+    Simplex,
+    /// R^d (radius unused).
+    Unconstrained,
+}
+
+impl DomainChoice {
+    pub fn kind(self, radius: f64) -> DomainKind {
+        match self {
+            DomainChoice::L2Ball => DomainKind::L2Ball { radius },
+            DomainChoice::L1Ball => DomainKind::L1Ball { radius },
+            DomainChoice::Box => DomainKind::Box {
+                lo: -radius,
+                hi: radius,
+            },
+            DomainChoice::Simplex => DomainKind::Simplex,
+            DomainChoice::Unconstrained => DomainKind::Unconstrained,
+        }
+    }
+}
+
+/// DP-SVRG's noise: the paper's formula, or what the accountant certifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SvrgNoiseChoice {
+    #[default]
+    Certified,
+    /// The printed σ with the digest's c = 8: NOT a privacy certificate (digest 002 §2).
+    AsPrinted,
 }
 
 /// One run: data, problem, privacy and algorithm settings. Missing fields take their defaults.
@@ -32,28 +140,55 @@ pub struct RunConfig {
     /// the run is then not reproducible, which is what a private release needs. The synthetic
     /// data still come from the seed.
     pub unseeded_noise: bool,
-    /// Number of samples.
+    /// Synthetic data or the loaded CSV file.
+    pub data: DataSource,
+    /// Number of samples (for a CSV file: its number of rows, public).
     pub n: usize,
-    /// Dimension.
+    /// Dimension (for a CSV file: its number of feature columns).
     pub d: usize,
-    /// Per-coordinate standard deviation of the synthetic Gaussian features.
+    /// Distribution of the synthetic features (heavy tails: Student-t, Pareto, …).
+    pub tail: Tail,
+    /// Scale of the synthetic features.
     pub feature_scale: f64,
-    /// ‖w₀‖ of the planted classifier.
+    /// ‖w₀‖ of the planted parameter.
     pub signal: f64,
+    /// Classification: probability a label is flipped. Regression: scale of the Gaussian noise.
+    pub label_noise: f64,
+    /// The per-sample loss.
+    pub loss: Glm,
     /// Declared bound R_x on ‖x‖: features are clipped to it, and it sets the Lipschitz constant.
     pub feature_bound: f64,
-    /// Radius of the ℓ2-ball domain.
+    /// The constraint set.
+    pub domain: DomainChoice,
+    /// Radius of the ℓ2 / ℓ1 ball, half-width of the box.
     pub radius: f64,
-    /// Ridge λ ≥ 0 of (λ/2)‖w‖²: the declared strong convexity μ (output perturbation needs μ > 0).
+    /// Ridge λ ≥ 0 of (λ/2)‖w‖²: the declared strong convexity μ.
     pub l2: f64,
+    /// Lasso λ₁ ≥ 0 of λ₁‖w‖₁ (elastic net with `l2`).
+    pub l1: f64,
     pub epsilon: f64,
+    /// 0 asks for pure ε-DP (algorithms that offer it).
     pub delta: f64,
     pub relation: Relation,
     pub algorithm: AlgorithmKind,
-    /// Number of noisy gradient steps T.
+    /// Up to three more algorithms run on the same data and ε, overlaid on the plots.
+    pub compare: Vec<AlgorithmKind>,
+    /// Iterations: noisy steps T (DP-GD, DP-SGD), epochs (DP-SVRG/++).
     pub steps: usize,
-    /// Step size η; `None` takes the theory default 1/β.
+    /// Step size η; `None` takes the theory default.
     pub step_size: Option<f64>,
+    /// Expected minibatch size (DP-SGD, DP-SVRG).
+    pub batch: usize,
+    /// Declared per-sample gradient clip C (DP-SGD); `None` takes the Lipschitz bound G.
+    pub clip: Option<f64>,
+    /// DP-SVRG's noise: certified or as printed.
+    pub svrg_noise: SvrgNoiseChoice,
+    /// Base solver of output perturbation and seed 004.
+    pub solver: SolverKind,
+    /// Grid points per axis of the exponential mechanism.
+    pub grid_resolution: usize,
+    /// Independent noise draws of the same run (the noise cloud).
+    pub repeats: usize,
 }
 
 impl Default for RunConfig {
@@ -61,19 +196,32 @@ impl Default for RunConfig {
         Self {
             seed: 1,
             unseeded_noise: false,
+            data: DataSource::Synthetic,
             n: 2000,
             d: 2,
+            tail: Tail::Gaussian,
             feature_scale: 0.6,
             signal: 4.0,
+            label_noise: 0.0,
+            loss: Glm::Logistic,
             feature_bound: 1.0,
+            domain: DomainChoice::L2Ball,
             radius: 4.0,
             l2: 0.0,
+            l1: 0.0,
             epsilon: 1.0,
             delta: 1e-6,
             relation: Relation::ReplaceOne,
             algorithm: AlgorithmKind::NoisyGd,
+            compare: Vec::new(),
             steps: 200,
             step_size: None,
+            batch: 64,
+            clip: None,
+            svrg_noise: SvrgNoiseChoice::Certified,
+            solver: SolverKind::Agd,
+            grid_resolution: 64,
+            repeats: 1,
         }
     }
 }
@@ -107,7 +255,7 @@ impl RunConfig {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// Checks every field against its allowed range.
+    /// Checks every field against its allowed range, and the choices against each other.
     pub fn validate(&self) -> Result<()> {
         in_range_usize("n", self.n, 10, 1_000_000)?;
         in_range_usize("d", self.d, 1, 1000)?;
@@ -118,27 +266,176 @@ impl RunConfig {
                 self.n * self.d,
             ));
         }
+        self.tail.validate("tail")?;
         in_range("feature_scale", self.feature_scale, 1e-6, 1e3)?;
         in_range("signal", self.signal, 0.0, 1e3)?;
+        if self.loss.is_margin() {
+            in_range("label_noise", self.label_noise, 0.0, 0.5)?;
+        } else {
+            in_range("label_noise", self.label_noise, 0.0, 1e3)?;
+        }
+        self.loss.validate()?;
         in_range("feature_bound", self.feature_bound, 1e-6, 1e6)?;
         in_range("radius", self.radius, 1e-6, 1e6)?;
         in_range("l2", self.l2, 0.0, 1e3)?;
-        if self.algorithm == AlgorithmKind::OutputPerturbation && self.l2 <= 0.0 {
+        in_range("l1", self.l1, 0.0, 1e3)?;
+        in_range("epsilon", self.epsilon, 1e-4, 100.0)?;
+        if self.compare.len() > 3 {
             return Err(Error::invalid(
-                "l2",
-                "a ridge l2 > 0: output perturbation (seed 000 Algorithm 1) needs a strongly convex objective",
-                self.l2,
+                "compare",
+                "at most three algorithms besides the main one",
+                self.compare.len(),
             ));
         }
-        in_range("epsilon", self.epsilon, 1e-4, 100.0)?;
-        if !(self.delta > 0.0 && self.delta < 0.5) {
-            return Err(Error::invalid("delta", "a number in (0, 0.5)", self.delta));
+        for (i, kind) in self.compare.iter().enumerate() {
+            if *kind == self.algorithm || self.compare[..i].contains(kind) {
+                return Err(Error::invalid(
+                    "compare",
+                    "algorithms that differ from the main one and from each other",
+                    format!("{kind:?} twice"),
+                ));
+            }
+        }
+        if self.delta == 0.0 {
+            if let Some(kind) = self.algorithms().find(|k| !k.allows_pure()) {
+                return Err(Error::invalid(
+                    "delta",
+                    format!("δ > 0: {kind:?} has no pure ε-DP version"),
+                    0.0,
+                ));
+            }
+        } else if !(self.delta > 0.0 && self.delta < 0.5) {
+            return Err(Error::invalid(
+                "delta",
+                "0 (pure ε) or a number in (0, 0.5)",
+                self.delta,
+            ));
         }
         in_range_usize("steps", self.steps, 1, 100_000)?;
         if let Some(eta) = self.step_size {
             in_range("step_size", eta, 1e-9, 1e6)?;
         }
+        in_range_usize("batch", self.batch, 1, self.n)?;
+        if let Some(c) = self.clip {
+            in_range("clip", c, 1e-9, 1e6)?;
+        }
+        in_range_usize("grid_resolution", self.grid_resolution, 2, 400)?;
+        in_range_usize("repeats", self.repeats, 1, 100)?;
+        let needs_ridge = self.algorithms().find(|k| {
+            matches!(
+                k,
+                AlgorithmKind::OutputPerturbation
+                    | AlgorithmKind::DpSvrg
+                    | AlgorithmKind::ObjectivePerturbation
+            )
+        });
+        if let Some(kind) = needs_ridge
+            && self.l2 <= 0.0
+        {
+            let why = match kind {
+                AlgorithmKind::OutputPerturbation => {
+                    "a ridge l2 > 0: output perturbation (seed 000 Algorithm 1) needs a strongly convex objective"
+                }
+                AlgorithmKind::DpSvrg => {
+                    "a ridge l2 > 0: DP-SVRG (seed 002 Algorithm 1) needs a strongly convex objective"
+                }
+                _ => "a ridge l2 > 0: objective perturbation's proof needs a regulariser",
+            };
+            return Err(Error::invalid("l2", why, self.l2));
+        }
         Ok(())
+    }
+
+    /// The main algorithm, then the compared ones.
+    pub fn algorithms(&self) -> impl Iterator<Item = AlgorithmKind> + '_ {
+        std::iter::once(self.algorithm).chain(self.compare.iter().copied())
+    }
+
+    /// This config with `kind` as its main algorithm and nothing to compare (one lane of a run).
+    pub fn lane(&self, kind: AlgorithmKind) -> RunConfig {
+        RunConfig {
+            algorithm: kind,
+            compare: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// Reads a hand-edited or damaged link leniently: every field that cannot be used falls back
+    /// to its default on its own, and each fallback is reported as an error naming the field. Only
+    /// text that is not a JSON object at all falls back as a whole.
+    pub fn from_json_lenient(text: &str) -> (RunConfig, Vec<Error>) {
+        let mut errors = Vec::new();
+        let given = match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(map)) => map,
+            Ok(_) => {
+                errors.push(Error::invalid("link", "a JSON object of settings", text));
+                return (RunConfig::default(), errors);
+            }
+            Err(e) => {
+                errors.push(Error::Parse {
+                    line: e.line(),
+                    col: e.column(),
+                    message: strip_position(&e.to_string()),
+                });
+                return (RunConfig::default(), errors);
+            }
+        };
+        let mut kept = serde_json::Map::new();
+        for (key, value) in given {
+            let mut trial = kept.clone();
+            trial.insert(key.clone(), value);
+            match serde_json::from_value::<RunConfig>(serde_json::Value::Object(trial.clone())) {
+                Ok(_) => kept = trial,
+                Err(e) => errors.push(Error::invalid(
+                    key,
+                    "a valid value (the default is used instead)",
+                    strip_position(&e.to_string()),
+                )),
+            }
+        }
+        // Cross-field and range checks: drop the field each error names until the rest is valid.
+        loop {
+            let config: RunConfig =
+                serde_json::from_value(serde_json::Value::Object(kept.clone())).unwrap_or_default();
+            match config.validate() {
+                Ok(()) => return (config, errors),
+                Err(e) => {
+                    let field = e
+                        .field()
+                        .unwrap_or("")
+                        .split('.')
+                        .next()
+                        .unwrap_or("")
+                        .to_string();
+                    if kept.remove(&field).is_some() {
+                        errors.push(e);
+                        continue;
+                    }
+                    // The error names a field left at its default (say output perturbation
+                    // without a ridge): drop the given field whose removal cures it.
+                    let culprit = kept
+                        .keys()
+                        .find(|key| {
+                            let mut trial = kept.clone();
+                            trial.remove(*key);
+                            serde_json::from_value::<RunConfig>(serde_json::Value::Object(trial))
+                                .map_or(true, |c| c.validate().err().as_ref() != Some(&e))
+                        })
+                        .cloned();
+                    match culprit.and_then(|key| kept.remove_entry(&key)) {
+                        Some((key, value)) => errors.push(Error::invalid(
+                            key,
+                            format!("a value the other settings allow ({e}); the default is used"),
+                            value,
+                        )),
+                        None => {
+                            errors.push(e);
+                            return (RunConfig::default(), errors);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -221,5 +518,29 @@ mod tests {
             RunConfig::from_json("{\"epsilon\": 1"),
             Err(Error::Parse { .. })
         ));
+    }
+
+    #[test]
+    fn a_damaged_link_falls_back_field_by_field() {
+        let (c, errors) = RunConfig::from_json_lenient(
+            r#"{"epsilon": 0.5, "n": "lots", "seed": 9, "colour": "red", "delta": 7}"#,
+        );
+        assert_eq!(c.epsilon, 0.5);
+        assert_eq!(c.seed, 9);
+        assert_eq!(c.n, RunConfig::default().n);
+        assert_eq!(c.delta, RunConfig::default().delta);
+        let fields: Vec<&str> = errors.iter().filter_map(|e| e.field()).collect();
+        assert_eq!(fields, ["colour", "n", "delta"]);
+        // A choice that needs another field falls back alone, not the whole link.
+        let (c, errors) =
+            RunConfig::from_json_lenient(r#"{"algorithm": "output_perturbation", "seed": 3}"#);
+        assert_eq!((c.algorithm, c.seed), (AlgorithmKind::NoisyGd, 3));
+        assert_eq!(errors.len(), 1);
+        // Not an object at all: everything falls back, with one message.
+        let (c, errors) = RunConfig::from_json_lenient("{\"epsilon\": 1");
+        assert_eq!(c, RunConfig::default());
+        assert!(matches!(errors[..], [Error::Parse { .. }]));
+        let (c, errors) = RunConfig::from_json_lenient(r#"{"epsilon": 0.25}"#);
+        assert_eq!((c.epsilon, errors.len()), (0.25, 0));
     }
 }

@@ -46,6 +46,16 @@ impl Error {
         }
     }
 
+    /// This error, raised by a compared algorithm, restated at the `compare` field (where the
+    /// page shows it) with the algorithm's name.
+    pub fn in_compare(self, algorithm: impl std::fmt::Debug) -> Self {
+        Error::invalid(
+            "compare",
+            format!("settings that {algorithm:?} accepts ({self})"),
+            format!("{algorithm:?}"),
+        )
+    }
+
     /// The configuration field this error is about, if any, so the page can show it next to that control.
     pub fn field(&self) -> Option<&str> {
         match self {

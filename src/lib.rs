@@ -27,6 +27,7 @@
 
 pub mod algo;
 pub mod audit;
+pub mod catalog;
 pub mod config;
 pub mod data;
 pub mod domain;

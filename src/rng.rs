@@ -33,6 +33,14 @@ pub fn seeded(seed: u32, stream: Stream) -> DpRng {
     StdRng::seed_from_u64(u64::from(seed) | ((stream as u64) << 32))
 }
 
+/// The stream of repeat `repeat` of a seeded run: repeat 0 is [`seeded`]'s stream, and every
+/// repeat draws independent noise.
+pub fn seeded_repeat(seed: u32, stream: Stream, repeat: u32) -> DpRng {
+    StdRng::seed_from_u64(
+        u64::from(seed) | ((stream as u64) << 32) | (u64::from(repeat & 0xFF_FFFF) << 40),
+    )
+}
+
 /// A generator keyed with 256 bits from the operating system (getrandom: `getrandom(2)` natively,
 /// `crypto.getRandomValues` in the browser). This is the unseeded mode of DESIGN.md §5 rule 6.
 ///

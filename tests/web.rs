@@ -34,16 +34,23 @@ fn same_bits_as_native() {
     );
 }
 
+/// The first lane of a slice (a single-algorithm, single-repeat run has only it).
+fn lane0(slice: &JsValue) -> JsValue {
+    js_sys::Array::from(&get(slice, "lanes")).get(0)
+}
+
 #[wasm_bindgen_test]
 fn session_streams_typed_columns_and_ends_with_a_release() {
-    let mut s = WasmSession::new(r#"{"n": 300, "steps": 25}"#).unwrap();
-    let first = s.advance(10, f64::INFINITY).unwrap();
+    let mut s = WasmSession::new(r#"{"n": 300, "steps": 25}"#, None, None).unwrap();
+    let first = lane0(&s.advance(10, f64::INFINITY).unwrap());
     assert_eq!(column(&first, "excess").len(), 10);
     assert_eq!(column(&first, "path").len(), 20);
     assert!(get(&first, "release").is_null());
-    let rest = s.advance(1000, f64::INFINITY).unwrap();
+    let slice = s.advance(1000, f64::INFINITY).unwrap();
+    let rest = lane0(&slice);
     assert_eq!(column(&rest, "gradEvals").last().copied(), Some(25.0));
     assert_eq!(get(&rest, "done").as_bool(), Some(true));
+    assert_eq!(get(&slice, "done").as_bool(), Some(true));
     let release = get(&rest, "release");
     let ledger = get(&release, "ledger");
     let epsilon = get(&get(&ledger, "guarantee"), "epsilon").as_f64();
@@ -53,7 +60,7 @@ fn session_streams_typed_columns_and_ends_with_a_release() {
 
 #[wasm_bindgen_test]
 fn errors_reach_js_as_field_and_message() {
-    let err = WasmSession::new(r#"{"epsilon": -1}"#)
+    let err = WasmSession::new(r#"{"epsilon": -1}"#, None, None)
         .err()
         .expect("ε < 0 is rejected");
     assert_eq!(get(&err, "field").as_string().as_deref(), Some("epsilon"));

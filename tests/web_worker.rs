@@ -8,12 +8,22 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
-fn steps_in(batch: &JsValue) -> usize {
-    Reflect::get(batch, &JsValue::from_str("t"))
+/// Steps in all lanes of a slice (a single-algorithm run has one lane).
+fn steps_in(slice: &JsValue) -> usize {
+    let lanes: js_sys::Array = Reflect::get(slice, &JsValue::from_str("lanes"))
         .unwrap()
-        .dyn_into::<Float64Array>()
-        .unwrap()
-        .length() as usize
+        .dyn_into()
+        .unwrap();
+    lanes
+        .iter()
+        .map(|lane| {
+            Reflect::get(&lane, &JsValue::from_str("t"))
+                .unwrap()
+                .dyn_into::<Float64Array>()
+                .unwrap()
+                .length() as usize
+        })
+        .sum()
 }
 
 #[wasm_bindgen_test]
@@ -22,7 +32,7 @@ fn runs_in_a_worker_in_time_bounded_slices() {
     let global = js_sys::global();
     assert!(global.is_instance_of::<web_sys::DedicatedWorkerGlobalScope>());
 
-    let mut s = WasmSession::new(r#"{"n": 20000, "steps": 400}"#).unwrap();
+    let mut s = WasmSession::new(r#"{"n": 20000, "steps": 400}"#, None, None).unwrap();
     // A zero budget still makes progress (one step per slice), so a slice can never spin forever.
     let one = s.advance(usize::MAX, 0.0).unwrap();
     assert_eq!(steps_in(&one), 1);

@@ -1,9 +1,10 @@
 // The page: controls, URL hash, and the conversation with the solver worker. All validation
-// happens in Rust (normalizeConfig / preview); this file only moves values and messages.
+// happens in Rust (normalizeConfig / configFromLink / previews / inspectCsv); this file only moves
+// values and messages.
 
-import init, { normalizeConfig, preview } from './pkg/dp_playground.js';
+import init, { cards, configFromLink, inspectCsv, normalizeConfig, previews } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
-import { Plotter, RunHistory } from './plots.js';
+import { Plotter, RunHistory, svgOf } from './plots.js';
 import { copyText, download, runCsv, runJson } from './export.js';
 
 const $ = (id) => document.getElementById(id);
@@ -12,11 +13,12 @@ const ui = {
   epsilonOutput: $('epsilon-output'),
   seed: $('seed'),
   unseeded: $('unseeded'),
-  algorithm: $('algorithm'),
-  l2: $('l2'),
   play: $('play'),
   step: $('step'),
   reset: $('reset'),
+  cancel: $('cancel'),
+  speed: $('speed'),
+  progress: $('progress'),
   status: $('status'),
   stepCount: $('step-count'),
   excess: $('excess'),
@@ -26,11 +28,35 @@ const ui = {
   detail: $('guarantee-detail'),
 };
 
-/** The last valid RunConfig (all fields, as normalised by Rust); the page edits ε and the seed. */
+/** Fields that are plain numbers, plain choices, or numbers whose blank means "the default". */
+const NUMBERS = ['n', 'd', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
+  'steps', 'batch', 'grid_resolution', 'repeats', 'delta'];
+const OPTIONAL = ['step_size', 'clip'];
+const CHOICES = ['algorithm', 'data', 'domain', 'relation', 'svrg_noise', 'solver'];
+
+/** The loss parameter each loss takes (if any), with its label and default. */
+const LOSS_PARAMS = {
+  squared: ['label_bound', 'label bound |y| ≤', 1],
+  smoothed_hinge: ['gamma', 'smoothing γ', 1],
+  huber: ['delta', 'Huber δ', 1],
+};
+/** The parameters of each feature tail (first, second), with labels and defaults. */
+const TAIL_PARAMS = {
+  student_t: [['nu', 'degrees of freedom ν', 3]],
+  pareto_radial: [['alpha', 'tail index α', 3]],
+  log_normal: [['sigma', 'log-normal σ', 1]],
+  contaminated: [['p', 'outlier fraction p', 0.05], ['scale', 'outlier scale', 10]],
+};
+
+/** The last valid RunConfig (all fields, as normalised by Rust). */
 let config = null;
 let runId = 0;
 let run = new RunHistory();
 let state = 'loading';
+/** Cards by algorithm kind, from Rust. */
+let cardsByKind = {};
+/** The loaded CSV file (bytes), kept in this tab only. */
+let csvBytes = null;
 
 const fmt = (v, digits = 3) => (v === null || v === undefined ? '–' : String(Number(Number(v).toPrecision(digits))));
 const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponential(2));
@@ -43,7 +69,7 @@ function clearErrors() {
 
 function showError(error) {
   const field = error?.field;
-  const el = (field && $(`${field}-error`)) || $('run-error');
+  const el = (field && ($(`${field}-error`) ?? $(`${field.split('.')[0]}-error`))) || $('run-error');
   el.textContent = error?.message ?? String(error);
 }
 
@@ -53,10 +79,11 @@ function setState(next, text) {
   state = next;
   ui.status.dataset.state = next;
   ui.status.textContent = text ?? next;
-  const ready = ['ready', 'paused', 'running'].includes(next);
+  const ready = ['ready', 'paused', 'running', 'cancelled'].includes(next);
   ui.play.disabled = !ready;
   ui.step.disabled = !ready || next === 'running';
   ui.reset.disabled = next === 'loading';
+  ui.cancel.disabled = next !== 'running';
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
   ui.play.setAttribute('aria-pressed', String(next === 'running'));
 }
@@ -78,22 +105,52 @@ function showCalibrations(rows) {
     : cells(METHOD_NAMES[r.method] ?? r.method, sci(r.sigma), sci(r.exact_delta)))));
 }
 
-function showGuarantee(p) {
-  const g = p.guarantee;
+function statement(g) {
   const relation = g.relation === 'replace_one' ? 'replace-one' : 'add/remove';
+  return g.delta === 0
+    ? `pure ε = ${fmt(g.epsilon)}-DP, ${relation} neighbours`
+    : `(ε = ${fmt(g.epsilon)}, δ = ${sci(g.delta)})-DP, ${relation} neighbours`;
+}
+
+function noiseWords(p) {
+  const law = p.noise.kind === 'l2_laplace' ? 'ℓ2-Laplace scale' : 'σ';
+  if (p.noise.kind === 'none') {
+    return `No added noise: one draw from the exponential mechanism, utility sensitivity ${sci(p.sensitivity)} (G = ${fmt(p.lipschitz)}).`;
+  }
+  if (p.releases > 1) {
+    return `Noise ${law} = ${sci(p.sigma)} per coordinate in each of ${p.releases} releases, for sensitivity ${sci(p.sensitivity)} `
+      + `(G = ${fmt(p.lipschitz)})${p.step_size ? `; step size η = ${fmt(p.step_size)}` : ''}.`;
+  }
+  return `One noise draw, ${law} = ${sci(p.sigma)} per coordinate, for sensitivity ${sci(p.sensitivity)} `
+    + `(G = ${fmt(p.lipschitz)}); the release waits for its certificate.`;
+}
+
+function showGuarantees(list) {
+  const [p, ...others] = list;
   $('algorithm-title').textContent = p.algorithm;
-  ui.headline.textContent = `(ε = ${fmt(g.epsilon)}, δ = ${sci(g.delta)})-DP, ${relation} neighbours`;
-  const noise = p.releases > 1
-    ? `Noise σ = ${sci(p.sigma)} per coordinate in each of ${p.releases} steps, for sensitivity ${sci(p.sensitivity)} `
-      + `(G = ${fmt(p.lipschitz)}); step size η = ${fmt(p.step_size)}.`
-    : `One noise draw, σ = ${sci(p.sigma)} per coordinate, for sensitivity ${sci(p.sensitivity)} `
-      + `(G = ${fmt(p.lipschitz)}, including the solver's certified error); the release waits for the certificate.`;
-  ui.detail.textContent = `${noise} Stated before the run, from the settings alone.`;
+  ui.headline.textContent = statement(p.guarantee);
+  ui.detail.textContent = `${noiseWords(p)} Stated before the run, from the settings alone.`;
   showCalibrations(p.single_release);
+  $('compare-guarantees').replaceChildren(...others.map((o) => Object.assign(document.createElement('li'), {
+    textContent: `${cardsByKind[o.kind]?.name ?? o.kind}: ${statement(o.guarantee)}. ${noiseWords(o)}`,
+  })));
+  showCard(p.kind);
+}
+
+function showCard(kind) {
+  const c = cardsByKind[kind];
+  if (!c) return;
+  const rows = [['source', c.source], ['assumptions', c.assumptions], ['privacy', c.privacy],
+    ['utility', c.utility], ['what to watch', c.watch], ['code', `src/${c.module.replace('::', '/')}.rs`]];
+  $('card-body').replaceChildren(...rows.flatMap(([k, v]) => [
+    Object.assign(document.createElement('dt'), { textContent: k }),
+    Object.assign(document.createElement('dd'), { textContent: v }),
+  ]));
 }
 
 function showReadout() {
-  ui.stepCount.textContent = String(run.gradEvals.length ? run.gradEvals[run.gradEvals.length - 1] : 0);
+  const main = run.main;
+  ui.stepCount.textContent = String(main.gradEvals.length ? main.gradEvals[main.gradEvals.length - 1] : 0);
   const e = run.latestExcess;
   ui.excess.textContent = sci(e);
   ui.excess.dataset.value = e === null ? '' : String(e);
@@ -104,18 +161,74 @@ function showReadout() {
   ui.caveats.replaceChildren(
     ...(r ? r.ledger.caveats : []).map((c) => Object.assign(document.createElement('li'), { textContent: c })),
   );
+  const [done, total] = run.progress;
+  ui.progress.max = total;
+  ui.progress.value = done;
+  ui.progress.hidden = total <= 1;
+}
+
+function describeProblem(c, info) {
+  const source = c.data === 'csv' ? 'your CSV file' : `synthetic ${c.tail.kind.replace('_', '-')} data`;
+  const domain = { l2_ball: `‖w‖₂ ≤ ${c.radius}`, l1_ball: `‖w‖₁ ≤ ${c.radius}`, box: `|wⱼ| ≤ ${c.radius}`,
+    simplex: 'the simplex', unconstrained: 'R^d' }[c.domain];
+  const clipped = info ? `; clipping shortened ${info.clipped} of them (non-private)` : '';
+  $('problem-line').textContent = `${c.loss.kind.replace('_', ' ')} loss on ${source}, n = ${c.n}, d = ${c.d}, `
+    + `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}; domain ${domain}.`;
 }
 
 // --- config ↔ controls ↔ URL hash ---------------------------------------------------------------
 
-/** JSON text for Rust; a seed that is not a number travels as a string so Rust can name it. */
-function configJson(cfg) {
-  const seed = /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(String(cfg.seed)) ? Number(cfg.seed) : String(cfg.seed);
-  return JSON.stringify({ ...cfg, seed });
+/** A control's number, or its raw text when it is not one (so that Rust can name the field). */
+function numberOrText(text) {
+  const t = String(text).trim();
+  return t !== '' && Number.isFinite(Number(t)) ? Number(t) : t;
 }
 
 function epsilonFromSlider() {
   return Number((10 ** Number(ui.epsilon.value)).toPrecision(2));
+}
+
+function lossFromControls() {
+  const kind = $('loss').value;
+  const param = LOSS_PARAMS[kind];
+  return param ? { kind, [param[0]]: numberOrText($('loss-param').value) } : { kind };
+}
+
+function tailFromControls() {
+  const kind = $('tail').value;
+  const params = TAIL_PARAMS[kind] ?? [];
+  const tail = { kind };
+  params.forEach(([key], i) => { tail[key] = numberOrText($(i === 0 ? 'tail-a' : 'tail-b').value); });
+  return tail;
+}
+
+function fromControls() {
+  const c = { ...config };
+  for (const k of NUMBERS) c[k] = numberOrText($(k).value);
+  for (const k of OPTIONAL) c[k] = $(k).value.trim() === '' ? null : numberOrText($(k).value);
+  for (const k of CHOICES) c[k] = $(k).value;
+  c.epsilon = epsilonFromSlider();
+  c.seed = numberOrText(ui.seed.value);
+  c.unseeded_noise = ui.unseeded.checked;
+  c.loss = lossFromControls();
+  c.tail = tailFromControls();
+  c.compare = [...document.querySelectorAll('#compare input:checked')].map((el) => el.value);
+  return c;
+}
+
+function syncParamFields() {
+  const lossParam = LOSS_PARAMS[$('loss').value];
+  $('loss-param-field').hidden = !lossParam;
+  if (lossParam) $('loss-param-label').textContent = lossParam[1];
+  const tailParams = TAIL_PARAMS[$('tail').value] ?? [];
+  $('tail-a-field').hidden = tailParams.length < 1;
+  $('tail-b-field').hidden = tailParams.length < 2;
+  if (tailParams[0]) $('tail-a-label').textContent = tailParams[0][1];
+  if (tailParams[1]) $('tail-b-label').textContent = tailParams[1][1];
+  for (const el of document.querySelectorAll('#compare input')) {
+    el.disabled = el.value === $('algorithm').value;
+    if (el.disabled) el.checked = false;
+  }
 }
 
 function syncControls() {
@@ -123,19 +236,40 @@ function syncControls() {
   ui.epsilonOutput.textContent = fmt(config.epsilon, 2);
   ui.seed.value = String(config.seed);
   ui.unseeded.checked = config.unseeded_noise;
-  ui.algorithm.value = config.algorithm;
-  ui.l2.value = String(config.l2);
+  for (const k of NUMBERS) $(k).value = String(config[k]);
+  for (const k of OPTIONAL) $(k).value = config[k] === null ? '' : String(config[k]);
+  for (const k of CHOICES) $(k).value = config[k];
+  $('loss').value = config.loss.kind;
+  const lossParam = LOSS_PARAMS[config.loss.kind];
+  if (lossParam) $('loss-param').value = String(config.loss[lossParam[0]]);
+  $('tail').value = config.tail.kind;
+  (TAIL_PARAMS[config.tail.kind] ?? []).forEach(([key], i) => {
+    $(i === 0 ? 'tail-a' : 'tail-b').value = String(config.tail[key]);
+  });
+  for (const el of document.querySelectorAll('#compare input')) el.checked = config.compare.includes(el.value);
+  syncParamFields();
 }
 
-/** The config in the URL hash (validated by Rust), or the defaults with a message saying why. */
+/** Fills the parameter fields of a newly chosen loss or tail with their defaults. */
+function defaultParams() {
+  const lossParam = LOSS_PARAMS[$('loss').value];
+  if (lossParam && $('loss-param').value === '') $('loss-param').value = String(lossParam[2]);
+  (TAIL_PARAMS[$('tail').value] ?? []).forEach(([, , dflt], i) => { $(i === 0 ? 'tail-a' : 'tail-b').value = String(dflt); });
+}
+
+/** The config in the URL hash, read field by field: what cannot be used falls back alone. */
 function configFromHash() {
   const raw = decodeURIComponent(location.hash.replace(/^#/, ''));
-  try {
-    return JSON.parse(normalizeConfig(raw || '{}'));
-  } catch (e) {
-    showError({ field: null, message: `The link's settings were not used (${e?.message ?? e}); showing the defaults.` });
-    return JSON.parse(normalizeConfig('{}'));
+  const out = configFromLink(raw || '{}');
+  for (const e of out.errors) {
+    showError({ field: e.field, message: `The link's ${e.field ?? 'settings'} could not be used (${e.message}); the default is shown.` });
   }
+  const c = JSON.parse(out.config);
+  if (c.data === 'csv' && !csvBytes) {
+    showError({ field: 'data', message: 'This link was made with a CSV file, which a link cannot carry: load the file again. Showing synthetic data meanwhile.' });
+    c.data = 'synthetic';
+  }
+  return c;
 }
 
 /**
@@ -144,8 +278,10 @@ function configFromHash() {
  */
 function applyConfig(candidate) {
   let normalized;
+  let list;
   try {
-    normalized = JSON.parse(normalizeConfig(configJson(candidate)));
+    normalized = JSON.parse(normalizeConfig(JSON.stringify(candidate)));
+    list = previews(JSON.stringify(normalized));
   } catch (e) {
     showError(e);
     return false;
@@ -153,7 +289,7 @@ function applyConfig(candidate) {
   clearErrors();
   config = normalized;
   window.history.replaceState(null, '', `#${encodeURIComponent(JSON.stringify(config))}`);
-  startRun();
+  startRun(list);
   return true;
 }
 
@@ -162,15 +298,22 @@ function applyConfig(candidate) {
 let worker;
 let plotter;
 
-function startRun() {
+function startRun(list) {
   runId += 1;
   setState('loading', 'preparing data and reference optimum…');
   try {
-    showGuarantee(preview(JSON.stringify(config)));
+    showGuarantees(list ?? previews(JSON.stringify(config)));
   } catch (e) {
     showError(e);
   }
-  worker.postMessage({ type: ToWorker.CONFIGURE, runId, config: JSON.stringify(config) });
+  describeProblem(config, null);
+  worker.postMessage({
+    type: ToWorker.CONFIGURE,
+    runId,
+    config: JSON.stringify(config),
+    csv: config.data === 'csv' ? csvBytes : null,
+    label: $('csv-label').value,
+  });
 }
 
 function onWorkerMessage(event) {
@@ -182,22 +325,19 @@ function onWorkerMessage(event) {
   if (msg.runId !== runId) return; // stale: a run that has been replaced
   switch (msg.type) {
     case FromWorker.READY: {
+      msg.info.cards = cardsByKind;
       run = new RunHistory(msg.info, msg.grid);
-      const c = JSON.parse(msg.info.config);
-      $('n-value').textContent = c.n;
-      $('d-value').textContent = c.d;
-      $('bound-value').textContent = c.feature_bound;
-      $('radius-value').textContent = c.radius;
+      describeProblem(JSON.parse(msg.info.config), msg.info);
       showReadout();
       plotter.request(run);
       setState('ready', 'ready: press Play');
       break;
     }
     case FromWorker.BATCH:
-      run.append(msg.batch);
+      run.append(msg.slice);
       showReadout();
       plotter.request(run);
-      if (msg.batch.done) setState('released', 'released: the red point is the private output');
+      if (msg.slice.done) setState('released', 'released: the ringed points are the private outputs');
       break;
     case FromWorker.ERROR:
       showError(msg.error);
@@ -213,6 +353,36 @@ function onWorkerError(event) {
   setState('error', 'error');
 }
 
+// --- CSV ----------------------------------------------------------------------------------------
+
+async function onCsvChosen() {
+  const file = $('csv-file').files?.[0];
+  if (!file) return;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let shape;
+  try {
+    // Checked against the loss the controls show (margin losses need ±1 labels).
+    shape = inspectCsv(bytes, JSON.stringify({ ...config, loss: lossFromControls() }), $('csv-label').value);
+  } catch (e) {
+    showError({ field: 'csv', message: `${file.name}: ${e?.message ?? e}` });
+    return;
+  }
+  csvBytes = bytes;
+  const table = $('csv-preview');
+  table.querySelector('tbody').replaceChildren(...shape.head.map((row) => {
+    const tr = document.createElement('tr');
+    for (const v of row.slice(0, 8)) tr.append(Object.assign(document.createElement('td'), { textContent: fmt(v, 4) }));
+    return tr;
+  }));
+  table.hidden = false;
+  const candidate = { ...fromControls(), data: 'csv', n: shape.n, d: shape.d };
+  candidate.batch = Math.min(candidate.batch, shape.n);
+  if (applyConfig(candidate)) {
+    syncControls();
+    $('export-status').textContent = `${file.name}: ${shape.n} rows, ${shape.d} features loaded.`;
+  }
+}
+
 // --- controls -----------------------------------------------------------------------------------
 
 function wireControls() {
@@ -220,36 +390,41 @@ function wireControls() {
     const eps = epsilonFromSlider();
     ui.epsilonOutput.textContent = fmt(eps, 2);
     try {
-      showGuarantee(preview(JSON.stringify({ ...config, epsilon: eps })));
+      showGuarantees(previews(JSON.stringify({ ...config, epsilon: eps })));
     } catch (e) {
       showError(e);
     }
   });
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
-  const fromControls = () => ({
-    ...config,
-    epsilon: epsilonFromSlider(),
-    seed: ui.seed.value,
-    unseeded_noise: ui.unseeded.checked,
-    algorithm: ui.algorithm.value,
-    l2: ui.l2.value.trim() === '' ? ui.l2.value : Number(ui.l2.value),
-  });
-  for (const control of [ui.epsilon, ui.seed, ui.unseeded, ui.algorithm, ui.l2]) {
-    control.addEventListener('change', () => applyConfig(fromControls()));
+  const controls = [ui.epsilon, ui.seed, ui.unseeded, ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
+    $('loss'), $('loss-param'), $('tail'), $('tail-a'), $('tail-b')];
+  for (const control of controls) {
+    control.addEventListener('change', () => {
+      if (control === $('loss') || control === $('tail')) defaultParams();
+      syncParamFields();
+      applyConfig(fromControls());
+    });
   }
+  $('compare').addEventListener('change', () => applyConfig(fromControls()));
+  $('csv-file').addEventListener('change', onCsvChosen);
+  $('csv-label').addEventListener('change', onCsvChosen);
   ui.play.addEventListener('click', () => {
     if (state === 'running') {
       worker.postMessage({ type: ToWorker.PAUSE, runId });
       setState('paused', 'paused');
     } else {
-      worker.postMessage({ type: ToWorker.PLAY, runId });
+      worker.postMessage({ type: ToWorker.PLAY, runId, speed: ui.speed.value });
       setState('running', 'running…');
     }
   });
   ui.step.addEventListener('click', () => {
     worker.postMessage({ type: ToWorker.STEP, runId });
     setState('paused', 'paused');
+  });
+  ui.cancel.addEventListener('click', () => {
+    worker.postMessage({ type: ToWorker.PAUSE, runId });
+    setState('cancelled', 'cancelled: Play continues, Reset starts again');
   });
   ui.reset.addEventListener('click', () => applyConfig(config));
   const say = (text) => { $('export-status').textContent = text; };
@@ -259,7 +434,7 @@ function wireControls() {
   });
   $('export-csv').addEventListener('click', () => {
     download('dp-playground-run.csv', new Blob([runCsv(run)], { type: 'text/csv' }));
-    say('Run CSV saved: every row but the release (private = 1) is a non-private diagnostic.');
+    say('Run CSV saved: every row but the releases (private = 1) is a non-private diagnostic.');
   });
   $('export-json').addEventListener('click', () => {
     download('dp-playground-config.json', new Blob([runJson(config, run)], { type: 'application/json' }));
@@ -268,11 +443,34 @@ function wireControls() {
   document.querySelectorAll('button.png').forEach((b) => b.addEventListener('click', () => {
     $(b.dataset.canvas).toBlob((blob) => download(`dp-playground-${b.dataset.canvas}.png`, blob), 'image/png');
   }));
+  document.querySelectorAll('button.svg').forEach((b) => b.addEventListener('click', () => {
+    if (!run.info) return;
+    try {
+      const svg = svgOf(run, b.dataset.plot, $(`${b.dataset.plot}-plot`), plotter.theories);
+      download(`dp-playground-${b.dataset.plot}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+    } catch (e) {
+      showError({ field: null, message: String(e) });
+    }
+  }));
+}
+
+function buildAlgorithmControls() {
+  const list = cards();
+  cardsByKind = Object.fromEntries(list.map((c) => [c.kind, c]));
+  $('algorithm').replaceChildren(...list.map((c) => Object.assign(document.createElement('option'), { value: c.kind, textContent: c.name })));
+  $('compare').replaceChildren(...list.map((c) => {
+    const label = Object.assign(document.createElement('label'), { className: 'check' });
+    label.append(Object.assign(document.createElement('input'), { type: 'checkbox', value: c.kind }), ` ${c.name}`);
+    return label;
+  }));
 }
 
 await init();
+buildAlgorithmControls();
 plotter = new Plotter(
-  { excess: $('excess-plot'), path: $('path-plot'), noise: $('noise-plot'), privacy: $('privacy-plot') },
+  {
+    excess: $('excess-plot'), path: $('path-plot'), noise: $('noise-plot'), privacy: $('privacy-plot'), features: $('features-plot'),
+  },
   (e) => showError({ field: null, message: String(e) }),
 );
 config = configFromHash();
@@ -283,7 +481,10 @@ worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
 worker.onmessage = onWorkerMessage;
 worker.onerror = onWorkerError;
 window.addEventListener('hashchange', () => {
+  clearErrors();
   config = configFromHash();
   syncControls();
   startRun();
 });
+// For the end-to-end tests: frames drawn, so a test can measure the page's frame rate.
+window.__dp = { plotter: () => plotter, run: () => run };

@@ -12,28 +12,36 @@ export function download(name, blob) {
 }
 
 /**
- * The run history as CSV, one row per iterate. Every row but the last is a non-private
- * diagnostic; the `private` column marks the release row (1), which is the only private output.
+ * The run history as CSV, one row per iterate of every lane (algorithm × repeat). Every row but
+ * the releases is a non-private diagnostic; the `private` column marks each lane's release row (1),
+ * the only private outputs. `a`, `b` are the iterate in the parameter view's plane.
  */
 export function runCsv(run) {
-  const header = 'step,grad_evals,loss,excess,w1,w2,noise_norm,eps_spent,private';
-  const rows = run.gradEvals.map((g, i) => {
-    const isRelease = run.release !== null && i === run.gradEvals.length - 1;
-    return [i, g, run.loss[i], run.excess[i], run.path[2 * i], run.path[2 * i + 1],
-      run.noiseNorm[i], run.epsSpent[i], isRelease ? 1 : 0]
-      .map((v) => (typeof v === 'number' && !Number.isFinite(v) ? '' : String(v)))
-      .join(',');
-  });
+  const header = 'algorithm,repeat,step,grad_evals,loss,excess,a,b,noise_norm,eps_spent,private';
+  const rows = [];
+  for (const { a, r, lane } of run.allLanes()) {
+    const kind = run.info?.previews?.[a]?.kind ?? a;
+    lane.gradEvals.forEach((g, i) => {
+      const isRelease = lane.release !== null && i === lane.gradEvals.length - 1;
+      rows.push([kind, r, i, g, lane.loss[i], lane.excess[i], lane.path[2 * i], lane.path[2 * i + 1],
+        lane.noiseNorm[i], lane.epsSpent[i], isRelease ? 1 : 0]
+        .map((v) => (typeof v === 'number' && !Number.isFinite(v) ? '' : String(v)))
+        .join(','));
+    });
+  }
   return [header, ...rows].join('\n') + '\n';
 }
 
-/** The config, the guarantee and (when released) the release, as one JSON document. */
+/** The config, the guarantees and the releases, as one JSON document. */
 export function runJson(config, run) {
+  const releases = [...run.allLanes()].filter(({ lane }) => lane.release).map(({ a, r, lane }) => ({
+    algorithm: run.info.previews[a].kind, repeat: r, ...lane.release,
+  }));
   return JSON.stringify({
     config,
-    guarantee: run.info?.guarantee ?? null,
-    release: run.release ?? null,
-    note: 'Only release.w is private; everything else was computed from the raw data.',
+    guarantees: run.info?.previews?.map((p) => ({ algorithm: p.kind, ...p.guarantee })) ?? [],
+    releases,
+    note: 'Only each release\'s w is private; everything else was computed from the raw data.',
   }, null, 2);
 }
 

@@ -1,27 +1,36 @@
 // Run history on the main thread and its drawing, at most once per animation frame.
-// The drawing itself is done by the wasm plotting functions (plotters-canvas).
+// The drawing itself is done by the wasm plotting functions (plotters-canvas, or plotters' SVG
+// backend for the SVG export); this file only turns the history into their plain specs.
 
-import { drawExcess, drawNoise, drawPath, drawPrivacy } from './pkg/dp_playground.js';
+import { drawPlot, plotSvg } from './pkg/dp_playground.js';
 
 /** Most points per series handed to the plotter: more cannot be seen and only costs frame time. */
-const MAX_POINTS = 4000;
+const MAX_POINTS = 2000;
 
 /** Keeps every k-th point (and always the last) so that at most `max` remain. */
 export function decimate(values, stride, max) {
   const n = values.length / stride;
-  if (n <= max) return Float64Array.from(values);
+  if (n <= max) return Array.from(values);
   const k = Math.ceil(n / max);
   const out = [];
   for (let i = 0; i < n; i += k) for (let j = 0; j < stride; j++) out.push(values[i * stride + j]);
   const last = (n - 1) * stride;
   if ((n - 1) % k !== 0) for (let j = 0; j < stride; j++) out.push(values[last + j]);
-  return Float64Array.from(out);
+  return out;
 }
 
-export class RunHistory {
-  constructor(info = null, grid = null) {
-    this.info = info;
-    this.grid = grid;
+/** Indices 0, k, 2k, … (and the last) of a series of length n, at most `max` of them. */
+function strideIndices(n, max) {
+  const k = Math.max(1, Math.ceil(n / max));
+  const idx = [];
+  for (let i = 0; i < n; i += k) idx.push(i);
+  if (n > 0 && idx[idx.length - 1] !== n - 1) idx.push(n - 1);
+  return idx;
+}
+
+/** One lane's columns, appended batch by batch. */
+class Lane {
+  constructor() {
     this.gradEvals = [];
     this.excess = [];
     this.loss = [];
@@ -40,18 +49,146 @@ export class RunHistory {
     for (const v of batch.epsSpent) this.epsSpent.push(v);
     if (batch.release) this.release = batch.release;
   }
+}
+
+/** Everything a run has sent: lanes[algorithm][repeat]. */
+export class RunHistory {
+  constructor(info = null, grid = null) {
+    this.info = info;
+    this.grid = grid;
+    const algorithms = info?.previews?.length ?? 1;
+    const repeats = info ? JSON.parse(info.config).repeats : 1;
+    this.lanes = Array.from({ length: algorithms }, () => Array.from({ length: repeats }, () => new Lane()));
+    this.progress = [0, algorithms * repeats];
+  }
+
+  append(slice) {
+    for (const b of slice.lanes) this.lanes[b.algorithm][b.repeat].append(b);
+    this.progress = slice.progress;
+  }
+
+  /** The main algorithm's first repeat: the run the readout describes. */
+  get main() {
+    return this.lanes[0][0];
+  }
+
+  /** The main algorithm's release of the first repeat (the one a link reproduces). */
+  get release() {
+    return this.main.release;
+  }
 
   get latestExcess() {
-    return this.excess.length ? this.excess[this.excess.length - 1] : null;
+    const e = this.main.excess;
+    return e.length ? e[e.length - 1] : null;
   }
+
+  /** Every lane, flattened with its indices. */
+  *allLanes() {
+    for (const [a, reps] of this.lanes.entries()) for (const [r, lane] of reps.entries()) yield { a, r, lane };
+  }
+}
+
+const label = (info, a) => info.cards?.[info.previews[a].kind]?.name ?? info.previews[a].kind;
+
+/** Mean and min–max band over repeats, at the first repeat's x positions. */
+function excessSeries(history, a, theory) {
+  const reps = history.lanes[a];
+  const first = reps[0];
+  const idx = strideIndices(first.gradEvals.length, MAX_POINTS);
+  const x = [];
+  const mean = [];
+  const lo = [];
+  const hi = [];
+  for (const i of idx) {
+    const vals = reps.filter((l) => l.excess.length > i).map((l) => l.excess[i]);
+    x.push(first.gradEvals[i]);
+    mean.push(vals.reduce((s, v) => s + v, 0) / vals.length);
+    lo.push(Math.min(...vals));
+    hi.push(Math.max(...vals));
+  }
+  const band = reps.length > 1;
+  return {
+    label: label(history.info, a),
+    color: a,
+    x,
+    mean,
+    lo: band ? lo : [],
+    hi: band ? hi : [],
+    theoryX: theory?.x ?? [],
+    theoryY: theory?.y ?? [],
+  };
+}
+
+/** The specs of every plot, from the history (shared by the canvases and the SVG export). */
+export function specs(history, theories = []) {
+  const { info } = history;
+  const main = info.previews[0];
+  const algorithms = history.lanes.length;
+  const series = [...Array(algorithms).keys()].map((a) => excessSeries(history, a, theories[a]));
+  const paths = [...Array(algorithms).keys()].map((a) => ({
+    color: a,
+    label: label(info, a),
+    xy: decimate(history.lanes[a][0].path, 2, MAX_POINTS),
+  }));
+  const releases = [...Array(algorithms).keys()].map((a) => ({
+    color: a,
+    label: label(info, a),
+    xy: history.lanes[a].flatMap((l) => (l.release ? l.release.plane : [])),
+  }));
+  // Iterative methods: every step's draw of the first repeat; one-release methods: each repeat's draw.
+  const norms = main.releases > 1
+    ? history.lanes[0].flatMap((l) => l.noiseNorm.filter((v) => Number.isFinite(v)))
+    : history.lanes[0].map((l) => l.release?.noise_norm).filter((v) => Number.isFinite(v));
+  const config = JSON.parse(info.config);
+  const steps = (a) => history.lanes[a][0].epsSpent.map((_, i) => i + 1);
+  return {
+    excess: { series, title: 'excess empirical risk (non-private)' },
+    path: {
+      extent: info.view.extent,
+      center: info.view.center,
+      axisLabels: info.view.axis_labels,
+      grid: history.grid ? Array.from(history.grid) : null,
+      domain: info.view.domain,
+      paths,
+      wStar: info.view.w_star,
+      sensitivityRadius: main.sensitivity_ball ?? null,
+      releases,
+    },
+    noise: {
+      norms,
+      law: main.noise.kind === 'none' ? { kind: 'none' } : main.noise,
+      title: main.releases > 1 ? 'noise norm of each step' : 'noise norm of each release (over repeats)',
+    },
+    privacy: {
+      series: [...Array(algorithms).keys()].map((a) => ({
+        label: label(info, a),
+        color: a,
+        x: decimate(steps(a), 1, MAX_POINTS),
+        eps: decimate(history.lanes[a][0].epsSpent, 1, MAX_POINTS),
+      })),
+      target: main.guarantee.epsilon,
+      span: Math.max(1, ...[...Array(algorithms).keys()].map((a) => history.lanes[a][0].epsSpent.length)),
+    },
+    features: {
+      norms: Array.from(info.featureNorms),
+      threshold: config.feature_bound,
+      clippedFraction: info.clipped / info.n,
+    },
+  };
+}
+
+/** The plot `kind` of `history` as an SVG document. */
+export function svgOf(history, kind, canvas, theories) {
+  return plotSvg(kind, specs(history, theories)[kind], canvas.width, canvas.height);
 }
 
 /** Redraws the plots of `history` on the next animation frame, coalescing repeated requests. */
 export class Plotter {
   constructor(canvases, onError) {
-    this.canvases = canvases; // { excess, path, noise, privacy }
+    this.canvases = canvases; // { excess, path, noise, privacy, features }
     this.onError = onError;
     this.pending = null;
+    this.theories = [];
     this.frames = 0;
   }
 
@@ -66,27 +203,8 @@ export class Plotter {
     this.pending = null;
     if (!h || !h.info) return;
     try {
-      const c = this.canvases;
-      const p = h.info.preview;
-      const steps = decimate(h.gradEvals, 1, MAX_POINTS);
-      drawExcess(
-        c.excess,
-        steps,
-        decimate(h.excess, 1, MAX_POINTS),
-      );
-      drawPath(
-        c.path,
-        decimate(h.path, 2, MAX_POINTS),
-        h.info.radius,
-        Float64Array.from(h.info.reference.w),
-        h.release ? Float64Array.from(h.release.w) : undefined,
-        h.grid ?? undefined,
-      );
-      // Every draw goes into the histogram: decimating would thin its tails.
-      drawNoise(c.noise, Float64Array.from(h.noiseNorm), p.sigma, h.info.d);
-      // DP-GD spends over its T steps; output perturbation spends it all at its one release.
-      const span = p.releases > 1 ? h.info.steps : Math.max(1, h.gradEvals.at(-1) ?? 1);
-      drawPrivacy(c.privacy, steps, decimate(h.epsSpent, 1, MAX_POINTS), p.guarantee.epsilon, span);
+      const all = specs(h, this.theories);
+      for (const [kind, canvas] of Object.entries(this.canvases)) drawPlot(kind, canvas, all[kind]);
       this.frames += 1;
     } catch (e) {
       this.onError(e);

@@ -5,8 +5,8 @@
 
 /** Page → worker. */
 export const ToWorker = Object.freeze({
-  CONFIGURE: 'configure', // { runId, config: JSON text } → READY or ERROR
-  PLAY: 'play', // { runId } → BATCH… until DONE or PAUSE
+  CONFIGURE: 'configure', // { runId, config: JSON text, csv?: Uint8Array, label?: string } → READY or ERROR
+  PLAY: 'play', // { runId, speed: 'fast' | 'slow' } → BATCH… until done or PAUSE
   PAUSE: 'pause', // { runId }
   STEP: 'step', // { runId } → one BATCH of one step
 });
@@ -15,12 +15,15 @@ export const ToWorker = Object.freeze({
 export const FromWorker = Object.freeze({
   LOADED: 'loaded', // {} the wasm module is instantiated
   READY: 'ready', // { runId, info, grid } a run is configured, nothing computed privately yet
-  BATCH: 'batch', // { runId, batch } columns as Float64Array (transferred), plus release when done
+  BATCH: 'batch', // { runId, slice: { lanes: [{ algorithm, repeat, columns…, release }], progress, done } }
   ERROR: 'error', // { runId, error: { field, message } }
 });
 
 /** Time the worker computes before yielding to its event loop (DESIGN.md §2). */
 export const SLICE_MS = 8;
+
+/** Pause between single steps at the slow speed (≈ 20 steps per second). */
+export const SLOW_MS = 50;
 
 /** Side of the loss grid the worker sends for the contour view (d = 2 only). */
 export const GRID_RES = 72; // Rust lowers it for large n (session.rs, GRID_BUDGET)

@@ -2,11 +2,12 @@
 // its event loop between slices so that pause, step and a new configuration arrive promptly.
 
 import init, { Session } from './pkg/dp_playground.js';
-import { ToWorker, FromWorker, SLICE_MS, GRID_RES, batchTransferables } from './protocol.js';
+import { ToWorker, FromWorker, SLICE_MS, SLOW_MS, GRID_RES, batchTransferables } from './protocol.js';
 
 let session = null;
 let runId = -1;
 let playing = false;
+let speed = 'fast';
 
 // A zero-delay yield: unlike setTimeout(0), a MessageChannel task is not clamped to 4 ms.
 const tick = new MessageChannel();
@@ -21,30 +22,33 @@ function asError(e) {
   return { field: null, message: String(e) };
 }
 
-function sendBatch(batch) {
-  post(FromWorker.BATCH, { batch }, batchTransferables(batch));
-  if (batch.done) playing = false;
+function sendSlice(slice) {
+  post(FromWorker.BATCH, { slice }, slice.lanes.flatMap(batchTransferables));
+  if (slice.done) playing = false;
 }
 
 function slice() {
   if (!playing || !session) return;
   try {
-    sendBatch(session.advance(Number.MAX_SAFE_INTEGER, SLICE_MS));
+    // Slow: one step per lane visit, paced for the eye; fast: as much as fits in a slice.
+    sendSlice(speed === 'slow' ? session.advance(1, Number.POSITIVE_INFINITY) : session.advance(Number.MAX_SAFE_INTEGER, SLICE_MS));
   } catch (e) {
     playing = false;
     post(FromWorker.ERROR, { error: asError(e) });
     return;
   }
-  if (playing) tick.port2.postMessage(null);
+  if (!playing) return;
+  if (speed === 'slow') setTimeout(slice, SLOW_MS);
+  else tick.port2.postMessage(null);
 }
 
-function configure(id, configJson) {
+function configure(id, configJson, csv, label) {
   playing = false;
   session?.free();
   session = null;
   runId = id;
   try {
-    session = new Session(configJson);
+    session = new Session(configJson, csv ?? undefined, label ?? undefined);
     post(FromWorker.READY, { info: session.info(), grid: session.lossGrid(GRID_RES) ?? null });
   } catch (e) {
     post(FromWorker.ERROR, { error: asError(e) });
@@ -58,12 +62,13 @@ self.onmessage = async (event) => {
   await loaded;
   const msg = event.data;
   if (msg.type === ToWorker.CONFIGURE) {
-    configure(msg.runId, msg.config);
+    configure(msg.runId, msg.config, msg.csv, msg.label);
     return;
   }
   if (msg.runId !== runId || !session) return; // a stale command for a run that is gone
   switch (msg.type) {
     case ToWorker.PLAY:
+      speed = msg.speed ?? 'fast';
       if (!playing && !session.isDone()) {
         playing = true;
         slice();
@@ -76,7 +81,7 @@ self.onmessage = async (event) => {
       playing = false;
       if (!session.isDone()) {
         try {
-          sendBatch(session.advance(1, Number.POSITIVE_INFINITY));
+          sendSlice(session.advance(1, Number.POSITIVE_INFINITY));
         } catch (e) {
           post(FromWorker.ERROR, { error: asError(e) });
         }

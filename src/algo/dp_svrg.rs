@@ -334,6 +334,21 @@ impl DpSvrgCalibration {
             per_step,
         })
     }
+
+    /// The calibrated per-coordinate σ of each noisy release.
+    pub fn sigma(&self) -> f64 {
+        self.sigma
+    }
+
+    /// The guarantee of the release.
+    pub fn guarantee(&self) -> &Guarantee {
+        &self.guarantee
+    }
+
+    /// N, the number of noisy releases.
+    pub fn releases(&self) -> Result<u64> {
+        self.config.releases()
+    }
 }
 
 /// DP-SVRG / DP-SVRG++ state; every buffer allocated once.

@@ -7,11 +7,13 @@
 mod plot;
 
 use js_sys::{Float64Array, Object, Reflect};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::config::RunConfig;
+use crate::config::{DataSource, RunConfig};
+use crate::data::{CsvOptions, Dataset, LabelColumn, LabelRange, load_csv};
 use crate::error::Error;
-use crate::session::{self, Batch, Session};
+use crate::session::{self, Batch, Lab};
 
 pub use plot::{draw_excess, draw_noise, draw_path, draw_privacy};
 
@@ -50,7 +52,23 @@ pub fn normalize_config(json: &str) -> Result<String, JsValue> {
         .map_err(|e| to_js_error(&e))
 }
 
-/// The guarantee and noise scale a config would get, computed without touching any data.
+/// Reads a link's settings leniently: `{ config: JSON text, errors: [{ field, message }] }`, where
+/// each field that could not be used fell back to its default on its own.
+#[wasm_bindgen(js_name = configFromLink)]
+pub fn config_from_link(json: &str) -> JsValue {
+    let (config, errors) = RunConfig::from_json_lenient(json);
+    let obj = Object::new();
+    set(&obj, "config", &JsValue::from_str(&config.to_json()));
+    let list = js_sys::Array::new();
+    for e in &errors {
+        list.push(&to_js_error(e));
+    }
+    set(&obj, "errors", &list.into());
+    obj.into()
+}
+
+/// The guarantee and noise scale a config's main algorithm would get, computed without touching
+/// any data.
 #[wasm_bindgen]
 pub fn preview(json: &str) -> Result<JsValue, JsValue> {
     let config = RunConfig::from_json(json).map_err(|e| to_js_error(&e))?;
@@ -58,72 +76,177 @@ pub fn preview(json: &str) -> Result<JsValue, JsValue> {
     to_js(&p)
 }
 
-/// A run owned by a Web Worker.
+/// One preview per algorithm of the config (main first, then the compared ones).
+#[wasm_bindgen]
+pub fn previews(json: &str) -> Result<JsValue, JsValue> {
+    let config = RunConfig::from_json(json).map_err(|e| to_js_error(&e))?;
+    let list = config
+        .algorithms()
+        .enumerate()
+        .map(|(i, kind)| {
+            session::preview(&config.lane(kind))
+                .map_err(|e| if i == 0 { e } else { e.in_compare(kind) })
+        })
+        .collect::<crate::error::Result<Vec<_>>>()
+        .map_err(|e| to_js_error(&e))?;
+    to_js(&list)
+}
+
+/// Every algorithm's card (assumptions, guarantee, bound, what to watch, seed).
+#[wasm_bindgen]
+pub fn cards() -> Result<JsValue, JsValue> {
+    to_js(&crate::catalog::cards())
+}
+
+/// The CSV options for a config's loss: margin losses need ±1 labels.
+fn csv_options(config: &RunConfig, label: LabelColumn) -> CsvOptions {
+    CsvOptions {
+        label,
+        delimiter: None,
+        header: None,
+        labels: if config.loss.is_margin() {
+            LabelRange::PlusMinusOne
+        } else {
+            LabelRange::Real
+        },
+    }
+}
+
+fn label_column(label: &str) -> Result<LabelColumn, Error> {
+    match label.trim() {
+        "" | "last" => Ok(LabelColumn::Last),
+        "first" => Ok(LabelColumn::First),
+        t => t
+            .parse::<usize>()
+            .map(|number| LabelColumn::Number { number })
+            .or_else(|_| {
+                Ok::<_, Error>(LabelColumn::Name {
+                    name: t.to_string(),
+                })
+            }),
+    }
+}
+
+/// Parses a CSV file for the config's loss (`label`: "last", "first", a 1-based column number or
+/// a header name). Returns `{ n, d, head: first rows as [label, x…] }`, or an error naming the
+/// line and column at fault (field `csv`).
+#[wasm_bindgen(js_name = inspectCsv)]
+pub fn inspect_csv(bytes: &[u8], config_json: &str, label: &str) -> Result<JsValue, JsValue> {
+    let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
+    let data = load(bytes, &config, label)?;
+    let obj = Object::new();
+    set(&obj, "n", &JsValue::from_f64(data.n() as f64));
+    set(&obj, "d", &JsValue::from_f64(data.d() as f64));
+    let head: Vec<Vec<f64>> = data
+        .samples()
+        .take(5)
+        .map(|(x, y)| std::iter::once(y).chain(x.iter().copied()).collect())
+        .collect();
+    set(&obj, "head", &to_js(&head)?);
+    Ok(obj.into())
+}
+
+fn load(bytes: &[u8], config: &RunConfig, label: &str) -> Result<Dataset, JsValue> {
+    let column = label_column(label).map_err(|e| to_js_error(&e))?;
+    load_csv(bytes, &csv_options(config, column)).map_err(|e| {
+        let obj = to_js_error(&e);
+        set(obj.unchecked_ref(), "field", &JsValue::from_str("csv"));
+        obj
+    })
+}
+
+/// A run owned by a Web Worker: every lane (compared algorithms × repeats) on one problem.
 #[wasm_bindgen(js_name = Session)]
 pub struct WasmSession {
-    inner: Session,
+    inner: Lab,
 }
 
 #[wasm_bindgen(js_class = Session)]
 impl WasmSession {
-    /// Validates `json`, states the guarantee, generates the data and solves the reference problem.
+    /// Validates `json`, states the guarantees, generates the data (or reads `csv` with the
+    /// label column `label` when the config's data are "csv") and solves the reference problem.
     #[wasm_bindgen(constructor)]
-    pub fn new(json: &str) -> Result<WasmSession, JsValue> {
+    pub fn new(
+        json: &str,
+        csv: Option<Vec<u8>>,
+        label: Option<String>,
+    ) -> Result<WasmSession, JsValue> {
         let config = RunConfig::from_json(json).map_err(|e| to_js_error(&e))?;
-        Session::new(config)
+        let file = match (config.data, csv) {
+            (DataSource::Csv, Some(bytes)) => {
+                Some(load(&bytes, &config, label.as_deref().unwrap_or("last"))?)
+            }
+            _ => None,
+        };
+        Lab::new(config, file)
             .map(|inner| WasmSession { inner })
             .map_err(|e| to_js_error(&e))
     }
 
-    /// The guarantee, stated before the first step.
-    pub fn guarantee(&self) -> Result<JsValue, JsValue> {
-        to_js(self.inner.guarantee())
-    }
-
-    /// Everything the page shows about the run before it starts: the normalised config, the
-    /// reference optimum and the non-private clip count.
+    /// Everything the page shows about the run before it starts: the normalised config, one
+    /// preview per algorithm, the reference optimum, the parameter view, and the non-private
+    /// data diagnostics (clip count, feature norms before clipping).
     pub fn info(&self) -> Result<JsValue, JsValue> {
+        let problem = self.inner.problem();
         let obj = Object::new();
         set(
             &obj,
             "config",
             &JsValue::from_str(&self.inner.config().to_json()),
         );
-        set(&obj, "guarantee", &to_js(self.inner.guarantee())?);
-        set(&obj, "preview", &to_js(self.inner.preview())?);
-        set(&obj, "reference", &to_js(self.inner.reference())?);
+        set(&obj, "previews", &to_js(&self.inner.previews())?);
+        set(&obj, "reference", &to_js(&problem.reference)?);
+        set(&obj, "clipped", &JsValue::from_f64(problem.clipped as f64));
+        set(&obj, "n", &JsValue::from_f64(problem.data.n() as f64));
+        set(&obj, "d", &JsValue::from_f64(problem.declared.d as f64));
+        set(&obj, "view", &to_js(&problem.view())?);
         set(
             &obj,
-            "clipped",
-            &JsValue::from_f64(self.inner.clipped() as f64),
+            "featureNorms",
+            &Float64Array::from(problem.feature_norms.as_slice()).into(),
         );
-        set(
-            &obj,
-            "radius",
-            &JsValue::from_f64(self.inner.domain().radius()),
-        );
-        let config = self.inner.config();
-        set(&obj, "d", &JsValue::from_f64(config.d as f64));
-        set(&obj, "steps", &JsValue::from_f64(config.steps as f64));
+        let (_, lanes) = self.inner.progress();
+        set(&obj, "lanes", &JsValue::from_f64(lanes as f64));
         Ok(obj.into())
     }
 
-    /// F on a res × res grid over the domain's bounding square when d = 2, else `undefined`.
+    /// F on a res × res grid over the parameter view, else `undefined`.
     #[wasm_bindgen(js_name = lossGrid)]
     pub fn loss_grid(&self, res: usize) -> Option<Float64Array> {
         self.inner
+            .problem()
             .loss_grid(res)
-            .map(|g| Float64Array::from(g.as_slice()))
+            .map(|(g, _)| Float64Array::from(g.as_slice()))
     }
 
-    /// Runs at most `max_steps` steps or until `budget_ms` have passed, and returns the batch with
-    /// its columns as `Float64Array`s (transferable to the main thread).
+    /// Runs lanes for at most `budget_ms` (each at most `max_steps` steps) and returns
+    /// `{ lanes: [{ algorithm, repeat, columns…, release }], progress: [done, total], done }`.
     pub fn advance(&mut self, max_steps: usize, budget_ms: f64) -> Result<JsValue, JsValue> {
         let deadline = js_sys::Date::now() + budget_ms;
-        let batch = self
+        let lanes = self
             .inner
             .advance(max_steps, || js_sys::Date::now() < deadline);
-        batch_to_js(&batch)
+        let list = js_sys::Array::new();
+        for lane in &lanes {
+            let obj = batch_to_js(&lane.batch)?;
+            set(
+                obj.unchecked_ref(),
+                "algorithm",
+                &JsValue::from_f64(lane.algorithm as f64),
+            );
+            set(
+                obj.unchecked_ref(),
+                "repeat",
+                &JsValue::from_f64(lane.repeat as f64),
+            );
+            list.push(&obj);
+        }
+        let out = Object::new();
+        set(&out, "lanes", &list.into());
+        let (done, total) = self.inner.progress();
+        set(&out, "progress", &to_js(&[done, total])?);
+        set(&out, "done", &JsValue::from_bool(self.inner.is_done()));
+        Ok(out.into())
     }
 
     #[wasm_bindgen(js_name = isDone)]

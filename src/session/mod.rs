@@ -1,0 +1,839 @@
+//! A run, from a validated [`RunConfig`] to its releases, advanced in bounded slices so that a
+//! worker can yield between them (DESIGN.md §2).
+//!
+//! - [`problem`]: data, objective and certified reference, built once per run.
+//! - [`prepare`]: each algorithm's promise (guarantee, noise), from the config alone.
+//! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
+//! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
+
+pub mod prepare;
+pub mod problem;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::algo::byoa::{PhasedOutputPerturbation, plan_algorithm_1};
+use crate::algo::dp_sgd::DpSgd;
+use crate::algo::dp_svrg::DpSvrg;
+use crate::algo::exponential_grid::GridExponential;
+use crate::algo::noisy_gd::NoisyGd;
+use crate::algo::objective_perturbation::ObjectivePerturbation;
+use crate::algo::output_perturbation::OutputPerturbation;
+use crate::algo::{PrivateAlgorithm, StepReport};
+use crate::config::RunConfig;
+use crate::data::Dataset;
+use crate::domain::Domain;
+use crate::error::{Error, Result};
+use crate::objective::Objective;
+use crate::privacy::{Guarantee, Ledger};
+use crate::reference::Reference;
+use crate::rng::{self, Stream, seeded_repeat};
+
+pub use prepare::{NoiseShape, Preview, preview};
+pub use problem::{Declared, Plane, Problem};
+
+use prepare::{Prepared, prepare, same_promise};
+
+/// Per-sample loss evaluations the contour grid may cost (≈ 50 ms in wasm).
+pub const GRID_BUDGET: f64 = 1e7;
+const MIN_GRID_RES: usize = 8;
+
+/// The private output and how good it is. Only `w` is private; `loss` and `excess` are computed
+/// on the raw data for the plots.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Release {
+    pub w: Vec<f64>,
+    /// `w` in the parameter view's plane coordinates.
+    pub plane: [f64; 2],
+    /// ‖noise‖₂ of the run's last noise draw (for one-release methods: *the* draw), if any.
+    pub noise_norm: Option<f64>,
+    pub loss: f64,
+    pub excess: f64,
+    pub ledger: Ledger,
+}
+
+/// The events of one slice, in columns (one entry per iterate), ready to cross to JavaScript as
+/// typed arrays. Everything but `release` is non-private.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Batch {
+    pub t: Vec<f64>,
+    pub grad_evals: Vec<f64>,
+    pub loss: Vec<f64>,
+    /// F(w_t) − F*, floored at 0 (F* is certified to within `Reference::gap_bound`).
+    pub excess: Vec<f64>,
+    /// Each iterate in the view's plane coordinates, interleaved (a₀, b₀, a₁, b₁, …); for d ≤ 2
+    /// these are the first two coordinates.
+    pub path: Vec<f64>,
+    /// ‖noise‖₂ added in each step (NaN for the release entry, which adds none).
+    pub noise_norm: Vec<f64>,
+    pub grad_norm: Vec<f64>,
+    /// ε spent after each step (the guarantee's ε at the release).
+    pub epsilon_spent: Vec<f64>,
+    pub release: Option<Release>,
+    pub done: bool,
+}
+
+impl Batch {
+    fn push(&mut self, report: &StepReport, excess: f64, plane: [f64; 2]) {
+        self.t.push(report.t as f64);
+        self.grad_evals.push(report.grad_evals);
+        self.loss.push(report.loss);
+        self.excess.push(excess);
+        self.path.extend(plane);
+        self.noise_norm.push(report.noise_norm);
+        self.grad_norm.push(report.grad_norm);
+        self.epsilon_spent.push(report.epsilon_spent);
+    }
+
+    /// Number of iterates in the batch.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+}
+
+/// One algorithm with one noise stream on a shared problem.
+pub struct Session {
+    config: RunConfig,
+    preview: Preview,
+    problem: Arc<Problem>,
+    /// The objective the algorithm solves when it is not the problem's (Algorithm 6 adds a ridge);
+    /// excess risk is always measured on the problem's F.
+    solved: Option<Objective>,
+    algorithm: Box<dyn PrivateAlgorithm>,
+    before: Vec<f64>,
+    last_noise: Option<f64>,
+    released: bool,
+}
+
+impl Session {
+    /// Validates the config, states the guarantee, generates and clips the data, computes the
+    /// reference optimum and prepares the algorithm (synthetic data, repeat 0).
+    pub fn new(config: RunConfig) -> Result<Self> {
+        let problem = Arc::new(Problem::new(&config, None)?);
+        Self::on(problem, config, 0)
+    }
+
+    /// The config's main algorithm on `problem`, with the noise stream of repeat `repeat`.
+    pub fn on(problem: Arc<Problem>, config: RunConfig, repeat: u32) -> Result<Self> {
+        config.validate()?;
+        let (preview, prepared) = prepare(&config)?;
+        let noise_rng = if config.unseeded_noise {
+            rng::from_os()?
+        } else {
+            seeded_repeat(config.seed, Stream::Noise, repeat)
+        };
+        let seeded_run = !config.unseeded_noise;
+        let objective = &problem.objective;
+        let mut solved = None;
+        let algorithm: Box<dyn PrivateAlgorithm> = match prepared {
+            Prepared::NoisyGd(calibration, step_size) => Box::new(NoisyGd::new(
+                calibration,
+                step_size,
+                objective,
+                noise_rng,
+                seeded_run,
+            )?),
+            Prepared::DpSgd(calibration) => Box::new(DpSgd::from_calibration(
+                *calibration,
+                objective,
+                noise_rng,
+                seeded_run,
+            )?),
+            Prepared::DpSvrg(calibration) => Box::new(DpSvrg::from_calibration(
+                *calibration,
+                objective,
+                noise_rng,
+                seeded_run,
+            )?),
+            Prepared::ObjectivePerturbation(settings) => Box::new(ObjectivePerturbation::new(
+                settings, objective, noise_rng, seeded_run,
+            )?),
+            Prepared::OutputPerturbation(plan, extra_ridge) => {
+                if extra_ridge > 0.0 {
+                    let own = problem
+                        .declared
+                        .objective(Arc::clone(&problem.data), extra_ridge)?;
+                    let algorithm =
+                        OutputPerturbation::from_plan(*plan, &own, noise_rng, seeded_run)?;
+                    solved = Some(own);
+                    Box::new(algorithm)
+                } else {
+                    Box::new(OutputPerturbation::from_plan(
+                        *plan, objective, noise_rng, seeded_run,
+                    )?)
+                }
+            }
+            Prepared::Byoa(settings) => {
+                let plan = plan_algorithm_1(objective, settings)?;
+                Box::new(OutputPerturbation::from_plan(
+                    plan, objective, noise_rng, seeded_run,
+                )?)
+            }
+            Prepared::ByoaPhased(settings) => Box::new(PhasedOutputPerturbation::new(
+                settings, objective, noise_rng, seeded_run,
+            )?),
+            Prepared::Grid(settings) => Box::new(GridExponential::new(
+                settings, objective, noise_rng, seeded_run,
+            )?),
+        };
+        // The promise shown before the run must be the one the algorithm keeps.
+        if !same_promise(algorithm.guarantee(), &preview.guarantee) {
+            return Err(Error::invalid(
+                "algorithm",
+                format!("the previewed guarantee {:?}", preview.guarantee),
+                format!("{:?} (a bug: please report it)", algorithm.guarantee()),
+            ));
+        }
+        let before = algorithm.current().to_vec();
+        Ok(Self {
+            config,
+            preview,
+            problem,
+            solved,
+            algorithm,
+            before,
+            last_noise: None,
+            released: false,
+        })
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    pub fn guarantee(&self) -> &Guarantee {
+        self.algorithm.guarantee()
+    }
+
+    /// The guarantee and noise scale, as stated before the run.
+    pub fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    pub fn reference(&self) -> &Reference {
+        &self.problem.reference
+    }
+
+    /// How many samples clipping changed. **Non-private** diagnostic.
+    pub fn clipped(&self) -> usize {
+        self.problem.clipped
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.released
+    }
+
+    /// The ledger of the (eventual) release.
+    pub fn ledger(&self) -> Ledger {
+        self.algorithm.ledger()
+    }
+
+    /// F(w) − F* on the problem's objective, floored at 0; `reported` is the algorithm's own F(w)
+    /// when it solves the problem's objective.
+    fn excess(&self, w: &[f64], reported: f64) -> f64 {
+        let value = match &self.solved {
+            Some(_) => self.problem.objective.value(w),
+            None => reported,
+        };
+        (value - self.problem.reference.value).max(0.0)
+    }
+
+    /// Runs at most `max_steps` steps, stopping early when `keep_going` says so (checked after
+    /// every step, so a slice always makes progress). The batch ends with the release once the
+    /// algorithm is done.
+    pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
+        let mut batch = Batch::default();
+        for _ in 0..max_steps {
+            self.before.copy_from_slice(self.algorithm.current());
+            let objective = self.solved.as_ref().unwrap_or(&self.problem.objective);
+            let Some(report) = self.algorithm.step(objective) else {
+                break;
+            };
+            if report.noise_norm.is_finite() && report.noise_norm > 0.0 {
+                self.last_noise = Some(report.noise_norm);
+            }
+            let excess = self.excess(&self.before, report.loss);
+            batch.push(&report, excess, self.problem.plane.project(&self.before));
+            if !keep_going() {
+                break;
+            }
+        }
+        if self.algorithm.is_done() && !self.released {
+            self.released = true;
+            let w = self.algorithm.current().to_vec();
+            let loss = self.problem.objective.value(&w);
+            let excess = (loss - self.problem.reference.value).max(0.0);
+            let plane = self.problem.plane.project(&w);
+            let final_report = StepReport {
+                t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
+                grad_evals: self.algorithm.grad_evals(),
+                loss,
+                noise_norm: f64::NAN,
+                grad_norm: f64::NAN,
+                epsilon_spent: self.algorithm.guarantee().epsilon,
+            };
+            batch.push(&final_report, excess, plane);
+            batch.release = Some(Release {
+                excess,
+                w,
+                plane,
+                noise_norm: self.last_noise,
+                loss,
+                ledger: self.algorithm.ledger(),
+            });
+        }
+        batch.done = self.released;
+        batch
+    }
+
+    /// F on a res × res grid over the parameter view, row by row from the bottom (see
+    /// [`Problem::loss_grid`]). **Non-private** (reads the data).
+    pub fn loss_grid(&self, max_res: usize) -> Option<Vec<f64>> {
+        self.problem.loss_grid(max_res).map(|(grid, _)| grid)
+    }
+
+    /// The domain, for drawing its boundary.
+    pub fn domain(&self) -> &dyn Domain {
+        self.problem.objective.domain()
+    }
+}
+
+/// What the parameter view shows: a square of half-width `extent` around `center` (plane
+/// coordinates), the domain's boundary in the plane, and the labels of the two axes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct View {
+    pub center: [f64; 2],
+    pub extent: f64,
+    pub axis_labels: [&'static str; 2],
+    /// The domain boundary, in the plot's `DomainShape` form.
+    pub domain: serde_json::Value,
+    /// w* in plane coordinates.
+    pub w_star: [f64; 2],
+}
+
+impl Problem {
+    /// The parameter view of this problem.
+    pub fn view(&self) -> View {
+        let d = self.declared.d;
+        let w_star = self.plane.project(&self.reference.w);
+        let radius = self.declared.radius();
+        if d <= 2 {
+            let extent = match self.declared.domain {
+                crate::domain::DomainKind::Simplex => 1.1,
+                _ if radius.is_finite() => radius,
+                _ => (2.0 * crate::linalg::norm2(&self.reference.w)).max(1.0),
+            };
+            let domain = match self.declared.domain {
+                crate::domain::DomainKind::L2Ball { radius } => {
+                    serde_json::json!({"kind": "l2_ball", "radius": radius})
+                }
+                crate::domain::DomainKind::L1Ball { radius } => {
+                    serde_json::json!({"kind": "l1_ball", "radius": radius})
+                }
+                crate::domain::DomainKind::Box { lo, hi } => {
+                    serde_json::json!({"kind": "box", "lo": lo, "hi": hi})
+                }
+                crate::domain::DomainKind::Simplex => serde_json::json!({"kind": "simplex"}),
+                crate::domain::DomainKind::Unconstrained => serde_json::json!({"kind": "none"}),
+            };
+            return View {
+                center: [0.0, 0.0],
+                extent,
+                axis_labels: ["w₁", "w₂"],
+                domain,
+                w_star,
+            };
+        }
+        // d > 2: the plane through w*; the view is centred on w* and reaches the start.
+        let mut start = vec![0.0; d];
+        self.objective.domain().project(&mut start);
+        let s = self.plane.project(&start);
+        let extent = (1.3 * s[0].abs().max(s[1].abs())).max(1e-3);
+        View {
+            center: [0.0, 0.0],
+            extent,
+            axis_labels: ["direction 1 (start − w*)", "direction 2 (descent)"],
+            domain: serde_json::json!({"kind": "none"}),
+            w_star,
+        }
+    }
+
+    /// F on a res × res grid over the view's square, row by row from the bottom, and res.
+    /// res ≤ `max_res`, lowered so that the grid costs at most [`GRID_BUDGET`] per-sample
+    /// evaluations (a large n would stall the worker). **Non-private** (reads the data).
+    pub fn loss_grid(&self, max_res: usize) -> Option<(Vec<f64>, usize)> {
+        if max_res < MIN_GRID_RES {
+            return None;
+        }
+        let d = self.declared.d;
+        let view = self.view();
+        let res = grid_resolution(self.data.n(), max_res);
+        let r = view.extent;
+        let step = 2.0 * r / (res - 1) as f64;
+        let mut grid = Vec::with_capacity(res * res);
+        let mut w = vec![0.0; d];
+        for i in 0..res {
+            for j in 0..res {
+                let (a, b) = (
+                    view.center[0] - r + j as f64 * step,
+                    view.center[1] - r + i as f64 * step,
+                );
+                if d == 1 {
+                    w[0] = a;
+                } else {
+                    self.plane.point(a, b, &mut w);
+                }
+                grid.push(self.objective.value(&w));
+            }
+        }
+        Some((grid, res))
+    }
+}
+
+/// The largest res ≤ `max_res` with res²·n ≤ [`GRID_BUDGET`], but at least [`MIN_GRID_RES`].
+fn grid_resolution(n: usize, max_res: usize) -> usize {
+    let affordable = (GRID_BUDGET / n as f64).sqrt() as usize;
+    max_res.min(affordable).max(MIN_GRID_RES)
+}
+
+/// One lane's share of a slice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaneBatch {
+    /// Index of the algorithm (0 = the main one, then `compare` in order).
+    pub algorithm: usize,
+    pub repeat: usize,
+    pub batch: Batch,
+}
+
+/// Every lane of a run on one problem: the main and compared algorithms, each repeated R times
+/// with independent noise streams.
+pub struct Lab {
+    config: RunConfig,
+    problem: Arc<Problem>,
+    previews: Vec<Preview>,
+    lanes: Vec<LaneBatchSource>,
+    cursor: usize,
+}
+
+struct LaneBatchSource {
+    algorithm: usize,
+    repeat: usize,
+    session: Session,
+}
+
+impl Lab {
+    /// Builds the problem once (from the seed or the loaded `file`) and every lane on it.
+    pub fn new(config: RunConfig, file: Option<Dataset>) -> Result<Self> {
+        config.validate()?;
+        let problem = Arc::new(Problem::new(&config, file)?);
+        let mut lanes = Vec::new();
+        let mut previews = Vec::new();
+        for (a, kind) in config.algorithms().enumerate() {
+            let lane = config.lane(kind);
+            for r in 0..config.repeats {
+                let session = Session::on(Arc::clone(&problem), lane.clone(), r as u32)
+                    .map_err(|e| if a == 0 { e } else { e.in_compare(kind) })?;
+                if r == 0 {
+                    previews.push(session.preview().clone());
+                }
+                lanes.push(LaneBatchSource {
+                    algorithm: a,
+                    repeat: r,
+                    session,
+                });
+            }
+        }
+        Ok(Self {
+            config,
+            problem,
+            previews,
+            lanes,
+            cursor: 0,
+        })
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    /// One preview per algorithm (main first).
+    pub fn previews(&self) -> &[Preview] {
+        &self.previews
+    }
+
+    /// (lanes released, lanes in all).
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.lanes.iter().filter(|l| l.session.is_done()).count();
+        (done, self.lanes.len())
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.lanes.iter().all(|l| l.session.is_done())
+    }
+
+    /// Advances lanes round-robin, each by at most `max_steps` steps, until `keep_going` says
+    /// stop (checked after every step; at least one step is made). Lanes are visited from where
+    /// the last slice stopped, so every lane progresses however many there are.
+    pub fn advance(
+        &mut self,
+        max_steps: usize,
+        mut keep_going: impl FnMut() -> bool,
+    ) -> Vec<LaneBatch> {
+        let mut out = Vec::new();
+        let total = self.lanes.len();
+        for _ in 0..total {
+            let i = self.cursor;
+            self.cursor = (self.cursor + 1) % total;
+            let lane = &mut self.lanes[i];
+            if lane.session.is_done() {
+                continue;
+            }
+            let mut go = true;
+            let batch = lane.session.advance(max_steps, || {
+                go = keep_going();
+                go
+            });
+            out.push(LaneBatch {
+                algorithm: lane.algorithm,
+                repeat: lane.repeat,
+                batch,
+            });
+            if !go {
+                break;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{AlgorithmKind, DomainChoice};
+
+    fn small() -> RunConfig {
+        RunConfig {
+            n: 500,
+            steps: 30,
+            ..RunConfig::default()
+        }
+    }
+
+    #[test]
+    fn slices_add_up_to_one_run_and_end_with_one_release() {
+        let mut whole = Session::new(small()).unwrap();
+        let all = whole.advance(usize::MAX, || true);
+        assert_eq!(all.len(), 31);
+        assert!(all.done && all.release.is_some());
+
+        let mut sliced = Session::new(small()).unwrap();
+        let mut excess = Vec::new();
+        let mut releases = Vec::new();
+        while !sliced.is_done() {
+            let b = sliced.advance(7, || true);
+            excess.extend(b.excess);
+            releases.extend(b.release);
+        }
+        assert_eq!(excess, all.excess);
+        assert_eq!(releases.len(), 1);
+        assert_eq!(releases[0], all.release.unwrap());
+        assert!(sliced.advance(5, || true).is_empty());
+    }
+
+    #[test]
+    fn unseeded_noise_is_fresh_each_run_and_drops_the_seeded_caveat() {
+        let config = RunConfig {
+            unseeded_noise: true,
+            ..small()
+        };
+        let release = |c: &RunConfig| {
+            let mut s = Session::new(c.clone()).unwrap();
+            s.advance(usize::MAX, || true).release.unwrap()
+        };
+        let (a, b) = (release(&config), release(&config));
+        // Two OS-keyed noise streams coincide with negligible probability.
+        assert_ne!(a.w, b.w);
+        let seeded_caveat = |r: &Release| r.ledger.caveats.iter().any(|c| c.contains("seeded"));
+        assert!(!seeded_caveat(&a));
+        assert!(seeded_caveat(&release(&small())));
+        // The data, hence F*, still come from the seed.
+        let f_star = |c: RunConfig| Session::new(c).unwrap().reference().value;
+        assert_eq!(f_star(config), f_star(small()));
+    }
+
+    #[test]
+    fn output_perturbation_runs_to_one_certified_release_with_the_previewed_sigma() {
+        let config = RunConfig {
+            algorithm: AlgorithmKind::OutputPerturbation,
+            l2: 0.05,
+            ..small()
+        };
+        let p = preview(&config).unwrap();
+        assert_eq!(p.releases, 1);
+        assert_eq!(p.step_size, None);
+        // One ZWB+19 Gaussian release of sensitivity Δ_T: the teaching table's ZWB row is the run's σ.
+        assert_eq!(p.single_release[1].sigma, Some(p.sigma));
+        let mut s = Session::new(config).unwrap();
+        assert_eq!(s.guarantee(), &p.guarantee);
+        let b = s.advance(usize::MAX, || true);
+        let release = b.release.expect("the certified run releases");
+        assert!(
+            release.ledger.mechanism.contains("output perturbation")
+                || release.ledger.mechanism.contains("Algorithm 1"),
+            "{}",
+            release.ledger.mechanism
+        );
+        // Exactly one noise draw, at the release; ε is spent all at once there.
+        assert_eq!(b.noise_norm.iter().filter(|v| **v > 0.0).count(), 1);
+        assert_eq!(b.epsilon_spent.iter().filter(|e| **e > 0.0).count(), 2);
+        assert_eq!(*b.epsilon_spent.last().unwrap(), 1.0);
+        // The non-private path converged: the certified iterate is near w*, so the excess before
+        // the noise is tiny compared with the start.
+        let n = b.excess.len();
+        assert!(b.excess[n - 2] < 1e-3 * b.excess[0], "{:?}", &b.excess);
+    }
+
+    #[test]
+    fn keep_going_stops_a_slice_after_the_current_step() {
+        let mut s = Session::new(small()).unwrap();
+        let b = s.advance(100, || false);
+        assert_eq!(b.len(), 1);
+    }
+
+    #[test]
+    fn preview_equals_the_runs_guarantee() {
+        let c = small();
+        let p = preview(&c).unwrap();
+        let s = Session::new(c).unwrap();
+        assert_eq!(&p.guarantee, s.guarantee());
+        assert_eq!(p.sensitivity, 2.0 * 1.0 / 500.0);
+        // One release at the whole budget needs less noise than each of T composed releases,
+        // and the exact (analytic) calibration needs the least of the three.
+        let sigmas: Vec<f64> = p.single_release.iter().filter_map(|r| r.sigma).collect();
+        assert_eq!(sigmas.len(), 3, "ε = 1 admits all three calibrations");
+        assert!(sigmas.iter().all(|&s| s < p.sigma));
+        assert!(sigmas[2] <= sigmas[0] && sigmas[2] <= sigmas[1]);
+    }
+
+    #[test]
+    fn excess_risk_falls_from_the_start() {
+        let mut s = Session::new(RunConfig::default()).unwrap();
+        let b = s.advance(usize::MAX, || true);
+        let first = b.excess[0];
+        let tail = &b.excess[b.len() - 20..];
+        let tail_mean = tail.iter().sum::<f64>() / 20.0;
+        assert!(
+            tail_mean < first / 10.0,
+            "first {first}, tail mean {tail_mean}"
+        );
+    }
+
+    #[test]
+    fn loss_grid_only_in_two_dimensions() {
+        let s = Session::new(small()).unwrap();
+        let g = s.loss_grid(13).unwrap();
+        assert_eq!(g.len(), 169);
+        // The centre of the grid is w = 0, where logistic loss is ln 2.
+        assert!((g[84] - std::f64::consts::LN_2).abs() < 1e-12);
+        // A large n lowers the resolution to stay within the budget, down to a floor.
+        assert_eq!(grid_resolution(2_000, 72), 70);
+        assert_eq!(grid_resolution(100_000, 72), 10);
+        assert_eq!(grid_resolution(1_000_000, 72), MIN_GRID_RES);
+        assert_eq!(grid_resolution(10, 72), 72);
+        let s3 = Session::new(RunConfig { d: 3, ..small() }).unwrap();
+        assert_eq!(s3.loss_grid(13).map(|g| g.len()), Some(169));
+    }
+
+    /// The settings under which every algorithm applies: logistic loss, a ridge, and the
+    /// unconstrained domain objective perturbation needs (the others run on it too).
+    fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
+        RunConfig {
+            n: 400,
+            steps: 12,
+            l2: 0.1,
+            algorithm: kind,
+            domain: if kind == AlgorithmKind::ObjectivePerturbation {
+                DomainChoice::Unconstrained
+            } else {
+                DomainChoice::L2Ball
+            },
+            epsilon: if kind == AlgorithmKind::ByoaPhased {
+                1.0
+            } else {
+                2.0
+            },
+            delta: 1e-4,
+            ..RunConfig::default()
+        }
+    }
+
+    #[test]
+    fn every_algorithm_keeps_its_previewed_promise_and_releases_once() {
+        for kind in AlgorithmKind::ALL {
+            let config = every_algorithm_config(kind);
+            let p = preview(&config).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            let mut s = Session::new(config).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            assert!(same_promise(s.guarantee(), &p.guarantee), "{kind:?}");
+            assert_eq!(p.kind, kind);
+            let mut releases = 0;
+            let mut steps = 0;
+            while !s.is_done() {
+                let b = s.advance(1000, || true);
+                steps += b.len();
+                releases += usize::from(b.release.is_some());
+                assert!(steps < 2_000_000, "{kind:?} does not finish");
+            }
+            assert_eq!(releases, 1, "{kind:?}");
+            if kind.pure_only() {
+                assert_eq!(p.guarantee.delta, 0.0, "{kind:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_noise_the_runs_report_has_the_previewed_scale() {
+        // One draw per release: E‖z‖² = dσ² (Gaussian) or d(d+1)s² (ℓ2-Laplace). With 60 repeats
+        // of the single-release methods (or T = 60 draws of DP-GD) the mean square lies within
+        // ±45% of it with overwhelming probability (χ²/Gamma with ≥ 120 degrees of freedom: sd ≈
+        // 13%, so 45% is > 3 sd); a calibration off by √2 in scale (a factor 2 in mean square)
+        // fails.
+        for kind in [
+            AlgorithmKind::NoisyGd,
+            AlgorithmKind::OutputPerturbation,
+            AlgorithmKind::ObjectivePerturbation,
+            AlgorithmKind::Byoa,
+        ] {
+            let config = RunConfig {
+                repeats: if kind == AlgorithmKind::NoisyGd {
+                    1
+                } else {
+                    60
+                },
+                steps: 60,
+                ..every_algorithm_config(kind)
+            };
+            let mut lab = Lab::new(config, None).unwrap();
+            let p = lab.previews()[0].clone();
+            let mut squares = Vec::new();
+            while !lab.is_done() {
+                for lane in lab.advance(usize::MAX, || true) {
+                    if p.releases > 1 {
+                        let drawn = lane.batch.noise_norm.iter().filter(|v| v.is_finite());
+                        squares.extend(drawn.map(|v| v * v));
+                    } else if let Some(r) = lane.batch.release {
+                        squares.extend(r.noise_norm.map(|v| v * v));
+                    }
+                }
+            }
+            let mean = squares.iter().sum::<f64>() / squares.len() as f64;
+            let expected = match p.noise {
+                NoiseShape::Gaussian { sigma, d } => d as f64 * sigma * sigma,
+                NoiseShape::L2Laplace { scale, d } => (d * (d + 1)) as f64 * scale * scale,
+                NoiseShape::None => unreachable!(),
+            };
+            assert_eq!(squares.len(), 60, "{kind:?}");
+            assert!(
+                (mean / expected - 1.0).abs() < 0.45,
+                "{kind:?}: mean square {mean:e} vs previewed {expected:e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_lab_runs_compared_algorithms_and_repeats_on_one_problem() {
+        let config = RunConfig {
+            n: 300,
+            steps: 10,
+            l2: 0.1,
+            compare: vec![AlgorithmKind::OutputPerturbation, AlgorithmKind::DpSgd],
+            repeats: 3,
+            ..RunConfig::default()
+        };
+        let mut lab = Lab::new(config.clone(), None).unwrap();
+        assert_eq!(lab.previews().len(), 3);
+        assert_eq!(lab.progress(), (0, 9));
+        let mut releases: Vec<(usize, usize, Vec<f64>)> = Vec::new();
+        while !lab.is_done() {
+            for lane in lab.advance(3, || true) {
+                if let Some(r) = lane.batch.release {
+                    releases.push((lane.algorithm, lane.repeat, r.w));
+                }
+            }
+        }
+        assert_eq!(releases.len(), 9);
+        // Repeat 0 of the main algorithm is the single run's release, bit for bit; the other
+        // repeats draw other noise.
+        let single = Session::new(config.lane(AlgorithmKind::NoisyGd))
+            .unwrap()
+            .advance(usize::MAX, || true)
+            .release
+            .unwrap()
+            .w;
+        let main: Vec<&Vec<f64>> = releases.iter().filter(|r| r.0 == 0).map(|r| &r.2).collect();
+        assert!(main.contains(&&single));
+        assert_ne!(main[0], main[1]);
+    }
+
+    #[test]
+    fn a_compared_algorithm_that_cannot_run_is_named_at_the_compare_field() {
+        let config = RunConfig {
+            n: 300,
+            d: 3,
+            compare: vec![AlgorithmKind::ExponentialGrid],
+            ..RunConfig::default()
+        };
+        match Lab::new(config, None) {
+            Err(e) => {
+                assert_eq!(e.field(), Some("compare"));
+                assert!(e.to_string().contains("ExponentialGrid"), "{e}");
+            }
+            Ok(_) => panic!("the grid mechanism needs d ≤ 2"),
+        }
+    }
+
+    #[test]
+    fn in_higher_dimensions_the_view_is_the_plane_through_w_star() {
+        let s = Session::new(RunConfig { d: 5, ..small() }).unwrap();
+        let problem = s.problem();
+        let plane = &problem.plane;
+        assert!((crate::linalg::norm2(&plane.e1) - 1.0).abs() < 1e-12);
+        assert!((crate::linalg::norm2(&plane.e2) - 1.0).abs() < 1e-12);
+        assert!(crate::linalg::dot(&plane.e1, &plane.e2).abs() < 1e-12);
+        assert_eq!(plane.project(&problem.reference.w), [0.0, 0.0]);
+        let (grid, res) = problem.loss_grid(13).unwrap();
+        assert_eq!(grid.len(), res * res);
+        // The grid's centre is w*, where F is smallest over the grid (up to the grid's reach).
+        let centre = grid[(res / 2) * res + res / 2];
+        assert!((centre - problem.reference.value).abs() < 1e-9);
+        // w* minimises F over the domain: no grid point inside the domain does better.
+        let view = problem.view();
+        let step = 2.0 * view.extent / (res - 1) as f64;
+        let mut w = vec![0.0; 5];
+        for (k, &v) in grid.iter().enumerate() {
+            let (a, b) = (
+                -view.extent + (k % res) as f64 * step,
+                -view.extent + (k / res) as f64 * step,
+            );
+            plane.point(a, b, &mut w);
+            if problem.objective.domain().contains(&w, 0.0) {
+                assert!(
+                    v >= problem.reference.value - 1e-9,
+                    "{v} < F* at ({a}, {b})"
+                );
+            }
+        }
+    }
+}

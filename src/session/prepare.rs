@@ -1,0 +1,485 @@
+//! From a validated [`RunConfig`] to what each algorithm promises, before any data are read
+//! (DESIGN.md §5 rule 2): the guarantee, the noise and its scale. `Session` then builds the
+//! algorithm from the prepared settings and checks that it states the same guarantee.
+
+use serde::Serialize;
+
+use super::problem::Declared;
+use crate::algo::byoa::{self, ByoaSettings};
+use crate::algo::dp_sgd::{DpSgdCalibration, DpSgdConfig, DpSgdLeak};
+use crate::algo::dp_svrg::{DpSvrgCalibration, DpSvrgConfig, SvrgNoise, SvrgPreset, SvrgVariant};
+use crate::algo::exponential_grid::GridSettings;
+use crate::algo::noisy_gd::Calibration;
+use crate::algo::objective_perturbation::{ObjectivePerturbationConfig, epsilon_split};
+use crate::algo::output_perturbation::{
+    self as op, ConvexClass, Form, NoiseLaw, Plan, Regularised, Settings,
+};
+use crate::config::{AlgorithmKind, RunConfig, SvrgNoiseChoice};
+use crate::domain::Domain;
+use crate::error::{Error, Result};
+use crate::loss::Glm;
+use crate::privacy::calibration::{GaussianRow, compare_gaussian};
+use crate::privacy::{Guarantee, Relation};
+
+/// The logistic loss's bound on ℓ″ (objective perturbation's c).
+const LOGISTIC_CURVATURE: f64 = 0.25;
+/// The "as printed" DP-SVRG constant the digest derives (digest 002 §2).
+const SVRG_PRINTED_C: f64 = 8.0;
+
+/// The law of the released noise, for the histogram's density.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoiseShape {
+    /// Per-coordinate Gaussian, ‖z‖ ~ σ·χ_d.
+    Gaussian { sigma: f64, d: usize },
+    /// ℓ2-Laplace, ‖z‖ ~ Gamma(d, scale).
+    L2Laplace { scale: f64, d: usize },
+    /// No additive noise (the exponential mechanism samples instead).
+    None,
+}
+
+/// What is known before any data are touched: the promise and the noise that buys it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preview {
+    /// Which algorithm ([`AlgorithmKind`], snake_case) — the key of its card.
+    pub kind: AlgorithmKind,
+    /// The algorithm and where it comes from, in words.
+    pub algorithm: &'static str,
+    pub guarantee: Guarantee,
+    /// The scale of each noise draw: per-coordinate σ (Gaussian), the ℓ2-Laplace scale, or the
+    /// exponential mechanism's sensitivity.
+    pub sigma: f64,
+    /// The noise law of each release, in the units the run reports its noise norms in.
+    pub noise: NoiseShape,
+    /// How many noisy releases the run makes (T for DP-GD, 1 for output perturbation).
+    pub releases: usize,
+    /// Declared per-sample Lipschitz constant G.
+    pub lipschitz: f64,
+    /// ℓ2-sensitivity of one noisy release (for output perturbation Δ_T = Δ_F + 2ρ, which
+    /// includes the solver's certified error ρ).
+    pub sensitivity: f64,
+    /// For one-release methods: the radius around the non-private solution within which a
+    /// neighbouring dataset's solution may lie (the sensitivity ball of the parameter view).
+    pub sensitivity_ball: Option<f64>,
+    /// The step size of iterative methods.
+    pub step_size: Option<f64>,
+    /// For teaching: σ of a *single* Gaussian release of the same sensitivity at the whole
+    /// (ε, δ), by the classical, ZWB+19 and analytic calibrations side by side (empty for pure ε).
+    pub single_release: Vec<GaussianRow>,
+}
+
+/// What `Session::new` needs to build the algorithm, fixed from the configuration alone.
+pub enum Prepared {
+    NoisyGd(Calibration, f64),
+    DpSgd(Box<DpSgdCalibration>),
+    DpSvrg(Box<DpSvrgCalibration>),
+    ObjectivePerturbation(ObjectivePerturbationConfig),
+    /// A plan and the ridge the algorithm adds to the objective it solves (Algorithm 6's λ).
+    OutputPerturbation(Box<Plan>, f64),
+    Byoa(ByoaSettings),
+    ByoaPhased(ByoaSettings),
+    Grid(GridSettings),
+}
+
+/// The guarantee and noise scale a config's main algorithm gets, without touching data.
+pub fn preview(config: &RunConfig) -> Result<Preview> {
+    config.validate()?;
+    prepare(config).map(|(preview, _)| preview)
+}
+
+/// The preview and the prepared settings of the config's main algorithm.
+pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
+    let declared = Declared::of(config);
+    let lipschitz = declared.lipschitz();
+    let smoothness = declared.smoothness();
+    if !(lipschitz.is_finite() && lipschitz > 0.0) {
+        return Err(Error::invalid(
+            "domain",
+            "a bounded domain: the squared loss's Lipschitz constant grows with ‖w‖",
+            lipschitz,
+        ));
+    }
+    let base = |kind, algorithm, guarantee, sigma, noise, releases, sensitivity| Preview {
+        kind,
+        algorithm,
+        guarantee,
+        sigma,
+        noise,
+        releases,
+        lipschitz,
+        sensitivity,
+        sensitivity_ball: None,
+        step_size: None,
+        single_release: Vec::new(),
+    };
+    let d = config.d;
+    let gaussian = |sigma| NoiseShape::Gaussian { sigma, d };
+    let kind = config.algorithm;
+    let (mut preview, prepared) = match kind {
+        AlgorithmKind::NoisyGd => {
+            let calibration = Calibration {
+                epsilon: config.epsilon,
+                delta: config.delta,
+                relation: config.relation,
+                steps: config.steps,
+                lipschitz,
+                n: config.n,
+            };
+            let step_size = config
+                .step_size
+                .unwrap_or_else(|| default_step(&declared, config.steps));
+            let (sigma, guarantee) = calibration.calibrate()?;
+            let sensitivity = calibration.sensitivity();
+            let mut p = base(
+                kind,
+                "noisy gradient descent (DP-GD; seed 002, Wang–Ye–Xu 2017, Algorithm 4)",
+                guarantee,
+                sigma,
+                gaussian(sigma),
+                config.steps,
+                sensitivity,
+            );
+            p.step_size = Some(step_size);
+            (p, Prepared::NoisyGd(calibration, step_size))
+        }
+        AlgorithmKind::DpSgd => {
+            let clip = config.clip.unwrap_or(lipschitz);
+            let step_size = config
+                .step_size
+                .unwrap_or_else(|| default_step(&declared, config.steps));
+            let sgd = DpSgdConfig {
+                epsilon: config.epsilon,
+                delta: config.delta,
+                clip_norm: clip,
+                batch_size: config.batch,
+                sampling_rate: config.batch as f64 / config.n as f64,
+                steps: config.steps,
+                step_size,
+                leak: DpSgdLeak::None,
+            };
+            let calibration = DpSgdCalibration::new(sgd)?;
+            let b = config.batch as f64;
+            // The run reports ‖noise‖ on the averaged gradient: z·C per coordinate, over b.
+            let sigma = calibration.noise_multiplier() * clip / b;
+            let mut p = base(
+                kind,
+                "DP-SGD (Abadi et al. 2016): per-sample clipping, Poisson subsampling, RDP accountant",
+                calibration.guarantee().clone(),
+                sigma,
+                gaussian(sigma),
+                config.steps,
+                clip / b,
+            );
+            p.step_size = Some(step_size);
+            (p, Prepared::DpSgd(Box::new(calibration)))
+        }
+        AlgorithmKind::DpSvrg | AlgorithmKind::DpSvrgPlusPlus => {
+            let variant = if kind == AlgorithmKind::DpSvrg {
+                SvrgVariant::Svrg
+            } else {
+                SvrgVariant::SvrgPlusPlus
+            };
+            let noise = match config.svrg_noise {
+                SvrgNoiseChoice::Certified => SvrgNoise::Certified,
+                SvrgNoiseChoice::AsPrinted => SvrgNoise::AsPrinted { c: SVRG_PRINTED_C },
+            };
+            if !smoothness.is_finite() {
+                return Err(Error::invalid(
+                    "loss",
+                    "a smooth loss for DP-SVRG (its step size is 1/β-based)",
+                    format!("{:?}", config.loss),
+                ));
+            }
+            let svrg = DpSvrgConfig {
+                variant,
+                noise,
+                epsilon: config.epsilon,
+                delta: config.delta,
+                lipschitz,
+                n: config.n,
+                epochs: config.steps,
+                epoch_length: (config.n / config.batch).max(1),
+                step_size: 0.0,
+                batch_size: config.batch,
+            };
+            let svrg = match config.step_size {
+                None => svrg.with_preset(SvrgPreset::Theory, smoothness, config.l2)?,
+                Some(eta) => DpSvrgConfig {
+                    step_size: eta,
+                    ..svrg
+                },
+            };
+            let calibration = DpSvrgCalibration::new(svrg)?;
+            let sigma = calibration.sigma();
+            let releases = usize::try_from(calibration.releases()?).unwrap_or(usize::MAX);
+            let mut p = base(
+                kind,
+                if kind == AlgorithmKind::DpSvrg {
+                    "DP-SVRG (seed 002, Wang–Ye–Xu 2017, Algorithm 1)"
+                } else {
+                    "DP-SVRG++ (seed 002, Wang–Ye–Xu 2017, Algorithm 2)"
+                },
+                calibration.guarantee().clone(),
+                sigma,
+                gaussian(sigma),
+                releases,
+                2.0 * lipschitz / config.batch as f64,
+            );
+            p.step_size = Some(svrg.step_size);
+            (p, Prepared::DpSvrg(Box::new(calibration)))
+        }
+        AlgorithmKind::ObjectivePerturbation => {
+            if config.loss != Glm::Logistic {
+                return Err(Error::invalid(
+                    "loss",
+                    "the logistic loss (objective perturbation needs |ℓ′| ≤ 1 and a bounded ℓ″)",
+                    format!("{:?}", config.loss),
+                ));
+            }
+            let split = epsilon_split(
+                config.epsilon,
+                config.n,
+                config.l2,
+                config.feature_bound,
+                LOGISTIC_CURVATURE,
+            )?;
+            // b ~ ℓ2-Laplace of scale 2R/ε′; the run reports ‖b/n‖.
+            let scale = 2.0 * config.feature_bound / (split.epsilon_noise * config.n as f64);
+            let guarantee = pure(config.epsilon, "objective perturbation (CMS11 Alg. 2)");
+            let p = base(
+                kind,
+                "objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011, Algorithm 2)",
+                guarantee,
+                scale,
+                NoiseShape::L2Laplace { scale, d },
+                1,
+                2.0 * config.feature_bound / config.n as f64,
+            );
+            (
+                p,
+                Prepared::ObjectivePerturbation(ObjectivePerturbationConfig {
+                    epsilon: config.epsilon,
+                    ..ObjectivePerturbationConfig::default()
+                }),
+            )
+        }
+        AlgorithmKind::OutputPerturbation | AlgorithmKind::RegularisedOutputPerturbation => {
+            let regularised = kind == AlgorithmKind::RegularisedOutputPerturbation;
+            let mut settings = Settings::new(config.epsilon, config.delta);
+            settings.relation = config.relation;
+            settings.solver = config.solver;
+            let mut extra = 0.0;
+            if regularised {
+                // Algorithm 6: λ from Theorem 3.4 (Lipschitz class) or 3.5 (smooth class),
+                // computed from the unregularised F's declared constants.
+                let class = if smoothness.is_finite() {
+                    ConvexClass::Smooth
+                } else {
+                    ConvexClass::Lipschitz
+                };
+                let ratio = op::privacy_ratio(d, config.n, Form::Erm, config.epsilon, config.delta);
+                let lambda = op::paper_lambda(
+                    class,
+                    lipschitz,
+                    smoothness - config.l2,
+                    declared.radius(),
+                    ratio,
+                );
+                extra = lambda;
+                settings.regularised = Some(Regularised {
+                    lambda: config.l2 + lambda,
+                    class,
+                    paper_sensitivity: true,
+                });
+            }
+            let plan = op::plan(op_declared(&declared, config, extra), settings)?;
+            let (sigma, noise) = op_noise(&plan.noise, d);
+            let mut p = base(
+                kind,
+                if regularised {
+                    "regularised output perturbation (seed 000, Lowy–Razaviyayn 2021, Algorithm 6)"
+                } else {
+                    "output perturbation (seed 000, Lowy–Razaviyayn 2021, Algorithm 1; certified solver)"
+                },
+                plan.guarantee.clone(),
+                sigma,
+                noise,
+                1,
+                plan.total_sensitivity,
+            );
+            p.sensitivity_ball = Some(plan.total_sensitivity);
+            (p, Prepared::OutputPerturbation(Box::new(plan), extra))
+        }
+        AlgorithmKind::Byoa => {
+            let mut settings = ByoaSettings::new(config.epsilon, config.delta);
+            settings.solver = config.solver;
+            settings.calibration = byoa_calibration(config.epsilon);
+            let mu = config.l2;
+            if mu <= 0.0 {
+                return Err(Error::invalid(
+                    "l2",
+                    "a ridge l2 > 0: seed 004 Algorithm 1 needs a strongly convex objective",
+                    mu,
+                ));
+            }
+            let total = 4.0 * lipschitz / (mu * config.n as f64);
+            let sigma = byoa::sigma(total, config.epsilon, config.delta, settings.calibration)?;
+            let mut p = base(
+                kind,
+                "bring your own algorithm (seed 004, Algorithm 1): certified solver + one Gaussian",
+                approx(config.epsilon, config.delta, "seed 004 Alg. 1"),
+                sigma,
+                gaussian(sigma),
+                1,
+                total,
+            );
+            p.sensitivity_ball = Some(total);
+            (p, Prepared::Byoa(settings))
+        }
+        AlgorithmKind::ByoaPhased => {
+            let mut settings = ByoaSettings::new(config.epsilon, config.delta);
+            settings.solver = config.solver;
+            settings.calibration = byoa_calibration(config.epsilon);
+            let schedule = byoa::schedule(
+                config.n,
+                d,
+                lipschitz,
+                declared.domain.diameter_in(d),
+                config.epsilon,
+                config.delta,
+                None,
+                settings.calibration,
+            )?;
+            let first = schedule
+                .specs
+                .first()
+                .ok_or_else(|| Error::invalid("n", "at least 2 records for one phase", config.n))?;
+            let mut p = base(
+                kind,
+                "phased output perturbation (seed 004, Algorithm 2): K disjoint chunks, μ doubling",
+                approx(config.epsilon, config.delta, "seed 004 Alg. 2"),
+                first.sigma,
+                gaussian(first.sigma),
+                schedule.phases,
+                first.sensitivity,
+            );
+            p.sensitivity_ball = Some(first.sensitivity);
+            (p, Prepared::ByoaPhased(settings))
+        }
+        AlgorithmKind::ExponentialGrid => {
+            let radius = declared.radius();
+            if !radius.is_finite() || d > 2 {
+                return Err(Error::invalid(
+                    if d > 2 { "d" } else { "domain" },
+                    "d ≤ 2 and a bounded domain for the exponential mechanism on a grid",
+                    if d > 2 {
+                        d.to_string()
+                    } else {
+                        "unbounded".into()
+                    },
+                ));
+            }
+            let sensitivity = 2.0 * lipschitz * radius / config.n as f64;
+            let p = base(
+                kind,
+                "exponential mechanism on a grid (seed 000, Algorithm 9)",
+                pure(config.epsilon, "seed 000 Alg. 9"),
+                sensitivity,
+                NoiseShape::None,
+                1,
+                sensitivity,
+            );
+            (
+                p,
+                Prepared::Grid(GridSettings {
+                    epsilon: config.epsilon,
+                    resolution: config.grid_resolution,
+                }),
+            )
+        }
+    };
+    if preview.guarantee.delta > 0.0 && matches!(preview.noise, NoiseShape::Gaussian { .. }) {
+        preview.single_release = compare_gaussian(
+            preview.sensitivity,
+            preview.guarantee.epsilon,
+            preview.guarantee.delta,
+        )?;
+    }
+    Ok((preview, prepared))
+}
+
+/// The theory step size: 1/β for smooth objectives, D/(G√T) (the subgradient method's) otherwise.
+fn default_step(declared: &Declared, steps: usize) -> f64 {
+    let beta = declared.smoothness();
+    if beta.is_finite() {
+        return 1.0 / beta;
+    }
+    let diameter = declared.domain.diameter_in(declared.d);
+    let scale = if diameter.is_finite() { diameter } else { 1.0 };
+    scale / (declared.lipschitz() * (steps as f64).sqrt())
+}
+
+/// Seed 004's calibration: the paper's (classical at δ/2) where it is valid (ε ≤ 1), the exact
+/// analytic Gaussian beyond.
+fn byoa_calibration(epsilon: f64) -> byoa::Calibration {
+    if epsilon <= 1.0 {
+        byoa::Calibration::Paper
+    } else {
+        byoa::Calibration::CertifiedAnalytic
+    }
+}
+
+fn op_noise(noise: &NoiseLaw, d: usize) -> (f64, NoiseShape) {
+    match *noise {
+        NoiseLaw::Gaussian { sigma, .. } => (sigma, NoiseShape::Gaussian { sigma, d }),
+        NoiseLaw::L2Laplace { scale } => (scale, NoiseShape::L2Laplace { scale, d }),
+    }
+}
+
+/// Seed 000's declared constants, as [`op::Declared::of`] reads them from the objective the
+/// algorithm will solve (the problem's, plus `extra_ridge`); `OutputPerturbation::from_plan`
+/// checks the two agree.
+fn op_declared(declared: &Declared, config: &RunConfig, extra_ridge: f64) -> op::Declared {
+    let d = config.d;
+    let lipschitz = declared.lipschitz();
+    let mu = declared.strong_convexity() + extra_ridge;
+    let diameter = declared.domain.diameter_in(d);
+    let radius = declared.radius();
+    let (initial_distance, iterate_bound) = if diameter.is_finite() {
+        (diameter, radius)
+    } else {
+        (lipschitz / mu, 2.0 * lipschitz / mu)
+    };
+    op::Declared {
+        n: config.n,
+        d,
+        lipschitz,
+        strong_convexity: mu,
+        smoothness: declared.smoothness() + extra_ridge,
+        form: Form::Erm,
+        initial_distance,
+        iterate_bound,
+        bounded: diameter.is_finite(),
+        l1: config.l1,
+        tilt_factor: 1.0,
+    }
+}
+
+fn pure(epsilon: f64, what: &str) -> Guarantee {
+    approx(epsilon, 0.0, what)
+}
+
+fn approx(epsilon: f64, delta: f64, what: &str) -> Guarantee {
+    Guarantee {
+        epsilon,
+        delta,
+        relation: Relation::ReplaceOne,
+        rho: None,
+        accounting: what.to_string(),
+    }
+}
+
+/// Whether two statements promise the same: ε, δ and relation (the accounting text may differ).
+pub fn same_promise(a: &Guarantee, b: &Guarantee) -> bool {
+    a.epsilon == b.epsilon && a.delta == b.delta && a.relation == b.relation
+}

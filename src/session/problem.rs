@@ -1,0 +1,263 @@
+//! The problem a run solves, built from a [`RunConfig`] alone (synthetic data) or with a loaded
+//! file: the clipped dataset, the objective, its certified reference optimum, and the plane the
+//! parameter view draws. One problem serves every lane (compared algorithms × repeats) of a run.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::config::{DataSource, RunConfig};
+use crate::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_features, clip_labels, generate};
+use crate::domain::{Domain, DomainKind};
+use crate::error::{Error, Result};
+use crate::linalg::{dot, norm2};
+use crate::loss::{Bounds, Constants, Glm, Loss, Regularizer};
+use crate::objective::Objective;
+use crate::reference::{self, Reference};
+use crate::rng::{Stream, seeded};
+
+/// Relative accuracy of F* (certified): excess risks far below the privacy noise are still resolved.
+const REFERENCE_TOL: f64 = 1e-11;
+const REFERENCE_MAX_ITERS: usize = 1_000_000;
+/// Feature norms kept for the data histogram (a fair sample: the samples are exchangeable).
+const NORM_SAMPLE: usize = 10_000;
+
+/// The declared side of a problem: everything the noise may depend on, from the config alone
+/// (DESIGN.md §5 rule 1). [`Problem`] builds its objective from exactly these values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Declared {
+    pub n: usize,
+    pub d: usize,
+    pub loss: Loss,
+    pub regularizer: Regularizer,
+    pub domain: DomainKind,
+    pub feature_bound: f64,
+}
+
+impl Declared {
+    pub fn of(config: &RunConfig) -> Self {
+        Self {
+            n: config.n,
+            d: config.d,
+            loss: Loss::erm(config.loss),
+            regularizer: Regularizer::elastic(config.l1, config.l2),
+            domain: config.domain.kind(config.radius),
+            feature_bound: config.feature_bound,
+        }
+    }
+
+    /// The loss's constants, as [`Objective::constants`] states them for the same declaration.
+    pub fn constants(&self) -> Constants {
+        self.loss.constants(Bounds {
+            feature: self.feature_bound,
+            radius: self.domain.radius_in(self.d),
+        })
+    }
+
+    /// G: the per-sample Lipschitz bound of the data term.
+    pub fn lipschitz(&self) -> f64 {
+        self.constants().lipschitz
+    }
+
+    /// β of the smooth part (data term plus ridge); ∞ for non-smooth losses.
+    pub fn smoothness(&self) -> f64 {
+        self.constants().smoothness + self.regularizer.l2
+    }
+
+    /// μ (the ridge).
+    pub fn strong_convexity(&self) -> f64 {
+        self.regularizer.l2
+    }
+
+    /// sup ‖w‖ over the domain (∞ when unbounded).
+    pub fn radius(&self) -> f64 {
+        self.domain.radius_in(self.d)
+    }
+
+    /// The objective over `data` with these declared constants and an extra ridge (Algorithm 6
+    /// solves F + (λ/2)‖w‖²).
+    pub fn objective(&self, data: Arc<Dataset>, extra_ridge: f64) -> Result<Objective> {
+        let reg = Regularizer::elastic(self.regularizer.l1, self.regularizer.l2 + extra_ridge);
+        Objective::with_loss(
+            data,
+            self.loss,
+            reg,
+            self.domain.boxed(),
+            self.feature_bound,
+        )
+    }
+}
+
+/// Two orthonormal directions through an origin: the parameter view's plane. For d ≤ 2 it is
+/// the coordinate plane itself; for d > 2 it passes through w* and is spanned by the direction
+/// from w* to the start and the start's descent direction, fixed before the run so that the live
+/// view does not jump (a choice: the issue asks for "the two leading directions of the path",
+/// which a run only knows at its end).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plane {
+    pub origin: Vec<f64>,
+    pub e1: Vec<f64>,
+    pub e2: Vec<f64>,
+}
+
+impl Plane {
+    fn coordinates(d: usize) -> Self {
+        let unit = |j: usize| (0..d).map(|i| if i == j { 1.0 } else { 0.0 }).collect();
+        Self {
+            origin: vec![0.0; d],
+            e1: unit(0),
+            e2: if d > 1 { unit(1) } else { vec![0.0; d] },
+        }
+    }
+
+    fn through(w_star: &[f64], start: &[f64], descent: &[f64]) -> Self {
+        let d = w_star.len();
+        let mut e1: Vec<f64> = start.iter().zip(w_star).map(|(s, w)| s - w).collect();
+        if !normalise(&mut e1) {
+            e1 = (0..d).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
+        }
+        let mut e2 = descent.to_vec();
+        let along = dot(&e2, &e1);
+        e2.iter_mut().zip(&e1).for_each(|(v, u)| *v -= along * u);
+        if !normalise(&mut e2) {
+            // The coordinate axis least aligned with e1, made orthogonal to it.
+            let j = (0..d)
+                .min_by(|&a, &b| e1[a].abs().total_cmp(&e1[b].abs()))
+                .unwrap_or(0);
+            e2 = (0..d).map(|i| if i == j { 1.0 } else { 0.0 }).collect();
+            let along = e1[j];
+            e2.iter_mut().zip(&e1).for_each(|(v, u)| *v -= along * u);
+            normalise(&mut e2);
+        }
+        Self {
+            origin: w_star.to_vec(),
+            e1,
+            e2,
+        }
+    }
+
+    /// The plane coordinates of w.
+    pub fn project(&self, w: &[f64]) -> [f64; 2] {
+        let (mut a, mut b) = (0.0, 0.0);
+        for ((wi, oi), (u, v)) in w.iter().zip(&self.origin).zip(self.e1.iter().zip(&self.e2)) {
+            a += (wi - oi) * u;
+            b += (wi - oi) * v;
+        }
+        [a, b]
+    }
+
+    /// The point of R^d at plane coordinates (a, b).
+    pub fn point(&self, a: f64, b: f64, out: &mut [f64]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.origin[i] + a * self.e1[i] + b * self.e2[i];
+        }
+    }
+}
+
+fn normalise(v: &mut [f64]) -> bool {
+    let n = norm2(v);
+    if n > 1e-12 && n.is_finite() {
+        v.iter_mut().for_each(|x| *x /= n);
+        true
+    } else {
+        false
+    }
+}
+
+/// Data, objective and reference, shared by every lane of a run.
+pub struct Problem {
+    pub declared: Declared,
+    pub data: Arc<Dataset>,
+    pub objective: Objective,
+    pub reference: Reference,
+    /// Samples whose features clipping shortened. **Non-private** diagnostic.
+    pub clipped: usize,
+    /// ‖xᵢ‖ before clipping for the first (at most 10⁴) samples. **Non-private**.
+    pub feature_norms: Vec<f64>,
+    pub plane: Plane,
+}
+
+impl Problem {
+    /// Generates (or takes the loaded `file`), clips to the declared bounds, solves the reference.
+    pub fn new(config: &RunConfig, file: Option<Dataset>) -> Result<Self> {
+        config.validate()?;
+        let declared = Declared::of(config);
+        let mut data = match (config.data, file) {
+            (DataSource::Synthetic, _) => {
+                generate(&generator_spec(config), seeded(config.seed, Stream::Data))?
+            }
+            (DataSource::Csv, Some(file)) => {
+                if file.n() != config.n || file.d() != config.d {
+                    return Err(Error::invalid(
+                        "n",
+                        format!("the loaded file's shape n = {}, d = {}", file.n(), file.d()),
+                        format!("n = {}, d = {}", config.n, config.d),
+                    ));
+                }
+                file
+            }
+            (DataSource::Csv, None) => {
+                return Err(Error::invalid(
+                    "data",
+                    "a loaded CSV file (a link cannot carry your data: load the file again)",
+                    "csv",
+                ));
+            }
+        };
+        let feature_norms = data
+            .samples()
+            .take(NORM_SAMPLE)
+            .map(|(x, _)| norm2(x))
+            .collect();
+        let clipped = clip_features(&mut data, config.feature_bound);
+        if let Glm::Squared { label_bound } = config.loss {
+            clip_labels(&mut data, label_bound);
+        }
+        let data = Arc::new(data);
+        let objective = declared.objective(Arc::clone(&data), 0.0)?;
+        let reference = reference::solve(&objective, REFERENCE_TOL, REFERENCE_MAX_ITERS)?;
+        let plane = if config.d <= 2 {
+            Plane::coordinates(config.d)
+        } else {
+            let mut start = vec![0.0; config.d];
+            objective.domain().project(&mut start);
+            let mut grad = vec![0.0; config.d];
+            objective.value_and_gradient(&start, &mut grad);
+            grad.iter_mut().for_each(|g| *g = -*g);
+            Plane::through(&reference.w, &start, &grad)
+        };
+        Ok(Self {
+            declared,
+            data,
+            objective,
+            reference,
+            clipped,
+            feature_norms,
+            plane,
+        })
+    }
+}
+
+/// The generator a synthetic config describes: margin losses get ±1 labels from a logistic link
+/// (flipped with probability `label_noise`), residual losses real targets with Gaussian noise.
+pub fn generator_spec(config: &RunConfig) -> GeneratorSpec {
+    let task = if config.loss.is_margin() {
+        Task::Classification {
+            link: Link::Logistic,
+            flip: config.label_noise,
+        }
+    } else {
+        Task::Regression {
+            noise: Tail::Gaussian,
+            noise_scale: config.label_noise,
+        }
+    };
+    GeneratorSpec {
+        n: config.n,
+        d: config.d,
+        features: config.tail,
+        feature_scale: config.feature_scale,
+        signal: config.signal,
+        task,
+    }
+}
