@@ -1,7 +1,7 @@
 // Run history on the main thread and its drawing, at most once per animation frame.
 // The drawing itself is done by the wasm plotting functions (plotters-canvas).
 
-import { drawExcess, drawNoise, drawPath, drawPrivacy } from './pkg/dp_playground.js';
+import { drawPlot } from './pkg/dp_playground.js';
 
 /** Most points per series handed to the plotter: more cannot be seen and only costs frame time. */
 const MAX_POINTS = 4000;
@@ -67,29 +67,76 @@ export class Plotter {
     if (!h || !h.info) return;
     try {
       const c = this.canvases;
-      const p = h.info.preview;
-      const steps = decimate(h.gradEvals, 1, MAX_POINTS);
-      drawExcess(
-        c.excess,
-        steps,
-        decimate(h.excess, 1, MAX_POINTS),
-      );
-      drawPath(
-        c.path,
-        decimate(h.path, 2, MAX_POINTS),
-        h.info.radius,
-        Float64Array.from(h.info.reference.w),
-        h.release ? Float64Array.from(h.release.w) : undefined,
-        h.grid ?? undefined,
-      );
-      // Every draw goes into the histogram: decimating would thin its tails.
-      drawNoise(c.noise, Float64Array.from(h.noiseNorm), p.sigma, h.info.d);
-      // DP-GD spends over its T steps; output perturbation spends it all at its one release.
-      const span = p.releases > 1 ? h.info.steps : Math.max(1, h.gradEvals.at(-1) ?? 1);
-      drawPrivacy(c.privacy, steps, decimate(h.epsSpent, 1, MAX_POINTS), p.guarantee.epsilon, span);
+      drawPlot('excess', c.excess, excessSpec(h));
+      drawPlot('path', c.path, pathSpec(h));
+      drawPlot('noise', c.noise, noiseSpec(h));
+      drawPlot('privacy', c.privacy, privacySpec(h));
       this.frames += 1;
     } catch (e) {
-      this.onError(e);
+      this.onError(e?.message ?? e);
     }
   }
+}
+
+// Specs for the wasm `drawPlot(kind, canvas, spec)` (src/wasm/plot/): one run today, so one
+// series per plot, no band and no theory curve yet.
+
+/** The run's label in legends: the algorithm's short name. */
+function runLabel(h) {
+  return h.info.preview.algorithm.split(' (')[0] || 'run';
+}
+
+/** Excess empirical risk of the run's iterates (non-private). */
+export function excessSpec(h) {
+  return {
+    series: [{
+      label: runLabel(h),
+      color: 0,
+      x: decimate(h.gradEvals, 1, MAX_POINTS),
+      mean: decimate(h.excess, 1, MAX_POINTS),
+    }],
+  };
+}
+
+/** The d = 2 parameter view over the domain's bounding square (where `lossGrid` is computed). */
+export function pathSpec(h) {
+  const w = h.info.reference.w;
+  const p = h.info.preview;
+  const spec = {
+    extent: h.info.radius,
+    grid: h.grid ?? undefined,
+    domain: { kind: 'l2_ball', radius: h.info.radius },
+    paths: [{ color: 0, label: `${runLabel(h)} path (non-private)`, xy: decimate(h.path, 2, MAX_POINTS) }],
+    wStar: [w[0], w[1] ?? 0],
+    releases: h.release ? [{ color: 0, label: 'release (private)', xy: h.release.w.slice(0, 2) }] : [],
+  };
+  // Output perturbation's one release has an output sensitivity; DP-GD's σ is per gradient step.
+  if (p.releases === 1 && Number.isFinite(p.sensitivity) && p.sensitivity > 0) {
+    spec.sensitivityRadius = p.sensitivity;
+  }
+  return spec;
+}
+
+/** Every noise draw goes into the histogram: decimating would thin its tails. */
+export function noiseSpec(h) {
+  const p = h.info.preview;
+  return {
+    norms: Float64Array.from(h.noiseNorm),
+    law: { kind: 'gaussian', sigma: p.sigma, d: h.info.d },
+  };
+}
+
+/** ε spent over steps. DP-GD spends over its T steps; output perturbation all at its one release. */
+export function privacySpec(h) {
+  const p = h.info.preview;
+  return {
+    series: [{
+      label: runLabel(h),
+      color: 0,
+      x: decimate(h.gradEvals, 1, MAX_POINTS),
+      eps: decimate(h.epsSpent, 1, MAX_POINTS),
+    }],
+    target: p.guarantee.epsilon,
+    span: p.releases > 1 ? h.info.steps : Math.max(1, h.gradEvals.at(-1) ?? 1),
+  };
 }
