@@ -1,17 +1,14 @@
 //! Browser tests (wasm-bindgen-test), run in headless Chromium and Firefox by the README test
-//! command: the JS-facing Session API, config errors as the page sees them, drawing on a real
-//! canvas, and native/wasm determinism.
+//! command: the JS-facing Session API, config errors as the page sees them, and native/wasm
+//! determinism. Drawing is tested in tests/web_plot.rs.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
-use dp_playground::wasm::{
-    WasmSession, draw_excess, draw_noise, draw_path, draw_privacy, normalize_config, preview,
-};
+use dp_playground::wasm::{WasmSession, normalize_config, preview};
 use js_sys::{Float64Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -81,69 +78,4 @@ fn preview_states_sigma_without_data() {
     // Digest 002 / REVIEW-002 §2a test vector: σ = 0.009801 for n = 1e4, T = 100, ε = 1, δ = 1e-5.
     let sigma = get(&p, "sigma").as_f64().unwrap();
     assert!((sigma - 0.009801).abs() < 5e-7, "{sigma}");
-}
-
-fn canvas(width: u32, height: u32) -> HtmlCanvasElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let c: HtmlCanvasElement = document
-        .create_element("canvas")
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    c.set_width(width);
-    c.set_height(height);
-    document.body().unwrap().append_child(&c).unwrap();
-    c
-}
-
-/// Pixels that are neither white nor fully transparent.
-fn inked_pixels(c: &HtmlCanvasElement) -> usize {
-    let ctx: CanvasRenderingContext2d = c.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-    let data = ctx
-        .get_image_data(0.0, 0.0, f64::from(c.width()), f64::from(c.height()))
-        .unwrap()
-        .data();
-    data.chunks_exact(4)
-        .filter(|p| p[3] != 0 && !(p[0] == 255 && p[1] == 255 && p[2] == 255))
-        .count()
-}
-
-#[wasm_bindgen_test]
-fn plots_draw_on_a_real_canvas() {
-    let c = canvas(400, 300);
-    assert_eq!(inked_pixels(&c), 0);
-    draw_excess(c.clone(), &[1.0, 2.0, 4.0, 8.0], &[1.0, 0.3, 0.05, 0.01]).unwrap();
-    let axes_and_curve = inked_pixels(&c);
-    // Axes, labels and a four-segment curve on 400×300 ink well over 1000 pixels.
-    assert!(axes_and_curve > 1000, "{axes_and_curve}");
-    // The curve itself is drawn: the same axes with no data ink fewer pixels.
-    draw_excess(c.clone(), &[], &[]).unwrap();
-    assert!(inked_pixels(&c) < axes_and_curve);
-
-    let p = canvas(300, 300);
-    let grid: Vec<f64> = (0..16).map(f64::from).collect();
-    draw_path(
-        p.clone(),
-        &[0.0, 0.0, 0.5, 0.5],
-        1.0,
-        &[0.6, 0.6],
-        Some(vec![0.4, 0.5]),
-        Some(grid),
-    )
-    .unwrap();
-    let ctx: CanvasRenderingContext2d = p.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-    // The release is a filled red disc at (0.4, 0.5): find its colour somewhere on the canvas.
-    let data = ctx.get_image_data(0.0, 0.0, 300.0, 300.0).unwrap().data();
-    let red = data
-        .chunks_exact(4)
-        .filter(|px| px[0] == 214 && px[1] == 39 && px[2] == 40)
-        .count();
-    assert!(red > 50, "release disc: {red} red pixels");
-
-    let n = canvas(300, 200);
-    draw_noise(n.clone(), &[0.1, 0.2, 0.15, f64::NAN], 0.1, 2).unwrap();
-    assert!(inked_pixels(&n) > 1000);
-    let q = canvas(300, 200);
-    draw_privacy(q.clone(), &[1.0, 2.0, 3.0], &[0.3, 0.5, 0.6], 1.0, 10.0).unwrap();
-    assert!(inked_pixels(&q) > 1000);
 }

@@ -15,7 +15,7 @@ use crate::data::{CsvOptions, Dataset, LabelColumn, LabelRange, load_csv};
 use crate::error::Error;
 use crate::session::{self, Batch, Lab};
 
-pub use plot::{draw_excess, draw_noise, draw_path, draw_privacy};
+pub use plot::{draw_plot, plot_svg};
 
 /// Installs the panic hook once, so that a bug shows as a console message rather than a bare trap.
 #[wasm_bindgen(start)]

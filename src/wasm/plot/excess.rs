@@ -1,0 +1,208 @@
+//! Excess empirical risk against gradient evaluations (log-log): the mean over repeats with its
+//! band, per algorithm, and each algorithm's theory bound dashed.
+
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use serde::Deserialize;
+
+use super::{
+    Bounds, FONT, Floats, GRID_COLOR, PlotError, at_least_a_decade, check_color, check_same_len,
+    clip_polyline_loglog, color, finite_range, tick,
+};
+use crate::error::Error;
+
+/// One algorithm's curve (compare mode has up to four).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Series {
+    /// Legend text, e.g. "DP-GD".
+    pub label: String,
+    /// Palette index 0..3.
+    #[serde(default)]
+    pub color: usize,
+    /// Gradient evaluations (full passes), increasing.
+    pub x: Floats,
+    /// Mean excess risk over repeats at `x` (one repeat: the run itself).
+    pub mean: Floats,
+    /// Lower edge of the band over repeats; empty (with `hi`) for no band.
+    #[serde(default)]
+    pub lo: Floats,
+    /// Upper edge of the band over repeats.
+    #[serde(default)]
+    pub hi: Floats,
+    /// Abscissae of the algorithm's theory bound; may be empty.
+    #[serde(default)]
+    pub theory_x: Floats,
+    /// The bound at `theory_x`, drawn dashed.
+    #[serde(default)]
+    pub theory_y: Floats,
+}
+
+/// The excess-risk plot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExcessSpec {
+    /// One entry per algorithm.
+    pub series: Vec<Series>,
+    /// The caption.
+    #[serde(default = "default_title")]
+    pub title: String,
+}
+
+fn default_title() -> String {
+    "excess empirical risk (non-private)".into()
+}
+
+/// At most this many algorithms are compared at once.
+const MAX_SERIES: usize = 4;
+
+/// A loose bound may sit orders of magnitude above the data; the y axis stops this many times
+/// above the data's maximum so the measured curves stay readable.
+const THEORY_CLAMP: f64 = 1e3;
+
+impl ExcessSpec {
+    pub(super) fn check(&self) -> Result<(), Error> {
+        if self.series.len() > MAX_SERIES {
+            return Err(Error::invalid(
+                "excess.series",
+                format!("at most {MAX_SERIES} series"),
+                self.series.len(),
+            ));
+        }
+        for (i, s) in self.series.iter().enumerate() {
+            let f = |name: &str| format!("excess.series[{i}].{name}");
+            check_color(&f("color"), s.color)?;
+            check_same_len(&f("mean"), &s.mean, "x", &s.x)?;
+            if !(s.lo.is_empty() && s.hi.is_empty()) {
+                check_same_len(&f("lo"), &s.lo, "x", &s.x)?;
+                check_same_len(&f("hi"), &s.hi, "x", &s.x)?;
+            }
+            check_same_len(&f("theoryY"), &s.theory_y, "theoryX", &s.theory_x)?;
+        }
+        Ok(())
+    }
+}
+
+fn positive(v: f64) -> bool {
+    v > 0.0
+}
+
+/// The axes' ranges: x over data and theory; y over data and band, and over the theory up to
+/// [`THEORY_CLAMP`] × the data's maximum; each at least a decade.
+fn ranges(spec: &ExcessSpec) -> Bounds {
+    let xs = spec
+        .series
+        .iter()
+        .flat_map(|s| s.x.iter().chain(s.theory_x.iter()).copied());
+    let x = finite_range(xs, positive).unwrap_or((1.0, 10.0));
+    let data = finite_range(
+        spec.series.iter().flat_map(|s| {
+            let valid = |i: usize| s.x[i] > 0.0;
+            (0..s.x.len())
+                .filter(move |&i| valid(i))
+                .flat_map(move |i| {
+                    [Some(s.mean[i]), s.lo.get(i).copied(), s.hi.get(i).copied()]
+                        .into_iter()
+                        .flatten()
+                })
+        }),
+        positive,
+    );
+    let theory = finite_range(
+        spec.series.iter().flat_map(|s| s.theory_y.iter().copied()),
+        positive,
+    );
+    let y = match (data, theory) {
+        (Some((lo, hi)), Some((tlo, thi))) => (lo.min(tlo), hi.max(thi.min(THEORY_CLAMP * hi))),
+        (Some(r), None) | (None, Some(r)) => r,
+        (None, None) => (1e-4, 1.0),
+    };
+    // A little air above and below, then a decade at least.
+    let x = at_least_a_decade(x.0 / 1.1, x.1 * 1.1);
+    let y = at_least_a_decade(y.0 / 1.5, y.1 * 1.5);
+    Bounds { x, y }
+}
+
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &ExcessSpec,
+) -> Result<(), PlotError> {
+    let b = ranges(spec);
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(60)
+        .caption(&spec.title, (FONT, 15))
+        .build_cartesian_2d((b.x.0..b.x.1).log_scale(), (b.y.0..b.y.1).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("gradient evaluations (full passes)")
+        .y_desc("F(w) − F*")
+        .label_style((FONT, 12))
+        .light_line_style(WHITE)
+        .bold_line_style(GRID_COLOR)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| format!("{v:.0e}"))
+        .draw()?;
+
+    // Bands first, so that every line is drawn over every band.
+    for s in &spec.series {
+        let band: Vec<usize> = (0..s.lo.len())
+            .filter(|&i| {
+                [s.x[i], s.lo[i], s.hi[i]]
+                    .iter()
+                    .all(|v| v.is_finite() && *v > 0.0)
+            })
+            .collect();
+        if band.len() >= 2 {
+            let outline: Vec<(f64, f64)> = band
+                .iter()
+                .map(|&i| (s.x[i], s.hi[i].min(b.y.1)))
+                .chain(band.iter().rev().map(|&i| (s.x[i], s.lo[i].max(b.y.0))))
+                .collect();
+            chart.draw_series(std::iter::once(Polygon::new(
+                outline,
+                color(s.color).mix(0.18).filled(),
+            )))?;
+        }
+    }
+    for s in &spec.series {
+        let c = color(s.color);
+        let theory = clip_polyline_loglog(
+            s.theory_x.iter().copied().zip(s.theory_y.iter().copied()),
+            b,
+        );
+        for (k, piece) in theory.into_iter().enumerate() {
+            let series =
+                chart.draw_series(DashedLineSeries::new(piece, 6, 4, c.stroke_width(2)))?;
+            if k == 0 {
+                series
+                    .label(format!("{} bound", s.label))
+                    .legend(move |(x, y)| {
+                        DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, c.stroke_width(2))
+                    });
+            }
+        }
+        let data = clip_polyline_loglog(s.x.iter().copied().zip(s.mean.iter().copied()), b);
+        for (k, piece) in data.into_iter().enumerate() {
+            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(2)))?;
+            if k == 0 {
+                series.label(s.label.clone()).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
+            }
+        }
+    }
+    let theory = spec.series.iter().any(|s| !s.theory_x.is_empty());
+    if spec.series.len() > 1 || theory {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(GRID_COLOR)
+            .label_font((FONT, 12))
+            .draw()?;
+    }
+    Ok(())
+}

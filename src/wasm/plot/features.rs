@@ -1,0 +1,112 @@
+//! The data plot: a histogram of feature norms ‖xᵢ‖ before clipping, on log-spaced bins, with
+//! the declared clip threshold. The clipped fraction is measured on the private data, so the
+//! caption says it is a non-private statistic.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use serde::Deserialize;
+
+use super::{
+    FONT, Floats, GRID_COLOR, PALETTE, PlotError, at_least_a_decade, check_positive, finite_range,
+    tick,
+};
+use crate::error::Error;
+
+/// The feature-norm plot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeaturesSpec {
+    /// ‖xᵢ‖ before clipping (a sample of at most ~10⁴, chosen by the caller).
+    pub norms: Floats,
+    /// The declared clip bound: a vertical line.
+    pub threshold: f64,
+    /// The fraction of records clipped, shown in the caption.
+    pub clipped_fraction: f64,
+}
+
+impl FeaturesSpec {
+    pub(super) fn check(&self) -> Result<(), Error> {
+        check_positive("features.threshold", self.threshold)?;
+        if !(0.0..=1.0).contains(&self.clipped_fraction) {
+            return Err(Error::invalid(
+                "features.clippedFraction",
+                "a fraction in [0, 1]",
+                self.clipped_fraction,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Bars beyond the threshold: the records that clipping shortens.
+const CLIPPED_COLOR: RGBColor = PALETTE[1];
+
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &FeaturesSpec,
+) -> Result<(), PlotError> {
+    // A zero norm has no place on a log axis; it is never clipped either.
+    let norms: Vec<f64> = spec
+        .norms
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    let t = spec.threshold;
+    let (lo, hi) = finite_range(norms.iter().copied().chain([t]), |_| true).unwrap_or((t, t));
+    let (lo, hi) = at_least_a_decade(lo / 1.2, hi * 1.2);
+    // About √n log-spaced bins, between 10 and 50.
+    let bins = ((norms.len() as f64).sqrt().round() as usize).clamp(10, 50);
+    let (ln_lo, ln_hi) = (lo.ln(), hi.ln());
+    let ln_width = (ln_hi - ln_lo) / bins as f64;
+    let edge = |k: usize| (ln_lo + k as f64 * ln_width).exp();
+    let mut counts = vec![0usize; bins];
+    for v in &norms {
+        let k = ((v.ln() - ln_lo) / ln_width) as usize;
+        counts[k.min(bins - 1)] += 1;
+    }
+    let y_max = counts.iter().copied().max().unwrap_or(0).max(1) as f64 * 1.1;
+    let caption = format!(
+        "feature norms ‖xᵢ‖ ({} records); clipped at {}: {:.1}% (non-private statistic)",
+        norms.len(),
+        tick(t),
+        100.0 * spec.clipped_fraction
+    );
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .caption(caption, (FONT, 14))
+        .build_cartesian_2d((lo..hi).log_scale(), 0.0..y_max)?;
+    chart
+        .configure_mesh()
+        .x_desc("‖xᵢ‖ before clipping (log scale)")
+        .y_desc("records")
+        .label_style((FONT, 12))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .light_line_style(WHITE)
+        .bold_line_style(GRID_COLOR)
+        .draw()?;
+    chart.draw_series(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(k, &c)| {
+                let (x0, x1) = (edge(k), edge(k + 1));
+                // A bar straddling the threshold counts as clipped only if its middle is beyond it.
+                let shade = if (x0 * x1).sqrt() > t {
+                    CLIPPED_COLOR
+                } else {
+                    PALETTE[0]
+                };
+                Rectangle::new([(x0, 0.0), (x1, c as f64)], shade.mix(0.6).filled())
+            }),
+    )?;
+    chart.draw_series(LineSeries::new(
+        [(t, 0.0), (t, y_max)],
+        BLACK.stroke_width(2),
+    ))?;
+    Ok(())
+}

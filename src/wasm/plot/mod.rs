@@ -1,0 +1,443 @@
+//! The page's plots, drawn by plotters from plain JS "spec" objects.
+//!
+//! Each plot kind has one spec struct (deserialised from JS with `serde_wasm_bindgen`, camelCase
+//! keys) and one drawing function generic over plotters' [`DrawingBackend`]; the two entry points
+//! [`draw_plot`] (an `HtmlCanvasElement`, plotters-canvas) and [`plot_svg`] (a standalone SVG
+//! document, plotters' SVG backend) share them, so a figure exported as SVG is the figure on the
+//! page.
+//!
+//! A spec is parsed and checked completely before anything is drawn: a malformed spec is an
+//! `Err` (a `{ field, message }` object like every other error of the wasm API) and leaves the
+//! canvas as it was.
+//!
+//! Conventions (chosen here, the issue leaves them open):
+//! - Data arrays may contain NaN (or, on log axes, non-positive) entries: they are skipped, and
+//!   break a line, because a run legitimately produces them (an iterate at the certified optimum
+//!   has excess 0). Arrays that must line up (`x`/`mean`, `lo`/`hi`, `theoryX`/`theoryY`, an
+//!   interleaved `xy`) must have matching lengths, and an empty data array is an empty plot (the
+//!   page draws before the first batch arrives).
+//! - Scalars that set the view or a law (`extent`, `sigma`, `threshold`, `target`, …) and fixed
+//!   points (`center`, `wStar`) must be finite, and scales > 0.
+//! - Unknown keys are ignored: `serde_wasm_bindgen` reads a struct's known keys only, so serde's
+//!   `deny_unknown_fields` has no effect on a JS object (a misspelt optional key takes its default).
+
+mod excess;
+mod features;
+mod noise;
+mod path;
+mod privacy;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use crate::error::Error;
+
+use excess::ExcessSpec;
+use features::FeaturesSpec;
+use noise::NoiseSpec;
+use path::PathSpec;
+use privacy::PrivacySpec;
+
+/// The only font: the page loads no web fonts (its Content-Security-Policy forbids them).
+const FONT: &str = "sans-serif";
+
+/// Okabe & Ito's colour-blind-safe palette (blue, orange, bluish green, reddish purple), indexed
+/// by a series' `color`.
+const PALETTE: [RGBColor; 4] = [
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+];
+
+/// Private releases, and nothing else, are marked in red.
+pub(crate) const RELEASE_COLOR: RGBColor = RGBColor(214, 39, 40);
+
+/// Light grid lines on every chart.
+const GRID_COLOR: RGBColor = RGBColor(230, 230, 230);
+
+/// Draws plot `kind` on a canvas. `kind` is one of "excess", "path", "noise", "privacy",
+/// "features"; `spec` is that kind's spec object (see the module docs). The spec is checked
+/// before the canvas is touched.
+#[wasm_bindgen(js_name = drawPlot)]
+pub fn draw_plot(kind: &str, canvas: HtmlCanvasElement, spec: JsValue) -> Result<(), JsValue> {
+    let spec = Spec::parse(kind, spec)?;
+    let backend = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
+    Ok(spec.render(&backend.into_drawing_area())?)
+}
+
+/// The same plot as a standalone SVG document of `width` × `height` pixels.
+#[wasm_bindgen(js_name = plotSvg)]
+pub fn plot_svg(kind: &str, spec: JsValue, width: u32, height: u32) -> Result<String, JsValue> {
+    if width == 0 || height == 0 {
+        return Err(PlotError::from(Error::invalid(
+            "size",
+            "a width and height ≥ 1 pixel",
+            format!("{width} × {height}"),
+        ))
+        .into());
+    }
+    let spec = Spec::parse(kind, spec)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        spec.render(&root)?;
+    }
+    Ok(svg)
+}
+
+/// A parsed and checked spec of one of the five kinds.
+enum Spec {
+    Excess(ExcessSpec),
+    Path(PathSpec),
+    Noise(NoiseSpec),
+    Privacy(PrivacySpec),
+    Features(FeaturesSpec),
+}
+
+impl Spec {
+    fn parse(kind: &str, spec: JsValue) -> Result<Spec, PlotError> {
+        let spec = match kind {
+            "excess" => Spec::Excess(from_js(kind, spec)?),
+            "path" => Spec::Path(from_js(kind, spec)?),
+            "noise" => Spec::Noise(from_js(kind, spec)?),
+            "privacy" => Spec::Privacy(from_js(kind, spec)?),
+            "features" => Spec::Features(from_js(kind, spec)?),
+            other => {
+                return Err(Error::invalid(
+                    "kind",
+                    "one of excess, path, noise, privacy, features",
+                    format!("{other:?}"),
+                )
+                .into());
+            }
+        };
+        match &spec {
+            Spec::Excess(s) => s.check()?,
+            Spec::Path(s) => s.check()?,
+            Spec::Noise(s) => s.check()?,
+            Spec::Privacy(s) => s.check()?,
+            Spec::Features(s) => s.check()?,
+        }
+        Ok(spec)
+    }
+
+    fn render<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
+        root.fill(&WHITE)?;
+        match self {
+            Spec::Excess(s) => excess::draw(root, s)?,
+            Spec::Path(s) => path::draw(root, s)?,
+            Spec::Noise(s) => noise::draw(root, s)?,
+            Spec::Privacy(s) => privacy::draw(root, s)?,
+            Spec::Features(s) => features::draw(root, s)?,
+        }
+        root.present()?;
+        Ok(())
+    }
+}
+
+/// Deserialises a spec, naming the path of the offending key (e.g. `series[1].mean`) on error.
+fn from_js<T: DeserializeOwned>(kind: &str, value: JsValue) -> Result<T, PlotError> {
+    serde_path_to_error::deserialize(serde_wasm_bindgen::Deserializer::from(value)).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." {
+            kind.to_string()
+        } else {
+            format!("{kind}.{path}")
+        };
+        Error::invalid(field, format!("a valid {kind} plot spec"), e.into_inner()).into()
+    })
+}
+
+/// A list of numbers that arrives from JS either as a plain Array or as a Float64Array. A
+/// Float64Array is copied in one go; anything else goes through serde's ordinary sequence path
+/// (so a string in an Array is an error, not a silent NaN).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Floats(pub Vec<f64>);
+
+impl std::ops::Deref for Floats {
+    type Target = [f64];
+    fn deref(&self) -> &[f64] {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Floats {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        let value: JsValue = serde_wasm_bindgen::preserve::deserialize(de)?;
+        if let Some(typed) = value.dyn_ref::<js_sys::Float64Array>() {
+            return Ok(Floats(typed.to_vec()));
+        }
+        serde_wasm_bindgen::from_value::<Vec<f64>>(value)
+            .map(Floats)
+            .map_err(|e| D::Error::custom(e.to_string()))
+    }
+}
+
+/// Why a plot was not drawn: a bad spec (shown next to the field) or a failing backend.
+#[derive(Debug)]
+pub(crate) enum PlotError {
+    Spec(Error),
+    Draw(String),
+}
+
+impl From<Error> for PlotError {
+    fn from(e: Error) -> Self {
+        PlotError::Spec(e)
+    }
+}
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotError {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        PlotError::Draw(e.to_string())
+    }
+}
+
+impl From<PlotError> for JsValue {
+    fn from(e: PlotError) -> JsValue {
+        match e {
+            PlotError::Spec(e) => super::to_js_error(&e),
+            PlotError::Draw(message) => super::to_js_error(&Error::invalid(
+                "canvas",
+                "a drawable surface",
+                format!("plotters failed: {message}"),
+            )),
+        }
+    }
+}
+
+// ---- checks shared by the specs ----
+
+/// A palette index.
+fn check_color(field: &str, color: usize) -> Result<(), Error> {
+    if color < PALETTE.len() {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, "a palette index 0..3", color))
+    }
+}
+
+/// A finite scalar.
+fn check_finite(field: &str, v: f64) -> Result<(), Error> {
+    if v.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, "a finite number", v))
+    }
+}
+
+/// A finite scalar > 0 (a scale or a size).
+fn check_positive(field: &str, v: f64) -> Result<(), Error> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, "a finite number > 0", v))
+    }
+}
+
+/// Two arrays that pair up element by element.
+fn check_same_len(field: &str, a: &[f64], other: &str, b: &[f64]) -> Result<(), Error> {
+    if a.len() == b.len() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            field,
+            format!("as many entries as {other} ({})", b.len()),
+            a.len(),
+        ))
+    }
+}
+
+/// An interleaved x0, y0, x1, y1, … array.
+fn check_pairs(field: &str, xy: &[f64]) -> Result<(), Error> {
+    if xy.len() % 2 == 0 {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            field,
+            "an even number of entries (x0, y0, x1, y1, …)",
+            xy.len(),
+        ))
+    }
+}
+
+fn color(i: usize) -> RGBColor {
+    // Indices were checked at parse time; the modulo only keeps this total.
+    PALETTE[i % PALETTE.len()]
+}
+
+fn pairs(xy: &[f64]) -> impl Iterator<Item = (f64, f64)> + Clone + '_ {
+    xy.chunks_exact(2).map(|p| (p[0], p[1]))
+}
+
+// ---- drawing helpers shared by the plots ----
+
+/// A short axis label: at most three significant digits, no trailing zeros, scientific only
+/// when the magnitude needs it.
+fn tick(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".to_string()
+    } else if (1e-3..1e5).contains(&a) {
+        let s = format!("{:.*}", (2 - a.log10().floor() as i32).max(0) as usize, v);
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{v:.1e}")
+    }
+}
+
+/// Widens a positive range to at least one decade around its geometric middle, so a log axis
+/// always carries a labelled tick.
+fn at_least_a_decade(lo: f64, hi: f64) -> (f64, f64) {
+    if hi / lo >= 10.0 {
+        return (lo, hi);
+    }
+    let mid = (lo * hi).sqrt();
+    let half = 10f64.sqrt();
+    (lo.min(mid / half), hi.max(mid * half))
+}
+
+/// The (min, max) of the finite values (with `keep`), or `None` when there are none.
+fn finite_range(
+    values: impl IntoIterator<Item = f64>,
+    keep: impl Fn(f64) -> bool,
+) -> Option<(f64, f64)> {
+    values
+        .into_iter()
+        .filter(|v| v.is_finite() && keep(*v))
+        .fold(None, |acc, v| match acc {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+        })
+}
+
+/// An axis-aligned rectangle [x0, x1] × [y0, y1] in data coordinates.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    x: (f64, f64),
+    y: (f64, f64),
+}
+
+impl Bounds {
+    fn contains(&self, (x, y): (f64, f64)) -> bool {
+        (self.x.0..=self.x.1).contains(&x) && (self.y.0..=self.y.1).contains(&y)
+    }
+}
+
+/// The visible pieces of a polyline inside `b` (plotters does not clip to the plotting area, so a
+/// line leaving the view would be drawn over the axes). A non-finite point breaks the line.
+/// Each segment is clipped by Liang & Barsky (1984).
+fn clip_polyline(points: impl IntoIterator<Item = (f64, f64)>, b: Bounds) -> Vec<Vec<(f64, f64)>> {
+    let mut pieces: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut prev: Option<(f64, f64)> = None;
+    // Whether the last piece ends at `prev` unclipped, so the next segment continues it.
+    let mut open = false;
+    for p in points {
+        if !(p.0.is_finite() && p.1.is_finite()) {
+            prev = None;
+            open = false;
+            continue;
+        }
+        if let Some(q) = prev {
+            match clip_segment(q, p, b) {
+                Some(seg) => {
+                    if open && !seg.start_moved {
+                        pieces.last_mut().expect("an open piece").push(seg.to);
+                    } else {
+                        pieces.push(vec![seg.from, seg.to]);
+                    }
+                    open = !seg.end_moved;
+                }
+                None => open = false,
+            }
+        } else if b.contains(p) {
+            // A lone first point is a piece of its own until a segment extends it.
+            pieces.push(vec![p]);
+            open = true;
+        }
+        prev = Some(p);
+    }
+    pieces.retain(|piece| piece.len() >= 2);
+    pieces
+}
+
+/// The visible part of a segment, and whether each end was moved onto the boundary.
+struct Clipped {
+    from: (f64, f64),
+    to: (f64, f64),
+    start_moved: bool,
+    end_moved: bool,
+}
+
+/// The part of segment p→q inside `b`.
+fn clip_segment(p: (f64, f64), q: (f64, f64), b: Bounds) -> Option<Clipped> {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (den, num) in [
+        (-dx, p.0 - b.x.0),
+        (dx, b.x.1 - p.0),
+        (-dy, p.1 - b.y.0),
+        (dy, b.y.1 - p.1),
+    ] {
+        if den == 0.0 {
+            if num < 0.0 {
+                return None;
+            }
+        } else {
+            let t = num / den;
+            if den < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    if t0 > t1 {
+        return None;
+    }
+    let at = |t: f64| (p.0 + t * dx, p.1 + t * dy);
+    Some(Clipped {
+        from: at(t0),
+        to: at(t1),
+        start_moved: t0 > 0.0,
+        end_moved: t1 < 1.0,
+    })
+}
+
+/// [`clip_polyline`] on log-log axes: clipping is done on (ln x, ln y), where the drawn lines
+/// are straight. Non-positive points break the line.
+fn clip_polyline_loglog(
+    points: impl IntoIterator<Item = (f64, f64)>,
+    b: Bounds,
+) -> Vec<Vec<(f64, f64)>> {
+    let ln = |v: f64| if v > 0.0 { v.ln() } else { f64::NAN };
+    let lb = Bounds {
+        x: (ln(b.x.0), ln(b.x.1)),
+        y: (ln(b.y.0), ln(b.y.1)),
+    };
+    clip_polyline(points.into_iter().map(|(x, y)| (ln(x), ln(y))), lb)
+        .into_iter()
+        .map(|piece| piece.into_iter().map(|(x, y)| (x.exp(), y.exp())).collect())
+        .collect()
+}
+
+/// A circle of `radius` around `c` as a closed polyline (fine enough to look round at any size
+/// the page uses).
+fn circle_points(c: (f64, f64), radius: f64) -> Vec<(f64, f64)> {
+    (0..=240)
+        .map(|k| {
+            let a = k as f64 / 240.0 * std::f64::consts::TAU;
+            (c.0 + radius * a.cos(), c.1 + radius * a.sin())
+        })
+        .collect()
+}

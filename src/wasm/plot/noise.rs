@@ -1,0 +1,221 @@
+//! Histogram of the released noise norms against the density the calibration promises: a
+//! miscalibrated sampler shows as a histogram off the curve.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use serde::Deserialize;
+
+use super::{FONT, Floats, GRID_COLOR, PALETTE, PlotError, check_positive, finite_range, tick};
+use crate::error::Error;
+use crate::stats::{gamma_p, ln_gamma};
+
+/// The law of ‖z‖ that the calibration promises.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoiseLaw {
+    /// z ~ N(0, σ²I_d), so ‖z‖ ~ σ·χ_d.
+    Gaussian {
+        /// Per-coordinate standard deviation.
+        sigma: f64,
+        /// Dimension.
+        d: usize,
+    },
+    /// The ℓ2-Laplace law (density ∝ exp(−‖z‖/b)), whose radius is Gamma(shape d, scale b).
+    L2Laplace {
+        /// The scale b.
+        scale: f64,
+        /// Dimension.
+        d: usize,
+    },
+    /// No curve.
+    #[default]
+    None,
+}
+
+/// The noise plot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoiseSpec {
+    /// ‖noise‖₂ of each draw; NaN entries are ignored.
+    pub norms: Floats,
+    /// The law overlaid on the histogram.
+    #[serde(default)]
+    pub law: NoiseLaw,
+    /// The caption; empty for one that states the draw count and the law.
+    #[serde(default)]
+    pub title: String,
+}
+
+impl NoiseSpec {
+    pub(super) fn check(&self) -> Result<(), Error> {
+        let (scale, d) = match self.law {
+            NoiseLaw::Gaussian { sigma, d } => (sigma, d),
+            NoiseLaw::L2Laplace { scale, d } => (scale, d),
+            NoiseLaw::None => return Ok(()),
+        };
+        check_positive("noise.law scale", scale)?;
+        if d == 0 {
+            return Err(Error::invalid("noise.law.d", "a dimension ≥ 1", d));
+        }
+        Ok(())
+    }
+}
+
+impl NoiseLaw {
+    /// The density of ‖z‖ at r.
+    fn density(&self, r: f64) -> f64 {
+        match *self {
+            NoiseLaw::Gaussian { sigma, d } => crate::noise::norm_density(r, sigma, d),
+            NoiseLaw::L2Laplace { scale, d } => gamma_density(r, d as f64, scale),
+            NoiseLaw::None => 0.0,
+        }
+    }
+
+    /// P(‖z‖ ≤ r).
+    fn cdf(&self, r: f64) -> f64 {
+        match *self {
+            // ‖z‖²/σ² ~ χ²_d, i.e. Gamma(d/2, 2).
+            NoiseLaw::Gaussian { sigma, d } => {
+                gamma_p(d as f64 / 2.0, r * r / (2.0 * sigma * sigma))
+            }
+            NoiseLaw::L2Laplace { scale, d } => gamma_p(d as f64, r / scale),
+            NoiseLaw::None => 1.0,
+        }
+    }
+
+    /// The p-quantile of ‖z‖ by bisection on the CDF (only sets the axis, so 1e-6 relative is
+    /// plenty); `None` without a law.
+    fn quantile(&self, p: f64) -> Option<f64> {
+        if matches!(self, NoiseLaw::None) {
+            return None;
+        }
+        let mut hi = 1.0;
+        while self.cdf(hi) < p && hi < 1e300 {
+            hi *= 2.0;
+        }
+        let mut lo = 0.0;
+        while hi - lo > 1e-6 * hi {
+            let mid = 0.5 * (lo + hi);
+            if self.cdf(mid) < p {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(hi)
+    }
+
+    fn describe(&self) -> String {
+        match *self {
+            NoiseLaw::Gaussian { d, .. } => format!("σ·χ_{d} density"),
+            NoiseLaw::L2Laplace { d, .. } => format!("Gamma({d}, b) density (ℓ2-Laplace)"),
+            NoiseLaw::None => "no reference law".into(),
+        }
+    }
+}
+
+/// Gamma(shape k, scale b) density at r, in log space so large k neither overflows r^(k−1) nor
+/// underflows the normaliser: the radius of an ℓ2-Laplace draw in dimension k (digest 000 §3.1;
+/// the sampler is `crate::noise::L2Laplace`).
+fn gamma_density(r: f64, k: f64, b: f64) -> f64 {
+    if r < 0.0 {
+        return 0.0;
+    }
+    if r == 0.0 {
+        return if k == 1.0 { 1.0 / b } else { 0.0 };
+    }
+    let log_p = (k - 1.0) * libm::log(r) - r / b - ln_gamma(k) - k * libm::log(b);
+    libm::exp(log_p)
+}
+
+/// The axis extends to the law's 99.9% quantile, so its whole bulk shows.
+const AXIS_QUANTILE: f64 = 0.999;
+
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &NoiseSpec,
+) -> Result<(), PlotError> {
+    let norms: Vec<f64> = spec
+        .norms
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .collect();
+    let data_max = finite_range(norms.iter().copied(), |_| true).map(|r| r.1);
+    let x_max = [data_max, spec.law.quantile(AXIS_QUANTILE)]
+        .into_iter()
+        .flatten()
+        .fold(0.0, f64::max);
+    let x_max = if x_max > 0.0 { x_max } else { 1.0 };
+    // About √n bins, at least 10 and at most 60: enough to show a shape, few enough to fill.
+    let bins = ((norms.len() as f64).sqrt().round() as usize).clamp(10, 60);
+    let width = x_max / bins as f64;
+    let mut counts = vec![0usize; bins];
+    for v in &norms {
+        counts[((v / width) as usize).min(bins - 1)] += 1;
+    }
+    let scale = 1.0 / (norms.len().max(1) as f64 * width);
+    let density: Vec<(f64, f64)> = if matches!(spec.law, NoiseLaw::None) {
+        Vec::new()
+    } else {
+        (0..=240)
+            .map(|i| {
+                let r = x_max * i as f64 / 240.0;
+                (r, spec.law.density(r))
+            })
+            .filter(|p| p.1.is_finite())
+            .collect()
+    };
+    let y_max = counts
+        .iter()
+        .map(|&c| c as f64 * scale)
+        .chain(density.iter().map(|p| p.1))
+        .fold(0.0, f64::max);
+    let y_max = if y_max > 0.0 {
+        y_max * 1.1
+    } else {
+        1.0 / x_max
+    };
+    let title = if spec.title.is_empty() {
+        format!(
+            "noise norms ‖z‖ ({} draws) vs {}",
+            norms.len(),
+            spec.law.describe()
+        )
+    } else {
+        spec.title.clone()
+    };
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .caption(title, (FONT, 15))
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    chart
+        .configure_mesh()
+        .x_desc("‖z‖")
+        .y_desc("density")
+        .label_style((FONT, 12))
+        .light_line_style(WHITE)
+        .bold_line_style(GRID_COLOR)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .draw()?;
+    chart.draw_series(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(i, &c)| {
+                let x0 = i as f64 * width;
+                Rectangle::new(
+                    [(x0, 0.0), (x0 + width, c as f64 * scale)],
+                    PALETTE[0].mix(0.45).filled(),
+                )
+            }),
+    )?;
+    if !density.is_empty() {
+        chart.draw_series(LineSeries::new(density, BLACK.stroke_width(2)))?;
+    }
+    Ok(())
+}

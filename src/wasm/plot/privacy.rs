@@ -1,0 +1,143 @@
+//! ε spent against steps, rising by composition towards the claimed ε (dashed).
+
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use serde::Deserialize;
+
+use super::{
+    Bounds, FONT, Floats, GRID_COLOR, PlotError, check_color, check_positive, check_same_len,
+    clip_polyline, color, finite_range, tick,
+};
+use crate::error::Error;
+
+/// One algorithm's privacy spending.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrivacySeries {
+    /// Legend text.
+    #[serde(default)]
+    pub label: String,
+    /// Palette index 0..3.
+    #[serde(default)]
+    pub color: usize,
+    /// Steps.
+    pub x: Floats,
+    /// ε spent after each step.
+    pub eps: Floats,
+}
+
+/// The privacy plot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrivacySpec {
+    /// One entry per algorithm.
+    pub series: Vec<PrivacySeries>,
+    /// The claimed ε, a dashed line.
+    pub target: f64,
+    /// The x axis's maximum (e.g. the planned number of steps); by default the data's.
+    #[serde(default)]
+    pub span: Option<f64>,
+}
+
+impl PrivacySpec {
+    pub(super) fn check(&self) -> Result<(), Error> {
+        check_positive("privacy.target", self.target)?;
+        if let Some(span) = self.span {
+            check_positive("privacy.span", span)?;
+        }
+        for (i, s) in self.series.iter().enumerate() {
+            check_color(&format!("privacy.series[{i}].color"), s.color)?;
+            check_same_len(&format!("privacy.series[{i}].eps"), &s.eps, "x", &s.x)?;
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    spec: &PrivacySpec,
+) -> Result<(), PlotError> {
+    let data_x = finite_range(spec.series.iter().flat_map(|s| s.x.iter().copied()), |_| {
+        true
+    });
+    let x_max = spec
+        .span
+        .or(data_x.map(|r| r.1))
+        .filter(|v| *v > 0.0)
+        .unwrap_or(1.0);
+    let eps_max = finite_range(
+        spec.series.iter().flat_map(|s| s.eps.iter().copied()),
+        |_| true,
+    )
+    .map_or(0.0, |r| r.1);
+    let b = Bounds {
+        x: (0.0, x_max),
+        y: (0.0, spec.target.max(eps_max) * 1.15),
+    };
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .caption("privacy spent ε(t)", (FONT, 15))
+        .build_cartesian_2d(b.x.0..b.x.1, b.y.0..b.y.1)?;
+    chart
+        .configure_mesh()
+        .x_desc("steps (noisy releases)")
+        .y_desc("ε spent")
+        .label_style((FONT, 12))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .light_line_style(WHITE)
+        .bold_line_style(GRID_COLOR)
+        .draw()?;
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(0.0, spec.target), (x_max, spec.target)],
+            8,
+            5,
+            BLACK.stroke_width(1),
+        ))?
+        .label(format!("claimed ε = {}", tick(spec.target)))
+        .legend(|(x, y)| {
+            DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, BLACK.stroke_width(1))
+        });
+    for s in &spec.series {
+        let c = color(s.color);
+        for (k, piece) in clip_polyline(staircase(&s.x, &s.eps), b)
+            .into_iter()
+            .enumerate()
+        {
+            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(2)))?;
+            if k == 0 && !s.label.is_empty() {
+                series.label(s.label.clone()).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
+            }
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(GRID_COLOR)
+        .label_font((FONT, 12))
+        .draw()?;
+    Ok(())
+}
+
+/// ε is spent at discrete steps: from (0, 0), the curve stays flat until a step and jumps there,
+/// so a single release (output perturbation) shows as one jump rather than as nothing.
+fn staircase(x: &[f64], eps: &[f64]) -> Vec<(f64, f64)> {
+    let mut points = vec![(0.0, 0.0)];
+    let mut level = 0.0;
+    for (&t, &e) in x.iter().zip(eps) {
+        if !(t.is_finite() && e.is_finite()) {
+            continue;
+        }
+        points.push((t, level));
+        points.push((t, e));
+        level = e;
+    }
+    points
+}

@@ -1,0 +1,517 @@
+//! Browser tests of the plotting layer (`drawPlot`, `plotSvg`): every kind drawn on a real canvas
+//! from a realistic spec, each layer adding ink, SVG output, Array and Float64Array inputs giving
+//! the same figure, and malformed specs rejected without a panic.
+#![cfg(target_arch = "wasm32")]
+
+use dp_playground::wasm::{draw_plot, plot_svg};
+use js_sys::{Array, Float64Array, JSON, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const KINDS: [&str; 5] = ["excess", "path", "noise", "privacy", "features"];
+
+/// The release ring's colour (src/wasm/plot/mod.rs `RELEASE_COLOR`).
+const RED: [u8; 3] = [214, 39, 40];
+
+fn js(json: &str) -> JsValue {
+    JSON::parse(json).expect("valid JSON in a test fixture")
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).expect("property access on a plain object")
+}
+
+fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    Reflect::set(obj, &JsValue::from_str(key), value).expect("set on a plain object");
+}
+
+/// A deep copy of `v` in which every non-empty array of numbers is a Float64Array.
+fn typed(v: &JsValue) -> JsValue {
+    if let Some(a) = v.dyn_ref::<Array>() {
+        let numbers: Option<Vec<f64>> = a.iter().map(|x| x.as_f64()).collect();
+        match numbers {
+            Some(xs) if !xs.is_empty() => Float64Array::from(xs.as_slice()).into(),
+            _ => a.iter().map(|x| typed(&x)).collect::<Array>().into(),
+        }
+    } else if v.is_object() {
+        let out: JsValue = Object::new().into();
+        for key in Object::keys(v.unchecked_ref::<Object>()).iter() {
+            let key = key.as_string().unwrap();
+            set(&out, &key, &typed(&get(v, &key)));
+        }
+        out
+    } else {
+        v.clone()
+    }
+}
+
+// ---- realistic specs: a 40-iterate run, 2 compared algorithms, 20 repeats ----
+
+fn geometric(n: usize, from: f64, to: f64) -> Vec<f64> {
+    (0..n)
+        .map(|i| from * (to / from).powf(i as f64 / (n - 1) as f64))
+        .collect()
+}
+
+fn list(v: &[f64]) -> String {
+    let items: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
+    format!("[{}]", items.join(","))
+}
+
+/// One excess series: mean from 1 down to 0.01 over 1..100 passes, optionally a band inside that
+/// range (so the axes do not move) and a theory curve.
+fn series(label: &str, color: usize, band: bool, theory: Option<f64>) -> String {
+    let x = geometric(40, 1.0, 100.0);
+    let mean = geometric(40, 1.0, 0.01);
+    let mut s = format!(
+        r#"{{"label":"{label}","color":{color},"x":{},"mean":{}"#,
+        list(&x),
+        list(&mean)
+    );
+    if band {
+        let lo: Vec<f64> = mean.iter().map(|m| (m * 0.7).max(0.01)).collect();
+        let hi: Vec<f64> = mean.iter().map(|m| (m * 1.4).min(1.0)).collect();
+        s += &format!(r#","lo":{},"hi":{}"#, list(&lo), list(&hi));
+    }
+    if let Some(level) = theory {
+        s += &format!(r#","theoryX":[1,100],"theoryY":[{level},{level}]"#);
+    }
+    s + "}"
+}
+
+fn excess(series: &[String]) -> JsValue {
+    js(&format!(r#"{{"series":[{}]}}"#, series.join(",")))
+}
+
+/// A d = 2 path view: contours, an ℓ2 ball, a path towards w*, optional releases and ball.
+fn path(releases: bool, sensitivity: bool) -> JsValue {
+    let res = 21;
+    let grid: Vec<f64> = (0..res * res)
+        .map(|k| {
+            let (i, j) = ((k / res) as f64, (k % res) as f64);
+            let (x, y) = (-1.0 + j * 0.1 - 0.4, -1.0 + i * 0.1 - 0.3);
+            x * x + 2.0 * y * y
+        })
+        .collect();
+    let path: Vec<f64> = (0..30)
+        .flat_map(|t| {
+            let s = 1.0 - 0.9f64.powi(t);
+            [-0.8 + 1.2 * s, 0.7 - 0.4 * s]
+        })
+        .collect();
+    let cloud: Vec<f64> = (0..20)
+        .flat_map(|k| {
+            let a = k as f64 * 2.4;
+            [0.4 + 0.15 * a.cos(), 0.3 + 0.15 * a.sin()]
+        })
+        .collect();
+    let mut s = format!(
+        r#"{{"extent":1,"grid":{},"domain":{{"kind":"l2_ball","radius":0.95}},
+            "paths":[{{"color":0,"label":"DP-GD","xy":{}}}],"wStar":[0.4,0.3]"#,
+        list(&grid),
+        list(&path)
+    );
+    if releases {
+        s += &format!(r#","releases":[{{"color":0,"xy":{}}}]"#, list(&cloud));
+    }
+    if sensitivity {
+        s += r#","sensitivityRadius":0.2"#;
+    }
+    js(&(s + "}"))
+}
+
+/// 500 Gaussian-looking norms around σ√d (deterministic, spread over the bulk of σ·χ_d).
+fn noise(with_law: bool) -> JsValue {
+    let norms: Vec<f64> = (0..500)
+        .map(|i| 0.1 * (10f64).sqrt() * (0.6 + 0.8 * ((i * 37 % 500) as f64 / 500.0)))
+        .collect();
+    let law = if with_law {
+        r#","law":{"kind":"gaussian","sigma":0.1,"d":10}"#
+    } else {
+        ""
+    };
+    js(&format!(r#"{{"norms":{}{law}}}"#, list(&norms)))
+}
+
+fn privacy() -> JsValue {
+    let x: Vec<f64> = (1..=50).map(f64::from).collect();
+    let eps: Vec<f64> = x.iter().map(|t| (t / 100.0).sqrt()).collect();
+    js(&format!(
+        r#"{{"series":[{{"label":"DP-GD","color":0,"x":{},"eps":{}}},
+                       {{"label":"output perturbation","color":1,"x":[1],"eps":[1]}}],
+            "target":1,"span":100}}"#,
+        list(&x),
+        list(&eps)
+    ))
+}
+
+fn features() -> JsValue {
+    let norms: Vec<f64> = (0..2000)
+        .map(|i| 0.2 * (1.0 + (i * 7919 % 2000) as f64 / 100.0))
+        .collect();
+    js(&format!(
+        r#"{{"norms":{},"threshold":2,"clippedFraction":0.45}}"#,
+        list(&norms)
+    ))
+}
+
+/// A realistic spec of `kind` with every layer on.
+fn full(kind: &str) -> JsValue {
+    match kind {
+        "excess" => excess(&[
+            series("DP-GD", 0, true, Some(0.03)),
+            series("output perturbation", 1, true, None),
+        ]),
+        "path" => path(true, true),
+        "noise" => noise(true),
+        "privacy" => privacy(),
+        "features" => features(),
+        _ => unreachable!(),
+    }
+}
+
+/// The spec of `kind` with no data.
+fn empty(kind: &str) -> JsValue {
+    js(match kind {
+        "excess" => r#"{"series":[]}"#,
+        "path" => r#"{"extent":1}"#,
+        "noise" => r#"{"norms":[]}"#,
+        "privacy" => r#"{"series":[],"target":1}"#,
+        "features" => r#"{"norms":[],"threshold":2,"clippedFraction":0}"#,
+        _ => unreachable!(),
+    })
+}
+
+// ---- canvas helpers ----
+
+fn canvas(width: u32, height: u32) -> HtmlCanvasElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let c: HtmlCanvasElement = document
+        .create_element("canvas")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    c.set_width(width);
+    c.set_height(height);
+    document.body().unwrap().append_child(&c).unwrap();
+    c
+}
+
+fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
+    let ctx: CanvasRenderingContext2d = c.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    ctx.get_image_data(0.0, 0.0, f64::from(c.width()), f64::from(c.height()))
+        .unwrap()
+        .data()
+        .to_vec()
+}
+
+/// Pixels in rows [y0, y1) that are neither white nor fully transparent.
+fn inked_rows(c: &HtmlCanvasElement, y0: u32, y1: u32) -> usize {
+    let w = c.width() as usize;
+    pixels(c)
+        .chunks_exact(4)
+        .enumerate()
+        .filter(|(k, _)| (y0 as usize..y1 as usize).contains(&(k / w)))
+        .filter(|(_, p)| p[3] != 0 && !(p[0] == 255 && p[1] == 255 && p[2] == 255))
+        .count()
+}
+
+fn inked(c: &HtmlCanvasElement) -> usize {
+    inked_rows(c, 0, c.height())
+}
+
+/// Pixels that differ between two images of the same canvas.
+fn changed(a: &[u8], b: &[u8]) -> usize {
+    a.chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p != q)
+        .count()
+}
+
+fn coloured(c: &HtmlCanvasElement, rgb: [u8; 3]) -> usize {
+    pixels(c).chunks_exact(4).filter(|p| p[..3] == rgb).count()
+}
+
+fn ink_of(kind: &str, spec: JsValue) -> usize {
+    let c = canvas(480, 320);
+    draw_plot(kind, c.clone(), spec).unwrap();
+    inked(&c)
+}
+
+// ---- tests ----
+
+#[wasm_bindgen_test]
+fn every_kind_draws_its_data() {
+    for kind in KINDS {
+        let c = canvas(480, 320);
+        assert_eq!(inked(&c), 0);
+        draw_plot(kind, c.clone(), empty(kind)).unwrap();
+        let axes = inked(&c);
+        // Axes, ticks and a caption alone ink well over a thousand pixels of 480 × 320.
+        assert!(axes > 1000, "{kind}: empty spec inks {axes}");
+        draw_plot(kind, c.clone(), full(kind)).unwrap();
+        let data = inked(&c);
+        // The data add at least 5% of the canvas's ink on top of the axes (a curve of 40 points
+        // 2 px wide alone is ~800 px; histograms and contours far more).
+        assert!(data > axes + 500, "{kind}: data {data} vs axes {axes}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_band_and_a_dashed_theory_curve_each_add_ink() {
+    // Same axes in both: the band lies inside the mean's range.
+    let plain = ink_of("excess", excess(&[series("DP-GD", 0, false, None)]));
+    let banded = ink_of("excess", excess(&[series("DP-GD", 0, true, None)]));
+    // The band is a polygon ~±0.2 decades wide along the curve: thousands of pixels.
+    assert!(banded > plain + 1000, "band: {banded} vs {plain}");
+
+    // The theory curve at y = 0.03 runs in the lower half; the legend it brings sits at the top,
+    // so compare the lower half only.
+    let c = canvas(480, 320);
+    draw_plot(
+        "excess",
+        c.clone(),
+        excess(&[series("DP-GD", 0, false, None)]),
+    )
+    .unwrap();
+    let without = inked_rows(&c, 160, 320);
+    draw_plot(
+        "excess",
+        c.clone(),
+        excess(&[series("DP-GD", 0, false, Some(0.03))]),
+    )
+    .unwrap();
+    let with = inked_rows(&c, 160, 320);
+    // A dashed 2 px line across ~400 px, 60% duty cycle: ≳ 400 px.
+    assert!(with > without + 300, "theory: {with} vs {without}");
+}
+
+#[wasm_bindgen_test]
+fn releases_and_the_sensitivity_ball_each_add_ink() {
+    // The contours ink the whole view, so count the pixels each layer changes.
+    let c = canvas(480, 480);
+    draw_plot("path", c.clone(), path(false, false)).unwrap();
+    let base = pixels(&c);
+    assert_eq!(coloured(&c, RED), 0, "nothing is red before a release");
+    draw_plot("path", c.clone(), path(true, false)).unwrap();
+    let cloud = pixels(&c);
+    let red = coloured(&c, RED);
+    // 20 rings of radius 5, 2 px wide (~60 px each), partly overlapping: exact red on ≥ 200.
+    assert!(red >= 200, "release rings: {red} red pixels");
+    let by_cloud = changed(&base, &cloud);
+    // 20 discs of radius 6 (~110 px each), partly overlapping.
+    assert!(by_cloud > 1000, "cloud changed {by_cloud} pixels");
+    draw_plot("path", c.clone(), path(true, true)).unwrap();
+    let ball = pixels(&c);
+    // A dashed circle of radius 0.2 on a 2-wide view of ~420 px: 2π·42 ≈ 260 px of perimeter,
+    // about half of it dashes, 1 px wide (plus antialiasing).
+    let by_ball = changed(&cloud, &ball);
+    assert!(by_ball > 100, "sensitivity ball changed {by_ball} pixels");
+}
+
+#[wasm_bindgen_test]
+fn the_noise_law_and_the_features_threshold_add_ink() {
+    // The law moves the axes (to its 99.9% quantile), so compare the SVGs: the density is one
+    // polyline of 241 points, which the bare histogram does not have.
+    let longest_polyline = |svg: &str| {
+        svg.split("<polyline")
+            .skip(1)
+            .map(|p| {
+                p.split("points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .split_whitespace()
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let bare = plot_svg("noise", noise(false), 480, 320).unwrap();
+    let law = plot_svg("noise", noise(true), 480, 320).unwrap();
+    assert!(longest_polyline(&bare) < 10, "{}", longest_polyline(&bare));
+    assert!(longest_polyline(&law) > 200, "{}", longest_polyline(&law));
+
+    // Bars beyond the threshold (2) take the second palette colour.
+    let c = canvas(480, 320);
+    draw_plot("features", c.clone(), features()).unwrap();
+    let orange = pixels(&c)
+        .chunks_exact(4)
+        .filter(|p| p[0] > 200 && p[1] > 150 && p[1] < 220 && p[2] < 140)
+        .count();
+    assert!(orange > 500, "clipped bars: {orange} orange pixels");
+}
+
+#[wasm_bindgen_test]
+fn svg_output_of_every_kind() {
+    let expected: [(&str, &str, &[&str]); 5] = [
+        (
+            "excess",
+            "excess empirical risk (non-private)",
+            &["<polyline", "<polygon"],
+        ),
+        ("path", "parameter view", &["<polyline", "<circle", "<rect"]),
+        ("noise", "vs σ·χ_10 density", &["<polyline", "<rect"]),
+        ("privacy", "privacy spent", &["<polyline"]),
+        ("features", "non-private statistic", &["<rect", "<polyline"]),
+    ];
+    for (kind, title, elements) in expected {
+        let svg = plot_svg(kind, full(kind), 640, 400).unwrap();
+        assert!(
+            svg.starts_with("<svg"),
+            "{kind}: {}",
+            &svg[..40.min(svg.len())]
+        );
+        assert!(svg.contains(r#"width="640""#) && svg.contains(r#"height="400""#));
+        assert!(svg.trim_end().ends_with("</svg>"), "{kind}");
+        assert!(svg.contains(title), "{kind}: no caption {title:?}");
+        for e in elements {
+            assert!(svg.contains(e), "{kind}: no {e}");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn float64_arrays_and_arrays_give_the_same_figure() {
+    for kind in KINDS {
+        let plain = full(kind);
+        let fast = typed(&plain);
+        let plain_svg = plot_svg(kind, plain, 400, 300).unwrap();
+        let fast_svg = plot_svg(kind, fast, 400, 300).unwrap();
+        assert_eq!(plain_svg, fast_svg, "{kind}");
+    }
+    // The conversion really produced typed arrays (else the test above proves nothing).
+    let fast = typed(&full("noise"));
+    assert!(get(&fast, "norms").is_instance_of::<Float64Array>());
+}
+
+#[wasm_bindgen_test]
+fn nan_entries_in_data_are_skipped() {
+    let spec = noise(true);
+    let norms: Array = get(&spec, "norms").unchecked_into();
+    norms.push(&JsValue::from_f64(f64::NAN));
+    let with_nan = plot_svg("noise", spec, 400, 300).unwrap();
+    // The count in the caption excludes the NaN draw.
+    assert!(with_nan.contains("(500 draws)"), "NaN counted");
+}
+
+/// (kind, spec, a word the error message must contain)
+fn bad_specs() -> Vec<(&'static str, JsValue, &'static str)> {
+    let nan = |kind: &str, key: &str| {
+        let s = full(kind);
+        set(&s, key, &JsValue::from_f64(f64::NAN));
+        s
+    };
+    let short_mean = excess(&[series("a", 0, false, None)]);
+    let first = get(&get(&short_mean, "series"), "0");
+    let mean: Array = get(&first, "mean").unchecked_into();
+    mean.pop();
+    vec![
+        ("scatter", full("noise"), "kind"),
+        ("excess", js("{}"), "series"),
+        ("excess", js("42"), "excess"),
+        ("excess", JsValue::UNDEFINED, "excess"),
+        (
+            "features",
+            js(r#"{"norms":[1,2],"clippedFraction":0}"#),
+            "threshold",
+        ),
+        ("excess", short_mean, "mean"),
+        (
+            "excess",
+            js(r#"{"series":[{"label":"a","x":[1,2],"mean":[1,"x"]}]}"#),
+            "mean",
+        ),
+        (
+            "excess",
+            js(r#"{"series":[{"label":"a","color":4,"x":[],"mean":[]}]}"#),
+            "color",
+        ),
+        ("path", nan("path", "extent"), "extent"),
+        ("path", js(r#"{"extent":1,"center":[]}"#), "center"),
+        ("path", js(r#"{"extent":1,"wStar":[0,null]}"#), "wStar"),
+        ("path", js(r#"{"extent":1,"grid":[1,2,3]}"#), "grid"),
+        ("path", js(r#"{"extent":1,"paths":[{"xy":[1,2,3]}]}"#), "xy"),
+        (
+            "path",
+            js(r#"{"extent":1,"sensitivityRadius":0.1}"#),
+            "wStar",
+        ),
+        (
+            "path",
+            js(r#"{"extent":1,"domain":{"kind":"circle"}}"#),
+            "domain",
+        ),
+        (
+            "noise",
+            js(r#"{"norms":[1],"law":{"kind":"gaussian","sigma":0,"d":3}}"#),
+            "scale",
+        ),
+        (
+            "noise",
+            js(r#"{"norms":[1],"law":{"kind":"l2_laplace","scale":1,"d":0}}"#),
+            "d",
+        ),
+        ("privacy", nan("privacy", "target"), "target"),
+        ("features", nan("features", "threshold"), "threshold"),
+        (
+            "features",
+            js(r#"{"norms":[],"threshold":1,"clippedFraction":2}"#),
+            "clippedFraction",
+        ),
+    ]
+}
+
+#[wasm_bindgen_test]
+fn bad_specs_are_errors_and_leave_the_canvas_alone() {
+    let c = canvas(300, 200);
+    draw_plot("noise", c.clone(), full("noise")).unwrap();
+    let before = pixels(&c);
+    for (case, (kind, spec, word)) in bad_specs().into_iter().enumerate() {
+        let err = draw_plot(kind, c.clone(), spec.clone())
+            .err()
+            .unwrap_or_else(|| panic!("case {case} ({kind}, {word}) was accepted"));
+        let field = get(&err, "field").as_string().unwrap_or_default();
+        let message = get(&err, "message").as_string().unwrap();
+        assert!(
+            message.contains(word) || field.contains(word),
+            "{kind}: {message:?} should name {word:?}"
+        );
+        assert!(plot_svg(kind, spec, 300, 200).is_err(), "{kind}: {message}");
+    }
+    assert!(pixels(&c) == before, "a rejected spec drew on the canvas");
+    assert!(plot_svg("noise", full("noise"), 0, 200).is_err());
+}
+
+#[wasm_bindgen_test]
+fn lines_leaving_the_view_are_clipped_to_it() {
+    // A path from far outside the view to its centre: every drawn vertex stays inside the SVG's
+    // plotting area (plotters itself would draw it across the axes and the caption).
+    let spec = js(r#"{"extent":1,"paths":[{"xy":[-50,40,0,0,0.5,0.5]}]}"#);
+    let svg = plot_svg("path", spec, 400, 400).unwrap();
+    let mut vertices = 0;
+    for polyline in svg.split("<polyline").skip(1) {
+        let points = polyline
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        for xy in points.split_whitespace() {
+            let (x, y) = xy.split_once(',').unwrap();
+            let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+            assert!(
+                (0.0..=400.0).contains(&x) && (30.0..=400.0).contains(&y),
+                "({x}, {y})"
+            );
+            vertices += 1;
+        }
+    }
+    assert!(vertices >= 3, "the path was drawn");
+}
