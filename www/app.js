@@ -71,6 +71,8 @@ function showError(error) {
   const field = error?.field;
   const el = (field && ($(`${field}-error`) ?? $(`${field.split('.')[0]}-error`))) || $('run-error');
   el.textContent = error?.message ?? String(error);
+  // A message inside a closed panel would go unseen.
+  el.closest('details')?.setAttribute('open', '');
 }
 
 // --- state and the readout ----------------------------------------------------------------------
@@ -327,6 +329,7 @@ function onWorkerMessage(event) {
     case FromWorker.READY: {
       msg.info.cards = cardsByKind;
       run = new RunHistory(msg.info, msg.grid);
+      plotter.theories = msg.info.theories ?? [];
       describeProblem(JSON.parse(msg.info.config), msg.info);
       showReadout();
       plotter.request(run);

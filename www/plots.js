@@ -90,6 +90,18 @@ export class RunHistory {
 
 const label = (info, a) => info.cards?.[info.previews[a].kind]?.name ?? info.previews[a].kind;
 
+/**
+ * The part of a theory curve over the data's x range [lo, hi]; a one-release bound (a flat
+ * line) is drawn across the whole range.
+ */
+function theoryWithin(theory, lo, hi) {
+  if (!theory || !(hi >= lo)) return [[], []];
+  const keep = theory.x.map((x, i) => i).filter((i) => theory.x[i] >= lo && theory.x[i] <= hi);
+  const flat = theory.y.every((y) => y === theory.y[0]);
+  if (flat) return [[Math.max(lo, 1), Math.max(hi, 1)], [theory.y[0], theory.y[0]]];
+  return [keep.map((i) => theory.x[i]), keep.map((i) => theory.y[i])];
+}
+
 /** Mean and min–max band over repeats, at the first repeat's x positions. */
 function excessSeries(history, a, theory) {
   const reps = history.lanes[a];
@@ -107,6 +119,7 @@ function excessSeries(history, a, theory) {
     hi.push(Math.max(...vals));
   }
   const band = reps.length > 1;
+  const [tx, ty] = theoryWithin(theory, x[0], x[x.length - 1]);
   return {
     label: label(history.info, a),
     color: a,
@@ -114,8 +127,8 @@ function excessSeries(history, a, theory) {
     mean,
     lo: band ? lo : [],
     hi: band ? hi : [],
-    theoryX: theory?.x ?? [],
-    theoryY: theory?.y ?? [],
+    theoryX: tx,
+    theoryY: ty,
   };
 }
 

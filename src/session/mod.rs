@@ -6,6 +6,7 @@
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
 
+pub mod bounds;
 pub mod prepare;
 pub mod problem;
 
@@ -30,6 +31,7 @@ use crate::privacy::{Guarantee, Ledger};
 use crate::reference::Reference;
 use crate::rng::{self, Stream, seeded_repeat};
 
+pub use bounds::Curve;
 pub use prepare::{NoiseShape, Preview, preview};
 pub use problem::{Declared, Plane, Problem};
 
@@ -105,6 +107,7 @@ pub struct Session {
     /// excess risk is always measured on the problem's F.
     solved: Option<Objective>,
     algorithm: Box<dyn PrivateAlgorithm>,
+    theory: Option<Curve>,
     before: Vec<f64>,
     last_noise: Option<f64>,
     released: bool,
@@ -128,6 +131,7 @@ impl Session {
             seeded_repeat(config.seed, Stream::Noise, repeat)
         };
         let seeded_run = !config.unseeded_noise;
+        let theory = bounds::curve(&problem, &config, &preview, &prepared);
         let objective = &problem.objective;
         let mut solved = None;
         let algorithm: Box<dyn PrivateAlgorithm> = match prepared {
@@ -196,6 +200,7 @@ impl Session {
             problem,
             solved,
             algorithm,
+            theory,
             before,
             last_noise: None,
             released: false,
@@ -217,6 +222,12 @@ impl Session {
 
     pub fn problem(&self) -> &Problem {
         &self.problem
+    }
+
+    /// The algorithm's theory bound against gradient evaluations, when its theory covers the
+    /// setting (drawn dashed beside the measured excess risk).
+    pub fn theory(&self) -> Option<&Curve> {
+        self.theory.as_ref()
     }
 
     pub fn reference(&self) -> &Reference {
@@ -420,6 +431,7 @@ pub struct Lab {
     config: RunConfig,
     problem: Arc<Problem>,
     previews: Vec<Preview>,
+    theories: Vec<Option<Curve>>,
     lanes: Vec<LaneBatchSource>,
     cursor: usize,
 }
@@ -437,6 +449,7 @@ impl Lab {
         let problem = Arc::new(Problem::new(&config, file)?);
         let mut lanes = Vec::new();
         let mut previews = Vec::new();
+        let mut theories = Vec::new();
         for (a, kind) in config.algorithms().enumerate() {
             let lane = config.lane(kind);
             for r in 0..config.repeats {
@@ -444,6 +457,7 @@ impl Lab {
                     .map_err(|e| if a == 0 { e } else { e.in_compare(kind) })?;
                 if r == 0 {
                     previews.push(session.preview().clone());
+                    theories.push(session.theory().cloned());
                 }
                 lanes.push(LaneBatchSource {
                     algorithm: a,
@@ -456,6 +470,7 @@ impl Lab {
             config,
             problem,
             previews,
+            theories,
             lanes,
             cursor: 0,
         })
@@ -472,6 +487,11 @@ impl Lab {
     /// One preview per algorithm (main first).
     pub fn previews(&self) -> &[Preview] {
         &self.previews
+    }
+
+    /// One theory curve (or none) per algorithm, main first.
+    pub fn theories(&self) -> &[Option<Curve>] {
+        &self.theories
     }
 
     /// (lanes released, lanes in all).
@@ -835,5 +855,42 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn theory_curves_exist_where_the_theory_applies_and_lie_above_the_mean_excess() {
+        // Strongly convex, smooth logistic regression: DP-GD's PL bound and output perturbation's
+        // α + (β/2)E‖z‖² are expectations over the noise, so the mean over 20 repeats of the final
+        // excess must lie below them (a bound off by the wrong σ² factor would not).
+        for kind in [AlgorithmKind::NoisyGd, AlgorithmKind::OutputPerturbation] {
+            let config = RunConfig {
+                n: 500,
+                steps: 50,
+                l2: 0.1,
+                repeats: 20,
+                algorithm: kind,
+                ..RunConfig::default()
+            };
+            let mut lab = Lab::new(config, None).unwrap();
+            let curve = lab.theories()[0].clone().expect("a bound for this setting");
+            let mut finals = Vec::new();
+            while !lab.is_done() {
+                for lane in lab.advance(usize::MAX, || true) {
+                    finals.extend(lane.batch.release.map(|r| r.excess));
+                }
+            }
+            let mean = finals.iter().sum::<f64>() / finals.len() as f64;
+            let bound = *curve.y.last().unwrap();
+            assert!(
+                mean <= bound,
+                "{kind:?}: mean excess {mean:e} above its bound {bound:e}"
+            );
+            assert!(curve.x.windows(2).all(|w| w[0] <= w[1]));
+        }
+        let hinge = RunConfig {
+            loss: crate::loss::Glm::Hinge,
+            ..RunConfig::default()
+        };
+        assert!(Lab::new(hinge, None).unwrap().theories()[0].is_none());
     }
 }

@@ -195,6 +195,7 @@ impl WasmSession {
             &JsValue::from_str(&self.inner.config().to_json()),
         );
         set(&obj, "previews", &to_js(&self.inner.previews())?);
+        set(&obj, "theories", &to_js(&self.inner.theories())?);
         set(&obj, "reference", &to_js(&problem.reference)?);
         set(&obj, "clipped", &JsValue::from_f64(problem.clipped as f64));
         set(&obj, "n", &JsValue::from_f64(problem.data.n() as f64));

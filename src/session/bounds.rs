@@ -1,0 +1,120 @@
+//! The theory bound of each algorithm as a curve against gradient evaluations, drawn dashed
+//! beside the measured excess risk. The bounds are the proofs' explicit inequalities from
+//! [`crate::theory`]; the only data-dependent input is the initial gap F(w₀) − F* of DP-GD's
+//! bound, which is a plot ingredient (non-private), never a noise setting.
+
+use serde::Serialize;
+
+use super::prepare::{Prepared, Preview};
+use super::problem::Problem;
+use crate::algo::output_perturbation::Plan;
+use crate::config::RunConfig;
+use crate::theory::{byoa, gradient_perturbation, output_perturbation as op_theory};
+
+/// Points of DP-GD's curve at most (it is smooth: a few hundred suffice).
+const CURVE_POINTS: usize = 200;
+/// Where a one-release bound's horizontal line reaches (the page clips it to the data's range).
+const FAR: f64 = 1e9;
+
+/// A bound as a curve: y is an upper bound on the expected excess empirical risk after x full
+/// passes of gradient evaluations.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Curve {
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    /// Which inequality, in words.
+    pub source: &'static str,
+}
+
+fn flat(y: f64, source: &'static str) -> Option<Curve> {
+    (y.is_finite() && y > 0.0).then(|| Curve {
+        x: vec![1.0, FAR],
+        y: vec![y, y],
+        source,
+    })
+}
+
+/// The curve of the algorithm `prepared` configures, when its theory covers the setting.
+pub fn curve(
+    problem: &Problem,
+    config: &RunConfig,
+    preview: &Preview,
+    prepared: &Prepared,
+) -> Option<Curve> {
+    let declared = &problem.declared;
+    let (beta, mu, d) = (declared.smoothness(), declared.strong_convexity(), config.d);
+    match prepared {
+        Prepared::NoisyGd(_, step) if mu > 0.0 && beta.is_finite() && *step == 1.0 / beta => {
+            let mut start = vec![0.0; d];
+            problem.objective.domain().project(&mut start);
+            let gap = problem.objective.value(&start) - problem.reference.value;
+            let steps = config.steps;
+            let stride = steps.div_ceil(CURVE_POINTS).max(1);
+            let (mut x, mut y) = (Vec::new(), Vec::new());
+            for t in (0..=steps).step_by(stride) {
+                let b = gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, preview.sigma)
+                    .ok()?;
+                x.push(t.max(1) as f64);
+                y.push(b);
+            }
+            Some(Curve {
+                x,
+                y,
+                source: "seed 002 Thm 6.2 proof (eqs 80–81), geometric sum as corrected by digest 002 §4.1",
+            })
+        }
+        Prepared::OutputPerturbation(plan, extra) => op_bound(plan, *extra, declared.radius(), d),
+        Prepared::Byoa(_) if beta.is_finite() && mu > 0.0 => flat(
+            byoa::algorithm_1_empirical(
+                preview.lipschitz,
+                beta,
+                mu,
+                config.n,
+                d,
+                config.epsilon,
+                config.delta,
+            ),
+            "seed 004 Theorem 3.4 (empirical)",
+        ),
+        _ => None,
+    }
+}
+
+fn op_bound(plan: &Plan, extra_ridge: f64, radius: f64, d: usize) -> Option<Curve> {
+    let declared = &plan.declared;
+    let smooth = declared.smoothness.is_finite();
+    if extra_ridge > 0.0 {
+        // Algorithm 6: the excess of the unregularised F.
+        let y = if smooth {
+            op_theory::regularised_smooth(
+                plan.alpha,
+                declared.smoothness - extra_ridge,
+                extra_ridge,
+                radius,
+                &plan.noise,
+                d,
+            )
+        } else {
+            op_theory::regularised_lipschitz(
+                plan.alpha,
+                declared.lipschitz,
+                extra_ridge,
+                radius,
+                &plan.noise,
+                d,
+            )
+        };
+        return flat(y, "seed 000 Theorems 3.4/3.5 proofs (Algorithm 6)");
+    }
+    if smooth && !plan.settings.project_release {
+        flat(
+            op_theory::smooth_unprojected(plan.alpha, declared.smoothness, &plan.noise, d),
+            "seed 000 Theorem 3.2 proof: α + (β/2)E‖z‖²",
+        )
+    } else {
+        flat(
+            op_theory::lipschitz_projected(plan.alpha, declared.lipschitz, &plan.noise, d),
+            "seed 000 Theorem 3.1 proof: α + L·E‖z‖",
+        )
+    }
+}
