@@ -115,11 +115,22 @@ test('a bad seed gets a message next to the field and the last run stays', async
   await context.close();
 });
 
-test('a corrupt link shows what was wrong and falls back to the defaults', async () => {
-  const { context, page } = await openPage('#%7B%22epsilon%22%3A-5%7D');
+test('a corrupt link shows what was wrong and falls back to the defaults for that field only', async () => {
+  const hash = `#${encodeURIComponent('{"epsilon":-5,"seed":7,"repeats":"lots","l2":0.25}')}`;
+  const { context, page } = await openPage(hash);
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  assert.match(await page.textContent('#run-error'), /epsilon/);
-  assert.match(await page.textContent('#guarantee-headline'), /ε = 1/);
+  assert.match(await page.textContent('#epsilon-error'), /epsilon.*default/);
+  assert.match(await page.textContent('#repeats-error'), /repeats.*default/);
+  assert.match(await page.textContent('#guarantee-headline'), /ε = 1,/);
+  // The fields that were fine are kept.
+  assert.equal(await page.inputValue('#seed'), '7');
+  assert.equal(await page.inputValue('#l2'), '0.25');
+  assert.equal(await page.inputValue('#repeats'), '1');
+  // Not JSON at all: everything falls back, with one message saying where it broke.
+  const broken = await openPage('#%7B%22epsilon%22%3A1');
+  await broken.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await broken.page.textContent('#run-error'), /line 1, column/);
+  await broken.context.close();
   await context.close();
 });
 
@@ -184,35 +195,55 @@ test('moving ε past 1 previews the new σ at once and the classical calibration
   await context.close();
 });
 
-test('exports: the run as CSV, the config as JSON and a plot as PNG all download and parse', async () => {
+/** Clicks `selector` and returns the file it downloads. */
+async function saveDownload(page, selector) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const stream = await download.createReadStream();
+  const chunks = [];
+  for await (const c of stream) chunks.push(c);
+  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
+}
+
+test('exports: the run as CSV, the config as JSON and every plot as PNG and SVG all download and parse', async () => {
   const { context, page, seen } = await openPage();
   await runToRelease(page);
-  const save = async (selector) => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-    const stream = await download.createReadStream();
-    const chunks = [];
-    for await (const c of stream) chunks.push(c);
-    return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
-  };
+  const save = (selector) => saveDownload(page, selector);
   const csv = await save('#export-csv');
   const lines = csv.bytes.toString('utf8').trim().split('\n');
-  assert.equal(lines[0], 'step,grad_evals,loss,excess,w1,w2,noise_norm,eps_spent,private');
+  assert.equal(lines[0], 'algorithm,repeat,step,grad_evals,loss,excess,a,b,noise_norm,eps_spent,private');
   assert.equal(lines.length, 1 + 201, 'header, 200 steps and the release');
   const last = lines.at(-1).split(',');
+  assert.equal(last[0], 'noisy_gd');
   assert.equal(last.at(-1), '1', 'the release row is the one marked private');
-  assert.equal(Number(last[7]), 1, 'all of ε is spent at the release');
+  assert.equal(Number(last[9]), 1, 'all of ε is spent at the release');
   assert.ok(lines.slice(1, -1).every((l) => l.endsWith(',0')));
 
   const json = JSON.parse((await save('#export-json')).bytes.toString('utf8'));
   assert.equal(json.config.epsilon, 1);
-  assert.equal(json.guarantee.epsilon, 1);
-  assert.equal(json.release.w.length, 2);
+  assert.equal(json.guarantees[0].epsilon, 1);
+  assert.equal(json.releases.length, 1);
+  assert.equal(json.releases[0].w.length, 2);
 
-  const png = await save('button.png[data-canvas="excess-plot"]');
-  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
+  for (const canvas of ['excess-plot', 'path-plot', 'noise-plot', 'privacy-plot', 'features-plot']) {
+    const png = await save(`button.png[data-canvas="${canvas}"]`);
+    assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], canvas);
+  }
   assert.deepEqual(seen.errors, []);
   await context.close();
+
+  // Chromium lets a page start ten downloads in a row, then asks: the SVGs get a page of their own.
+  const svgs = await openPage();
+  await runToRelease(svgs.page);
+  for (const plot of ['excess', 'path', 'noise', 'privacy', 'features']) {
+    const svg = await saveDownload(svgs.page, `button.svg[data-plot="${plot}"]`);
+    const text = svg.bytes.toString('utf8');
+    assert.match(text, /^(<\?xml[^>]*>\s*)?<svg/, plot);
+    assert.match(text, /<\/svg>\s*$/, plot);
+    assert.equal(svg.name, `dp-playground-${plot}.svg`);
+  }
+
+  assert.deepEqual(svgs.seen.errors, []);
+  await svgs.context.close();
 });
 
 test('a copied link, opened in a fresh page, restores the settings and the same release', async () => {
@@ -237,16 +268,21 @@ test('a copied link, opened in a fresh page, restores the settings and the same 
   await second.context.close();
 });
 
-test('keyboard only: Tab to ε, arrows change it, Tab to Play and Enter runs it', async () => {
+test('keyboard only: Tab to the algorithm and ε, arrows change them, Tab to Play and Enter runs it', async () => {
   const { context, page, seen } = await openPage();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   const tabTo = async (id) => {
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 40; i++) {
       if (await page.evaluate(() => document.activeElement?.id) === id) return;
       await page.keyboard.press('Tab');
     }
     assert.fail(`Tab never reached #${id}`);
   };
+  // The algorithm is chosen with the arrow keys on its menu, then ε on its slider.
+  await tabTo('algorithm');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"algorithm":"dp_sgd"'));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await tabTo('epsilon');
   for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"epsilon":0.79'));

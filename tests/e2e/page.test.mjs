@@ -1,0 +1,163 @@
+// End to end, the playground's wider surface: every algorithm from the UI, compare and repeats,
+// your own CSV, and the frame rate while a large run computes.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changedPixels, launch, serve, snapshotCanvas } from './harness.mjs';
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  server = serve();
+  base = await server.url;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function openPage(hash = '') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const seen = { errors: [] };
+  const page = await context.newPage();
+  const record = (text) => { if (!seen.errors.includes(text)) seen.errors.push(text); };
+  page.on('console', (m) => { if (m.type() === 'error') record(m.text()); });
+  page.on('pageerror', (e) => record(String(e)));
+  await page.goto(`${base}${hash}`);
+  return { context, page, seen };
+}
+
+const link = (config) => `#${encodeURIComponent(JSON.stringify(config))}`;
+const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const PLOTS = ['#excess-plot', '#path-plot', '#noise-plot', '#privacy-plot'];
+
+/** Settings under which each algorithm of the core applies (d = 2 by default). */
+const EVERY_ALGORITHM = {
+  noisy_gd: {},
+  dp_sgd: {},
+  dp_svrg: { l2: 0.1, steps: 3 },
+  dp_svrg_plus_plus: { steps: 3 },
+  objective_perturbation: { l2: 0.1, domain: 'unconstrained' },
+  output_perturbation: { l2: 0.1 },
+  regularised_output_perturbation: {},
+  byoa: { l2: 0.1 },
+  byoa_phased: {},
+  exponential_grid: {},
+};
+
+test('every algorithm of the core runs from the page and draws on every plot it should', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const menu = await page.$$eval('#algorithm option', (os) => os.map((o) => o.value));
+  assert.deepEqual(menu.sort(), Object.keys(EVERY_ALGORITHM).sort(), 'the menu offers every algorithm');
+  for (const [algorithm, extra] of Object.entries(EVERY_ALGORITHM)) {
+    await page.evaluate((h) => { location.hash = h; }, link({ algorithm, ...extra }));
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    assert.equal(await page.inputValue('#algorithm'), algorithm);
+    await twoFrames(page);
+    for (const sel of PLOTS) await snapshotCanvas(page, sel);
+    await page.click('#play');
+    await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+    await twoFrames(page);
+    // The excess curve, the path or release, ε spent, and (with added noise) the noise histogram.
+    const plots = algorithm === 'exponential_grid' ? PLOTS.filter((p) => p !== '#noise-plot') : PLOTS;
+    for (const sel of plots) {
+      const changed = await changedPixels(page, sel);
+      assert.ok(changed > 50, `${algorithm}: ${sel} changed only ${changed} pixels`);
+    }
+    assert.match(await page.textContent('#release'), /^\(/, algorithm);
+    assert.equal(await page.textContent('#card-body dd'), (await page.evaluate(() => window.__dp.run().info.cards[document.querySelector('#algorithm').value].source)));
+    assert.equal(await page.textContent('#run-error'), '', algorithm);
+  }
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('compare and repeats: several algorithms on the same data, R noise draws each, with progress and cancel', async () => {
+  const config = { l2: 0.1, compare: ['output_perturbation', 'dp_sgd'], repeats: 6 };
+  const { context, page, seen } = await openPage(link(config));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.equal(await page.$eval('#progress', (p) => p.max), 18);
+  assert.equal(await page.isChecked('#compare input[value="dp_sgd"]'), true);
+  assert.equal(await page.$$eval('#compare-guarantees li', (l) => l.length), 2);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  assert.equal(await page.$eval('#progress', (p) => p.value), 18);
+  const releases = await page.evaluate(() => [...window.__dp.run().allLanes()].filter((l) => l.lane.release).length);
+  assert.equal(releases, 18);
+  // Output perturbation's six releases are six different noise draws around one certified point.
+  const cloud = await page.evaluate(() => window.__dp.run().lanes[1].map((l) => l.release.w.join()));
+  assert.equal(new Set(cloud).size, 6);
+
+  // Cancel stops a long run: nothing more arrives, and the page says so.
+  await page.evaluate((h) => { location.hash = h; }, link({ n: 50000, d: 20, steps: 2000, repeats: 4 }));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+  await page.click('#play');
+  await page.waitForFunction(() => Number(document.querySelector('#step-count').textContent) > 0);
+  await page.click('#cancel');
+  await page.waitForSelector('#status[data-state="cancelled"]');
+  await page.waitForTimeout(300);
+  const stopped = await page.textContent('#step-count');
+  await page.waitForTimeout(500);
+  assert.equal(await page.textContent('#step-count'), stopped);
+  assert.ok(await page.$eval('#progress', (p) => p.value < p.max));
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('your own CSV: it loads with a preview and runs; a corrupt one names line and column and the run stays', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const rows = ['x1,x2,x3,label'];
+  for (let i = 0; i < 300; i++) {
+    const x = [Math.sin(i), Math.cos(3 * i), Math.sin(7 * i) / 2];
+    rows.push(`${x.map((v) => v.toFixed(4)).join(',')},${x[0] + x[1] > 0 ? 1 : -1}`);
+  }
+  await page.setInputFiles('#csv-file', { name: 'mine.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) });
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"data":"csv"'));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#problem-line'), /your CSV file, n = 300, d = 3/);
+  assert.equal(await page.$$eval('#csv-preview tr', (r) => r.length), 5);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  const release = await page.textContent('#release');
+
+  await page.setInputFiles('#csv-file', { name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('x1,x2,label\n0.1,0.2,1\n0.3,oops,-1\n') });
+  await page.waitForFunction(() => document.querySelector('#csv-error').textContent !== '');
+  const message = await page.textContent('#csv-error');
+  assert.match(message, /broken\.csv/);
+  assert.match(message, /line 3, column 2/);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  assert.equal(await page.textContent('#release'), release);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('the page stays responsive while n = 10⁵, d = 100 runs: median frame rate', async () => {
+  const { context, page, seen } = await openPage(link({ n: 100000, d: 100, steps: 400 }));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 120_000 });
+  await page.click('#play');
+  await page.waitForFunction(() => Number(document.querySelector('#step-count').textContent) > 2);
+  // Frame intervals over 3 s of the run, measured in the page.
+  const intervals = await page.evaluate(() => new Promise((resolve) => {
+    const times = [];
+    const tick = (t) => {
+      times.push(t);
+      if (t - times[0] < 3000) requestAnimationFrame(tick);
+      else resolve(times.slice(1).map((v, i) => v - times[i]));
+    };
+    requestAnimationFrame(tick);
+  }));
+  const sorted = [...intervals].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const fps = 1000 / median;
+  const drawn = await page.evaluate(() => window.__dp.plotter().frames);
+  console.log(`# frame rate while n = 1e5, d = 100 runs: median ${fps.toFixed(1)} fps over ${intervals.length} frames (${drawn} redraws so far)`);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'running', 'the run was still going');
+  assert.ok(fps >= 55, `median ${fps.toFixed(1)} fps`);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
