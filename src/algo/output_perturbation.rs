@@ -39,6 +39,12 @@
 //!   C_τ = e^{τ(A_R − a_R)} from [`loss_range`], a declared bound for margin losses; 2L/μ otherwise).
 //!   TERM of the squared loss is refused: its declared β_τ = β + 2L²τ holds only on W, while the
 //!   certificate needs smoothness on R^d.
+//! - The **max-loss** objective F(w) = max_i f(w; xᵢ) + r(w) ([`OutputPerturbation::max_loss`],
+//!   [`Form::MaxLoss`], [`crate::solver::max_loss`]) is seed 000's other non-ERM example: Δ_F = 2L/μ
+//!   (Prop 2.2: a maximum of L-Lipschitz functions is L-Lipschitz, so F(·, X′) − F(·, X) is
+//!   2L-Lipschitz; attained, since one record can be the maximum). It is non-smooth and not a
+//!   finite sum, so only the subgradient method (Algorithm 2, Cor 3.1's α = (L²/μ)·d/ε by default)
+//!   solves it. The digest's smoothed version (soft-max) is TERM (Lemma 5.2's C_τ/n factor).
 //!
 //! # Privacy
 //! Seed 000 Prop 3.1: if ‖w_T(X) − w*(X)‖ ≤ ρ on **every** dataset, then
@@ -98,6 +104,7 @@ use crate::privacy::calibration::{
 use crate::privacy::{ApproxDp, Guarantee, Ledger, PrivacyLoss, PureDp, Relation, check_epsilon};
 use crate::rng::DpRng;
 use crate::solver::dual::{DualCertificate, DualGap};
+use crate::solver::max_loss::MaxLoss;
 use crate::solver::{
     BaseSolver, Certificate, CertificateConstants, Problem, ProjectedGd, SolverKind,
 };
@@ -124,6 +131,9 @@ pub enum Form {
     Erm,
     /// Any F(w, X) that is L-Lipschitz in w for every X (TERM): Δ_F = 2L/μ.
     NonErm,
+    /// The max-loss F(w) = max_i f(w; xᵢ) + r(w) ([`crate::solver::max_loss`]), non-ERM and
+    /// non-smooth: Δ_F = 2L/μ, attained (one record can be the maximum).
+    MaxLoss,
 }
 
 /// The declared, data-independent description of the problem that sets the noise.
@@ -204,6 +214,30 @@ impl Declared {
         Ok(declared)
     }
 
+    /// The declared constants of the **max-loss** form of `obj` (same records, loss, regulariser
+    /// and domain; [`crate::solver::max_loss`]): form [`Form::MaxLoss`], β = ∞ (a maximum is
+    /// non-smooth), no tilt. Only the subgradient method (Algorithm 2) accepts it.
+    pub fn max_loss(obj: &Objective) -> Result<Self> {
+        crate::solver::max_loss::MaxLoss::new(obj)?;
+        let declared = Self {
+            form: Form::MaxLoss,
+            smoothness: f64::INFINITY,
+            tilt_factor: 1.0,
+            ..Self::of(obj)?
+        };
+        declared.validate()?;
+        Ok(declared)
+    }
+
+    /// The declared constants of the objective the plan's form names: [`Declared::max_loss`] for
+    /// [`Form::MaxLoss`], [`Declared::of`] otherwise.
+    fn of_form(obj: &Objective, form: Form) -> Result<Self> {
+        match form {
+            Form::MaxLoss => Self::max_loss(obj),
+            Form::Erm | Form::NonErm => Self::of(obj),
+        }
+    }
+
     fn validate(&self) -> Result<()> {
         if self.n == 0 || self.d == 0 {
             return Err(Error::invalid(
@@ -253,6 +287,7 @@ impl Declared {
         match self.form {
             Form::Erm => base / self.n as f64,
             Form::NonErm => base * self.tilt_factor,
+            Form::MaxLoss => base,
         }
     }
 
@@ -361,7 +396,7 @@ pub fn privacy_ratio(d: usize, n: usize, form: Form, epsilon: f64, delta: f64) -
     };
     match form {
         Form::Erm => r / n as f64,
-        Form::NonErm => r,
+        Form::NonErm | Form::MaxLoss => r,
     }
 }
 
@@ -413,7 +448,7 @@ pub fn paper_alpha_regularised(
             let beta = (declared.smoothness - declared.strong_convexity).max(f64::MIN_POSITIVE);
             let m = match declared.form {
                 Form::Erm => declared.n as f64,
-                Form::NonErm => 1.0,
+                Form::NonErm | Form::MaxLoss => 1.0,
             };
             let first = libm::pow(l, 4.0 / 3.0) * libm::pow(r_dom, 2.0 / 3.0) / libm::cbrt(beta)
                 * libm::pow(ratio, -2.0 / 3.0)
@@ -525,13 +560,13 @@ pub fn default_alpha(declared: &Declared, epsilon: f64, delta: f64) -> f64 {
         let base = l * l / declared.strong_convexity;
         return match declared.form {
             Form::Erm => base / n * (1.0 / n).min(r),
-            Form::NonErm => base * r,
+            Form::NonErm | Form::MaxLoss => base * r,
         };
     }
     let base = l * l / declared.strong_convexity * (declared.condition() * r * r).min(1.0);
     match declared.form {
         Form::Erm => base / (n * n),
-        Form::NonErm => base,
+        Form::NonErm | Form::MaxLoss => base,
     }
 }
 
@@ -714,7 +749,7 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
             let base = 2.0 * (declared.lipschitz + reg.lambda * domain_radius) / reg.lambda;
             match declared.form {
                 Form::Erm => base / declared.n as f64,
-                Form::NonErm => base,
+                Form::NonErm | Form::MaxLoss => base,
             }
         }
         _ => declared.sensitivity(),
@@ -1058,6 +1093,20 @@ impl OutputPerturbation {
         Self::from_plan(plan, objective, rng, seeded)
     }
 
+    /// Seed 000 Algorithm 1 on the **max-loss** form of `objective` (F(w) = max_i f(w; xᵢ) + r(w),
+    /// non-ERM, Δ_F = 2L/μ): planned from [`Declared::max_loss`]; `settings.solver` must be the
+    /// subgradient method (the form is non-smooth and not a finite sum). Every later call
+    /// ([`PrivateAlgorithm::step`]) takes the same ERM `objective`; the run optimises its max-loss form.
+    pub fn max_loss(
+        settings: Settings,
+        objective: &Objective,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        let plan = plan(Declared::max_loss(objective)?, settings)?;
+        Self::from_plan(plan, objective, rng, seeded)
+    }
+
     /// Runs a plan made elsewhere (seed 004 Algorithm 1 uses this machinery with its own
     /// target radius and σ). The plan must have been made from `objective`'s declared constants.
     pub fn from_plan(
@@ -1066,7 +1115,7 @@ impl OutputPerturbation {
         mut rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        if Declared::of(objective)? != plan.declared {
+        if Declared::of_form(objective, plan.declared.form)? != plan.declared {
             return Err(Error::invalid(
                 "plan",
                 "a plan made from this objective's declared constants",
@@ -1214,6 +1263,11 @@ impl PrivateAlgorithm for OutputPerturbation {
             "replace-one adjacency with public n".to_string(),
             "the solver's iterates and its data-dependent stopping time are not private; only the release is".to_string(),
         ];
+        if p.declared.form == Form::MaxLoss {
+            caveats.push(
+                "non-ERM max-loss objective F(w) = max_i f(w; x_i) + r(w): Δ_F = 2L/μ (Prop 2.2; one record can be the maximum, so no 1/n)".to_string(),
+            );
+        }
         if p.declared.form == Form::NonErm {
             caveats.push(format!(
                 "non-ERM objective (TERM): Δ_F = (2L/μ)·min{{1, C_τ/n}} = (2L/μ)·{:.3e} (Lemma 5.2)",
@@ -1307,7 +1361,15 @@ impl PrivateAlgorithm for OutputPerturbation {
                 )
             }
             Engine::Fixed(f) => {
-                f.grad_evals += f.solver.iterate(objective);
+                f.grad_evals += if self.plan.declared.form == Form::MaxLoss {
+                    // `from_plan` checked that this form of the objective exists.
+                    match MaxLoss::new(objective) {
+                        Ok(problem) => f.solver.iterate(&problem),
+                        Err(_) => f64::NAN,
+                    }
+                } else {
+                    f.solver.iterate(objective)
+                };
                 f.done += 1;
                 f.last_value = match f.solver.last_value() {
                     Some(v) => v,

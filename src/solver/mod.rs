@@ -48,6 +48,7 @@
 //! problems of seed 004 Algorithm 2.
 
 pub mod dual;
+pub mod max_loss;
 
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
