@@ -177,6 +177,26 @@ fn prox_step(obj: &dyn Problem, eta: f64, x: &[f64], g: &[f64], out: &mut [f64])
     obj.prox(eta, out);
 }
 
+/// P_W(`start`): every solver's first point.
+fn projected_start(obj: &dyn Problem, start: &[f64]) -> Vec<f64> {
+    let mut w = start.to_vec();
+    obj.project(&mut w);
+    w
+}
+
+/// The two gradient evaluations of a variance-reduced step (SVRG, Katyusha): draws i uniformly
+/// from the terms and writes ∇f_i at the iterate and at the snapshot.
+fn sample_term_gradients(
+    obj: &dyn Problem,
+    rng: &mut DpRng,
+    [x, snapshot]: [&[f64]; 2],
+    [g_x, g_snap]: [&mut [f64]; 2],
+) {
+    let i = rng.random_range(0..obj.terms().max(1));
+    obj.term_gradient(x, i, g_x);
+    obj.term_gradient(snapshot, i, g_snap);
+}
+
 /// Which base solver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -265,8 +285,7 @@ impl ProjectedGd {
     /// Starts at P_W(start) with step 1/ℓ.
     pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
-        let mut w = start.to_vec();
-        obj.project(&mut w);
+        let w = projected_start(obj, start);
         Self {
             w,
             grad: vec![0.0; d],
@@ -316,8 +335,7 @@ impl ProjectedAgd {
     /// Starts at P_W(start).
     pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
-        let mut w = start.to_vec();
-        obj.project(&mut w);
+        let w = projected_start(obj, start);
         let s = libm::sqrt(constants.condition());
         Self {
             y: w.clone(),
@@ -375,8 +393,7 @@ impl Sgd {
         start: &[f64],
     ) -> Self {
         let d = obj.dim();
-        let mut x = start.to_vec();
-        obj.project(&mut x);
+        let x = projected_start(obj, start);
         Self {
             name: "stochastic gradient descent (weighted average)",
             avg: x.clone(),
@@ -437,8 +454,7 @@ impl Svrg {
         start: &[f64],
     ) -> Self {
         let d = obj.dim();
-        let mut x = start.to_vec();
-        obj.project(&mut x);
+        let x = projected_start(obj, start);
         Self {
             snapshot: x.clone(),
             x,
@@ -461,9 +477,12 @@ impl BaseSolver for Svrg {
         obj.value_and_gradient(&self.snapshot, &mut self.full);
         let m = 2 * n;
         for _ in 0..m {
-            let i = self.rng.random_range(0..n);
-            obj.term_gradient(&self.x, i, &mut self.g_x);
-            obj.term_gradient(&self.snapshot, i, &mut self.g_snap);
+            sample_term_gradients(
+                obj,
+                &mut self.rng,
+                [&self.x, &self.snapshot],
+                [&mut self.g_x, &mut self.g_snap],
+            );
             for (((x, gx), gs), g) in self
                 .x
                 .iter_mut()
@@ -517,8 +536,7 @@ impl Katyusha {
         start: &[f64],
     ) -> Self {
         let d = obj.dim();
-        let mut x = start.to_vec();
-        obj.project(&mut x);
+        let x = projected_start(obj, start);
         Self {
             snapshot: x.clone(),
             y: x.clone(),
@@ -562,9 +580,12 @@ impl BaseSolver for Katyusha {
             {
                 *x = tau1 * z + tau2 * s + (1.0 - tau1 - tau2) * y;
             }
-            let i = self.rng.random_range(0..n);
-            obj.term_gradient(&self.x, i, &mut self.g_x);
-            obj.term_gradient(&self.snapshot, i, &mut self.g_snap);
+            sample_term_gradients(
+                obj,
+                &mut self.rng,
+                [&self.x, &self.snapshot],
+                [&mut self.g_x, &mut self.g_snap],
+            );
             // ∇̃ = ∇g(x̃) + ∇g_i(x) − ∇g_i(x̃); the −m·(x − x̃) converts term gradients to g_i's.
             for ((((t, f), gx), gs), (x, s)) in self
                 .tilde
@@ -621,8 +642,7 @@ impl SubgradientBest {
     /// Starts at P_W(start).
     pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
-        let mut w = start.to_vec();
-        obj.project(&mut w);
+        let w = projected_start(obj, start);
         Self {
             best: w.clone(),
             w,
