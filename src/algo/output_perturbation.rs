@@ -1490,6 +1490,72 @@ impl PrivateAlgorithm for OutputPerturbation {
     }
 }
 
+/// The page's card for seed 000 **Algorithm 1** (plain words; the base solver's sentence is
+/// [`SolverKind::card`]). Cards and code share this text, so they cannot drift.
+pub const CARD: &str = "Output perturbation (Lowy & Razaviyayn 2021, seed 000, Algorithm 1). \
+Assumes a strongly convex objective: a declared ridge μ > 0 on top of a loss whose per-record \
+Lipschitz constant L holds for the declared feature bound (data are clipped to it). A non-private \
+solver runs until a certificate proves its point is within ρ = √(2α/μ) of the exact minimiser; \
+only then is one noise vector added, calibrated to the sensitivity Δ_F + 2ρ with Δ_F = 2L/(μn) \
+(ERM), 2L/μ (max-loss) or (2L/μ)·min{1, C_τ/n} (TERM): ℓ2-Laplace for pure ε-DP (δ = 0), the \
+ZWB Gaussian for (ε, δ)-DP at any ε. The guarantee is fixed by these declared constants before \
+the data are read; the solver's path and stopping time are not private. Expected excess risk, \
+smooth loss: (β/2)(ρ² + E‖z‖²) ≈ κ(L²/μ)(d/(εn))², so the plot should show the measured risk \
+falling as n⁻² and ε⁻² under the dashed bound; swapping the solver changes the gradient count, \
+not the noise.";
+
+/// The page's card for seed 000 **Algorithm 6** (regularised output perturbation).
+pub const CARD_REGULARISED: &str = "Regularised output perturbation (Lowy & Razaviyayn 2021, \
+seed 000, Algorithm 6). For a convex but not strongly convex loss on a ball of radius R: add a \
+ridge (λ/2)‖w‖² (the paper's λ balances noise against the bias λR²/2), then run Algorithm 1 on \
+the regularised objective with sensitivity 2(L + λR)/(λn) + 2√(2α/λ). The Gaussian uses the \
+corrected scale K_δΔ_T/(√2ε): the paper's printed Algorithm 6 noise is √2 too small and not \
+(ε, δ)-DP. Expected excess risk of the unregularised loss: about LR√(d/(εn)) (Lipschitz) or \
+(d/(εn))^{2/3} (smooth); the plot should show the slower n⁻¹ᐟ² or n⁻²ᐟ³ fall, with the \
+bias λR²/2 as a floor for a fixed λ.";
+
+/// The dashed theory curve for a configuration at another n and ε: re-plans from the declared
+/// constants with `n` and `epsilon` replaced (α, ρ and the noise follow the paper's recipe unless
+/// `settings.alpha` fixes α) and returns the expected excess risk bound of the release, from
+/// declared constants alone (no data):
+/// - smooth, unprojected release: (β/2)(ρ² + E‖z‖²), from F(w) − F* ≤ (β/2)‖w − w*‖² and
+///   E‖x⁺ + z − w*‖² = ‖x⁺ − w*‖² + E‖z‖² (Thm 3.2 proof, Prop 2.6). It assumes ∇F(w*) = 0
+///   (an interior optimum). We use the certified **distance** ρ, which every engine guarantees,
+///   rather than the paper's α: the certificate bounds the distance, and (β/2)ρ² = κα ≥ α;
+/// - otherwise (non-smooth or projected release): L_F(ρ + E‖z‖) with L_F = L + μR + λ₁√d the
+///   Lipschitz constant of F on the bounded W (Thm 3.1 proof; projection is non-expansive);
+/// - Algorithm 6 adds the bias λR²/2 (Thm 3.4/3.5 proofs), at the configuration's fixed λ.
+pub fn theory_bound(declared: Declared, settings: Settings, n: usize, epsilon: f64) -> Result<f64> {
+    let mut declared = declared;
+    let mut settings = settings;
+    declared.n = n;
+    settings.epsilon = epsilon;
+    if declared.form == Form::NonErm && declared.tilt_factor < 1.0 {
+        // TERM's C_τ/n factor scales with n: C_τ = factor·n_old.
+        return Err(Error::invalid(
+            "form",
+            "an ERM or max-loss configuration (TERM's factor depends on n through C_τ)",
+            "tilted",
+        ));
+    }
+    let p = plan(declared, settings)?;
+    let d = declared.d;
+    let rho = p.radius;
+    let smooth = declared.smoothness.is_finite() && !settings.project_release;
+    let release = if smooth {
+        0.5 * declared.smoothness * (rho * rho + p.noise.mean_square_norm(d))
+    } else {
+        let l_f = declared.lipschitz
+            + declared.strong_convexity * declared.iterate_bound
+            + declared.l1 * libm::sqrt(d as f64);
+        l_f * (rho + crate::theory::output_perturbation::mean_norm(&p.noise, d))
+    };
+    let bias = settings.regularised.map_or(0.0, |reg| {
+        0.5 * reg.lambda * declared.iterate_bound * declared.iterate_bound
+    });
+    Ok(release + bias)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
