@@ -189,6 +189,32 @@ fn audit_of_the_gaussian_release_passes_and_still_catches_the_skipped_certificat
 }
 
 #[test]
+fn audit_passes_the_stochastic_subgradient_method_and_catches_a_skipped_certificate() {
+    // Seed 000 Algorithm 3 (duality-gap certificate) on the tight pair with the absolute loss,
+    // pure ε = 1: the correct release passes (ε̂ ≤ 1 except with probability 1e-3), the planted
+    // release of 5 unverified SGD steps is caught. Measured with 2·10⁴ runs per side: ε̂ = 0.81
+    // (seed 31) and 3.33 (seed 32; 334 vs 1 hits of 10⁴). Here 2ρ = Δ_F/10, so Δ_T = 1.1·Δ_F.
+    let mut ok =
+        OutputPerturbationTarget::new(100, 1.0, 0.0, SolverKind::StochasticSubgradient, Bug::None)
+            .unwrap();
+    let p = ok.plan().unwrap();
+    assert!((p.sensitivity - 0.2).abs() < 1e-15);
+    assert!((p.total_sensitivity / p.sensitivity - 1.1).abs() < 1e-12);
+    let r = run(&mut ok, 20_000, 31);
+    assert!(!r.violation, "{r:?}");
+    let mut bad = OutputPerturbationTarget::new(
+        100,
+        1.0,
+        0.0,
+        SolverKind::StochasticSubgradient,
+        Bug::CertificateSkipped,
+    )
+    .unwrap();
+    let r = run(&mut bad, 20_000, 32);
+    assert!(r.violation, "{r:?}");
+}
+
+#[test]
 fn unconstrained_logistic_runs_end_to_end() {
     // R^d is allowed for losses with a global Lipschitz constant (logistic); the GD bound then
     // uses ‖w*‖ ≤ L/μ.

@@ -8,7 +8,8 @@
 //!    accuracy α and ρ = √(2α/μ), Δ_T = Δ_F + 2ρ, and the noise: ℓ2-Laplace with scale Δ_T/ε for
 //!    δ = 0, a Gaussian calibrated to Δ_T for δ > 0 (ZWB+19 by default; analytic or classical
 //!    selectable).
-//! 2. Run a non-private base solver ([`crate::solver`]: GD, AGD, SGD, SVRG, Katyusha) from
+//! 2. Run a non-private base solver ([`crate::solver`]: GD, AGD, SGD, SVRG, Katyusha; for
+//!    non-smooth losses the subgradient method or the stochastic subgradient method) from
 //!    w₀ = P_W(0); every step evaluates the certificate ([`crate::solver::certify`]), a bound on
 //!    ‖x⁺ − w*‖ (the subgradient method instead runs its theorem's fixed count, see Assumptions).
 //! 3. As soon as the bound is ≤ ρ: release w_A = x⁺ + z (optionally projected onto W; post-processing).
@@ -38,6 +39,12 @@
 //!   C_τ = e^{τ(A_R − a_R)} from [`loss_range`], a declared bound for margin losses; 2L/μ otherwise).
 //!   TERM of the squared loss is refused: its declared β_τ = β + 2L²τ holds only on W, while the
 //!   certificate needs smoothness on R^d.
+//! - The **max-loss** objective F(w) = max_i f(w; xᵢ) + r(w) ([`OutputPerturbation::max_loss`],
+//!   [`Form::MaxLoss`], [`crate::solver::max_loss`]) is seed 000's other non-ERM example: Δ_F = 2L/μ
+//!   (Prop 2.2: a maximum of L-Lipschitz functions is L-Lipschitz, so F(·, X′) − F(·, X) is
+//!   2L-Lipschitz; attained, since one record can be the maximum). It is non-smooth and not a
+//!   finite sum, so only the subgradient method (Algorithm 2, Cor 3.1's α = (L²/μ)·d/ε by default)
+//!   solves it. The digest's smoothed version (soft-max) is TERM (Lemma 5.2's C_τ/n factor).
 //!
 //! # Privacy
 //! Seed 000 Prop 3.1: if ‖w_T(X) − w*(X)‖ ≤ ρ on **every** dataset, then
@@ -48,6 +55,18 @@
 //!   REVIEW-000-004 A3). We never trust an iteration count or an expectation: the release waits for
 //!   the deterministic certificate, which bounds the distance ‖x⁺ − w*‖ ≤ ρ directly (what the proof
 //!   uses; it is implied by, and weaker than, F − F* ≤ α). No failure probability γ enters δ.
+//! - **Seed 000 Algorithm 3** (stochastic subgradient, weighted average; [`SolverKind::StochasticSubgradient`],
+//!   class F^ERM: hinge or absolute loss, ridge, bounded W) is accurate only in expectation
+//!   (Bubeck Thm 6.2: E F(ŵ_T) − F* ≤ 2L_F²/(μ(T+1))). Of the two remedies (a sure certificate,
+//!   or charging its failure probability as (ε, δ + 2γ), REVIEW-000-004 A3) we take the
+//!   certificate: Markov's γ = 2L_F²/(μ(T+1)α) would need T ∝ 1/γ, i.e. ≈ 10⁵·n² steps for
+//!   γ ≈ δ = 1e-5, and would turn a pure-ε release into an (ε, 2γ) one. Once per pass the Fenchel
+//!   duality gap at ŵ ([`crate::solver::dual`], a dual point improved by one SDCA sweep) is
+//!   evaluated; the release waits until gap ≤ α, which proves F(ŵ) − F* ≤ α and so ‖ŵ − w*‖ ≤ ρ
+//!   surely. The guarantee is the requested (ε, δ), with no γ. After a data-independent budget
+//!   (8× Cor 3.2's T = ⌈2L_F²/(μα)⌉ steps, or `max_iters`) without the certificate, the
+//!   subgradient method (Algorithm 2) restarts from w₀ for its deterministic Prop 3.2 count:
+//!   no abort (next item). The paper's Cor 3.2(b) T is too small (REVIEW-000-004 A3); it is not used.
 //! - A budget-exhausted abort is itself data-dependent (REVIEW-000-004 B3). So no run aborts in exact
 //!   arithmetic: if the chosen solver has not certified within `max_iters`, the run restarts
 //!   projected GD from P_W(0), which provably certifies within [`gd_iteration_bound`] steps — a
@@ -84,6 +103,8 @@ use crate::privacy::calibration::{
 };
 use crate::privacy::{ApproxDp, Guarantee, Ledger, PrivacyLoss, PureDp, Relation, check_epsilon};
 use crate::rng::DpRng;
+use crate::solver::dual::{DualCertificate, DualGap};
+use crate::solver::max_loss::MaxLoss;
 use crate::solver::{
     BaseSolver, Certificate, CertificateConstants, Problem, ProjectedGd, SolverKind,
 };
@@ -94,6 +115,14 @@ use super::{CertificateStatus, PrivateAlgorithm, StepReport};
 /// certificate's rounding allowance (checked in [`plan`]).
 const ROUNDING_SHARE: f64 = 0.1;
 
+/// The default budget of seed 000 Algorithm 3, in multiples of Cor 3.2's in-expectation count
+/// T = ⌈2L_F²/(μα)⌉: the duality gap at the weighted average must fall below α for sure, which
+/// typically needs a few times the count that bounds its expectation by α.
+const SGD_BUDGET_FACTOR: usize = 8;
+
+/// SDCA sweeps per evaluation of Algorithm 3's duality-gap certificate.
+const DUAL_SWEEPS: usize = 1;
+
 /// Whether F averages per-sample losses (sensitivity 1/n) or is a general function of the dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -102,6 +131,9 @@ pub enum Form {
     Erm,
     /// Any F(w, X) that is L-Lipschitz in w for every X (TERM): Δ_F = 2L/μ.
     NonErm,
+    /// The max-loss F(w) = max_i f(w; xᵢ) + r(w) ([`crate::solver::max_loss`]), non-ERM and
+    /// non-smooth: Δ_F = 2L/μ, attained (one record can be the maximum).
+    MaxLoss,
 }
 
 /// The declared, data-independent description of the problem that sets the noise.
@@ -182,6 +214,30 @@ impl Declared {
         Ok(declared)
     }
 
+    /// The declared constants of the **max-loss** form of `obj` (same records, loss, regulariser
+    /// and domain; [`crate::solver::max_loss`]): form [`Form::MaxLoss`], β = ∞ (a maximum is
+    /// non-smooth), no tilt. Only the subgradient method (Algorithm 2) accepts it.
+    pub fn max_loss(obj: &Objective) -> Result<Self> {
+        crate::solver::max_loss::MaxLoss::new(obj)?;
+        let declared = Self {
+            form: Form::MaxLoss,
+            smoothness: f64::INFINITY,
+            tilt_factor: 1.0,
+            ..Self::of(obj)?
+        };
+        declared.validate()?;
+        Ok(declared)
+    }
+
+    /// The declared constants of the objective the plan's form names: [`Declared::max_loss`] for
+    /// [`Form::MaxLoss`], [`Declared::of`] otherwise.
+    fn of_form(obj: &Objective, form: Form) -> Result<Self> {
+        match form {
+            Form::MaxLoss => Self::max_loss(obj),
+            Form::Erm | Form::NonErm => Self::of(obj),
+        }
+    }
+
     fn validate(&self) -> Result<()> {
         if self.n == 0 || self.d == 0 {
             return Err(Error::invalid(
@@ -231,6 +287,7 @@ impl Declared {
         match self.form {
             Form::Erm => base / self.n as f64,
             Form::NonErm => base * self.tilt_factor,
+            Form::MaxLoss => base,
         }
     }
 
@@ -339,7 +396,7 @@ pub fn privacy_ratio(d: usize, n: usize, form: Form, epsilon: f64, delta: f64) -
     };
     match form {
         Form::Erm => r / n as f64,
-        Form::NonErm => r,
+        Form::NonErm | Form::MaxLoss => r,
     }
 }
 
@@ -391,7 +448,7 @@ pub fn paper_alpha_regularised(
             let beta = (declared.smoothness - declared.strong_convexity).max(f64::MIN_POSITIVE);
             let m = match declared.form {
                 Form::Erm => declared.n as f64,
-                Form::NonErm => 1.0,
+                Form::NonErm | Form::MaxLoss => 1.0,
             };
             let first = libm::pow(l, 4.0 / 3.0) * libm::pow(r_dom, 2.0 / 3.0) / libm::cbrt(beta)
                 * libm::pow(ratio, -2.0 / 3.0)
@@ -468,7 +525,9 @@ pub struct Plan {
     pub total_sensitivity: f64,
     /// The noise.
     pub noise: NoiseLaw,
-    /// Worst-case GD iterations to certify, from the declared constants ([`gd_iteration_bound`]).
+    /// Worst-case iterations of the safeguard, from the declared constants: projected GD's
+    /// [`gd_iteration_bound`] for the certified solvers, the subgradient method's Prop 3.2 count
+    /// for [`SolverKind::Subgradient`] and for the fallback of [`SolverKind::StochasticSubgradient`].
     pub gd_bound: usize,
     /// The base solver's budget before the GD safeguard.
     pub max_iters: usize,
@@ -501,13 +560,13 @@ pub fn default_alpha(declared: &Declared, epsilon: f64, delta: f64) -> f64 {
         let base = l * l / declared.strong_convexity;
         return match declared.form {
             Form::Erm => base / n * (1.0 / n).min(r),
-            Form::NonErm => base * r,
+            Form::NonErm | Form::MaxLoss => base * r,
         };
     }
     let base = l * l / declared.strong_convexity * (declared.condition() * r * r).min(1.0);
     match declared.form {
         Form::Erm => base / (n * n),
-        Form::NonErm => base,
+        Form::NonErm | Form::MaxLoss => base,
     }
 }
 
@@ -598,6 +657,38 @@ fn certified_budget(
     Ok((gd_bound, settings.max_iters.unwrap_or(gd_bound).max(1)))
 }
 
+/// Seed 000 Algorithm 3's budget and its fallback, from declared constants: (T₂, budget) with T₂
+/// the deterministic count of the Algorithm 2 fallback ([`subgradient_iterations`]) and the budget
+/// `max_iters` or [`SGD_BUDGET_FACTOR`]·⌈2L_F²/(μα)⌉ stochastic steps (Cor 3.2's count; the same
+/// T as Algorithm 2's, but of one-sample steps). Class F^ERM only: a non-smooth ERM loss on a bounded
+/// domain without an ℓ1 term.
+fn stochastic_budget(
+    declared: &Declared,
+    settings: &Settings,
+    alpha: f64,
+) -> Result<(usize, usize)> {
+    if declared.smoothness.is_finite() {
+        return Err(Error::invalid(
+            "solver",
+            "a non-smooth loss for the stochastic subgradient method (smooth losses: sgd, with the gradient-mapping certificate)",
+            "stochastic_subgradient",
+        ));
+    }
+    if declared.form != Form::Erm {
+        return Err(Error::invalid(
+            "solver",
+            "an ERM objective for the stochastic subgradient method (seed 000 Algorithm 3 samples records)",
+            "stochastic_subgradient",
+        ));
+    }
+    let t = subgradient_iterations(declared, alpha)?;
+    let budget = settings
+        .max_iters
+        .unwrap_or_else(|| t.saturating_mul(SGD_BUDGET_FACTOR))
+        .max(1);
+    Ok((t, budget))
+}
+
 /// Fixes Δ_F, α, ρ, Δ_T, the noise and the guarantee from the declared problem and the settings.
 pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
     declared.validate()?;
@@ -658,18 +749,20 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
             let base = 2.0 * (declared.lipschitz + reg.lambda * domain_radius) / reg.lambda;
             match declared.form {
                 Form::Erm => base / declared.n as f64,
-                Form::NonErm => base,
+                Form::NonErm | Form::MaxLoss => base,
             }
         }
         _ => declared.sensitivity(),
     };
     let radius = libm::sqrt(2.0 * alpha / declared.strong_convexity);
     let total = sensitivity + 2.0 * radius;
-    let (gd_bound, max_iters) = if settings.solver == SolverKind::Subgradient {
-        let t = subgradient_iterations(&declared, alpha)?;
-        (t, t)
-    } else {
-        certified_budget(&declared, &settings, alpha, radius)?
+    let (gd_bound, max_iters) = match settings.solver {
+        SolverKind::Subgradient => {
+            let t = subgradient_iterations(&declared, alpha)?;
+            (t, t)
+        }
+        SolverKind::StochasticSubgradient => stochastic_budget(&declared, &settings, alpha)?,
+        _ => certified_budget(&declared, &settings, alpha, radius)?,
     };
     let (noise, accounting) = if settings.delta == 0.0 {
         let scale = laplace_scale(total, settings.epsilon)?;
@@ -951,10 +1044,25 @@ struct FixedRun {
     last_value: f64,
 }
 
+/// Seed 000 Algorithm 3 (stochastic subgradient, weighted average) stopped by the duality-gap
+/// certificate of [`crate::solver::dual`]: checked once the solver has spent a full pass since the
+/// last check; after `budget` steps without it, the deterministic Algorithm 2 takes over.
+struct StochasticRun {
+    solver: Box<dyn BaseSolver>,
+    dual: DualCertificate,
+    budget: usize,
+    done: usize,
+    since_check: f64,
+    grad_evals: f64,
+    last: Option<DualGap>,
+    certified: bool,
+}
+
 /// How the accuracy the sensitivity needs is established.
 enum Engine {
     Certified(CertifiedRun),
     Fixed(FixedRun),
+    Stochastic(StochasticRun),
 }
 
 /// Seed 000 Algorithm 1 (and Algorithm 6) as a step-wise [`PrivateAlgorithm`].
@@ -967,6 +1075,8 @@ pub struct OutputPerturbation {
     out: Vec<f64>,
     t: usize,
     outcome: Outcome,
+    /// Whether seed 000 Algorithm 3 exhausted its budget and Algorithm 2 took over.
+    fallback: bool,
 }
 
 impl OutputPerturbation {
@@ -983,6 +1093,20 @@ impl OutputPerturbation {
         Self::from_plan(plan, objective, rng, seeded)
     }
 
+    /// Seed 000 Algorithm 1 on the **max-loss** form of `objective` (F(w) = max_i f(w; xᵢ) + r(w),
+    /// non-ERM, Δ_F = 2L/μ): planned from [`Declared::max_loss`]; `settings.solver` must be the
+    /// subgradient method (the form is non-smooth and not a finite sum). Every later call
+    /// ([`PrivateAlgorithm::step`]) takes the same ERM `objective`; the run optimises its max-loss form.
+    pub fn max_loss(
+        settings: Settings,
+        objective: &Objective,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        let plan = plan(Declared::max_loss(objective)?, settings)?;
+        Self::from_plan(plan, objective, rng, seeded)
+    }
+
     /// Runs a plan made elsewhere (seed 004 Algorithm 1 uses this machinery with its own
     /// target radius and σ). The plan must have been made from `objective`'s declared constants.
     pub fn from_plan(
@@ -991,7 +1115,7 @@ impl OutputPerturbation {
         mut rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        if Declared::of(objective)? != plan.declared {
+        if Declared::of_form(objective, plan.declared.form)? != plan.declared {
             return Err(Error::invalid(
                 "plan",
                 "a plan made from this objective's declared constants",
@@ -1014,6 +1138,19 @@ impl OutputPerturbation {
                 grad_evals: 0.0,
                 last_value: f64::NAN,
             })
+        } else if settings.solver == SolverKind::StochasticSubgradient {
+            Engine::Stochastic(StochasticRun {
+                solver: settings
+                    .solver
+                    .build(objective, &constants, solver_seed, &start),
+                dual: DualCertificate::new(objective)?,
+                budget: plan.max_iters,
+                done: 0,
+                since_check: 0.0,
+                grad_evals: 0.0,
+                last: None,
+                certified: false,
+            })
         } else {
             Engine::Certified(CertifiedRun::new(
                 objective,
@@ -1035,6 +1172,7 @@ impl OutputPerturbation {
             noise: vec![0.0; d],
             t: 0,
             outcome: Outcome::Solving,
+            fallback: false,
         })
     }
 
@@ -1049,10 +1187,11 @@ impl OutputPerturbation {
     }
 
     /// Whether the GD safeguard had to take over from the chosen solver.
+    /// For seed 000 Algorithm 3: whether its budget ran out and Algorithm 2 took over.
     pub fn used_safeguard(&self) -> bool {
         match &self.engine {
             Engine::Certified(run) => run.used_safeguard(),
-            Engine::Fixed(_) => false,
+            Engine::Fixed(_) | Engine::Stochastic(_) => self.fallback,
         }
     }
 
@@ -1060,6 +1199,7 @@ impl OutputPerturbation {
         match &self.engine {
             Engine::Certified(run) => run.solver_name(),
             Engine::Fixed(f) => f.solver.name(),
+            Engine::Stochastic(s) => s.solver.name(),
         }
     }
 
@@ -1067,6 +1207,15 @@ impl OutputPerturbation {
         match &self.engine {
             Engine::Certified(run) => run.last(),
             Engine::Fixed(_) => None,
+            // The gap bounds F − F*, hence the distance by μ-strong convexity.
+            Engine::Stochastic(s) => s.last.map(|g| Certificate {
+                value: g.value,
+                grad_norm: f64::NAN,
+                residual: f64::NAN,
+                distance_bound: libm::sqrt(
+                    2.0 * g.gap.max(0.0) / self.plan.declared.strong_convexity,
+                ),
+            }),
         }
     }
 
@@ -1082,6 +1231,7 @@ impl OutputPerturbation {
         match &self.engine {
             Engine::Certified(run) => run.certified_point(),
             Engine::Fixed(f) => f.solver.current(),
+            Engine::Stochastic(s) => s.solver.current(),
         }
     }
 
@@ -1113,6 +1263,11 @@ impl PrivateAlgorithm for OutputPerturbation {
             "replace-one adjacency with public n".to_string(),
             "the solver's iterates and its data-dependent stopping time are not private; only the release is".to_string(),
         ];
+        if p.declared.form == Form::MaxLoss {
+            caveats.push(
+                "non-ERM max-loss objective F(w) = max_i f(w; x_i) + r(w): Δ_F = 2L/μ (Prop 2.2; one record can be the maximum, so no 1/n)".to_string(),
+            );
+        }
         if p.declared.form == Form::NonErm {
             caveats.push(format!(
                 "non-ERM objective (TERM): Δ_F = (2L/μ)·min{{1, C_τ/n}} = (2L/μ)·{:.3e} (Lemma 5.2)",
@@ -1131,13 +1286,24 @@ impl PrivateAlgorithm for OutputPerturbation {
                     f.total - 1,
                     p.radius
                 )),
+                Engine::Stochastic(s) => caveats.push(format!(
+                    "certificate met: duality gap F(ŵ) − D(α) = {:.3e} ≤ α = {:.3e}, so ‖ŵ − w*‖ ≤ ρ = {:.3e} surely; Algorithm 3's in-expectation bound is not relied on, so no failure probability γ enters δ",
+                    s.last.map_or(f64::NAN, |g| g.gap),
+                    p.alpha,
+                    p.radius
+                )),
             },
             Outcome::Aborted => caveats.push(
                 "ABORTED: the certificate never held (floating point); the output is the data-independent w₀, and the abort itself depends on the data".to_string(),
             ),
             Outcome::Solving => caveats.push("not released yet".to_string()),
         }
-        if self.used_safeguard() {
+        if self.fallback {
+            caveats.push(format!(
+                "the stochastic subgradient method (Algorithm 3) did not certify within {} steps; the subgradient method (Algorithm 2) from w₀ took over for its Prop 3.2 count (no data-dependent abort)",
+                p.max_iters
+            ));
+        } else if self.used_safeguard() {
             caveats.push(format!(
                 "{} did not certify within {} iterations; projected GD from w₀ took over",
                 self.solver_name(),
@@ -1195,7 +1361,15 @@ impl PrivateAlgorithm for OutputPerturbation {
                 )
             }
             Engine::Fixed(f) => {
-                f.grad_evals += f.solver.iterate(objective);
+                f.grad_evals += if self.plan.declared.form == Form::MaxLoss {
+                    // `from_plan` checked that this form of the objective exists.
+                    match MaxLoss::new(objective) {
+                        Ok(problem) => f.solver.iterate(&problem),
+                        Err(_) => f64::NAN,
+                    }
+                } else {
+                    f.solver.iterate(objective)
+                };
                 f.done += 1;
                 f.last_value = match f.solver.last_value() {
                     Some(v) => v,
@@ -1209,7 +1383,43 @@ impl PrivateAlgorithm for OutputPerturbation {
                     false,
                 )
             }
+            Engine::Stochastic(s) => {
+                let cost = s.solver.iterate(objective);
+                s.grad_evals += cost;
+                s.since_check += cost;
+                s.done += 1;
+                // The check schedule depends only on the declared per-step cost (one check per
+                // full pass, and at the last step of the budget), never on the data.
+                if s.since_check >= 1.0 || s.done >= s.budget {
+                    let gap = s.dual.evaluate(objective, s.solver.current(), DUAL_SWEEPS);
+                    s.grad_evals += (DUAL_SWEEPS + 2) as f64;
+                    s.since_check = 0.0;
+                    s.last = Some(gap);
+                    s.certified = gap.gap <= self.plan.alpha;
+                }
+                let value = s.last.map_or(f64::NAN, |g| g.value);
+                (value, f64::NAN, s.grad_evals, s.certified, false)
+            }
         };
+        // Algorithm 3 out of budget: hand over to Algorithm 2 (deterministic, Prop 3.2), never
+        // abort (REVIEW-000-004 B3). The passes already spent stay counted.
+        if let Engine::Stochastic(s) = &self.engine
+            && !s.certified
+            && s.done >= s.budget
+        {
+            let constants = self.plan.declared.certificate_constants();
+            let mut start = vec![0.0; objective.dim()];
+            objective.domain().project(&mut start);
+            let spent = s.grad_evals;
+            self.engine = Engine::Fixed(FixedRun {
+                solver: SolverKind::Subgradient.build(objective, &constants, 0, &start),
+                done: 0,
+                total: self.plan.gd_bound + 1,
+                grad_evals: spent,
+                last_value: f64::NAN,
+            });
+            self.fallback = true;
+        }
         let mut report = StepReport {
             t: self.t,
             grad_evals,
@@ -1223,6 +1433,7 @@ impl PrivateAlgorithm for OutputPerturbation {
             let point = match &self.engine {
                 Engine::Certified(run) => run.certified_point(),
                 Engine::Fixed(f) => f.solver.current(),
+                Engine::Stochastic(s) => s.solver.current(),
             };
             match perturb(
                 &self.plan.noise,
@@ -1252,6 +1463,7 @@ impl PrivateAlgorithm for OutputPerturbation {
         match (self.outcome, &self.engine) {
             (Outcome::Solving, Engine::Certified(run)) => run.current(),
             (Outcome::Solving, Engine::Fixed(f)) => f.solver.current(),
+            (Outcome::Solving, Engine::Stochastic(s)) => s.solver.current(),
             (Outcome::Released | Outcome::Aborted, _) => &self.out,
         }
     }
@@ -1264,6 +1476,7 @@ impl PrivateAlgorithm for OutputPerturbation {
         match &self.engine {
             Engine::Certified(run) => run.grad_evals(),
             Engine::Fixed(f) => f.grad_evals,
+            Engine::Stochastic(s) => s.grad_evals,
         }
     }
 
@@ -1275,6 +1488,72 @@ impl PrivateAlgorithm for OutputPerturbation {
             met: self.outcome == Outcome::Released,
         })
     }
+}
+
+/// The page's card for seed 000 **Algorithm 1** (plain words; the base solver's sentence is
+/// [`SolverKind::card`]). Cards and code share this text, so they cannot drift.
+pub const CARD: &str = "Output perturbation (Lowy & Razaviyayn 2021, seed 000, Algorithm 1). \
+Assumes a strongly convex objective: a declared ridge μ > 0 on top of a loss whose per-record \
+Lipschitz constant L holds for the declared feature bound (data are clipped to it). A non-private \
+solver runs until a certificate proves its point is within ρ = √(2α/μ) of the exact minimiser; \
+only then is one noise vector added, calibrated to the sensitivity Δ_F + 2ρ with Δ_F = 2L/(μn) \
+(ERM), 2L/μ (max-loss) or (2L/μ)·min{1, C_τ/n} (TERM): ℓ2-Laplace for pure ε-DP (δ = 0), the \
+ZWB Gaussian for (ε, δ)-DP at any ε. The guarantee is fixed by these declared constants before \
+the data are read; the solver's path and stopping time are not private. Expected excess risk, \
+smooth loss: (β/2)(ρ² + E‖z‖²) ≈ κ(L²/μ)(d/(εn))², so the plot should show the measured risk \
+falling as n⁻² and ε⁻² under the dashed bound; swapping the solver changes the gradient count, \
+not the noise.";
+
+/// The page's card for seed 000 **Algorithm 6** (regularised output perturbation).
+pub const CARD_REGULARISED: &str = "Regularised output perturbation (Lowy & Razaviyayn 2021, \
+seed 000, Algorithm 6). For a convex but not strongly convex loss on a ball of radius R: add a \
+ridge (λ/2)‖w‖² (the paper's λ balances noise against the bias λR²/2), then run Algorithm 1 on \
+the regularised objective with sensitivity 2(L + λR)/(λn) + 2√(2α/λ). The Gaussian uses the \
+corrected scale K_δΔ_T/(√2ε): the paper's printed Algorithm 6 noise is √2 too small and not \
+(ε, δ)-DP. Expected excess risk of the unregularised loss: about LR√(d/(εn)) (Lipschitz) or \
+(d/(εn))^{2/3} (smooth); the plot should show the slower n⁻¹ᐟ² or n⁻²ᐟ³ fall, with the \
+bias λR²/2 as a floor for a fixed λ.";
+
+/// The dashed theory curve for a configuration at another n and ε: re-plans from the declared
+/// constants with `n` and `epsilon` replaced (α, ρ and the noise follow the paper's recipe unless
+/// `settings.alpha` fixes α) and returns the expected excess risk bound of the release, from
+/// declared constants alone (no data):
+/// - smooth, unprojected release: (β/2)(ρ² + E‖z‖²), from F(w) − F* ≤ (β/2)‖w − w*‖² and
+///   E‖x⁺ + z − w*‖² = ‖x⁺ − w*‖² + E‖z‖² (Thm 3.2 proof, Prop 2.6). It assumes ∇F(w*) = 0
+///   (an interior optimum). We use the certified **distance** ρ, which every engine guarantees,
+///   rather than the paper's α: the certificate bounds the distance, and (β/2)ρ² = κα ≥ α;
+/// - otherwise (non-smooth or projected release): L_F(ρ + E‖z‖) with L_F = L + μR + λ₁√d the
+///   Lipschitz constant of F on the bounded W (Thm 3.1 proof; projection is non-expansive);
+/// - Algorithm 6 adds the bias λR²/2 (Thm 3.4/3.5 proofs), at the configuration's fixed λ.
+pub fn theory_bound(declared: Declared, settings: Settings, n: usize, epsilon: f64) -> Result<f64> {
+    let mut declared = declared;
+    let mut settings = settings;
+    declared.n = n;
+    settings.epsilon = epsilon;
+    if declared.form == Form::NonErm && declared.tilt_factor < 1.0 {
+        // TERM's C_τ/n factor scales with n: C_τ = factor·n_old.
+        return Err(Error::invalid(
+            "form",
+            "an ERM or max-loss configuration (TERM's factor depends on n through C_τ)",
+            "tilted",
+        ));
+    }
+    let p = plan(declared, settings)?;
+    let d = declared.d;
+    let rho = p.radius;
+    let smooth = declared.smoothness.is_finite() && !settings.project_release;
+    let release = if smooth {
+        0.5 * declared.smoothness * (rho * rho + p.noise.mean_square_norm(d))
+    } else {
+        let l_f = declared.lipschitz
+            + declared.strong_convexity * declared.iterate_bound
+            + declared.l1 * libm::sqrt(d as f64);
+        l_f * (rho + crate::theory::output_perturbation::mean_norm(&p.noise, d))
+    };
+    let bias = settings.regularised.map_or(0.0, |reg| {
+        0.5 * reg.lambda * declared.iterate_bound * declared.iterate_bound
+    });
+    Ok(release + bias)
 }
 
 #[cfg(test)]
@@ -1514,6 +1793,121 @@ mod tests {
             1e-12
         ));
         assert!(alg.ledger().caveats.iter().any(|c| c.contains("Prop 3.2")));
+    }
+
+    fn hinge_objective(n: usize, domain: DomainKind) -> Objective {
+        let spec = ClassificationSpec {
+            n,
+            d: 2,
+            feature_scale: 1.0,
+            signal: 3.0,
+        };
+        let mut data = generate_classification(&spec, &mut seeded(8, Stream::Data)).unwrap();
+        clip_features(&mut data, 1.0);
+        Objective::with_loss(
+            Arc::new(data),
+            Loss::erm(Glm::Hinge),
+            Regularizer::ridge(0.1),
+            domain.boxed(),
+            1.0,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn stochastic_subgradient_releases_only_after_its_duality_gap_certificate() {
+        // Seed 000 Algorithm 3 on hinge + ridge (class F^ERM, Cor 3.2's α = L²/(μn²)): every
+        // step before the release reports a certified distance above ρ, the release's is ≤ ρ,
+        // and the released centre is truly within ρ of the certified hinge optimum. The guarantee
+        // is the requested (ε, δ): the certificate is sure, so no 2γ is added (REVIEW-000-004 A3).
+        for (n, delta) in [(100, 0.0), (300, 1e-6)] {
+            let obj = hinge_objective(n, DomainKind::L2Ball { radius: 2.0 });
+            let reference = reference::solve(&obj, 1e-12, 200_000).unwrap();
+            let slack = libm::sqrt(2.0 * reference.gap_bound / 0.1);
+            let mut s = Settings::new(1.0, delta);
+            s.solver = SolverKind::StochasticSubgradient;
+            let mut alg = OutputPerturbation::new(s, &obj, seeded(5, Stream::Noise), true).unwrap();
+            assert_eq!(alg.guarantee().delta, delta);
+            let alpha = 1.0 / (0.1 * (n * n) as f64);
+            assert!((alg.plan().alpha - alpha).abs() < 1e-15 * alpha.max(1.0));
+            let rho = alg.plan().radius;
+            while alg.step(&obj).is_some() {
+                if let Some(c) = alg.certificate() {
+                    assert_eq!(c.bound <= rho, alg.is_done(), "n = {n}");
+                }
+            }
+            assert_eq!(alg.outcome(), Outcome::Released);
+            assert!(!alg.used_safeguard());
+            let dist = dist2(alg.certified_point(), &reference.w);
+            assert!(dist <= rho + slack, "n = {n}: {dist} > ρ = {rho}");
+            assert!(
+                alg.ledger()
+                    .caveats
+                    .iter()
+                    .any(|c| c.contains("duality gap") && c.contains("no failure probability"))
+            );
+            // Cost: Cor 3.2's T = 2L_F²/(μα) one-sample steps is 2n²(1.2)² = 2.9n passes; the
+            // certified run must stay within its budget of 8T steps (no fallback, checked above).
+            println!(
+                "n = {n}: {} steps, {:.1} passes, T = {}",
+                alg.t,
+                alg.grad_evals(),
+                alg.plan().gd_bound
+            );
+        }
+    }
+
+    #[test]
+    fn stochastic_subgradient_out_of_budget_hands_over_to_algorithm_2() {
+        // A budget of 3 steps cannot certify; the run must not abort (REVIEW-000-004 B3) but run
+        // Algorithm 2 from w₀ for its deterministic Prop 3.2 count and release within ρ.
+        let obj = hinge_objective(60, DomainKind::L2Ball { radius: 2.0 });
+        let reference = reference::solve(&obj, 1e-12, 200_000).unwrap();
+        let mut s = Settings::new(1.0, 0.0);
+        s.solver = SolverKind::StochasticSubgradient;
+        s.max_iters = Some(3);
+        let mut alg = OutputPerturbation::new(s, &obj, seeded(6, Stream::Noise), true).unwrap();
+        let steps = std::iter::from_fn(|| alg.step(&obj)).count();
+        assert_eq!(steps, 3 + alg.plan().gd_bound + 1);
+        assert_eq!(alg.outcome(), Outcome::Released);
+        assert!(alg.used_safeguard());
+        let slack = libm::sqrt(2.0 * reference.gap_bound / 0.1);
+        assert!(dist2(alg.certified_point(), &reference.w) <= alg.plan().radius + slack);
+        let caveats = alg.ledger().caveats;
+        assert!(
+            caveats
+                .iter()
+                .any(|c| c.contains("Algorithm 2") && c.contains("took over"))
+        );
+        assert!(caveats.iter().any(|c| c.contains("Prop 3.2")));
+    }
+
+    #[test]
+    fn stochastic_subgradient_is_refused_outside_class_f_erm() {
+        // A smooth loss (use SGD with the gradient certificate) and a loss without a dual
+        // certificate are refused with the field to fix.
+        let mut s = Settings::new(1.0, 0.0);
+        s.solver = SolverKind::StochasticSubgradient;
+        let logistic = objective(100, 0.1, ball());
+        assert_eq!(
+            plan(Declared::of(&logistic).unwrap(), s)
+                .unwrap_err()
+                .field(),
+            Some("solver")
+        );
+        let adversarial = Objective::with_loss(
+            Arc::new(logistic.data().clone()),
+            Loss {
+                glm: Glm::Hinge,
+                wrap: Wrap::Adversarial { radius: 0.1 },
+            },
+            Regularizer::ridge(0.1),
+            ball().boxed(),
+            1.0,
+        )
+        .unwrap();
+        let err = OutputPerturbation::new(s, &adversarial, seeded(1, Stream::Noise), true);
+        assert_eq!(err.err().unwrap().field(), Some("loss"));
     }
 
     #[test]

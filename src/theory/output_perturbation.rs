@@ -31,12 +31,17 @@ pub fn mean_norm(noise: &NoiseLaw, d: usize) -> f64 {
     }
 }
 
-/// Thm 3.2 proof (smooth, unprojected): E F(w_A) − F* ≤ α + (β/2)·E‖z‖².
+/// Thm 3.2 proof (smooth, unprojected): E F(w_A) − F* ≤ α + (β/2)·E‖z‖², for a point with
+/// F(w_T) − F* ≤ α (the subgradient method's Prop 3.2, Algorithm 3's duality gap). The
+/// gradient-mapping certificate bounds the **distance** ‖w_T − w*‖ ≤ ρ = √(2α/μ) instead, which gives
+/// F(w_T) − F* ≤ (β/2)ρ² = κα: pass κα here, or use
+/// [`crate::algo::output_perturbation::theory_bound`], which does.
 pub fn smooth_unprojected(alpha: f64, smoothness: f64, noise: &NoiseLaw, d: usize) -> f64 {
     alpha + 0.5 * smoothness * noise.mean_square_norm(d)
 }
 
-/// Thm 3.1 proof (Lipschitz, projected): E F(w_A) − F* ≤ α + L·E‖z‖.
+/// Thm 3.1 proof (Lipschitz, projected): E F(w_A) − F* ≤ α + L·E‖z‖, for F(w_T) − F* ≤ α (with a
+/// distance certificate, L·ρ takes α's place: see [`crate::algo::output_perturbation::theory_bound`]).
 pub fn lipschitz_projected(alpha: f64, lipschitz: f64, noise: &NoiseLaw, d: usize) -> f64 {
     alpha + lipschitz * mean_norm(noise, d)
 }
