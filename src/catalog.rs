@@ -22,6 +22,8 @@ pub struct Card {
     pub watch: &'static str,
     /// The module with the full statement and every correction taken from the digests.
     pub module: &'static str,
+    /// The module's own one-paragraph card, where it has one (quoted, not restated).
+    pub summary: &'static str,
 }
 
 /// The card of `kind`.
@@ -36,6 +38,7 @@ pub fn card(kind: AlgorithmKind) -> Card {
         utility,
         watch,
         module,
+        summary: summary(kind),
     };
     match kind {
         NoisyGd => c(
@@ -128,6 +131,19 @@ pub fn card(kind: AlgorithmKind) -> Card {
             "No path: one draw from the grid, concentrated near w* as ε n grows.",
             "algo::exponential_grid",
         ),
+    }
+}
+
+/// The paragraph an algorithm's module keeps beside its code.
+fn summary(kind: AlgorithmKind) -> &'static str {
+    use crate::algo::{byoa, exponential_grid, output_perturbation};
+    match kind {
+        AlgorithmKind::OutputPerturbation => output_perturbation::CARD,
+        AlgorithmKind::RegularisedOutputPerturbation => output_perturbation::CARD_REGULARISED,
+        AlgorithmKind::Byoa => byoa::CARD_ALGORITHM_1,
+        AlgorithmKind::ByoaPhased => byoa::CARD_ALGORITHM_2,
+        AlgorithmKind::ExponentialGrid => exponential_grid::CARD,
+        _ => "",
     }
 }
 

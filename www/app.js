@@ -143,7 +143,8 @@ function showCard(kind) {
   const c = cardsByKind[kind];
   if (!c) return;
   const rows = [['source', c.source], ['assumptions', c.assumptions], ['privacy', c.privacy],
-    ['utility', c.utility], ['what to watch', c.watch], ['code', `src/${c.module.replace('::', '/')}.rs`]];
+    ['utility', c.utility], ['what to watch', c.watch], ...(c.summary ? [['in full', c.summary]] : []),
+    ['code', `src/${c.module.replace('::', '/')}.rs`]];
   $('card-body').replaceChildren(...rows.flatMap(([k, v]) => [
     Object.assign(document.createElement('dt'), { textContent: k }),
     Object.assign(document.createElement('dd'), { textContent: v }),

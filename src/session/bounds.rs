@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use super::prepare::{Prepared, Preview};
 use super::problem::Problem;
-use crate::algo::output_perturbation::Plan;
+use crate::algo::{exponential_grid, output_perturbation};
 use crate::config::RunConfig;
-use crate::theory::{byoa, gradient_perturbation, output_perturbation as op_theory};
+use crate::theory::{byoa, gradient_perturbation};
 
 /// Points of DP-GD's curve at most (it is smooth: a few hundred suffice).
 const CURVE_POINTS: usize = 200;
@@ -63,7 +63,34 @@ pub fn curve(
                 source: "seed 002 Thm 6.2 proof (eqs 80–81), geometric sum as corrected by digest 002 §4.1",
             })
         }
-        Prepared::OutputPerturbation(plan, extra) => op_bound(plan, *extra, declared.radius(), d),
+        Prepared::OutputPerturbation(plan, _) => flat(
+            output_perturbation::theory_bound(
+                plan.declared,
+                plan.settings,
+                config.n,
+                config.epsilon,
+            )
+            .ok()?,
+            "seed 000 Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ",
+        ),
+        Prepared::Grid(settings) => {
+            let radius = declared.radius();
+            let lipschitz_f =
+                preview.lipschitz + mu * radius + declared.regularizer.l1 * (d as f64).sqrt();
+            flat(
+                exponential_grid::theory_bound(
+                    preview.lipschitz,
+                    lipschitz_f,
+                    radius,
+                    config.n,
+                    d,
+                    config.epsilon,
+                    settings.resolution,
+                    true,
+                ),
+                "seed 000 Proposition G.1 with the grid's spacing",
+            )
+        }
         Prepared::Byoa(_) if beta.is_finite() && mu > 0.0 => flat(
             byoa::algorithm_1_empirical(
                 preview.lipschitz,
@@ -77,44 +104,5 @@ pub fn curve(
             "seed 004 Theorem 3.4 (empirical)",
         ),
         _ => None,
-    }
-}
-
-fn op_bound(plan: &Plan, extra_ridge: f64, radius: f64, d: usize) -> Option<Curve> {
-    let declared = &plan.declared;
-    let smooth = declared.smoothness.is_finite();
-    if extra_ridge > 0.0 {
-        // Algorithm 6: the excess of the unregularised F.
-        let y = if smooth {
-            op_theory::regularised_smooth(
-                plan.alpha,
-                declared.smoothness - extra_ridge,
-                extra_ridge,
-                radius,
-                &plan.noise,
-                d,
-            )
-        } else {
-            op_theory::regularised_lipschitz(
-                plan.alpha,
-                declared.lipschitz,
-                extra_ridge,
-                radius,
-                &plan.noise,
-                d,
-            )
-        };
-        return flat(y, "seed 000 Theorems 3.4/3.5 proofs (Algorithm 6)");
-    }
-    if smooth && !plan.settings.project_release {
-        flat(
-            op_theory::smooth_unprojected(plan.alpha, declared.smoothness, &plan.noise, d),
-            "seed 000 Theorem 3.2 proof: α + (β/2)E‖z‖²",
-        )
-    } else {
-        flat(
-            op_theory::lipschitz_projected(plan.alpha, declared.lipschitz, &plan.noise, d),
-            "seed 000 Theorem 3.1 proof: α + L·E‖z‖",
-        )
     }
 }
