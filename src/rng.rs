@@ -25,6 +25,8 @@ pub enum Stream {
     Noise = 2,
     /// The empirical privacy audit (its own stream, so auditing never shifts a run's noise).
     Audit = 3,
+    /// The fresh sample that estimates a synthetic problem's population risk.
+    Population = 4,
 }
 
 /// A generator for `stream` of the run seeded by `seed`.

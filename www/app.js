@@ -161,6 +161,10 @@ function showReadout() {
   ui.release.textContent = r
     ? `(${r.w.slice(0, 4).map((v) => fmt(v, 4)).join(', ')}${r.w.length > 4 ? ', …' : ''}); excess ${sci(r.excess)}`
     : 'not yet';
+  const pop = r?.population;
+  $('population').textContent = pop
+    ? `${sci(pop.value)} ± ${sci(pop.std_error)} (fresh-sample estimate)`
+    : (r ? 'n/a (your own data: no population to sample)' : '–');
   ui.caveats.replaceChildren(
     ...(r ? r.ledger.caveats : []).map((c) => Object.assign(document.createElement('li'), { textContent: c })),
   );

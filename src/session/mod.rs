@@ -28,7 +28,7 @@ use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
-use crate::reference::Reference;
+use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream, seeded_repeat};
 
 pub use bounds::Curve;
@@ -52,6 +52,9 @@ pub struct Release {
     pub noise_norm: Option<f64>,
     pub loss: f64,
     pub excess: f64,
+    /// Excess population risk F_pop(w) − F_pop(w*_pop), estimated on a fresh sample with its
+    /// standard error (synthetic data only). **Non-private**.
+    pub population: Option<Estimate>,
     pub ledger: Ledger,
 }
 
@@ -293,8 +296,14 @@ impl Session {
                 epsilon_spent: self.algorithm.guarantee().epsilon,
             };
             batch.push(&final_report, excess, plane);
+            let population = self
+                .problem
+                .population
+                .as_ref()
+                .and_then(|p| p.excess_risk(&w).ok());
             batch.release = Some(Release {
                 excess,
+                population,
                 w,
                 plane,
                 noise_norm: self.last_noise,
@@ -892,5 +901,22 @@ mod tests {
             ..RunConfig::default()
         };
         assert!(Lab::new(hinge, None).unwrap().theories()[0].is_none());
+    }
+
+    #[test]
+    fn synthetic_releases_report_their_population_excess_with_a_standard_error() {
+        let mut s = Session::new(RunConfig {
+            l2: 0.05,
+            ..small()
+        })
+        .unwrap();
+        let release = s.advance(usize::MAX, || true).release.unwrap();
+        let pop = release
+            .population
+            .expect("synthetic data have a population estimate");
+        assert!(pop.value.is_finite() && pop.std_error.is_finite() && pop.std_error >= 0.0);
+        // The release is 30 noisy steps from 0: worse than the population optimum by more than
+        // the estimate's own noise.
+        assert!(pop.value > 2.0 * pop.std_error, "{pop:?}");
     }
 }
