@@ -117,6 +117,66 @@ impl Calibration {
         };
         Ok((sigma, guarantee))
     }
+
+    /// ε at δ after `steps` of the T releases of a run calibrated to zCDP `rho`: zCDP is
+    /// additive, so ρ_t = ρ·t/T, converted the same way as the guarantee (so ε_T is the target).
+    pub fn epsilon_after(&self, rho: f64, steps: usize) -> f64 {
+        zcdp::epsilon_for_rho(rho * steps as f64 / self.steps as f64, self.delta)
+    }
+
+    /// Whether `objective`'s dataset can be run under this calibration. Replace-one: n is public
+    /// and fixed, so a dataset of another size is no neighbour. Add/remove: a neighbour has n ± 1
+    /// records, and refusing it would itself tell the two apart; the mean is instead taken over
+    /// the declared n (see [`Calibration::value_and_gradient`]). Tilted ERM is not a mean over
+    /// records, so it runs under replace-one only.
+    pub(crate) fn check_objective(&self, objective: &Objective) -> Result<()> {
+        if self.relation == Relation::ReplaceOne && objective.data().n() != self.n {
+            return Err(Error::DimensionMismatch {
+                what: "n of the calibration",
+                expected: objective.data().n(),
+                got: self.n,
+            });
+        }
+        if self.relation == Relation::AddRemove
+            && matches!(
+                objective.loss().map(|l| l.wrap),
+                Some(crate::loss::Wrap::Tilted { .. })
+            )
+        {
+            return Err(Error::invalid(
+                "relation",
+                "replace-one for a tilted (TERM) objective, which is not a mean over records",
+                "add_remove",
+            ));
+        }
+        Ok(())
+    }
+
+    /// F(w) and ∇F(w) (smooth part) into `grad`, with the data term averaged as the relation
+    /// needs. Replace-one: the objective's own mean. Add/remove: (1/n)Σᵢ∇f(w; zᵢ) + λ₂w over the
+    /// **declared** n; the sum changes by at most G between neighbours, so this mean has
+    /// sensitivity G/n whatever the actual record count, where averaging over the actual count
+    /// (n ± 1) would make it ≈ 2G/n. Bit-identical to the replace-one path when the counts agree
+    /// (the scale is exactly 1).
+    pub(crate) fn value_and_gradient(
+        &self,
+        objective: &Objective,
+        w: &[f64],
+        grad: &mut [f64],
+    ) -> f64 {
+        match self.relation {
+            Relation::ReplaceOne => objective.value_and_gradient(w, grad),
+            Relation::AddRemove => {
+                let scale = objective.data().n() as f64 / self.n as f64;
+                let data_value = objective.data_term(w, Some(&mut *grad));
+                let ridge = objective.regularizer();
+                for (g, w) in grad.iter_mut().zip(w) {
+                    *g = *g * scale + ridge.l2 * w;
+                }
+                data_value * scale + ridge.value(w)
+            }
+        }
+    }
 }
 
 /// DP-GD state: the iterate and the buffers of one step, allocated once.
@@ -173,28 +233,7 @@ impl NoisyGd {
                 step_size,
             ));
         }
-        // Replace-one: n is public and fixed, so a dataset of another size is no neighbour.
-        // Add/remove: a neighbour has n ± 1 records, and refusing it would itself tell the two
-        // apart; the mean is instead taken over the declared n (see `step`).
-        if calibration.relation == Relation::ReplaceOne && objective.data().n() != calibration.n {
-            return Err(Error::DimensionMismatch {
-                what: "n of the calibration",
-                expected: objective.data().n(),
-                got: calibration.n,
-            });
-        }
-        if calibration.relation == Relation::AddRemove
-            && matches!(
-                objective.loss().map(|l| l.wrap),
-                Some(crate::loss::Wrap::Tilted { .. })
-            )
-        {
-            return Err(Error::invalid(
-                "relation",
-                "replace-one for a tilted (TERM) objective, which is not a mean over records",
-                "add_remove",
-            ));
-        }
+        calibration.check_objective(objective)?;
         let (sigma, guarantee) = calibration.calibrate()?;
         let d = objective.dim();
         let mut w = vec![0.0; d];
@@ -239,25 +278,10 @@ impl NoisyGd {
         self.sigma
     }
 
-    /// F and ∇F with the data term averaged over the **declared** n: (1/n)Σᵢ∇f(w; zᵢ) + λ₂w. Under
-    /// add/remove the sum changes by at most G between neighbours, so this mean has sensitivity
-    /// G/n whatever the actual record count; averaging over the actual count (n ± 1) would make it
-    /// ≈ 2G/n. Bit-identical to `value_and_gradient` when the counts agree (the scale is 1).
-    fn value_and_gradient_over_declared_n(&mut self, objective: &Objective) -> f64 {
-        let scale = objective.data().n() as f64 / self.calibration.n as f64;
-        let data_value = objective.data_term(&self.w, Some(&mut self.grad));
-        let ridge = objective.regularizer();
-        for (g, w) in self.grad.iter_mut().zip(&self.w) {
-            *g = *g * scale + ridge.l2 * w;
-        }
-        data_value * scale + ridge.value(&self.w)
-    }
-
-    /// ε at the run's δ after `steps` of the T noisy releases: zCDP is additive, so ρ_t = ρ·t/T,
-    /// converted the same way as the guarantee (so ε_T equals the target ε).
+    /// ε at the run's δ after `steps` of the T noisy releases (ε_T equals the target ε).
     pub fn epsilon_after(&self, steps: usize) -> f64 {
-        let rho = self.guarantee.rho.unwrap_or(0.0) * steps as f64 / self.calibration.steps as f64;
-        zcdp::epsilon_for_rho(rho, self.calibration.delta)
+        self.calibration
+            .epsilon_after(self.guarantee.rho.unwrap_or(0.0), steps)
     }
 }
 
@@ -306,10 +330,9 @@ impl PrivateAlgorithm for NoisyGd {
         {
             w_j.copy_from_slice(&self.w);
         }
-        let loss = match self.calibration.relation {
-            Relation::ReplaceOne => objective.value_and_gradient(&self.w, &mut self.grad),
-            Relation::AddRemove => self.value_and_gradient_over_declared_n(objective),
-        };
+        let loss = self
+            .calibration
+            .value_and_gradient(objective, &self.w, &mut self.grad);
         let grad_norm = norm2(&self.grad);
         fill_gaussian(&mut self.rng, self.sigma, &mut self.noise);
         for ((w, g), z) in self.w.iter_mut().zip(&self.grad).zip(&self.noise) {

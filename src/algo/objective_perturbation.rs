@@ -60,7 +60,7 @@ use crate::rng::DpRng;
 use super::{PrivateAlgorithm, StepReport};
 
 /// The logistic loss's bound on ℓ″.
-const LOGISTIC_CURVATURE: f64 = 0.25;
+pub const LOGISTIC_CURVATURE: f64 = 0.25;
 
 /// The declared inputs of objective perturbation.
 #[derive(Debug, Clone, Copy, PartialEq)]
