@@ -64,6 +64,41 @@ pub enum Output {
     RandomIterate,
 }
 
+/// Leaky demonstration toggle for DP-GD (digest 002 §9 item 9, P1). Any leak makes the run
+/// **not private**.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DpGdLeak {
+    /// The correct mechanism: features clipped to the declared bound before the run.
+    #[default]
+    None,
+    /// Features are left unclipped: on heavy-tailed data one record's gradient can exceed the
+    /// declared G by any factor, so the calibrated noise hides nothing (P1).
+    NoClipping,
+}
+
+impl DpGdLeak {
+    /// One sentence for the "not DP" badge.
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            DpGdLeak::None => None,
+            DpGdLeak::NoClipping => Some(
+                "NOT PRIVATE: features are not clipped to the declared bound, so on heavy-tailed                  data one record's gradient can exceed G and the calibrated noise does not cover it",
+            ),
+        }
+    }
+
+    /// Prepares a run's data: clips every feature vector to the declared `bound` (which is what
+    /// makes the declared G hold, DESIGN.md §5 rule 1), unless the leak skips it. Returns how
+    /// many were clipped (a **non-private** diagnostic).
+    pub fn prepare(self, data: &mut crate::data::Dataset, bound: f64) -> usize {
+        match self {
+            DpGdLeak::None => crate::data::clip_features(data, bound),
+            DpGdLeak::NoClipping => 0,
+        }
+    }
+}
+
 /// The declared inputs that fix the noise: nothing here may come from the data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Calibration {
@@ -194,6 +229,7 @@ pub struct NoisyGd {
     output: Output,
     /// J and w_J in the random-iterate mode (w_J is filled when the run reaches it).
     chosen: Option<(usize, Vec<f64>)>,
+    leak: DpGdLeak,
 }
 
 impl NoisyGd {
@@ -249,6 +285,7 @@ impl NoisyGd {
         Ok(Self {
             output,
             chosen,
+            leak: DpGdLeak::None,
             calibration,
             guarantee,
             sigma,
@@ -260,6 +297,13 @@ impl NoisyGd {
             noise: vec![0.0; d],
             t: 0,
         })
+    }
+
+    /// Marks the run with a leaky demonstration toggle (the data must have been prepared with
+    /// [`DpGdLeak::prepare`] for the same leak): the ledger then says NOT PRIVATE.
+    pub fn with_leak(mut self, leak: DpGdLeak) -> Self {
+        self.leak = leak;
+        self
     }
 
     /// Which iterate is released.
@@ -312,12 +356,16 @@ impl PrivateAlgorithm for NoisyGd {
         }
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         let rho = self.guarantee.rho;
-        match rho.map(|rho| Zcdp::new(rho, self.calibration.relation)) {
+        let ledger = match rho.map(|rho| Zcdp::new(rho, self.calibration.relation)) {
             Some(Ok(rho)) => ledger.with_spend(
                 format!("{} Gaussian gradient releases", self.calibration.steps),
                 PrivacyLoss::Zcdp(rho),
             ),
             _ => ledger,
+        };
+        match self.leak.describe() {
+            Some(leak) => ledger.with_leak(leak),
+            None => ledger,
         }
     }
 
@@ -673,6 +721,56 @@ mod tests {
             noiseless(Relation::ReplaceOne),
             noiseless(Relation::AddRemove)
         );
+    }
+
+    #[test]
+    fn the_no_clipping_leak_leaves_heavy_tailed_features_unclipped_and_marks_the_ledger() {
+        // Student-t(2) features: some norms far beyond the declared bound 1.
+        use crate::data::{GeneratorSpec, Link, Tail, Task, generate};
+        let spec = GeneratorSpec {
+            n: 500,
+            d: 3,
+            features: Tail::StudentT { nu: 2.0 },
+            feature_scale: 1.0,
+            signal: 1.0,
+            task: Task::Classification {
+                link: Link::Logistic,
+                flip: 0.0,
+            },
+        };
+        let raw = generate(&spec, seeded(4, Stream::Data)).unwrap();
+        let max_norm = |d: &crate::data::Dataset| {
+            (0..d.n())
+                .map(|i| norm2(d.features(i)))
+                .fold(0.0f64, f64::max)
+        };
+        assert!(max_norm(&raw) > 5.0);
+        let (mut clipped, mut leaky) = (raw.clone(), raw);
+        assert!(DpGdLeak::None.prepare(&mut clipped, 1.0) > 0);
+        assert_eq!(DpGdLeak::NoClipping.prepare(&mut leaky, 1.0), 0);
+        assert!(max_norm(&clipped) <= 1.0 + 1e-12 && max_norm(&leaky) > 5.0);
+        for (data, leak) in [(clipped, DpGdLeak::None), (leaky, DpGdLeak::NoClipping)] {
+            let obj = Objective::new(
+                Arc::new(data),
+                Box::new(Logistic),
+                0.0,
+                Box::new(L2Ball { radius: 3.0 }),
+                1.0,
+            );
+            let alg = NoisyGd::new(
+                Calibration {
+                    n: 500,
+                    ..calibration(1.0, 5)
+                },
+                4.0,
+                &obj,
+                seeded(0, Stream::Noise),
+                true,
+            )
+            .unwrap()
+            .with_leak(leak);
+            assert_eq!(alg.ledger().is_private(), leak == DpGdLeak::None);
+        }
     }
 
     #[test]
