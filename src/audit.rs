@@ -49,7 +49,9 @@ use serde::{Deserialize, Serialize};
 use crate::algo::PrivateAlgorithm;
 use crate::algo::dp_accmd::{AccMdLeak, DpAccMd, DpAccMdConfig, Geometry};
 use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig, DpSgdLeak};
-use crate::algo::dp_svrg::{DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgNoise, SvrgVariant};
+use crate::algo::dp_svrg::{
+    DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgLeak, SvrgNoise, SvrgVariant,
+};
 use crate::algo::noisy_gd::{Calibration, DpGdLeak, NoisyGd};
 use crate::algo::objective_perturbation::{ObjectivePerturbation, ObjectivePerturbationConfig};
 use crate::algo::output_perturbation::{
@@ -757,10 +759,15 @@ impl Auditable for DpSgdTarget {
 /// clipping to the declared bound 1, y = −1), which moves both the sampled differences and the
 /// re-released anchor. [`Bug::ClippingSkipped`] leaves the canary at x = 50: its gradient is then
 /// up to 50 G and the calibrated noise does not cover it.
+///
+/// [`DpSvrgTarget::svrg_bb`] runs DP-SVRG++ (no ridge) on the same pair to audit the SVRG-BB
+/// leak ([`SvrgLeak::BbStepFromExactGradients`], digest P6).
 pub struct DpSvrgTarget {
     calibration: DpSvrgCalibration,
     config: DpSvrgConfig,
     data: [Arc<Dataset>; 2],
+    /// Ridge λ₂ of the objective.
+    l2: f64,
 }
 
 impl DpSvrgTarget {
@@ -797,6 +804,7 @@ impl DpSvrgTarget {
             epoch_length,
             step_size: 1.0,
             batch_size: batch,
+            leak: SvrgLeak::None,
         };
         let calibration = DpSvrgCalibration::new(config)?;
         let canary_x = if bug == Bug::ClippingSkipped {
@@ -809,7 +817,36 @@ impl DpSvrgTarget {
             calibration,
             config,
             data: [Arc::new(d), Arc::new(d_prime)],
+            l2: 0.1,
         })
+    }
+
+    /// The SVRG-BB audit: certified DP-SVRG++ on the same pair without ridge, declared η = 10⁻³,
+    /// with or without the leak. On D every gradient is exactly 0, so the BB curvature estimate
+    /// ⟨Δx̃, Δ∇F⟩ is 0, the BB step is undefined and η stays 10⁻³: the release sits within a few
+    /// 10⁻³ of 0. On D′ the canary's curvature (≈ 1/(4n) near 0) makes η_BB ≈ 4n/m_s, a thousand
+    /// times larger, and the same noise spreads the release over units: the step size alone tells
+    /// the datasets apart. Without the leak both sides keep η = 10⁻³ (the correct mechanism).
+    #[allow(clippy::too_many_arguments)]
+    pub fn svrg_bb(
+        n: usize,
+        batch: usize,
+        epochs: usize,
+        epoch_length: usize,
+        epsilon: f64,
+        delta: f64,
+        leak: SvrgLeak,
+    ) -> Result<Self> {
+        let mut target = Self::new(n, batch, epochs, epoch_length, epsilon, delta, Bug::None)?;
+        target.config = DpSvrgConfig {
+            variant: SvrgVariant::SvrgPlusPlus,
+            step_size: 1e-3,
+            leak,
+            ..target.config
+        };
+        target.calibration = DpSvrgCalibration::new(target.config)?;
+        target.l2 = 0.0;
+        Ok(target)
     }
 }
 
@@ -826,7 +863,7 @@ impl Auditable for DpSvrgTarget {
         let objective = Objective::new(
             Arc::clone(pick(&self.data, side)),
             Box::new(Logistic),
-            0.1,
+            self.l2,
             Box::new(L2Ball { radius: 100.0 }),
             1.0,
         );

@@ -6,6 +6,7 @@
 //! expected ε̂ of the buggy mechanism clears the claim by a wide margin (numbers in each test).
 
 use dp_playground::algo::dp_accmd::{AccMdLeak, Geometry};
+use dp_playground::algo::dp_svrg::SvrgLeak;
 use dp_playground::audit::{
     AuditReport, Auditable, Bug, DpAccMdTarget, DpSgdTarget, DpSvrgTarget, GaussianMeanTarget,
     LaplaceMeanTarget, NoisyGdTarget, ObjectivePerturbationTarget, audit,
@@ -152,6 +153,22 @@ fn dp_accmd_passes_in_both_geometries_and_the_exact_gradient_y_step_is_caught() 
         let r = run(&mut bad, 4_000, seed + 100);
         assert!(r.violation, "{ball:?}: {r:?}");
     }
+}
+
+#[test]
+fn svrg_bb_step_sizes_from_exact_gradients_are_caught() {
+    // Certified DP-SVRG++ (add/remove, n = 10, b = 5, T = 2 epochs, m = 2, so N = 12 releases),
+    // (1, 1e-5), declared η = 1e-3 on the canary pair. Correct: both sides keep η, ε̂ must stay
+    // ≤ 1. SVRG-BB from exact gradients: on D (all gradients 0) the BB step is undefined and η
+    // stays 1e-3; on D′ the canary's curvature makes η ≈ 4n/m₁ = 5, so the releases differ in
+    // scale a thousandfold and even 2000 runs give ε̂ ≫ 1.
+    let mut ok = DpSvrgTarget::svrg_bb(10, 5, 2, 2, 1.0, 1e-5, SvrgLeak::None).unwrap();
+    let r = run(&mut ok, 10_000, 18);
+    assert!(!r.violation, "{r:?}");
+    let mut bad =
+        DpSvrgTarget::svrg_bb(10, 5, 2, 2, 1.0, 1e-5, SvrgLeak::BbStepFromExactGradients).unwrap();
+    let r = run(&mut bad, 2_000, 19);
+    assert!(r.violation, "{r:?}");
 }
 
 #[test]
