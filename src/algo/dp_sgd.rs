@@ -193,6 +193,30 @@ impl DpSgdConfig {
     }
 }
 
+/// Fills `batch` with a Poisson(q) subset of 0..n in increasing order (each index independently
+/// with probability q), by geometric gaps (module docs); `ln_1mq` = ln(1 − q), which is −∞ for
+/// q = 1 (every index). Shared by DP-SGD and DP-SVRG, so both sample the same way from the same
+/// draws.
+pub(crate) fn poisson_batch(rng: &mut DpRng, ln_1mq: f64, n: usize, batch: &mut Vec<usize>) {
+    batch.clear();
+    if ln_1mq == f64::NEG_INFINITY {
+        batch.extend(0..n);
+        return;
+    }
+    let mut i = 0usize;
+    while i < n {
+        // U ∈ (0, 1]; the gap G = ⌊ln U / ln(1−q)⌋ ≥ 0 is Geometric(q) (see module docs).
+        let u = 1.0 - rng.random::<f64>();
+        let gap = libm::log(u) / ln_1mq;
+        if gap >= (n - i) as f64 {
+            break;
+        }
+        i += gap as usize;
+        batch.push(i);
+        i += 1;
+    }
+}
+
 /// ε after t steps without re-running the accountant: ε_t = min_α rdp_to_dp(α, t·r(α), δ) with the
 /// per-step curve r and the conversion's t-independent terms ln(1 − 1/α) and (ln δ + ln α)/(α − 1)
 /// precomputed (it runs every step, so it must cost a few hundred flops, not a thousand logs).
@@ -407,27 +431,6 @@ impl DpSgd {
         }
     }
 
-    /// Fills `self.batch` with a Poisson(q) subset of 0..n, in increasing order.
-    fn sample_batch(&mut self, n: usize) {
-        self.batch.clear();
-        if self.config.sampling_rate >= 1.0 {
-            self.batch.extend(0..n);
-            return;
-        }
-        let mut i = 0usize;
-        while i < n {
-            // U ∈ (0, 1]; the gap G = ⌊ln U / ln(1−q)⌋ ≥ 0 is Geometric(q) (see module docs).
-            let u = 1.0 - self.rng.random::<f64>();
-            let gap = libm::log(u) / self.ln_1mq;
-            if gap >= (n - i) as f64 {
-                break;
-            }
-            i += gap as usize;
-            self.batch.push(i);
-            i += 1;
-        }
-    }
-
     /// The clipped sum of the batch's per-sample gradients into `self.sum`; returns the sum of
     /// the per-sample losses and the number clipped.
     fn clipped_sum(&mut self, objective: &Objective) -> (f64, u64) {
@@ -607,7 +610,7 @@ impl PrivateAlgorithm for DpSgd {
         if self.is_done() || objective.dim() != self.w.len() || n != self.n {
             return None;
         }
-        self.sample_batch(n);
+        poisson_batch(&mut self.rng, self.ln_1mq, n, &mut self.batch);
         let (value_sum, clipped) = self.clipped_sum(objective);
         self.sampled += self.batch.len() as u64;
         self.clipped += clipped;
@@ -821,7 +824,7 @@ mod tests {
         let mut sizes = Vec::new();
         let mut counts = vec![0u32; N];
         for _ in 0..2000 {
-            alg.sample_batch(N);
+            poisson_batch(&mut alg.rng, alg.ln_1mq, N, &mut alg.batch);
             assert!(alg.batch.windows(2).all(|w| w[0] < w[1]));
             sizes.push(alg.batch.len() as f64);
             alg.batch.iter().for_each(|&i| counts[i] += 1);

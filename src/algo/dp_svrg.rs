@@ -58,8 +58,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use rand::RngExt;
-
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
 use crate::noise::fill_gaussian;
@@ -68,7 +66,7 @@ use crate::privacy::rdp::{DEFAULT_ORDERS, RdpAccountant, subsampled_gaussian_rdp
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon};
 use crate::rng::DpRng;
 
-use super::dp_sgd::EpsilonSchedule;
+use super::dp_sgd::{EpsilonSchedule, poisson_batch};
 use super::{PrivateAlgorithm, StepReport};
 
 /// Which of the paper's two algorithms.
@@ -526,25 +524,6 @@ impl DpSvrg {
             None => self.config.epsilon * libm::sqrt(steps as f64 / self.releases as f64),
         }
     }
-
-    fn sample_batch(&mut self, n: usize) {
-        self.batch.clear();
-        if self.ln_1mq == f64::NEG_INFINITY {
-            self.batch.extend(0..n);
-            return;
-        }
-        let mut i = 0usize;
-        while i < n {
-            let u = 1.0 - self.rng.random::<f64>();
-            let gap = libm::log(u) / self.ln_1mq;
-            if gap >= (n - i) as f64 {
-                break;
-            }
-            i += gap as usize;
-            self.batch.push(i);
-            i += 1;
-        }
-    }
 }
 
 impl PrivateAlgorithm for DpSvrg {
@@ -633,7 +612,7 @@ impl PrivateAlgorithm for DpSvrg {
             }
             self.average.fill(0.0);
         }
-        self.sample_batch(n);
+        poisson_batch(&mut self.rng, self.ln_1mq, n, &mut self.batch);
         let k = self.batch.len() as f64;
         let b = self.config.batch_size as f64;
         if self.batch.is_empty() {
