@@ -84,6 +84,17 @@ use crate::rng::DpRng;
 use super::noisy_gd::Calibration;
 use super::{PrivateAlgorithm, StepReport};
 
+/// The algorithm card (one paragraph for the page; the preview is [`DpAccMdConfig::calibrate`],
+/// the theory curve [`crate::theory::gradient_perturbation::dp_accmd_bound`]).
+pub const DESCRIPTION: &str = "DP-AccMD (seed 002, Wang, Ye & Xu 2017, Algorithm 3): accelerated \
+mirror descent over an ℓ2 or ℓ1 ball, one noisy full gradient per step. The paper's version is \
+not private (its y-step uses the exact gradient); this one replaces that step by a private \
+coupling, which the paper's proof still covers. Assumptions: a convex, smooth loss with features \
+clipped to the declared bound, over a centrally symmetric ball. Guarantee: (ε, δ)-DP from the \
+composition of T Gaussian releases in zCDP, as for DP-GD. The plot shows an accelerated 1/T² \
+descent, then a noise floor that grows with T (dashed: the proof's bound); over the ℓ1 ball the \
+noise costs about ln(d) instead of d, the Gaussian-width gain for high dimensions.";
+
 /// The constraint set C and the mirror map that goes with it (declared, never measured).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "ball")]

@@ -99,6 +99,17 @@ impl DpGdLeak {
     }
 }
 
+/// The algorithm card (one paragraph for the page; the preview is [`Calibration::calibrate`], the
+/// theory curves [`crate::theory::gradient_perturbation::dp_gd_pl_bound`] and
+/// [`crate::theory::gradient_perturbation::dp_gd_nonconvex_bound`]).
+pub const DESCRIPTION: &str = "DP-GD (seed 002, Wang, Ye & Xu 2017, Algorithm 4): full-batch \
+gradient descent with Gaussian noise added to every gradient, projected onto the domain. \
+Assumptions: each record's gradient is bounded by the declared G (features clipped to the \
+declared bound). Guarantee: (ε, δ)-DP from the composition of T Gaussian releases in zCDP, fixed \
+before the run; only the last iterate (or, for non-convex losses, one iterate chosen at random \
+in advance) is released. The plot shows the excess risk falling fast, then flattening at a noise \
+floor that rises with T and falls with n·ε (dashed: the PL bound of the paper's proof).";
+
 /// The declared inputs that fix the noise: nothing here may come from the data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Calibration {

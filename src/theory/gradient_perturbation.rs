@@ -288,8 +288,8 @@ pub fn objective_perturbation_bound(
     positive("feature_bound", feature_bound)?;
     use crate::algo::objective_perturbation::{LOGISTIC_CURVATURE, epsilon_split};
     let split = epsilon_split(epsilon, n, lambda, feature_bound, LOGISTIC_CURVATURE)?;
-    let (n, eps_prime, extra) = (n as f64, split.epsilon_noise, split.extra_ridge);
-    let scale = 2.0 * feature_bound / eps_prime;
+    let (n, extra) = (n as f64, split.extra_ridge);
+    let scale = split.noise_scale(feature_bound);
     let mean_sq = d as f64 * (d as f64 + 1.0) * scale * scale;
     Ok(mean_sq / (2.0 * n * n * (lambda + extra)) + 0.5 * extra * w_star_sq)
 }
