@@ -276,7 +276,7 @@ pub fn dp_svrg_plus_plus_bound(
 /// E‖b‖²/(2n²(Λ+Δ)) + (Δ/2)‖w*‖², the bound plotted here (the exact quadratic-growth form of the
 /// paper's O(d² ln²(d/δ′) R²/(n²ε²Λ)) with probability 1 − δ′). ε′ and Δ are the algorithm's own
 /// ε split ([`crate::algo::objective_perturbation`] module docs); `w_star_sq` = ‖w*‖² (bounded by
-/// the public (ln 2)/Λ from J(w*) ≤ J(0) = ln 2).
+/// the public 2 ln 2/Λ, since (Λ/2)‖w*‖² ≤ J(w*) ≤ J(0) = ln 2).
 pub fn objective_perturbation_bound(
     n: usize,
     d: usize,
