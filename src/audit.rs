@@ -30,7 +30,9 @@
 //! [`Auditable`] is implemented by the standard targets below, each with planted bugs for the
 //! audit tab and the tests: the Gaussian and Laplace mechanisms on a clipped mean (σ halved,
 //! scale halved, clipping skipped), noisy gradient descent as a whole algorithm (clipping
-//! skipped, replace-one), DP-SGD, DP-SVRG and objective perturbation as whole algorithms, and
+//! skipped, replace-one; the skip is DP-GD's leaky toggle [`DpGdLeak::NoClipping`]), DP-SGD,
+//! DP-SVRG, DP-AccMD (with its exact-gradient y-step leak) and objective perturbation as whole
+//! algorithms, and
 //! output perturbation (seed 000 Algorithm 1) with a certificate-skipping variant. The pairs are
 //! worst cases for the query at hand.
 //!
@@ -45,14 +47,17 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::algo::PrivateAlgorithm;
+use crate::algo::dp_accmd::{AccMdLeak, DpAccMd, DpAccMdConfig, Geometry};
 use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig, DpSgdLeak};
-use crate::algo::dp_svrg::{DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgNoise, SvrgVariant};
-use crate::algo::noisy_gd::{Calibration, NoisyGd};
+use crate::algo::dp_svrg::{
+    DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgLeak, SvrgNoise, SvrgVariant,
+};
+use crate::algo::noisy_gd::{Calibration, DpGdLeak, NoisyGd};
 use crate::algo::objective_perturbation::{ObjectivePerturbation, ObjectivePerturbationConfig};
 use crate::algo::output_perturbation::{
     Declared, NoiseLaw, OutputPerturbation, Plan, Settings, plan,
 };
-use crate::data::{Dataset, clip_features};
+use crate::data::Dataset;
 use crate::domain::L2Ball;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Logistic, Loss, Regularizer};
@@ -441,6 +446,38 @@ impl Auditable for LaplaceMeanTarget {
     }
 }
 
+/// A one-dimensional neighbouring pair: D starts with `first[0]` (if any), D′ with `first[1]`
+/// (if any), and both continue with `shared` copies of `record` (x, y). The whole-algorithm
+/// targets below all use pairs of this shape, the differing record first.
+fn pair_1d(
+    first: [Option<(f64, f64)>; 2],
+    shared: usize,
+    record: (f64, f64),
+) -> Result<[Dataset; 2]> {
+    let make = |head: Option<(f64, f64)>| -> Result<Dataset> {
+        let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = head.into_iter().unzip();
+        xs.resize(xs.len() + shared, record.0);
+        ys.resize(ys.len() + shared, record.1);
+        Dataset::new(nalgebra::DMatrix::from_row_slice(1, xs.len(), &xs), ys)
+    };
+    Ok([make(first[0])?, make(first[1])?])
+}
+
+/// The member of a pair that `side` names.
+fn pick<T>(pair: &[T; 2], side: Side) -> &T {
+    match side {
+        Side::D => &pair[0],
+        Side::DPrime => &pair[1],
+    }
+}
+
+/// Runs `alg` to its release and returns the released first coordinate, the statistic of every
+/// whole-algorithm target (the pairs are one-dimensional).
+fn release_1d(alg: &mut dyn PrivateAlgorithm, objective: &Objective) -> f64 {
+    while alg.step(objective).is_some() {}
+    alg.current()[0]
+}
+
 /// Noisy gradient descent ([`NoisyGd`]) as a whole algorithm, on logistic regression in one
 /// dimension with declared feature bound 1, released coordinate as the statistic.
 ///
@@ -453,6 +490,7 @@ pub struct NoisyGdTarget {
     step_size: f64,
     radius: f64,
     data: [Arc<Dataset>; 2],
+    leak: DpGdLeak,
 }
 
 impl NoisyGdTarget {
@@ -469,17 +507,15 @@ impl NoisyGdTarget {
                 format!("{bug:?}"),
             ));
         }
-        let make = |x: f64, y: f64| -> Result<Arc<Dataset>> {
-            let mut xs = vec![1.0; n];
-            let mut ys = vec![1.0; n];
-            xs[0] = x;
-            ys[0] = y;
-            let mut data = Dataset::new(nalgebra::DMatrix::from_row_slice(1, n, &xs), ys)?;
-            if bug != Bug::ClippingSkipped {
-                clip_features(&mut data, 1.0);
-            }
-            Ok(Arc::new(data))
+        let leak = if bug == Bug::ClippingSkipped {
+            DpGdLeak::NoClipping
+        } else {
+            DpGdLeak::None
         };
+        let [mut d, mut d_prime] =
+            pair_1d([Some((1.0, 1.0)), Some((50.0, -1.0))], n - 1, (1.0, 1.0))?;
+        leak.prepare(&mut d, 1.0);
+        leak.prepare(&mut d_prime, 1.0);
         let calibration = Calibration {
             epsilon,
             delta,
@@ -496,7 +532,8 @@ impl NoisyGdTarget {
             // make the audit weak).
             step_size: 1.0,
             radius: 100.0,
-            data: [make(1.0, 1.0)?, make(50.0, -1.0)?],
+            data: [Arc::new(d), Arc::new(d_prime)],
+            leak,
         })
     }
 }
@@ -511,12 +548,8 @@ impl Auditable for NoisyGdTarget {
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
-        let data = match side {
-            Side::D => &self.data[0],
-            Side::DPrime => &self.data[1],
-        };
         let objective = Objective::new(
-            Arc::clone(data),
+            Arc::clone(pick(&self.data, side)),
             Box::new(Logistic),
             0.0,
             Box::new(L2Ball {
@@ -525,9 +558,9 @@ impl Auditable for NoisyGdTarget {
             1.0,
         );
         let run_rng = DpRng::seed_from_u64(rng.next_u64());
-        let mut alg = NoisyGd::new(self.calibration, self.step_size, &objective, run_rng, false)?;
-        while alg.step(&objective).is_some() {}
-        Ok(alg.current()[0])
+        let mut alg = NoisyGd::new(self.calibration, self.step_size, &objective, run_rng, false)?
+            .with_leak(self.leak);
+        Ok(release_1d(&mut alg, &objective))
     }
 }
 
@@ -708,23 +741,11 @@ impl DpSgdTarget {
             config.leak = DpSgdLeak::NoClipping;
         }
         let calibration = DpSgdCalibration::new(config)?;
-        let make = |canary: bool| -> Result<Arc<Dataset>> {
-            let m = if canary { n } else { n - 1 };
-            let mut xs = vec![0.0; m];
-            let mut ys = vec![1.0; m];
-            if canary {
-                xs[0] = 50.0;
-                ys[0] = -1.0;
-            }
-            Ok(Arc::new(Dataset::new(
-                nalgebra::DMatrix::from_row_slice(1, m, &xs),
-                ys,
-            )?))
-        };
+        let [d, d_prime] = pair_1d([None, Some((50.0, -1.0))], n - 1, (0.0, 1.0))?;
         Ok(Self {
             calibration,
             config,
-            data: [make(false)?, make(true)?],
+            data: [Arc::new(d), Arc::new(d_prime)],
         })
     }
 }
@@ -739,13 +760,9 @@ impl Auditable for DpSgdTarget {
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
-        let data = match side {
-            Side::D => &self.data[0],
-            Side::DPrime => &self.data[1],
-        };
         // A wide ball: the projection never binds, so nothing hides the difference.
         let objective = Objective::new(
-            Arc::clone(data),
+            Arc::clone(pick(&self.data, side)),
             Box::new(Logistic),
             0.0,
             Box::new(L2Ball { radius: 100.0 }),
@@ -754,8 +771,7 @@ impl Auditable for DpSgdTarget {
         let run_rng = DpRng::seed_from_u64(rng.next_u64());
         let mut alg =
             DpSgd::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
-        while alg.step(&objective).is_some() {}
-        Ok(alg.current()[0])
+        Ok(release_1d(&mut alg, &objective))
     }
 }
 
@@ -766,10 +782,15 @@ impl Auditable for DpSgdTarget {
 /// clipping to the declared bound 1, y = −1), which moves both the sampled differences and the
 /// re-released anchor. [`Bug::ClippingSkipped`] leaves the canary at x = 50: its gradient is then
 /// up to 50 G and the calibrated noise does not cover it.
+///
+/// [`DpSvrgTarget::svrg_bb`] runs DP-SVRG++ (no ridge) on the same pair to audit the SVRG-BB
+/// leak ([`SvrgLeak::BbStepFromExactGradients`], digest P6).
 pub struct DpSvrgTarget {
     calibration: DpSvrgCalibration,
     config: DpSvrgConfig,
     data: [Arc<Dataset>; 2],
+    /// Ridge λ₂ of the objective.
+    l2: f64,
 }
 
 impl DpSvrgTarget {
@@ -806,6 +827,7 @@ impl DpSvrgTarget {
             epoch_length,
             step_size: 1.0,
             batch_size: batch,
+            leak: SvrgLeak::None,
         };
         let calibration = DpSvrgCalibration::new(config)?;
         let canary_x = if bug == Bug::ClippingSkipped {
@@ -813,24 +835,41 @@ impl DpSvrgTarget {
         } else {
             1.0
         };
-        let make = |canary: bool| -> Result<Arc<Dataset>> {
-            let m = if canary { n } else { n - 1 };
-            let mut xs = vec![0.0; m];
-            let mut ys = vec![1.0; m];
-            if canary {
-                xs[0] = canary_x;
-                ys[0] = -1.0;
-            }
-            Ok(Arc::new(Dataset::new(
-                nalgebra::DMatrix::from_row_slice(1, m, &xs),
-                ys,
-            )?))
-        };
+        let [d, d_prime] = pair_1d([None, Some((canary_x, -1.0))], n - 1, (0.0, 1.0))?;
         Ok(Self {
             calibration,
             config,
-            data: [make(false)?, make(true)?],
+            data: [Arc::new(d), Arc::new(d_prime)],
+            l2: 0.1,
         })
+    }
+
+    /// The SVRG-BB audit: certified DP-SVRG++ on the same pair without ridge, declared η = 10⁻³,
+    /// with or without the leak. On D every gradient is exactly 0, so the BB curvature estimate
+    /// ⟨Δx̃, Δ∇F⟩ is 0, the BB step is undefined and η stays 10⁻³: the release sits within a few
+    /// 10⁻³ of 0. On D′ the canary's curvature (≈ 1/(4n) near 0) makes η_BB ≈ 4n/m_s, a thousand
+    /// times larger, and the same noise spreads the release over units: the step size alone tells
+    /// the datasets apart. Without the leak both sides keep η = 10⁻³ (the correct mechanism).
+    #[allow(clippy::too_many_arguments)]
+    pub fn svrg_bb(
+        n: usize,
+        batch: usize,
+        epochs: usize,
+        epoch_length: usize,
+        epsilon: f64,
+        delta: f64,
+        leak: SvrgLeak,
+    ) -> Result<Self> {
+        let mut target = Self::new(n, batch, epochs, epoch_length, epsilon, delta, Bug::None)?;
+        target.config = DpSvrgConfig {
+            variant: SvrgVariant::SvrgPlusPlus,
+            step_size: 1e-3,
+            leak,
+            ..target.config
+        };
+        target.calibration = DpSvrgCalibration::new(target.config)?;
+        target.l2 = 0.0;
+        Ok(target)
     }
 }
 
@@ -844,22 +883,102 @@ impl Auditable for DpSvrgTarget {
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
-        let data = match side {
-            Side::D => &self.data[0],
-            Side::DPrime => &self.data[1],
-        };
         let objective = Objective::new(
-            Arc::clone(data),
+            Arc::clone(pick(&self.data, side)),
             Box::new(Logistic),
-            0.1,
+            self.l2,
             Box::new(L2Ball { radius: 100.0 }),
             1.0,
         );
         let run_rng = DpRng::seed_from_u64(rng.next_u64());
         let mut alg =
             DpSvrg::from_calibration(self.calibration.clone(), &objective, run_rng, false)?;
-        while alg.step(&objective).is_some() {}
-        Ok(alg.current()[0])
+        Ok(release_1d(&mut alg, &objective))
+    }
+}
+
+/// DP-AccMD ([`DpAccMd`], seed 002 Algorithm 3 with the corrected coupling) as a whole
+/// algorithm under replace-one, on a pair where the gradient sensitivity 2G/n is attained at
+/// every point of the domain, released coordinate as the statistic.
+///
+/// The pair (d = 1, Huber loss with threshold 1 so G = 1 and β = 1, ball of radius 5): n − 1
+/// shared records (x = 0, y = 0) with zero gradient; the differing record is (1, +10) in D and
+/// (1, −10) in D′. On the ball its residual stays beyond the threshold, so its gradient is the
+/// constant ∓1 and the two mean gradients differ by exactly 2/n everywhere. Both geometries run
+/// on the same pair (in d = 1 the ℓ1 and ℓ2 balls coincide; the mirror maps differ).
+///
+/// [`Bug::ClippingSkipped`] is not available; the leak [`AccMdLeak::ExactGradientYStep`] is
+/// planted through the `leak` argument. At T = 1 the leaky release is y₁ = P_C(−∇F(0)/β) =
+/// ±1/n, a deterministic function of the data (REVIEW-002 §3's counterexample).
+pub struct DpAccMdTarget {
+    config: DpAccMdConfig,
+    objectives: [Objective; 2],
+}
+
+impl DpAccMdTarget {
+    /// n ≥ 2 records, T steps, target (ε, δ), geometry (ℓ2 or ℓ1 ball; its radius is set to 5),
+    /// leaky toggle.
+    pub fn new(
+        n: usize,
+        steps: usize,
+        epsilon: f64,
+        delta: f64,
+        ball: Geometry,
+        leak: AccMdLeak,
+    ) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        const RADIUS: f64 = 5.0;
+        let geometry = match ball {
+            Geometry::L2 { .. } => Geometry::L2 { radius: RADIUS },
+            Geometry::L1 { .. } => Geometry::L1 { radius: RADIUS },
+        };
+        let make = |data: Dataset| -> Result<Objective> {
+            let domain: Box<dyn crate::domain::Domain> = match geometry {
+                Geometry::L2 { radius } => Box::new(L2Ball { radius }),
+                Geometry::L1 { radius } => Box::new(crate::domain::L1Ball { radius }),
+            };
+            Objective::with_loss(
+                Arc::new(data),
+                Loss::erm(Glm::Huber { delta: 1.0 }),
+                Regularizer::ridge(0.0),
+                domain,
+                1.0,
+            )
+        };
+        let [d, d_prime] = pair_1d([Some((1.0, 10.0)), Some((1.0, -10.0))], n - 1, (0.0, 0.0))?;
+        let objectives = [make(d)?, make(d_prime)?];
+        let config = DpAccMdConfig {
+            epsilon,
+            delta,
+            relation: Relation::ReplaceOne,
+            steps,
+            lipschitz: objectives[0].lipschitz(),
+            smoothness: objectives[0].smoothness(),
+            n,
+            geometry,
+            leak,
+        };
+        config.calibrate()?;
+        Ok(Self { config, objectives })
+    }
+}
+
+impl Auditable for DpAccMdTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.config.epsilon,
+            delta: self.config.delta,
+            relation: self.config.relation,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let objective = pick(&self.objectives, side);
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg = DpAccMd::new(self.config, objective, run_rng, false)?;
+        Ok(release_1d(&mut alg, objective))
     }
 }
 
@@ -887,20 +1006,16 @@ impl ObjectivePerturbationTarget {
                 "clipping_skipped",
             ));
         }
-        let make = |y: f64| -> Result<Objective> {
-            let mut xs = vec![0.0; n];
-            let mut ys = vec![1.0; n];
-            xs[0] = 1.0;
-            ys[0] = y;
-            let data = Dataset::new(nalgebra::DMatrix::from_row_slice(1, n, &xs), ys)?;
+        let make = |data: Dataset| -> Result<Objective> {
             Objective::with_loss(
                 Arc::new(data),
-                crate::loss::Loss::erm(crate::loss::Glm::Logistic),
-                crate::loss::Regularizer::ridge(0.1),
+                Loss::erm(Glm::Logistic),
+                Regularizer::ridge(0.1),
                 Box::new(crate::domain::Unconstrained),
                 1.0,
             )
         };
+        let [d, d_prime] = pair_1d([Some((1.0, 1.0)), Some((1.0, -1.0))], n - 1, (0.0, 1.0))?;
         let config = ObjectivePerturbationConfig {
             epsilon,
             tolerance: 1e-9,
@@ -909,7 +1024,7 @@ impl ObjectivePerturbationTarget {
         Ok(Self {
             config,
             bug,
-            objectives: [make(1.0)?, make(-1.0)?],
+            objectives: [make(d)?, make(d_prime)?],
         })
     }
 }
@@ -924,17 +1039,13 @@ impl Auditable for ObjectivePerturbationTarget {
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
-        let objective = match side {
-            Side::D => &self.objectives[0],
-            Side::DPrime => &self.objectives[1],
-        };
+        let objective = pick(&self.objectives, side);
         let run_rng = DpRng::seed_from_u64(rng.next_u64());
         let mut alg = ObjectivePerturbation::new(self.config, objective, run_rng, false)?;
         if self.bug == Bug::NoiseHalved {
             alg.scale_noise_for_audit(0.5);
         }
-        while alg.step(objective).is_some() {}
-        Ok(alg.current()[0])
+        Ok(release_1d(&mut alg, objective))
     }
 }
 

@@ -27,6 +27,8 @@ pub enum AlgorithmKind {
     DpSvrg,
     /// DP-SVRG++, seed 002 Algorithm 2.
     DpSvrgPlusPlus,
+    /// DP-AccMD, seed 002 Algorithm 3 with the corrected coupling, over the ℓ2 or ℓ1 ball.
+    DpAccmd,
     /// Objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011), the diffprivlib baseline.
     ObjectivePerturbation,
     /// Output perturbation, seed 000 Algorithm 1 with a certified base solver (see
@@ -44,11 +46,12 @@ pub enum AlgorithmKind {
 
 impl AlgorithmKind {
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 10] = [
+    pub const ALL: [AlgorithmKind; 11] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
         AlgorithmKind::DpSvrgPlusPlus,
+        AlgorithmKind::DpAccmd,
         AlgorithmKind::ObjectivePerturbation,
         AlgorithmKind::OutputPerturbation,
         AlgorithmKind::RegularisedOutputPerturbation,
@@ -65,6 +68,18 @@ impl AlgorithmKind {
                 | AlgorithmKind::OutputPerturbation
                 | AlgorithmKind::RegularisedOutputPerturbation
                 | AlgorithmKind::ExponentialGrid
+        )
+    }
+
+    /// Whether the algorithm has a leaky demonstration variant (digest 002's pitfalls).
+    pub fn has_leak(self) -> bool {
+        matches!(
+            self,
+            AlgorithmKind::NoisyGd
+                | AlgorithmKind::DpSgd
+                | AlgorithmKind::DpSvrg
+                | AlgorithmKind::DpSvrgPlusPlus
+                | AlgorithmKind::DpAccmd
         )
     }
 
@@ -189,6 +204,10 @@ pub struct RunConfig {
     pub grid_resolution: usize,
     /// Independent noise draws of the same run (the noise cloud).
     pub repeats: usize,
+    /// Demonstrate the algorithm's pitfall (digest 002): DP-GD without clipping, DP-SGD without
+    /// per-sample clipping, DP-SVRG with BB steps from exact gradients, DP-AccMD with the printed
+    /// exact-gradient y-step. The ledger then says NOT PRIVATE.
+    pub leak: bool,
 }
 
 impl Default for RunConfig {
@@ -222,6 +241,7 @@ impl Default for RunConfig {
             solver: SolverKind::Agd,
             grid_resolution: 64,
             repeats: 1,
+            leak: false,
         }
     }
 }
@@ -321,6 +341,22 @@ impl RunConfig {
         }
         in_range_usize("grid_resolution", self.grid_resolution, 2, 400)?;
         in_range_usize("repeats", self.repeats, 1, 100)?;
+        if self.leak {
+            if !self.compare.is_empty() {
+                return Err(Error::invalid(
+                    "leak",
+                    "one algorithm at a time: a leaky run shares its data with no compared algorithm",
+                    "leak with compare",
+                ));
+            }
+            if !self.algorithm.has_leak() {
+                return Err(Error::invalid(
+                    "leak",
+                    "DP-GD, DP-SGD, DP-SVRG(++) or DP-AccMD: the algorithms with a leaky variant",
+                    format!("{:?}", self.algorithm),
+                ));
+            }
+        }
         let needs_ridge = self.algorithms().find(|k| {
             matches!(
                 k,

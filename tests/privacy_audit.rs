@@ -5,9 +5,11 @@
 //! planted bugs double the privacy loss or more, and the run counts are chosen so that the
 //! expected ε̂ of the buggy mechanism clears the claim by a wide margin (numbers in each test).
 
+use dp_playground::algo::dp_accmd::{AccMdLeak, Geometry};
+use dp_playground::algo::dp_svrg::SvrgLeak;
 use dp_playground::audit::{
-    AuditReport, Auditable, Bug, DpSgdTarget, DpSvrgTarget, GaussianMeanTarget, LaplaceMeanTarget,
-    NoisyGdTarget, ObjectivePerturbationTarget, audit,
+    AuditReport, Auditable, Bug, DpAccMdTarget, DpSgdTarget, DpSvrgTarget, GaussianMeanTarget,
+    LaplaceMeanTarget, NoisyGdTarget, ObjectivePerturbationTarget, audit,
 };
 use dp_playground::privacy::calibration::GaussianMethod;
 use dp_playground::rng::{Stream, seeded};
@@ -89,7 +91,8 @@ fn skipped_clipping_is_caught_in_mechanisms_and_in_noisy_gd() {
 
     // Whole algorithm: noisy GD, n = 20, T = 3, (1, 1e-5). Correct: ε̂ ≈ 0 (the pair moves the
     // release by ≈ 0.1 per step against σ ≈ 0.84). Unclipped: the x = 50 record's gradient is
-    // up to 50× the bound, ε̂ measured ≈ 4.5 with 10⁴ runs; 4000 runs still give ≈ 3.
+    // up to 50× the bound, ε̂ measured ≈ 4.5 with 10⁴ runs; 4000 runs still give ≈ 3. The skip
+    // is DP-GD's leaky toggle `DpGdLeak::NoClipping` (its ledger says NOT PRIVATE).
     let mut ok = NoisyGdTarget::new(20, 3, 1.0, 1e-5, Bug::None).unwrap();
     let r = run(&mut ok, 4_000, 8);
     assert!(!r.violation, "{r:?}");
@@ -128,6 +131,43 @@ fn certified_dp_svrg_passes_and_skipped_clipping_is_caught() {
     assert!(!r.violation, "{r:?}");
     let mut bad = DpSvrgTarget::new(10, 5, 1, 3, 1.0, 1e-5, Bug::ClippingSkipped).unwrap();
     let r = run(&mut bad, 10_000, 14);
+    assert!(r.violation, "{r:?}");
+}
+
+#[test]
+fn dp_accmd_passes_in_both_geometries_and_the_exact_gradient_y_step_is_caught() {
+    // Replace-one, n = 10, (1, 1e-5), the Huber pair whose gradients differ by exactly 2G/n
+    // everywhere. Correct (the private coupling), T = 3, ℓ2 and ℓ1 (entropic) geometries: ε̂ must
+    // stay ≤ 1 (fails only with probability α). The paper's exact-gradient y-step at T = 1
+    // releases ±1/n deterministically, so the two samples are disjoint and ε̂ ≈ ln of the runs.
+    // Measured: ε̂ = 0.18 (ℓ2) and 0.14 (ℓ1) correct; 5.57 for the leak in both geometries.
+    for (ball, seed) in [
+        (Geometry::L2 { radius: 5.0 }, 16),
+        (Geometry::L1 { radius: 5.0 }, 17),
+    ] {
+        let mut ok = DpAccMdTarget::new(10, 3, 1.0, 1e-5, ball, AccMdLeak::None).unwrap();
+        let r = run(&mut ok, 20_000, seed);
+        assert!(!r.violation, "{ball:?}: {r:?}");
+        let mut bad =
+            DpAccMdTarget::new(10, 1, 1.0, 1e-5, ball, AccMdLeak::ExactGradientYStep).unwrap();
+        let r = run(&mut bad, 4_000, seed + 100);
+        assert!(r.violation, "{ball:?}: {r:?}");
+    }
+}
+
+#[test]
+fn svrg_bb_step_sizes_from_exact_gradients_are_caught() {
+    // Certified DP-SVRG++ (add/remove, n = 10, b = 5, T = 2 epochs, m = 2, so N = 12 releases),
+    // (1, 1e-5), declared η = 1e-3 on the canary pair. Correct: both sides keep η, ε̂ must stay
+    // ≤ 1. SVRG-BB from exact gradients: on D (all gradients 0) the BB step is undefined and η
+    // stays 1e-3; on D′ the canary's curvature makes η ≈ 4n/m₁ = 5, so the releases differ in
+    // scale a thousandfold and even 2000 runs give ε̂ ≫ 1.
+    let mut ok = DpSvrgTarget::svrg_bb(10, 5, 2, 2, 1.0, 1e-5, SvrgLeak::None).unwrap();
+    let r = run(&mut ok, 10_000, 18);
+    assert!(!r.violation, "{r:?}");
+    let mut bad =
+        DpSvrgTarget::svrg_bb(10, 5, 2, 2, 1.0, 1e-5, SvrgLeak::BbStepFromExactGradients).unwrap();
+    let r = run(&mut bad, 2_000, 19);
     assert!(r.violation, "{r:?}");
 }
 

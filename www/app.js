@@ -166,6 +166,7 @@ function showReadout() {
     ? `${sci(pop.value)} ± ${sci(pop.std_error)} (fresh-sample estimate)`
     : (r ? 'n/a (your own data: no population to sample)' : '–');
   ui.caveats.replaceChildren(
+    ...(r ? r.ledger.leaks : []).map((c) => Object.assign(document.createElement('li'), { textContent: c, className: 'leak' })),
     ...(r ? r.ledger.caveats : []).map((c) => Object.assign(document.createElement('li'), { textContent: c })),
   );
   const [done, total] = run.progress;
@@ -217,6 +218,7 @@ function fromControls() {
   c.epsilon = epsilonFromSlider();
   c.seed = numberOrText(ui.seed.value);
   c.unseeded_noise = ui.unseeded.checked;
+  c.leak = $('leak').checked;
   c.loss = lossFromControls();
   c.tail = tailFromControls();
   c.compare = [...document.querySelectorAll('#compare input:checked')].map((el) => el.value);
@@ -243,6 +245,7 @@ function syncControls() {
   ui.epsilonOutput.textContent = fmt(config.epsilon, 2);
   ui.seed.value = String(config.seed);
   ui.unseeded.checked = config.unseeded_noise;
+  $('leak').checked = config.leak;
   for (const k of NUMBERS) $(k).value = String(config[k]);
   for (const k of OPTIONAL) $(k).value = config[k] === null ? '' : String(config[k]);
   for (const k of CHOICES) $(k).value = config[k];
@@ -405,7 +408,7 @@ function wireControls() {
   });
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
-  const controls = [ui.epsilon, ui.seed, ui.unseeded, ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
+  const controls = [ui.epsilon, ui.seed, ui.unseeded, $('leak'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
     $('loss'), $('loss-param'), $('tail'), $('tail-a'), $('tail-b')];
   for (const control of controls) {
     control.addEventListener('change', () => {

@@ -95,6 +95,17 @@ impl DpSgdLeak {
     }
 }
 
+/// The algorithm card (one paragraph for the page; the preview is [`DpSgdCalibration::new`]).
+/// There is no theory curve: the utility bound quoted in the module docs has unspecified
+/// constants.
+pub const DESCRIPTION: &str = "DP-SGD (Abadi et al. 2016; the mechanism behind seed 002's \
+Theorem 3.1): each step samples a random batch, clips every record's gradient to the declared \
+norm C, adds Gaussian noise to the sum and takes a step. Assumptions: none on the data for \
+privacy, since clipping bounds every record's influence. Guarantee: (ε, δ)-DP under add/remove \
+from an RDP accountant of the subsampled Gaussian, fixed before the run. The plot shows a noisy \
+descent whose floor is set by the noise multiplier; with heavy clipping the iterates can settle \
+away from the true optimum.";
+
 /// The declared inputs of DP-SGD: everything that sets the noise, none of it from the data.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DpSgdConfig {
@@ -190,6 +201,30 @@ impl DpSgdConfig {
         let mut acc = RdpAccountant::new();
         acc.compose_poisson_subsampled_gaussian(self.sampling_rate, z, self.steps as u64)?;
         Ok((z, acc))
+    }
+}
+
+/// Fills `batch` with a Poisson(q) subset of 0..n in increasing order (each index independently
+/// with probability q), by geometric gaps (module docs); `ln_1mq` = ln(1 − q), which is −∞ for
+/// q = 1 (every index). Shared by DP-SGD and DP-SVRG, so both sample the same way from the same
+/// draws.
+pub(crate) fn poisson_batch(rng: &mut DpRng, ln_1mq: f64, n: usize, batch: &mut Vec<usize>) {
+    batch.clear();
+    if ln_1mq == f64::NEG_INFINITY {
+        batch.extend(0..n);
+        return;
+    }
+    let mut i = 0usize;
+    while i < n {
+        // U ∈ (0, 1]; the gap G = ⌊ln U / ln(1−q)⌋ ≥ 0 is Geometric(q) (see module docs).
+        let u = 1.0 - rng.random::<f64>();
+        let gap = libm::log(u) / ln_1mq;
+        if gap >= (n - i) as f64 {
+            break;
+        }
+        i += gap as usize;
+        batch.push(i);
+        i += 1;
     }
 }
 
@@ -407,27 +442,6 @@ impl DpSgd {
         }
     }
 
-    /// Fills `self.batch` with a Poisson(q) subset of 0..n, in increasing order.
-    fn sample_batch(&mut self, n: usize) {
-        self.batch.clear();
-        if self.config.sampling_rate >= 1.0 {
-            self.batch.extend(0..n);
-            return;
-        }
-        let mut i = 0usize;
-        while i < n {
-            // U ∈ (0, 1]; the gap G = ⌊ln U / ln(1−q)⌋ ≥ 0 is Geometric(q) (see module docs).
-            let u = 1.0 - self.rng.random::<f64>();
-            let gap = libm::log(u) / self.ln_1mq;
-            if gap >= (n - i) as f64 {
-                break;
-            }
-            i += gap as usize;
-            self.batch.push(i);
-            i += 1;
-        }
-    }
-
     /// The clipped sum of the batch's per-sample gradients into `self.sum`; returns the sum of
     /// the per-sample losses and the number clipped.
     fn clipped_sum(&mut self, objective: &Objective) -> (f64, u64) {
@@ -607,7 +621,7 @@ impl PrivateAlgorithm for DpSgd {
         if self.is_done() || objective.dim() != self.w.len() || n != self.n {
             return None;
         }
-        self.sample_batch(n);
+        poisson_batch(&mut self.rng, self.ln_1mq, n, &mut self.batch);
         let (value_sum, clipped) = self.clipped_sum(objective);
         self.sampled += self.batch.len() as u64;
         self.clipped += clipped;
@@ -821,7 +835,7 @@ mod tests {
         let mut sizes = Vec::new();
         let mut counts = vec![0u32; N];
         for _ in 0..2000 {
-            alg.sample_batch(N);
+            poisson_batch(&mut alg.rng, alg.ln_1mq, N, &mut alg.batch);
             assert!(alg.batch.windows(2).all(|w| w[0] < w[1]));
             sizes.push(alg.batch.len() as f64);
             alg.batch.iter().for_each(|&i| counts[i] += 1);

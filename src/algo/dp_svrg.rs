@@ -42,6 +42,9 @@
 //! # Privacy
 //! See the noise modes. σ is fixed before the run from the configuration (N counted exactly, P8);
 //! ṽ is never exposed (reports show F at the snapshot and ‖v − u‖, both labelled non-private).
+//! The leaky toggle [`SvrgLeak::BbStepFromExactGradients`] reproduces the step-size rule of the
+//! paper's experiments (SVRG-BB from the exact anchors, P6): its ledger says NOT PRIVATE and the
+//! audit catches it (`tests/privacy_audit.rs`).
 //!
 //! # Utility
 //! DP-SVRG (eqs 39, 41): E F^r(x̃_T) − F^r* ≤ A^T·gap + σ²d/β with A of eq (4) < 1/2
@@ -55,8 +58,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use rand::RngExt;
-
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
 use crate::noise::fill_gaussian;
@@ -65,7 +66,7 @@ use crate::privacy::rdp::{DEFAULT_ORDERS, RdpAccountant, subsampled_gaussian_rdp
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon};
 use crate::rng::DpRng;
 
-use super::dp_sgd::EpsilonSchedule;
+use super::dp_sgd::{EpsilonSchedule, poisson_batch};
 use super::{PrivateAlgorithm, StepReport};
 
 /// Which of the paper's two algorithms.
@@ -117,6 +118,31 @@ pub enum SvrgPreset {
     Practical,
 }
 
+/// Leaky demonstration toggle (digest 002 P6, §9 item 9). Any leak makes the run **not private**.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SvrgLeak {
+    /// The correct mechanism: fixed η.
+    #[default]
+    None,
+    /// The paper's experiments' SVRG-BB step (Tan et al. 2016), from epoch 2 on
+    /// η_s = ‖x̃_s − x̃_{s−1}‖² / (m_s ⟨x̃_s − x̃_{s−1}, ∇F(x̃_s) − ∇F(x̃_{s−1})⟩), computed from the
+    /// **exact** anchors ∇F(x̃), which the accountant never charges (P5, P6).
+    BbStepFromExactGradients,
+}
+
+impl SvrgLeak {
+    /// One sentence for the "not DP" badge.
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            SvrgLeak::None => None,
+            SvrgLeak::BbStepFromExactGradients => Some(
+                "NOT PRIVATE: the SVRG-BB step size is computed from exact full gradients, which                  the accountant never charges, so the step size itself reveals the data",
+            ),
+        }
+    }
+}
+
 /// The declared inputs of DP-SVRG / DP-SVRG++.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DpSvrgConfig {
@@ -140,6 +166,9 @@ pub struct DpSvrgConfig {
     pub step_size: f64,
     /// Expected batch size b (Poisson rate b/n); 1 is the paper.
     pub batch_size: usize,
+    /// Leaky demonstration toggle (default: none).
+    #[serde(default)]
+    pub leak: SvrgLeak,
 }
 
 impl DpSvrgConfig {
@@ -335,12 +364,12 @@ impl DpSvrgCalibration {
         })
     }
 
-    /// The calibrated per-coordinate σ of each noisy release.
+    /// Per-coordinate σ of the noise on each v, fixed from the configuration (for the preview).
     pub fn sigma(&self) -> f64 {
         self.sigma
     }
 
-    /// The guarantee of the release.
+    /// The guarantee of the release (for the preview).
     pub fn guarantee(&self) -> &Guarantee {
         &self.guarantee
     }
@@ -350,6 +379,20 @@ impl DpSvrgCalibration {
         self.config.releases()
     }
 }
+
+/// The algorithm card (one paragraph for the page; the theory curve is
+/// [`crate::theory::gradient_perturbation::dp_svrg_bound`] /
+/// [`crate::theory::gradient_perturbation::dp_svrg_plus_plus_bound`], the preview
+/// [`DpSvrgCalibration::new`]).
+pub const DESCRIPTION: &str = "DP-SVRG and DP-SVRG++ (seed 002, Wang, Ye & Xu 2017, Algorithms \
+1-2): variance-reduced stochastic gradient steps, each with fresh Gaussian noise; the exact anchor \
+gradient is re-released with every step and charged every time. Assumptions: a convex, smooth \
+loss with features clipped to the declared bound; DP-SVRG also needs a ridge term (strong \
+convexity). Guarantee: in the certified mode (ε, δ)-DP under add/remove, from an RDP accountant \
+for Poisson batches; the as-printed mode uses the paper's formula with a guessed constant and is \
+not a certificate. The plot shows the excess risk of the epoch snapshots falling to a noise floor \
+(dashed: the proof's bound); at batch size 1 the certified floor is far above DP-GD's, and \
+mini-batches bring it back down.";
 
 /// DP-SVRG / DP-SVRG++ state; every buffer allocated once.
 pub struct DpSvrg {
@@ -377,6 +420,10 @@ pub struct DpSvrg {
     sampled: u64,
     snapshot_loss: f64,
     done: bool,
+    /// The step size in use: the declared η, or the SVRG-BB step under the leak.
+    eta: f64,
+    /// The previous snapshot and its exact anchor (only kept under the SVRG-BB leak).
+    previous: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 impl DpSvrg {
@@ -448,6 +495,8 @@ impl DpSvrg {
             sampled: 0,
             snapshot_loss: f64::NAN,
             done: false,
+            eta: config.step_size,
+            previous: None,
         })
     }
 
@@ -466,6 +515,30 @@ impl DpSvrg {
         self.releases
     }
 
+    /// The SVRG-BB leak: from the second snapshot on, η ← ‖Δx̃‖²/(m_s⟨Δx̃, Δ∇F⟩) with the exact
+    /// anchors (plus the ridge's λ₂Δx̃, so that Δ∇F is that of F); kept when the curvature
+    /// estimate is not positive. Then remembers this snapshot and anchor.
+    fn bb_step(&mut self, l2: f64) {
+        if let Some((x_prev, g_prev)) = &self.previous {
+            let (mut dx_sq, mut curvature) = (0.0, 0.0);
+            for ((x, xp), (g, gp)) in self
+                .snapshot
+                .iter()
+                .zip(x_prev)
+                .zip(self.anchor.iter().zip(g_prev))
+            {
+                let dx = x - xp;
+                dx_sq += dx * dx;
+                curvature += dx * (g - gp + l2 * dx);
+            }
+            let eta = dx_sq / (self.epoch_steps(self.epoch) as f64 * curvature);
+            if eta.is_finite() && eta > 0.0 {
+                self.eta = eta;
+            }
+        }
+        self.previous = Some((self.snapshot.clone(), self.anchor.clone()));
+    }
+
     fn epoch_steps(&self, s: usize) -> usize {
         match self.config.variant {
             SvrgVariant::Svrg => self.config.epoch_length,
@@ -478,25 +551,6 @@ impl DpSvrg {
             Some(s) => s.epsilon_after(steps),
             // As printed, σ ∝ √N/ε, so t releases "cost" ε·√(t/N) by the same formula.
             None => self.config.epsilon * libm::sqrt(steps as f64 / self.releases as f64),
-        }
-    }
-
-    fn sample_batch(&mut self, n: usize) {
-        self.batch.clear();
-        if self.ln_1mq == f64::NEG_INFINITY {
-            self.batch.extend(0..n);
-            return;
-        }
-        let mut i = 0usize;
-        while i < n {
-            let u = 1.0 - self.rng.random::<f64>();
-            let gap = libm::log(u) / self.ln_1mq;
-            if gap >= (n - i) as f64 {
-                break;
-            }
-            i += gap as usize;
-            self.batch.push(i);
-            i += 1;
         }
     }
 }
@@ -531,7 +585,7 @@ impl PrivateAlgorithm for DpSvrg {
             c.noise.describe()
         );
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
-        match c.noise {
+        let ledger = match c.noise {
             SvrgNoise::Certified => {
                 let mut acc = RdpAccountant::new();
                 let q = c.batch_size as f64 / c.n as f64;
@@ -555,6 +609,10 @@ impl PrivateAlgorithm for DpSvrg {
                 "NOT CERTIFIED: σ from the paper's formula with a guessed constant c; at these \
                  parameters the accountant needs more noise for the stated (ε, δ)",
             ),
+        };
+        match c.leak.describe() {
+            Some(leak) => ledger.with_leak(leak),
+            None => ledger,
         }
     }
 
@@ -575,12 +633,15 @@ impl PrivateAlgorithm for DpSvrg {
                 self.anchor.iter_mut().for_each(|a| *a *= scale);
             }
             self.sampled += n as u64;
+            if self.config.leak == SvrgLeak::BbStepFromExactGradients {
+                self.bb_step(reg.l2);
+            }
             if self.config.variant == SvrgVariant::Svrg || self.epoch == 0 {
                 self.x.copy_from_slice(&self.snapshot);
             }
             self.average.fill(0.0);
         }
-        self.sample_batch(n);
+        poisson_batch(&mut self.rng, self.ln_1mq, n, &mut self.batch);
         let k = self.batch.len() as f64;
         let b = self.config.batch_size as f64;
         if self.batch.is_empty() {
@@ -598,7 +659,7 @@ impl PrivateAlgorithm for DpSvrg {
         }
         self.sampled += 2 * self.batch.len() as u64;
         fill_gaussian(&mut self.rng, self.sigma, &mut self.noise);
-        let eta = self.config.step_size;
+        let eta = self.eta;
         let mut v_sq = 0.0;
         for (((x, gn), gs), (a, u)) in self
             .x
@@ -697,6 +758,7 @@ mod tests {
             epoch_length: 100,
             step_size: 0.1,
             batch_size: 10,
+            leak: SvrgLeak::None,
         }
     }
 
@@ -820,6 +882,56 @@ mod tests {
         let e = classic(2.05);
         println!("classic ε at σ = 2.05: {e}");
         assert!((e - 1.0).abs() < 0.01, "{e}");
+    }
+
+    #[test]
+    fn svrg_bb_leak_changes_the_step_from_exact_gradients_and_marks_the_ledger() {
+        // Ridge logistic (λ = 0.1, μ > 0): the BB step from exact anchors estimates the curvature
+        // along Δx̃, which lies between μ = 0.1 and β = 0.35, so η_BB ∈ [1/(0.35m), 1/(0.1m)].
+        let obj = objective(0.1);
+        let c = DpSvrgConfig {
+            leak: SvrgLeak::BbStepFromExactGradients,
+            ..config(SvrgVariant::Svrg, SvrgNoise::Certified)
+        };
+        let mut alg = DpSvrg::new(c, &obj, seeded(4, Stream::Noise), true).unwrap();
+        run(&mut alg, &obj);
+        let m = c.epoch_length as f64;
+        assert!(
+            alg.eta != c.step_size && alg.eta >= 1.0 / (0.35 * m) && alg.eta <= 1.0 / (0.1 * m),
+            "η = {}",
+            alg.eta
+        );
+        let ledger = alg.ledger();
+        assert!(!ledger.is_private());
+        assert!(ledger.leaks.iter().any(|l| l.contains("SVRG-BB")));
+        let mut fixed = DpSvrg::new(
+            DpSvrgConfig {
+                leak: SvrgLeak::None,
+                ..c
+            },
+            &obj,
+            seeded(4, Stream::Noise),
+            true,
+        )
+        .unwrap();
+        run(&mut fixed, &obj);
+        assert_eq!(fixed.eta, c.step_size);
+        assert!(fixed.ledger().is_private());
+    }
+
+    #[test]
+    fn the_preview_is_the_run_s_calibration() {
+        // The page previews σ and the guarantee from the calibration alone; a run started from it
+        // must use exactly those.
+        let obj = objective(0.1);
+        let calibration =
+            DpSvrgCalibration::new(config(SvrgVariant::Svrg, SvrgNoise::Certified)).unwrap();
+        let (sigma, guarantee) = (calibration.sigma(), calibration.guarantee().clone());
+        let alg =
+            DpSvrg::from_calibration(calibration, &obj, seeded(0, Stream::Noise), true).unwrap();
+        assert_eq!(alg.sigma(), sigma);
+        assert_eq!(alg.guarantee(), &guarantee);
+        assert!(DESCRIPTION.contains("seed 002"));
     }
 
     #[test]

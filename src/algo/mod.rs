@@ -2,6 +2,7 @@
 //! touches data, then runs in steps; only its final release is private.
 
 pub mod byoa;
+pub mod dp_accmd;
 pub mod dp_sgd;
 pub mod dp_svrg;
 pub mod exponential_grid;

@@ -64,6 +64,52 @@ pub enum Output {
     RandomIterate,
 }
 
+/// Leaky demonstration toggle for DP-GD (digest 002 §9 item 9, P1). Any leak makes the run
+/// **not private**.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DpGdLeak {
+    /// The correct mechanism: features clipped to the declared bound before the run.
+    #[default]
+    None,
+    /// Features are left unclipped: on heavy-tailed data one record's gradient can exceed the
+    /// declared G by any factor, so the calibrated noise hides nothing (P1).
+    NoClipping,
+}
+
+impl DpGdLeak {
+    /// One sentence for the "not DP" badge.
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            DpGdLeak::None => None,
+            DpGdLeak::NoClipping => Some(
+                "NOT PRIVATE: features are not clipped to the declared bound, so on heavy-tailed                  data one record's gradient can exceed G and the calibrated noise does not cover it",
+            ),
+        }
+    }
+
+    /// Prepares a run's data: clips every feature vector to the declared `bound` (which is what
+    /// makes the declared G hold, DESIGN.md §5 rule 1), unless the leak skips it. Returns how
+    /// many were clipped (a **non-private** diagnostic).
+    pub fn prepare(self, data: &mut crate::data::Dataset, bound: f64) -> usize {
+        match self {
+            DpGdLeak::None => crate::data::clip_features(data, bound),
+            DpGdLeak::NoClipping => 0,
+        }
+    }
+}
+
+/// The algorithm card (one paragraph for the page; the preview is [`Calibration::calibrate`], the
+/// theory curves [`crate::theory::gradient_perturbation::dp_gd_pl_bound`] and
+/// [`crate::theory::gradient_perturbation::dp_gd_nonconvex_bound`]).
+pub const DESCRIPTION: &str = "DP-GD (seed 002, Wang, Ye & Xu 2017, Algorithm 4): full-batch \
+gradient descent with Gaussian noise added to every gradient, projected onto the domain. \
+Assumptions: each record's gradient is bounded by the declared G (features clipped to the \
+declared bound). Guarantee: (ε, δ)-DP from the composition of T Gaussian releases in zCDP, fixed \
+before the run; only the last iterate (or, for non-convex losses, one iterate chosen at random \
+in advance) is released. The plot shows the excess risk falling fast, then flattening at a noise \
+floor that rises with T and falls with n·ε (dashed: the PL bound of the paper's proof).";
+
 /// The declared inputs that fix the noise: nothing here may come from the data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Calibration {
@@ -117,6 +163,66 @@ impl Calibration {
         };
         Ok((sigma, guarantee))
     }
+
+    /// ε at δ after `steps` of the T releases of a run calibrated to zCDP `rho`: zCDP is
+    /// additive, so ρ_t = ρ·t/T, converted the same way as the guarantee (so ε_T is the target).
+    pub fn epsilon_after(&self, rho: f64, steps: usize) -> f64 {
+        zcdp::epsilon_for_rho(rho * steps as f64 / self.steps as f64, self.delta)
+    }
+
+    /// Whether `objective`'s dataset can be run under this calibration. Replace-one: n is public
+    /// and fixed, so a dataset of another size is no neighbour. Add/remove: a neighbour has n ± 1
+    /// records, and refusing it would itself tell the two apart; the mean is instead taken over
+    /// the declared n (see [`Calibration::value_and_gradient`]). Tilted ERM is not a mean over
+    /// records, so it runs under replace-one only.
+    pub(crate) fn check_objective(&self, objective: &Objective) -> Result<()> {
+        if self.relation == Relation::ReplaceOne && objective.data().n() != self.n {
+            return Err(Error::DimensionMismatch {
+                what: "n of the calibration",
+                expected: objective.data().n(),
+                got: self.n,
+            });
+        }
+        if self.relation == Relation::AddRemove
+            && matches!(
+                objective.loss().map(|l| l.wrap),
+                Some(crate::loss::Wrap::Tilted { .. })
+            )
+        {
+            return Err(Error::invalid(
+                "relation",
+                "replace-one for a tilted (TERM) objective, which is not a mean over records",
+                "add_remove",
+            ));
+        }
+        Ok(())
+    }
+
+    /// F(w) and ∇F(w) (smooth part) into `grad`, with the data term averaged as the relation
+    /// needs. Replace-one: the objective's own mean. Add/remove: (1/n)Σᵢ∇f(w; zᵢ) + λ₂w over the
+    /// **declared** n; the sum changes by at most G between neighbours, so this mean has
+    /// sensitivity G/n whatever the actual record count, where averaging over the actual count
+    /// (n ± 1) would make it ≈ 2G/n. Bit-identical to the replace-one path when the counts agree
+    /// (the scale is exactly 1).
+    pub(crate) fn value_and_gradient(
+        &self,
+        objective: &Objective,
+        w: &[f64],
+        grad: &mut [f64],
+    ) -> f64 {
+        match self.relation {
+            Relation::ReplaceOne => objective.value_and_gradient(w, grad),
+            Relation::AddRemove => {
+                let scale = objective.data().n() as f64 / self.n as f64;
+                let data_value = objective.data_term(w, Some(&mut *grad));
+                let ridge = objective.regularizer();
+                for (g, w) in grad.iter_mut().zip(w) {
+                    *g = *g * scale + ridge.l2 * w;
+                }
+                data_value * scale + ridge.value(w)
+            }
+        }
+    }
 }
 
 /// DP-GD state: the iterate and the buffers of one step, allocated once.
@@ -134,6 +240,7 @@ pub struct NoisyGd {
     output: Output,
     /// J and w_J in the random-iterate mode (w_J is filled when the run reaches it).
     chosen: Option<(usize, Vec<f64>)>,
+    leak: DpGdLeak,
 }
 
 impl NoisyGd {
@@ -173,28 +280,7 @@ impl NoisyGd {
                 step_size,
             ));
         }
-        // Replace-one: n is public and fixed, so a dataset of another size is no neighbour.
-        // Add/remove: a neighbour has n ± 1 records, and refusing it would itself tell the two
-        // apart; the mean is instead taken over the declared n (see `step`).
-        if calibration.relation == Relation::ReplaceOne && objective.data().n() != calibration.n {
-            return Err(Error::DimensionMismatch {
-                what: "n of the calibration",
-                expected: objective.data().n(),
-                got: calibration.n,
-            });
-        }
-        if calibration.relation == Relation::AddRemove
-            && matches!(
-                objective.loss().map(|l| l.wrap),
-                Some(crate::loss::Wrap::Tilted { .. })
-            )
-        {
-            return Err(Error::invalid(
-                "relation",
-                "replace-one for a tilted (TERM) objective, which is not a mean over records",
-                "add_remove",
-            ));
-        }
+        calibration.check_objective(objective)?;
         let (sigma, guarantee) = calibration.calibrate()?;
         let d = objective.dim();
         let mut w = vec![0.0; d];
@@ -210,6 +296,7 @@ impl NoisyGd {
         Ok(Self {
             output,
             chosen,
+            leak: DpGdLeak::None,
             calibration,
             guarantee,
             sigma,
@@ -221,6 +308,13 @@ impl NoisyGd {
             noise: vec![0.0; d],
             t: 0,
         })
+    }
+
+    /// Marks the run with a leaky demonstration toggle (the data must have been prepared with
+    /// [`DpGdLeak::prepare`] for the same leak): the ledger then says NOT PRIVATE.
+    pub fn with_leak(mut self, leak: DpGdLeak) -> Self {
+        self.leak = leak;
+        self
     }
 
     /// Which iterate is released.
@@ -239,25 +333,10 @@ impl NoisyGd {
         self.sigma
     }
 
-    /// F and ∇F with the data term averaged over the **declared** n: (1/n)Σᵢ∇f(w; zᵢ) + λ₂w. Under
-    /// add/remove the sum changes by at most G between neighbours, so this mean has sensitivity
-    /// G/n whatever the actual record count; averaging over the actual count (n ± 1) would make it
-    /// ≈ 2G/n. Bit-identical to `value_and_gradient` when the counts agree (the scale is 1).
-    fn value_and_gradient_over_declared_n(&mut self, objective: &Objective) -> f64 {
-        let scale = objective.data().n() as f64 / self.calibration.n as f64;
-        let data_value = objective.data_term(&self.w, Some(&mut self.grad));
-        let ridge = objective.regularizer();
-        for (g, w) in self.grad.iter_mut().zip(&self.w) {
-            *g = *g * scale + ridge.l2 * w;
-        }
-        data_value * scale + ridge.value(&self.w)
-    }
-
-    /// ε at the run's δ after `steps` of the T noisy releases: zCDP is additive, so ρ_t = ρ·t/T,
-    /// converted the same way as the guarantee (so ε_T equals the target ε).
+    /// ε at the run's δ after `steps` of the T noisy releases (ε_T equals the target ε).
     pub fn epsilon_after(&self, steps: usize) -> f64 {
-        let rho = self.guarantee.rho.unwrap_or(0.0) * steps as f64 / self.calibration.steps as f64;
-        zcdp::epsilon_for_rho(rho, self.calibration.delta)
+        self.calibration
+            .epsilon_after(self.guarantee.rho.unwrap_or(0.0), steps)
     }
 }
 
@@ -288,12 +367,16 @@ impl PrivateAlgorithm for NoisyGd {
         }
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         let rho = self.guarantee.rho;
-        match rho.map(|rho| Zcdp::new(rho, self.calibration.relation)) {
+        let ledger = match rho.map(|rho| Zcdp::new(rho, self.calibration.relation)) {
             Some(Ok(rho)) => ledger.with_spend(
                 format!("{} Gaussian gradient releases", self.calibration.steps),
                 PrivacyLoss::Zcdp(rho),
             ),
             _ => ledger,
+        };
+        match self.leak.describe() {
+            Some(leak) => ledger.with_leak(leak),
+            None => ledger,
         }
     }
 
@@ -306,10 +389,9 @@ impl PrivateAlgorithm for NoisyGd {
         {
             w_j.copy_from_slice(&self.w);
         }
-        let loss = match self.calibration.relation {
-            Relation::ReplaceOne => objective.value_and_gradient(&self.w, &mut self.grad),
-            Relation::AddRemove => self.value_and_gradient_over_declared_n(objective),
-        };
+        let loss = self
+            .calibration
+            .value_and_gradient(objective, &self.w, &mut self.grad);
         let grad_norm = norm2(&self.grad);
         fill_gaussian(&mut self.rng, self.sigma, &mut self.noise);
         for ((w, g), z) in self.w.iter_mut().zip(&self.grad).zip(&self.noise) {
@@ -650,6 +732,56 @@ mod tests {
             noiseless(Relation::ReplaceOne),
             noiseless(Relation::AddRemove)
         );
+    }
+
+    #[test]
+    fn the_no_clipping_leak_leaves_heavy_tailed_features_unclipped_and_marks_the_ledger() {
+        // Student-t(2) features: some norms far beyond the declared bound 1.
+        use crate::data::{GeneratorSpec, Link, Tail, Task, generate};
+        let spec = GeneratorSpec {
+            n: 500,
+            d: 3,
+            features: Tail::StudentT { nu: 2.0 },
+            feature_scale: 1.0,
+            signal: 1.0,
+            task: Task::Classification {
+                link: Link::Logistic,
+                flip: 0.0,
+            },
+        };
+        let raw = generate(&spec, seeded(4, Stream::Data)).unwrap();
+        let max_norm = |d: &crate::data::Dataset| {
+            (0..d.n())
+                .map(|i| norm2(d.features(i)))
+                .fold(0.0f64, f64::max)
+        };
+        assert!(max_norm(&raw) > 5.0);
+        let (mut clipped, mut leaky) = (raw.clone(), raw);
+        assert!(DpGdLeak::None.prepare(&mut clipped, 1.0) > 0);
+        assert_eq!(DpGdLeak::NoClipping.prepare(&mut leaky, 1.0), 0);
+        assert!(max_norm(&clipped) <= 1.0 + 1e-12 && max_norm(&leaky) > 5.0);
+        for (data, leak) in [(clipped, DpGdLeak::None), (leaky, DpGdLeak::NoClipping)] {
+            let obj = Objective::new(
+                Arc::new(data),
+                Box::new(Logistic),
+                0.0,
+                Box::new(L2Ball { radius: 3.0 }),
+                1.0,
+            );
+            let alg = NoisyGd::new(
+                Calibration {
+                    n: 500,
+                    ..calibration(1.0, 5)
+                },
+                4.0,
+                &obj,
+                seeded(0, Stream::Noise),
+                true,
+            )
+            .unwrap()
+            .with_leak(leak);
+            assert_eq!(alg.ledger().is_private(), leak == DpGdLeak::None);
+        }
     }
 
     #[test]

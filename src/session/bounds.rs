@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::prepare::{Prepared, Preview};
 use super::problem::Problem;
+use crate::algo::dp_accmd::Geometry;
 use crate::algo::{exponential_grid, output_perturbation};
 use crate::config::RunConfig;
 use crate::theory::{byoa, gradient_perturbation};
@@ -63,6 +64,40 @@ pub fn curve(
                 source: "seed 002 Thm 6.2 proof (eqs 80–81), geometric sum as corrected by digest 002 §4.1",
             })
         }
+        Prepared::DpAccMd(accmd) if beta.is_finite() => {
+            let l_c = accmd.geometry.smoothness_in_norm(beta);
+            // B_w(x*, x₀) in the normalised geometry: ½ (ℓ2 ball) or ln 2d (entropy from uniform).
+            let bregman = match accmd.geometry {
+                Geometry::L2 { .. } => 0.5,
+                Geometry::L1 { .. } => (2.0 * d as f64).ln(),
+            };
+            let noise_sq =
+                gradient_perturbation::noise_dual_norm_sq(accmd.geometry, d, preview.sigma).ok()?;
+            let steps = config.steps;
+            let stride = steps.div_ceil(CURVE_POINTS).max(1);
+            let (mut x, mut y) = (Vec::new(), Vec::new());
+            for t in (1..=steps).step_by(stride) {
+                x.push(t as f64);
+                y.push(gradient_perturbation::dp_accmd_bound(t, l_c, bregman, noise_sq).ok()?);
+            }
+            Some(Curve {
+                x,
+                y,
+                source: "seed 002 Theorem 5.3 (eqs 71–76) with the noise term written out",
+            })
+        }
+        Prepared::ObjectivePerturbation(_) => flat(
+            gradient_perturbation::objective_perturbation_bound(
+                config.n,
+                d,
+                config.epsilon,
+                config.feature_bound,
+                config.l2,
+                crate::linalg::dot(&problem.reference.w, &problem.reference.w),
+            )
+            .ok()?,
+            "strong convexity of the perturbed objective (CMS11 Algorithm 2)",
+        ),
         Prepared::OutputPerturbation(plan, _) => flat(
             output_perturbation::theory_bound(
                 plan.declared,

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::algo::byoa::{PhasedOutputPerturbation, plan_algorithm_1};
+use crate::algo::dp_accmd::DpAccMd;
 use crate::algo::dp_sgd::DpSgd;
 use crate::algo::dp_svrg::DpSvrg;
 use crate::algo::exponential_grid::GridExponential;
@@ -138,13 +139,13 @@ impl Session {
         let objective = &problem.objective;
         let mut solved = None;
         let algorithm: Box<dyn PrivateAlgorithm> = match prepared {
-            Prepared::NoisyGd(calibration, step_size) => Box::new(NoisyGd::new(
-                calibration,
-                step_size,
-                objective,
-                noise_rng,
-                seeded_run,
-            )?),
+            Prepared::NoisyGd(calibration, step_size) => Box::new(
+                NoisyGd::new(calibration, step_size, objective, noise_rng, seeded_run)?
+                    .with_leak(problem::gd_leak(&config)),
+            ),
+            Prepared::DpAccMd(settings) => {
+                Box::new(DpAccMd::new(settings, objective, noise_rng, seeded_run)?)
+            }
             Prepared::DpSgd(calibration) => Box::new(DpSgd::from_calibration(
                 *calibration,
                 objective,
@@ -871,8 +872,18 @@ mod tests {
         // Strongly convex, smooth logistic regression: DP-GD's PL bound and output perturbation's
         // α + (β/2)E‖z‖² are expectations over the noise, so the mean over 20 repeats of the final
         // excess must lie below them (a bound off by the wrong σ² factor would not).
-        for kind in [AlgorithmKind::NoisyGd, AlgorithmKind::OutputPerturbation] {
+        for kind in [
+            AlgorithmKind::NoisyGd,
+            AlgorithmKind::OutputPerturbation,
+            AlgorithmKind::DpAccmd,
+            AlgorithmKind::ObjectivePerturbation,
+        ] {
             let config = RunConfig {
+                domain: if kind == AlgorithmKind::ObjectivePerturbation {
+                    DomainChoice::Unconstrained
+                } else {
+                    DomainChoice::L2Ball
+                },
                 n: 500,
                 steps: 50,
                 l2: 0.1,
@@ -918,5 +929,30 @@ mod tests {
         // The release is 30 noisy steps from 0: worse than the population optimum by more than
         // the estimate's own noise.
         assert!(pop.value > 2.0 * pop.std_error, "{pop:?}");
+    }
+
+    #[test]
+    fn a_leaky_demonstration_keeps_its_claim_but_its_ledger_says_not_private() {
+        for kind in AlgorithmKind::ALL.into_iter().filter(|k| k.has_leak()) {
+            let config = RunConfig {
+                leak: true,
+                steps: 3,
+                ..every_algorithm_config(kind)
+            };
+            let honest = preview(&RunConfig {
+                leak: false,
+                ..config.clone()
+            })
+            .unwrap();
+            let mut s = Session::new(config).unwrap();
+            assert!(same_promise(s.guarantee(), &honest.guarantee), "{kind:?}");
+            let ledger = s.advance(usize::MAX, || true).release.unwrap().ledger;
+            assert!(!ledger.leaks.is_empty(), "{kind:?}: {ledger:?}");
+        }
+        let refused = RunConfig {
+            leak: true,
+            ..every_algorithm_config(AlgorithmKind::OutputPerturbation)
+        };
+        assert_eq!(refused.validate().unwrap_err().field(), Some("leak"));
     }
 }

@@ -6,15 +6,18 @@ use serde::Serialize;
 
 use super::problem::Declared;
 use crate::algo::byoa::{self, ByoaSettings};
+use crate::algo::dp_accmd::{AccMdLeak, DpAccMdConfig, Geometry};
 use crate::algo::dp_sgd::{DpSgdCalibration, DpSgdConfig, DpSgdLeak};
-use crate::algo::dp_svrg::{DpSvrgCalibration, DpSvrgConfig, SvrgNoise, SvrgPreset, SvrgVariant};
+use crate::algo::dp_svrg::{
+    DpSvrgCalibration, DpSvrgConfig, SvrgLeak, SvrgNoise, SvrgPreset, SvrgVariant,
+};
 use crate::algo::exponential_grid::GridSettings;
 use crate::algo::noisy_gd::Calibration;
 use crate::algo::objective_perturbation::{ObjectivePerturbationConfig, epsilon_split};
 use crate::algo::output_perturbation::{
     self as op, ConvexClass, Form, NoiseLaw, Plan, Regularised, Settings,
 };
-use crate::config::{AlgorithmKind, RunConfig, SvrgNoiseChoice};
+use crate::config::{AlgorithmKind, DomainChoice, RunConfig, SvrgNoiseChoice};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::loss::Glm;
@@ -71,6 +74,7 @@ pub struct Preview {
 /// What `Session::new` needs to build the algorithm, fixed from the configuration alone.
 pub enum Prepared {
     NoisyGd(Calibration, f64),
+    DpAccMd(DpAccMdConfig),
     DpSgd(Box<DpSgdCalibration>),
     DpSvrg(Box<DpSvrgCalibration>),
     ObjectivePerturbation(ObjectivePerturbationConfig),
@@ -155,7 +159,11 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 sampling_rate: config.batch as f64 / config.n as f64,
                 steps: config.steps,
                 step_size,
-                leak: DpSgdLeak::None,
+                leak: if config.leak {
+                    DpSgdLeak::NoClipping
+                } else {
+                    DpSgdLeak::None
+                },
             };
             let calibration = DpSgdCalibration::new(sgd)?;
             let b = config.batch as f64;
@@ -201,6 +209,11 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 epoch_length: (config.n / config.batch).max(1),
                 step_size: 0.0,
                 batch_size: config.batch,
+                leak: if config.leak {
+                    SvrgLeak::BbStepFromExactGradients
+                } else {
+                    SvrgLeak::None
+                },
             };
             let svrg = match config.step_size {
                 None => svrg.with_preset(SvrgPreset::Theory, smoothness, config.l2)?,
@@ -227,6 +240,49 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             );
             p.step_size = Some(svrg.step_size);
             (p, Prepared::DpSvrg(Box::new(calibration)))
+        }
+        AlgorithmKind::DpAccmd => {
+            let geometry = match config.domain {
+                DomainChoice::L2Ball => Geometry::L2 {
+                    radius: config.radius,
+                },
+                DomainChoice::L1Ball => Geometry::L1 {
+                    radius: config.radius,
+                },
+                _ => {
+                    return Err(Error::invalid(
+                        "domain",
+                        "the ℓ2 or ℓ1 ball for DP-AccMD (its mirror maps are for these)",
+                        format!("{:?}", config.domain),
+                    ));
+                }
+            };
+            let accmd = DpAccMdConfig {
+                epsilon: config.epsilon,
+                delta: config.delta,
+                relation: config.relation,
+                steps: config.steps,
+                lipschitz,
+                smoothness,
+                n: config.n,
+                geometry,
+                leak: if config.leak {
+                    AccMdLeak::ExactGradientYStep
+                } else {
+                    AccMdLeak::None
+                },
+            };
+            let (sigma, guarantee) = accmd.calibrate()?;
+            let p = base(
+                kind,
+                "DP-AccMD (seed 002, Wang–Ye–Xu 2017, Algorithm 3; corrected coupling)",
+                guarantee,
+                sigma,
+                gaussian(sigma),
+                config.steps,
+                accmd.calibration().sensitivity(),
+            );
+            (p, Prepared::DpAccMd(accmd))
         }
         AlgorithmKind::ObjectivePerturbation => {
             if config.loss != Glm::Logistic {

@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::algo::noisy_gd::DpGdLeak;
+use crate::config::AlgorithmKind;
 use crate::config::{DataSource, RunConfig};
-use crate::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_features, clip_labels, generate};
+use crate::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_labels, generate};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
@@ -218,7 +220,9 @@ impl Problem {
             .take(NORM_SAMPLE)
             .map(|(x, _)| norm2(x))
             .collect();
-        let clipped = clip_features(&mut data, config.feature_bound);
+        // DP-GD's leaky demonstration leaves the features unclipped (the only lane: see
+        // `RunConfig::validate`).
+        let clipped = gd_leak(config).prepare(&mut data, config.feature_bound);
         if let Glm::Squared { label_bound } = config.loss {
             clip_labels(&mut data, label_bound);
         }
@@ -267,6 +271,15 @@ impl Problem {
             plane,
             population,
         })
+    }
+}
+
+/// DP-GD's leak setting for a config: no clipping when its leaky demonstration is on.
+pub fn gd_leak(config: &RunConfig) -> DpGdLeak {
+    if config.leak && config.algorithm == AlgorithmKind::NoisyGd {
+        DpGdLeak::NoClipping
+    } else {
+        DpGdLeak::None
     }
 }
 

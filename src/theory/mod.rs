@@ -4,8 +4,9 @@
 //! reviews made to it. Nothing here reads data.
 //!
 //! - [`output_perturbation`], [`byoa`]: seeds 000 and 004.
-//! - [`gradient_perturbation`]: seed 002's DP-GD (PL and non-convex) and DP-SVRG bounds, with the
-//!   digest's corrected step-size conditions.
+//! - [`gradient_perturbation`]: seed 002's DP-GD (PL and non-convex), DP-SVRG, DP-SVRG++ and
+//!   DP-AccMD bounds, with the digest's corrected step-size conditions, and the objective
+//!   perturbation baseline's (Chaudhuri et al. 2011).
 
 pub mod byoa;
 pub mod gradient_perturbation;

@@ -40,6 +40,7 @@ const EVERY_ALGORITHM = {
   dp_sgd: {},
   dp_svrg: { l2: 0.1, steps: 3 },
   dp_svrg_plus_plus: { steps: 3 },
+  dp_accmd: { steps: 50 },
   objective_perturbation: { l2: 0.1, domain: 'unconstrained' },
   output_perturbation: { l2: 0.1 },
   regularised_output_perturbation: {},
@@ -72,6 +73,22 @@ test('every algorithm of the core runs from the page and draws on every plot it 
     assert.equal(await page.textContent('#card-body dd'), (await page.evaluate(() => window.__dp.run().info.cards[document.querySelector('#algorithm').value].source)));
     assert.equal(await page.textContent('#run-error'), '', algorithm);
   }
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('a leaky demonstration runs with the same claim and its ledger says NOT PRIVATE', async () => {
+  const config = { algorithm: 'dp_sgd', leak: true, tail: { kind: 'pareto_radial', alpha: 1.5 } };
+  const { context, page, seen } = await openPage(link(config));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.equal(await page.isChecked('#leak'), true);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  assert.match(await page.textContent('#caveats li.leak'), /NOT PRIVATE/);
+  // Refused where it cannot apply, with the reason at the field; the leaky run stays.
+  await page.selectOption('#algorithm', 'output_perturbation');
+  assert.match(await page.textContent('#leak-error'), /leak/);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
