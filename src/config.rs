@@ -9,6 +9,7 @@ use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::loss::Glm;
 use crate::privacy::Relation;
+use crate::privacy::calibration::GaussianMethod;
 use crate::solver::SolverKind;
 
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.
@@ -200,6 +201,9 @@ pub struct RunConfig {
     pub svrg_noise: SvrgNoiseChoice,
     /// Base solver of output perturbation and seed 004.
     pub solver: SolverKind,
+    /// Gaussian calibration of output perturbation's one release (δ > 0): ZWB+19 (seed 000's),
+    /// the exact analytic one, or the classical one (refused above ε = 1), for comparison.
+    pub gaussian: GaussianMethod,
     /// Grid points per axis of the exponential mechanism.
     pub grid_resolution: usize,
     /// Independent noise draws of the same run (the noise cloud).
@@ -239,6 +243,7 @@ impl Default for RunConfig {
             clip: None,
             svrg_noise: SvrgNoiseChoice::Certified,
             solver: SolverKind::Agd,
+            gaussian: GaussianMethod::Zwb,
             grid_resolution: 64,
             repeats: 1,
             leak: false,

@@ -32,7 +32,7 @@ const ui = {
 const NUMBERS = ['n', 'd', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
   'steps', 'batch', 'grid_resolution', 'repeats', 'delta'];
 const OPTIONAL = ['step_size', 'clip'];
-const CHOICES = ['algorithm', 'data', 'domain', 'relation', 'svrg_noise', 'solver'];
+const CHOICES = ['algorithm', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
 
 /** The loss parameter each loss takes (if any), with its label and default. */
 const LOSS_PARAMS = {
@@ -161,6 +161,10 @@ function showReadout() {
   ui.release.textContent = r
     ? `(${r.w.slice(0, 4).map((v) => fmt(v, 4)).join(', ')}${r.w.length > 4 ? ', …' : ''}); excess ${sci(r.excess)}`
     : 'not yet';
+  const cert = main.certificate;
+  $('certificate').textContent = cert
+    ? `‖w − w*‖ ≤ ${sci(cert.bound)} (the release needs ≤ ${sci(cert.threshold)})${cert.met ? ': met' : ''}`
+    : 'none (this method releases without one)';
   const pop = r?.population;
   $('population').textContent = pop
     ? `${sci(pop.value)} ± ${sci(pop.std_error)} (fresh-sample estimate)`

@@ -38,6 +38,7 @@ class Lane {
     this.noiseNorm = [];
     this.epsSpent = [];
     this.release = null;
+    this.certificate = null;
   }
 
   append(batch) {
@@ -48,6 +49,7 @@ class Lane {
     for (const v of batch.noiseNorm) this.noiseNorm.push(v);
     for (const v of batch.epsSpent) this.epsSpent.push(v);
     if (batch.release) this.release = batch.release;
+    if (batch.certificate) this.certificate = batch.certificate;
   }
 }
 

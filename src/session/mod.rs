@@ -2,7 +2,8 @@
 //! worker can yield between them (DESIGN.md §2).
 //!
 //! - [`problem`]: data, objective and certified reference, built once per run.
-//! - [`prepare`]: each algorithm's promise (guarantee, noise), from the config alone.
+//! - [`prepare`](mod@prepare): each algorithm's promise (guarantee, noise), from the config alone.
+//! - [`bounds`]: each algorithm's theory bound as a curve.
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
 
@@ -22,7 +23,7 @@ use crate::algo::exponential_grid::GridExponential;
 use crate::algo::noisy_gd::NoisyGd;
 use crate::algo::objective_perturbation::ObjectivePerturbation;
 use crate::algo::output_perturbation::OutputPerturbation;
-use crate::algo::{PrivateAlgorithm, StepReport};
+use crate::algo::{CertificateStatus, PrivateAlgorithm, StepReport};
 use crate::config::RunConfig;
 use crate::data::Dataset;
 use crate::domain::Domain;
@@ -77,6 +78,9 @@ pub struct Batch {
     /// ε spent after each step (the guarantee's ε at the release).
     pub epsilon_spent: Vec<f64>,
     pub release: Option<Release>,
+    /// For methods that release after an accuracy certificate: where it stood at the end of the
+    /// slice. **Non-private**.
+    pub certificate: Option<CertificateStatus>,
     pub done: bool,
 }
 
@@ -312,6 +316,7 @@ impl Session {
                 ledger: self.algorithm.ledger(),
             });
         }
+        batch.certificate = self.algorithm.certificate();
         batch.done = self.released;
         batch
     }

@@ -324,6 +324,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let mut settings = Settings::new(config.epsilon, config.delta);
             settings.relation = config.relation;
             settings.solver = config.solver;
+            settings.gaussian = config.gaussian;
             let mut extra = 0.0;
             if regularised {
                 // Algorithm 6: λ from Theorem 3.4 (Lipschitz class) or 3.5 (smooth class),

@@ -276,6 +276,11 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
         None => JsValue::NULL,
     };
     set(&obj, "release", &release);
+    let certificate = match &batch.certificate {
+        Some(c) => to_js(c)?,
+        None => JsValue::NULL,
+    };
+    set(&obj, "certificate", &certificate);
     set(&obj, "done", &JsValue::from_bool(batch.done));
     Ok(obj.into())
 }

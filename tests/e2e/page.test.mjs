@@ -70,6 +70,10 @@ test('every algorithm of the core runs from the page and draws on every plot it 
       assert.ok(changed > 50, `${algorithm}: ${sel} changed only ${changed} pixels`);
     }
     assert.match(await page.textContent('#release'), /^\(/, algorithm);
+    if (['output_perturbation', 'regularised_output_perturbation', 'byoa'].includes(algorithm)) {
+      // The release waited for its certificate, and the readout shows it against its threshold.
+      assert.match(await page.textContent('#certificate'), /‖w − w\*‖ ≤ .* \(the release needs ≤ .*\): met/, algorithm);
+    }
     assert.equal(await page.textContent('#card-body dd'), (await page.evaluate(() => window.__dp.run().info.cards[document.querySelector('#algorithm').value].source)));
     assert.equal(await page.textContent('#run-error'), '', algorithm);
   }
