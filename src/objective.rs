@@ -471,13 +471,14 @@ where
                 block[filled] = sample;
                 filled += 1;
                 if filled == 4 {
-                    let mut c = [0.0; 4];
-                    for (ck, (x, y)) in c.iter_mut().zip(block) {
-                        let (v, g) = loss.value_and_derivative(dot(w, x), y);
-                        value += v;
-                        *ck = g;
+                    let xs = block.map(|(x, _)| x);
+                    let t = xs.map(|x| dot(w, x));
+                    let (v, c) = loss.value_and_derivative4(t, block.map(|(_, y)| y));
+                    // Summed in sample order: the bits of one sample at a time.
+                    for vk in v {
+                        value += vk;
                     }
-                    axpy4(c, block.map(|(x, _)| x), grad);
+                    axpy4(c, xs, grad);
                     count += 4;
                     filled = 0;
                 }
