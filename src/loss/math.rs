@@ -13,18 +13,18 @@
 //! Accuracy (tested against libm below): [`exp`] within 1 ulp over the whole f64 range (exact
 //! overflow to ∞ and underflow to 0 at libm's thresholds), [`ln_1p_unit`] within 2 ulps on [0, 1].
 
-/// ln 2 split in two: the high part has 32 significant bits, so k·LN2_HI is exact for |k| < 2²⁰
-/// (fdlibm's split).
-const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+/// ln 2 split in two (fdlibm's ln2HI, ln2LO): the high part has 32 significant bits, so k·LN2_HI
+/// is exact for |k| < 2²⁰.
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 const INV_LN2: f64 = core::f64::consts::LOG2_E;
 /// 1.5·2⁵²: adding and subtracting it rounds a number of magnitude < 2⁵¹ to the nearest integer
 /// (ties to even) with plain additions, the same on every target.
 const ROUND: f64 = 6_755_399_441_055_744.0;
-/// Above this exp overflows (libm's threshold, ln(MAX)).
-const OVERFLOW: f64 = 7.097_827_128_933_840e2;
-/// Below this exp underflows to 0 (libm's threshold, ln of half the smallest subnormal).
-const UNDERFLOW: f64 = -7.451_332_191_019_412e2;
+/// Above this exp overflows (fdlibm's o_threshold, ≈ 709.78 = ln(f64::MAX)).
+const OVERFLOW: f64 = f64::from_bits(0x4086_2e42_fefa_39ef);
+/// Below this exp underflows to 0 (fdlibm's u_threshold, ≈ −745.13).
+const UNDERFLOW: f64 = f64::from_bits(0xc087_4910_d52d_3051);
 
 /// eˣ for every f64: ∞ above ln(f64::MAX), 0 below ≈ −745.13, NaN for NaN, within 1 ulp of libm.
 ///
@@ -45,8 +45,8 @@ pub fn exp(x: f64) -> f64 {
 #[inline]
 pub fn exp_lanes<const N: usize>(x: [f64; N]) -> [f64; N] {
     // Rare path (overflow, subnormal or zero results, NaN): lane by lane with branches.
-    // `!(a <= v && v <= b)` is also true for NaN.
-    if x.iter().any(|&v| !(NORMAL_LO <= v && v <= NORMAL_HI)) {
+    // `contains` is false for NaN, which therefore takes the rare path too.
+    if x.iter().any(|v| !(NORMAL_LO..=NORMAL_HI).contains(v)) {
         return x.map(exp_rare);
     }
     let (p, k) = exp_reduced(x);
