@@ -23,11 +23,11 @@
 //! for every record, never counts towards sensitivity (digest 002 §7.2) and is applied once by
 //! the algorithm.
 //!
-//! ## Room for a saddle problem
-//! Nothing here assumes one block beyond this struct: a two-block problem min_x max_y will be a
-//! sibling type holding the same `Arc<Dataset>`, two `Box<dyn Domain>` and its own coupling, with
-//! `value_and_gradients(x, y, gx, gy)`; it reuses [`Dataset`], [`Domain`], the GLM scalar losses and
-//! the kernels below. [`FirstOrder`] is the one-block oracle trait that solvers are written against.
+//! ## Saddle problems
+//! A two-block problem min_x max_y lives beside this one-block oracle, in [`crate::minimax`]:
+//! [`crate::minimax::SaddleProblem`] has two [`Domain`]s and writes both partial gradients into
+//! caller buffers, and reuses [`Dataset`], the GLM scalar losses and the kernels below.
+//! [`FirstOrder`] is the one-block oracle trait that solvers are written against.
 
 use std::sync::Arc;
 
