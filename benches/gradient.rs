@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use dp_playground::data::{GeneratorSpec, Link, Tail, Task, clip_features, generate};
 use dp_playground::domain::{Domain, DomainKind};
-use dp_playground::loss::{Glm, Logistic, Loss, Regularizer, Wrap};
+use dp_playground::loss::{Glm, GlmLoss, Logistic, Loss, Regularizer, Wrap};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
@@ -26,6 +26,38 @@ fn read_once(x: &[f64]) -> f64 {
         }
     }
     acc.iter().sum()
+}
+
+/// The logistic loss as it was computed before `loss::math` (libm's exp and log1p, a branch on the
+/// sign of the margin), so that one run compares the two under the same load.
+struct LibmLogistic;
+
+impl GlmLoss for LibmLogistic {
+    fn name(&self) -> &'static str {
+        "logistic (libm)"
+    }
+    fn value(&self, t: f64, y: f64) -> f64 {
+        self.value_and_derivative(t, y).0
+    }
+    fn derivative(&self, t: f64, y: f64) -> f64 {
+        self.value_and_derivative(t, y).1
+    }
+    fn value_and_derivative(&self, t: f64, y: f64) -> (f64, f64) {
+        let m = -y * t;
+        let e = libm::exp(-m.abs());
+        let s = if m >= 0.0 {
+            1.0 / (1.0 + e)
+        } else {
+            e / (1.0 + e)
+        };
+        (m.max(0.0) + libm::log1p(e), -y * s)
+    }
+    fn lipschitz(&self, feature_bound: f64, _radius: f64) -> f64 {
+        feature_bound
+    }
+    fn smoothness(&self, feature_bound: f64) -> f64 {
+        feature_bound * feature_bound / 4.0
+    }
 }
 
 fn spec(n: usize, d: usize, task: Task) -> GeneratorSpec {
@@ -96,19 +128,26 @@ fn gradient_block() {
         DomainKind::Unconstrained.boxed(),
         10.0,
     );
+    let libm_logistic = Objective::new(
+        data.clone(),
+        Box::new(LibmLogistic),
+        0.0,
+        DomainKind::Unconstrained.boxed(),
+        10.0,
+    );
     let (mut g, mut g2) = (vec![0.0; d], vec![0.0; d]);
     logistic.data_term(&w, Some(&mut g));
     dynamic.value_and_gradient(&w, &mut g2);
     assert_eq!(g, g2, "both paths give the same bits");
 
-    // The four passes take turns within each repetition, so that every ratio compares passes
+    // The five passes take turns within each repetition, so that every ratio compares passes
     // run under the same load (the machine is shared); the ratio reported is the median of the
     // per-repetition ratios, beside the ratio of the minima.
     let reps = 60;
-    let mut times = [const { Vec::new() }; 4];
-    let [mut g_sq, mut g_log, mut g_dyn] = [g.clone(), g.clone(), g];
+    let mut times = [const { Vec::new() }; 5];
+    let [mut g_sq, mut g_log, mut g_dyn, mut g_libm] = [g.clone(), g.clone(), g.clone(), g];
     for _ in 0..reps {
-        let passes: [&mut dyn FnMut(); 4] = [
+        let passes: [&mut dyn FnMut(); 5] = [
             &mut || {
                 black_box(read_once(black_box(x)));
             },
@@ -120,6 +159,9 @@ fn gradient_block() {
             },
             &mut || {
                 black_box(dynamic.value_and_gradient(black_box(&w), &mut g_dyn));
+            },
+            &mut || {
+                black_box(libm_logistic.value_and_gradient(black_box(&w), &mut g_libm));
             },
         ];
         for (t, pass) in times.iter_mut().zip(passes) {
@@ -148,6 +190,7 @@ fn gradient_block() {
         "squared-loss value+gradient",
         "logistic value+gradient",
         "logistic through dyn GlmLoss",
+        "logistic with libm (before)",
     ];
     for (k, name) in names.iter().enumerate() {
         let (rmin, rmed) = ratio(k);
