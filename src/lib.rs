@@ -22,6 +22,7 @@
 //! - [`solver`]: non-private base solvers and the accuracy certificate; [`theory`]: the bounds
 //!   each algorithm promises.
 //! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`](mod@reference): the optimisation problem.
+//!   [`minimax`]: two-block saddle problems and their duality gap.
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
@@ -34,6 +35,7 @@ pub mod domain;
 pub mod error;
 pub mod linalg;
 pub mod loss;
+pub mod minimax;
 pub mod noise;
 pub mod objective;
 pub mod privacy;

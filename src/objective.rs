@@ -23,11 +23,11 @@
 //! for every record, never counts towards sensitivity (digest 002 §7.2) and is applied once by
 //! the algorithm.
 //!
-//! ## Room for a saddle problem
-//! Nothing here assumes one block beyond this struct: a two-block problem min_x max_y will be a
-//! sibling type holding the same `Arc<Dataset>`, two `Box<dyn Domain>` and its own coupling, with
-//! `value_and_gradients(x, y, gx, gy)`; it reuses [`Dataset`], [`Domain`], the GLM scalar losses and
-//! the kernels below. [`FirstOrder`] is the one-block oracle trait that solvers are written against.
+//! ## Saddle problems
+//! A two-block problem min_x max_y lives beside this one-block oracle, in [`crate::minimax`]:
+//! [`crate::minimax::SaddleProblem`] has two [`Domain`]s and writes both partial gradients into
+//! caller buffers, and reuses [`Dataset`], the GLM scalar losses and the kernels below.
+//! [`FirstOrder`] is the one-block oracle trait that solvers are written against.
 
 use std::sync::Arc;
 
@@ -471,13 +471,14 @@ where
                 block[filled] = sample;
                 filled += 1;
                 if filled == 4 {
-                    let mut c = [0.0; 4];
-                    for (ck, (x, y)) in c.iter_mut().zip(block) {
-                        let (v, g) = loss.value_and_derivative(dot(w, x), y);
-                        value += v;
-                        *ck = g;
+                    let xs = block.map(|(x, _)| x);
+                    let t = xs.map(|x| dot(w, x));
+                    let (v, c) = loss.value_and_derivative4(t, block.map(|(_, y)| y));
+                    // Summed in sample order: the bits of one sample at a time.
+                    for vk in v {
+                        value += vk;
                     }
-                    axpy4(c, block.map(|(x, _)| x), grad);
+                    axpy4(c, xs, grad);
                     count += 4;
                     filled = 0;
                 }

@@ -32,6 +32,14 @@
 //! slowly there (tried: ρ ∈ {0.1, 1, 3, 10}·‖X‖²/n, re-centring every 20–200 steps, geometrically
 //! decreasing ρ; the current choice was best). A faster exact method for those LP-like cases
 //! (e.g. an active-set finish) is future work.
+//!
+//! Tried and not kept (issue 3, session 2): plain restarted PDHG on the saddle form
+//! min_w max_{α∈B} g(w) + (1/n)Σ αᵢ(yᵢ − ⟨xᵢ, w⟩) — two passes per iteration, PDLP's restart
+//! rules on the (finite) duality gap, primal weight ω. Without diagonal preconditioning it is
+//! very sensitive to ω: at ω = 30 hinge took 17 ms on the simplex and 0.57 s on the ℓ1 ball but
+//! absolute 1.5–12 s everywhere; at ω = 100 absolute still took 1.3–5.8 s; with PDLP's adaptive ω
+//! (from ω₀ = 1 or 100) some pairs failed to converge in 2·10⁵ iterations. A next attempt should
+//! start from Ruiz / Pock–Chambolle preconditioning and PDLP's normalised duality gap.
 
 use serde::Serialize;
 

@@ -14,6 +14,8 @@ pub use l1_ball::L1Ball;
 pub use l2_ball::L2Ball;
 pub use simplex::Simplex;
 
+use std::cell::RefCell;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -216,22 +218,33 @@ impl Domain for DomainKind {
 
 /// The threshold θ with Σ max(uᵢ − θ, 0) = z > 0 (sort-based, exact; Duchi et al. 2008): with u
 /// sorted in decreasing order, θ = (Σ_{i≤ρ} uᵢ − z)/ρ for the largest ρ with u_ρ > that value.
-/// `u` is copied into a scratch vector and sorted: O(d log d), one allocation per projection.
+/// `u` is copied into a reused per-thread buffer and sorted in place: O(d log d), no allocation
+/// once the buffer has grown to d (`tests/problem_alloc.rs`).
 pub(crate) fn simplex_threshold(u: impl Iterator<Item = f64>, z: f64) -> f64 {
-    let mut s: Vec<f64> = u.collect();
-    s.sort_unstable_by(|a, b| b.total_cmp(a));
-    let mut cumsum = 0.0;
-    let mut theta = 0.0;
-    for (k, &uk) in s.iter().enumerate() {
-        cumsum += uk;
-        let t = (cumsum - z) / (k + 1) as f64;
-        if uk > t {
-            theta = t;
-        } else {
-            break;
-        }
+    // The sorted copy lives in a per-thread buffer that is kept between calls, so a projection
+    // inside an iteration allocates nothing once the buffer has reached the dimension (the
+    // callers' `project(&mut w)` stays as it is). Nothing here calls back into this function,
+    // so the buffer is never borrowed twice.
+    thread_local! {
+        static SORTED: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
     }
-    theta
+    SORTED.with_borrow_mut(|s| {
+        s.clear();
+        s.extend(u);
+        s.sort_unstable_by(|a, b| b.total_cmp(a));
+        let mut cumsum = 0.0;
+        let mut theta = 0.0;
+        for (k, &uk) in s.iter().enumerate() {
+            cumsum += uk;
+            let t = (cumsum - z) / (k + 1) as f64;
+            if uk > t {
+                theta = t;
+            } else {
+                break;
+            }
+        }
+        theta
+    })
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::GlmLoss;
+use super::math::{exp_lanes, ln_1p_unit_lanes};
 
 /// Logistic loss φ(t, y) = ln(1 + exp(−y t)) for labels y ∈ {−1, +1}.
 ///
@@ -13,24 +14,22 @@ impl GlmLoss for Logistic {
     }
 
     fn value(&self, t: f64, y: f64) -> f64 {
-        softplus(-y * t)
+        self.value_and_derivative(t, y).0
     }
 
     fn derivative(&self, t: f64, y: f64) -> f64 {
-        -y * sigmoid(-y * t)
+        self.value_and_derivative(t, y).1
     }
 
+    #[inline]
     fn value_and_derivative(&self, t: f64, y: f64) -> (f64, f64) {
-        let m = -y * t;
-        // One exp serves both: e = exp(−|m|) ∈ (0, 1].
-        let e = libm::exp(-m.abs());
-        let value = m.max(0.0) + libm::log1p(e);
-        let s = if m >= 0.0 {
-            1.0 / (1.0 + e)
-        } else {
-            e / (1.0 + e)
-        };
-        (value, -y * s)
+        let ([v], [g]) = lanes([t], [y]);
+        (v, g)
+    }
+
+    #[inline]
+    fn value_and_derivative4(&self, t: [f64; 4], y: [f64; 4]) -> ([f64; 4], [f64; 4]) {
+        lanes(t, y)
     }
 
     fn lipschitz(&self, feature_bound: f64, _radius: f64) -> f64 {
@@ -42,19 +41,22 @@ impl GlmLoss for Logistic {
     }
 }
 
-/// ln(1 + eᵐ) without overflow.
-fn softplus(m: f64) -> f64 {
-    m.max(0.0) + libm::log1p(libm::exp(-m.abs()))
-}
-
-/// 1/(1 + e⁻ᵐ) without overflow.
-fn sigmoid(m: f64) -> f64 {
-    if m >= 0.0 {
-        1.0 / (1.0 + libm::exp(-m))
-    } else {
-        let e = libm::exp(m);
-        e / (1.0 + e)
-    }
+/// (φ, φ') lane by lane. One exp and one ln(1 + ·) serve both, with no data-dependent branch:
+/// m = −y·t, e = exp(−|m|) ∈ (0, 1], φ = max(m, 0) + ln(1 + e) (no overflow for any m), and
+/// φ' = −y·σ(m) with σ(m) = q = 1/(1 + e) for m ≥ 0 and e·q otherwise (a select, not a jump: the
+/// sign of the margin is random, and mispredicted branches cost more than the arithmetic).
+/// [`super::math`] gives the same bits on every target and for every lane count.
+#[inline]
+fn lanes<const N: usize>(t: [f64; N], y: [f64; N]) -> ([f64; N], [f64; N]) {
+    let m: [f64; N] = core::array::from_fn(|i| -y[i] * t[i]);
+    let e = exp_lanes(m.map(|v| -v.abs()));
+    let ln = ln_1p_unit_lanes(e);
+    let value = core::array::from_fn(|i| m[i].max(0.0) + ln[i]);
+    let grad = core::array::from_fn(|i| {
+        let q = 1.0 / (1.0 + e[i]);
+        -y[i] * if m[i] >= 0.0 { q } else { e[i] * q }
+    });
+    (value, grad)
 }
 
 #[cfg(test)]
@@ -65,14 +67,51 @@ mod tests {
     fn derivative_matches_central_differences() {
         let loss = Logistic;
         for &y in &[-1.0, 1.0] {
+            // value, derivative and value_and_derivative share their roundings exactly.
             for &t in &[-30.0, -3.0, -0.2, 0.0, 0.7, 5.0, 40.0] {
                 let h = 1e-6;
                 let fd = (loss.value(t + h, y) - loss.value(t - h, y)) / (2.0 * h);
                 let (v, g) = loss.value_and_derivative(t, y);
                 assert!((g - fd).abs() < 1e-8, "t={t} y={y}: {g} vs {fd}");
-                assert!((g - loss.derivative(t, y)).abs() < 1e-15);
-                assert!((v - loss.value(t, y)).abs() < 1e-15);
+                assert_eq!(g.to_bits(), loss.derivative(t, y).to_bits());
+                assert_eq!(v.to_bits(), loss.value(t, y).to_bits());
+                // Against the libm formulas: a few ulps at most.
+                let (vl, gl) = libm_reference(t, y);
+                assert!(
+                    (v - vl).abs() <= 4.0 * f64::EPSILON * vl.abs(),
+                    "{v} vs {vl}"
+                );
+                assert!(
+                    (g - gl).abs() <= 4.0 * f64::EPSILON * gl.abs(),
+                    "{g} vs {gl}"
+                );
             }
+        }
+    }
+
+    /// The loss and its derivative through libm, as the module computed them before.
+    fn libm_reference(t: f64, y: f64) -> (f64, f64) {
+        let m = -y * t;
+        let e = libm::exp(-m.abs());
+        let s = if m >= 0.0 {
+            1.0 / (1.0 + e)
+        } else {
+            e / (1.0 + e)
+        };
+        (m.max(0.0) + libm::log1p(e), -y * s)
+    }
+
+    #[test]
+    fn four_lanes_give_the_bits_of_one() {
+        let t = [-800.0, -0.3, 0.0, 37.5];
+        let y = [1.0, -1.0, 1.0, -1.0];
+        let (v, g) = Logistic.value_and_derivative4(t, y);
+        for i in 0..4 {
+            let (vi, gi) = Logistic.value_and_derivative(t[i], y[i]);
+            assert_eq!(
+                (v[i].to_bits(), g[i].to_bits()),
+                (vi.to_bits(), gi.to_bits())
+            );
         }
     }
 

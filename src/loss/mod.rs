@@ -8,6 +8,7 @@
 
 mod glm;
 mod logistic;
+pub mod math;
 
 pub use glm::{Absolute, Hinge, Huber, SmoothedHinge, Squared};
 pub use logistic::Logistic;
@@ -32,6 +33,15 @@ pub trait GlmLoss: Send + Sync {
     #[inline]
     fn value_and_derivative(&self, t: f64, y: f64) -> (f64, f64) {
         (self.value(t, y), self.derivative(t, y))
+    }
+    /// [`GlmLoss::value_and_derivative`] of four samples, with its bits lane by lane. The fused
+    /// pass calls this; a loss whose scalar code is a long chain of dependent operations
+    /// (the logistic loss's exp and log) overrides it to interleave the four chains.
+    #[inline]
+    fn value_and_derivative4(&self, t: [f64; 4], y: [f64; 4]) -> ([f64; 4], [f64; 4]) {
+        let pairs: [(f64, f64); 4] =
+            core::array::from_fn(|i| self.value_and_derivative(t[i], y[i]));
+        (pairs.map(|p| p.0), pairs.map(|p| p.1))
     }
     /// G with ‖∇f(w; x, y)‖ ≤ G for all ‖x‖ ≤ feature_bound and ‖w‖ ≤ radius.
     fn lipschitz(&self, feature_bound: f64, radius: f64) -> f64;
@@ -176,6 +186,10 @@ impl GlmLoss for Glm {
     #[inline]
     fn value_and_derivative(&self, t: f64, y: f64) -> (f64, f64) {
         with_glm!(*self, l => l.value_and_derivative(t, y))
+    }
+    #[inline]
+    fn value_and_derivative4(&self, t: [f64; 4], y: [f64; 4]) -> ([f64; 4], [f64; 4]) {
+        with_glm!(*self, l => l.value_and_derivative4(t, y))
     }
     fn lipschitz(&self, feature_bound: f64, radius: f64) -> f64 {
         with_glm!(*self, l => l.lipschitz(feature_bound, radius))

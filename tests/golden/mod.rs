@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use dp_playground::data::{GeneratorSpec, Link, Tail, Task, clip_features, generate};
 use dp_playground::domain::{Domain, DomainKind};
-use dp_playground::loss::{Glm, GlmLoss, Loss, Regularizer, Wrap};
+use dp_playground::loss::{Glm, GlmLoss, Loss, Regularizer, Wrap, math};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{DpRng, Stream, seeded};
@@ -141,6 +141,33 @@ pub fn checksums() -> Vec<(String, u64)> {
             fnv(r.w.iter().copied().chain([r.value, r.gap_bound])),
         ));
     }
+    // The logistic loss's own exp and ln(1 + e), over their whole ranges and at the edges
+    // (subnormal results, overflow, NaN), one lane and four lanes.
+    let xs: Vec<f64> = (0..4000)
+        .map(|i| -746.0 + 1456.0 * f64::from(i) / 3999.0)
+        .chain([
+            -745.13,
+            -744.5,
+            -708.5,
+            709.78,
+            710.0,
+            0.0,
+            -0.0,
+            1e-300,
+            f64::NAN,
+        ])
+        .collect();
+    let lanes = xs
+        .chunks_exact(4)
+        .flat_map(|c| math::exp_lanes([c[0], c[1], c[2], c[3]]));
+    out.push((
+        "math/exp".to_string(),
+        fnv(xs.iter().map(|&x| math::exp(x)).chain(lanes)),
+    ));
+    let es = (0..4000)
+        .map(|i| f64::from(i) / 3999.0)
+        .chain((0..1075).map(|k| 0.5f64.powi(k)));
+    out.push(("math/ln_1p".to_string(), fnv(es.map(math::ln_1p_unit))));
     out
 }
 
