@@ -316,26 +316,11 @@ fn releases_and_the_sensitivity_ball_each_add_ink() {
 fn the_noise_law_and_the_features_threshold_add_ink() {
     // The law moves the axes (to its 99.9% quantile), so compare the SVGs: the density is one
     // polyline of 241 points, which the bare histogram does not have.
-    let longest_polyline = |svg: &str| {
-        svg.split("<polyline")
-            .skip(1)
-            .map(|p| {
-                p.split("points=\"")
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap()
-                    .split_whitespace()
-                    .count()
-            })
-            .max()
-            .unwrap_or(0)
-    };
     let bare = plot_svg("noise", noise(false), 480, 320).unwrap();
     let law = plot_svg("noise", noise(true), 480, 320).unwrap();
-    assert!(longest_polyline(&bare) < 10, "{}", longest_polyline(&bare));
-    assert!(longest_polyline(&law) > 200, "{}", longest_polyline(&law));
+    let (bare, law) = (longest_polyline(&bare).len(), longest_polyline(&law).len());
+    assert!(bare < 10, "{bare}");
+    assert!(law > 200, "{law}");
 
     // Bars beyond the threshold (2) take the second palette colour.
     let c = canvas(480, 320);
@@ -495,23 +480,60 @@ fn lines_leaving_the_view_are_clipped_to_it() {
     let spec = js(r#"{"extent":1,"paths":[{"xy":[-50,40,0,0,0.5,0.5]}]}"#);
     let svg = plot_svg("path", spec, 400, 400).unwrap();
     let mut vertices = 0;
-    for polyline in svg.split("<polyline").skip(1) {
-        let points = polyline
-            .split("points=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        for xy in points.split_whitespace() {
-            let (x, y) = xy.split_once(',').unwrap();
-            let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
-            assert!(
-                (0.0..=400.0).contains(&x) && (30.0..=400.0).contains(&y),
-                "({x}, {y})"
-            );
-            vertices += 1;
-        }
+    for (x, y) in polylines(&svg).into_iter().flatten() {
+        assert!(
+            (48.0..=400.0).contains(&x) && (30.0..=364.0).contains(&y),
+            "({x}, {y})"
+        );
+        vertices += 1;
     }
     assert!(vertices >= 3, "the path was drawn");
+}
+
+/// The vertices of every SVG polyline.
+fn polylines(svg: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .map(|p| {
+            let points = p
+                .split("points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            points
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The vertices of the SVG polyline with the most points.
+fn longest_polyline(svg: &str) -> Vec<(f64, f64)> {
+    polylines(svg)
+        .into_iter()
+        .max_by_key(Vec::len)
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+fn the_parameter_view_keeps_circles_round_on_any_canvas() {
+    let spec = || js(r#"{"extent":1,"domain":{"kind":"l2_ball","radius":0.9}}"#);
+    for (w, h) in [(640, 400), (300, 520), (400, 400)] {
+        let circle = longest_polyline(&plot_svg("path", spec(), w, h).unwrap());
+        assert!(circle.len() > 100, "{w}×{h}: the boundary was drawn");
+        let span = |f: fn(&(f64, f64)) -> f64| {
+            let v: Vec<f64> = circle.iter().map(f).collect();
+            v.iter().copied().fold(f64::MIN, f64::max) - v.iter().copied().fold(f64::MAX, f64::min)
+        };
+        let (across, up) = (span(|p| p.0), span(|p| p.1));
+        // Pixel rounding of the view's edges: within 2 px.
+        assert!((across - up).abs() <= 2.0, "{w}×{h}: {across} × {up}");
+        assert!(across > 0.5 * f64::from(w.min(h)), "{w}×{h}: {across}");
+    }
 }

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::{
     Bounds, FONT, Floats, GRID_COLOR, PlotError, at_least_a_decade, check_color, check_same_len,
-    clip_polyline_loglog, color, finite_range, tick,
+    clip_polyline_loglog, color, draw_axes, finite_range,
 };
 use crate::error::Error;
 
@@ -135,16 +135,12 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(60)
         .caption(&spec.title, (FONT, 15))
         .build_cartesian_2d((b.x.0..b.x.1).log_scale(), (b.y.0..b.y.1).log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("gradient evaluations (full passes)")
-        .y_desc("F(w) − F*")
-        .label_style((FONT, 12))
-        .light_line_style(WHITE)
-        .bold_line_style(GRID_COLOR)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| format!("{v:.0e}"))
-        .draw()?;
+    draw_axes(
+        &mut chart,
+        "gradient evaluations (full passes)",
+        "F(w) − F*",
+        &|v| format!("{v:.0e}"),
+    )?;
 
     // Bands first, so that every line is drawn over every band.
     for s in &spec.series {

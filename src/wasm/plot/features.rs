@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use serde::Deserialize;
 
 use super::{
-    FONT, Floats, GRID_COLOR, PALETTE, PlotError, at_least_a_decade, check_positive, finite_range,
+    FONT, Floats, PALETTE, PlotError, at_least_a_decade, check_positive, draw_axes, finite_range,
     tick,
 };
 use crate::error::Error;
@@ -78,16 +78,12 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(56)
         .caption(caption, (FONT, 14))
         .build_cartesian_2d((lo..hi).log_scale(), 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .x_desc("‖xᵢ‖ before clipping (log scale)")
-        .y_desc("records")
-        .label_style((FONT, 12))
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .light_line_style(WHITE)
-        .bold_line_style(GRID_COLOR)
-        .draw()?;
+    draw_axes(
+        &mut chart,
+        "‖xᵢ‖ before clipping (log scale)",
+        "records",
+        &|v| tick(*v),
+    )?;
     chart.draw_series(
         counts
             .iter()

@@ -28,6 +28,7 @@ mod path;
 mod privacy;
 
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::de::{DeserializeOwned, Error as _};
@@ -294,6 +295,31 @@ fn tick(v: f64) -> String {
     } else {
         format!("{v:.1e}")
     }
+}
+
+/// The look of every x–y chart: a light grid, small sans-serif labels, short tick numbers.
+fn draw_axes<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x_desc: &str,
+    y_desc: &str,
+    y_label: &dyn Fn(&f64) -> String,
+) -> Result<(), PlotError>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style((FONT, 12))
+        .light_line_style(WHITE)
+        .bold_line_style(GRID_COLOR)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(y_label)
+        .draw()?;
+    Ok(())
 }
 
 /// Widens a positive range to at least one decade around its geometric middle, so a log axis

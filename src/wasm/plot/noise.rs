@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Deserialize;
 
-use super::{FONT, Floats, GRID_COLOR, PALETTE, PlotError, check_positive, finite_range, tick};
+use super::{FONT, Floats, PALETTE, PlotError, check_positive, draw_axes, finite_range, tick};
 use crate::error::Error;
 use crate::stats::{gamma_p, ln_gamma};
 
@@ -191,16 +191,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(56)
         .caption(title, (FONT, 15))
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .x_desc("‖z‖")
-        .y_desc("density")
-        .label_style((FONT, 12))
-        .light_line_style(WHITE)
-        .bold_line_style(GRID_COLOR)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .draw()?;
+    draw_axes(&mut chart, "‖z‖", "density", &|v| tick(*v))?;
     chart.draw_series(
         counts
             .iter()

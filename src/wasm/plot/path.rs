@@ -163,6 +163,19 @@ fn grid_res(grid: &[f64]) -> usize {
     (grid.len() as f64).sqrt().round() as usize
 }
 
+/// Room for the x and y tick labels and axis titles, in pixels.
+const X_LABELS: u32 = 36;
+const Y_LABELS: u32 = 48;
+
+/// The part of `area` whose plotting region (after the label areas) is square, centred: a circle
+/// in the plane must look round, whatever the canvas's shape.
+fn square<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> DrawingArea<DB, Shift> {
+    let (w, h) = area.dim_in_pixel();
+    let (pw, ph) = (w.saturating_sub(Y_LABELS), h.saturating_sub(X_LABELS));
+    let (dx, dy) = (pw.saturating_sub(ph) / 2, ph.saturating_sub(pw) / 2);
+    area.margin(dy, dy, dx, dx)
+}
+
 /// At most this many markers per path: a long run's 4000 iterates would otherwise bury the line.
 const MAX_MARKERS: usize = 60;
 
@@ -171,14 +184,13 @@ pub(super) fn draw<DB: DrawingBackend>(
     spec: &PathSpec,
 ) -> Result<(), PlotError> {
     let b = spec.bounds();
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(48)
-        .caption(
-            "parameter view (lines non-private; red rings: private releases)",
-            (FONT, 15),
-        )
+    let area = root.margin(12, 12, 12, 12).titled(
+        "parameter view (lines non-private; red rings: private releases)",
+        (FONT, 15),
+    )?;
+    let mut chart = ChartBuilder::on(&square(&area))
+        .x_label_area_size(X_LABELS)
+        .y_label_area_size(Y_LABELS)
         .build_cartesian_2d(b.x.0..b.x.1, b.y.0..b.y.1)?;
     chart
         .configure_mesh()
