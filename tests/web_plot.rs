@@ -433,6 +433,16 @@ fn bad_specs() -> Vec<(&'static str, JsValue, &'static str)> {
             "domain",
         ),
         (
+            "path",
+            js(r#"{"extent":1,"domain":{"kind":"box","lo":0}}"#),
+            "hi",
+        ),
+        (
+            "path",
+            js(r#"{"extent":1,"domain":{"kind":"polyline"}}"#),
+            "xy",
+        ),
+        (
             "noise",
             js(r#"{"norms":[1],"law":{"kind":"gaussian","sigma":0,"d":3}}"#),
             "scale",
@@ -536,4 +546,46 @@ fn the_parameter_view_keeps_circles_round_on_any_canvas() {
         assert!((across - up).abs() <= 2.0, "{w}×{h}: {across} × {up}");
         assert!(across > 0.5 * f64::from(w.min(h)), "{w}×{h}: {across}");
     }
+}
+
+#[wasm_bindgen_test]
+fn every_domain_shape_draws_its_boundary() {
+    // (domain, vertices of its outline, whether it is a closed curve as wide as it is tall)
+    let shapes = [
+        (r#"{"kind":"l2_ball","radius":0.9}"#, 241, true),
+        (r#"{"kind":"l1_ball","radius":0.9}"#, 5, true),
+        (r#"{"kind":"box","lo":-0.5,"hi":0.5}"#, 5, true),
+        (r#"{"kind":"simplex"}"#, 2, false),
+        (r#"{"kind":"polyline","xy":[0,0,0.5,0,0.5,0.5]}"#, 4, false),
+    ];
+    for (domain, vertices, round) in shapes {
+        let spec = js(&format!(r#"{{"extent":1,"domain":{domain}}}"#));
+        let svg = plot_svg("path", spec.clone(), 400, 400).unwrap();
+        // Inside the tagged domain object too, a Float64Array reads like an Array.
+        assert_eq!(svg, plot_svg("path", typed(&spec), 400, 400).unwrap());
+        let outline = longest_polyline(&svg);
+        assert_eq!(outline.len(), vertices, "{domain}");
+        let closed = outline.first() == outline.last();
+        assert_eq!(closed, vertices > 2, "{domain}: closed");
+        if round {
+            let xs: Vec<f64> = outline.iter().map(|p| p.0).collect();
+            let ys: Vec<f64> = outline.iter().map(|p| p.1).collect();
+            let span = |v: &[f64]| {
+                v.iter().copied().fold(f64::MIN, f64::max)
+                    - v.iter().copied().fold(f64::MAX, f64::min)
+            };
+            assert!((span(&xs) - span(&ys)).abs() <= 2.0, "{domain}");
+        }
+    }
+    let none = plot_svg(
+        "path",
+        js(r#"{"extent":1,"domain":{"kind":"none"}}"#),
+        400,
+        400,
+    )
+    .unwrap();
+    assert!(
+        longest_polyline(&none).len() < 5,
+        "no boundary for an unconstrained domain"
+    );
 }

@@ -25,9 +25,10 @@ pub struct PathLayer {
     pub xy: Floats,
 }
 
-/// The boundary of the constraint set, in plane coordinates.
+/// The boundary of the constraint set, in plane coordinates. In JS an object tagged by `kind`
+/// ("l2_ball", "l1_ball", "box", "simplex", "polyline", "none") with the variant's fields.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(try_from = "DomainFields")]
 pub enum DomainShape {
     /// ‖w‖₂ ≤ radius.
     L2Ball {
@@ -56,6 +57,53 @@ pub enum DomainShape {
     /// No boundary (unconstrained).
     #[default]
     None,
+}
+
+/// [`DomainShape`] as it arrives. Not serde's internally tagged enum: that buffers the object
+/// first, and a buffered Float64Array (`xy`) can no longer be read in one copy.
+#[derive(Deserialize)]
+struct DomainFields {
+    kind: String,
+    radius: Option<f64>,
+    lo: Option<f64>,
+    hi: Option<f64>,
+    xy: Option<Floats>,
+}
+
+impl TryFrom<DomainFields> for DomainShape {
+    type Error = String;
+
+    fn try_from(f: DomainFields) -> Result<Self, String> {
+        let need = |v: Option<f64>, name: &str| {
+            v.ok_or_else(|| format!("a {:?} domain needs `{name}`", f.kind))
+        };
+        Ok(match f.kind.as_str() {
+            "l2_ball" => DomainShape::L2Ball {
+                radius: need(f.radius, "radius")?,
+            },
+            "l1_ball" => DomainShape::L1Ball {
+                radius: need(f.radius, "radius")?,
+            },
+            "box" => DomainShape::Box {
+                lo: need(f.lo, "lo")?,
+                hi: need(f.hi, "hi")?,
+            },
+            "simplex" => DomainShape::Simplex,
+            "polyline" => DomainShape::Polyline {
+                xy: f
+                    .xy
+                    .clone()
+                    .ok_or_else(|| "a \"polyline\" domain needs `xy`".to_string())?,
+            },
+            "none" => DomainShape::None,
+            other => {
+                return Err(format!(
+                    "unknown domain kind {other:?}: expected one of l2_ball, l1_ball, box, \
+                     simplex, polyline, none"
+                ));
+            }
+        })
+    }
 }
 
 /// The parameter-view plot.
