@@ -66,11 +66,8 @@ export class Plotter {
     this.pending = null;
     if (!h || !h.info) return;
     try {
-      const c = this.canvases;
-      drawPlot('excess', c.excess, excessSpec(h));
-      drawPlot('path', c.path, pathSpec(h));
-      drawPlot('noise', c.noise, noiseSpec(h));
-      drawPlot('privacy', c.privacy, privacySpec(h));
+      const specs = plotSpecs(h);
+      for (const [kind, canvas] of Object.entries(this.canvases)) drawPlot(kind, canvas, specs[kind]);
       this.frames += 1;
     } catch (e) {
       this.onError(e?.message ?? e);
@@ -80,6 +77,14 @@ export class Plotter {
 
 // Specs for the wasm `drawPlot(kind, canvas, spec)` (src/wasm/plot/): one run today, so one
 // series per plot, no band and no theory curve yet.
+
+/**
+ * The spec of every plot the page has a canvas for, keyed by plot kind; the same specs give
+ * the SVG export: `plotSvg(kind, plotSpecs(h)[kind], width, height)`.
+ */
+export function plotSpecs(h) {
+  return { excess: excessSpec(h), path: pathSpec(h), noise: noiseSpec(h), privacy: privacySpec(h) };
+}
 
 /** The run's label in legends: the algorithm's short name. */
 function runLabel(h) {
