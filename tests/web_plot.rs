@@ -376,13 +376,15 @@ fn float64_arrays_and_arrays_give_the_same_figure() {
 }
 
 #[wasm_bindgen_test]
-fn nan_entries_in_data_are_skipped() {
+fn nan_and_zero_noise_norms_are_skipped() {
     let spec = noise(true);
     let norms: Array = get(&spec, "norms").unchecked_into();
     norms.push(&JsValue::from_f64(f64::NAN));
-    let with_nan = plot_svg("noise", spec, 400, 300).unwrap();
-    // The count in the caption excludes the NaN draw.
-    assert!(with_nan.contains("(500 draws)"), "NaN counted");
+    // A step that drew no noise reports a norm of 0.
+    norms.push(&JsValue::from_f64(0.0));
+    let svg = plot_svg("noise", spec, 400, 300).unwrap();
+    // The count in the caption excludes both.
+    assert!(svg.contains("(500 draws)"), "NaN or 0 counted");
 }
 
 /// (kind, spec, a word the error message must contain)

@@ -36,7 +36,7 @@ pub enum NoiseLaw {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoiseSpec {
-    /// ‖noise‖₂ of each draw; NaN entries are ignored.
+    /// ‖noise‖₂ of each draw; NaN and 0 entries (steps that drew no noise) are ignored.
     pub norms: Floats,
     /// The law overlaid on the histogram.
     #[serde(default)]
@@ -139,7 +139,9 @@ pub(super) fn draw<DB: DrawingBackend>(
         .norms
         .iter()
         .copied()
-        .filter(|v| v.is_finite() && *v >= 0.0)
+        // The algorithms report a norm of 0 for a step that drew no noise (a solver step of
+        // output perturbation); a real draw is 0 with probability 0.
+        .filter(|v| v.is_finite() && *v > 0.0)
         .collect();
     let data_max = finite_range(norms.iter().copied(), |_| true).map(|r| r.1);
     let x_max = [data_max, spec.law.quantile(AXIS_QUANTILE)]
