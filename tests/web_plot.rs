@@ -591,3 +591,95 @@ fn every_domain_shape_draws_its_boundary() {
         "no boundary for an unconstrained domain"
     );
 }
+
+/// The p-quantile of Gamma(shape a, scale 1), by bisection on the regularised incomplete gamma.
+fn gamma_quantile(a: f64, p: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while dp_playground::stats::gamma_p(a, hi) < p {
+        hi *= 2.0;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if dp_playground::stats::gamma_p(a, mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// Histogram bars (x, top, width, height) of a noise-plot SVG, in pixels.
+fn bars(svg: &str) -> Vec<(f64, f64, f64, f64)> {
+    let attr = |tag: &str, name: &str| -> f64 {
+        let key = format!(" {name}=\"");
+        tag.split(&key)
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    svg.split("<rect")
+        .skip(1)
+        .filter(|tag| tag.contains("fill=\"#0072B2\""))
+        .map(|tag| {
+            (
+                attr(tag, "x"),
+                attr(tag, "y"),
+                attr(tag, "width"),
+                attr(tag, "height"),
+            )
+        })
+        .collect()
+}
+
+/// Draws the exact quantiles of a law (no sampling noise) against that law's density: every
+/// bar's top must sit on the curve. A density with the wrong shape or scale (e.g. Gamma(d/2)
+/// for the ℓ2-Laplace radius, or σ² for σ) misses by far more than the tolerance.
+#[wasm_bindgen_test]
+fn the_density_curve_sits_on_a_histogram_of_its_own_law() {
+    let n = 20_000;
+    let quantiles = |a: f64, map: &dyn Fn(f64) -> f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| map(gamma_quantile(a, (i as f64 + 0.5) / n as f64)))
+            .collect()
+    };
+    let (sigma, b, d) = (0.3, 0.05, 5usize);
+    let cases = [
+        // ‖z‖ = σ √(2G), G ~ Gamma(d/2, 1)
+        (
+            quantiles(d as f64 / 2.0, &|g| sigma * (2.0 * g).sqrt()),
+            format!(r#"{{"kind":"gaussian","sigma":{sigma},"d":{d}}}"#),
+        ),
+        // ‖z‖ = b G, G ~ Gamma(d, 1)
+        (
+            quantiles(d as f64, &|g| b * g),
+            format!(r#"{{"kind":"l2_laplace","scale":{b},"d":{d}}}"#),
+        ),
+    ];
+    for (norms, law) in cases {
+        let spec = js(&format!(r#"{{"norms":{},"law":{law}}}"#, list(&norms)));
+        let svg = plot_svg("noise", spec, 800, 500).unwrap();
+        let curve = longest_polyline(&svg);
+        let bars = bars(&svg);
+        assert!(bars.len() >= 40, "{law}: {} bars", bars.len());
+        let tallest = bars.iter().map(|r| r.3).fold(0.0, f64::max);
+        for &(x, top, width, _) in &bars {
+            let centre = x + width / 2.0;
+            let (_, y) = curve
+                .iter()
+                .copied()
+                .min_by(|p, q| (p.0 - centre).abs().total_cmp(&(q.0 - centre).abs()))
+                .unwrap();
+            // A bar is the density's mean over its bin: off its midpoint value by the curvature
+            // (≲ 1% of the peak at 60 bins) plus pixel rounding of both (≤ 2 px of ~400).
+            assert!(
+                (top - y).abs() <= 0.03 * tallest + 2.0,
+                "{law}: bar at {centre} tops at {top}, curve at {y} (tallest {tallest})"
+            );
+        }
+    }
+}
