@@ -68,6 +68,7 @@ const GRID_COLOR: RGBColor = RGBColor(230, 230, 230);
 #[wasm_bindgen(js_name = drawPlot)]
 pub fn draw_plot(kind: &str, canvas: HtmlCanvasElement, spec: JsValue) -> Result<(), JsValue> {
     let spec = Spec::parse(kind, spec)?;
+    need_document()?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
     Ok(spec.render(&backend.into_drawing_area())?)
@@ -85,12 +86,31 @@ pub fn plot_svg(kind: &str, spec: JsValue, width: u32, height: u32) -> Result<St
         .into());
     }
     let spec = Spec::parse(kind, spec)?;
+    need_document()?;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         spec.render(&root)?;
     }
     Ok(svg)
+}
+
+/// plotters measures text by laying out a `<span>` in `document.body` and unwraps every step, so
+/// drawing in a Worker (no document) would panic: refuse it with an error instead.
+fn need_document() -> Result<(), PlotError> {
+    let body = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("document"))
+        .ok()
+        .filter(|d| d.is_object())
+        .and_then(|d| js_sys::Reflect::get(&d, &JsValue::from_str("body")).ok())
+        .filter(|b| b.is_object());
+    match body {
+        Some(_) => Ok(()),
+        None => Err(PlotError::Draw(
+            "plots measure text in the page's document.body: draw on the main thread, not in a \
+             worker"
+                .into(),
+        )),
+    }
 }
 
 /// A parsed and checked spec of one of the five kinds.
