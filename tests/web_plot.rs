@@ -683,3 +683,40 @@ fn the_density_curve_sits_on_a_histogram_of_its_own_law() {
         }
     }
 }
+
+#[wasm_bindgen_test]
+fn long_lines_are_thinned_to_the_pixels_they_cover() {
+    // 4000 points zig-zagging between 1/x and 3/x on a ~400-px-wide plot: at most 4 per pixel
+    // column remain (M4), and each column still spans both curves.
+    let x = geometric(4000, 1.0, 1000.0);
+    let mean: Vec<f64> = x
+        .iter()
+        .enumerate()
+        .map(|(i, x)| if i % 2 == 0 { 1.0 } else { 3.0 } / x)
+        .collect();
+    let spec = js(&format!(
+        r#"{{"series":[{{"label":"a","x":{},"mean":{}}}]}}"#,
+        list(&x),
+        list(&mean)
+    ));
+    let line = longest_polyline(&plot_svg("excess", spec, 480, 320).unwrap());
+    let mut columns: std::collections::BTreeMap<i64, (f64, f64)> = Default::default();
+    for &(px, py) in &line {
+        let c = columns.entry(px as i64).or_insert((py, py));
+        *c = (c.0.min(py), c.1.max(py));
+    }
+    assert!(
+        line.len() <= 4 * columns.len(),
+        "{} points in {} columns",
+        line.len(),
+        columns.len()
+    );
+    assert!(columns.len() > 300, "{} columns", columns.len());
+    // y spans 1e-3/1.5 .. 3·1.5, about 8.8 e-folds over ~250 px; ln 3 ≈ 1.1 e-folds is ~31 px.
+    let spread = columns.values().filter(|(lo, hi)| hi - lo >= 25.0).count();
+    assert!(
+        spread * 10 >= columns.len() * 9,
+        "{spread} of {} columns span both curves",
+        columns.len()
+    );
+}

@@ -342,6 +342,47 @@ where
     Ok(())
 }
 
+/// Thins a polyline to what the chart can show (M4, Jugel et al. 2014): of each run of
+/// consecutive points in one pixel column it keeps the first, lowest, highest and last, in
+/// order. The thinned line covers the same pixels as the full one, with at most four points per
+/// column: a 4000-point series costs a few hundred canvas calls instead of 4000.
+fn thin<DB, X, Y>(
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(f64, f64)>,
+) -> Vec<(f64, f64)>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let column = |p: &(f64, f64)| chart.backend_coord(p).0;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < points.len() {
+        let (start, col) = (i, column(&points[i]));
+        let (mut lo, mut hi) = (i, i);
+        while i < points.len() && column(&points[i]) == col {
+            if points[i].1 < points[lo].1 {
+                lo = i;
+            }
+            if points[i].1 > points[hi].1 {
+                hi = i;
+            }
+            i += 1;
+        }
+        let mut keep = [start, lo, hi, i - 1];
+        keep.sort_unstable();
+        let mut last = None;
+        for k in keep {
+            if last != Some(k) {
+                out.push(points[k]);
+                last = Some(k);
+            }
+        }
+    }
+    out
+}
+
 /// Widens a positive range to at least one decade around its geometric middle, so a log axis
 /// always carries a labelled tick.
 fn at_least_a_decade(lo: f64, hi: f64) -> (f64, f64) {

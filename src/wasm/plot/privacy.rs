@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{
     Bounds, FONT, Floats, GRID_COLOR, PlotError, check_color, check_positive, check_same_len,
-    clip_polyline, color, draw_axes, finite_range, tick,
+    clip_polyline, color, draw_axes, finite_range, thin, tick,
 };
 use crate::error::Error;
 
@@ -101,6 +101,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             .into_iter()
             .enumerate()
         {
+            let piece = thin(&chart, piece);
             let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(2)))?;
             if k == 0 && !s.label.is_empty() {
                 series.label(s.label.clone()).legend(move |(x, y)| {
