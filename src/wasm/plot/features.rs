@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::{
     FONT, Floats, PALETTE, PlotError, at_least_a_decade, check_positive, draw_axes, finite_range,
-    tick,
+    positive_finite, tick,
 };
 use crate::error::Error;
 
@@ -46,12 +46,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     spec: &FeaturesSpec,
 ) -> Result<(), PlotError> {
     // A zero norm has no place on a log axis; it is never clipped either.
-    let norms: Vec<f64> = spec
-        .norms
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .collect();
+    let norms = positive_finite(&spec.norms);
     let t = spec.threshold;
     let (lo, hi) = finite_range(norms.iter().copied().chain([t]), |_| true).unwrap_or((t, t));
     let (lo, hi) = at_least_a_decade(lo / 1.2, hi * 1.2);

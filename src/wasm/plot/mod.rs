@@ -408,6 +408,15 @@ fn finite_range(
         })
 }
 
+/// The finite values > 0 of `values`: what a norm histogram can count.
+fn positive_finite(values: &[f64]) -> Vec<f64> {
+    values
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect()
+}
+
 /// An axis-aligned rectangle [x0, x1] × [y0, y1] in data coordinates.
 #[derive(Debug, Clone, Copy)]
 struct Bounds {

@@ -5,7 +5,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Deserialize;
 
-use super::{FONT, Floats, PALETTE, PlotError, check_positive, draw_axes, finite_range, tick};
+use super::{
+    FONT, Floats, PALETTE, PlotError, check_positive, draw_axes, finite_range, positive_finite,
+    tick,
+};
 use crate::error::Error;
 use crate::stats::{gamma_p, ln_gamma};
 
@@ -135,14 +138,9 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &NoiseSpec,
 ) -> Result<(), PlotError> {
-    let norms: Vec<f64> = spec
-        .norms
-        .iter()
-        .copied()
-        // The algorithms report a norm of 0 for a step that drew no noise (a solver step of
-        // output perturbation); a real draw is 0 with probability 0.
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .collect();
+    // The algorithms report a norm of 0 for a step that drew no noise (a solver step of
+    // output perturbation); a real draw is 0 with probability 0.
+    let norms = positive_finite(&spec.norms);
     let data_max = finite_range(norms.iter().copied(), |_| true).map(|r| r.1);
     let x_max = [data_max, spec.law.quantile(AXIS_QUANTILE)]
         .into_iter()
