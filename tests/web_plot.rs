@@ -720,3 +720,35 @@ fn long_lines_are_thinned_to_the_pixels_they_cover() {
         columns.len()
     );
 }
+
+#[wasm_bindgen_test]
+fn a_loose_bound_is_clamped_to_a_thousand_times_the_data() {
+    // Data at most 1, a bound at 1e9: the y axis stops at 1e3 × 1 (× 1.5 air), so its top
+    // label is 1e3 and the data keep most of the height; a tight bound moves nothing.
+    let spec = |level: f64| {
+        js(&format!(
+            r#"{{"series":[{{"label":"a","x":[1,10,100],"mean":[1,0.1,0.01],
+                 "theoryX":[1,100],"theoryY":[{level},{level}]}}]}}"#
+        ))
+    };
+    let labels = |svg: &str| -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .map(|t| {
+                t.split('>')
+                    .nth(1)
+                    .unwrap()
+                    .split('<')
+                    .next()
+                    .unwrap()
+                    .trim()
+                    .to_string()
+            })
+            .collect()
+    };
+    let loose = labels(&plot_svg("excess", spec(1e9), 480, 320).unwrap());
+    assert!(loose.contains(&"1e3".to_string()), "{loose:?}");
+    assert!(!loose.iter().any(|l| l == "1e4" || l == "1e9"), "{loose:?}");
+    let tight = labels(&plot_svg("excess", spec(0.5), 480, 320).unwrap());
+    assert!(!tight.contains(&"1e1".to_string()), "{tight:?}");
+}
