@@ -316,26 +316,11 @@ fn releases_and_the_sensitivity_ball_each_add_ink() {
 fn the_noise_law_and_the_features_threshold_add_ink() {
     // The law moves the axes (to its 99.9% quantile), so compare the SVGs: the density is one
     // polyline of 241 points, which the bare histogram does not have.
-    let longest_polyline = |svg: &str| {
-        svg.split("<polyline")
-            .skip(1)
-            .map(|p| {
-                p.split("points=\"")
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap()
-                    .split_whitespace()
-                    .count()
-            })
-            .max()
-            .unwrap_or(0)
-    };
     let bare = plot_svg("noise", noise(false), 480, 320).unwrap();
     let law = plot_svg("noise", noise(true), 480, 320).unwrap();
-    assert!(longest_polyline(&bare) < 10, "{}", longest_polyline(&bare));
-    assert!(longest_polyline(&law) > 200, "{}", longest_polyline(&law));
+    let (bare, law) = (longest_polyline(&bare).len(), longest_polyline(&law).len());
+    assert!(bare < 10, "{bare}");
+    assert!(law > 200, "{law}");
 
     // Bars beyond the threshold (2) take the second palette colour.
     let c = canvas(480, 320);
@@ -391,13 +376,15 @@ fn float64_arrays_and_arrays_give_the_same_figure() {
 }
 
 #[wasm_bindgen_test]
-fn nan_entries_in_data_are_skipped() {
+fn nan_and_zero_noise_norms_are_skipped() {
     let spec = noise(true);
     let norms: Array = get(&spec, "norms").unchecked_into();
     norms.push(&JsValue::from_f64(f64::NAN));
-    let with_nan = plot_svg("noise", spec, 400, 300).unwrap();
-    // The count in the caption excludes the NaN draw.
-    assert!(with_nan.contains("(500 draws)"), "NaN counted");
+    // A step that drew no noise reports a norm of 0.
+    norms.push(&JsValue::from_f64(0.0));
+    let svg = plot_svg("noise", spec, 400, 300).unwrap();
+    // The count in the caption excludes both.
+    assert!(svg.contains("(500 draws)"), "NaN or 0 counted");
 }
 
 /// (kind, spec, a word the error message must contain)
@@ -448,6 +435,16 @@ fn bad_specs() -> Vec<(&'static str, JsValue, &'static str)> {
             "domain",
         ),
         (
+            "path",
+            js(r#"{"extent":1,"domain":{"kind":"box","lo":0}}"#),
+            "hi",
+        ),
+        (
+            "path",
+            js(r#"{"extent":1,"domain":{"kind":"polyline"}}"#),
+            "xy",
+        ),
+        (
             "noise",
             js(r#"{"norms":[1],"law":{"kind":"gaussian","sigma":0,"d":3}}"#),
             "scale",
@@ -495,23 +492,263 @@ fn lines_leaving_the_view_are_clipped_to_it() {
     let spec = js(r#"{"extent":1,"paths":[{"xy":[-50,40,0,0,0.5,0.5]}]}"#);
     let svg = plot_svg("path", spec, 400, 400).unwrap();
     let mut vertices = 0;
-    for polyline in svg.split("<polyline").skip(1) {
-        let points = polyline
-            .split("points=\"")
+    for (x, y) in polylines(&svg).into_iter().flatten() {
+        assert!(
+            (48.0..=400.0).contains(&x) && (30.0..=364.0).contains(&y),
+            "({x}, {y})"
+        );
+        vertices += 1;
+    }
+    assert!(vertices >= 3, "the path was drawn");
+}
+
+/// The vertices of every SVG polyline.
+fn polylines(svg: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .map(|p| {
+            let points = p
+                .split("points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            points
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The vertices of the SVG polyline with the most points.
+fn longest_polyline(svg: &str) -> Vec<(f64, f64)> {
+    polylines(svg)
+        .into_iter()
+        .max_by_key(Vec::len)
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+fn the_parameter_view_keeps_circles_round_on_any_canvas() {
+    let spec = || js(r#"{"extent":1,"domain":{"kind":"l2_ball","radius":0.9}}"#);
+    for (w, h) in [(640, 400), (300, 520), (400, 400)] {
+        let circle = longest_polyline(&plot_svg("path", spec(), w, h).unwrap());
+        assert!(circle.len() > 100, "{w}×{h}: the boundary was drawn");
+        let span = |f: fn(&(f64, f64)) -> f64| {
+            let v: Vec<f64> = circle.iter().map(f).collect();
+            v.iter().copied().fold(f64::MIN, f64::max) - v.iter().copied().fold(f64::MAX, f64::min)
+        };
+        let (across, up) = (span(|p| p.0), span(|p| p.1));
+        // Pixel rounding of the view's edges: within 2 px.
+        assert!((across - up).abs() <= 2.0, "{w}×{h}: {across} × {up}");
+        assert!(across > 0.5 * f64::from(w.min(h)), "{w}×{h}: {across}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_domain_shape_draws_its_boundary() {
+    // (domain, vertices of its outline, whether it is a closed curve as wide as it is tall)
+    let shapes = [
+        (r#"{"kind":"l2_ball","radius":0.9}"#, 241, true),
+        (r#"{"kind":"l1_ball","radius":0.9}"#, 5, true),
+        (r#"{"kind":"box","lo":-0.5,"hi":0.5}"#, 5, true),
+        (r#"{"kind":"simplex"}"#, 2, false),
+        (r#"{"kind":"polyline","xy":[0,0,0.5,0,0.5,0.5]}"#, 4, false),
+    ];
+    for (domain, vertices, round) in shapes {
+        let spec = js(&format!(r#"{{"extent":1,"domain":{domain}}}"#));
+        let svg = plot_svg("path", spec.clone(), 400, 400).unwrap();
+        // Inside the tagged domain object too, a Float64Array reads like an Array.
+        assert_eq!(svg, plot_svg("path", typed(&spec), 400, 400).unwrap());
+        let outline = longest_polyline(&svg);
+        assert_eq!(outline.len(), vertices, "{domain}");
+        let closed = outline.first() == outline.last();
+        assert_eq!(closed, vertices > 2, "{domain}: closed");
+        if round {
+            let xs: Vec<f64> = outline.iter().map(|p| p.0).collect();
+            let ys: Vec<f64> = outline.iter().map(|p| p.1).collect();
+            let span = |v: &[f64]| {
+                v.iter().copied().fold(f64::MIN, f64::max)
+                    - v.iter().copied().fold(f64::MAX, f64::min)
+            };
+            assert!((span(&xs) - span(&ys)).abs() <= 2.0, "{domain}");
+        }
+    }
+    let none = plot_svg(
+        "path",
+        js(r#"{"extent":1,"domain":{"kind":"none"}}"#),
+        400,
+        400,
+    )
+    .unwrap();
+    assert!(
+        longest_polyline(&none).len() < 5,
+        "no boundary for an unconstrained domain"
+    );
+}
+
+/// The p-quantile of Gamma(shape a, scale 1), by bisection on the regularised incomplete gamma.
+fn gamma_quantile(a: f64, p: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while dp_playground::stats::gamma_p(a, hi) < p {
+        hi *= 2.0;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if dp_playground::stats::gamma_p(a, mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// Histogram bars (x, top, width, height) of a noise-plot SVG, in pixels.
+fn bars(svg: &str) -> Vec<(f64, f64, f64, f64)> {
+    let attr = |tag: &str, name: &str| -> f64 {
+        let key = format!(" {name}=\"");
+        tag.split(&key)
             .nth(1)
             .unwrap()
             .split('"')
             .next()
-            .unwrap();
-        for xy in points.split_whitespace() {
-            let (x, y) = xy.split_once(',').unwrap();
-            let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    svg.split("<rect")
+        .skip(1)
+        .filter(|tag| tag.contains("fill=\"#0072B2\""))
+        .map(|tag| {
+            (
+                attr(tag, "x"),
+                attr(tag, "y"),
+                attr(tag, "width"),
+                attr(tag, "height"),
+            )
+        })
+        .collect()
+}
+
+/// Draws the exact quantiles of a law (no sampling noise) against that law's density: every
+/// bar's top must sit on the curve. A density with the wrong shape or scale (e.g. Gamma(d/2)
+/// for the ℓ2-Laplace radius, or σ² for σ) misses by far more than the tolerance.
+#[wasm_bindgen_test]
+fn the_density_curve_sits_on_a_histogram_of_its_own_law() {
+    let n = 20_000;
+    let quantiles = |a: f64, map: &dyn Fn(f64) -> f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| map(gamma_quantile(a, (i as f64 + 0.5) / n as f64)))
+            .collect()
+    };
+    let (sigma, b, d) = (0.3, 0.05, 5usize);
+    let cases = [
+        // ‖z‖ = σ √(2G), G ~ Gamma(d/2, 1)
+        (
+            quantiles(d as f64 / 2.0, &|g| sigma * (2.0 * g).sqrt()),
+            format!(r#"{{"kind":"gaussian","sigma":{sigma},"d":{d}}}"#),
+        ),
+        // ‖z‖ = b G, G ~ Gamma(d, 1)
+        (
+            quantiles(d as f64, &|g| b * g),
+            format!(r#"{{"kind":"l2_laplace","scale":{b},"d":{d}}}"#),
+        ),
+    ];
+    for (norms, law) in cases {
+        let spec = js(&format!(r#"{{"norms":{},"law":{law}}}"#, list(&norms)));
+        let svg = plot_svg("noise", spec, 800, 500).unwrap();
+        let curve = longest_polyline(&svg);
+        let bars = bars(&svg);
+        assert!(bars.len() >= 40, "{law}: {} bars", bars.len());
+        let tallest = bars.iter().map(|r| r.3).fold(0.0, f64::max);
+        for &(x, top, width, _) in &bars {
+            let centre = x + width / 2.0;
+            let (_, y) = curve
+                .iter()
+                .copied()
+                .min_by(|p, q| (p.0 - centre).abs().total_cmp(&(q.0 - centre).abs()))
+                .unwrap();
+            // A bar is the density's mean over its bin: off its midpoint value by the curvature
+            // (≲ 1% of the peak at 60 bins) plus pixel rounding of both (≤ 2 px of ~400).
             assert!(
-                (0.0..=400.0).contains(&x) && (30.0..=400.0).contains(&y),
-                "({x}, {y})"
+                (top - y).abs() <= 0.03 * tallest + 2.0,
+                "{law}: bar at {centre} tops at {top}, curve at {y} (tallest {tallest})"
             );
-            vertices += 1;
         }
     }
-    assert!(vertices >= 3, "the path was drawn");
+}
+
+#[wasm_bindgen_test]
+fn long_lines_are_thinned_to_the_pixels_they_cover() {
+    // 4000 points zig-zagging between 1/x and 3/x on a ~400-px-wide plot: at most 4 per pixel
+    // column remain (M4), and each column still spans both curves.
+    let x = geometric(4000, 1.0, 1000.0);
+    let mean: Vec<f64> = x
+        .iter()
+        .enumerate()
+        .map(|(i, x)| if i % 2 == 0 { 1.0 } else { 3.0 } / x)
+        .collect();
+    let spec = js(&format!(
+        r#"{{"series":[{{"label":"a","x":{},"mean":{}}}]}}"#,
+        list(&x),
+        list(&mean)
+    ));
+    let line = longest_polyline(&plot_svg("excess", spec, 480, 320).unwrap());
+    let mut columns: std::collections::BTreeMap<i64, (f64, f64)> = Default::default();
+    for &(px, py) in &line {
+        let c = columns.entry(px as i64).or_insert((py, py));
+        *c = (c.0.min(py), c.1.max(py));
+    }
+    assert!(
+        line.len() <= 4 * columns.len(),
+        "{} points in {} columns",
+        line.len(),
+        columns.len()
+    );
+    assert!(columns.len() > 300, "{} columns", columns.len());
+    // y spans 1e-3/1.5 .. 3·1.5, about 8.8 e-folds over ~250 px; ln 3 ≈ 1.1 e-folds is ~31 px.
+    let spread = columns.values().filter(|(lo, hi)| hi - lo >= 25.0).count();
+    assert!(
+        spread * 10 >= columns.len() * 9,
+        "{spread} of {} columns span both curves",
+        columns.len()
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_loose_bound_is_clamped_to_a_thousand_times_the_data() {
+    // Data at most 1, a bound at 1e9: the y axis stops at 1e3 × 1 (× 1.5 air), so its top
+    // label is 1e3 and the data keep most of the height; a tight bound moves nothing.
+    let spec = |level: f64| {
+        js(&format!(
+            r#"{{"series":[{{"label":"a","x":[1,10,100],"mean":[1,0.1,0.01],
+                 "theoryX":[1,100],"theoryY":[{level},{level}]}}]}}"#
+        ))
+    };
+    let labels = |svg: &str| -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .map(|t| {
+                t.split('>')
+                    .nth(1)
+                    .unwrap()
+                    .split('<')
+                    .next()
+                    .unwrap()
+                    .trim()
+                    .to_string()
+            })
+            .collect()
+    };
+    let loose = labels(&plot_svg("excess", spec(1e9), 480, 320).unwrap());
+    assert!(loose.contains(&"1e3".to_string()), "{loose:?}");
+    assert!(!loose.iter().any(|l| l == "1e4" || l == "1e9"), "{loose:?}");
+    let tight = labels(&plot_svg("excess", spec(0.5), 480, 320).unwrap());
+    assert!(!tight.contains(&"1e1".to_string()), "{tight:?}");
 }

@@ -1,7 +1,7 @@
 //! WebAssembly bindings: the only module that names JavaScript types.
 //!
-//! The worker owns a [`WasmSession`]; the page uses [`preview`] and the plotting functions of
-//! [`plot`]. Errors cross as `{ field, message }` objects so the page can put them next to the
+//! The worker owns a [`WasmSession`]; the page uses [`preview`] and the plotting functions
+//! [`draw_plot`] and [`plot_svg`]. Errors cross as `{ field, message }` objects so the page can put them next to the
 //! control at fault.
 
 mod plot;

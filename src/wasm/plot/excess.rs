@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::{
     Bounds, FONT, Floats, GRID_COLOR, PlotError, at_least_a_decade, check_color, check_same_len,
-    clip_polyline_loglog, color, finite_range, tick,
+    clip_polyline_loglog, color, draw_axes, finite_range, thin,
 };
 use crate::error::Error;
 
@@ -135,16 +135,12 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(60)
         .caption(&spec.title, (FONT, 15))
         .build_cartesian_2d((b.x.0..b.x.1).log_scale(), (b.y.0..b.y.1).log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("gradient evaluations (full passes)")
-        .y_desc("F(w) − F*")
-        .label_style((FONT, 12))
-        .light_line_style(WHITE)
-        .bold_line_style(GRID_COLOR)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| format!("{v:.0e}"))
-        .draw()?;
+    draw_axes(
+        &mut chart,
+        "gradient evaluations (full passes)",
+        "F(w) − F*",
+        &|v| format!("{v:.0e}"),
+    )?;
 
     // Bands first, so that every line is drawn over every band.
     for s in &spec.series {
@@ -156,11 +152,14 @@ pub(super) fn draw<DB: DrawingBackend>(
             })
             .collect();
         if band.len() >= 2 {
-            let outline: Vec<(f64, f64)> = band
-                .iter()
-                .map(|&i| (s.x[i], s.hi[i].min(b.y.1)))
-                .chain(band.iter().rev().map(|&i| (s.x[i], s.lo[i].max(b.y.0))))
-                .collect();
+            let upper = band.iter().map(|&i| (s.x[i], s.hi[i].min(b.y.1))).collect();
+            let mut lower = thin(
+                &chart,
+                band.iter().map(|&i| (s.x[i], s.lo[i].max(b.y.0))).collect(),
+            );
+            lower.reverse();
+            let mut outline = thin(&chart, upper);
+            outline.extend(lower);
             chart.draw_series(std::iter::once(Polygon::new(
                 outline,
                 color(s.color).mix(0.18).filled(),
@@ -186,6 +185,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
         let data = clip_polyline_loglog(s.x.iter().copied().zip(s.mean.iter().copied()), b);
         for (k, piece) in data.into_iter().enumerate() {
+            let piece = thin(&chart, piece);
             let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(2)))?;
             if k == 0 {
                 series.label(s.label.clone()).legend(move |(x, y)| {

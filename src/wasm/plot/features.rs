@@ -7,8 +7,8 @@ use plotters::prelude::*;
 use serde::Deserialize;
 
 use super::{
-    FONT, Floats, GRID_COLOR, PALETTE, PlotError, at_least_a_decade, check_positive, finite_range,
-    tick,
+    FONT, Floats, PALETTE, PlotError, at_least_a_decade, check_positive, draw_axes, finite_range,
+    positive_finite, tick,
 };
 use crate::error::Error;
 
@@ -46,12 +46,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     spec: &FeaturesSpec,
 ) -> Result<(), PlotError> {
     // A zero norm has no place on a log axis; it is never clipped either.
-    let norms: Vec<f64> = spec
-        .norms
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .collect();
+    let norms = positive_finite(&spec.norms);
     let t = spec.threshold;
     let (lo, hi) = finite_range(norms.iter().copied().chain([t]), |_| true).unwrap_or((t, t));
     let (lo, hi) = at_least_a_decade(lo / 1.2, hi * 1.2);
@@ -78,16 +73,12 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(56)
         .caption(caption, (FONT, 14))
         .build_cartesian_2d((lo..hi).log_scale(), 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .x_desc("‖xᵢ‖ before clipping (log scale)")
-        .y_desc("records")
-        .label_style((FONT, 12))
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .light_line_style(WHITE)
-        .bold_line_style(GRID_COLOR)
-        .draw()?;
+    draw_axes(
+        &mut chart,
+        "‖xᵢ‖ before clipping (log scale)",
+        "records",
+        &|v| tick(*v),
+    )?;
     chart.draw_series(
         counts
             .iter()

@@ -5,7 +5,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Deserialize;
 
-use super::{FONT, Floats, GRID_COLOR, PALETTE, PlotError, check_positive, finite_range, tick};
+use super::{
+    FONT, Floats, PALETTE, PlotError, check_positive, draw_axes, finite_range, positive_finite,
+    tick,
+};
 use crate::error::Error;
 use crate::stats::{gamma_p, ln_gamma};
 
@@ -36,7 +39,7 @@ pub enum NoiseLaw {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoiseSpec {
-    /// ‖noise‖₂ of each draw; NaN entries are ignored.
+    /// ‖noise‖₂ of each draw; NaN and 0 entries (steps that drew no noise) are ignored.
     pub norms: Floats,
     /// The law overlaid on the histogram.
     #[serde(default)]
@@ -135,12 +138,9 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &NoiseSpec,
 ) -> Result<(), PlotError> {
-    let norms: Vec<f64> = spec
-        .norms
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-        .collect();
+    // The algorithms report a norm of 0 for a step that drew no noise (a solver step of
+    // output perturbation); a real draw is 0 with probability 0.
+    let norms = positive_finite(&spec.norms);
     let data_max = finite_range(norms.iter().copied(), |_| true).map(|r| r.1);
     let x_max = [data_max, spec.law.quantile(AXIS_QUANTILE)]
         .into_iter()
@@ -191,16 +191,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(56)
         .caption(title, (FONT, 15))
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .x_desc("‖z‖")
-        .y_desc("density")
-        .label_style((FONT, 12))
-        .light_line_style(WHITE)
-        .bold_line_style(GRID_COLOR)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .draw()?;
+    draw_axes(&mut chart, "‖z‖", "density", &|v| tick(*v))?;
     chart.draw_series(
         counts
             .iter()

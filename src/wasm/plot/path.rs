@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{
     Bounds, FONT, Floats, PlotError, RELEASE_COLOR, check_color, check_finite, check_pairs,
-    check_positive, circle_points, clip_polyline, color, pairs, tick,
+    check_positive, circle_points, clip_polyline, color, pairs, thin, tick,
 };
 use crate::error::Error;
 
@@ -25,9 +25,10 @@ pub struct PathLayer {
     pub xy: Floats,
 }
 
-/// The boundary of the constraint set, in plane coordinates.
+/// The boundary of the constraint set, in plane coordinates. In JS an object tagged by `kind`
+/// ("l2_ball", "l1_ball", "box", "simplex", "polyline", "none") with the variant's fields.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(try_from = "DomainFields")]
 pub enum DomainShape {
     /// ‖w‖₂ ≤ radius.
     L2Ball {
@@ -56,6 +57,53 @@ pub enum DomainShape {
     /// No boundary (unconstrained).
     #[default]
     None,
+}
+
+/// [`DomainShape`] as it arrives. Not serde's internally tagged enum: that buffers the object
+/// first, and a buffered Float64Array (`xy`) can no longer be read in one copy.
+#[derive(Deserialize)]
+struct DomainFields {
+    kind: String,
+    radius: Option<f64>,
+    lo: Option<f64>,
+    hi: Option<f64>,
+    xy: Option<Floats>,
+}
+
+impl TryFrom<DomainFields> for DomainShape {
+    type Error = String;
+
+    fn try_from(f: DomainFields) -> Result<Self, String> {
+        let need = |v: Option<f64>, name: &str| {
+            v.ok_or_else(|| format!("a {:?} domain needs `{name}`", f.kind))
+        };
+        Ok(match f.kind.as_str() {
+            "l2_ball" => DomainShape::L2Ball {
+                radius: need(f.radius, "radius")?,
+            },
+            "l1_ball" => DomainShape::L1Ball {
+                radius: need(f.radius, "radius")?,
+            },
+            "box" => DomainShape::Box {
+                lo: need(f.lo, "lo")?,
+                hi: need(f.hi, "hi")?,
+            },
+            "simplex" => DomainShape::Simplex,
+            "polyline" => DomainShape::Polyline {
+                xy: f
+                    .xy
+                    .clone()
+                    .ok_or_else(|| "a \"polyline\" domain needs `xy`".to_string())?,
+            },
+            "none" => DomainShape::None,
+            other => {
+                return Err(format!(
+                    "unknown domain kind {other:?}: expected one of l2_ball, l1_ball, box, \
+                     simplex, polyline, none"
+                ));
+            }
+        })
+    }
 }
 
 /// The parameter-view plot.
@@ -163,6 +211,19 @@ fn grid_res(grid: &[f64]) -> usize {
     (grid.len() as f64).sqrt().round() as usize
 }
 
+/// Room for the x and y tick labels and axis titles, in pixels.
+const X_LABELS: u32 = 36;
+const Y_LABELS: u32 = 48;
+
+/// The part of `area` whose plotting region (after the label areas) is square, centred: a circle
+/// in the plane must look round, whatever the canvas's shape.
+fn square<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> DrawingArea<DB, Shift> {
+    let (w, h) = area.dim_in_pixel();
+    let (pw, ph) = (w.saturating_sub(Y_LABELS), h.saturating_sub(X_LABELS));
+    let (dx, dy) = (pw.saturating_sub(ph) / 2, ph.saturating_sub(pw) / 2);
+    area.margin(dy, dy, dx, dx)
+}
+
 /// At most this many markers per path: a long run's 4000 iterates would otherwise bury the line.
 const MAX_MARKERS: usize = 60;
 
@@ -171,14 +232,13 @@ pub(super) fn draw<DB: DrawingBackend>(
     spec: &PathSpec,
 ) -> Result<(), PlotError> {
     let b = spec.bounds();
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(48)
-        .caption(
-            "parameter view (lines non-private; red rings: private releases)",
-            (FONT, 15),
-        )
+    let area = root.margin(12, 12, 12, 12).titled(
+        "parameter view (lines non-private; red rings: private releases)",
+        (FONT, 15),
+    )?;
+    let mut chart = ChartBuilder::on(&square(&area))
+        .x_label_area_size(X_LABELS)
+        .y_label_area_size(Y_LABELS)
         .build_cartesian_2d(b.x.0..b.x.1, b.y.0..b.y.1)?;
     chart
         .configure_mesh()
@@ -202,6 +262,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         let c = color(layer.color);
         let mut labelled = false;
         for piece in clip_polyline(pairs(&layer.xy), b) {
+            let piece = thin(&chart, piece);
             let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(1)))?;
             if !labelled && !layer.label.is_empty() {
                 series.label(layer.label.clone()).legend(move |(x, y)| {
@@ -298,33 +359,43 @@ fn domain_outline(domain: &DomainShape) -> Vec<(f64, f64)> {
 
 /// Shades each grid cell by the quantile of F there: dark near the minimum, light far away.
 /// Bands of equal area (quantiles of F on the grid) give even contours whatever the loss's
-/// scale; non-finite cells are left blank.
+/// scale; non-finite cells are left blank. Neighbouring cells of a row in the same band are one
+/// rectangle: a 72 × 72 grid is then a few hundred fills instead of 5184.
 fn contour_cells(grid: &[f64], b: Bounds) -> Vec<Rectangle<(f64, f64)>> {
     const BANDS: f64 = 12.0;
     let res = grid_res(grid);
     let mut sorted: Vec<f64> = grid.iter().copied().filter(|v| v.is_finite()).collect();
     sorted.sort_by(f64::total_cmp);
     let quantile = |v: f64| sorted.partition_point(|&u| u < v) as f64 / sorted.len() as f64;
+    // Discrete bands read as contour lines; None for a blank cell.
+    let band = |v: f64| {
+        v.is_finite()
+            .then(|| (quantile(v) * BANDS).floor().min(BANDS - 1.0))
+    };
     let step = (b.x.1 - b.x.0) / (res - 1) as f64;
     let half = step / 2.0;
-    let mut cells = Vec::with_capacity(grid.len());
+    let mut cells = Vec::new();
     for i in 0..res {
-        for j in 0..res {
-            let v = grid[i * res + j];
-            if !v.is_finite() {
-                continue;
+        let row = &grid[i * res..(i + 1) * res];
+        let y = b.y.0 + i as f64 * step;
+        let mut j = 0;
+        while j < res {
+            let start = j;
+            let this = band(row[j]);
+            while j < res && band(row[j]) == this {
+                j += 1;
             }
-            // Discrete bands read as contour lines; odd bands are a shade lighter to separate them.
-            let band = (quantile(v) * BANDS).floor().min(BANDS - 1.0);
-            let odd = if band as i64 % 2 == 1 { 0.03 } else { 0.0 };
-            let (x, y) = (b.x.0 + j as f64 * step, b.y.0 + i as f64 * step);
+            let Some(k) = this else { continue };
+            // Odd bands are a shade lighter to separate them.
+            let odd = if k as i64 % 2 == 1 { 0.03 } else { 0.0 };
+            let (x0, x1) = (b.x.0 + start as f64 * step, b.x.0 + (j - 1) as f64 * step);
             // Edge cells are cut at the view, not drawn over the axes.
             cells.push(Rectangle::new(
                 [
-                    ((x - half).max(b.x.0), (y - half).max(b.y.0)),
-                    ((x + half).min(b.x.1), (y + half).min(b.y.1)),
+                    ((x0 - half).max(b.x.0), (y - half).max(b.y.0)),
+                    ((x1 + half).min(b.x.1), (y + half).min(b.y.1)),
                 ],
-                contour_color(band / (BANDS - 1.0) + odd).filled(),
+                contour_color(k / (BANDS - 1.0) + odd).filled(),
             ));
         }
     }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{
     Bounds, FONT, Floats, GRID_COLOR, PlotError, check_color, check_positive, check_same_len,
-    clip_polyline, color, finite_range, tick,
+    clip_polyline, color, draw_axes, finite_range, thin, tick,
 };
 use crate::error::Error;
 
@@ -81,16 +81,9 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(56)
         .caption("privacy spent ε(t)", (FONT, 15))
         .build_cartesian_2d(b.x.0..b.x.1, b.y.0..b.y.1)?;
-    chart
-        .configure_mesh()
-        .x_desc("steps (noisy releases)")
-        .y_desc("ε spent")
-        .label_style((FONT, 12))
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .light_line_style(WHITE)
-        .bold_line_style(GRID_COLOR)
-        .draw()?;
+    draw_axes(&mut chart, "steps (noisy releases)", "ε spent", &|v| {
+        tick(*v)
+    })?;
     chart
         .draw_series(DashedLineSeries::new(
             [(0.0, spec.target), (x_max, spec.target)],
@@ -108,6 +101,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             .into_iter()
             .enumerate()
         {
+            let piece = thin(&chart, piece);
             let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(2)))?;
             if k == 0 && !s.label.is_empty() {
                 series.label(s.label.clone()).legend(move |(x, y)| {
