@@ -134,93 +134,147 @@ function excessSeries(history, a, theory) {
   };
 }
 
-/** The specs of every plot, from the history (shared by the canvases and the SVG export). */
-export function specs(history, theories = []) {
-  const { info } = history;
-  const main = info.previews[0];
-  const algorithms = history.lanes.length;
-  const series = [...Array(algorithms).keys()].map((a) => excessSeries(history, a, theories[a]));
-  const paths = [...Array(algorithms).keys()].map((a) => ({
-    color: a,
-    label: label(info, a),
-    xy: decimate(history.lanes[a][0].path, 2, MAX_POINTS),
-  }));
-  const releases = [...Array(algorithms).keys()].map((a) => ({
-    color: a,
-    label: label(info, a),
-    xy: history.lanes[a].flatMap((l) => (l.release ? l.release.plane : [])),
-  }));
-  // Iterative methods: every step's draw of the first repeat; one-release methods: each repeat's draw.
-  const norms = main.releases > 1
-    ? history.lanes[0].flatMap((l) => l.noiseNorm.filter((v) => Number.isFinite(v)))
-    : history.lanes[0].map((l) => l.release?.noise_norm).filter((v) => Number.isFinite(v));
-  const config = JSON.parse(info.config);
-  const steps = (a) => history.lanes[a][0].epsSpent.map((_, i) => i + 1);
-  return {
-    excess: { series, title: 'excess empirical risk (non-private)' },
-    path: {
+const algorithmsOf = (history) => [...Array(history.lanes.length).keys()];
+
+/** The spec of each plot, built from the history (shared by the canvases and the SVG export). */
+const SPECS = {
+  excess: (history, theories) => ({
+    series: algorithmsOf(history).map((a) => excessSeries(history, a, theories[a])),
+    title: 'excess empirical risk (non-private)',
+  }),
+  path: (history) => {
+    const { info } = history;
+    const layer = (a, xy) => ({ color: a, label: label(info, a), xy });
+    return {
       extent: info.view.extent,
       center: info.view.center,
       axisLabels: info.view.axis_labels,
-      grid: history.grid ? Array.from(history.grid) : null,
+      grid: history.grid,
       domain: info.view.domain,
-      paths,
+      paths: algorithmsOf(history).map((a) => layer(a, decimate(history.lanes[a][0].path, 2, MAX_POINTS))),
       wStar: info.view.w_star,
-      sensitivityRadius: main.sensitivity_ball ?? null,
-      releases,
-    },
-    noise: {
+      sensitivityRadius: info.previews[0].sensitivity_ball ?? null,
+      releases: algorithmsOf(history).map((a) => layer(a, history.lanes[a].flatMap((l) => (l.release ? l.release.plane : [])))),
+    };
+  },
+  noise: (history) => {
+    const main = history.info.previews[0];
+    // Iterative methods: every step's draw of the first repeat; one-release methods: each repeat's draw.
+    const norms = main.releases > 1
+      ? history.lanes[0].flatMap((l) => l.noiseNorm.filter((v) => Number.isFinite(v)))
+      : history.lanes[0].map((l) => l.release?.noise_norm).filter((v) => Number.isFinite(v));
+    return {
       norms,
       law: main.noise.kind === 'none' ? { kind: 'none' } : main.noise,
       title: main.releases > 1 ? 'noise norm of each step' : 'noise norm of each release (over repeats)',
-    },
-    privacy: {
-      series: [...Array(algorithms).keys()].map((a) => ({
+    };
+  },
+  privacy: (history) => {
+    const { info } = history;
+    const eps = (a) => history.lanes[a][0].epsSpent;
+    return {
+      series: algorithmsOf(history).map((a) => ({
         label: label(info, a),
         color: a,
-        x: decimate(steps(a), 1, MAX_POINTS),
-        eps: decimate(history.lanes[a][0].epsSpent, 1, MAX_POINTS),
+        x: decimate(eps(a).map((_, i) => i + 1), 1, MAX_POINTS),
+        eps: decimate(eps(a), 1, MAX_POINTS),
       })),
-      target: main.guarantee.epsilon,
-      span: Math.max(1, ...[...Array(algorithms).keys()].map((a) => history.lanes[a][0].epsSpent.length)),
-    },
-    features: {
-      norms: Array.from(info.featureNorms),
-      threshold: config.feature_bound,
-      clippedFraction: info.clipped / info.n,
-    },
-  };
+      target: info.previews[0].guarantee.epsilon,
+      span: Math.max(1, ...algorithmsOf(history).map((a) => eps(a).length)),
+    };
+  },
+  features: (history) => ({
+    norms: history.info.featureNorms,
+    threshold: JSON.parse(history.info.config).feature_bound,
+    clippedFraction: history.info.clipped / history.info.n,
+  }),
+};
+
+/** The spec of plot `kind` for `history`. */
+export function spec(history, kind, theories = []) {
+  return SPECS[kind](history, theories);
 }
 
 /** The plot `kind` of `history` as an SVG document. */
 export function svgOf(history, kind, canvas, theories) {
-  return plotSvg(kind, specs(history, theories)[kind], canvas.width, canvas.height);
+  return plotSvg(kind, spec(history, kind, theories), canvas.width, canvas.height);
 }
 
-/** Redraws the plots of `history` on the next animation frame, coalescing repeated requests. */
+/** A frame at 60 Hz; a draw longer than this costs the page a frame. */
+const FRAME_MS = 1000 / 60;
+
+/**
+ * Redraws the plots of `history`, keeping the page responsive: each animation frame draws at most
+ * one plot whose data changed (round robin), and after a draw that took longer than a frame the
+ * next frames are left idle for as long as it took, so at least half the frames stay free for the
+ * page while a large run streams in. The data plot (feature norms) is drawn once per run.
+ */
 export class Plotter {
   constructor(canvases, onError) {
     this.canvases = canvases; // { excess, path, noise, privacy, features }
     this.onError = onError;
-    this.pending = null;
+    this.history = null;
+    this.dirty = new Set();
+    this.scheduled = false;
+    this.idleFrames = 0;
+    this.next = 0;
     this.theories = [];
     this.frames = 0;
+    this.draws = 0;
   }
 
+  /** Marks every plot of `history` for redrawing (the feature plot only for a new run). */
   request(history) {
-    const first = this.pending === null;
-    this.pending = history;
-    if (first) requestAnimationFrame(() => this.draw());
+    const newRun = history !== this.history;
+    this.history = history;
+    for (const kind of Object.keys(this.canvases)) {
+      if (kind !== 'features' || newRun) this.dirty.add(kind);
+    }
+    this.schedule();
   }
 
-  draw() {
-    const h = this.pending;
-    this.pending = null;
+  /** Whether every requested drawing is on screen (the end-to-end tests wait for this). */
+  get idle() {
+    return this.dirty.size === 0 && !this.scheduled;
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => this.frame());
+  }
+
+  frame() {
+    this.scheduled = false;
+    this.frames += 1;
+    if (this.dirty.size === 0) return;
+    if (this.idleFrames > 0) {
+      this.idleFrames -= 1;
+      this.schedule();
+      return;
+    }
+    const kinds = Object.keys(this.canvases);
+    let kind = null;
+    for (let i = 0; i < kinds.length && kind === null; i++) {
+      const k = kinds[(this.next + i) % kinds.length];
+      if (this.dirty.has(k)) {
+        kind = k;
+        this.next = (this.next + i + 1) % kinds.length;
+      }
+    }
+    this.dirty.delete(kind);
+    const start = performance.now();
+    this.draw(kind);
+    this.idleFrames = Math.floor((performance.now() - start) / FRAME_MS);
+    if (this.dirty.size > 0) this.schedule();
+  }
+
+  draw(kind) {
+    const h = this.history;
     if (!h || !h.info) return;
     try {
-      const all = specs(h, this.theories);
-      for (const [kind, canvas] of Object.entries(this.canvases)) drawPlot(kind, canvas, all[kind]);
-      this.frames += 1;
+      drawPlot(kind, this.canvases[kind], spec(h, kind, this.theories));
+      this.draws += 1;
     } catch (e) {
       this.onError(e);
     }

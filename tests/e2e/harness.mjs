@@ -60,3 +60,8 @@ export function changedPixels(page, selector) {
     return n;
   });
 }
+
+/** Waits until the page's plotter has drawn everything it was asked to (it draws one plot per frame). */
+export function plotsDrawn(page) {
+  return page.waitForFunction(() => window.__dp?.plotter().idle, null, { timeout: 10_000 });
+}

@@ -1,7 +1,7 @@
 // End to end: the page served by the README serve command, in real (headless) Chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, launch, serve, snapshotCanvas } from './harness.mjs';
+import { changedPixels, launch, plotsDrawn, serve, snapshotCanvas } from './harness.mjs';
 
 let server;
 let base;
@@ -52,6 +52,7 @@ test('the page loads, the worker starts, and play draws a falling excess-risk cu
   assert.equal(calibrations.length, 3);
   assert.ok(calibrations.every((r) => /\de-\d/.test(r)), calibrations.join(' | '));
   const canvases = ['#excess-plot', '#path-plot', '#noise-plot', '#privacy-plot'];
+  await plotsDrawn(page);
   for (const c of canvases) await snapshotCanvas(page, c);
 
   // Step once: the first excess value is the one at w₀.
@@ -62,8 +63,8 @@ test('the page loads, the worker starts, and play draws a falling excess-risk cu
 
   await page.click('#play');
   await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
-  // The plots redraw on the next animation frame.
-  await page.waitForTimeout(200);
+  // The plots redraw over the next animation frames.
+  await plotsDrawn(page);
   const last = await excessValue(page);
   assert.ok(last < first / 10, `excess did not fall: first ${first}, last ${last}`);
   assert.match(await page.textContent('#release'), /^\(/);
