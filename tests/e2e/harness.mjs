@@ -65,3 +65,30 @@ export function changedPixels(page, selector) {
 export function plotsDrawn(page) {
   return page.waitForFunction(() => window.__dp?.plotter().idle, null, { timeout: 10_000 });
 }
+
+/**
+ * A served page with its browser: `open(hash)` gives a fresh page with every console error, page
+ * error and request recorded. Call `close()` when done.
+ */
+export async function session() {
+  const server = serve();
+  const base = await server.url;
+  const browser = await launch();
+  const open = async (hash = '', viewport = { width: 1280, height: 900 }) => {
+    const context = await browser.newContext({ viewport });
+    const seen = { errors: [], requests: [] };
+    context.on('request', (r) => seen.requests.push(r.url()));
+    const page = await context.newPage();
+    // Distinct messages only, so one repeated failure does not bury the report.
+    const record = (text) => { if (!seen.errors.includes(text)) seen.errors.push(text); };
+    page.on('console', (m) => { if (m.type() === 'error') record(m.text()); });
+    page.on('pageerror', (e) => record(String(e)));
+    await page.goto(`${base}${hash}`);
+    return { context, page, seen };
+  };
+  const close = async () => {
+    await browser.close();
+    server.stop();
+  };
+  return { base, open, close };
+}

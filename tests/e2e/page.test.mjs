@@ -2,33 +2,20 @@
 // your own CSV, and the frame rate while a large run computes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, launch, plotsDrawn, serve, snapshotCanvas } from './harness.mjs';
+import { changedPixels, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
 
-let server;
-let base;
-let browser;
+let lab;
 
 before(async () => {
-  server = serve();
-  base = await server.url;
-  browser = await launch();
+  lab = await session();
 });
 
 after(async () => {
-  await browser?.close();
-  server?.stop();
+  await lab?.close();
 });
 
-async function openPage(hash = '') {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const seen = { errors: [] };
-  const page = await context.newPage();
-  const record = (text) => { if (!seen.errors.includes(text)) seen.errors.push(text); };
-  page.on('console', (m) => { if (m.type() === 'error') record(m.text()); });
-  page.on('pageerror', (e) => record(String(e)));
-  await page.goto(`${base}${hash}`);
-  return { context, page, seen };
-}
+/** A fresh page at `hash`, recording console errors, page errors and requests. */
+const openPage = (hash = '') => lab.open(hash);
 
 const link = (config) => `#${encodeURIComponent(JSON.stringify(config))}`;
 const PLOTS = ['#excess-plot', '#path-plot', '#noise-plot', '#privacy-plot'];

@@ -1,36 +1,22 @@
 // End to end: the page served by the README serve command, in real (headless) Chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, launch, plotsDrawn, serve, snapshotCanvas } from './harness.mjs';
+import { changedPixels, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
 
-let server;
+let lab;
 let base;
-let browser;
 
 before(async () => {
-  server = serve();
-  base = await server.url;
-  browser = await launch();
+  lab = await session();
+  base = lab.base;
 });
 
 after(async () => {
-  await browser?.close();
-  server?.stop();
+  await lab?.close();
 });
 
-/** A fresh page with every console error, page error and request recorded. */
-async function openPage(hash = '') {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const seen = { errors: [], requests: [] };
-  context.on('request', (r) => seen.requests.push(r.url()));
-  const page = await context.newPage();
-  // Distinct messages only, so one repeated failure does not bury the report.
-  const record = (text) => { if (!seen.errors.includes(text)) seen.errors.push(text); };
-  page.on('console', (m) => { if (m.type() === 'error') record(m.text()); });
-  page.on('pageerror', (e) => record(String(e)));
-  await page.goto(`${base}${hash}`);
-  return { context, page, seen };
-}
+/** A fresh page at `hash`, recording console errors, page errors and requests. */
+const openPage = (hash = '') => lab.open(hash);
 
 const excessValue = (page) => page.$eval('#excess', (el) => Number(el.dataset.value));
 
