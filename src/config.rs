@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::Tail;
 use crate::domain::DomainKind;
 use crate::error::{Error, Result};
-use crate::loss::Glm;
+use crate::loss::{Glm, Loss, Wrap};
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
 use crate::solver::SolverKind;
@@ -172,6 +172,9 @@ pub struct RunConfig {
     pub label_noise: f64,
     /// The per-sample loss.
     pub loss: Glm,
+    /// How per-sample losses combine: plain ERM, tilted ERM (TERM, tilt τ) or the adversarially
+    /// robust loss against ℓ2 perturbations of the features (seed 000 §7).
+    pub wrap: Wrap,
     /// Declared bound R_x on ‖x‖: features are clipped to it, and it sets the Lipschitz constant.
     pub feature_bound: f64,
     /// The constraint set.
@@ -227,6 +230,7 @@ impl Default for RunConfig {
             signal: 4.0,
             label_noise: 0.0,
             loss: Glm::Logistic,
+            wrap: Wrap::None,
             feature_bound: 1.0,
             domain: DomainChoice::L2Ball,
             radius: 4.0,
@@ -299,7 +303,11 @@ impl RunConfig {
         } else {
             in_range("label_noise", self.label_noise, 0.0, 1e3)?;
         }
-        self.loss.validate()?;
+        Loss {
+            glm: self.loss,
+            wrap: self.wrap,
+        }
+        .validate()?;
         in_range("feature_bound", self.feature_bound, 1e-6, 1e6)?;
         in_range("radius", self.radius, 1e-6, 1e6)?;
         in_range("l2", self.l2, 0.0, 1e3)?;

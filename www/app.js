@@ -40,6 +40,11 @@ const LOSS_PARAMS = {
   smoothed_hinge: ['gamma', 'smoothing γ', 1],
   huber: ['delta', 'Huber δ', 1],
 };
+/** The parameter of each aggregation (seed 000 §7), with its label and default. */
+const WRAP_PARAMS = {
+  tilted: ['tau', 'tilt τ', 1],
+  adversarial: ['radius', 'perturbation radius ‖v‖ ≤', 0.1],
+};
 /** The parameters of each feature tail (first, second), with labels and defaults. */
 const TAIL_PARAMS = {
   student_t: [['nu', 'degrees of freedom ν', 3]],
@@ -206,6 +211,12 @@ function lossFromControls() {
   return param ? { kind, [param[0]]: numberOrText($('loss-param').value) } : { kind };
 }
 
+function wrapFromControls() {
+  const kind = $('wrap').value;
+  const param = WRAP_PARAMS[kind];
+  return param ? { kind, [param[0]]: numberOrText($('wrap-param').value) } : { kind };
+}
+
 function tailFromControls() {
   const kind = $('tail').value;
   const params = TAIL_PARAMS[kind] ?? [];
@@ -224,6 +235,7 @@ function fromControls() {
   c.unseeded_noise = ui.unseeded.checked;
   c.leak = $('leak').checked;
   c.loss = lossFromControls();
+  c.wrap = wrapFromControls();
   c.tail = tailFromControls();
   c.compare = [...document.querySelectorAll('#compare input:checked')].map((el) => el.value);
   return c;
@@ -233,6 +245,9 @@ function syncParamFields() {
   const lossParam = LOSS_PARAMS[$('loss').value];
   $('loss-param-field').hidden = !lossParam;
   if (lossParam) $('loss-param-label').textContent = lossParam[1];
+  const wrapParam = WRAP_PARAMS[$('wrap').value];
+  $('wrap-param-field').hidden = !wrapParam;
+  if (wrapParam) $('wrap-param-label').textContent = wrapParam[1];
   const tailParams = TAIL_PARAMS[$('tail').value] ?? [];
   $('tail-a-field').hidden = tailParams.length < 1;
   $('tail-b-field').hidden = tailParams.length < 2;
@@ -256,6 +271,9 @@ function syncControls() {
   $('loss').value = config.loss.kind;
   const lossParam = LOSS_PARAMS[config.loss.kind];
   if (lossParam) $('loss-param').value = String(config.loss[lossParam[0]]);
+  $('wrap').value = config.wrap.kind;
+  const wrapParam = WRAP_PARAMS[config.wrap.kind];
+  if (wrapParam) $('wrap-param').value = String(config.wrap[wrapParam[0]]);
   $('tail').value = config.tail.kind;
   (TAIL_PARAMS[config.tail.kind] ?? []).forEach(([key], i) => {
     $(i === 0 ? 'tail-a' : 'tail-b').value = String(config.tail[key]);
@@ -264,11 +282,17 @@ function syncControls() {
   syncParamFields();
 }
 
-/** Fills the parameter fields of a newly chosen loss or tail with their defaults. */
-function defaultParams() {
-  const lossParam = LOSS_PARAMS[$('loss').value];
-  if (lossParam && $('loss-param').value === '') $('loss-param').value = String(lossParam[2]);
-  (TAIL_PARAMS[$('tail').value] ?? []).forEach(([, , dflt], i) => { $(i === 0 ? 'tail-a' : 'tail-b').value = String(dflt); });
+/** Fills the parameter fields of a newly chosen loss, aggregation or tail with their defaults. */
+function defaultParams(control) {
+  if (control === $('loss')) {
+    const param = LOSS_PARAMS[$('loss').value];
+    if (param) $('loss-param').value = String(param[2]);
+  } else if (control === $('wrap')) {
+    const param = WRAP_PARAMS[$('wrap').value];
+    if (param) $('wrap-param').value = String(param[2]);
+  } else if (control === $('tail')) {
+    (TAIL_PARAMS[$('tail').value] ?? []).forEach(([, , dflt], i) => { $(i === 0 ? 'tail-a' : 'tail-b').value = String(dflt); });
+  }
 }
 
 /** The config in the URL hash, read field by field: what cannot be used falls back alone. */
@@ -413,10 +437,10 @@ function wireControls() {
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
   const controls = [ui.epsilon, ui.seed, ui.unseeded, $('leak'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
-    $('loss'), $('loss-param'), $('tail'), $('tail-a'), $('tail-b')];
+    $('loss'), $('loss-param'), $('wrap'), $('wrap-param'), $('tail'), $('tail-a'), $('tail-b')];
   for (const control of controls) {
     control.addEventListener('change', () => {
-      if (control === $('loss') || control === $('tail')) defaultParams();
+      defaultParams(control);
       syncParamFields();
       applyConfig(fromControls());
     });

@@ -174,7 +174,7 @@ impl Calibration {
     /// and fixed, so a dataset of another size is no neighbour. Add/remove: a neighbour has n ± 1
     /// records, and refusing it would itself tell the two apart; the mean is instead taken over
     /// the declared n (see [`Calibration::value_and_gradient`]). Tilted ERM is not a mean over
-    /// records, so it runs under replace-one only.
+    /// records, and its gradient's sensitivity is not 2G/n: it is refused.
     pub(crate) fn check_objective(&self, objective: &Objective) -> Result<()> {
         if self.relation == Relation::ReplaceOne && objective.data().n() != self.n {
             return Err(Error::DimensionMismatch {
@@ -183,16 +183,16 @@ impl Calibration {
                 got: self.n,
             });
         }
-        if self.relation == Relation::AddRemove
-            && matches!(
-                objective.loss().map(|l| l.wrap),
-                Some(crate::loss::Wrap::Tilted { .. })
-            )
-        {
+        if matches!(
+            objective.loss().map(|l| l.wrap),
+            Some(crate::loss::Wrap::Tilted { .. })
+        ) {
+            // ∇F_τ = Σ qᵢ∇fᵢ with weights qᵢ ∝ exp(τfᵢ) that every record moves: replacing one
+            // record can shift the gradient by up to 2G·max qᵢ, which 2G/n does not bound.
             return Err(Error::invalid(
-                "relation",
-                "replace-one for a tilted (TERM) objective, which is not a mean over records",
-                "add_remove",
+                "loss",
+                "a mean of per-sample losses: a tilted (TERM) gradient's weights move with every record, so 2G/n does not bound its sensitivity (use output perturbation, seed 000 §5)",
+                "tilted",
             ));
         }
         Ok(())

@@ -960,4 +960,51 @@ mod tests {
         };
         assert_eq!(refused.validate().unwrap_err().field(), Some("leak"));
     }
+
+    #[test]
+    fn tilted_and_robust_losses_run_where_their_theory_holds_and_are_refused_elsewhere() {
+        use crate::loss::Wrap;
+        // TERM under output perturbation: seed 000's non-ERM form, previewed and kept.
+        for wrap in [Wrap::Tilted { tau: 0.5 }, Wrap::Adversarial { radius: 0.1 }] {
+            let config = RunConfig {
+                wrap,
+                solver: if matches!(wrap, Wrap::Adversarial { .. }) {
+                    crate::solver::SolverKind::Subgradient
+                } else {
+                    crate::solver::SolverKind::Agd
+                },
+                // The subgradient method's data-independent count grows like n² (Prop 3.2).
+                n: 150,
+                ..every_algorithm_config(AlgorithmKind::OutputPerturbation)
+            };
+            let p = preview(&config).unwrap();
+            let mut s = Session::new(config).unwrap_or_else(|e| panic!("{wrap:?}: {e}"));
+            assert!(same_promise(s.guarantee(), &p.guarantee));
+            assert!(s.advance(usize::MAX, || true).release.is_some());
+        }
+        // Tilted ERM is not a mean of per-sample gradients: the gradient family says so at the
+        // loss, before any data are read.
+        for kind in [
+            AlgorithmKind::NoisyGd,
+            AlgorithmKind::DpSgd,
+            AlgorithmKind::DpAccmd,
+        ] {
+            let config = RunConfig {
+                wrap: Wrap::Tilted { tau: 0.5 },
+                ..every_algorithm_config(kind)
+            };
+            let err = preview(&config).expect_err("refused");
+            assert_eq!(err.field(), Some("loss"), "{kind:?}: {err}");
+        }
+        // The grid mechanism's utility is F itself for TERM: sensitivity 2LR, not 2LR/n.
+        let grid = |wrap| {
+            preview(&RunConfig {
+                wrap,
+                ..every_algorithm_config(AlgorithmKind::ExponentialGrid)
+            })
+            .unwrap()
+            .sensitivity
+        };
+        assert_eq!(grid(Wrap::Tilted { tau: 0.5 }), 400.0 * grid(Wrap::None));
+    }
 }

@@ -11,7 +11,7 @@ use crate::algo::dp_sgd::{DpSgdCalibration, DpSgdConfig, DpSgdLeak};
 use crate::algo::dp_svrg::{
     DpSvrgCalibration, DpSvrgConfig, SvrgLeak, SvrgNoise, SvrgPreset, SvrgVariant,
 };
-use crate::algo::exponential_grid::GridSettings;
+use crate::algo::exponential_grid::{self, GridSettings};
 use crate::algo::noisy_gd::Calibration;
 use crate::algo::objective_perturbation::{ObjectivePerturbationConfig, epsilon_split};
 use crate::algo::output_perturbation::{
@@ -20,7 +20,7 @@ use crate::algo::output_perturbation::{
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig, SvrgNoiseChoice};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
-use crate::loss::Glm;
+use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::privacy::{Guarantee, Relation};
 
@@ -101,6 +101,29 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             "domain",
             "a bounded domain: the squared loss's Lipschitz constant grows with ‖w‖",
             lipschitz,
+        ));
+    }
+    // The gradient-perturbation family calibrates to the sensitivity of a mean of per-sample
+    // gradients: TERM is not one (its weights move with every record), and the stochastic
+    // methods' per-sample kernels serve plain ERM only.
+    let mean_only = matches!(
+        config.algorithm,
+        AlgorithmKind::DpSgd
+            | AlgorithmKind::DpSvrg
+            | AlgorithmKind::DpSvrgPlusPlus
+            | AlgorithmKind::DpAccmd
+    );
+    let tilted = matches!(config.wrap, Wrap::Tilted { .. });
+    if (mean_only && config.wrap != Wrap::None)
+        || (config.algorithm == AlgorithmKind::NoisyGd && tilted)
+    {
+        return Err(Error::invalid(
+            "loss",
+            format!(
+                "plain ERM for {:?}: its noise is calibrated to a mean of per-sample gradients (tilted or robust losses run under output perturbation)",
+                config.algorithm
+            ),
+            format!("{:?}", config.wrap),
         ));
     }
     let base = |kind, algorithm, guarantee, sigma, noise, releases, sensitivity| Preview {
@@ -334,7 +357,8 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 } else {
                     ConvexClass::Lipschitz
                 };
-                let ratio = op::privacy_ratio(d, config.n, Form::Erm, config.epsilon, config.delta);
+                let form = op_declared(&declared, config, 0.0).form;
+                let ratio = op::privacy_ratio(d, config.n, form, config.epsilon, config.delta);
                 let lambda = op::paper_lambda(
                     class,
                     lipschitz,
@@ -436,7 +460,8 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     },
                 ));
             }
-            let sensitivity = 2.0 * lipschitz * radius / config.n as f64;
+            let erm = !matches!(config.wrap, Wrap::Tilted { .. });
+            let sensitivity = exponential_grid::sensitivity(lipschitz, radius, config.n, erm);
             let p = base(
                 kind,
                 "exponential mechanism on a grid (seed 000, Algorithm 9)",
@@ -507,18 +532,26 @@ fn op_declared(declared: &Declared, config: &RunConfig, extra_ridge: f64) -> op:
     } else {
         (lipschitz / mu, 2.0 * lipschitz / mu)
     };
+    // TERM is seed 000's non-ERM form, with Lemma 5.2's sensitivity factor.
+    let (form, tilt_factor) = match config.wrap {
+        Wrap::Tilted { tau } => (
+            Form::NonErm,
+            op::tilt_factor(config.loss, tau, config.feature_bound, radius, config.n),
+        ),
+        _ => (Form::Erm, 1.0),
+    };
     op::Declared {
         n: config.n,
         d,
         lipschitz,
         strong_convexity: mu,
         smoothness: declared.smoothness() + extra_ridge,
-        form: Form::Erm,
+        form,
         initial_distance,
         iterate_bound,
         bounded: diameter.is_finite(),
         l1: config.l1,
-        tilt_factor: 1.0,
+        tilt_factor,
     }
 }
 

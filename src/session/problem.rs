@@ -46,7 +46,10 @@ impl Declared {
         Self {
             n: config.n,
             d: config.d,
-            loss: Loss::erm(config.loss),
+            loss: Loss {
+                glm: config.loss,
+                wrap: config.wrap,
+            },
             regularizer: Regularizer::elastic(config.l1, config.l2),
             domain: config.domain.kind(config.radius),
             feature_bound: config.feature_bound,

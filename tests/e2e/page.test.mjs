@@ -83,6 +83,22 @@ test('a leaky demonstration runs with the same claim and its ledger says NOT PRI
   await context.close();
 });
 
+test('tilted ERM runs under output perturbation; an algorithm that cannot take it says so at the loss', async () => {
+  const config = { algorithm: 'output_perturbation', l2: 0.1, wrap: { kind: 'tilted', tau: 0.5 } };
+  const { context, page, seen } = await openPage(link(config));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.equal(await page.inputValue('#wrap'), 'tilted');
+  assert.equal(await page.inputValue('#wrap-param'), '0.5');
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  await page.selectOption('#algorithm', 'dp_sgd');
+  await page.waitForFunction(() => document.querySelector('#loss-error').textContent !== '');
+  assert.match(await page.textContent('#loss-error'), /tilted/i);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
 test('compare and repeats: several algorithms on the same data, R noise draws each, with progress and cancel', async () => {
   const config = { l2: 0.1, compare: ['output_perturbation', 'dp_sgd'], repeats: 6 };
   const { context, page, seen } = await openPage(link(config));
