@@ -102,6 +102,9 @@ pub enum DataSource {
     Synthetic,
     /// A CSV file the user loaded; it stays in the tab and is not part of a link.
     Csv,
+    /// Seed 002's high-dimensional mode: features N(0, 1/d), a `sparsity`-sparse planted w₀ of
+    /// unit ℓ1 norm, logistic labels ([`crate::algo::dp_accmd::generate_sparse`]); for d ≫ n.
+    Sparse,
 }
 
 /// The constraint set W.
@@ -170,6 +173,8 @@ pub struct RunConfig {
     pub signal: f64,
     /// Classification: probability a label is flipped. Regression: scale of the Gaussian noise.
     pub label_noise: f64,
+    /// Non-zeros of the planted w₀ of the sparse high-dimensional data.
+    pub sparsity: usize,
     /// The per-sample loss.
     pub loss: Glm,
     /// How per-sample losses combine: plain ERM, tilted ERM (TERM, tilt τ) or the adversarially
@@ -229,6 +234,7 @@ impl Default for RunConfig {
             feature_scale: 0.6,
             signal: 4.0,
             label_noise: 0.0,
+            sparsity: 5,
             loss: Glm::Logistic,
             wrap: Wrap::None,
             feature_bound: 1.0,
@@ -296,6 +302,16 @@ impl RunConfig {
             ));
         }
         self.tail.validate("tail")?;
+        if self.data == DataSource::Sparse {
+            in_range_usize("sparsity", self.sparsity, 1, self.d)?;
+            if !self.loss.is_margin() {
+                return Err(Error::invalid(
+                    "data",
+                    "a margin loss (logistic, hinge, smoothed hinge) for the sparse data's ±1 labels",
+                    format!("{:?}", self.loss),
+                ));
+            }
+        }
         in_range("feature_scale", self.feature_scale, 1e-6, 1e3)?;
         in_range("signal", self.signal, 0.0, 1e3)?;
         if self.loss.is_margin() {

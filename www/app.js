@@ -29,7 +29,7 @@ const ui = {
 };
 
 /** Fields that are plain numbers, plain choices, or numbers whose blank means "the default". */
-const NUMBERS = ['n', 'd', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
+const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
   'steps', 'batch', 'grid_resolution', 'repeats', 'delta'];
 const OPTIONAL = ['step_size', 'clip'];
 const CHOICES = ['algorithm', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
@@ -173,7 +173,7 @@ function showReadout() {
   const pop = r?.population;
   $('population').textContent = pop
     ? `${sci(pop.value)} ± ${sci(pop.std_error)} (fresh-sample estimate)`
-    : (r ? 'n/a (your own data: no population to sample)' : '–');
+    : (r ? 'n/a (no generator to sample a population from here)' : '–');
   ui.caveats.replaceChildren(
     ...(r ? r.ledger.leaks : []).map((c) => Object.assign(document.createElement('li'), { textContent: c, className: 'leak' })),
     ...(r ? r.ledger.caveats : []).map((c) => Object.assign(document.createElement('li'), { textContent: c })),
@@ -185,7 +185,8 @@ function showReadout() {
 }
 
 function describeProblem(c, info) {
-  const source = c.data === 'csv' ? 'your CSV file' : `synthetic ${c.tail.kind.replace('_', '-')} data`;
+  const source = { csv: 'your CSV file', sparse: `sparse high-dimensional data (${c.sparsity} non-zeros in w₀)` }[c.data]
+    ?? `synthetic ${c.tail.kind.replace('_', '-')} data`;
   const domain = { l2_ball: `‖w‖₂ ≤ ${c.radius}`, l1_ball: `‖w‖₁ ≤ ${c.radius}`, box: `|wⱼ| ≤ ${c.radius}`,
     simplex: 'the simplex', unconstrained: 'R^d' }[c.domain];
   const clipped = info ? `; clipping shortened ${info.clipped} of them (non-private)` : '';

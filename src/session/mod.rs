@@ -1007,4 +1007,45 @@ mod tests {
         };
         assert_eq!(grid(Wrap::Tilted { tau: 0.5 }), 400.0 * grid(Wrap::None));
     }
+
+    #[test]
+    fn sparse_high_dimensional_data_favour_the_l1_geometry_of_dp_accmd() {
+        // Seed 002's high-dimensional mode through the session: d = 400 ≫ n = 200, a 5-sparse
+        // w₀ of unit ℓ1 norm. Over the ℓ1 ball the noise costs ~ln d, over the ℓ2 ball ~d, so
+        // the mean final excess over 5 repeats must be several times smaller (the module's test
+        // measures a tenfold gap at d = 1000).
+        let excess = |domain| {
+            let config = RunConfig {
+                data: crate::config::DataSource::Sparse,
+                n: 200,
+                d: 400,
+                radius: 1.0,
+                epsilon: 2.0,
+                steps: 30,
+                repeats: 5,
+                algorithm: AlgorithmKind::DpAccmd,
+                domain,
+                ..RunConfig::default()
+            };
+            let mut lab = Lab::new(config, None).unwrap();
+            assert!(lab.problem().population.is_none());
+            let mut finals = Vec::new();
+            while !lab.is_done() {
+                for lane in lab.advance(usize::MAX, || true) {
+                    finals.extend(lane.batch.release.map(|r| r.excess));
+                }
+            }
+            finals.iter().sum::<f64>() / finals.len() as f64
+        };
+        let (l1, l2) = (excess(DomainChoice::L1Ball), excess(DomainChoice::L2Ball));
+        eprintln!("sparse d = 400, n = 200: mean excess ℓ1 ball {l1:e}, ℓ2 ball {l2:e}");
+        assert!(l1 < 0.3 * l2, "ℓ1 {l1:e} vs ℓ2 {l2:e}");
+        let regression = RunConfig {
+            data: crate::config::DataSource::Sparse,
+            loss: crate::loss::Glm::Absolute,
+            d: 20,
+            ..RunConfig::default()
+        };
+        assert_eq!(regression.validate().unwrap_err().field(), Some("data"));
+    }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::algo::dp_accmd::{SparseSpec, generate_sparse};
 use crate::algo::noisy_gd::DpGdLeak;
 use crate::config::AlgorithmKind;
 use crate::config::{DataSource, RunConfig};
@@ -210,6 +211,15 @@ impl Problem {
                 }
                 file
             }
+            (DataSource::Sparse, _) => {
+                let spec = SparseSpec {
+                    n: config.n,
+                    p: config.d,
+                    sparsity: config.sparsity,
+                    signal: config.signal,
+                };
+                generate_sparse(&spec, &mut seeded(config.seed, Stream::Data))?.0
+            }
             (DataSource::Csv, None) => {
                 return Err(Error::invalid(
                     "data",
@@ -262,7 +272,7 @@ impl Problem {
                     )
                     .ok()
             }
-            DataSource::Csv => None,
+            DataSource::Csv | DataSource::Sparse => None,
         };
         Ok(Self {
             declared,

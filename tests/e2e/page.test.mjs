@@ -99,6 +99,19 @@ test('tilted ERM runs under output perturbation; an algorithm that cannot take i
   await context.close();
 });
 
+test('sparse high-dimensional data run DP-AccMD over the ℓ1 ball from the page', async () => {
+  const config = { data: 'sparse', n: 200, d: 400, sparsity: 5, algorithm: 'dp_accmd', domain: 'l1_ball', radius: 1, steps: 30 };
+  const { context, page, seen } = await openPage(link(config));
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#problem-line'), /sparse high-dimensional data \(5 non-zeros/);
+  assert.match(await page.textContent('#path-caption'), /released points/);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  assert.match(await page.textContent('#population'), /n\/a/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
 test('compare and repeats: several algorithms on the same data, R noise draws each, with progress and cancel', async () => {
   const config = { l2: 0.1, compare: ['output_perturbation', 'dp_sgd'], repeats: 6 };
   const { context, page, seen } = await openPage(link(config));
