@@ -15,11 +15,11 @@
 //! 2. **Fenchel duality gap (hinge, absolute).** For φ ∈ {hinge, absolute} and every feasible dual
 //!    α (αᵢyᵢ ∈ [0, 1] for hinge, αᵢ ∈ [−1, 1] for absolute), φ(t, y) ≥ yα − αt, hence
 //!    F(u) ≥ D(α) = (1/n)Σ yᵢαᵢ − g*((1/n)Σ αᵢxᵢ) for every u, and F(w) − F* ≤ F(w) − D(α).
-//!    Solver: proximal-point outer loop (ρ > 0 adds strong convexity when λ₂ = 0, the centre
-//!    moves to w(α) after every sweep) whose subproblems are solved in the dual by cyclic
-//!    coordinate ascent on the box (one clamped step per sample, SDCA-like); the primal point
-//!    w(α) = ∇h*(v) is feasible by construction, and the certificate re-evaluates v = (1/n)Σ αᵢxᵢ
-//!    from scratch, so drift in the running v cannot enter it.
+//!    Solver: proximal-point outer loop (ρ > 0 adds strong convexity, the centre moves to w(α)
+//!    after every sweep) whose subproblems are solved in the dual by cyclic coordinate ascent on
+//!    the box (one clamped step per sample, SDCA-like); the primal point w(α) = ∇h*(v) is
+//!    feasible by construction, and the certificate re-evaluates v = (1/n)Σ αᵢxᵢ from scratch,
+//!    so drift in the running v cannot enter it.
 //!
 //! On an **unbounded domain** g* is finite only through strong convexity: the unconstrained
 //! reference therefore requires λ₂ > 0 (we certify through strong convexity, not a sublevel-set
@@ -28,12 +28,13 @@
 //! Every certificate adds a floating-point allowance of 8·ε_mach·Σ|terms| to the computed gap.
 //!
 //! ## Cost (release, n = 10⁴, d = 20, tol 1e-9; `cargo bench --bench gradient -- reference`)
-//! Smooth terms (squared, logistic, smoothed hinge, Huber, TERM, adversarial logistic): 3–120 ms
-//! on every domain. Hinge and absolute: 4–120 ms on the ℓ2 ball, simplex, box and R^d (with λ₂),
-//! 130–190 ms on the ℓ1 ball (issue 3, session 3). The dual used to be solved by accelerated
+//! Smooth terms (squared, logistic, smoothed hinge, Huber, TERM, adversarial logistic): 3–110 ms
+//! on every domain. Hinge and absolute: 5–50 ms on the ℓ2 ball, simplex, box and R^d (with λ₂),
+//! 100–210 ms on the ℓ1 ball (issue 3, session 3). The dual used to be solved by accelerated
 //! projected *full-gradient* ascent, whose step is set by the whole Gram matrix (‖X‖²/n²κ):
-//! that took 14–20 s on the ℓ1 ball and 4 s for absolute on the simplex, whatever ρ and
-//! re-centring schedule was tried. Coordinate steps are set by one ‖xᵢ‖² each.
+//! that took 0.14–1.3 s on the ℓ2 ball, box and R^d, 0.8–6.4 s on the simplex and 17–23 s on
+//! the ℓ1 ball on the same loaded machine, whatever ρ and re-centring schedule was tried.
+//! Coordinate steps are set by one ‖xᵢ‖² each.
 //!
 //! Tried and not kept (issue 3, session 2): plain restarted PDHG on the saddle form
 //! min_w max_{α∈B} g(w) + (1/n)Σ αᵢ(yᵢ − ⟨xᵢ, w⟩) — two passes per iteration, PDLP's restart
@@ -304,16 +305,13 @@ fn dual_solve(obj: &Objective, glm: Glm, tol: f64, max_iters: usize) -> Result<R
     };
     let sq: Vec<f64> = x.chunks_exact(d).map(|xi| dot(xi, xi)).collect();
     let sigma_max = gram_norm_estimate(x, d, n);
-    // ρ: the proximal weight (0 when the ridge term already makes the subproblem strongly
-    // convex). Swept on the benchmark problems (`cargo bench --bench gradient -- reference`):
-    // ρ·n/‖X‖² ∈ {0.1, 0.3, 1, 3} with re-centring after every 1 or 3 sweeps gave a slowest
-    // hinge/absolute pair of 229, 183, 279, 779 ms (every sweep) and 184, 256, 887, 2295 ms (every
-    // third); 0.3 and every sweep is the best worst case, and the neighbours are not far off.
-    let rho = if reg.l2 > 0.0 {
-        0.0
-    } else {
-        0.3 * sigma_max / nf
-    };
+    // ρ: the proximal weight. Swept on the benchmark problems (`cargo bench --bench gradient --
+    // reference`): ρ·n/‖X‖² ∈ {0.1, 0.3, 1, 3} with re-centring after every 1 or 3 sweeps gave a
+    // slowest hinge/absolute pair of 229, 183, 279, 779 ms (every sweep) and 184, 256, 887,
+    // 2295 ms (every third); 0.3 and every sweep is the best worst case, and the neighbours are
+    // not far off. ρ stays on when λ₂ > 0: a small ridge alone gives small coordinate steps
+    // (absolute on R^d with λ₂ = 0.01: 680 passes with ρ = 0, 270 with it).
+    let rho = 0.3 * sigma_max / nf;
     let kappa = reg.l2 + rho;
     let mut center = vec![0.0; d];
     dom.project(&mut center);
@@ -376,9 +374,7 @@ fn dual_solve(obj: &Objective, glm: Glm, tol: f64, max_iters: usize) -> Result<R
         }
         // Proximal-point outer step (Rockafellar 1976): re-centre on w(α) after every sweep;
         // α is kept, so the next subproblem starts warm.
-        if rho > 0.0 {
-            center.copy_from_slice(&w);
-        }
+        center.copy_from_slice(&w);
     }
     Err(Error::invalid(
         "reference",
