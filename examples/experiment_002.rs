@@ -26,9 +26,7 @@
 use std::sync::Arc;
 
 use dp_playground::algo::PrivateAlgorithm;
-use dp_playground::algo::dp_accmd::{
-    AccMdLeak, DpAccMd, DpAccMdConfig, Geometry, SparseSpec, generate_sparse,
-};
+use dp_playground::algo::dp_accmd::{AccMdLeak, DpAccMd, DpAccMdConfig, Geometry};
 use dp_playground::algo::dp_sgd::{DpSgd, DpSgdConfig};
 use dp_playground::algo::dp_svrg::{DpSvrg, DpSvrgConfig, SvrgLeak, SvrgNoise, SvrgVariant};
 use dp_playground::algo::noisy_gd::{Calibration, NoisyGd};
@@ -36,7 +34,9 @@ use dp_playground::algo::objective_perturbation::{
     ObjectivePerturbation, ObjectivePerturbationConfig,
 };
 use dp_playground::algo::output_perturbation::{OutputPerturbation, Settings};
-use dp_playground::data::{ClassificationSpec, clip_features, generate_classification};
+use dp_playground::data::{
+    ClassificationSpec, SparseSpec, clip_features, generate_classification, generate_sparse,
+};
 use dp_playground::domain::{Domain, L1Ball, L2Ball, Unconstrained};
 use dp_playground::loss::{Glm, Loss, Regularizer};
 use dp_playground::objective::Objective;

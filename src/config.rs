@@ -103,7 +103,7 @@ pub enum DataSource {
     /// A CSV file the user loaded; it stays in the tab and is not part of a link.
     Csv,
     /// Seed 002's high-dimensional mode: features N(0, 1/d), a `sparsity`-sparse planted w₀ of
-    /// unit ℓ1 norm, logistic labels ([`crate::algo::dp_accmd::generate_sparse`]); for d ≫ n.
+    /// unit ℓ1 norm, logistic labels ([`crate::data::generate_sparse`]); for d ≫ n.
     Sparse,
 }
 

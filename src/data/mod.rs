@@ -14,12 +14,14 @@ mod clip;
 mod csv_load;
 mod generate;
 mod moments;
+mod sparse;
 mod synthetic;
 
 pub use clip::{clip_features, clip_labels, clip_rows, fraction_above};
 pub use csv_load::{CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, load_csv};
 pub use generate::{Generator, GeneratorSpec, Link, MAX_VALUES, Tail, Task, generate};
 pub use moments::{Method, Moment, clip_fraction, lipschitz_moment};
+pub use sparse::{SparseSpec, generate_sparse};
 pub use synthetic::{ClassificationSpec, generate_classification, planted_direction};
 
 use nalgebra::DMatrix;

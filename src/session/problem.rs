@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::algo::dp_accmd::{SparseSpec, generate_sparse};
 use crate::algo::noisy_gd::DpGdLeak;
 use crate::config::AlgorithmKind;
 use crate::config::{DataSource, RunConfig};
-use crate::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_labels, generate};
+use crate::data::{
+    Dataset, GeneratorSpec, Link, SparseSpec, Tail, Task, clip_labels, generate, generate_sparse,
+};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
