@@ -741,22 +741,24 @@ mod tests {
     #[test]
     fn the_noise_the_runs_report_has_the_previewed_scale() {
         // One draw per release: E‖z‖² = dσ² (Gaussian) or d(d+1)s² (ℓ2-Laplace). With 60 repeats
-        // of the single-release methods (or T = 60 draws of DP-GD) the mean square lies within
+        // of the single-release methods (or T = 60 draws of the iterative ones) the mean square lies within
         // ±45% of it with overwhelming probability (χ²/Gamma with ≥ 120 degrees of freedom: sd ≈
         // 13%, so 45% is > 3 sd); a calibration off by √2 in scale (a factor 2 in mean square)
         // fails.
         for kind in [
             AlgorithmKind::NoisyGd,
+            AlgorithmKind::DpSgd,
+            AlgorithmKind::DpAccmd,
             AlgorithmKind::OutputPerturbation,
             AlgorithmKind::ObjectivePerturbation,
             AlgorithmKind::Byoa,
         ] {
+            let iterative = matches!(
+                kind,
+                AlgorithmKind::NoisyGd | AlgorithmKind::DpSgd | AlgorithmKind::DpAccmd
+            );
             let config = RunConfig {
-                repeats: if kind == AlgorithmKind::NoisyGd {
-                    1
-                } else {
-                    60
-                },
+                repeats: if iterative { 1 } else { 60 },
                 steps: 60,
                 ..every_algorithm_config(kind)
             };
