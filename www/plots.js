@@ -150,7 +150,7 @@ const SPECS = {
       center: info.view.center,
       axisLabels: info.view.axis_labels,
       grid: history.grid,
-      domain: info.view.domain,
+      domain: info.view.domain ?? { kind: 'none' },
       paths: algorithmsOf(history).map((a) => layer(a, decimate(history.lanes[a][0].path, 2, MAX_POINTS))),
       wStar: info.view.w_star,
       sensitivityRadius: info.previews[0].sensitivity_ball ?? null,

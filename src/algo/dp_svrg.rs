@@ -311,8 +311,9 @@ impl DpSvrgConfig {
                         best = Some((hi, theta));
                     }
                 }
-                let (sigma, theta) =
-                    best.unwrap_or_else(|| unreachable!("the θ grid is non-empty"));
+                let (sigma, theta) = best.ok_or_else(|| {
+                    Error::invalid("epsilon", "a target the θ grid can reach", self.epsilon)
+                })?;
                 let curve_1 = subsampled_gaussian_rdp_curve(
                     q,
                     libm::sqrt(theta) * sigma / d1,

@@ -164,17 +164,52 @@ pub struct Declared {
     pub tilt_factor: f64,
 }
 
+/// The declared constants [`Declared`] is read from: an objective's (see [`Declared::of`]) or,
+/// before any data exist, a configuration's.
+#[derive(Clone, Copy)]
+pub struct Constants<'a> {
+    pub n: usize,
+    pub d: usize,
+    /// G of the data term.
+    pub lipschitz: f64,
+    /// μ of F (the ridge the solved objective carries).
+    pub strong_convexity: f64,
+    /// β of F's smooth part, ridge included (∞ if not smooth).
+    pub smoothness: f64,
+    pub domain: &'a dyn crate::domain::Domain,
+    pub l1: f64,
+    /// The loss, when the objective carries a [`crate::loss::Loss`] (TERM changes the form).
+    pub loss: Option<crate::loss::Loss>,
+    pub feature_bound: f64,
+}
+
 impl Declared {
     /// Reads the declared constants of `obj` (feature bound, domain, loss, regulariser, n, d);
     /// never the data.
     pub fn of(obj: &Objective) -> Result<Self> {
-        let d = obj.dim();
-        let (lipschitz, mu, beta) = (obj.lipschitz(), obj.strong_convexity(), obj.smoothness());
-        let form = match obj.loss().map(|l| l.wrap) {
+        Self::from_constants(Constants {
+            n: obj.data().n(),
+            d: obj.dim(),
+            lipschitz: obj.lipschitz(),
+            strong_convexity: obj.strong_convexity(),
+            smoothness: obj.smoothness(),
+            domain: obj.domain(),
+            l1: obj.regularizer().l1,
+            loss: obj.loss(),
+            feature_bound: obj.feature_bound(),
+        })
+    }
+
+    /// The same from the constants themselves, before any objective exists (the page's preview):
+    /// [`Declared::of`] is this applied to an objective's declared constants.
+    pub fn from_constants(c: Constants<'_>) -> Result<Self> {
+        let d = c.d;
+        let (lipschitz, mu) = (c.lipschitz, c.strong_convexity);
+        let form = match c.loss.map(|l| l.wrap) {
             Some(Wrap::Tilted { .. }) => Form::NonErm,
             _ => Form::Erm,
         };
-        if let Some(loss) = obj.loss()
+        if let Some(loss) = c.loss
             && matches!(loss.wrap, Wrap::Tilted { .. })
             && matches!(loss.glm, Glm::Squared { .. })
         {
@@ -184,29 +219,29 @@ impl Declared {
                 "tilted squared",
             ));
         }
-        let diameter = obj.domain().diameter_in(d);
-        let radius = obj.domain().radius_in(d);
+        let diameter = c.domain.diameter_in(d);
+        let radius = c.domain.radius_in(d);
         let (initial_distance, iterate_bound) = if diameter.is_finite() {
             (diameter, radius)
         } else {
             (lipschitz / mu, 2.0 * lipschitz / mu)
         };
         let declared = Self {
-            n: obj.data().n(),
+            n: c.n,
             d,
             lipschitz,
             strong_convexity: mu,
-            smoothness: beta,
+            smoothness: c.smoothness,
             form,
             initial_distance,
             iterate_bound,
             bounded: diameter.is_finite(),
-            l1: obj.regularizer().l1,
-            tilt_factor: match obj.loss() {
+            l1: c.l1,
+            tilt_factor: match c.loss {
                 Some(crate::loss::Loss {
                     glm,
                     wrap: Wrap::Tilted { tau },
-                }) => tilt_factor(glm, tau, obj.feature_bound(), radius, obj.data().n()),
+                }) => tilt_factor(glm, tau, c.feature_bound, radius, c.n),
                 _ => 1.0,
             },
         };

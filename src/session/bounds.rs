@@ -35,6 +35,22 @@ fn flat(y: f64, source: &'static str) -> Option<Curve> {
     })
 }
 
+/// A bound after t = 0, s, 2s, … T steps of an iterative method (one full pass each), at most
+/// [`CURVE_POINTS`] of them; t = 0 is drawn at x = 1 on the log axis.
+fn over_steps(
+    steps: usize,
+    bound: impl Fn(usize) -> crate::error::Result<f64>,
+    source: &'static str,
+) -> Option<Curve> {
+    let stride = steps.div_ceil(CURVE_POINTS).max(1);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for t in (0..=steps).step_by(stride) {
+        x.push(t.max(1) as f64);
+        y.push(bound(t).ok()?);
+    }
+    Some(Curve { x, y, source })
+}
+
 /// The curve of the algorithm `prepared` configures, when its theory covers the setting.
 pub fn curve(
     problem: &Problem,
@@ -49,20 +65,11 @@ pub fn curve(
             let mut start = vec![0.0; d];
             problem.objective.domain().project(&mut start);
             let gap = problem.objective.value(&start) - problem.reference.value;
-            let steps = config.steps;
-            let stride = steps.div_ceil(CURVE_POINTS).max(1);
-            let (mut x, mut y) = (Vec::new(), Vec::new());
-            for t in (0..=steps).step_by(stride) {
-                let b = gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, preview.sigma)
-                    .ok()?;
-                x.push(t.max(1) as f64);
-                y.push(b);
-            }
-            Some(Curve {
-                x,
-                y,
-                source: "seed 002 Thm 6.2 proof (eqs 80–81), geometric sum as corrected by digest 002 §4.1",
-            })
+            over_steps(
+                config.steps,
+                |t| gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, preview.sigma),
+                "seed 002 Thm 6.2 proof (eqs 80–81), geometric sum as corrected by digest 002 §4.1",
+            )
         }
         Prepared::DpAccMd(accmd) if beta.is_finite() => {
             let l_c = accmd.geometry.smoothness_in_norm(beta);
@@ -73,18 +80,11 @@ pub fn curve(
             };
             let noise_sq =
                 gradient_perturbation::noise_dual_norm_sq(accmd.geometry, d, preview.sigma).ok()?;
-            let steps = config.steps;
-            let stride = steps.div_ceil(CURVE_POINTS).max(1);
-            let (mut x, mut y) = (Vec::new(), Vec::new());
-            for t in (1..=steps).step_by(stride) {
-                x.push(t as f64);
-                y.push(gradient_perturbation::dp_accmd_bound(t, l_c, bregman, noise_sq).ok()?);
-            }
-            Some(Curve {
-                x,
-                y,
-                source: "seed 002 Theorem 5.3 (eqs 71–76) with the noise term written out",
-            })
+            over_steps(
+                config.steps,
+                |t| gradient_perturbation::dp_accmd_bound(t, l_c, bregman, noise_sq),
+                "seed 002 Theorem 5.3 (eqs 71–76) with the noise term written out",
+            )
         }
         Prepared::ObjectivePerturbation(_) => flat(
             gradient_perturbation::objective_perturbation_bound(

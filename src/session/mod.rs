@@ -26,7 +26,7 @@ use crate::algo::output_perturbation::OutputPerturbation;
 use crate::algo::{CertificateStatus, PrivateAlgorithm, StepReport};
 use crate::config::RunConfig;
 use crate::data::Dataset;
-use crate::domain::Domain;
+use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
@@ -340,8 +340,9 @@ pub struct View {
     pub center: [f64; 2],
     pub extent: f64,
     pub axis_labels: [&'static str; 2],
-    /// The domain boundary, in the plot's `DomainShape` form.
-    pub domain: serde_json::Value,
+    /// The domain whose boundary the view draws (its serialised form is the plot's shape); `None`
+    /// for d > 2, where its section by the plane is not drawn.
+    pub domain: Option<DomainKind>,
     /// w* in plane coordinates.
     pub w_star: [f64; 2],
 }
@@ -354,28 +355,15 @@ impl Problem {
         let radius = self.declared.radius();
         if d <= 2 {
             let extent = match self.declared.domain {
-                crate::domain::DomainKind::Simplex => 1.1,
+                DomainKind::Simplex => 1.1,
                 _ if radius.is_finite() => radius,
                 _ => (2.0 * crate::linalg::norm2(&self.reference.w)).max(1.0),
-            };
-            let domain = match self.declared.domain {
-                crate::domain::DomainKind::L2Ball { radius } => {
-                    serde_json::json!({"kind": "l2_ball", "radius": radius})
-                }
-                crate::domain::DomainKind::L1Ball { radius } => {
-                    serde_json::json!({"kind": "l1_ball", "radius": radius})
-                }
-                crate::domain::DomainKind::Box { lo, hi } => {
-                    serde_json::json!({"kind": "box", "lo": lo, "hi": hi})
-                }
-                crate::domain::DomainKind::Simplex => serde_json::json!({"kind": "simplex"}),
-                crate::domain::DomainKind::Unconstrained => serde_json::json!({"kind": "none"}),
             };
             return View {
                 center: [0.0, 0.0],
                 extent,
                 axis_labels: ["w₁", "w₂"],
-                domain,
+                domain: Some(self.declared.domain),
                 w_star,
             };
         }
@@ -388,7 +376,7 @@ impl Problem {
             center: [0.0, 0.0],
             extent,
             axis_labels: ["direction 1 (start − w*)", "direction 2 (descent)"],
-            domain: serde_json::json!({"kind": "none"}),
+            domain: None,
             w_star,
         }
     }

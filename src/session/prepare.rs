@@ -15,7 +15,7 @@ use crate::algo::exponential_grid::{self, GridSettings};
 use crate::algo::noisy_gd::Calibration;
 use crate::algo::objective_perturbation::{ObjectivePerturbationConfig, epsilon_split};
 use crate::algo::output_perturbation::{
-    self as op, ConvexClass, Form, NoiseLaw, Plan, Regularised, Settings,
+    self as op, ConvexClass, NoiseLaw, Plan, Regularised, Settings,
 };
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig, SvrgNoiseChoice};
 use crate::domain::Domain;
@@ -357,7 +357,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 } else {
                     ConvexClass::Lipschitz
                 };
-                let form = op_declared(&declared, config, 0.0).form;
+                let form = op_declared(&declared, config, 0.0)?.form;
                 let ratio = op::privacy_ratio(d, config.n, form, config.epsilon, config.delta);
                 let lambda = op::paper_lambda(
                     class,
@@ -373,7 +373,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     paper_sensitivity: true,
                 });
             }
-            let plan = op::plan(op_declared(&declared, config, extra), settings)?;
+            let plan = op::plan(op_declared(&declared, config, extra)?, settings)?;
             let (sigma, noise) = op_noise(&plan.noise, d);
             let mut p = base(
                 kind,
@@ -518,41 +518,21 @@ fn op_noise(noise: &NoiseLaw, d: usize) -> (f64, NoiseShape) {
     }
 }
 
-/// Seed 000's declared constants, as [`op::Declared::of`] reads them from the objective the
-/// algorithm will solve (the problem's, plus `extra_ridge`); `OutputPerturbation::from_plan`
-/// checks the two agree.
-fn op_declared(declared: &Declared, config: &RunConfig, extra_ridge: f64) -> op::Declared {
-    let d = config.d;
-    let lipschitz = declared.lipschitz();
-    let mu = declared.strong_convexity() + extra_ridge;
-    let diameter = declared.domain.diameter_in(d);
-    let radius = declared.radius();
-    let (initial_distance, iterate_bound) = if diameter.is_finite() {
-        (diameter, radius)
-    } else {
-        (lipschitz / mu, 2.0 * lipschitz / mu)
-    };
-    // TERM is seed 000's non-ERM form, with Lemma 5.2's sensitivity factor.
-    let (form, tilt_factor) = match config.wrap {
-        Wrap::Tilted { tau } => (
-            Form::NonErm,
-            op::tilt_factor(config.loss, tau, config.feature_bound, radius, config.n),
-        ),
-        _ => (Form::Erm, 1.0),
-    };
-    op::Declared {
+/// Seed 000's declared constants of the objective the algorithm will solve (the problem's, plus
+/// `extra_ridge`), read exactly as [`op::Declared::of`] reads them from that objective;
+/// `OutputPerturbation::from_plan` checks the two agree.
+fn op_declared(declared: &Declared, config: &RunConfig, extra_ridge: f64) -> Result<op::Declared> {
+    op::Declared::from_constants(op::Constants {
         n: config.n,
-        d,
-        lipschitz,
-        strong_convexity: mu,
+        d: config.d,
+        lipschitz: declared.lipschitz(),
+        strong_convexity: declared.strong_convexity() + extra_ridge,
         smoothness: declared.smoothness() + extra_ridge,
-        form,
-        initial_distance,
-        iterate_bound,
-        bounded: diameter.is_finite(),
+        domain: &declared.domain,
         l1: config.l1,
-        tilt_factor,
-    }
+        loss: Some(declared.loss),
+        feature_bound: config.feature_bound,
+    })
 }
 
 fn pure(epsilon: f64, what: &str) -> Guarantee {

@@ -447,10 +447,9 @@ fn clip_polyline(points: impl IntoIterator<Item = (f64, f64)>, b: Bounds) -> Vec
         if let Some(q) = prev {
             match clip_segment(q, p, b) {
                 Some(seg) => {
-                    if open && !seg.start_moved {
-                        pieces.last_mut().expect("an open piece").push(seg.to);
-                    } else {
-                        pieces.push(vec![seg.from, seg.to]);
+                    match pieces.last_mut() {
+                        Some(last) if open && !seg.start_moved => last.push(seg.to),
+                        _ => pieces.push(vec![seg.from, seg.to]),
                     }
                     open = !seg.end_moved;
                 }

@@ -26,7 +26,8 @@ pub struct PathLayer {
 }
 
 /// The boundary of the constraint set, in plane coordinates. In JS an object tagged by `kind`
-/// ("l2_ball", "l1_ball", "box", "simplex", "polyline", "none") with the variant's fields.
+/// ("l2_ball", "l1_ball", "box", "simplex", "polyline", "none" or "unconstrained") with the
+/// variant's fields, so a serialised [`crate::domain::DomainKind`] reads as its own shape.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(try_from = "DomainFields")]
 pub enum DomainShape {
@@ -95,11 +96,12 @@ impl TryFrom<DomainFields> for DomainShape {
                     .clone()
                     .ok_or_else(|| "a \"polyline\" domain needs `xy`".to_string())?,
             },
-            "none" => DomainShape::None,
+            // `unconstrained` is how `DomainKind` names R^d: nothing to draw.
+            "none" | "unconstrained" => DomainShape::None,
             other => {
                 return Err(format!(
                     "unknown domain kind {other:?}: expected one of l2_ball, l1_ball, box, \
-                     simplex, polyline, none"
+                     simplex, polyline, none, unconstrained"
                 ));
             }
         })
