@@ -437,6 +437,10 @@ mod tests {
     use std::sync::Arc;
 
     fn objective() -> Objective {
+        objective_with_ridge(0.0)
+    }
+
+    fn objective_with_ridge(l2: f64) -> Objective {
         let spec = ClassificationSpec {
             n: 1000,
             d: 3,
@@ -448,7 +452,7 @@ mod tests {
         Objective::new(
             Arc::new(data),
             Box::new(Logistic),
-            0.0,
+            l2,
             Box::new(L2Ball { radius: 3.0 }),
             1.0,
         )
@@ -494,23 +498,7 @@ mod tests {
         // rank-deficient design (feature 3 = feature 1), the digest's §5 example; in a ball of
         // radius 10 that the minimiser of least norm stays well inside. Both at η = 1/β, 5000
         // steps: the contraction (1 − μ/β)^T is far below the 1e-8 tolerance in both cases.
-        let ridge = {
-            let spec = ClassificationSpec {
-                n: 1000,
-                d: 3,
-                feature_scale: 0.5,
-                signal: 4.0,
-            };
-            let mut data = generate_classification(&spec, &mut seeded(2, Stream::Data)).unwrap();
-            crate::data::clip_features(&mut data, 1.0);
-            Objective::new(
-                Arc::new(data),
-                Box::new(Logistic),
-                0.1,
-                Box::new(L2Ball { radius: 3.0 }),
-                1.0,
-            )
-        };
+        let ridge = objective_with_ridge(0.1);
         let pl = {
             let mut rng = seeded(3, Stream::Data);
             let (n, mut x, mut y) = (200, Vec::new(), Vec::new());
