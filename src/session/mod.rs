@@ -106,6 +106,26 @@ impl Batch {
     }
 }
 
+/// What every repeat of one algorithm shares: its promise, its prepared settings and its bound,
+/// computed once from the config (and, for the bound's plot ingredients, the problem).
+struct LanePlan {
+    preview: Preview,
+    prepared: Prepared,
+    theory: Option<Curve>,
+}
+
+impl LanePlan {
+    fn new(problem: &Problem, config: &RunConfig) -> Result<Self> {
+        let (preview, prepared) = prepare(config)?;
+        let theory = bounds::curve(problem, config, &preview, &prepared);
+        Ok(Self {
+            preview,
+            prepared,
+            theory,
+        })
+    }
+}
+
 /// One algorithm with one noise stream on a shared problem.
 pub struct Session {
     config: RunConfig,
@@ -132,14 +152,28 @@ impl Session {
     /// The config's main algorithm on `problem`, with the noise stream of repeat `repeat`.
     pub fn on(problem: Arc<Problem>, config: RunConfig, repeat: u32) -> Result<Self> {
         config.validate()?;
-        let (preview, prepared) = prepare(&config)?;
+        let plan = LanePlan::new(&problem, &config)?;
+        Self::planned(problem, config, &plan, repeat)
+    }
+
+    /// Repeat `repeat` of an algorithm already prepared for `problem` (see [`Lab::new`]).
+    fn planned(
+        problem: Arc<Problem>,
+        config: RunConfig,
+        plan: &LanePlan,
+        repeat: u32,
+    ) -> Result<Self> {
+        let (preview, prepared, theory) = (
+            plan.preview.clone(),
+            plan.prepared.clone(),
+            plan.theory.clone(),
+        );
         let noise_rng = if config.unseeded_noise {
             rng::from_os()?
         } else {
             seeded_repeat(config.seed, Stream::Noise, repeat)
         };
         let seeded_run = !config.unseeded_noise;
-        let theory = bounds::curve(&problem, &config, &preview, &prepared);
         let objective = &problem.objective;
         let mut solved = None;
         let algorithm: Box<dyn PrivateAlgorithm> = match prepared {
@@ -455,9 +489,11 @@ impl Lab {
         let mut theories = Vec::new();
         for (a, kind) in config.algorithms().enumerate() {
             let lane = config.lane(kind);
+            let in_lane = |e: Error| if a == 0 { e } else { e.in_compare(kind) };
+            let plan = LanePlan::new(&problem, &lane).map_err(in_lane)?;
             for r in 0..config.repeats {
-                let session = Session::on(Arc::clone(&problem), lane.clone(), r as u32)
-                    .map_err(|e| if a == 0 { e } else { e.in_compare(kind) })?;
+                let session = Session::planned(Arc::clone(&problem), lane.clone(), &plan, r as u32)
+                    .map_err(in_lane)?;
                 if r == 0 {
                     previews.push(session.preview().clone());
                     theories.push(session.theory().cloned());

@@ -71,7 +71,9 @@ pub struct Preview {
     pub single_release: Vec<GaussianRow>,
 }
 
-/// What `Session::new` needs to build the algorithm, fixed from the configuration alone.
+/// What `Session::new` needs to build the algorithm, fixed from the configuration alone (cloned
+/// for each repeat: calibrations such as DP-SGD's bisection run once per algorithm).
+#[derive(Clone)]
 pub enum Prepared {
     NoisyGd(Calibration, f64),
     DpAccMd(DpAccMdConfig),
