@@ -740,6 +740,20 @@ mod tests {
     }
 
     #[test]
+    fn regularised_output_perturbation_needs_no_ridge_of_its_own() {
+        // Algorithm 6 is for merely convex F: it adds its λ itself, so the default l2 = 0 runs.
+        let config = RunConfig {
+            algorithm: AlgorithmKind::RegularisedOutputPerturbation,
+            n: 300,
+            ..RunConfig::default()
+        };
+        let p = preview(&config).unwrap();
+        let mut s = Session::new(config).unwrap();
+        assert!(same_promise(s.guarantee(), &p.guarantee));
+        assert!(s.advance(usize::MAX, || true).release.is_some());
+    }
+
+    #[test]
     fn every_algorithm_keeps_its_previewed_promise_and_releases_once() {
         for kind in AlgorithmKind::ALL {
             let config = every_algorithm_config(kind);

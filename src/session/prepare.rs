@@ -15,7 +15,7 @@ use crate::algo::exponential_grid::{self, GridSettings};
 use crate::algo::noisy_gd::Calibration;
 use crate::algo::objective_perturbation::{ObjectivePerturbationConfig, epsilon_split};
 use crate::algo::output_perturbation::{
-    self as op, ConvexClass, NoiseLaw, Plan, Regularised, Settings,
+    self as op, ConvexClass, Form, NoiseLaw, Plan, Regularised, Settings,
 };
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig, SvrgNoiseChoice};
 use crate::domain::Domain;
@@ -359,7 +359,13 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 } else {
                     ConvexClass::Lipschitz
                 };
-                let form = op_declared(&declared, config, 0.0)?.form;
+                // TERM is seed 000's non-ERM form (as `op::Declared::from_constants` reads it);
+                // the unregularised F may have μ = 0, so its declaration cannot be validated here.
+                let form = if matches!(config.wrap, Wrap::Tilted { .. }) {
+                    Form::NonErm
+                } else {
+                    Form::Erm
+                };
                 let ratio = op::privacy_ratio(d, config.n, form, config.epsilon, config.delta);
                 let lambda = op::paper_lambda(
                     class,

@@ -173,7 +173,7 @@ test('your own CSV: it loads with a preview and runs; a corrupt one names line a
 });
 
 test('the page stays responsive while n = 10⁵, d = 100 runs: median frame rate', async () => {
-  const { context, page, seen } = await openPage(link({ n: 100000, d: 100, steps: 400 }));
+  const { context, page, seen } = await openPage(link({ n: 100000, d: 100, steps: 3000 }));
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 120_000 });
   await page.click('#play');
   await page.waitForFunction(() => Number(document.querySelector('#step-count').textContent) > 2);
