@@ -46,16 +46,21 @@ impl GlmLoss for Logistic {
 /// φ' = −y·σ(m) with σ(m) = q = 1/(1 + e) for m ≥ 0 and e·q otherwise (a select, not a jump: the
 /// sign of the margin is random, and mispredicted branches cost more than the arithmetic).
 /// [`super::math`] gives the same bits on every target and for every lane count.
-#[inline]
+#[inline(always)]
 fn lanes<const N: usize>(t: [f64; N], y: [f64; N]) -> ([f64; N], [f64; N]) {
-    let m: [f64; N] = core::array::from_fn(|i| -y[i] * t[i]);
+    let mut m = [0.0; N];
+    for i in 0..N {
+        m[i] = -y[i] * t[i];
+    }
     let e = exp_lanes(m.map(|v| -v.abs()));
     let ln = ln_1p_unit_lanes(e);
-    let value = core::array::from_fn(|i| m[i].max(0.0) + ln[i]);
-    let grad = core::array::from_fn(|i| {
+    // Scalar code in a loop over the lanes vectorises at full width (see `exp_lanes`).
+    let (mut value, mut grad) = ([0.0; N], [0.0; N]);
+    for i in 0..N {
+        value[i] = m[i].max(0.0) + ln[i];
         let q = 1.0 / (1.0 + e[i]);
-        -y[i] * if m[i] >= 0.0 { q } else { e[i] * q }
-    });
+        grad[i] = -y[i] * if m[i] >= 0.0 { q } else { e[i] * q };
+    }
     (value, grad)
 }
 

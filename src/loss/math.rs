@@ -39,35 +39,41 @@ pub fn exp(x: f64) -> f64 {
 
 /// [`exp`] of each lane, with exactly the bits of [`exp`] lane by lane.
 ///
-/// Why lanes: one exp is a chain of ~20 dependent operations. Written step by step across
-/// independent lanes, the chains interleave (and the compiler may pair them in SIMD registers), so
-/// their latencies overlap instead of adding up.
-#[inline]
+/// Why lanes: one exp is a chain of ~20 dependent operations. Computed for several independent
+/// lanes at once, the chains overlap instead of adding up, and the compiler packs the lanes into
+/// SIMD registers. The body is written as scalar code in a loop over the lanes (not as
+/// array-at-a-time steps): LLVM then vectorises it at the full register width, with no spills —
+/// 2× faster on baseline x86-64 and 3× under AVX2 than the array-at-a-time form, same bits.
+#[inline(always)]
 pub fn exp_lanes<const N: usize>(x: [f64; N]) -> [f64; N] {
     // Rare path (overflow, subnormal or zero results, NaN): lane by lane with branches.
     // `contains` is false for NaN, which therefore takes the rare path too.
     if x.iter().any(|v| !(NORMAL_LO..=NORMAL_HI).contains(v)) {
         return x.map(exp_rare);
     }
-    let (p, k) = exp_reduced(x);
-    core::array::from_fn(|i| p[i] * pow2(k[i]))
+    let mut out = [0.0; N];
+    for (o, &v) in out.iter_mut().zip(&x) {
+        let (p, rounded) = exp_reduced(v);
+        *o = p * pow2_of_rounded(rounded);
+    }
+    out
 }
 
 /// Inside [NORMAL_LO, NORMAL_HI] the scale 2ᵏ is a normal number (−1022 ≤ k ≤ 1023).
 const NORMAL_LO: f64 = -708.0;
 const NORMAL_HI: f64 = 709.0;
 
-/// (eʳ, k) with x = k·ln 2 + r, lane by lane.
-#[inline]
-fn exp_reduced<const N: usize>(x: [f64; N]) -> ([f64; N], [i32; N]) {
-    let kf = x.map(|v| (v * INV_LN2 + ROUND) - ROUND);
-    let r: [f64; N] = core::array::from_fn(|i| (x[i] - kf[i] * LN2_HI) - kf[i] * LN2_LO);
-    let r2 = r.map(|v| v * v);
+/// (eʳ, ROUND + k) with x = k·ln 2 + r. k is returned as `ROUND + k` (see [`pow2_of_rounded`]):
+/// turning it into an integer with `as` would cost a saturating float-to-int conversion, which
+/// does not vectorise.
+#[inline(always)]
+fn exp_reduced(x: f64) -> (f64, f64) {
+    let rounded = x * INV_LN2 + ROUND;
+    let kf = rounded - ROUND;
+    let r = (x - kf * LN2_HI) - kf * LN2_LO;
     // (eʳ − 1 − r)/r² = 1/2! + r/3! + … + r¹¹/13!.
-    let tail = estrin(r, &EXP_TAIL);
-    let p = core::array::from_fn(|i| 1.0 + (r[i] + r2[i] * tail[i]));
-    // |x| ≤ 745.2, so |k| ≤ 1076 and the conversion is exact.
-    (p, kf.map(|v| v as i32))
+    let tail = estrin12(r, &EXP_TAIL);
+    (1.0 + (r + (r * r) * tail), rounded)
 }
 
 /// One lane of [`exp`] with the range checks; the same reduction and polynomial.
@@ -81,7 +87,9 @@ fn exp_rare(x: f64) -> f64 {
     if x.is_nan() {
         return x;
     }
-    let ([p], [k]) = exp_reduced([x]);
+    let (p, rounded) = exp_reduced(x);
+    // |x| ≤ 745.2, so |k| ≤ 1076 and the conversion is exact.
+    let k = (rounded - ROUND) as i32;
     if (-1022..=1023).contains(&k) {
         p * pow2(k)
     } else if k > 1023 {
@@ -107,27 +115,49 @@ const EXP_TAIL: [f64; 12] = [
     1.0 / 6_227_020_800.0,
 ];
 
-/// Σ c_j x^j by Estrin's scheme (pairs c₂ᵢ + c₂ᵢ₊₁x, then pairs of those with x², x⁴, …): depth
-/// ⌈log₂ M⌉ instead of Horner's M, in a fixed order, so the bits are the same on every target.
+/// Σ_{j<12} c_j x^j by Estrin's scheme: pairs c₂ᵢ + c₂ᵢ₊₁x, then pairs of those with x², x⁴
+/// (the odd third pair is carried up) and x⁸ — depth 4 instead of Horner's 12, in a fixed order,
+/// so the bits are the same on every target. Written out rather than as a loop over levels: the
+/// loop does not unroll, and an un-unrolled polynomial stops the lanes from vectorising (4–8×
+/// slower).
+#[inline(always)]
+fn estrin12(x: f64, c: &[f64; 12]) -> f64 {
+    let (x2, t): (f64, [f64; 6]) = (x * x, pairs(x, c));
+    let x4 = x2 * x2;
+    let u = [t[0] + t[1] * x2, t[2] + t[3] * x2, t[4] + t[5] * x2];
+    let x8 = x4 * x4;
+    (u[0] + u[1] * x4) + u[2] * x8
+}
+
+/// Σ_{j<16} c_j x^j by Estrin's scheme, as [`estrin12`] with four full levels.
+#[inline(always)]
+fn estrin16(x: f64, c: &[f64; 16]) -> f64 {
+    let (x2, t): (f64, [f64; 8]) = (x * x, pairs(x, c));
+    let x4 = x2 * x2;
+    let u = [
+        t[0] + t[1] * x2,
+        t[2] + t[3] * x2,
+        t[4] + t[5] * x2,
+        t[6] + t[7] * x2,
+    ];
+    let x8 = x4 * x4;
+    (u[0] + u[1] * x4) + (u[2] + u[3] * x4) * x8
+}
+
+/// The first Estrin level: c₂ᵢ + c₂ᵢ₊₁x.
+#[inline(always)]
+fn pairs<const M: usize, const H: usize>(x: f64, c: &[f64; M]) -> [f64; H] {
+    core::array::from_fn(|i| c[2 * i] + c[2 * i + 1] * x)
+}
+
+/// 2ᵏ for −1022 ≤ k ≤ 1023 from `rounded` = ROUND + k (exact: |k| < 2⁵¹), whose low bits hold k
+/// in two's complement (ROUND = 1.5·2⁵² has zeros below bit 51). Adding the bias 1023 and
+/// shifting by 52 keeps the low 12 bits, k + 1023 ∈ [1, 2046]: the biased exponent of 2ᵏ. Only
+/// integer adds and shifts, so it vectorises on every target.
 #[inline]
-fn estrin<const N: usize, const M: usize>(x: [f64; N], c: &[f64; M]) -> [f64; N] {
-    let mut terms = [[0.0; N]; M];
-    for (t, &cj) in terms.iter_mut().zip(c) {
-        *t = [cj; N];
-    }
-    let (mut len, mut power) = (M, x);
-    while len > 1 {
-        for i in 0..len / 2 {
-            let (lo, hi) = (terms[2 * i], terms[2 * i + 1]);
-            terms[i] = core::array::from_fn(|l| lo[l] + hi[l] * power[l]);
-        }
-        if len % 2 == 1 {
-            terms[len / 2] = terms[len - 1];
-        }
-        len = len.div_ceil(2);
-        power = power.map(|v| v * v);
-    }
-    terms[0]
+fn pow2_of_rounded(rounded: f64) -> f64 {
+    debug_assert!((-1022.0..=1023.0).contains(&(rounded - ROUND)));
+    f64::from_bits(rounded.to_bits().wrapping_add(1023) << 52)
 }
 
 /// 2ᵏ for −1022 ≤ k ≤ 1023, from its bits.
@@ -150,18 +180,21 @@ pub fn ln_1p_unit(e: f64) -> f64 {
 }
 
 /// [`ln_1p_unit`] of each lane, with its bits lane by lane (see [`exp_lanes`] for why).
-#[inline]
+#[inline(always)]
 pub fn ln_1p_unit_lanes<const N: usize>(e: [f64; N]) -> [f64; N] {
     debug_assert!(
         e.iter().all(|v| v.is_nan() || (0.0..=1.0).contains(v)),
         "ln_1p_unit({e:?})"
     );
-    // 2s is formed directly (e + e is exact) so that a subnormal e does not lose its last bit.
-    let two_s = e.map(|v| (v + v) / (2.0 + v));
-    let z = two_s.map(|v| (0.5 * v) * (0.5 * v));
-    // Σ_{j=1}^{16} z^j/(2j+1) = z·(1/3 + z/5 + …).
-    let q = estrin(z, &ATANH_SERIES);
-    core::array::from_fn(|i| two_s[i] + two_s[i] * (z[i] * q[i]))
+    let mut out = [0.0; N];
+    for (o, &v) in out.iter_mut().zip(&e) {
+        // 2s is formed directly (e + e is exact) so that a subnormal e does not lose its last bit.
+        let two_s = (v + v) / (2.0 + v);
+        let z = (0.5 * two_s) * (0.5 * two_s);
+        // Σ_{j=1}^{16} z^j/(2j+1) = z·(1/3 + z/5 + …).
+        *o = two_s + two_s * (z * estrin16(z, &ATANH_SERIES));
+    }
+    out
 }
 
 /// 1/(2j + 1) for j = 1 … 16.
