@@ -180,6 +180,15 @@ fn gradient_block() {
         let per_rep: Vec<f64> = times[k].iter().zip(&times[0]).map(|(a, b)| a / b).collect();
         (min(&times[k]) / min(&times[0]), median(&per_rep))
     };
+    #[cfg(target_arch = "x86_64")]
+    let kernels = if dp_playground::linalg::Avx2::detect().is_some() {
+        "AVX2"
+    } else {
+        "portable (no AVX2 on this CPU)"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let kernels = "portable";
+    println!("kernels: {kernels}");
     println!(
         "n = {n}, d = {d} ({} MB), {reps} turns; min (median) time, and ratio to the read",
         n * d * 8 / 1_000_000
