@@ -45,6 +45,8 @@
 //! coordinate-ascent dual above, whose one knob ρ changes the worst pair by < 2× over a
 //! factor 3 either side of its value.
 
+mod adversarial;
+
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -90,10 +92,12 @@ pub fn solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference> {
     match obj.loss() {
         Some(loss) if !loss.glm.is_smooth() || adversarial_residual(loss) => match loss.wrap {
             Wrap::None => dual_solve(obj, loss.glm, tol, max_iters),
+            Wrap::Adversarial { radius } => {
+                adversarial::solve(obj, loss.glm, radius, tol, max_iters)
+            }
             _ => Err(Error::invalid(
                 "loss",
-                "a loss with a certified reference solver (TERM needs a smooth base loss; \
-                 adversarial training a smooth margin loss)",
+                "a loss with a certified reference solver (TERM needs a smooth base loss)",
                 loss.glm.name(),
             )),
         },
@@ -103,7 +107,7 @@ pub fn solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference> {
 
 /// The adversarial form of a residual loss, h(|t − y| + r‖w‖), has a kink wherever a residual
 /// vanishes (like the absolute loss), and minimisers sit on such kinks: the conjugate-gap
-/// certificate does not close there, and no dual solver is implemented for it yet.
+/// certificate does not close there, so these go to the dual solver of [`adversarial`].
 fn adversarial_residual(loss: crate::loss::Loss) -> bool {
     matches!(loss.wrap, Wrap::Adversarial { radius } if radius > 0.0) && !loss.glm.is_margin()
 }
