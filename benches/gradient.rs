@@ -247,6 +247,20 @@ fn reference_block() {
         glm: Glm::Logistic,
         wrap: Wrap::Adversarial { radius: 0.05 },
     });
+    // The adversarial forms certified by the dual of src/reference/adversarial.rs, at a radius
+    // small enough that the hinge optimum is not w = 0 (it is at 0.05 on every domain but the
+    // simplex, and certifying w = 0 takes 2–4 passes).
+    for glm in [
+        Glm::Hinge,
+        Glm::Absolute,
+        Glm::Squared { label_bound: 1.0 },
+        Glm::Huber { delta: 1.0 },
+    ] {
+        losses.push(Loss {
+            glm,
+            wrap: Wrap::Adversarial { radius: 0.02 },
+        });
+    }
     let mut worst = 0.0f64;
     for loss in losses {
         let mut line = format!("  {:<40}", format!("{:?}/{:?}", loss.glm, loss.wrap));
