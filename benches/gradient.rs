@@ -143,7 +143,7 @@ fn gradient_block() {
     // The five passes take turns within each repetition, so that every ratio compares passes
     // run under the same load (the machine is shared); the ratio reported is the median of the
     // per-repetition ratios, beside the ratio of the minima.
-    let reps = 60;
+    let reps = 200;
     let mut times = [const { Vec::new() }; 5];
     let [mut g_sq, mut g_log, mut g_dyn, mut g_libm] = [g.clone(), g.clone(), g.clone(), g];
     for _ in 0..reps {

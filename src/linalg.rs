@@ -81,6 +81,15 @@ pub fn dist2(a: &[f64], b: &[f64]) -> f64 {
 /// The dot product and four-sample axpy of the fused pass, in one instruction set. Every
 /// implementation gives the bits of [`dot`] and [`axpy4`].
 pub trait Kernels: Copy {
+    /// The loss's values and derivatives at four samples.
+    fn derivative4<L: crate::loss::GlmLoss + ?Sized>(
+        self,
+        loss: &L,
+        t: [f64; 4],
+        y: [f64; 4],
+    ) -> ([f64; 4], [f64; 4]) {
+        loss.value_and_derivative4(t, y)
+    }
     fn dot(self, a: &[f64], b: &[f64]) -> f64;
     fn axpy4(self, c: [f64; 4], x: [&[f64]; 4], y: &mut [f64]);
 }
@@ -126,7 +135,27 @@ mod avx2 {
         }
     }
 
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    fn derivative4<L: crate::loss::GlmLoss + ?Sized>(
+        loss: &L,
+        t: [f64; 4],
+        y: [f64; 4],
+    ) -> ([f64; 4], [f64; 4]) {
+        loss.value_and_derivative4(t, y)
+    }
+
     impl Kernels for Avx2 {
+        #[inline(always)]
+        fn derivative4<L: crate::loss::GlmLoss + ?Sized>(
+            self,
+            loss: &L,
+            t: [f64; 4],
+            y: [f64; 4],
+        ) -> ([f64; 4], [f64; 4]) {
+            // SAFETY: as below.
+            unsafe { derivative4(loss, t, y) }
+        }
         #[inline(always)]
         fn dot(self, a: &[f64], b: &[f64]) -> f64 {
             // SAFETY: `self` exists, so the CPU has AVX2.

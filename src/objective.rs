@@ -568,7 +568,7 @@ fn add_four<L: GlmLoss + ?Sized, K: Kernels>(
     kernels: K,
 ) {
     let t = xs.map(|xi| kernels.dot(w, xi));
-    let (v, c) = loss.value_and_derivative4(t, ys);
+    let (v, c) = kernels.derivative4(loss, t, ys);
     for vk in v {
         *value += vk;
     }
