@@ -454,6 +454,14 @@ impl<'a> DualSweep<'a> {
         self.primal_at(prox, v, center, w);
         for (i, xi) in data.matrix_slice().chunks_exact(data.d()).enumerate() {
             if self.sq[i] == 0.0 {
+                // xᵢ = 0: D is linear in αᵢ (slope πᵢyᵢ) and v does not move, so the best αᵢ
+                // is the end of the box in the direction of yᵢ (αᵢyᵢ = φ(0, yᵢ)). Without this a
+                // zero row kept αᵢ = 0 and a gap of πᵢ|yᵢ| that no sweep could close.
+                if y[i] > 0.0 {
+                    alpha[i] = self.hi[i];
+                } else if y[i] < 0.0 {
+                    alpha[i] = self.lo[i];
+                }
                 continue;
             }
             let g = y[i] - dot(xi, w);

@@ -90,6 +90,23 @@ pub(super) fn solve(
     tol: f64,
     max_iters: usize,
 ) -> Result<Reference> {
+    run(obj, glm, tau, tol, max_iters).map(|s| s.reference)
+}
+
+/// A certified solution with the dual point (q, α) that certifies it and v = Σ qᵢαᵢxᵢ (read by
+/// the unit tests, which recompute the certificate from them).
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "the dual point is for the unit tests")
+)]
+struct Solved {
+    reference: Reference,
+    q: Vec<f64>,
+    alpha: Vec<f64>,
+    v: Vec<f64>,
+}
+
+fn run(obj: &Objective, glm: Glm, tau: f64, tol: f64, max_iters: usize) -> Result<Solved> {
     let data = obj.data();
     let (n, d) = (data.n(), data.d());
     let nf = n as f64;
@@ -134,12 +151,18 @@ pub(super) fn solve(
         evals += 4;
         let gap = certified_gap(obj, value, &f, &q, &alpha, &v, tau);
         if gap <= tol * value.abs().max(1.0) {
-            return Ok(Reference {
+            let reference = Reference {
                 w,
                 value,
                 gap_bound: gap.max(0.0),
                 grad_evals: evals,
                 certificate: "duality gap",
+            };
+            return Ok(Solved {
+                reference,
+                q,
+                alpha,
+                v,
             });
         }
         if !value.is_finite() {
@@ -231,6 +254,10 @@ pub(super) fn certified_gap(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::Dataset;
+    use crate::domain::DomainKind;
+    use crate::loss::{Loss, Regularizer, Wrap};
+    use std::sync::Arc;
 
     #[test]
     fn best_response_is_the_normalised_softmax_and_never_overflows() {
@@ -240,5 +267,107 @@ mod tests {
         assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-15);
         assert!((q[1] / q[0] - (-2.0f64).exp()).abs() < 1e-15);
         assert_eq!(q[2], 0.0);
+    }
+
+    /// A one-dimensional TERM-hinge problem on [−2, 2] (n = 30, τ = 2): F is convex in w, so a
+    /// ternary search of 200 steps (interval × (2/3)²⁰⁰) finds F* to rounding. Fixed data: the
+    /// features and labels follow a deterministic pattern with a few margin violations.
+    fn one_d() -> (Objective, f64) {
+        let n = 30;
+        let x: Vec<f64> = (0..n)
+            .map(|i| ((i * 37 % 29) as f64 - 14.0) / 14.0)
+            .collect();
+        let y: Vec<f64> = (0..n)
+            .map(|i| {
+                if (x[i] > 0.1) ^ (i % 7 == 0) {
+                    1.0
+                } else {
+                    -1.0
+                }
+            })
+            .collect();
+        let data = Dataset::from_samples(1, x, y).unwrap();
+        let obj = Objective::with_loss(
+            Arc::new(data),
+            Loss {
+                glm: Glm::Hinge,
+                wrap: Wrap::Tilted { tau: 2.0 },
+            },
+            Regularizer::default(),
+            DomainKind::L2Ball { radius: 2.0 }.boxed(),
+            1.0,
+        )
+        .unwrap();
+        let (mut a, mut b) = (-2.0, 2.0);
+        for _ in 0..200 {
+            let (m1, m2) = (a + (b - a) / 3.0, b - (b - a) / 3.0);
+            if obj.value(&[m1]) <= obj.value(&[m2]) {
+                b = m2;
+            } else {
+                a = m1;
+            }
+        }
+        let best = obj.value(&[0.5 * (a + b)]);
+        (obj, best)
+    }
+
+    /// The certificate is a true lower bound, and the brute-force F* would expose the two likely
+    /// miscalibrations: the KL term dropped, and weights that do not sum to one treated as if they
+    /// did (q̂ scaled by 0.95 or 1.05 without the renormalisation `certified_gap` applies).
+    #[test]
+    fn certificate_is_a_true_bound_and_wrong_duals_would_be_caught() {
+        let (obj, best) = one_d();
+        let s = run(&obj, Glm::Hinge, 2.0, 1e-10, 10_000).unwrap();
+        let r = &s.reference;
+        // 1e-13: the rounding of two evaluations of F (values of order 1).
+        assert!(r.value - r.gap_bound <= best + 1e-13, "{r:?} vs {best}");
+        assert!(r.value <= best + 1e-10);
+        let n = s.q.len() as f64;
+        let tau = 2.0;
+        let mut f = vec![0.0; s.q.len()];
+        obj.per_sample_values(&r.w, &mut f).unwrap();
+        let naive = |scale: f64, with_kl: bool| {
+            let q: Vec<f64> = s.q.iter().map(|q| scale * q).collect();
+            let y = obj.data().labels();
+            let lin: f64 = q
+                .iter()
+                .zip(&s.alpha)
+                .zip(y)
+                .map(|((q, a), y)| q * a * y)
+                .sum();
+            let kl: f64 = q
+                .iter()
+                .filter(|&&q| q > 0.0)
+                .map(|q| q * (n * q).ln())
+                .sum();
+            let v: Vec<f64> = s.v.iter().map(|v| scale * v).collect();
+            let conj = obj.domain().conjugate(&v, 0.0, 0.0, &mut [0.0]);
+            lin - if with_kl { kl / tau } else { 0.0 } - conj
+        };
+        // The honest dual reproduces the certificate.
+        assert!((naive(1.0, true) - (r.value - r.gap_bound)).abs() < 1e-12);
+        let kl = naive(1.0, false) - naive(1.0, true);
+        assert!(kl > 1e-3, "the KL term is material here: {kl}");
+        assert!(naive(1.0, false) > best + 1e-3, "KL dropped: caught");
+        let off = naive(0.95, true).max(naive(1.05, true));
+        assert!(
+            off > best + 1e-3,
+            "unnormalised weights: caught ({off} vs {best})"
+        );
+        // With the same scaled weights, `certified_gap` renormalises and stays a true bound.
+        for scale in [0.95, 1.05] {
+            let q: Vec<f64> = s.q.iter().map(|q| scale * q).collect();
+            let v: Vec<f64> = s.v.iter().map(|v| scale * v).collect();
+            let gap = certified_gap(&obj, r.value, &f, &q, &s.alpha, &v, tau);
+            assert!(r.value - gap <= best + 1e-13);
+            assert!(gap <= 1e-9, "renormalising loses nothing: {gap}");
+        }
+    }
+
+    #[test]
+    fn a_tilt_too_small_to_certify_is_refused_by_name() {
+        let (obj, _) = one_d();
+        let err = solve(&obj, Glm::Hinge, 1e-9, 1e-9, 10).unwrap_err();
+        assert_eq!(err.field(), Some("loss.tau"));
     }
 }
