@@ -40,8 +40,9 @@
 //! absolute (item 3): 11–44 ms at τ = 1 and 9–117 ms at τ = 5 on every domain, 39–604 counted
 //! passes (issue 3, item 7; one run on a loaded machine, in which ERM absolute took 19–189 ms).
 //! The dual used to be solved by accelerated projected *full-gradient* ascent, whose step is set
-//! by the whole Gram matrix (‖X‖²/n²κ): that took 0.14–1.3 s on the ℓ2 ball, box and R^d, 0.8–6.4 s on the simplex and 17–23 s on
-//! the ℓ1 ball on the same loaded machine, whatever ρ and re-centring schedule was tried.
+//! by the whole Gram matrix (‖X‖²/n²κ): that took 0.14–1.3 s on the ℓ2 ball, box and R^d,
+//! 0.8–6.4 s on the simplex and 17–23 s on the ℓ1 ball on the same loaded machine, whatever ρ
+//! and re-centring schedule was tried.
 //! Coordinate steps are set by one ‖xᵢ‖² each.
 //!
 //! Tried and not kept (issue 3, session 2): plain restarted PDHG on the saddle form
