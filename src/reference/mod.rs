@@ -24,7 +24,8 @@
 //! 3. **Tilted duality gap (TERM over hinge, absolute).** For every q in the simplex and α as in
 //!    item 2, F* ≥ Σ qᵢαᵢyᵢ − KL(q‖uniform)/τ − g*(Σ qᵢαᵢxᵢ) (Gibbs' variational form of the
 //!    log-sum-exp); solver: the same coordinate-ascent dual with weights qᵢ, alternating with
-//!    q ← softmax(τf(w)). Details, rounding allowances and the choice of ρ in `reference/tilted.rs`.
+//!    q ← softmax(τf(w)). Details, rounding allowances and the choice of ρ in
+//!    `reference/tilted.rs`.
 //!
 //! On an **unbounded domain** g* is finite only through strong convexity: the unconstrained
 //! reference therefore requires λ₂ > 0 (we certify through strong convexity, not a sublevel-set

@@ -14,10 +14,11 @@
 //! - the loss's dual box (the same as ERM's, module docs item 2): fᵢ(u) = max over
 //!   αᵢ ∈ Bᵢ of αᵢ(yᵢ − ⟨xᵢ, u⟩) (hinge: yᵢαᵢ ∈ [0, 1]; absolute: αᵢ ∈ [−1, 1]).
 //!
-//! So for **every** q ∈ Δ, α ∈ B and u: F(u) ≥ Σ qᵢαᵢyᵢ − KL(q)/τ − ⟨Σ qᵢαᵢxᵢ, u⟩ + g(u), and
-//! minimising over u gives F* ≥ D(q, α) = Σ qᵢαᵢyᵢ − KL(q)/τ − g*(Σ qᵢαᵢxᵢ), with the exact conjugate
-//! [`crate::domain::Domain::conjugate`]. For q uniform this is ERM's dual; the bound does not depend
-//! on how (q, α) were found, only that q ∈ Δ and α ∈ B (α is clamped to B by construction).
+//! So for **every** q ∈ Δ, α ∈ B and u: F(u) ≥ Σ qᵢαᵢyᵢ − KL(q)/τ − ⟨Σ qᵢαᵢxᵢ, u⟩ + g(u),
+//! and minimising over u gives F* ≥ D(q, α) = Σ qᵢαᵢyᵢ − KL(q)/τ − g*(Σ qᵢαᵢxᵢ), with the exact
+//! conjugate [`crate::domain::Domain::conjugate`]. For q uniform this is ERM's dual; the bound
+//! does not depend on how (q, α) were found, only that q ∈ Δ and α ∈ B (α is clamped to B by
+//! construction).
 //!
 //! ## Rounding, amplified by 1/τ
 //! Three quantities enter divided by τ, so their rounding does too, and a sequential sum of n
@@ -25,8 +26,8 @@
 //! 1e-11 target at τ = 1 (a worst-case allowance of nε/τ refused τ < 9 at n = 10⁵). So they are
 //! summed with Neumaier's compensated summation (error ≤ 2ε·Σ|terms| + O(nε²)) and charged that:
 //! - **F(w).** The solver reports F(w) from [`Objective::value`] (a sequential online
-//!   log-sum-exp). The certificate recomputes it as max f + ln(S/n)/τ + g(w), S = Σ e^{τ(fᵢ − max f)}
-//!   summed compensated (each exponential within ε, so S within 3ε relative), and adds the
+//!   log-sum-exp). The certificate recomputes it as max f + ln(S/n)/τ + g(w),
+//!   S = Σ e^{τ(fᵢ − max f)} summed compensated (each exponential within ε, so S within 3ε relative), and adds the
 //!   measured difference between the two plus 4ε·(|max f| + (|ln(S/n)| + 3)/τ + |g(w)|).
 //! - **Σ q̂ ≠ 1.** The computed q̂ sums to 1 only up to rounding. The certificate bounds D at the
 //!   true simplex point p = s·q̂, s = 1/Σq̂, for every s that the compensated sum Ŝ allows
@@ -47,19 +48,22 @@
 //! # Solver (choices; the paper gives none: TERM's reference optimum is ours)
 //! A majorise–minimise / proximal-point loop on w, alternating with a best-response tilt:
 //! 1. q ← softmax(τ f(w)) at the current w (starting from q uniform, i.e. ERM). Linearising the
-//!    outer log-sum-exp at f(w_k) gives the majorant F(u) ≤ F(w_k) + Σ qᵢ(fᵢ(u) − fᵢ(w_k)) +
-//!    (ρ_MM/2)‖u − w_k‖² + g(u) − g(w_k) with ρ_MM = τ·maxᵢ‖xᵢ‖² (the Hessian of (1/τ)LSE(τ·) is τ(diag p − ppᵀ) ⪯
-//!    τ diag p, and Σ pᵢ⟨xᵢ, Δ⟩² ≤ maxᵢ‖xᵢ‖²‖Δ‖² for any p ∈ Δ, φ being 1-Lipschitz).
+//!    outer h(f) = (1/τ) ln mean e^{τf} at f(w_k) gives the majorant F(u) ≤ F(w_k) +
+//!    Σ qᵢ(fᵢ(u) − fᵢ(w_k)) + (ρ_MM/2)‖u − w_k‖² + g(u) − g(w_k) with ρ_MM = τ·maxᵢ‖xᵢ‖²: ∇h = p
+//!    = softmax(τf), ∇²h = τ(diag p − ppᵀ) ⪯ τ·diag p, so the remainder is at most
+//!    (τ/2) maxᵢ (fᵢ(u) − fᵢ(w_k))² ≤ (τ/2) maxᵢ ‖xᵢ‖²‖u − w_k‖² (φ is 1-Lipschitz).
 //! 2. One sweep of the weighted coordinate-ascent dual of [`super::DualSweep`] (weights qᵢ, box
-//!    unchanged, so α stays feasible and warm) on Σ qᵢfᵢ + g + (ρ/2)‖· − w_k‖², then w_{k+1} = w(α).
+//!    unchanged, so α stays feasible and warm) on Σ qᵢfᵢ + g + (ρ/2)‖· − w_k‖², then
+//!    w_{k+1} = w(α).
 //!
 //! With ρ ≥ ρ_MM and exact subproblems this is a majorisation, monotone in F. ρ_MM is a worst case
 //! (all tilt on the longest row) and slow; the data's average curvature is far smaller. So ρ starts
 //! at ρ_ERM + τ·‖X‖²/n, with ρ_ERM = 0.3‖X‖²/n the ERM solver's weight, and doubles (up to
 //! ρ_ERM + ρ_MM) whenever F rises by more than 1e-12·max(1, |F|) from one iteration to the next.
 //! Without that safeguard the best response oscillates with period two (observed: hinge on the
-//! ℓ2 ball at τ = 1 stalled at a gap of 0.3). Measured on the benchmark problems (n = 10⁴, d = 20,
-//! release, `cargo run --release --example ...` during development): starting weights c·τ‖X‖²/n
+//! ℓ2 ball at τ = 1 stalled at a gap of 0.3). Measured on the benchmark's problems (n = 10⁴,
+//! d = 20, no regulariser, ridge 0.01 on R^d, release, a throwaway driver during development;
+//! the committed figures are in `benches/gradient.rs`): starting weights c·τ‖X‖²/n
 //! with c = 0.1, 0.3, 1 gave a slowest pair of 46, 81, 42 ms at τ = 1; 132, 157, 94 ms at τ = 5;
 //! 1.7, 1.5, 0.86 s at τ = 20 (absolute on R^d, near the max-loss limit); c = 1 is kept.
 //! A fixed ρ = ρ_ERM + 0.3ρ_MM took 87 ms at τ = 1 but 1.6 s at τ = 20, and ρ_ERM + ρ_MM 355 ms at
@@ -69,9 +73,13 @@
 //! per-sample values for q, v under the new q), all counted in `grad_evals`.
 //!
 //! # Reference
-//! Seed 000 §7.1 ([LBSS20] via the digest `/work/shared/research/seeds/000-*.md`) defines F_τ and
-//! restricts to τ > 0; the Gibbs variational formula is Donsker–Varadhan's; the coordinate-ascent
-//! dual is module docs item 2 of [`super`].
+//! Seed 000 (`/work/shared/seeds/000_*.txt`) Section 5.1, after [LBSS20] (Li, Beirami, Sanjabi,
+//! Smith, "Tilted empirical risk minimization", 2020); digest 000 §7.1 (no correction concerns
+//! F_τ itself; the smoothness correction β + 2L²τ of Lemma 5.3 does not enter here). The paper
+//! defines F_τ for τ > 0 only and gives no solver or certificate: both are ours. The Gibbs
+//! variational formula is the Donsker–Varadhan / Gibbs inequality; the coordinate-ascent dual is
+//! module docs item 2 of [`super`]; majorise–minimise as in Lange, "MM Optimization Algorithms"
+//! (2016).
 
 use super::{DualSweep, Prox, Reference, Weights, gram_norm_estimate, with_allowance};
 use crate::error::{Error, Result};
