@@ -69,6 +69,12 @@
 //! A fixed ρ = ρ_ERM + 0.3ρ_MM took 87 ms at τ = 1 but 1.6 s at τ = 20, and ρ_ERM + ρ_MM 355 ms at
 //! τ = 1.
 //!
+//! Tried and not kept: letting ρ decay by ×0.95 after every iteration in which F did not rise
+//! (floor ρ_ERM) helped hinge and τ ≥ 5 but slowed absolute at τ = 1 (simplex 61 → 101 ms) and
+//! left τ = 20 at 1.4 s; ×0.8 stalled most pairs in a cycle of decay and doubling. Doubling ρ also
+//! when the gap had not improved by 1 % in 50 iterations slowed absolute on R^d at τ = 20 from
+//! 1.3–1.7 s to 2.4 s.
+//!
 //! Each iteration costs five passes over the data (sweep, v for the certificate, F(w), the
 //! per-sample values for q, v under the new q), all counted in `grad_evals`.
 //!
