@@ -38,8 +38,8 @@
 //! Smooth terms (squared, logistic, smoothed hinge, Huber, TERM over these, adversarial
 //! logistic): 3–110 ms on every domain. Hinge and absolute: 5–50 ms on the ℓ2 ball, simplex, box
 //! and R^d (with λ₂), 100–210 ms on the ℓ1 ball (issue 3, session 3). TERM over hinge and
-//! absolute (item 3): 11–44 ms at τ = 1 and 9–117 ms at τ = 5 on every domain, 39–604 counted
-//! passes (issue 3, item 7; one run on a loaded machine, in which ERM absolute took 19–189 ms).
+//! absolute (item 3): 10–42 ms at τ = 1 and 8–114 ms at τ = 5 on every domain, 39–604 counted
+//! passes (issue 3, item 7; one run on a loaded machine, in which ERM absolute took 13–133 ms).
 //! The dual used to be solved by accelerated projected *full-gradient* ascent, whose step is set
 //! by the whole Gram matrix (‖X‖²/n²κ): that took 0.14–1.3 s on the ℓ2 ball, box and R^d,
 //! 0.8–6.4 s on the simplex and 17–23 s on the ℓ1 ball on the same loaded machine, whatever ρ
