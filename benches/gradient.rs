@@ -261,6 +261,16 @@ fn reference_block() {
             wrap: Wrap::Adversarial { radius: 0.02 },
         });
     }
+    // TERM over the non-smooth losses (the tilted duality gap, reference/tilted.rs), at the
+    // page's default tilt and a strong one.
+    for tau in [1.0, 5.0] {
+        for glm in [Glm::Hinge, Glm::Absolute] {
+            losses.push(Loss {
+                glm,
+                wrap: Wrap::Tilted { tau },
+            });
+        }
+    }
     let mut worst = 0.0f64;
     for loss in losses {
         let mut line = format!("  {:<40}", format!("{:?}/{:?}", loss.glm, loss.wrap));

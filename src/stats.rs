@@ -320,6 +320,23 @@ pub fn ks_pvalue(d: f64, n: usize) -> f64 {
     (2.0 * sum).clamp(0.0, 1.0)
 }
 
+/// Σ values by Neumaier's compensated summation: error ≤ 2ε·|Σ| + O(nε²)·Σ|values|, instead of
+/// a sequential sum's (n − 1)ε·Σ|values|. Used where a certificate must bound its own rounding
+/// (`reference/tilted.rs`, `reference/adversarial.rs`).
+pub fn compensated_sum(values: impl Iterator<Item = f64>) -> f64 {
+    let (mut sum, mut carry) = (0.0f64, 0.0f64);
+    for x in values {
+        let t = sum + x;
+        carry += if sum.abs() >= x.abs() {
+            (sum - t) + x
+        } else {
+            (x - t) + sum
+        };
+        sum = t;
+    }
+    sum + carry
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

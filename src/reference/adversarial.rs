@@ -74,6 +74,7 @@ use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
 use crate::loss::{Glm, GlmLoss};
 use crate::objective::Objective;
+use crate::stats::compensated_sum;
 
 use super::{Reference, duality_certified, gram_norm_estimate, no_convergence};
 
@@ -313,7 +314,7 @@ pub(super) fn solve(
         evals += 1;
         // Exact m and Σa (compensated: the ball of U must not be rounded up).
         mean_of(x, d, &alpha, &mut m);
-        let sum_a = neumaier(&a);
+        let sum_a = compensated_sum(a.iter().copied());
         let ball = r * sum_a / nf;
         // U block: projected gradient ascent on −h_c*(m − U) over ‖U‖ ≤ ball, from U = ball·e.
         if ball > 0.0 {
@@ -387,20 +388,4 @@ fn mean_of(x: &[f64], d: usize, alpha: &[f64], m: &mut [f64]) {
             axpy(*ai / nf, xi, m);
         }
     }
-}
-
-/// Σ values with Neumaier's compensated summation (error ≈ 2ε relative for non-negative terms,
-/// against nε for the plain sum).
-fn neumaier(values: &[f64]) -> f64 {
-    let (mut s, mut c) = (0.0f64, 0.0f64);
-    for &v in values {
-        let t = s + v;
-        c += if s.abs() >= v.abs() {
-            (s - t) + v
-        } else {
-            (v - t) + s
-        };
-        s = t;
-    }
-    s + c
 }

@@ -3,7 +3,9 @@
 #![allow(dead_code, unused_imports)]
 
 mod privacy;
+mod reference;
 mod run;
 
 pub use privacy::*;
+pub use reference::{check_reference, reference_data};
 pub use run::{GOLDEN_RUN, fingerprint, golden_config};
