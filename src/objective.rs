@@ -14,13 +14,15 @@
 //! The pass takes four samples per step: four independent dot products, the four scalar
 //! derivatives together (the logistic loss's exp and ln(1 + ·) then run in SIMD lanes), then one
 //! sweep over the gradient that adds all four ([`crate::linalg::axpy4`]), with the same bits as
-//! one sample at a time. On x86-64 CPUs with AVX2 the whole pass is compiled a second time for
-//! AVX2 and chosen at run time ([`crate::linalg::Kernels`]); the bits are those of the portable
-//! pass, which is what wasm runs (`every_pass_gives_the_same_bits`).
+//! one sample at a time. On x86-64 CPUs with AVX2 the pass (full data and minibatches alike) is
+//! compiled a second time for AVX2 and chosen at run time ([`crate::linalg::Kernels`]); the
+//! loss's four-lane math is then called out of line (inlined into the loop it spilled). The bits
+//! are those of the portable pass, which is what wasm runs
+//! (`every_pass_gives_the_bits_of_one_sample_at_a_time`).
 //!
 //! Measured (`cargo bench --bench gradient -- gradient`, n = 10⁵, d = 100, 80 MB, issue 3
-//! session 3): squared loss 1.12–1.19× the time to read the matrix once, logistic 1.39–1.6×
-//! (before: 1.3–1.5× and 1.6–1.8×). What is left above the read is the latency of the logistic
+//! session 3, old and new alternated on a quiet machine): squared loss 1.16–1.19× the time to
+//! read the matrix once, logistic 1.40–1.63× (before: 1.31–1.45× and 1.73–1.93×). What is left above the read is the latency of the logistic
 //! math (an exp and a ln(1 + ·), ≈ 120 cycles deep per block of four) between the dot products
 //! and the axpy; software pipelining (the next block's dots before this block's math), blocks of
 //! eight, and prefetching were each measured and were slower.
@@ -208,16 +210,11 @@ impl Objective {
     /// The data term A_i f(w; zᵢ) alone, and optionally its gradient (overwriting `grad`).
     pub fn data_term(&self, w: &[f64], grad: Option<&mut [f64]>) -> f64 {
         let d = self.dim();
-        let (x, y) = (self.data.matrix_slice(), self.data.labels());
-        // The plain mean over all samples (the hot path) walks the matrix in blocks of four
-        // rows directly; the other aggregations go through the per-sample iterator.
-        match &self.loss {
-            LossImpl::Dyn(l) if d > 0 => all_samples_fastest(l.as_ref(), w, x, y, grad),
-            LossImpl::Spec(spec) if d > 0 && matches!(spec.wrap, Wrap::None) => {
-                with_glm!(spec.glm, l => all_samples_fastest(l, w, x, y, grad))
-            }
-            _ => self.pass(w, x.chunks_exact(d.max(1)).zip(y.iter().copied()), grad),
-        }
+        let x = self.data.matrix_slice();
+        let samples = x
+            .chunks_exact(d.max(1))
+            .zip(self.data.labels().iter().copied());
+        self.pass(w, samples, grad)
     }
 
     /// The data term and its gradient over the samples `batch` (indices, repeats allowed): the
@@ -465,139 +462,56 @@ impl FirstOrder for Objective {
     }
 }
 
-/// [`all_samples`] in the widest instruction set this CPU has; the bits are the same in every
-/// one (see [`crate::linalg::Kernels`]).
-#[inline]
-fn all_samples_fastest<L>(
-    loss: &L,
-    w: &[f64],
-    x: &[f64],
-    y: &[f64],
-    grad: Option<&mut [f64]>,
-) -> f64
-where
-    L: GlmLoss + ?Sized,
-{
-    #[cfg(target_arch = "x86_64")]
-    if let Some(avx2) = crate::linalg::Avx2::detect() {
-        // SAFETY: `detect` found AVX2 on this CPU.
-        return unsafe { all_samples_avx2(loss, w, x, y, grad, avx2) };
-    }
-    all_samples(loss, w, x, y, grad, Portable)
-}
-
-/// [`all_samples`] compiled for AVX2, so that the loss's scalar derivative (inlined into it)
-/// uses 256-bit registers too.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn all_samples_avx2<L>(
-    loss: &L,
-    w: &[f64],
-    x: &[f64],
-    y: &[f64],
-    grad: Option<&mut [f64]>,
-    kernels: crate::linalg::Avx2,
-) -> f64
-where
-    L: GlmLoss + ?Sized,
-{
-    all_samples(loss, w, x, y, grad, kernels)
-}
-
-/// The mean value and (optionally) mean gradient over every sample of the column-major `x`
-/// (d = w.len() > 0): the bits of [`erm_pass`] over the same samples, with the blocks of four
-/// rows sliced straight from the matrix.
-#[inline(always)]
-fn all_samples<L, K>(
-    loss: &L,
-    w: &[f64],
-    x: &[f64],
-    y: &[f64],
-    grad: Option<&mut [f64]>,
-    kernels: K,
-) -> f64
-where
-    L: GlmLoss + ?Sized,
-    K: Kernels,
-{
-    let d = w.len();
-    let n = y.len();
-    let mut value = 0.0;
-    match grad {
-        Some(grad) => {
-            grad.fill(0.0);
-            let blocks = x.chunks_exact(4 * d).zip(y.chunks_exact(4));
-            for (xb, yb) in blocks {
-                let xs: [&[f64]; 4] = core::array::from_fn(|k| &xb[k * d..(k + 1) * d]);
-                add_four(
-                    loss,
-                    w,
-                    xs,
-                    [yb[0], yb[1], yb[2], yb[3]],
-                    &mut value,
-                    grad,
-                    kernels,
-                );
-            }
-            let done = n - n % 4;
-            for (xi, &yi) in x[done * d..].chunks_exact(d).zip(&y[done..]) {
-                add_one(loss, w, xi, yi, &mut value, grad, kernels);
-            }
-            grad.iter_mut().for_each(|g| *g /= n.max(1) as f64);
-        }
-        None => {
-            for (xi, &yi) in x.chunks_exact(d).zip(y) {
-                value += loss.value(kernels.dot(w, xi), yi);
-            }
-        }
-    }
-    value / n.max(1) as f64
-}
-
-/// Four samples: four independent dot-product chains, the four scalar derivatives together, then
-/// one sweep over the gradient; values summed in sample order, so the bits are those of four
-/// [`add_one`] calls (see [`crate::linalg::axpy4`]).
-#[inline(always)]
-fn add_four<L: GlmLoss + ?Sized, K: Kernels>(
-    loss: &L,
-    w: &[f64],
-    xs: [&[f64]; 4],
-    ys: [f64; 4],
-    value: &mut f64,
-    grad: &mut [f64],
-    kernels: K,
-) {
-    let t = xs.map(|xi| kernels.dot(w, xi));
-    let (v, c) = kernels.derivative4(loss, t, ys);
-    for vk in v {
-        *value += vk;
-    }
-    kernels.axpy4(c, xs, grad);
-}
-
-#[inline(always)]
-fn add_one<L: GlmLoss + ?Sized, K: Kernels>(
-    loss: &L,
-    w: &[f64],
-    x: &[f64],
-    y: f64,
-    value: &mut f64,
-    grad: &mut [f64],
-    kernels: K,
-) {
-    let (v, g) = loss.value_and_derivative(kernels.dot(w, x), y);
-    *value += v;
-    axpy(g, x, grad);
-}
-
-/// The ERM pass over any sequence of samples (a minibatch, or the rows the adversarial and
-/// tilted passes do not take): mean value and (optionally) mean gradient.
+/// The ERM pass over any sequence of samples (all of them, or a minibatch): mean value and
+/// (optionally) mean gradient, in the widest instruction set this CPU has. The bits are the same
+/// in every one (see [`crate::linalg::Kernels`]).
 fn erm_pass<'a, L, I>(loss: &L, w: &[f64], samples: I, grad: Option<&mut [f64]>) -> f64
 where
     L: GlmLoss + ?Sized,
     I: Iterator<Item = (&'a [f64], f64)>,
 {
-    let kernels = Portable;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = crate::linalg::Avx2::detect() {
+        // SAFETY: `detect` found AVX2 on this CPU.
+        return unsafe { erm_pass_avx2(loss, w, samples, grad, avx2) };
+    }
+    erm_pass_with(loss, w, samples, grad, Portable)
+}
+
+/// [`erm_pass_with`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn erm_pass_avx2<'a, L, I>(
+    loss: &L,
+    w: &[f64],
+    samples: I,
+    grad: Option<&mut [f64]>,
+    kernels: crate::linalg::Avx2,
+) -> f64
+where
+    L: GlmLoss + ?Sized,
+    I: Iterator<Item = (&'a [f64], f64)>,
+{
+    erm_pass_with(loss, w, samples, grad, kernels)
+}
+
+/// [`erm_pass`] with the given kernels. Four samples per step: four independent dot-product
+/// chains, the four scalar derivatives together, then one sweep over the gradient; values summed
+/// in sample order, so the bits are those of one sample at a time (see
+/// [`crate::linalg::axpy4`]).
+#[inline(always)]
+fn erm_pass_with<'a, L, I, K>(
+    loss: &L,
+    w: &[f64],
+    samples: I,
+    grad: Option<&mut [f64]>,
+    kernels: K,
+) -> f64
+where
+    L: GlmLoss + ?Sized,
+    I: Iterator<Item = (&'a [f64], f64)>,
+    K: Kernels,
+{
     let mut value = 0.0;
     let mut count = 0usize;
     match grad {
@@ -609,14 +523,21 @@ where
                 block[filled] = sample;
                 filled += 1;
                 if filled == 4 {
-                    let (xs, ys) = (block.map(|(x, _)| x), block.map(|(_, y)| y));
-                    add_four(loss, w, xs, ys, &mut value, grad, kernels);
+                    let xs = block.map(|(x, _)| x);
+                    let t = xs.map(|x| kernels.dot(w, x));
+                    let (v, c) = kernels.derivative4(loss, t, block.map(|(_, y)| y));
+                    for vk in v {
+                        value += vk;
+                    }
+                    kernels.axpy4(c, xs, grad);
                     count += 4;
                     filled = 0;
                 }
             }
             for &(x, y) in &block[..filled] {
-                add_one(loss, w, x, y, &mut value, grad, kernels);
+                let (v, g) = loss.value_and_derivative(kernels.dot(w, x), y);
+                value += v;
+                axpy(g, x, grad);
                 count += 1;
             }
             let n = count.max(1) as f64;
@@ -679,11 +600,11 @@ mod tests {
     use super::*;
     use crate::loss::Glm;
 
-    /// The whole-matrix pass, in every instruction set this CPU has, gives the bits of the
-    /// per-sample iterator pass (the minibatch path), for every loss, with value and gradient or
-    /// value alone, at sizes that leave partial blocks of samples and partial SIMD chunks.
+    /// The ERM pass, in every instruction set this CPU has, gives the bits of one sample at a
+    /// time (value, derivative, axpy in sample order), for every loss, with value and gradient
+    /// or value alone, at sizes that leave partial blocks of samples and partial SIMD chunks.
     #[test]
-    fn every_pass_gives_the_same_bits() {
+    fn every_pass_gives_the_bits_of_one_sample_at_a_time() {
         let bits = |v: f64, g: &[f64]| (v.to_bits(), g.iter().map(|x| x.to_bits()).collect());
         for (n, d) in [(1, 1), (7, 3), (13, 5), (64, 20), (30, 101)] {
             let x: Vec<f64> = (0..n * d).map(|i| (i as f64 * 0.618).sin() * 3.0).collect();
@@ -695,24 +616,34 @@ mod tests {
             for glm in Glm::all() {
                 let y = if glm.is_margin() { &margin } else { &residual };
                 let samples = || x.chunks_exact(d).zip(y.iter().copied());
-                let mut g = vec![0.0; d];
-                let v = with_glm!(glm, l => erm_pass(l, &w, samples(), Some(&mut g)));
-                let expected: (u64, Vec<u64>) = bits(v, &g);
-                let value_only = with_glm!(glm, l => erm_pass(l, &w, samples(), None)).to_bits();
-                let v = with_glm!(glm, l => all_samples(l, &w, &x, y, Some(&mut g), Portable));
-                assert_eq!(bits(v, &g), expected, "{glm:?}, n = {n}, d = {d}");
-                let v = with_glm!(glm, l => all_samples(l, &w, &x, y, None, Portable));
-                assert_eq!(v.to_bits(), value_only, "{glm:?}, n = {n}, d = {d}");
+                let (mut value, mut g) = (0.0, vec![0.0; d]);
+                let mut value_only = 0.0;
+                for (xi, yi) in samples() {
+                    let t = dot(&w, xi);
+                    let (v, c) = with_glm!(glm, l => l.value_and_derivative(t, yi));
+                    value += v;
+                    value_only += with_glm!(glm, l => l.value(t, yi));
+                    axpy(c, xi, &mut g);
+                }
+                g.iter_mut().for_each(|gj| *gj /= n as f64);
+                let expected: (u64, Vec<u64>) = bits(value / n as f64, &g);
+                let value_only = (value_only / n as f64).to_bits();
+                let label = format!("{glm:?}, n = {n}, d = {d}");
+                let v =
+                    with_glm!(glm, l => erm_pass_with(l, &w, samples(), Some(&mut g), Portable));
+                assert_eq!(bits(v, &g), expected, "{label}");
+                let v = with_glm!(glm, l => erm_pass_with(l, &w, samples(), None, Portable));
+                assert_eq!(v.to_bits(), value_only, "{label}");
                 #[cfg(target_arch = "x86_64")]
                 if let Some(avx2) = crate::linalg::Avx2::detect() {
                     // SAFETY: `detect` found AVX2.
                     let v = with_glm!(glm, l => unsafe {
-                        all_samples_avx2(l, &w, &x, y, Some(&mut g), avx2)
+                        erm_pass_avx2(l, &w, samples(), Some(&mut g), avx2)
                     });
-                    assert_eq!(bits(v, &g), expected, "AVX2: {glm:?}, n = {n}, d = {d}");
+                    assert_eq!(bits(v, &g), expected, "AVX2: {label}");
                     let v =
-                        with_glm!(glm, l => unsafe { all_samples_avx2(l, &w, &x, y, None, avx2) });
-                    assert_eq!(v.to_bits(), value_only, "AVX2: {glm:?}, n = {n}, d = {d}");
+                        with_glm!(glm, l => unsafe { erm_pass_avx2(l, &w, samples(), None, avx2) });
+                    assert_eq!(v.to_bits(), value_only, "AVX2: {label}");
                 }
             }
         }
