@@ -244,18 +244,24 @@ fn primal_solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference
     Err(no_convergence(max_iters))
 }
 
+/// For the adversarial loss with 0 ∈ W: (0, a, c, ‖a‖), where a + c·B is its subdifferential at
+/// w = 0 ([`Objective::adversarial_subdifferential_at_zero`]).
+fn subdifferential_at_zero(obj: &Objective) -> Option<(Vec<f64>, Vec<f64>, f64, f64)> {
+    let zero = vec![0.0; obj.dim()];
+    if !obj.domain().contains(&zero, 0.0) {
+        return None;
+    }
+    let mut a = vec![0.0; obj.dim()];
+    let c = obj.adversarial_subdifferential_at_zero(&mut a)?;
+    let norm = crate::linalg::norm2(&a);
+    Some((zero, a, c, norm))
+}
+
 /// A start away from the kink of the adversarial loss at w = 0 (where no quadratic upper bound
 /// holds, so backtracking would shrink the step forever): along the steepest-descent direction
 /// −s/‖s‖, s the least-norm subgradient at 0, at the best of the lengths 2⁻²⁰…2⁴ (projected onto W).
 fn adversarial_start(obj: &Objective, evals: &mut usize) -> Option<Vec<f64>> {
-    let d = obj.dim();
-    let zero = vec![0.0; d];
-    if !obj.domain().contains(&zero, 0.0) {
-        return None;
-    }
-    let mut a = vec![0.0; d];
-    let c = obj.adversarial_subdifferential_at_zero(&mut a)?;
-    let norm = crate::linalg::norm2(&a);
+    let (zero, a, c, norm) = subdifferential_at_zero(obj)?;
     if norm <= c {
         return None;
     }
@@ -277,14 +283,7 @@ fn adversarial_start(obj: &Objective, evals: &mut usize) -> Option<Vec<f64>> {
 /// the ball a + c·B (see [`Objective::adversarial_subdifferential_at_zero`]), if 0 ∈ W and the
 /// conjugate gap there meets the tolerance.
 fn certify_zero(obj: &Objective, tol: f64, buf: &mut [f64]) -> Option<Reference> {
-    let d = obj.dim();
-    let zero = vec![0.0; d];
-    if !obj.domain().contains(&zero, 0.0) {
-        return None;
-    }
-    let mut a = vec![0.0; d];
-    let c = obj.adversarial_subdifferential_at_zero(&mut a)?;
-    let norm = crate::linalg::norm2(&a);
+    let (zero, mut a, c, norm) = subdifferential_at_zero(obj)?;
     let shrink = if norm > 0.0 {
         (1.0 - c / norm).max(0.0)
     } else {
