@@ -61,6 +61,7 @@
 //! factor 3 either side of its value.
 
 mod adversarial;
+mod tilted;
 
 use serde::Serialize;
 
@@ -68,8 +69,6 @@ use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
 use crate::loss::{Glm, Wrap};
 use crate::objective::Objective;
-
-mod tilted;
 
 /// A solution and the evidence of how good it is.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -87,7 +87,9 @@
 //! module docs item 2 of [`super`]; majorise–minimise as in Lange, "MM Optimization Algorithms"
 //! (2016).
 
-use super::{DualSweep, Prox, Reference, Weights, gram_norm_estimate, with_allowance};
+use super::{
+    DualSweep, Prox, Reference, Weights, gram_norm_estimate, no_convergence, with_allowance,
+};
 use crate::error::{Error, Result};
 use crate::loss::Glm;
 use crate::objective::Objective;
@@ -208,11 +210,7 @@ fn run(obj: &Objective, glm: Glm, tau: f64, tol: f64, max_iters: usize) -> Resul
         sweep.weighted_sum(&Tilt(&q), &alpha, &mut v);
         evals += 1;
     }
-    Err(Error::invalid(
-        "reference",
-        format!("a certified optimum within {max_iters} iterations"),
-        "no convergence",
-    ))
+    Err(no_convergence(max_iters))
 }
 
 /// q ← softmax(τf), shifted by max f so that no exponential overflows.
