@@ -76,7 +76,9 @@ use crate::loss::{Glm, GlmLoss};
 use crate::objective::Objective;
 use crate::stats::compensated_sum;
 
-use super::{Reference, duality_certified, gram_norm_estimate, no_convergence};
+use super::{
+    DualSweep, Prox, Reference, Uniform, duality_certified, gram_norm_estimate, no_convergence,
+};
 
 /// The per-sample dual feasible set and conjugate term of each loss (module docs).
 #[derive(Debug, Clone, Copy)]
@@ -238,7 +240,9 @@ pub(super) fn solve(
     let dom = obj.domain();
     let x = data.matrix_slice();
     let y = data.labels();
-    let sq: Vec<f64> = x.chunks_exact(d).map(|xi| dot(xi, xi)).collect();
+    // The row norms, w(v) and the from-scratch mean of the plain dual (its box is not used:
+    // each loss's feasible set is `step`'s).
+    let sweep = DualSweep::new(obj, glm);
     // ρ: the plain dual's proximal weight c·‖X‖²/n with the perturbation's share r² per sample
     // added (a step moves v along xᵢ − r·Δaᵢ/Δαᵢ·e). c swept on the benchmark problems at
     // r ∈ {0.01, 0.02, 0.05, 0.2}, every domain, with and without elastic net (release,
@@ -251,6 +255,7 @@ pub(super) fn solve(
     };
     let rho = c * (gram_norm_estimate(x, d, n) + nf * r * r) / nf;
     let kappa = reg.l2 + rho;
+    let prox = Prox { rho, kappa };
     let mut center = vec![0.0; d];
     dom.project(&mut center);
     let mut alpha = vec![0.0; n];
@@ -272,12 +277,7 @@ pub(super) fn solve(
     );
     let mut evals = 0usize;
     // w(v) = argmax ⟨v + ρc, w⟩ − λ₁‖w‖₁ − (κ/2)‖w‖² over W (= ∇h_c*(v)).
-    let primal_at = |v: &[f64], w: &mut [f64], center: &[f64]| {
-        for j in 0..d {
-            w[j] = (v[j] + rho * center[j]) / kappa;
-        }
-        dom.prox_l1(w, reg.l1 / kappa);
-    };
+    let primal_at = |v: &[f64], w: &mut [f64], center: &[f64]| sweep.primal_at(prox, v, center, w);
     for _ in 0..max_iters {
         primal_at(&v, &mut w, &center);
         let mut local = Local {
@@ -291,7 +291,7 @@ pub(super) fn solve(
             let xe = if needs_xe { dot(xi, &e) } else { 0.0 };
             let sample = Sample {
                 y: y[i],
-                sq: sq[i],
+                sq: sweep.row_norm_sq(i),
                 xw: dot(xi, &w),
                 xe,
             };
@@ -313,7 +313,7 @@ pub(super) fn solve(
         }
         evals += 1;
         // Exact m and Σa (compensated: the ball of U must not be rounded up).
-        mean_of(x, d, &alpha, &mut m);
+        sweep.weighted_sum(&Uniform(nf), &alpha, &mut m);
         let sum_a = compensated_sum(a.iter().copied());
         let ball = r * sum_a / nf;
         // U block: projected gradient ascent on −h_c*(m − U) over ‖U‖ ≤ ball, from U = ball·e.
@@ -377,15 +377,4 @@ pub(super) fn solve(
         center.copy_from_slice(&w);
     }
     Err(no_convergence(max_iters))
-}
-
-/// m = (1/n)Σ αᵢxᵢ, from scratch.
-fn mean_of(x: &[f64], d: usize, alpha: &[f64], m: &mut [f64]) {
-    let nf = alpha.len() as f64;
-    m.fill(0.0);
-    for (xi, ai) in x.chunks_exact(d).zip(alpha) {
-        if *ai != 0.0 {
-            axpy(*ai / nf, xi, m);
-        }
-    }
 }

@@ -402,7 +402,8 @@ impl Weights for Uniform {
 }
 
 /// The dual box and row norms that the coordinate-ascent dual of module docs item 2 needs,
-/// shared by ERM ([`dual_solve`]) and TERM ([`tilted`]).
+/// shared by ERM ([`dual_solve`]) and TERM ([`tilted`]); the adversarial dual ([`adversarial`])
+/// uses its row norms, w(v) and mean.
 pub(super) struct DualSweep<'a> {
     obj: &'a Objective,
     lo: Vec<f64>,
@@ -420,6 +421,11 @@ impl<'a> DualSweep<'a> {
             .map(|xi| dot(xi, xi))
             .collect();
         Self { obj, lo, hi, sq }
+    }
+
+    /// ‖xᵢ‖².
+    pub(super) fn row_norm_sq(&self, i: usize) -> f64 {
+        self.sq[i]
     }
 
     /// maxᵢ ‖xᵢ‖².
