@@ -65,7 +65,10 @@ use crate::privacy::measures::rdp_to_dp;
 use crate::privacy::rdp::{
     DEFAULT_ORDERS, RdpAccountant, dpsgd_noise_multiplier, subsampled_gaussian_rdp_curve,
 };
-use crate::privacy::{Guarantee, Ledger, PrivacyLoss, check_delta};
+use crate::privacy::{
+    ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, add_remove_target_for_replace_one,
+    check_delta, replace_one_by_group_privacy,
+};
 use crate::rng::DpRng;
 
 use super::{PrivateAlgorithm, StepReport};
@@ -102,7 +105,8 @@ pub const DESCRIPTION: &str = "DP-SGD (Abadi et al. 2016; the mechanism behind s
 Theorem 3.1): each step samples a random batch, clips every record's gradient to the declared \
 norm C, adds Gaussian noise to the sum and takes a step. Assumptions: none on the data for \
 privacy, since clipping bounds every record's influence. Guarantee: (ε, δ)-DP under add/remove \
-from an RDP accountant of the subsampled Gaussian, fixed before the run. The plot shows a noisy \
+from an RDP accountant of the subsampled Gaussian, fixed before the run (replace-one by group \
+privacy: the accountant is run at ε/2, so the noise is larger). The plot shows a noisy \
 descent whose floor is set by the noise multiplier; with heavy clipping the iterates can settle \
 away from the true optimum.";
 
@@ -240,6 +244,9 @@ pub(crate) struct EpsilonSchedule {
     log1p_term: Vec<f64>,
     delta_term: Vec<f64>,
     delta: f64,
+    /// 2 when the accountant's add/remove ε is restated for replace-one by group privacy
+    /// ([`crate::privacy::replace_one_by_group_privacy`]), else 1.
+    group: f64,
 }
 
 impl EpsilonSchedule {
@@ -255,7 +262,18 @@ impl EpsilonSchedule {
             log1p_term,
             delta_term,
             delta,
+            group: 1.0,
         }
+    }
+
+    /// The schedule under `relation` for an accountant run for add/remove: replace-one ε is twice
+    /// the add/remove ε at every step (group privacy, as the guarantee states it).
+    pub(crate) fn under(mut self, relation: Relation) -> Self {
+        self.group = match relation {
+            Relation::AddRemove => 1.0,
+            Relation::ReplaceOne => 2.0,
+        };
+        self
     }
 
     pub(crate) fn epsilon_after(&self, steps: usize) -> f64 {
@@ -281,7 +299,7 @@ impl EpsilonSchedule {
             debug_assert!(e == rdp_to_dp(a, rdp, self.delta) || e.is_nan());
             best = best.min(e);
         }
-        best.max(0.0)
+        best.max(0.0) * self.group
     }
 }
 
@@ -291,6 +309,8 @@ impl EpsilonSchedule {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DpSgdCalibration {
     config: DpSgdConfig,
+    /// The relation the guarantee is stated for (the accountant itself is add/remove).
+    relation: Relation,
     noise_multiplier: f64,
     accountant: RdpAccountant,
     guarantee: Guarantee,
@@ -316,11 +336,34 @@ impl DpSgdCalibration {
         );
         Ok(Self {
             config,
+            relation: Relation::AddRemove,
             noise_multiplier,
             accountant,
             guarantee,
             schedule,
         })
+    }
+
+    /// Calibrates `config` for neighbours under `relation`. Add/remove is the accountant's own
+    /// relation ([`DpSgdCalibration::new`]). Replace-one is honoured by group privacy: the
+    /// accountant is calibrated to the add/remove target (ε/2, δ/(1 + e^{ε/2})), which implies the
+    /// replace-one (ε, δ) asked for ([`crate::privacy::add_remove_target_for_replace_one`]), so
+    /// the noise multiplier is larger, not merely relabelled.
+    pub fn for_relation(config: DpSgdConfig, relation: Relation) -> Result<Self> {
+        if relation == Relation::AddRemove {
+            return Self::new(config);
+        }
+        check_delta(config.delta)?;
+        let (epsilon, delta) = add_remove_target_for_replace_one(config.epsilon, config.delta);
+        let mut c = Self::new(DpSgdConfig {
+            epsilon,
+            delta,
+            ..config
+        })?;
+        c.guarantee = replace_one_by_group_privacy(&c.guarantee, config.delta);
+        c.schedule = c.schedule.under(relation);
+        c.relation = relation;
+        Ok(c)
     }
 
     /// The calibrated noise multiplier z.
@@ -427,7 +470,8 @@ impl DpSgd {
         &self.config
     }
 
-    /// ε (at the run's δ, add/remove) after `steps` steps, by the same RDP accountant.
+    /// ε (at the run's δ, under the guarantee's relation) after `steps` steps, by the same RDP
+    /// accountant.
     pub fn epsilon_after(&self, steps: usize) -> f64 {
         self.calibration.schedule.epsilon_after(steps)
     }
@@ -583,10 +627,19 @@ impl PrivateAlgorithm for DpSgd {
 
     fn ledger(&self) -> Ledger {
         let c = &self.config;
-        let caveats = vec![
-            "neighbours differ by adding or removing one record (the relation the \
+        let relation = match self.calibration.relation {
+            Relation::AddRemove => {
+                "neighbours differ by adding or removing one record (the relation the \
              Poisson-subsampled Gaussian accountant is proved for)"
-                .to_string(),
+            }
+            Relation::ReplaceOne => {
+                "neighbours differ by replacing one record: the add/remove \
+             accountant is run at (ε/2, δ/(1 + e^{ε/2})) and restated by group privacy, since a \
+             replaced record is one removed and one added"
+            }
+        };
+        let caveats = vec![
+            relation.to_string(),
             format!(
                 "per-sample gradients clipped to the declared C = {}; the noisy sum is divided by \
                  the declared expected batch size b = {}, not the realised batch size",
@@ -600,16 +653,22 @@ impl PrivateAlgorithm for DpSgd {
             "DP-SGD, T = {}, q = {:.4e}, b = {}, C = {}, z = {:.4}, η = {}",
             c.steps, c.sampling_rate, c.batch_size, c.clip_norm, self.noise_multiplier, c.step_size
         );
-        let ledger = Ledger::new(
-            self.calibration.guarantee.clone(),
-            mechanism,
-            self.seeded,
-            caveats,
-        )
-        .with_spend(
-            format!("{} Poisson-subsampled Gaussian steps", c.steps),
-            PrivacyLoss::Rdp(self.calibration.accountant.curve()),
-        );
+        let g = &self.calibration.guarantee;
+        // The RDP curve is the add/remove accountant's; replace-one spends its (ε, δ) statement.
+        let spend = match self.calibration.relation {
+            Relation::AddRemove => Ok(PrivacyLoss::Rdp(self.calibration.accountant.curve())),
+            Relation::ReplaceOne => {
+                ApproxDp::new(g.epsilon, g.delta, Relation::ReplaceOne).map(PrivacyLoss::Approx)
+            }
+        };
+        let ledger = Ledger::new(g.clone(), mechanism, self.seeded, caveats);
+        let ledger = match spend {
+            Ok(loss) => ledger.with_spend(
+                format!("{} Poisson-subsampled Gaussian steps", c.steps),
+                loss,
+            ),
+            Err(_) => ledger,
+        };
         match c.leak.describe() {
             Some(leak) => ledger.with_leak(leak),
             None => ledger,

@@ -63,7 +63,10 @@ use crate::linalg::norm2;
 use crate::noise::fill_gaussian;
 use crate::objective::Objective;
 use crate::privacy::rdp::{DEFAULT_ORDERS, RdpAccountant, subsampled_gaussian_rdp_curve};
-use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon};
+use crate::privacy::{
+    ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, add_remove_target_for_replace_one,
+    check_delta, check_epsilon, replace_one_by_group_privacy,
+};
 use crate::rng::DpRng;
 
 use super::dp_sgd::{EpsilonSchedule, poisson_batch};
@@ -104,6 +107,17 @@ impl SvrgNoise {
                 "Certified: σ is the smallest noise our accountant proves (ε, δ)-DP for these \
                  releases, usually far larger than the printed formula at batch size 1."
             }
+        }
+    }
+
+    /// The "not certified" badge of the as-printed mode (the preview and the ledger both show it).
+    pub fn leak(self) -> Option<&'static str> {
+        match self {
+            SvrgNoise::AsPrinted { .. } => Some(
+                "NOT CERTIFIED: σ from the paper's formula with a guessed constant c; at these \
+                 parameters the accountant needs more noise for the stated (ε, δ)",
+            ),
+            SvrgNoise::Certified => None,
         }
     }
 }
@@ -346,6 +360,8 @@ impl DpSvrgConfig {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DpSvrgCalibration {
     config: DpSvrgConfig,
+    /// The relation the guarantee is stated for (the certified accountant itself is add/remove).
+    relation: Relation,
     sigma: f64,
     theta: f64,
     guarantee: Guarantee,
@@ -356,13 +372,46 @@ impl DpSvrgCalibration {
     /// Checks and calibrates `config`.
     pub fn new(config: DpSvrgConfig) -> Result<Self> {
         let (sigma, theta, guarantee, per_step) = config.calibrate()?;
+        let relation = guarantee.relation;
         Ok(Self {
             config,
+            relation,
             sigma,
             theta,
             guarantee,
             per_step,
         })
+    }
+
+    /// Calibrates `config` for neighbours under `relation`, or refuses it at `relation`. The
+    /// certified accountant is proved for add/remove; replace-one is honoured by group privacy
+    /// (calibrated to (ε/2, δ/(1 + e^{ε/2})) add/remove, see
+    /// [`crate::privacy::add_remove_target_for_replace_one`]), so σ grows. The as-printed formula
+    /// is the paper's replace-one statement (seed 002 Theorem 4.1) and has no add/remove form.
+    pub fn for_relation(config: DpSvrgConfig, relation: Relation) -> Result<Self> {
+        match (config.noise, relation) {
+            (SvrgNoise::AsPrinted { .. }, Relation::ReplaceOne)
+            | (SvrgNoise::Certified, Relation::AddRemove) => Self::new(config),
+            (SvrgNoise::AsPrinted { .. }, Relation::AddRemove) => Err(Error::invalid(
+                "relation",
+                "replace one record: DP-SVRG's as-printed σ is the paper's replace-one formula \
+                 (Wang, Ye & Xu 2017, Theorem 4.1); choose the certified noise for add/remove",
+                "add_remove",
+            )),
+            (SvrgNoise::Certified, Relation::ReplaceOne) => {
+                check_delta(config.delta)?;
+                let (epsilon, delta) =
+                    add_remove_target_for_replace_one(config.epsilon, config.delta);
+                let mut c = Self::new(DpSvrgConfig {
+                    epsilon,
+                    delta,
+                    ..config
+                })?;
+                c.guarantee = replace_one_by_group_privacy(&c.guarantee, config.delta);
+                c.relation = relation;
+                Ok(c)
+            }
+        }
     }
 
     /// Per-coordinate σ of the noise on each v, fixed from the configuration (for the preview).
@@ -390,7 +439,7 @@ pub const DESCRIPTION: &str = "DP-SVRG and DP-SVRG++ (seed 002, Wang, Ye & Xu 20
 gradient is re-released with every step and charged every time. Assumptions: a convex, smooth \
 loss with features clipped to the declared bound; DP-SVRG also needs a ridge term (strong \
 convexity). Guarantee: in the certified mode (ε, δ)-DP under add/remove, from an RDP accountant \
-for Poisson batches; the as-printed mode uses the paper's formula with a guessed constant and is \
+for Poisson batches (replace-one by group privacy, with about twice the noise); the as-printed mode uses the paper's formula with a guessed constant and is \
 not a certificate. The plot shows the excess risk of the epoch snapshots falling to a noise floor \
 (dashed: the proof's bound); at batch size 1 the certified floor is far above DP-GD's, and \
 mini-batches bring it back down.";
@@ -398,6 +447,7 @@ mini-batches bring it back down.";
 /// DP-SVRG / DP-SVRG++ state; every buffer allocated once.
 pub struct DpSvrg {
     config: DpSvrgConfig,
+    relation: Relation,
     guarantee: Guarantee,
     sigma: f64,
     theta: f64,
@@ -449,6 +499,7 @@ impl DpSvrg {
     ) -> Result<Self> {
         let DpSvrgCalibration {
             config,
+            relation,
             sigma,
             theta,
             guarantee,
@@ -468,12 +519,14 @@ impl DpSvrg {
                 p,
                 config.delta,
             )
+            .under(relation)
         });
         let d = objective.dim();
         let mut x = vec![0.0; d];
         objective.domain().project(&mut x);
         Ok(Self {
             config,
+            relation,
             guarantee,
             sigma,
             theta,
@@ -567,9 +620,10 @@ impl PrivateAlgorithm for DpSvrg {
             "features clipped to the declared bound, so each per-sample gradient has norm ≤ G = {}",
             c.lipschitz
         )];
-        caveats.push(match c.noise {
-            SvrgNoise::Certified => "neighbours differ by adding or removing one record (the relation the accountant is proved for); Poisson batches of expected size b".to_string(),
-            SvrgNoise::AsPrinted { .. } => "the paper's replace-one relation, but the σ formula is asymptotic with an unspecified constant".to_string(),
+        caveats.push(match (c.noise, self.relation) {
+            (SvrgNoise::Certified, Relation::AddRemove) => "neighbours differ by adding or removing one record (the relation the accountant is proved for); Poisson batches of expected size b".to_string(),
+            (SvrgNoise::Certified, Relation::ReplaceOne) => "neighbours differ by replacing one record: the add/remove accountant is run at (ε/2, δ/(1 + e^{ε/2})) and restated by group privacy (a replaced record is one removed and one added); Poisson batches of expected size b".to_string(),
+            (SvrgNoise::AsPrinted { .. }, _) => "the paper's replace-one relation, but the σ formula is asymptotic with an unspecified constant".to_string(),
         });
         let mechanism = format!(
             "{}, T = {}, m = {}, η = {:.4e}, b = {}, N = {} noisy releases, σ = {:.4e} ({})",
@@ -587,6 +641,17 @@ impl PrivateAlgorithm for DpSvrg {
         );
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         let ledger = match c.noise {
+            // Replace-one by group privacy spends its (ε, δ) statement, not the add/remove curve.
+            SvrgNoise::Certified if self.relation == Relation::ReplaceOne => {
+                let g = &self.guarantee;
+                match ApproxDp::new(g.epsilon, g.delta, Relation::ReplaceOne) {
+                    Ok(p) => ledger.with_spend(
+                        format!("{} variance-reduced noisy gradients", self.releases),
+                        PrivacyLoss::Approx(p),
+                    ),
+                    Err(_) => ledger,
+                }
+            }
             SvrgNoise::Certified => {
                 let mut acc = RdpAccountant::new();
                 let q = c.batch_size as f64 / c.n as f64;
@@ -606,10 +671,10 @@ impl PrivateAlgorithm for DpSvrg {
                     ledger
                 }
             }
-            SvrgNoise::AsPrinted { .. } => ledger.with_leak(
-                "NOT CERTIFIED: σ from the paper's formula with a guessed constant c; at these \
-                 parameters the accountant needs more noise for the stated (ε, δ)",
-            ),
+            SvrgNoise::AsPrinted { .. } => match c.noise.leak() {
+                Some(leak) => ledger.with_leak(leak),
+                None => ledger,
+            },
         };
         match c.leak.describe() {
             Some(leak) => ledger.with_leak(leak),

@@ -21,6 +21,14 @@
 //! text "4LR" is a slip, its proof shows 2LR, and the density uses 4LR = 2·V as in DR14 Thm 3.10).
 //! So the release is ε-DP (pure, δ = 0) exactly, for any data-independent grid.
 //!
+//! **Add/remove** (declared n; [`sensitivity_under`]). ERM: F is scored with its data term
+//! averaged over the *declared* n, F̃(w) = (1/n)Σ_{i∈D} f(w, xᵢ) + r(w), whatever the number of
+//! records present (it is F when they agree). Adding z to D changes the shifted utility by
+//! (f(w, z) − f(0, z))/n, at most L‖w‖/n ≤ LR/n: half the replace-one 2LR/n, so the weights use
+//! Δ = LR/n. Averaging over the records present instead would make the change up to 2LR/(m+1)
+//! for m records, which no declared constant bounds. Non-ERM (TERM): both shifted utilities lie in
+//! [−LR, LR] for *any* two datasets (F is L-Lipschitz in w), so Δ = 2LR under either relation.
+//!
 //! # Utility
 //! Theorem G.1 (BST14 Thm 3.2): E excess ≲ LR·d/ε (ERM: LR·d/(εn)), plus at most L·h·√d/2 for the
 //! grid spacing h = 2R/(resolution − 1) (the nearest grid point to w* is within h√d/2).
@@ -67,6 +75,21 @@ pub fn sensitivity(lipschitz: f64, radius: f64, n: usize, erm: bool) -> f64 {
     if erm { v / n as f64 } else { v }
 }
 
+/// The selection's sensitivity under `relation` (module docs, Privacy): replace-one as
+/// [`sensitivity`]; add/remove LR/n for ERM scored over the declared n, 2LR for general F.
+pub fn sensitivity_under(
+    lipschitz: f64,
+    radius: f64,
+    n: usize,
+    erm: bool,
+    relation: Relation,
+) -> f64 {
+    match relation {
+        Relation::AddRemove if erm => lipschitz * radius / n as f64,
+        _ => sensitivity(lipschitz, radius, n, erm),
+    }
+}
+
 /// The dashed theory curve: E F(ŵ) − F* ≤ (2Δ/ε)(ln|G| + 1) + L_F·h√d/2, from declared constants.
 /// The first term is the exponential mechanism's expected shortfall from the best grid point
 /// (P[gap > (2Δ/ε)(ln|G| + t)] ≤ e^{−t}, integrated), |G| ≤ resolution^d; the second bounds the best
@@ -92,6 +115,9 @@ pub fn theory_bound(
 /// Seed 000 Algorithm 9 on a grid, as a step-wise [`PrivateAlgorithm`].
 pub struct GridExponential {
     settings: GridSettings,
+    /// m/n: the records present over the declared n under add/remove (ERM), else 1, so that the
+    /// data term is averaged over the declared n (module docs, Privacy).
+    scale: f64,
     guarantee: Guarantee,
     mechanism: ExponentialMechanism,
     sensitivity: f64,
@@ -106,13 +132,37 @@ pub struct GridExponential {
 }
 
 impl GridExponential {
-    /// Builds the grid and the guarantee from the declared constants (L, R, n, d), never the data.
+    /// Builds the grid and the guarantee from the declared constants (L, R, n, d), never the data,
+    /// for replace-one neighbours with n the dataset's (public) size.
     pub fn new(
         settings: GridSettings,
         objective: &Objective,
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
+        let n = objective.data().n();
+        Self::under(settings, Relation::ReplaceOne, n, objective, rng, seeded)
+    }
+
+    /// As [`GridExponential::new`], for neighbours under `relation` with the declared `n`: under
+    /// replace-one the dataset must hold n records; under add/remove it may hold any number, and
+    /// the data term is averaged over n (module docs, Privacy).
+    pub fn under(
+        settings: GridSettings,
+        relation: Relation,
+        n: usize,
+        objective: &Objective,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        let present = objective.data().n();
+        if n == 0 || (relation == Relation::ReplaceOne && present != n) {
+            return Err(Error::invalid(
+                "n",
+                format!("the number of records, {present} (replace-one: n is public)"),
+                n,
+            ));
+        }
         let d = objective.dim();
         if !(1..=2).contains(&d) {
             return Err(Error::invalid("d", "1 or 2 for the grid mechanism", d));
@@ -141,7 +191,12 @@ impl GridExponential {
             ));
         }
         let erm = !matches!(objective.loss().map(|l| l.wrap), Some(Wrap::Tilted { .. }));
-        let sensitivity = sensitivity(lipschitz, radius, objective.data().n(), erm);
+        let sensitivity = sensitivity_under(lipschitz, radius, n, erm, relation);
+        let scale = if erm && relation == Relation::AddRemove {
+            present as f64 / n as f64
+        } else {
+            1.0
+        };
         let mechanism = ExponentialMechanism::new(settings.epsilon, sensitivity)?;
         let r = settings.resolution;
         let h = 2.0 * radius / (r - 1) as f64;
@@ -167,16 +222,22 @@ impl GridExponential {
         let guarantee = Guarantee {
             epsilon: settings.epsilon,
             delta: 0.0,
-            relation: Relation::ReplaceOne,
+            relation,
             rho: None,
             accounting: format!(
-                "exponential mechanism over {} grid points, utility −F with sensitivity 2LR{} = {sensitivity:.3e} (seed 000 Alg. 9, Prop G.1)",
+                "exponential mechanism over {} grid points, utility −F with sensitivity {}LR{} = {sensitivity:.3e} (seed 000 Alg. 9, Prop G.1)",
                 grid.len() / d,
+                if erm && relation == Relation::AddRemove {
+                    ""
+                } else {
+                    "2"
+                },
                 if erm { "/n" } else { "" }
             ),
         };
         Ok(Self {
             settings,
+            scale,
             guarantee,
             mechanism,
             sensitivity,
@@ -196,9 +257,15 @@ impl GridExponential {
         &self.grid
     }
 
-    /// The utility sensitivity 2LR/n (ERM) or 2LR.
+    /// The utility sensitivity 2LR/n (ERM) or 2LR; LR/n for ERM under add/remove.
     pub fn sensitivity(&self) -> f64 {
         self.sensitivity
+    }
+
+    /// F at a grid point as the mechanism scores it: the data term averaged over the declared n
+    /// (bit-identical to `objective.value` when the counts agree: the scale is exactly 1).
+    fn score(&self, objective: &Objective, w: &[f64]) -> f64 {
+        self.scale * objective.data_term(w, None) + objective.regularizer().value(w)
     }
 
     /// The exact selection probabilities over the grid on `objective`'s data (non-private: for
@@ -207,7 +274,7 @@ impl GridExponential {
         let u: Vec<f64> = self
             .grid
             .chunks_exact(self.d)
-            .map(|w| -objective.value(w))
+            .map(|w| -self.score(objective, w))
             .collect();
         self.mechanism.probabilities(&u)
     }
@@ -241,7 +308,7 @@ impl PrivateAlgorithm for GridExponential {
             self.seeded,
             caveats,
         );
-        match PureDp::new(self.settings.epsilon, Relation::ReplaceOne) {
+        match PureDp::new(self.settings.epsilon, self.guarantee.relation) {
             Ok(p) => ledger.with_spend(mechanism, PrivacyLoss::Pure(p)),
             Err(_) => ledger,
         }
@@ -256,7 +323,7 @@ impl PrivateAlgorithm for GridExponential {
         let end = (start + POINTS_PER_STEP).min(total);
         let mut best = f64::INFINITY;
         for j in start..end {
-            let f = objective.value(&self.grid[j * self.d..(j + 1) * self.d]);
+            let f = self.score(objective, &self.grid[j * self.d..(j + 1) * self.d]);
             best = best.min(f);
             self.utilities.push(-f);
         }

@@ -50,6 +50,37 @@ impl Relation {
     }
 }
 
+/// Replace-one from an add/remove accountant, by group privacy. Replacing z by z′ is removing z
+/// and then adding z′, so replace-one neighbours D, D″ are two add/remove steps apart through
+/// D′ = D ∖ {z}; an add/remove (ε′, δ′)-DP mechanism therefore gives
+/// P[M(D) ∈ E] ≤ e^{ε′}(e^{ε′}·P[M(D″) ∈ E] + δ′) + δ′, i.e. replace-one (2ε′, (1 + e^{ε′})δ′)-DP
+/// (Dwork & Roth 2014, "The Algorithmic Foundations of Differential Privacy", group privacy, k = 2).
+/// Used by the accountants proved for add/remove only (the Poisson-subsampled Gaussian of DP-SGD
+/// and DP-SVRG) when the user asks for replace-one: they are calibrated to this add/remove target,
+/// which costs about twice the noise (ε halves).
+pub fn add_remove_target_for_replace_one(epsilon: f64, delta: f64) -> (f64, f64) {
+    let half = epsilon / 2.0;
+    (half, delta / (1.0 + libm::exp(half)))
+}
+
+/// The replace-one statement an add/remove `guarantee` implies by group privacy (see
+/// [`add_remove_target_for_replace_one`]): ε doubles and δ becomes (1 + e^{ε′})δ′, never stated
+/// below `target_delta`, the δ the user asked for (which it meets up to rounding).
+pub fn replace_one_by_group_privacy(guarantee: &Guarantee, target_delta: f64) -> Guarantee {
+    let implied = (1.0 + libm::exp(guarantee.epsilon)) * guarantee.delta;
+    Guarantee {
+        epsilon: 2.0 * guarantee.epsilon,
+        delta: target_delta.max(implied),
+        relation: Relation::ReplaceOne,
+        rho: None,
+        accounting: format!(
+            "{}; this add/remove (ε′ = {:.4}, δ′ = {:.3e}) statement gives replace-one \
+             (2ε′, (1 + e^ε′)δ′) by group privacy (a replaced record is one removed and one added)",
+            guarantee.accounting, guarantee.epsilon, guarantee.delta
+        ),
+    }
+}
+
 /// What an algorithm promises about its release, stated before it runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Guarantee {

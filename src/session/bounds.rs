@@ -108,7 +108,7 @@ pub fn curve(
             .ok()?,
             "seed 000 Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ",
         ),
-        Prepared::Grid(settings) => {
+        Prepared::Grid(settings, _) => {
             let radius = declared.radius();
             let lipschitz_f =
                 preview.lipschitz + mu * radius + declared.regularizer.l1 * (d as f64).sqrt();

@@ -223,8 +223,8 @@ impl Session {
             Prepared::ByoaPhased(settings) => Box::new(PhasedOutputPerturbation::new(
                 settings, objective, noise_rng, seeded_run,
             )?),
-            Prepared::Grid(settings) => Box::new(GridExponential::new(
-                settings, objective, noise_rng, seeded_run,
+            Prepared::Grid(settings, relation) => Box::new(GridExponential::under(
+                settings, relation, config.n, objective, noise_rng, seeded_run,
             )?),
         };
         // The promise shown before the run must be the one the algorithm keeps.

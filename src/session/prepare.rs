@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::problem::Declared;
+use super::problem::{self, Declared};
 use crate::algo::byoa::{self, ByoaSettings};
 use crate::algo::dp_accmd::{AccMdLeak, DpAccMdConfig, Geometry};
 use crate::algo::dp_sgd::{DpSgdCalibration, DpSgdConfig, DpSgdLeak};
@@ -69,6 +69,17 @@ pub struct Preview {
     /// For teaching: σ of a *single* Gaussian release of the same sensitivity at the whole
     /// (ε, δ), by the classical, ZWB+19 and analytic calibrations side by side (empty for pure ε).
     pub single_release: Vec<GaussianRow>,
+    /// Why this run is NOT private (a leaky demonstration, DP-SVRG's as-printed noise): the very
+    /// sentences its ledger's `leaks` will carry, so the page can say so before Play. Empty for
+    /// an honest run.
+    pub leaks: Vec<String>,
+}
+
+impl Preview {
+    /// False when a demonstration voids the guarantee (see [`Preview::leaks`]).
+    pub fn is_private(&self) -> bool {
+        self.leaks.is_empty()
+    }
 }
 
 /// What `Session::new` needs to build the algorithm, fixed from the configuration alone (cloned
@@ -84,7 +95,8 @@ pub enum Prepared {
     OutputPerturbation(Box<Plan>, f64),
     Byoa(ByoaSettings),
     ByoaPhased(ByoaSettings),
-    Grid(GridSettings),
+    /// The settings and the relation (the declared n is the config's).
+    Grid(GridSettings, Relation),
 }
 
 /// The guarantee and noise scale a config's main algorithm gets, without touching data.
@@ -93,8 +105,52 @@ pub fn preview(config: &RunConfig) -> Result<Preview> {
     prepare(config).map(|(preview, _)| preview)
 }
 
-/// The preview and the prepared settings of the config's main algorithm.
+/// The preview and the prepared settings of the config's main algorithm. Errors name the page's
+/// control for the setting at fault ([`at_control`]).
 pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
+    prepare_settings(config).map_err(at_control)
+}
+
+/// An algorithm's error restated at the control a person changes: the algorithms name their own
+/// settings (DP-SVRG's `epochs` is the page's steps T, DP-SGD's `sampling_rate` is b/n, …), and the
+/// page shows an error beside the control whose id is the field.
+pub(crate) fn at_control(error: Error) -> Error {
+    const CONTROLS: [(&str, &str); 12] = [
+        ("epochs", "steps"),
+        ("epoch_length", "batch"),
+        ("sampling_rate", "batch"),
+        ("batch_size", "batch"),
+        ("clip_norm", "clip"),
+        ("mu", "l2"),
+        ("strong_convexity", "l2"),
+        ("lipschitz", "feature_bound"),
+        ("resolution", "grid_resolution"),
+        ("variant", "algorithm"),
+        ("c", "svrg_noise"),
+        ("dimension", "d"),
+    ];
+    match error {
+        Error::InvalidParameter {
+            field,
+            expected,
+            got,
+        } => match CONTROLS.iter().find(|(internal, _)| *internal == field) {
+            Some((internal, control)) => Error::InvalidParameter {
+                field: (*control).to_string(),
+                expected: format!("{expected} (for the algorithm's {internal})"),
+                got,
+            },
+            None => Error::InvalidParameter {
+                field,
+                expected,
+                got,
+            },
+        },
+        other => other,
+    }
+}
+
+fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
     let declared = Declared::of(config);
     let lipschitz = declared.lipschitz();
     let smoothness = declared.smoothness();
@@ -140,6 +196,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
         sensitivity_ball: None,
         step_size: None,
         single_release: Vec::new(),
+        leaks: Vec::new(),
     };
     let d = config.d;
     let gaussian = |sigma| NoiseShape::Gaussian { sigma, d };
@@ -169,6 +226,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 sensitivity,
             );
             p.step_size = Some(step_size);
+            p.leaks = leaks([problem::gd_leak(config).describe()]);
             (p, Prepared::NoisyGd(calibration, step_size))
         }
         AlgorithmKind::DpSgd => {
@@ -190,7 +248,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     DpSgdLeak::None
                 },
             };
-            let calibration = DpSgdCalibration::new(sgd)?;
+            let calibration = DpSgdCalibration::for_relation(sgd, config.relation)?;
             let b = config.batch as f64;
             // The run reports ‖noise‖ on the averaged gradient: z·C per coordinate, over b.
             let sigma = calibration.noise_multiplier() * clip / b;
@@ -204,6 +262,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 clip / b,
             );
             p.step_size = Some(step_size);
+            p.leaks = leaks([sgd.leak.describe()]);
             (p, Prepared::DpSgd(Box::new(calibration)))
         }
         AlgorithmKind::DpSvrg | AlgorithmKind::DpSvrgPlusPlus => {
@@ -247,7 +306,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     ..svrg
                 },
             };
-            let calibration = DpSvrgCalibration::new(svrg)?;
+            let calibration = DpSvrgCalibration::for_relation(svrg, config.relation)?;
             let sigma = calibration.sigma();
             let releases = usize::try_from(calibration.releases()?).unwrap_or(usize::MAX);
             let mut p = base(
@@ -264,6 +323,8 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 2.0 * lipschitz / config.batch as f64,
             );
             p.step_size = Some(svrg.step_size);
+            // In the ledger's order: the as-printed noise first, then the leaky step size.
+            p.leaks = leaks([svrg.noise.leak(), svrg.leak.describe()]);
             (p, Prepared::DpSvrg(Box::new(calibration)))
         }
         AlgorithmKind::DpAccmd => {
@@ -298,7 +359,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 },
             };
             let (sigma, guarantee) = accmd.calibrate()?;
-            let p = base(
+            let mut p = base(
                 kind,
                 "DP-AccMD (seed 002, Wang–Ye–Xu 2017, Algorithm 3; corrected coupling)",
                 guarantee,
@@ -307,6 +368,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 config.steps,
                 accmd.calibration().sensitivity(),
             );
+            p.leaks = leaks([accmd.leak.describe()]);
             (p, Prepared::DpAccMd(accmd))
         }
         AlgorithmKind::ObjectivePerturbation => {
@@ -326,7 +388,16 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             )?;
             // b ~ ℓ2-Laplace of scale 2R/ε′; the run reports ‖b/n‖.
             let scale = 2.0 * config.feature_bound / (split.epsilon_noise * config.n as f64);
-            let guarantee = pure(config.epsilon, "objective perturbation (CMS11 Alg. 2)");
+            replace_one_only(
+                config,
+                "objective perturbation's proof (Chaudhuri, Monteleoni & Sarwate 2011, Theorem 9) \
+                 bounds the change of the noise b and of the Hessian when one record is replaced",
+            )?;
+            let guarantee = pure(
+                config.epsilon,
+                config.relation,
+                "objective perturbation (CMS11 Alg. 2)",
+            );
             let p = base(
                 kind,
                 "objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011, Algorithm 2)",
@@ -346,6 +417,13 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
         }
         AlgorithmKind::OutputPerturbation | AlgorithmKind::RegularisedOutputPerturbation => {
             let regularised = kind == AlgorithmKind::RegularisedOutputPerturbation;
+            replace_one_only(
+                config,
+                "output perturbation's sensitivity 2L/(μn) (Lowy & Razaviyayn 2021, \"Output \
+                 perturbation for differentially private convex optimization\", Proposition 2.2) is for one \
+                 record replaced among a fixed, public n, and its certified solvers average over the \
+                 records present",
+            )?;
             let mut settings = Settings::new(config.epsilon, config.delta);
             settings.relation = config.relation;
             settings.solver = config.solver;
@@ -400,6 +478,13 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             (p, Prepared::OutputPerturbation(Box::new(plan), extra))
         }
         AlgorithmKind::Byoa => {
+            replace_one_only(
+                config,
+                "the sensitivity 4G/(μn) of output perturbation with a certified solver (Zhang, \
+                 Thekumparampil, Oh & He 2022, \"Bring your own algorithm\", Algorithm 1) holds for \
+                 a fixed, public n: its solvers average over the records present, so a record \
+                 added or removed also changes the mean's normaliser",
+            )?;
             let mut settings = ByoaSettings::new(config.epsilon, config.delta);
             settings.solver = config.solver;
             settings.calibration = byoa_calibration(config.epsilon);
@@ -416,7 +501,12 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let mut p = base(
                 kind,
                 "bring your own algorithm (seed 004, Algorithm 1): certified solver + one Gaussian",
-                approx(config.epsilon, config.delta, "seed 004 Alg. 1"),
+                approx(
+                    config.epsilon,
+                    config.delta,
+                    config.relation,
+                    "seed 004 Alg. 1",
+                ),
                 sigma,
                 gaussian(sigma),
                 1,
@@ -426,6 +516,12 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             (p, Prepared::Byoa(settings))
         }
         AlgorithmKind::ByoaPhased => {
+            replace_one_only(
+                config,
+                "phased output perturbation (Zhang, Thekumparampil, Oh & He 2022, \"Bring your \
+                 own algorithm\", Algorithm 2) splits the n records into chunks of fixed sizes, and \
+                 a record added or removed shifts every later chunk",
+            )?;
             let mut settings = ByoaSettings::new(config.epsilon, config.delta);
             settings.solver = config.solver;
             settings.calibration = byoa_calibration(config.epsilon);
@@ -446,7 +542,12 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let mut p = base(
                 kind,
                 "phased output perturbation (seed 004, Algorithm 2): K disjoint chunks, μ doubling",
-                approx(config.epsilon, config.delta, "seed 004 Alg. 2"),
+                approx(
+                    config.epsilon,
+                    config.delta,
+                    config.relation,
+                    "seed 004 Alg. 2",
+                ),
                 first.sigma,
                 gaussian(first.sigma),
                 schedule.phases,
@@ -469,11 +570,17 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 ));
             }
             let erm = !matches!(config.wrap, Wrap::Tilted { .. });
-            let sensitivity = exponential_grid::sensitivity(lipschitz, radius, config.n, erm);
+            let sensitivity = exponential_grid::sensitivity_under(
+                lipschitz,
+                radius,
+                config.n,
+                erm,
+                config.relation,
+            );
             let p = base(
                 kind,
                 "exponential mechanism on a grid (seed 000, Algorithm 9)",
-                pure(config.epsilon, "seed 000 Alg. 9"),
+                pure(config.epsilon, config.relation, "seed 000 Alg. 9"),
                 sensitivity,
                 NoiseShape::None,
                 1,
@@ -481,10 +588,13 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             );
             (
                 p,
-                Prepared::Grid(GridSettings {
-                    epsilon: config.epsilon,
-                    resolution: config.grid_resolution,
-                }),
+                Prepared::Grid(
+                    GridSettings {
+                        epsilon: config.epsilon,
+                        resolution: config.grid_resolution,
+                    },
+                    config.relation,
+                ),
             )
         }
     };
@@ -535,7 +645,9 @@ fn op_declared(declared: &Declared, config: &RunConfig, extra_ridge: f64) -> Res
         d: config.d,
         lipschitz: declared.lipschitz(),
         strong_convexity: declared.strong_convexity() + extra_ridge,
-        smoothness: declared.smoothness() + extra_ridge,
+        // Summed in the objective's order, β_loss + (λ₂ + λ): (β_loss + λ₂) + λ can differ in the
+        // last bit, and `from_plan` then refuses the plan (seen at δ = 1e-6, λ₂ = 0.1).
+        smoothness: declared.constants().smoothness + (config.l2 + extra_ridge),
         domain: &declared.domain,
         l1: config.l1,
         loss: Some(declared.loss),
@@ -543,18 +655,39 @@ fn op_declared(declared: &Declared, config: &RunConfig, extra_ridge: f64) -> Res
     })
 }
 
-fn pure(epsilon: f64, what: &str) -> Guarantee {
-    approx(epsilon, 0.0, what)
+/// Neighbouring relations, one rule (issue 12 item 7): every algorithm honours the `relation`
+/// asked for, with a calibration that uses it, or refuses it here, at that field, saying why and
+/// which relation it supports. It never states another relation than the one asked for.
+fn replace_one_only(config: &RunConfig, why: &str) -> Result<()> {
+    match config.relation {
+        Relation::ReplaceOne => Ok(()),
+        Relation::AddRemove => Err(Error::invalid(
+            "relation",
+            format!("replace one record (the only relation this algorithm supports): {why}"),
+            "add or remove one record",
+        )),
+    }
 }
 
-fn approx(epsilon: f64, delta: f64, what: &str) -> Guarantee {
+/// The statement of an algorithm whose calibration is fixed for `relation` (checked by the
+/// caller: [`replace_one_only`] or a sensitivity that depends on it).
+fn pure(epsilon: f64, relation: Relation, what: &str) -> Guarantee {
+    approx(epsilon, 0.0, relation, what)
+}
+
+fn approx(epsilon: f64, delta: f64, relation: Relation, what: &str) -> Guarantee {
     Guarantee {
         epsilon,
         delta,
-        relation: Relation::ReplaceOne,
+        relation,
         rho: None,
         accounting: what.to_string(),
     }
+}
+
+/// The preview's "NOT PRIVATE" sentences: the same `describe()` texts the ledger's leaks carry.
+fn leaks<const N: usize>(sentences: [Option<&'static str>; N]) -> Vec<String> {
+    sentences.into_iter().flatten().map(String::from).collect()
 }
 
 /// Whether two statements promise the same: ε, δ and relation (the accounting text may differ).

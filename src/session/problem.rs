@@ -234,9 +234,9 @@ impl Problem {
             .take(NORM_SAMPLE)
             .map(|(x, _)| norm2(x))
             .collect();
-        // DP-GD's leaky demonstration leaves the features unclipped (the only lane: see
-        // `RunConfig::validate`).
-        let clipped = gd_leak(config).prepare(&mut data, config.feature_bound);
+        // The no-clipping demonstrations leave the features unclipped (their lane is the only one:
+        // see `RunConfig::validate`).
+        let clipped = feature_clipping(config).prepare(&mut data, config.feature_bound);
         if let Glm::Squared { label_bound } = config.loss {
             clip_labels(&mut data, label_bound);
         }
@@ -285,6 +285,22 @@ impl Problem {
             plane,
             population,
         })
+    }
+}
+
+/// How a config's data are prepared: unclipped for the no-clipping demonstrations of DP-GD and
+/// DP-SGD. DP-SGD's demonstration skips its per-sample gradient clip; with the features clipped
+/// to the declared bound every per-sample gradient would already be within G ≤ C, so skipping
+/// the clip would change nothing. Unclipped heavy-tailed features let the raw gradients through.
+pub fn feature_clipping(config: &RunConfig) -> DpGdLeak {
+    let demonstrates = matches!(
+        config.algorithm,
+        AlgorithmKind::NoisyGd | AlgorithmKind::DpSgd
+    );
+    if config.leak && demonstrates {
+        DpGdLeak::NoClipping
+    } else {
+        DpGdLeak::None
     }
 }
 
