@@ -132,14 +132,26 @@ function noiseWords(p) {
     + `(G = ${fmt(p.lipschitz)}); the release waits for its certificate.`;
 }
 
+/**
+ * The headline of a preview: its guarantee, or NOT PRIVATE first when a demonstration (a leak,
+ * DP-SVRG's as-printed noise) voids it. The reasons are the ledger's own sentences, from Rust.
+ */
+function headline(p) {
+  return p.leaks.length
+    ? `NOT PRIVATE (a demonstration): it claims ${statement(p.guarantee)}, which this run does not keep`
+    : statement(p.guarantee);
+}
+
 function showGuarantees(list) {
   const [p, ...others] = list;
   $('algorithm-title').textContent = p.algorithm;
-  ui.headline.textContent = statement(p.guarantee);
+  ui.headline.textContent = headline(p);
+  ui.headline.classList.toggle('not-private', p.leaks.length > 0);
+  $('guarantee-leaks').replaceChildren(...p.leaks.map((text) => Object.assign(document.createElement('li'), { textContent: text, className: 'leak' })));
   ui.detail.textContent = `${noiseWords(p)} Stated before the run, from the settings alone.`;
   showCalibrations(p.single_release);
   $('compare-guarantees').replaceChildren(...others.map((o) => Object.assign(document.createElement('li'), {
-    textContent: `${cardsByKind[o.kind]?.name ?? o.kind}: ${statement(o.guarantee)}. ${noiseWords(o)}`,
+    textContent: `${cardsByKind[o.kind]?.name ?? o.kind}: ${headline(o)}. ${noiseWords(o)}`,
   })));
   showCard(p.kind);
 }
@@ -190,8 +202,10 @@ function describeProblem(c, info) {
   const domain = { l2_ball: `‖w‖₂ ≤ ${c.radius}`, l1_ball: `‖w‖₁ ≤ ${c.radius}`, box: `|wⱼ| ≤ ${c.radius}`,
     simplex: 'the simplex', unconstrained: 'R^d' }[c.domain];
   const clipped = info ? `; clipping shortened ${info.clipped} of them (non-private)` : '';
+  // The no-clipping demonstrations leave the features as they are (src/session/problem.rs).
+  const unclipped = c.leak && ['noisy_gd', 'dp_sgd'].includes(c.algorithm);
   $('problem-line').textContent = `${c.loss.kind.replace('_', ' ')} loss on ${source}, n = ${c.n}, d = ${c.d}, `
-    + `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}; domain ${domain}.`;
+    + `${unclipped ? `features NOT clipped to ‖x‖ ≤ ${c.feature_bound} (the demonstration)` : `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}`}; domain ${domain}.`;
 }
 
 // --- config ↔ controls ↔ URL hash ---------------------------------------------------------------
