@@ -114,7 +114,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
 /// An algorithm's error restated at the control a person changes: the algorithms name their own
 /// settings (DP-SVRG's `epochs` is the page's steps T, DP-SGD's `sampling_rate` is b/n, …), and the
 /// page shows an error beside the control whose id is the field.
-pub(crate) fn at_control(error: Error) -> Error {
+pub fn at_control(error: Error) -> Error {
     const CONTROLS: [(&str, &str); 12] = [
         ("epochs", "steps"),
         ("epoch_length", "batch"),
