@@ -63,7 +63,8 @@ pub struct GridSettings {
 pub const CARD: &str = "Exponential mechanism on a grid (Lowy & Razaviyayn 2021, seed 000, \
 Algorithm 9, in digest 000's exact finite form), the pure-ε baseline for d ≤ 2. A grid over the \
 ball of radius R is fixed before the data are seen; every grid point is scored by −F and one is \
-drawn with probability ∝ exp(−εF/(2Δ)), Δ = 2LR/n (ERM; 2LR otherwise), by the Gumbel-max trick. \
+drawn with probability ∝ exp(−εF/(2Δ)), Δ = 2LR/n (ERM; 2LR otherwise; LR/n for ERM under \
+add/remove, with F averaged over the declared n), by the Gumbel-max trick. \
 It is exactly ε-DP for any loss that is L-Lipschitz on the ball, smooth or not, with no solver \
 and no certificate. Expected excess ≤ (2Δ/ε)(ln|G| + 1) + L_F·h√d/2 (selection plus grid \
 spacing h): about LR·d/(εn), so the plot should show an n⁻¹ fall that flattens at the grid's \
