@@ -196,6 +196,13 @@ fn an_honoured_relation_changes_the_calibrated_noise() {
             continue;
         };
         both += 1;
+        println!(
+            "{:?}: σ {:.4e} (replace-one) vs {:.4e} (add/remove), ratio {:.3}",
+            base.algorithm,
+            ro.sigma,
+            ar.sigma,
+            ro.sigma / ar.sigma
+        );
         assert!(
             ar.sigma < 0.9 * ro.sigma,
             "{:?}: σ {} under add/remove against {} under replace-one",
