@@ -65,7 +65,7 @@ use crate::privacy::measures::rdp_to_dp;
 use crate::privacy::rdp::{
     DEFAULT_ORDERS, RdpAccountant, dpsgd_noise_multiplier, subsampled_gaussian_rdp_curve,
 };
-use crate::privacy::{Guarantee, Ledger, PrivacyLoss, check_delta};
+use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Rdp, check_delta};
 use crate::rng::DpRng;
 
 use super::{PrivateAlgorithm, StepReport};
@@ -331,6 +331,11 @@ impl DpSgdCalibration {
     /// The guarantee of the release.
     pub fn guarantee(&self) -> &Guarantee {
         &self.guarantee
+    }
+
+    /// The whole run's Rényi-DP curve (add/remove), for composing it with other releases.
+    pub fn rdp(&self) -> Rdp {
+        self.accountant.curve()
     }
 }
 

@@ -63,7 +63,7 @@ use crate::linalg::norm2;
 use crate::noise::fill_gaussian;
 use crate::objective::Objective;
 use crate::privacy::rdp::{DEFAULT_ORDERS, RdpAccountant, subsampled_gaussian_rdp_curve};
-use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon};
+use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Rdp, Relation, check_delta, check_epsilon};
 use crate::rng::DpRng;
 
 use super::dp_sgd::{EpsilonSchedule, poisson_batch};
@@ -378,6 +378,19 @@ impl DpSvrgCalibration {
     /// N, the number of noisy releases.
     pub fn releases(&self) -> Result<u64> {
         self.config.releases()
+    }
+
+    /// The whole run's Rényi-DP curve (add/remove) in the certified mode, for composing it with
+    /// other releases: N times the per-step curve; `None` as printed, which certifies nothing.
+    pub fn rdp(&self) -> Option<Rdp> {
+        let per_step = self.per_step.as_ref()?;
+        let n = self.releases().ok()? as f64;
+        Rdp::new(
+            DEFAULT_ORDERS.iter().map(|&a| f64::from(a)).collect(),
+            per_step.iter().map(|r| n * r).collect(),
+            self.guarantee.relation,
+        )
+        .ok()
     }
 }
 
