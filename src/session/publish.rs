@@ -104,12 +104,14 @@ pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
                 prepare(&lane).map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
             not_private |= is_demonstration(&lane);
             let g = preview.guarantee;
-            let cost = match (&prepared, g.rho) {
-                (Prepared::DpSgd(c), _) => Cost::Rdp(c.rdp()),
-                (Prepared::DpSvrg(c), _) if c.rdp().is_some() => {
-                    Cost::Rdp(c.rdp().unwrap_or_else(|| unreachable!()))
-                }
-                (_, Some(rho)) => Cost::Zcdp(rho),
+            let curve = match &prepared {
+                Prepared::DpSgd(c) => Some(c.rdp()),
+                Prepared::DpSvrg(c) => c.rdp(),
+                _ => None,
+            };
+            let cost = match (curve, g.rho) {
+                (Some(curve), _) => Cost::Rdp(curve),
+                (None, Some(rho)) => Cost::Zcdp(rho),
                 _ if g.delta == 0.0 => Cost::Pure,
                 _ => Cost::Approx,
             };
