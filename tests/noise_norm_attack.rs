@@ -22,8 +22,8 @@
 
 use dp_playground::config::{AlgorithmKind, DataSource, DomainChoice, RunConfig};
 use dp_playground::data::Dataset;
-use dp_playground::privacy::Relation;
 use dp_playground::objective::Objective;
+use dp_playground::privacy::Relation;
 use dp_playground::session::publish::{Released, private_part};
 use dp_playground::session::{Lab, Problem, preview};
 
@@ -204,7 +204,8 @@ fn the_private_export_does_not_name_the_dataset_but_the_noise_norms_do() {
             "{}",
             exported.private_json
         );
-        private_wins += usize::from(guess_from_private(&exported.private_json, &f, &f2) == true_is_d);
+        private_wins +=
+            usize::from(guess_from_private(&exported.private_json, &f, &f2) == true_is_d);
         diagnostic_wins += usize::from(guess_from_diagnostics(&exported, &f, &f2) == true_is_d);
     }
     eprintln!(
@@ -231,5 +232,8 @@ fn a_release_carries_no_noise_norm() {
             }
         }
     }
-    assert!(json.contains("\"w\"") && !json.contains("noise_norm"), "{json}");
+    assert!(
+        json.contains("\"w\"") && !json.contains("noise_norm"),
+        "{json}"
+    );
 }

@@ -202,7 +202,10 @@ pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
                 }
             }
             let (e, _) = Rdp::new(orders, sum, relation)?.epsilon(group_delta)?;
-            (e, "Rényi DP (the curves add up, a zCDP ρ counting as ρα at order α)")
+            (
+                e,
+                "Rényi DP (the curves add up, a zCDP ρ counting as ρα at order α)",
+            )
         } else {
             rho_total = Some(rho);
             (

@@ -219,7 +219,7 @@ test('exports: the run JSON (private part and diagnostics apart), the diagnostic
   assert.deepEqual(Object.keys(json.private.releases[0]).sort(), ['algorithm', 'ledger', 'repeat', 'w']);
   assert.equal(json.private.releases[0].w.length, 2);
   // No noise realisation and no diagnostic in the private part.
-  assert.doesNotMatch(JSON.stringify(json.private), /noise_norm|excess|"loss"|plane/);
+  assert.doesNotMatch(JSON.stringify(json.private), /noise_norm|excess|"plane"|population|certificate"/);
   assert.equal(json.diagnostics.releases[0].plane.length, 2);
 
   for (const canvas of ['excess-plot', 'path-plot', 'noise-plot', 'privacy-plot', 'features-plot']) {
