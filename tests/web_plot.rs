@@ -341,7 +341,12 @@ fn svg_output_of_every_kind() {
             &["<polyline", "<polygon"],
         ),
         ("path", "parameter view", &["<polyline", "<circle", "<rect"]),
-        ("noise", "vs σ·χ_10 density", &["<polyline", "<rect"]),
+        // The noise draws are diagnostics (with the path they name the dataset): labelled so.
+        (
+            "noise",
+            "vs σ·χ_10 density · NON-PRIVATE",
+            &["<polyline", "<rect"],
+        ),
         ("privacy", "privacy spent", &["<polyline"]),
         ("features", "non-private statistic", &["<rect", "<polyline"]),
     ];

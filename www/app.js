@@ -2,10 +2,12 @@
 // happens in Rust (normalizeConfig / configFromLink / previews / inspectCsv); this file only moves
 // values and messages.
 
-import init, { cards, configFromLink, inspectCsv, normalizeConfig, previews } from './pkg/dp_playground.js';
+import init, {
+  cards, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, previews,
+} from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
-import { copyText, download, runCsv, runJson } from './export.js';
+import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download, runCsv, runJson } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -62,6 +64,14 @@ let state = 'loading';
 let cardsByKind = {};
 /** The loaded CSV file (bytes), kept in this tab only. */
 let csvBytes = null;
+/**
+ * Everything released on each CSV file loaded in this tab: file key (name, size, SHA-256) →
+ * { name, runs: the configs of the runs started on it, in order }. Composed in Rust (composeRuns).
+ */
+const fileBudgets = new Map();
+/** The loaded file's key, and the run already charged to it (a run is charged when it starts). */
+let csvKey = null;
+let chargedRun = 0;
 
 const fmt = (v, digits = 3) => (v === null || v === undefined ? '–' : String(Number(Number(v).toPrecision(digits))));
 const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponential(2));
@@ -154,6 +164,96 @@ function showGuarantees(list) {
     textContent: `${cardsByKind[o.kind]?.name ?? o.kind}: ${headline(o)}. ${noiseWords(o)}`,
   })));
   showCard(p.kind);
+}
+
+/** (ε, δ) words for a composed total (same form as a single guarantee's). */
+function composedStatement(c) {
+  return statement({ epsilon: c.epsilon, delta: c.delta, relation: c.relation });
+}
+
+/**
+ * The guarantee of everything the run of `cfg` publishes (algorithms × repeats), from Rust's
+ * composeRun, shown before Play.
+ */
+function showComposed(cfg) {
+  const el = $('composed-guarantee');
+  let c;
+  try {
+    c = composeRun(JSON.stringify(cfg));
+  } catch (e) {
+    el.textContent = '';
+    showError(e);
+    return;
+  }
+  el.dataset.epsilon = String(c.epsilon);
+  el.dataset.releases = String(c.releases);
+  const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them; this states what the correct mechanisms would promise.' : '';
+  const seeded = cfg.unseeded_noise ? '' : ' Seeded runs are demonstrations, but what they publish counts.';
+  el.textContent = c.releases === 1
+    ? `This run publishes 1 release: ${composedStatement(c)}.${demo}${seeded}`
+    : `This run publishes ${c.releases} releases: together ${composedStatement(c)} (${c.method}).${demo}${seeded}`;
+}
+
+/** The running total of the loaded file, next to it. */
+function showFileBudget() {
+  const el = $('csv-budget');
+  const entry = csvKey && fileBudgets.get(csvKey);
+  if (!entry) {
+    el.textContent = '';
+    return;
+  }
+  if (entry.runs.length === 0) {
+    el.textContent = `${entry.name}: nothing released on it since it was loaded.`;
+    el.dataset.epsilon = '0';
+    el.dataset.runs = '0';
+    return;
+  }
+  const c = composeRuns(JSON.stringify(entry.runs));
+  el.dataset.epsilon = String(c.epsilon);
+  el.dataset.runs = String(entry.runs.length);
+  el.textContent = `${entry.name}: ${entry.runs.length} run${entry.runs.length === 1 ? '' : 's'}, ${c.releases} release${c.releases === 1 ? '' : 's'} since it was loaded; `
+    + `together ${composedStatement(c)} (${c.method}).`;
+}
+
+/** The cap on ε released on the loaded file: null when blank; an error at the cap otherwise. */
+function budgetCap() {
+  const text = $('budget_cap').value.trim();
+  if (text === '') return null;
+  const cap = Number(text);
+  if (!(Number.isFinite(cap) && cap > 0)) throw new Error(`The cap must be a number > 0 (or blank for none), not "${text}".`);
+  return cap;
+}
+
+/**
+ * Charges the run about to start to the loaded file (once per run) and says whether it may start:
+ * a decision from the settings and the cap alone, never from the data.
+ */
+function chargeFile() {
+  $('budget_cap-error').textContent = '';
+  if (config.data !== 'csv' || !csvKey || chargedRun === runId) return true;
+  const entry = fileBudgets.get(csvKey);
+  let total;
+  let cap;
+  try {
+    cap = budgetCap();
+    total = composeRuns(JSON.stringify([...entry.runs, config]));
+  } catch (e) {
+    const message = e?.message ?? String(e);
+    if (e?.field) showError(e);
+    else $('budget_cap-error').textContent = message;
+    return false;
+  }
+  if (cap !== null && total.epsilon > cap) {
+    const message = `Refused: this run would bring the ε released on ${entry.name} to ${fmt(total.epsilon)}, above the cap ε = ${fmt(cap)}. `
+      + 'Raise the cap, or load another file.';
+    $('budget_cap-error').textContent = message;
+    $('run-error').textContent = message;
+    return false;
+  }
+  entry.runs.push(config);
+  chargedRun = runId;
+  showFileBudget();
+  return true;
 }
 
 function showCard(kind) {
@@ -359,6 +459,7 @@ function startRun(list) {
   } catch (e) {
     showError(e);
   }
+  showComposed(config);
   describeProblem(config, null);
   worker.postMessage({
     type: ToWorker.CONFIGURE,
@@ -422,6 +523,9 @@ async function onCsvChosen() {
     return;
   }
   csvBytes = bytes;
+  csvKey = await fileKey(file, bytes);
+  if (!fileBudgets.has(csvKey)) fileBudgets.set(csvKey, { name: file.name, runs: [] });
+  showFileBudget();
   const table = $('csv-preview');
   table.querySelector('tbody').replaceChildren(...shape.head.map((row) => {
     const tr = document.createElement('tr');
@@ -437,6 +541,18 @@ async function onCsvChosen() {
   }
 }
 
+/** A key for a file: its name, size and SHA-256 (the same file loaded again keeps its total). */
+async function fileKey(file, bytes) {
+  let hash = '';
+  try {
+    const digest = await crypto.subtle.digest('SHA-256', bytes);
+    hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  } catch {
+    // No WebCrypto (an insecure origin): name and size only.
+  }
+  return `${file.name}|${file.size}|${hash}`;
+}
+
 // --- controls -----------------------------------------------------------------------------------
 
 function wireControls() {
@@ -448,6 +564,7 @@ function wireControls() {
     } catch (e) {
       showError(e);
     }
+    showComposed({ ...config, epsilon: eps });
   });
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
@@ -468,11 +585,13 @@ function wireControls() {
       worker.postMessage({ type: ToWorker.PAUSE, runId });
       setState('paused', 'paused');
     } else {
+      if (!chargeFile()) return;
       worker.postMessage({ type: ToWorker.PLAY, runId, speed: ui.speed.value });
       setState('running', 'running…');
     }
   });
   ui.step.addEventListener('click', () => {
+    if (!chargeFile()) return;
     worker.postMessage({ type: ToWorker.STEP, runId });
     setState('paused', 'paused');
   });
@@ -487,12 +606,21 @@ function wireControls() {
     say(ok ? 'Link copied: it restores these settings and, seeded, this exact run.' : `Copy this link: ${location.href}`);
   });
   $('export-csv').addEventListener('click', () => {
-    download('dp-playground-run.csv', new Blob([runCsv(run)], { type: 'text/csv' }));
-    say('Run CSV saved: every row but the releases (private = 1) is a non-private diagnostic.');
+    download(DIAGNOSTICS_CSV, new Blob([runCsv(run)], { type: 'text/csv' }));
+    say('Diagnostics CSV saved: NOT PRIVATE, every row (the release rows too, flagged release_row = 1) is computed '
+      + 'from the raw data and the noise. The private releases are in the run JSON\'s "private" part.');
   });
   $('export-json').addEventListener('click', () => {
-    download('dp-playground-config.json', new Blob([runJson(config, run)], { type: 'application/json' }));
-    say('Config JSON saved.');
+    let text;
+    try {
+      text = runJson(config, run);
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    download(RUN_JSON, new Blob([text], { type: 'application/json' }));
+    say('Run JSON saved: "private" holds the released points, their ledgers and the guarantee of all of them together; '
+      + '"diagnostics" (NOT PRIVATE) the rest.');
   });
   document.querySelectorAll('button.png').forEach((b) => b.addEventListener('click', () => {
     $(b.dataset.canvas).toBlob((blob) => download(`dp-playground-${b.dataset.canvas}.png`, blob), 'image/png');

@@ -1,5 +1,8 @@
-// Getting things out of the page: the run as CSV, the config as JSON, a plot as PNG, the link.
-// Everything is built from what the page already holds; nothing is sent anywhere.
+// Getting things out of the page: the run as JSON (its private part and its diagnostics, kept
+// apart), the diagnostics as CSV, a plot as PNG, the link. Everything is built from what the page
+// already holds; nothing is sent anywhere.
+
+import { privatePart } from './pkg/dp_playground.js';
 
 /** Offers `blob` as a download named `name`. */
 export function download(name, blob) {
@@ -11,13 +14,24 @@ export function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The file names say which part is which, so a file that travels alone still says it. */
+export const DIAGNOSTICS_CSV = 'dp-playground-diagnostics-NOT-PRIVATE.csv';
+export const RUN_JSON = 'dp-playground-run.json';
+
+const DIAGNOSTICS_NOTE = 'NOT PRIVATE. Diagnostics computed from the raw data and the noise: '
+  + 'losses, excess risks, the reference optimum, plane coordinates (the plane goes through w*), '
+  + 'certificates, clip counts and, in the diagnostics CSV, every iterate and every noise norm. '
+  + 'With the path, the noise norms tell neighbouring datasets apart. No guarantee covers any of '
+  + 'this; only the `private` part is covered by its guarantee.';
+
 /**
- * The run history as CSV, one row per iterate of every lane (algorithm × repeat). Every row but
- * the releases is a non-private diagnostic; the `private` column marks each lane's release row (1),
- * the only private outputs. `a`, `b` are the iterate in the parameter view's plane.
+ * The diagnostics as CSV, one row per iterate of every lane (algorithm × repeat). NOT PRIVATE:
+ * every column is computed from the raw data and the noise (noise_norm with the path a, b names
+ * the dataset). `release_row` flags each lane's release row (1); the released point itself, with
+ * its guarantee, is in the run JSON's private part.
  */
 export function runCsv(run) {
-  const header = 'algorithm,repeat,step,grad_evals,loss,excess,a,b,noise_norm,eps_spent,private';
+  const header = 'algorithm,repeat,step,grad_evals,loss,excess,a,b,noise_norm,eps_spent,release_row';
   const rows = [];
   for (const { a, r, lane } of run.allLanes()) {
     const kind = run.info?.previews?.[a]?.kind ?? a;
@@ -32,16 +46,35 @@ export function runCsv(run) {
   return [header, ...rows].join('\n') + '\n';
 }
 
-/** The config, the guarantees and the releases, as one JSON document. */
+/**
+ * The run as one JSON document in two parts that cannot be mistaken for each other: `private`
+ * (made by Rust's `privatePart`, the one definition of what is private: the released points,
+ * their ledgers, the settings and the guarantee of all releases together) and `diagnostics`
+ * (everything else, NOT PRIVATE). `config` is the page's config, used until the run has reported
+ * the config it ran.
+ */
 export function runJson(config, run) {
-  const releases = [...run.allLanes()].filter(({ lane }) => lane.release).map(({ a, r, lane }) => ({
-    algorithm: run.info.previews[a].kind, repeat: r, ...lane.release,
-  }));
+  const lanes = [...run.allLanes()].filter(({ lane }) => lane.release);
+  const released = lanes.map(({ a, r, lane }) => ({ algorithm: a, repeat: r, w: lane.release.w, ledger: lane.release.ledger }));
+  const ran = run.info?.config ?? JSON.stringify(config);
+  const kind = (a) => run.info?.previews?.[a]?.kind ?? a;
   return JSON.stringify({
-    config,
-    guarantees: run.info?.previews?.map((p) => ({ algorithm: p.kind, ...p.guarantee })) ?? [],
-    releases,
-    note: 'Only each release\'s w is private; everything else was computed from the raw data.',
+    private: privatePart(ran, released),
+    diagnostics: {
+      note: DIAGNOSTICS_NOTE,
+      reference: run.info?.reference ?? null,
+      clipped: run.info?.clipped ?? null,
+      releases: lanes.map(({ a, r, lane }) => ({
+        algorithm: kind(a),
+        repeat: r,
+        plane: lane.release.plane,
+        loss: lane.release.loss,
+        excess: lane.release.excess,
+        population: lane.release.population,
+        certificate: lane.certificate,
+      })),
+      per_step: `every iterate and noise norm: the diagnostics CSV (${DIAGNOSTICS_CSV})`,
+    },
   }, null, 2);
 }
 

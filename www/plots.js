@@ -159,10 +159,13 @@ const SPECS = {
   },
   noise: (history) => {
     const main = history.info.previews[0];
-    // Iterative methods: every step's draw of the first repeat; one-release methods: each repeat's draw.
+    // Iterative methods: every step's draw; one-release methods: each released repeat's one draw
+    // (the last positive norm its lane reported). Non-private diagnostics (the plot says so): a
+    // release carries no noise norm, since with the path it names the dataset.
+    const lastDraw = (l) => l.noiseNorm.findLast((v) => Number.isFinite(v) && v > 0);
     const norms = main.releases > 1
       ? history.lanes[0].flatMap((l) => l.noiseNorm.filter((v) => Number.isFinite(v)))
-      : history.lanes[0].map((l) => l.release?.noise_norm).filter((v) => Number.isFinite(v));
+      : history.lanes[0].filter((l) => l.release).map(lastDraw).filter((v) => Number.isFinite(v));
     return {
       norms,
       law: main.noise.kind === 'none' ? { kind: 'none' } : main.noise,

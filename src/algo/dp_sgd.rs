@@ -66,7 +66,7 @@ use crate::privacy::rdp::{
     DEFAULT_ORDERS, RdpAccountant, dpsgd_noise_multiplier, subsampled_gaussian_rdp_curve,
 };
 use crate::privacy::{
-    ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, add_remove_target_for_replace_one,
+    ApproxDp, Guarantee, Ledger, PrivacyLoss, Rdp, Relation, add_remove_target_for_replace_one,
     check_delta, replace_one_by_group_privacy,
 };
 use crate::rng::DpRng;
@@ -374,6 +374,11 @@ impl DpSgdCalibration {
     /// The guarantee of the release.
     pub fn guarantee(&self) -> &Guarantee {
         &self.guarantee
+    }
+
+    /// The whole run's Rényi-DP curve (add/remove), for composing it with other releases.
+    pub fn rdp(&self) -> Rdp {
+        self.accountant.curve()
     }
 }
 

@@ -64,7 +64,7 @@ use crate::noise::fill_gaussian;
 use crate::objective::Objective;
 use crate::privacy::rdp::{DEFAULT_ORDERS, RdpAccountant, subsampled_gaussian_rdp_curve};
 use crate::privacy::{
-    ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, add_remove_target_for_replace_one,
+    ApproxDp, Guarantee, Ledger, PrivacyLoss, Rdp, Relation, add_remove_target_for_replace_one,
     check_delta, check_epsilon, replace_one_by_group_privacy,
 };
 use crate::rng::DpRng;
@@ -427,6 +427,21 @@ impl DpSvrgCalibration {
     /// N, the number of noisy releases.
     pub fn releases(&self) -> Result<u64> {
         self.config.releases()
+    }
+
+    /// The whole run's Rényi-DP curve (add/remove) in the certified mode, for composing it with
+    /// other releases: N times the per-step curve; `None` as printed, which certifies nothing.
+    pub fn rdp(&self) -> Option<Rdp> {
+        let per_step = self.per_step.as_ref()?;
+        let n = self.releases().ok()? as f64;
+        Rdp::new(
+            DEFAULT_ORDERS.iter().map(|&a| f64::from(a)).collect(),
+            per_step.iter().map(|r| n * r).collect(),
+            // The per-step curve is the add/remove accountant's, also when the guarantee is
+            // restated under replace-one by group privacy.
+            Relation::AddRemove,
+        )
+        .ok()
     }
 }
 

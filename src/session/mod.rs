@@ -10,6 +10,7 @@
 pub mod bounds;
 pub mod prepare;
 pub mod problem;
+pub mod publish;
 
 use std::sync::Arc;
 
@@ -43,15 +44,17 @@ use prepare::{Prepared, prepare, same_promise};
 pub const GRID_BUDGET: f64 = 1e7;
 const MIN_GRID_RES: usize = 8;
 
-/// The private output and how good it is. Only `w` is private; `loss` and `excess` are computed
-/// on the raw data for the plots.
+/// The private output and how good it is. Only `w` (with its `ledger`) is private; `plane`,
+/// `loss`, `excess` and `population` are computed on the raw data for the plots. The noise drawn
+/// is not here: its norm is a diagnostic of the raw data and the noise (with the non-private
+/// path it names the dataset), kept in [`Batch::noise_norm`].
+///
+/// [`publish::private_part`] is the one definition of what may be exported as private.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Release {
     pub w: Vec<f64>,
     /// `w` in the parameter view's plane coordinates.
     pub plane: [f64; 2],
-    /// ‖noise‖₂ of the run's last noise draw (for one-release methods: *the* draw), if any.
-    pub noise_norm: Option<f64>,
     pub loss: f64,
     pub excess: f64,
     /// Excess population risk F_pop(w) − F_pop(w*_pop), estimated on a fresh sample with its
@@ -72,7 +75,9 @@ pub struct Batch {
     /// Each iterate in the view's plane coordinates, interleaved (a₀, b₀, a₁, b₁, …); for d ≤ 2
     /// these are the first two coordinates.
     pub path: Vec<f64>,
-    /// ‖noise‖₂ added in each step (NaN for the release entry, which adds none).
+    /// ‖noise‖₂ added in each step (NaN for the release entry, which adds none). **Non-private**:
+    /// with the path it tells the dataset apart (‖(w_t − w_{t+1})/η − ∇F_D(w_t)‖ equals it only
+    /// for the true D).
     pub noise_norm: Vec<f64>,
     pub grad_norm: Vec<f64>,
     /// ε spent after each step (the guarantee's ε at the release).
@@ -137,7 +142,6 @@ pub struct Session {
     algorithm: Box<dyn PrivateAlgorithm>,
     theory: Option<Curve>,
     before: Vec<f64>,
-    last_noise: Option<f64>,
     released: bool,
 }
 
@@ -244,7 +248,6 @@ impl Session {
             algorithm,
             theory,
             before,
-            last_noise: None,
             released: false,
         })
     }
@@ -311,9 +314,6 @@ impl Session {
             let Some(report) = self.algorithm.step(objective) else {
                 break;
             };
-            if report.noise_norm.is_finite() && report.noise_norm > 0.0 {
-                self.last_noise = Some(report.noise_norm);
-            }
             let excess = self.excess(&self.before, report.loss);
             batch.push(&report, excess, self.problem.plane.project(&self.before));
             if !keep_going() {
@@ -345,7 +345,6 @@ impl Session {
                 population,
                 w,
                 plane,
-                noise_norm: self.last_noise,
                 loss,
                 ledger: self.algorithm.ledger(),
             });
@@ -808,8 +807,11 @@ mod tests {
                     if p.releases > 1 {
                         let drawn = lane.batch.noise_norm.iter().filter(|v| v.is_finite());
                         squares.extend(drawn.map(|v| v * v));
-                    } else if let Some(r) = lane.batch.release {
-                        squares.extend(r.noise_norm.map(|v| v * v));
+                    } else if lane.batch.release.is_some() {
+                        // The one draw: the last positive norm the lane reported (one slice).
+                        let mut drawn = lane.batch.noise_norm.iter().rev();
+                        let last = drawn.find(|v| v.is_finite() && **v > 0.0);
+                        squares.extend(last.map(|v| v * v));
                     }
                 }
             }

@@ -92,6 +92,41 @@ pub fn previews(json: &str) -> Result<JsValue, JsValue> {
     to_js(&list)
 }
 
+/// The guarantee of everything a config's run publishes together (compared algorithms ×
+/// repeats), from the config alone: `{ releases, epsilon, delta, relation, rho, method, shares,
+/// not_private }`.
+#[wasm_bindgen(js_name = composeRun)]
+pub fn compose_run(json: &str) -> Result<JsValue, JsValue> {
+    let config = RunConfig::from_json(json).map_err(|e| to_js_error(&e))?;
+    let c = session::publish::compose_run(&config).map_err(|e| to_js_error(&e))?;
+    to_js(&c)
+}
+
+/// The guarantee of every release of a series of runs on the same data (`json`: an array of
+/// configs, in the order they ran), as [`compose_run`] states one run's.
+#[wasm_bindgen(js_name = composeRuns)]
+pub fn compose_runs(json: &str) -> Result<JsValue, JsValue> {
+    let configs = serde_json::from_str::<Vec<serde_json::Value>>(json)
+        .map_err(|e| to_js_error(&Error::invalid("runs", "a JSON array of configs", e)))?
+        .iter()
+        .map(|v| RunConfig::from_json(&v.to_string()))
+        .collect::<crate::error::Result<Vec<_>>>()
+        .map_err(|e| to_js_error(&e))?;
+    let c = session::publish::compose_runs(&configs).map_err(|e| to_js_error(&e))?;
+    to_js(&c)
+}
+
+/// The private part of a run's export (see [`session::publish::private_part`]): `released` is an
+/// array of `{ algorithm, repeat, w, ledger }`, one per released point.
+#[wasm_bindgen(js_name = privatePart)]
+pub fn private_part(config_json: &str, released: JsValue) -> Result<JsValue, JsValue> {
+    let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
+    let released: Vec<session::publish::Released> = serde_wasm_bindgen::from_value(released)
+        .map_err(|e| to_js_error(&Error::invalid("releases", "released points", e)))?;
+    let part = session::publish::private_part(&config, released).map_err(|e| to_js_error(&e))?;
+    to_js(&part)
+}
+
 /// Every algorithm's card (assumptions, guarantee, bound, what to watch, seed).
 #[wasm_bindgen]
 pub fn cards() -> Result<JsValue, JsValue> {

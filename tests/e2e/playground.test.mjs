@@ -191,25 +191,36 @@ async function saveDownload(page, selector) {
   return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
 
-test('exports: the run as CSV, the config as JSON and every plot as PNG and SVG all download and parse', async () => {
+test('exports: the run JSON (private part and diagnostics apart), the diagnostics CSV and every plot as PNG and SVG all download and parse', async () => {
   const { context, page, seen } = await openPage();
   await runToRelease(page);
   const save = (selector) => saveDownload(page, selector);
   const csv = await save('#export-csv');
+  assert.equal(csv.name, 'dp-playground-diagnostics-NOT-PRIVATE.csv');
   const lines = csv.bytes.toString('utf8').trim().split('\n');
-  assert.equal(lines[0], 'algorithm,repeat,step,grad_evals,loss,excess,a,b,noise_norm,eps_spent,private');
+  assert.equal(lines[0], 'algorithm,repeat,step,grad_evals,loss,excess,a,b,noise_norm,eps_spent,release_row');
   assert.equal(lines.length, 1 + 201, 'header, 200 steps and the release');
   const last = lines.at(-1).split(',');
   assert.equal(last[0], 'noisy_gd');
-  assert.equal(last.at(-1), '1', 'the release row is the one marked private');
+  assert.equal(last.at(-1), '1', 'the release row is flagged');
   assert.equal(Number(last[9]), 1, 'all of ε is spent at the release');
   assert.ok(lines.slice(1, -1).every((l) => l.endsWith(',0')));
 
-  const json = JSON.parse((await save('#export-json')).bytes.toString('utf8'));
-  assert.equal(json.config.epsilon, 1);
-  assert.equal(json.guarantees[0].epsilon, 1);
-  assert.equal(json.releases.length, 1);
-  assert.equal(json.releases[0].w.length, 2);
+  const file = await save('#export-json');
+  assert.equal(file.name, 'dp-playground-run.json');
+  const json = JSON.parse(file.bytes.toString('utf8'));
+  assert.deepEqual(Object.keys(json).sort(), ['diagnostics', 'private']);
+  assert.match(json.private.note, /^PRIVATE PART/);
+  assert.match(json.diagnostics.note, /^NOT PRIVATE/);
+  assert.equal(json.private.config.epsilon, 1);
+  assert.equal(json.private.composed.releases, 1);
+  assert.equal(json.private.composed.epsilon, 1);
+  assert.equal(json.private.releases.length, 1);
+  assert.deepEqual(Object.keys(json.private.releases[0]).sort(), ['algorithm', 'ledger', 'repeat', 'w']);
+  assert.equal(json.private.releases[0].w.length, 2);
+  // No noise realisation and no diagnostic in the private part.
+  assert.doesNotMatch(JSON.stringify(json.private), /noise_norm|excess|"plane"|population|certificate"/);
+  assert.equal(json.diagnostics.releases[0].plane.length, 2);
 
   for (const canvas of ['excess-plot', 'path-plot', 'noise-plot', 'privacy-plot', 'features-plot']) {
     const png = await save(`button.png[data-canvas="${canvas}"]`);

@@ -185,6 +185,9 @@ pub(super) fn draw<DB: DrawingBackend>(
     } else {
         spec.title.clone()
     };
+    // The draws are a diagnostic of the raw data and the noise: with the non-private path they
+    // name the dataset. The plot says so whatever its caption.
+    let title = format!("{title} · NON-PRIVATE");
     let mut chart = ChartBuilder::on(root)
         .margin(12)
         .x_label_area_size(36)
