@@ -141,7 +141,7 @@ impl GridExponential {
             ));
         }
         let erm = !matches!(objective.loss().map(|l| l.wrap), Some(Wrap::Tilted { .. }));
-        let sensitivity = sensitivity(lipschitz, radius, objective.data().n(), erm);
+        let sensitivity = sensitivity(lipschitz, radius, objective.n(), erm);
         let mechanism = ExponentialMechanism::new(settings.epsilon, sensitivity)?;
         let r = settings.resolution;
         let h = 2.0 * radius / (r - 1) as f64;
