@@ -204,7 +204,11 @@ pub(super) fn draw<DB: DrawingBackend>(
             .chain(wrap(why, 64));
         for (k, line) in lines.enumerate() {
             let y = h as i32 / 3 + 18 * k as i32;
-            root.draw(&Text::new(line, (70, y), (FONT, 13).into_font().color(&BLACK)))?;
+            root.draw(&Text::new(
+                line,
+                (70, y),
+                (FONT, 13).into_font().color(&BLACK),
+            ))?;
         }
     }
     let theory = spec.series.iter().any(|s| !s.theory_x.is_empty());
