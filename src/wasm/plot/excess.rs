@@ -200,13 +200,15 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     if let Some(why) = &spec.unavailable {
         let (_, h) = root.dim_in_pixel();
-        let lines = std::iter::once("reference unavailable: no excess risk to draw".to_string())
-            .chain(wrap(why, 64));
+        // `why` begins "reference unavailable (non-private diagnostic): …" (session/problem.rs).
+        let lines = wrap(why, 62)
+            .into_iter()
+            .chain(std::iter::once("(no excess risk to draw)".to_string()));
         for (k, line) in lines.enumerate() {
             let y = h as i32 / 3 + 18 * k as i32;
             root.draw(&Text::new(
                 line,
-                (70, y),
+                (80, y),
                 (FONT, 13).into_font().color(&BLACK),
             ))?;
         }
