@@ -230,6 +230,26 @@ fn under_add_remove_a_csv_of_n_plus_or_minus_one_rows_runs_with_the_previews_of_
 }
 
 #[test]
+fn under_add_remove_dp_gd_minimises_the_same_declared_n_objective_the_session_measures() {
+    // The mechanism averages over the declared n, and so does the problem's objective: the loss
+    // DP-GD reports at each iterate is F(w) of the objective the excess is measured on (an
+    // algorithm that rescaled the objective's mean by rows/n once more would differ by 1/500).
+    let (config, data) = add_remove(AlgorithmKind::NoisyGd);
+    let mut lab = Lab::new(config, Some(resized(&data, 501))).unwrap();
+    let lanes = lab.advance(usize::MAX, || true);
+    let batch = &lanes[0].batch;
+    let objective = &lab.problem().objective;
+    for (i, loss) in batch.loss.iter().enumerate() {
+        // d = 2: the path holds the iterates' coordinates themselves.
+        let w = [batch.path[2 * i], batch.path[2 * i + 1]];
+        assert!(
+            (loss - objective.value(&w)).abs() <= 1e-12 * loss.abs().max(1.0),
+            "step {i}"
+        );
+    }
+}
+
+#[test]
 fn under_replace_one_a_csv_of_another_size_is_refused_at_n() {
     let (config, data) = add_remove(AlgorithmKind::NoisyGd);
     let config = RunConfig {
