@@ -74,6 +74,9 @@ pub struct Objective {
     domain: Box<dyn Domain>,
     /// Declared bound on ‖x‖ (the data were clipped to it).
     feature_bound: f64,
+    /// The n the data term's mean divides by: the row count unless declared otherwise
+    /// ([`Objective::with_declared_n`]).
+    n: usize,
 }
 
 impl Objective {
@@ -85,12 +88,14 @@ impl Objective {
         domain: Box<dyn Domain>,
         feature_bound: f64,
     ) -> Self {
+        let n = data.n();
         Self {
             data,
             loss: LossImpl::Dyn(loss),
             reg: Regularizer::ridge(l2),
             domain,
             feature_bound,
+            n,
         }
     }
 
@@ -119,13 +124,31 @@ impl Objective {
                 format!("{} at sample {}", data.label(i), i + 1),
             ));
         }
+        let n = data.n();
         Ok(Self {
             data,
             loss: LossImpl::Spec(loss),
             reg,
             domain,
             feature_bound,
+            n,
         })
+    }
+
+    /// This objective with its data term a sum over every record divided by the **declared**
+    /// `n` rather than by the row count: (1/n)Σᵢ f(w; zᵢ) (TERM: (1/τ) ln((1/n)Σᵢ e^{τfᵢ})).
+    /// Under add/remove neighbours n is declared and a file may hold n ± 1 rows; each record
+    /// then moves the mean by at most G/n, whatever the count, and nothing computed from the
+    /// mean depends on the count beyond the records themselves (issue 12, item 6). When n is
+    /// the row count the bits are those of the plain mean.
+    pub fn with_declared_n(mut self, n: usize) -> Self {
+        self.n = n.max(1);
+        self
+    }
+
+    /// The n the data term's mean divides by (the declared n; the row count by default).
+    pub fn n(&self) -> usize {
+        self.n
     }
 
     pub fn data(&self) -> &Dataset {
@@ -207,14 +230,15 @@ impl Objective {
         v + self.reg.value(w)
     }
 
-    /// The data term A_i f(w; zᵢ) alone, and optionally its gradient (overwriting `grad`).
+    /// The data term A_i f(w; zᵢ) alone (a mean over the declared n, [`Objective::n`]), and
+    /// optionally its gradient (overwriting `grad`).
     pub fn data_term(&self, w: &[f64], grad: Option<&mut [f64]>) -> f64 {
         let d = self.dim();
         let x = self.data.matrix_slice();
         let samples = x
             .chunks_exact(d.max(1))
             .zip(self.data.labels().iter().copied());
-        self.pass(w, samples, grad)
+        self.pass(w, samples, grad, Some(self.n))
     }
 
     /// The data term and its gradient over the samples `batch` (indices, repeats allowed): the
@@ -224,7 +248,7 @@ impl Objective {
         let samples = batch
             .iter()
             .map(|&i| (self.data.features(i), self.data.label(i)));
-        Ok(self.pass(w, samples, Some(grad)))
+        Ok(self.pass(w, samples, Some(grad), None))
     }
 
     /// Per-sample gradients ∇f(w; zᵢ) of the samples in `batch`, written row after row into `out`
@@ -340,7 +364,7 @@ impl Objective {
             axpy(dt, x, a);
             ds_sum += ds;
         }
-        let n = self.data.n().max(1) as f64;
+        let n = self.n as f64;
         a.iter_mut().for_each(|v| *v /= n);
         Some(radius * ds_sum / n)
     }
@@ -398,17 +422,25 @@ impl Objective {
         }
     }
 
-    /// One pass over `samples`: dispatch once to a monomorphised kernel.
-    fn pass<'a, I>(&self, w: &[f64], samples: I, grad: Option<&mut [f64]>) -> f64
+    /// One pass over `samples`: dispatch once to a monomorphised kernel. The means divide by
+    /// `over` (the declared n of a full pass) or, when `None`, by the number of samples (a
+    /// minibatch).
+    fn pass<'a, I>(
+        &self,
+        w: &[f64],
+        samples: I,
+        grad: Option<&mut [f64]>,
+        over: Option<usize>,
+    ) -> f64
     where
         I: Iterator<Item = (&'a [f64], f64)>,
     {
         match &self.loss {
-            LossImpl::Dyn(l) => erm_pass(l.as_ref(), w, samples, grad),
+            LossImpl::Dyn(l) => erm_pass(l.as_ref(), w, samples, grad, over),
             LossImpl::Spec(spec) => match spec.wrap {
-                Wrap::None => with_glm!(spec.glm, l => erm_pass(l, w, samples, grad)),
+                Wrap::None => with_glm!(spec.glm, l => erm_pass(l, w, samples, grad, over)),
                 Wrap::Tilted { tau } => {
-                    with_glm!(spec.glm, l => tilted_pass(l, tau, w, samples, grad))
+                    with_glm!(spec.glm, l => tilted_pass(l, tau, w, samples, grad, over))
                 }
                 Wrap::Adversarial { radius } => {
                     let norm = norm2(w);
@@ -427,7 +459,7 @@ impl Objective {
                                 axpy(dt, x, grad);
                                 count += 1;
                             }
-                            let n = count.max(1) as f64;
+                            let n = over.unwrap_or(count).max(1) as f64;
                             grad.iter_mut().for_each(|g| *g /= n);
                             if norm > 0.0 {
                                 axpy(ds_sum / n * radius / norm, w, grad);
@@ -440,7 +472,7 @@ impl Objective {
                             }
                         }
                     }
-                    value / count.max(1) as f64
+                    value / over.unwrap_or(count).max(1) as f64
                 }
             },
         }
@@ -465,7 +497,13 @@ impl FirstOrder for Objective {
 /// The ERM pass over any sequence of samples (all of them, or a minibatch): mean value and
 /// (optionally) mean gradient, in the widest instruction set this CPU has. The bits are the same
 /// in every one (see [`crate::linalg::Kernels`]).
-fn erm_pass<'a, L, I>(loss: &L, w: &[f64], samples: I, grad: Option<&mut [f64]>) -> f64
+fn erm_pass<'a, L, I>(
+    loss: &L,
+    w: &[f64],
+    samples: I,
+    grad: Option<&mut [f64]>,
+    over: Option<usize>,
+) -> f64
 where
     L: GlmLoss + ?Sized,
     I: Iterator<Item = (&'a [f64], f64)>,
@@ -473,9 +511,9 @@ where
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = crate::linalg::Avx2::detect() {
         // SAFETY: `detect` found AVX2 on this CPU.
-        return unsafe { erm_pass_avx2(loss, w, samples, grad, avx2) };
+        return unsafe { erm_pass_avx2(loss, w, samples, grad, over, avx2) };
     }
-    erm_pass_with(loss, w, samples, grad, Portable)
+    erm_pass_with(loss, w, samples, grad, over, Portable)
 }
 
 /// [`erm_pass_with`] compiled for AVX2.
@@ -486,13 +524,14 @@ fn erm_pass_avx2<'a, L, I>(
     w: &[f64],
     samples: I,
     grad: Option<&mut [f64]>,
+    over: Option<usize>,
     kernels: crate::linalg::Avx2,
 ) -> f64
 where
     L: GlmLoss + ?Sized,
     I: Iterator<Item = (&'a [f64], f64)>,
 {
-    erm_pass_with(loss, w, samples, grad, kernels)
+    erm_pass_with(loss, w, samples, grad, over, kernels)
 }
 
 /// [`erm_pass`] with the given kernels. Four samples per step: four independent dot-product
@@ -505,6 +544,7 @@ fn erm_pass_with<'a, L, I, K>(
     w: &[f64],
     samples: I,
     grad: Option<&mut [f64]>,
+    over: Option<usize>,
     kernels: K,
 ) -> f64
 where
@@ -540,7 +580,7 @@ where
                 axpy(g, x, grad);
                 count += 1;
             }
-            let n = count.max(1) as f64;
+            let n = over.unwrap_or(count).max(1) as f64;
             grad.iter_mut().for_each(|g| *g /= n);
         }
         None => {
@@ -550,13 +590,20 @@ where
             }
         }
     }
-    value / count.max(1) as f64
+    value / over.unwrap_or(count).max(1) as f64
 }
 
 /// The TERM pass (seed 000 §7.1) in one sweep with an online log-sum-exp: keep m = max τfᵢ so far,
 /// S = Σ exp(τfᵢ − m) and g = Σ exp(τfᵢ − m)∇fᵢ, rescaling S and g when m grows. Then
 /// F_τ = (m + ln(S/n))/τ and ∇F_τ = g/S (softmax weights).
-fn tilted_pass<'a, L, I>(loss: &L, tau: f64, w: &[f64], samples: I, grad: Option<&mut [f64]>) -> f64
+fn tilted_pass<'a, L, I>(
+    loss: &L,
+    tau: f64,
+    w: &[f64],
+    samples: I,
+    grad: Option<&mut [f64]>,
+    over: Option<usize>,
+) -> f64
 where
     L: GlmLoss + ?Sized,
     I: Iterator<Item = (&'a [f64], f64)>,
@@ -592,7 +639,7 @@ where
     if let Some(g) = grad {
         g.iter_mut().for_each(|gj| *gj /= s);
     }
-    (m + libm::log(s / count as f64)) / tau
+    (m + libm::log(s / over.unwrap_or(count) as f64)) / tau
 }
 
 #[cfg(test)]
@@ -629,20 +676,18 @@ mod tests {
                 let expected: (u64, Vec<u64>) = bits(value / n as f64, &g);
                 let value_only = (value_only / n as f64).to_bits();
                 let label = format!("{glm:?}, n = {n}, d = {d}");
-                let v =
-                    with_glm!(glm, l => erm_pass_with(l, &w, samples(), Some(&mut g), Portable));
+                let v = with_glm!(glm, l => erm_pass_with(l, &w, samples(), Some(&mut g), None, Portable));
                 assert_eq!(bits(v, &g), expected, "{label}");
-                let v = with_glm!(glm, l => erm_pass_with(l, &w, samples(), None, Portable));
+                let v = with_glm!(glm, l => erm_pass_with(l, &w, samples(), None, None, Portable));
                 assert_eq!(v.to_bits(), value_only, "{label}");
                 #[cfg(target_arch = "x86_64")]
                 if let Some(avx2) = crate::linalg::Avx2::detect() {
                     // SAFETY: `detect` found AVX2.
                     let v = with_glm!(glm, l => unsafe {
-                        erm_pass_avx2(l, &w, samples(), Some(&mut g), avx2)
+                        erm_pass_avx2(l, &w, samples(), Some(&mut g), None, avx2)
                     });
                     assert_eq!(bits(v, &g), expected, "AVX2: {label}");
-                    let v =
-                        with_glm!(glm, l => unsafe { erm_pass_avx2(l, &w, samples(), None, avx2) });
+                    let v = with_glm!(glm, l => unsafe { erm_pass_avx2(l, &w, samples(), None, None, avx2) });
                     assert_eq!(v.to_bits(), value_only, "AVX2: {label}");
                 }
             }

@@ -272,11 +272,13 @@ function showReadout() {
   const main = run.main;
   ui.stepCount.textContent = String(main.gradEvals.length ? main.gradEvals[main.gradEvals.length - 1] : 0);
   const e = run.latestExcess;
-  ui.excess.textContent = sci(e);
-  ui.excess.dataset.value = e === null ? '' : String(e);
+  const unavailable = run.info?.referenceUnavailable;
+  ui.excess.textContent = unavailable ? 'reference unavailable (non-private diagnostic)' : sci(e);
+  ui.excess.title = unavailable ?? '';
+  ui.excess.dataset.value = e === null || Number.isNaN(e) ? '' : String(e);
   const r = run.release;
   ui.release.textContent = r
-    ? `(${r.w.slice(0, 4).map((v) => fmt(v, 4)).join(', ')}${r.w.length > 4 ? ', …' : ''}); excess ${sci(r.excess)}`
+    ? `(${r.w.slice(0, 4).map((v) => fmt(v, 4)).join(', ')}${r.w.length > 4 ? ', …' : ''}); excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`
     : 'not yet';
   const cert = main.certificate;
   $('certificate').textContent = cert
@@ -533,11 +535,16 @@ async function onCsvChosen() {
     return tr;
   }));
   table.hidden = false;
-  const candidate = { ...fromControls(), data: 'csv', n: shape.n, d: shape.d };
-  candidate.batch = Math.min(candidate.batch, shape.n);
+  // Replace-one: n is public and is the row count. Add/remove: n is declared at its control and a
+  // file of any size runs (refusing n ± 1 rows would itself tell D from D ∪ {z}).
+  const controls = fromControls();
+  const n = controls.relation === 'replace_one' ? shape.n : controls.n;
+  const candidate = { ...controls, data: 'csv', n, d: shape.d };
+  candidate.batch = Math.min(candidate.batch, n);
   if (applyConfig(candidate)) {
     syncControls();
-    $('export-status').textContent = `${file.name}: ${shape.n} rows, ${shape.d} features loaded.`;
+    const declared = n === shape.n ? '' : ` (n = ${n} declared: add/remove neighbours; every row is used)`;
+    $('export-status').textContent = `${file.name}: ${shape.n} rows, ${shape.d} features loaded${declared}.`;
   }
 }
 

@@ -141,6 +141,8 @@ const SPECS = {
   excess: (history, theories) => ({
     series: algorithmsOf(history).map((a) => excessSeries(history, a, theories[a])),
     title: 'excess empirical risk (non-private)',
+    // Without a certified F* the excess columns are NaN: the plot says why instead of staying blank.
+    unavailable: history.info.referenceUnavailable ?? null,
   }),
   path: (history) => {
     const { info } = history;
@@ -152,8 +154,9 @@ const SPECS = {
       grid: history.grid,
       domain: info.view.domain ?? { kind: 'none' },
       paths: algorithmsOf(history).map((a) => layer(a, decimate(history.lanes[a][0].path, 2, MAX_POINTS))),
-      wStar: info.view.w_star,
-      sensitivityRadius: info.previews[0].sensitivity_ball ?? null,
+      wStar: info.view.w_star ?? null,
+      // The ball is drawn around w*: none without a reference.
+      sensitivityRadius: info.view.w_star ? (info.previews[0].sensitivity_ball ?? null) : null,
       releases: algorithmsOf(history).map((a) => layer(a, history.lanes[a].flatMap((l) => (l.release ? l.release.plane : [])))),
     };
   },
@@ -189,7 +192,7 @@ const SPECS = {
   features: (history) => ({
     norms: history.info.featureNorms,
     threshold: JSON.parse(history.info.config).feature_bound,
-    clippedFraction: history.info.clipped / history.info.n,
+    clippedFraction: history.info.clipped / (history.info.rows ?? history.info.n),
   }),
 };
 

@@ -485,7 +485,7 @@ impl PhasedOutputPerturbation {
         erm_only(objective)?;
         certified_solver(objective, settings.solver)?;
         let d = objective.dim();
-        let n = objective.data().n();
+        let n = objective.n();
         let l = objective.lipschitz();
         let beta = objective.smoothness();
         if !(l.is_finite() && l > 0.0) {

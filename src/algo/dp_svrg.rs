@@ -707,10 +707,10 @@ impl PrivateAlgorithm for DpSvrg {
             // New epoch: the exact anchor ṽ = ∇(data term)(x̃), never released (P5).
             self.snapshot_loss = objective.data_term(&self.snapshot, Some(&mut self.anchor))
                 + reg.value(&self.snapshot);
-            // data_term averages over the n′ records present; the mechanism divides the sum by
-            // the declared n (identical, factor exactly 1, when n′ = n).
-            if n != self.config.n {
-                let scale = n as f64 / self.config.n as f64;
+            // The mechanism divides the records' sum by the declared n; data_term divides by the
+            // objective's n, which the session declares (factor exactly 1 when they agree).
+            if objective.n() != self.config.n {
+                let scale = objective.n() as f64 / self.config.n as f64;
                 self.anchor.iter_mut().for_each(|a| *a *= scale);
             }
             self.sampled += n as u64;

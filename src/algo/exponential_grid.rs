@@ -116,9 +116,6 @@ pub fn theory_bound(
 /// Seed 000 Algorithm 9 on a grid, as a step-wise [`PrivateAlgorithm`].
 pub struct GridExponential {
     settings: GridSettings,
-    /// m/n: the records present over the declared n under add/remove (ERM), else 1, so that the
-    /// data term is averaged over the declared n (module docs, Privacy).
-    scale: f64,
     guarantee: Guarantee,
     mechanism: ExponentialMechanism,
     sensitivity: f64,
@@ -141,8 +138,7 @@ impl GridExponential {
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        let n = objective.data().n();
-        Self::under(settings, Relation::ReplaceOne, n, objective, rng, seeded)
+        Self::under(settings, Relation::ReplaceOne, objective.n(), objective, rng, seeded)
     }
 
     /// As [`GridExponential::new`], for neighbours under `relation` with the declared `n`: under
@@ -157,7 +153,7 @@ impl GridExponential {
         seeded: bool,
     ) -> Result<Self> {
         let present = objective.data().n();
-        if n == 0 || (relation == Relation::ReplaceOne && present != n) {
+        if n == 0 || n != objective.n() || (relation == Relation::ReplaceOne && present != n) {
             return Err(Error::invalid(
                 "n",
                 format!("the number of records, {present} (replace-one: n is public)"),
@@ -192,12 +188,8 @@ impl GridExponential {
             ));
         }
         let erm = !matches!(objective.loss().map(|l| l.wrap), Some(Wrap::Tilted { .. }));
+        // The objective already averages its data term over the declared n (`Objective::n`).
         let sensitivity = sensitivity_under(lipschitz, radius, n, erm, relation);
-        let scale = if erm && relation == Relation::AddRemove {
-            present as f64 / n as f64
-        } else {
-            1.0
-        };
         let mechanism = ExponentialMechanism::new(settings.epsilon, sensitivity)?;
         let r = settings.resolution;
         let h = 2.0 * radius / (r - 1) as f64;
@@ -238,7 +230,6 @@ impl GridExponential {
         };
         Ok(Self {
             settings,
-            scale,
             guarantee,
             mechanism,
             sensitivity,
@@ -263,10 +254,10 @@ impl GridExponential {
         self.sensitivity
     }
 
-    /// F at a grid point as the mechanism scores it: the data term averaged over the declared n
-    /// (bit-identical to `objective.value` when the counts agree: the scale is exactly 1).
+    /// F at a grid point as the mechanism scores it: the objective averages its data term over
+    /// the declared n (`Objective::n`), whatever the number of records present.
     fn score(&self, objective: &Objective, w: &[f64]) -> f64 {
-        self.scale * objective.data_term(w, None) + objective.regularizer().value(w)
+        objective.data_term(w, None) + objective.regularizer().value(w)
     }
 
     /// The exact selection probabilities over the grid on `objective`'s data (non-private: for

@@ -176,10 +176,10 @@ impl Calibration {
     /// the declared n (see [`Calibration::value_and_gradient`]). Tilted ERM is not a mean over
     /// records, and its gradient's sensitivity is not 2G/n: it is refused.
     pub(crate) fn check_objective(&self, objective: &Objective) -> Result<()> {
-        if self.relation == Relation::ReplaceOne && objective.data().n() != self.n {
+        if self.relation == Relation::ReplaceOne && objective.n() != self.n {
             return Err(Error::DimensionMismatch {
                 what: "n of the calibration",
-                expected: objective.data().n(),
+                expected: objective.n(),
                 got: self.n,
             });
         }
@@ -213,7 +213,8 @@ impl Calibration {
         match self.relation {
             Relation::ReplaceOne => objective.value_and_gradient(w, grad),
             Relation::AddRemove => {
-                let scale = objective.data().n() as f64 / self.n as f64;
+                // 1 when the objective already divides by the declared n (the session's).
+                let scale = objective.n() as f64 / self.n as f64;
                 let data_value = objective.data_term(w, Some(&mut *grad));
                 let ridge = objective.regularizer();
                 for (g, w) in grad.iter_mut().zip(w) {

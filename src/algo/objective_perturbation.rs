@@ -214,7 +214,8 @@ impl ObjectivePerturbation {
         if config.max_iters == 0 {
             return Err(Error::invalid("max_iters", "at least 1", 0));
         }
-        let n = objective.data().n();
+        // The declared n (`Objective::n`), never the file's row count.
+        let n = objective.n();
         let r = objective.feature_bound();
         let split = epsilon_split(config.epsilon, n, reg.l2, r, LOGISTIC_CURVATURE)?;
         let mut linear = vec![0.0; d];
@@ -303,7 +304,7 @@ impl PrivateAlgorithm for ObjectivePerturbation {
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
-        if self.done || objective.dim() != self.w.len() || objective.data().n() != self.n {
+        if self.done || objective.dim() != self.w.len() || objective.n() != self.n {
             return None;
         }
         // Nesterov (constant momentum, strongly convex): y_t = w_t + m(w_t − w_{t−1}),

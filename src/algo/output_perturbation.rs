@@ -188,7 +188,7 @@ impl Declared {
     /// never the data.
     pub fn of(obj: &Objective) -> Result<Self> {
         Self::from_constants(Constants {
-            n: obj.data().n(),
+            n: obj.n(),
             d: obj.dim(),
             lipschitz: obj.lipschitz(),
             strong_convexity: obj.strong_convexity(),

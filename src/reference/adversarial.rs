@@ -77,7 +77,8 @@ use crate::objective::Objective;
 use crate::stats::compensated_sum;
 
 use super::{
-    DualSweep, Prox, Reference, Uniform, duality_certified, gram_norm_estimate, no_convergence,
+    DualSweep, Meter, Prox, Reference, Uniform, duality_certified, gram_norm_estimate,
+    no_convergence,
 };
 
 /// The per-sample dual feasible set and conjugate term of each loss (module docs).
@@ -217,14 +218,14 @@ fn residual_step(cap: f64, l: &Local, s: &Sample, (a, alpha): (f64, f64)) -> (f6
     best.0
 }
 
-/// Adversarial hinge / absolute / squared / Huber with radius r ≥ 0 (module docs). `max_iters`
-/// bounds the number of sweeps.
+/// Adversarial hinge / absolute / squared / Huber with radius r ≥ 0 (module docs). `meter`
+/// caps the sweeps (iterations, passes, time).
 pub(super) fn solve(
     obj: &Objective,
     glm: Glm,
     r: f64,
     tol: f64,
-    max_iters: usize,
+    meter: &Meter,
 ) -> Result<Reference> {
     let Some(kind) = Dual::of(glm) else {
         return Err(Error::invalid(
@@ -235,7 +236,8 @@ pub(super) fn solve(
     };
     let data = obj.data();
     let (n, d) = (data.n(), data.d());
-    let nf = n as f64;
+    // The data term's mean divides by the declared n (`Objective::n`).
+    let nf = obj.n() as f64;
     let reg = obj.regularizer();
     let dom = obj.domain();
     let x = data.matrix_slice();
@@ -278,7 +280,8 @@ pub(super) fn solve(
     let mut evals = 0usize;
     // w(v) = argmax ⟨v + ρc, w⟩ − λ₁‖w‖₁ − (κ/2)‖w‖² over W (= ∇h_c*(v)).
     let primal_at = |v: &[f64], w: &mut [f64], center: &[f64]| sweep.primal_at(prox, v, center, w);
-    for _ in 0..max_iters {
+    for _ in 0..meter.max_iters() {
+        meter.check(evals)?;
         primal_at(&v, &mut w, &center);
         let mut local = Local {
             nk: nf * kappa,
@@ -376,5 +379,5 @@ pub(super) fn solve(
         }
         center.copy_from_slice(&w);
     }
-    Err(no_convergence(max_iters))
+    Err(no_convergence(meter.max_iters()))
 }

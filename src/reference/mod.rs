@@ -86,6 +86,102 @@ pub struct Reference {
 
 /// Solves to a certified gap ≤ `tol · max(1, |F|)` within `max_iters` iterations.
 pub fn solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference> {
+    solve_capped(obj, tol, &Cap::iterations(max_iters))
+}
+
+/// What a reference solve may spend before it gives up with an error that says which cap it
+/// met: iterations, counted passes over the data (deterministic, the same on every machine)
+/// and wall-clock time (so that a slow machine or browser also stops in about the time the pass
+/// cap was sized for). The session's reference is a non-private diagnostic that must never hold
+/// up or decide a release (DESIGN.md §5 rule 6), so it runs under all three.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cap {
+    pub max_iters: usize,
+    /// Passes over the data (the solvers' `grad_evals` count).
+    pub max_passes: usize,
+    /// Seconds of wall-clock time; ∞ for none.
+    pub max_seconds: f64,
+}
+
+impl Cap {
+    /// Only an iteration cap (the unit tests' and benchmarks' solves).
+    pub fn iterations(max_iters: usize) -> Self {
+        Self {
+            max_iters,
+            max_passes: usize::MAX,
+            max_seconds: f64::INFINITY,
+        }
+    }
+
+    /// Starts the clock: the caps as checked inside a solver's loop.
+    fn start(&self) -> Meter {
+        Meter {
+            cap: *self,
+            started: now_seconds(),
+        }
+    }
+}
+
+/// A [`Cap`] with its clock running.
+pub(super) struct Meter {
+    cap: Cap,
+    started: f64,
+}
+
+impl Meter {
+    pub(super) fn max_iters(&self) -> usize {
+        self.cap.max_iters
+    }
+
+    /// An error once `passes` exceed the pass cap or the time is up (checked once per outer
+    /// iteration, each of which costs at least one pass, so the clock is read rarely).
+    pub(super) fn check(&self, passes: usize) -> Result<()> {
+        if passes > self.cap.max_passes {
+            return Err(Error::invalid(
+                "reference",
+                format!(
+                    "a certified optimum within the work cap of {} passes over the data",
+                    self.cap.max_passes
+                ),
+                format!("none after {passes} passes"),
+            ));
+        }
+        if self.cap.max_seconds.is_finite() {
+            let elapsed = now_seconds() - self.started;
+            if elapsed > self.cap.max_seconds {
+                return Err(Error::invalid(
+                    "reference",
+                    format!(
+                        "a certified optimum within the time cap of {} s",
+                        self.cap.max_seconds
+                    ),
+                    format!("none after {elapsed:.1} s ({passes} passes over the data)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Seconds on a monotone-enough clock: `Instant` natively; in the browser, where `Instant`
+/// panics, the JavaScript clock (through the wasm module, which alone names JavaScript).
+fn now_seconds() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        crate::wasm::now_ms() / 1000.0
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::sync::OnceLock;
+        use std::time::Instant;
+        static ORIGIN: OnceLock<Instant> = OnceLock::new();
+        ORIGIN.get_or_init(Instant::now).elapsed().as_secs_f64()
+    }
+}
+
+/// [`solve`] under every cap of `cap`.
+pub fn solve_capped(obj: &Objective, tol: f64, cap: &Cap) -> Result<Reference> {
+    let meter = cap.start();
     let d = obj.dim();
     let reg = obj.regularizer();
     if d == 0 || obj.data().n() == 0 {
@@ -107,13 +203,11 @@ pub fn solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference> {
     }
     match obj.loss() {
         Some(loss) if !loss.glm.is_smooth() || adversarial_residual(loss) => match loss.wrap {
-            Wrap::None => dual_solve(obj, loss.glm, tol, max_iters),
-            Wrap::Adversarial { radius } => {
-                adversarial::solve(obj, loss.glm, radius, tol, max_iters)
-            }
-            Wrap::Tilted { tau } => tilted::solve(obj, loss.glm, tau, tol, max_iters),
+            Wrap::None => dual_solve(obj, loss.glm, tol, &meter),
+            Wrap::Adversarial { radius } => adversarial::solve(obj, loss.glm, radius, tol, &meter),
+            Wrap::Tilted { tau } => tilted::solve(obj, loss.glm, tau, tol, &meter),
         },
-        _ => primal_solve(obj, tol, max_iters),
+        _ => primal_solve(obj, tol, &meter),
     }
 }
 
@@ -145,7 +239,7 @@ pub(super) fn with_allowance(terms: &[f64]) -> f64 {
 
 /// FISTA with backtracking on f_s = data term + (λ₂/2)‖·‖², prox of λ₁‖·‖₁ + I_W, restart when
 /// F increases (O'Donoghue & Candès 2015), stopped by the conjugate-gap certificate.
-fn primal_solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference> {
+fn primal_solve(obj: &Objective, tol: f64, meter: &Meter) -> Result<Reference> {
     let d = obj.dim();
     let reg = obj.regularizer();
     let dom = obj.domain();
@@ -170,7 +264,8 @@ fn primal_solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference
     let (mut gy, mut gw, mut buf) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
     let mut theta = 1.0f64;
     let mut f_prev = f64::INFINITY;
-    for iter in 0..max_iters {
+    for iter in 0..meter.max_iters() {
+        meter.check(evals)?;
         let fy = smooth(&y, &mut gy);
         evals += 1;
         // Backtracking: accept L once f_s(w⁺) ≤ f_s(y) + ⟨∇f_s(y), w⁺ − y⟩ + (L/2)‖w⁺ − y‖².
@@ -240,7 +335,7 @@ fn primal_solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference
         // which can be far above the data's actual curvature; backtracking keeps each step safe.
         lip *= 0.9;
     }
-    Err(no_convergence(max_iters))
+    Err(no_convergence(meter.max_iters()))
 }
 
 /// For the adversarial loss with 0 ∈ W: (0, a, c, ‖a‖), where a + c·B is its subdifferential at
@@ -301,10 +396,11 @@ fn certify_zero(obj: &Objective, tol: f64, buf: &mut [f64]) -> Option<Reference>
 }
 
 /// Hinge / absolute loss, module docs item 2. `max_iters` bounds the number of sweeps.
-fn dual_solve(obj: &Objective, glm: Glm, tol: f64, max_iters: usize) -> Result<Reference> {
+fn dual_solve(obj: &Objective, glm: Glm, tol: f64, meter: &Meter) -> Result<Reference> {
     let data = obj.data();
     let (n, d) = (data.n(), data.d());
-    let nf = n as f64;
+    // Weights 1/n over the declared n (`Objective::n`), as the data term divides by it.
+    let nf = obj.n() as f64;
     let reg = obj.regularizer();
     let dom = obj.domain();
     let y = data.labels();
@@ -327,7 +423,8 @@ fn dual_solve(obj: &Objective, glm: Glm, tol: f64, max_iters: usize) -> Result<R
     let mut alpha = vec![0.0; n];
     let (mut v, mut w, mut buf) = (vec![0.0; d], vec![0.0; d], vec![0.0; d]);
     let mut evals = 0usize;
-    for _ in 0..max_iters {
+    for _ in 0..meter.max_iters() {
+        meter.check(evals)?;
         sweep.sweep(&weights, prox, &center, &mut alpha, &mut v, &mut w);
         evals += 1;
         // Certificate for the original problem at α (v recomputed exactly, no drift).
@@ -344,7 +441,7 @@ fn dual_solve(obj: &Objective, glm: Glm, tol: f64, max_iters: usize) -> Result<R
         // α is kept, so the next subproblem starts warm.
         center.copy_from_slice(&w);
     }
-    Err(no_convergence(max_iters))
+    Err(no_convergence(meter.max_iters()))
 }
 
 /// The duality-gap certificate at w: `terms` = [F(w), then the negated terms of the dual value D]
@@ -578,6 +675,17 @@ impl PopulationProblem {
         samples: usize,
         tol: f64,
     ) -> Result<PopulationReference> {
+        self.solve_capped(rng, samples, tol, &Cap::iterations(200_000))
+    }
+
+    /// [`PopulationProblem::solve`] with the fresh-sample solve under `cap`.
+    pub fn solve_capped(
+        &self,
+        rng: crate::rng::DpRng,
+        samples: usize,
+        tol: f64,
+        cap: &Cap,
+    ) -> Result<PopulationReference> {
         use crate::data::{Tail, Task};
         use crate::domain::{Domain, DomainKind};
         use crate::loss::Glm;
@@ -626,7 +734,7 @@ impl PopulationProblem {
             self.domain.boxed(),
             self.feature_bound,
         )?;
-        let r = solve(&obj, tol, 200_000)?;
+        let r = solve_capped(&obj, tol, cap)?;
         Ok(PopulationReference {
             w: r.w,
             value: r.value,

@@ -88,7 +88,7 @@
 //! (2016).
 
 use super::{
-    DualSweep, Prox, Reference, Weights, gram_norm_estimate, no_convergence, with_allowance,
+    DualSweep, Meter, Prox, Reference, Weights, gram_norm_estimate, no_convergence, with_allowance,
 };
 use crate::error::{Error, Result};
 use crate::loss::Glm;
@@ -108,16 +108,16 @@ impl Weights for Tilt<'_> {
     }
 }
 
-/// TERM over hinge / absolute (module docs). `max_iters` bounds the number of outer iterations
+/// TERM over hinge / absolute (module docs). `meter` caps the outer iterations (and passes, time)
 /// (one sweep each).
 pub(super) fn solve(
     obj: &Objective,
     glm: Glm,
     tau: f64,
     tol: f64,
-    max_iters: usize,
+    meter: &Meter,
 ) -> Result<Reference> {
-    run(obj, glm, tau, tol, max_iters).map(|s| s.reference)
+    run(obj, glm, tau, tol, meter).map(|s| s.reference)
 }
 
 /// A certified solution with the dual point (q, α) that certifies it and v = Σ qᵢαᵢxᵢ (read by
@@ -133,7 +133,7 @@ struct Solved {
     v: Vec<f64>,
 }
 
-fn run(obj: &Objective, glm: Glm, tau: f64, tol: f64, max_iters: usize) -> Result<Solved> {
+fn run(obj: &Objective, glm: Glm, tau: f64, tol: f64, meter: &Meter) -> Result<Solved> {
     let data = obj.data();
     let (n, d) = (data.n(), data.d());
     let nf = n as f64;
@@ -162,7 +162,8 @@ fn run(obj: &Objective, glm: Glm, tau: f64, tol: f64, max_iters: usize) -> Resul
     let (mut v, mut w) = (vec![0.0; d], vec![0.0; d]);
     let mut evals = 0usize;
     let mut previous = f64::INFINITY;
-    for _ in 0..max_iters {
+    for _ in 0..meter.max_iters() {
+        meter.check(evals)?;
         sweep.sweep(&Tilt(&q), prox, &center, &mut alpha, &mut v, &mut w);
         // The certificate's v from scratch (no drift), and w(v).
         sweep.weighted_sum(&Tilt(&q), &alpha, &mut v);
@@ -210,7 +211,7 @@ fn run(obj: &Objective, glm: Glm, tau: f64, tol: f64, max_iters: usize) -> Resul
         sweep.weighted_sum(&Tilt(&q), &alpha, &mut v);
         evals += 1;
     }
-    Err(no_convergence(max_iters))
+    Err(no_convergence(meter.max_iters()))
 }
 
 /// q ← softmax(τf), shifted by max f so that no exponential overflows.
@@ -253,7 +254,10 @@ pub(super) fn certified_gap(
     tau: f64,
 ) -> (f64, f64) {
     let eps = f64::EPSILON;
-    let n = q.len() as f64;
+    // F's log-mean-exp and the KL term are over the declared n (`Objective::n`): with m rows,
+    // ln((1/n)Σ e^{τfᵢ}) and Σ qᵢ ln(n qᵢ) = KL(q‖uniform_m) + ln(n/m) shift together.
+    let n = obj.n() as f64;
+    let rows = q.len() as f64;
     let reg = obj.regularizer();
     let y = obj.data().labels();
     // F(w) again, accurately: max f + ln(S/n)/τ + g(w).
@@ -274,7 +278,7 @@ pub(super) fn certified_gap(
     let magnitude =
         compensated_sum(qay().map(f64::abs)) + compensated_sum(qlnq().map(f64::abs)) / tau;
     let total = compensated_sum(q.iter().copied());
-    let slack = 4.0 * eps + 4.0 * n * eps * eps;
+    let slack = 4.0 * eps + 4.0 * rows * eps * eps;
     let ends = [1.0 / (total * (1.0 + slack)), 1.0 / (total * (1.0 - slack))];
     let mut buf = vec![0.0; v.len()];
     let mut scaled = v.to_vec();
@@ -300,6 +304,7 @@ mod tests {
     use crate::data::Dataset;
     use crate::domain::DomainKind;
     use crate::loss::{Loss, Regularizer, Wrap};
+    use crate::reference::Cap;
     use std::sync::Arc;
 
     #[test]
@@ -360,7 +365,14 @@ mod tests {
     #[test]
     fn certificate_is_a_true_bound_and_wrong_duals_would_be_caught() {
         let (obj, best) = one_d(2.0);
-        let s = run(&obj, Glm::Hinge, 2.0, 1e-10, 10_000).unwrap();
+        let s = run(
+            &obj,
+            Glm::Hinge,
+            2.0,
+            1e-10,
+            &Cap::iterations(10_000).start(),
+        )
+        .unwrap();
         let r = &s.reference;
         // 1e-13: the rounding of two evaluations of F (values of order 1).
         assert!(r.value - r.gap_bound <= best + 1e-13, "{r:?} vs {best}");
@@ -411,9 +423,18 @@ mod tests {
     fn a_tilt_too_small_to_certify_is_refused_by_name() {
         let (obj, _) = one_d(1e-5);
         // 64ε/tol = 1.4e-5 at tol 1e-9.
-        let err = solve(&obj, Glm::Hinge, 1e-5, 1e-9, 10).unwrap_err();
+        let err = solve(&obj, Glm::Hinge, 1e-5, 1e-9, &Cap::iterations(10).start()).unwrap_err();
         assert_eq!(err.field(), Some("loss.tau"));
         let (obj, _) = one_d(1e-3);
-        assert!(solve(&obj, Glm::Hinge, 1e-3, 1e-9, 10_000).is_ok());
+        assert!(
+            solve(
+                &obj,
+                Glm::Hinge,
+                1e-3,
+                1e-9,
+                &Cap::iterations(10_000).start()
+            )
+            .is_ok()
+        );
     }
 }

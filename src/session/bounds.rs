@@ -60,11 +60,13 @@ pub fn curve(
 ) -> Option<Curve> {
     let declared = &problem.declared;
     let (beta, mu, d) = (declared.smoothness(), declared.strong_convexity(), config.d);
+    // Two bounds are stated through F(w₀) − F* or ‖w*‖: without a reference they are not drawn.
+    let reference = problem.reference.as_ref().ok();
     match prepared {
         Prepared::NoisyGd(_, step) if mu > 0.0 && beta.is_finite() && *step == 1.0 / beta => {
             let mut start = vec![0.0; d];
             problem.objective.domain().project(&mut start);
-            let gap = problem.objective.value(&start) - problem.reference.value;
+            let gap = problem.objective.value(&start) - reference?.value;
             over_steps(
                 config.steps,
                 |t| gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, preview.sigma),
@@ -86,18 +88,21 @@ pub fn curve(
                 "seed 002 Theorem 5.3 (eqs 71–76) with the noise term written out",
             )
         }
-        Prepared::ObjectivePerturbation(_) => flat(
-            gradient_perturbation::objective_perturbation_bound(
-                config.n,
-                d,
-                config.epsilon,
-                config.feature_bound,
-                config.l2,
-                crate::linalg::dot(&problem.reference.w, &problem.reference.w),
+        Prepared::ObjectivePerturbation(_) => {
+            let w_star = &reference?.w;
+            flat(
+                gradient_perturbation::objective_perturbation_bound(
+                    config.n,
+                    d,
+                    config.epsilon,
+                    config.feature_bound,
+                    config.l2,
+                    crate::linalg::dot(w_star, w_star),
+                )
+                .ok()?,
+                "strong convexity of the perturbed objective (CMS11 Algorithm 2)",
             )
-            .ok()?,
-            "strong convexity of the perturbed objective (CMS11 Algorithm 2)",
-        ),
+        }
         Prepared::OutputPerturbation(plan, _) => flat(
             output_perturbation::theory_bound(
                 plan.declared,

@@ -56,7 +56,9 @@ pub struct Release {
     /// `w` in the parameter view's plane coordinates.
     pub plane: [f64; 2],
     pub loss: f64,
-    pub excess: f64,
+    /// F(w) − F*; `None` when the reference is unavailable ([`Problem::reference`]). Computed
+    /// after the release, never before it or for it. **Non-private**.
+    pub excess: Option<f64>,
     /// Excess population risk F_pop(w) − F_pop(w*_pop), estimated on a fresh sample with its
     /// standard error (synthetic data only). **Non-private**.
     pub population: Option<Estimate>,
@@ -70,7 +72,8 @@ pub struct Batch {
     pub t: Vec<f64>,
     pub grad_evals: Vec<f64>,
     pub loss: Vec<f64>,
-    /// F(w_t) − F*, floored at 0 (F* is certified to within `Reference::gap_bound`).
+    /// F(w_t) − F*, floored at 0 (F* is certified to within `Reference::gap_bound`); NaN
+    /// throughout when the reference is unavailable (the page draws no curve and says why).
     pub excess: Vec<f64>,
     /// Each iterate in the view's plane coordinates, interleaved (a₀, b₀, a₁, b₁, …); for d ≤ 2
     /// these are the first two coordinates.
@@ -275,8 +278,9 @@ impl Session {
         self.theory.as_ref()
     }
 
-    pub fn reference(&self) -> &Reference {
-        &self.problem.reference
+    /// The certified reference, if it was available (see [`Problem::reference`]).
+    pub fn reference(&self) -> Option<&Reference> {
+        self.problem.reference.as_ref().ok()
     }
 
     /// How many samples clipping changed. **Non-private** diagnostic.
@@ -293,14 +297,17 @@ impl Session {
         self.algorithm.ledger()
     }
 
-    /// F(w) − F* on the problem's objective, floored at 0; `reported` is the algorithm's own F(w)
-    /// when it solves the problem's objective.
+    /// F(w) − F* on the problem's objective, floored at 0, or NaN without a reference;
+    /// `reported` is the algorithm's own F(w) when it solves the problem's objective.
     fn excess(&self, w: &[f64], reported: f64) -> f64 {
+        let Ok(reference) = &self.problem.reference else {
+            return f64::NAN;
+        };
         let value = match &self.solved {
             Some(_) => self.problem.objective.value(w),
             None => reported,
         };
-        (value - self.problem.reference.value).max(0.0)
+        (value - reference.value).max(0.0)
     }
 
     /// Runs at most `max_steps` steps, stopping early when `keep_going` says so (checked after
@@ -324,7 +331,7 @@ impl Session {
             self.released = true;
             let w = self.algorithm.current().to_vec();
             let loss = self.problem.objective.value(&w);
-            let excess = (loss - self.problem.reference.value).max(0.0);
+            let excess = self.excess(&w, loss);
             let plane = self.problem.plane.project(&w);
             let final_report = StepReport {
                 t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
@@ -341,7 +348,7 @@ impl Session {
                 .as_ref()
                 .and_then(|p| p.excess_risk(&w).ok());
             batch.release = Some(Release {
-                excess,
+                excess: self.reference().map(|_| excess),
                 population,
                 w,
                 plane,
@@ -376,27 +383,40 @@ pub struct View {
     /// The domain whose boundary the view draws (its serialised form is the plot's shape); `None`
     /// for d > 2, where its section by the plane is not drawn.
     pub domain: Option<DomainKind>,
-    /// w* in plane coordinates.
-    pub w_star: [f64; 2],
+    /// w* in plane coordinates; `None` without a reference.
+    pub w_star: Option<[f64; 2]>,
 }
 
 impl Problem {
     /// The parameter view of this problem.
     pub fn view(&self) -> View {
         let d = self.declared.d;
-        let w_star = self.plane.project(&self.reference.w);
+        let reference = self.reference.as_ref().ok();
+        let w_star = reference.map(|r| self.plane.project(&r.w));
         let radius = self.declared.radius();
         if d <= 2 {
             let extent = match self.declared.domain {
                 DomainKind::Simplex => 1.1,
                 _ if radius.is_finite() => radius,
-                _ => (2.0 * crate::linalg::norm2(&self.reference.w)).max(1.0),
+                _ => reference.map_or(1.0, |r| (2.0 * crate::linalg::norm2(&r.w)).max(1.0)),
             };
             return View {
                 center: [0.0, 0.0],
                 extent,
                 axis_labels: ["w₁", "w₂"],
                 domain: Some(self.declared.domain),
+                w_star,
+            };
+        }
+        if reference.is_none() {
+            // d > 2 without a reference: the coordinate plane through the start
+            // (`Plane::at_start`), as wide as the domain (or ±1 on R^d): data-free.
+            let extent = if radius.is_finite() { radius } else { 1.0 };
+            return View {
+                center: [0.0, 0.0],
+                extent,
+                axis_labels: ["w₁ − start₁", "w₂ − start₂"],
+                domain: None,
                 w_star,
             };
         }
@@ -628,7 +648,7 @@ mod tests {
         assert!(!seeded_caveat(&a));
         assert!(seeded_caveat(&release(&small())));
         // The data, hence F*, still come from the seed.
-        let f_star = |c: RunConfig| Session::new(c).unwrap().reference().value;
+        let f_star = |c: RunConfig| Session::new(c).unwrap().reference().unwrap().value;
         assert_eq!(f_star(config), f_star(small()));
     }
 
@@ -889,12 +909,15 @@ mod tests {
         assert!((crate::linalg::norm2(&plane.e1) - 1.0).abs() < 1e-12);
         assert!((crate::linalg::norm2(&plane.e2) - 1.0).abs() < 1e-12);
         assert!(crate::linalg::dot(&plane.e1, &plane.e2).abs() < 1e-12);
-        assert_eq!(plane.project(&problem.reference.w), [0.0, 0.0]);
+        assert_eq!(
+            plane.project(&problem.reference.as_ref().unwrap().w),
+            [0.0, 0.0]
+        );
         let (grid, res) = problem.loss_grid(13).unwrap();
         assert_eq!(grid.len(), res * res);
         // The grid's centre is w*, where F is smallest over the grid (up to the grid's reach).
         let centre = grid[(res / 2) * res + res / 2];
-        assert!((centre - problem.reference.value).abs() < 1e-9);
+        assert!((centre - problem.reference.as_ref().unwrap().value).abs() < 1e-9);
         // w* minimises F over the domain: no grid point inside the domain does better.
         let view = problem.view();
         let step = 2.0 * view.extent / (res - 1) as f64;
@@ -907,7 +930,7 @@ mod tests {
             plane.point(a, b, &mut w);
             if problem.objective.domain().contains(&w, 0.0) {
                 assert!(
-                    v >= problem.reference.value - 1e-9,
+                    v >= problem.reference.as_ref().unwrap().value - 1e-9,
                     "{v} < F* at ({a}, {b})"
                 );
             }
@@ -943,7 +966,7 @@ mod tests {
             let mut finals = Vec::new();
             while !lab.is_done() {
                 for lane in lab.advance(usize::MAX, || true) {
-                    finals.extend(lane.batch.release.map(|r| r.excess));
+                    finals.extend(lane.batch.release.and_then(|r| r.excess));
                 }
             }
             let mean = finals.iter().sum::<f64>() / finals.len() as f64;
@@ -1078,7 +1101,7 @@ mod tests {
             let mut s = Session::new(config).unwrap_or_else(|e| panic!("{label}: {e}"));
             let b = s.advance(usize::MAX, || true);
             assert!(b.release.is_some(), "{label}");
-            let reference = &s.problem.reference;
+            let reference = s.problem.reference.as_ref().unwrap();
             let floor = -reference.gap_bound - 1e-12 * reference.value.abs().max(1.0);
             assert!(
                 b.excess.iter().all(|&e| e >= floor),
@@ -1112,7 +1135,7 @@ mod tests {
             let mut finals = Vec::new();
             while !lab.is_done() {
                 for lane in lab.advance(usize::MAX, || true) {
-                    finals.extend(lane.batch.release.map(|r| r.excess));
+                    finals.extend(lane.batch.release.and_then(|r| r.excess));
                 }
             }
             finals.iter().sum::<f64>() / finals.len() as f64

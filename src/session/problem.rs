@@ -17,12 +17,23 @@ use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
 use crate::loss::{Bounds, Constants, Glm, Loss, Regularizer};
 use crate::objective::Objective;
-use crate::reference::{self, PopulationProblem, PopulationReference, Reference};
+use crate::privacy::Relation;
+use crate::reference::{self, Cap, PopulationProblem, PopulationReference, Reference};
 use crate::rng::{Stream, seeded};
 
 /// Relative accuracy of F* (certified): excess risks far below the privacy noise are still resolved.
 const REFERENCE_TOL: f64 = 1e-11;
 const REFERENCE_MAX_ITERS: usize = 1_000_000;
+/// The reference's work cap, in passes × n × (d + 16) (a sample's scalar loss costs about as
+/// much as sixteen coordinates of its dot product): F* is a non-private diagnostic solved before
+/// any lane runs, so it must end soon whether or not it converges (DESIGN.md §5 rule 6). Sized
+/// to ≈ 1–2 s natively at small d (≈ 14 000 passes at n = 2000, d = 2); the separable logistic
+/// pair of tests/reference_optional.rs used to take 290 s to certify on one side and fail after
+/// 10⁶ iterations (466 s) on the other.
+const REFERENCE_WORK: f64 = 5e8;
+/// The reference's time cap: the work cap is sized for this on a fast machine; a slow one (or
+/// a browser) stops at the clock instead.
+const REFERENCE_SECONDS: f64 = 2.0;
 /// Feature norms kept for the data histogram (a fair sample: the samples are exchangeable).
 const NORM_SAMPLE: usize = 10_000;
 /// Values (samples × d) of the fresh sample that estimates the population risk: at least 10n
@@ -87,7 +98,8 @@ impl Declared {
     }
 
     /// The objective over `data` with these declared constants and an extra ridge (Algorithm 6
-    /// solves F + (λ/2)‖w‖²).
+    /// solves F + (λ/2)‖w‖²). Its data term divides by the declared n, not by the row count
+    /// (they differ only under add/remove; see `Problem::new`).
     pub fn objective(&self, data: Arc<Dataset>, extra_ridge: f64) -> Result<Objective> {
         let reg = Regularizer::elastic(self.regularizer.l1, self.regularizer.l2 + extra_ridge);
         Objective::with_loss(
@@ -97,6 +109,7 @@ impl Declared {
             self.domain.boxed(),
             self.feature_bound,
         )
+        .map(|objective| objective.with_declared_n(self.n))
     }
 }
 
@@ -119,6 +132,16 @@ impl Plane {
             origin: vec![0.0; d],
             e1: unit(0),
             e2: if d > 1 { unit(1) } else { vec![0.0; d] },
+        }
+    }
+
+    /// Without a reference (d > 2): the plane through the start spanned by the first two
+    /// coordinate axes. A choice, and a data-free one: a plane fitted to the data would be one
+    /// more thing to go wrong, and the start is where every path begins.
+    fn at_start(start: &[f64]) -> Self {
+        Self {
+            origin: start.to_vec(),
+            ..Self::coordinates(start.len())
         }
     }
 
@@ -181,7 +204,10 @@ pub struct Problem {
     pub declared: Declared,
     pub data: Arc<Dataset>,
     pub objective: Objective,
-    pub reference: Reference,
+    /// The certified reference optimum, or why there is none (it failed or met its caps).
+    /// **Non-private** diagnostic: nothing of the release depends on it, and its absence only
+    /// takes the excess-risk readouts off the page (DESIGN.md §5 rule 6).
+    pub reference: std::result::Result<Reference, String>,
     /// Samples whose features clipping shortened. **Non-private** diagnostic.
     pub clipped: usize,
     /// ‖xᵢ‖ before clipping for the first (at most 10⁴) samples. **Non-private**.
@@ -203,11 +229,26 @@ impl Problem {
                 generate(&generator_spec(config), seeded(config.seed, Stream::Data))?
             }
             (DataSource::Csv, Some(file)) => {
-                if file.n() != config.n || file.d() != config.d {
+                // Replace-one: n is public and is the file's row count. Add/remove: n is declared,
+                // and refusing a file of n ± 1 rows would itself tell D from D ∪ {z}; every mean
+                // divides by the declared n instead (see `Declared::objective`).
+                let rows_must_match = config.relation == Relation::ReplaceOne;
+                if file.d() != config.d {
+                    return Err(Error::invalid(
+                        "d",
+                        format!("the loaded file's {} feature columns", file.d()),
+                        config.d,
+                    ));
+                }
+                if rows_must_match && file.n() != config.n {
                     return Err(Error::invalid(
                         "n",
-                        format!("the loaded file's shape n = {}, d = {}", file.n(), file.d()),
-                        format!("n = {}, d = {}", config.n, config.d),
+                        format!(
+                            "the loaded file's {} rows (under replace-one neighbours n is public; \
+                             choose add/remove at `relation` to declare n instead)",
+                            file.n()
+                        ),
+                        config.n,
                     ));
                 }
                 file
@@ -242,16 +283,21 @@ impl Problem {
         }
         let data = Arc::new(data);
         let objective = declared.objective(Arc::clone(&data), 0.0)?;
-        let reference = reference::solve(&objective, REFERENCE_TOL, REFERENCE_MAX_ITERS)?;
-        let plane = if config.d <= 2 {
-            Plane::coordinates(config.d)
-        } else {
-            let mut start = vec![0.0; config.d];
-            objective.domain().project(&mut start);
-            let mut grad = vec![0.0; config.d];
-            objective.value_and_gradient(&start, &mut grad);
-            grad.iter_mut().for_each(|g| *g = -*g);
-            Plane::through(&reference.w, &start, &grad)
+        let cap = reference_cap(config.n, config.d);
+        // A failed reference is reported, never raised: the run goes on without it.
+        let reference = reference::solve_capped(&objective, REFERENCE_TOL, &cap)
+            .map_err(|e| format!("reference unavailable (non-private diagnostic): {e}"));
+        let mut start = vec![0.0; config.d];
+        objective.domain().project(&mut start);
+        let plane = match &reference {
+            _ if config.d <= 2 => Plane::coordinates(config.d),
+            Ok(reference) => {
+                let mut grad = vec![0.0; config.d];
+                objective.value_and_gradient(&start, &mut grad);
+                grad.iter_mut().for_each(|g| *g = -*g);
+                Plane::through(&reference.w, &start, &grad)
+            }
+            Err(_) => Plane::at_start(&start),
         };
         let population = match config.data {
             DataSource::Synthetic => {
@@ -266,10 +312,11 @@ impl Problem {
                 };
                 // An estimate for the readout only: a failure leaves it out, not the run.
                 problem
-                    .solve(
+                    .solve_capped(
                         seeded(config.seed, Stream::Population),
                         samples,
                         POPULATION_TOL,
+                        &reference_cap(samples, config.d),
                     )
                     .ok()
             }
@@ -301,6 +348,17 @@ pub fn feature_clipping(config: &RunConfig) -> DpGdLeak {
         DpGdLeak::NoClipping
     } else {
         DpGdLeak::None
+    }
+}
+
+/// The caps of a reference solve over `n` samples of dimension `d`: 5·10⁸ units of
+/// passes × n × (d + 16) (at least 100 passes), 2 s, 10⁶ iterations.
+pub fn reference_cap(n: usize, d: usize) -> Cap {
+    let per_pass = (n.max(1) * (d + 16)) as f64;
+    Cap {
+        max_iters: REFERENCE_MAX_ITERS,
+        max_passes: ((REFERENCE_WORK / per_pass) as usize).max(100),
+        max_seconds: REFERENCE_SECONDS,
     }
 }
 

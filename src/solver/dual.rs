@@ -106,7 +106,7 @@ impl DualCertificate {
     /// v ← (1/n)Σ αᵢxᵢ from scratch (one pass), then w ← ∇g*(v).
     fn refresh(&mut self, obj: &Objective) {
         let d = obj.dim();
-        let n = obj.data().n() as f64;
+        let n = obj.n() as f64;
         self.v.fill(0.0);
         for (xi, ai) in obj.data().matrix_slice().chunks_exact(d).zip(&self.alpha) {
             if *ai != 0.0 {
@@ -128,7 +128,7 @@ impl DualCertificate {
     fn ascend(&mut self, obj: &Objective) {
         let d = obj.dim();
         let data = obj.data();
-        let n = data.n() as f64;
+        let n = obj.n() as f64;
         let l2 = obj.regularizer().l2;
         for (i, xi) in data.matrix_slice().chunks_exact(d).enumerate() {
             let sq = dot(xi, xi);
@@ -165,7 +165,7 @@ impl DualCertificate {
         }
         // Recompute v exactly for the bound (the ascent updated it incrementally).
         self.refresh(obj);
-        let n = data.n() as f64;
+        let n = obj.n() as f64;
         let reg = obj.regularizer();
         let value = obj.value(w_hat);
         let (ya, ya_mag) = data

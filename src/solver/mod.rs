@@ -101,6 +101,12 @@ impl Problem for Objective {
         if self.minibatch_gradient(w, &[i], grad).is_err() {
             grad.fill(0.0);
         }
+        // The data term divides the records' sum by the declared n (`Objective::with_declared_n`):
+        // m/n·∇fᵢ is the unbiased one-record estimate of it (the factor is exactly 1 when m = n).
+        if self.n() != self.data().n() {
+            let scale = self.data().n() as f64 / self.n() as f64;
+            grad.iter_mut().for_each(|g| *g *= scale);
+        }
         axpy(self.regularizer().l2, w, grad);
     }
     fn prox(&self, eta: f64, w: &mut [f64]) {

@@ -23,6 +23,12 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// Milliseconds on the JavaScript clock (`Instant` panics on wasm32): the reference solve's time
+/// cap reads it.
+pub(crate) fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
 /// A Rust error as a plain JS object `{ field, message }` (field is `null` when none applies).
 fn to_js_error(e: &Error) -> JsValue {
     let obj = Object::new();
@@ -231,9 +237,21 @@ impl WasmSession {
         );
         set(&obj, "previews", &to_js(&self.inner.previews())?);
         set(&obj, "theories", &to_js(&self.inner.theories())?);
-        set(&obj, "reference", &to_js(&problem.reference)?);
+        // The reference is optional (a non-private diagnostic that may fail or meet its caps):
+        // `reference` is null then, and `referenceUnavailable` says why.
+        match &problem.reference {
+            Ok(reference) => {
+                set(&obj, "reference", &to_js(reference)?);
+                set(&obj, "referenceUnavailable", &JsValue::NULL);
+            }
+            Err(why) => {
+                set(&obj, "reference", &JsValue::NULL);
+                set(&obj, "referenceUnavailable", &JsValue::from_str(why));
+            }
+        }
         set(&obj, "clipped", &JsValue::from_f64(problem.clipped as f64));
-        set(&obj, "n", &JsValue::from_f64(problem.data.n() as f64));
+        set(&obj, "n", &JsValue::from_f64(problem.declared.n as f64));
+        set(&obj, "rows", &JsValue::from_f64(problem.data.n() as f64));
         set(&obj, "d", &JsValue::from_f64(problem.declared.d as f64));
         set(&obj, "view", &to_js(&problem.view())?);
         set(

@@ -48,6 +48,10 @@ pub struct ExcessSpec {
     /// The caption.
     #[serde(default = "default_title")]
     pub title: String,
+    /// Why there is no reference F* (the excess columns are then NaN): the plot says so in
+    /// place of the curves instead of staying blank.
+    #[serde(default)]
+    pub unavailable: Option<String>,
 }
 
 fn default_title() -> String {
@@ -194,6 +198,21 @@ pub(super) fn draw<DB: DrawingBackend>(
             }
         }
     }
+    if let Some(why) = &spec.unavailable {
+        let (_, h) = root.dim_in_pixel();
+        // `why` begins "reference unavailable (non-private diagnostic): …" (session/problem.rs).
+        let lines = wrap(why, 62)
+            .into_iter()
+            .chain(std::iter::once("(no excess risk to draw)".to_string()));
+        for (k, line) in lines.enumerate() {
+            let y = h as i32 / 3 + 18 * k as i32;
+            root.draw(&Text::new(
+                line,
+                (80, y),
+                (FONT, 13).into_font().color(&BLACK),
+            ))?;
+        }
+    }
     let theory = spec.series.iter().any(|s| !s.theory_x.is_empty());
     if spec.series.len() > 1 || theory {
         chart
@@ -205,4 +224,23 @@ pub(super) fn draw<DB: DrawingBackend>(
             .draw()?;
     }
     Ok(())
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
