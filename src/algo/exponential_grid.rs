@@ -419,6 +419,53 @@ mod tests {
     }
 
     #[test]
+    fn under_add_remove_an_added_record_moves_each_probability_by_at_most_e_to_the_epsilon() {
+        // D ∪ {z} has the 30 records of `pair`, D the last 29; both declare n = 30, so the
+        // objective averages over 30 either way and the mechanism weighs with Δ = LR/n. Scaling
+        // the data term by rows/n a second time (or averaging over the rows present) breaks this.
+        let s = GridSettings {
+            epsilon: 0.7,
+            resolution: 41,
+        };
+        let with = pair((1.0, 0.0, 1.0));
+        let rows = |skip: usize| {
+            let data = with.data();
+            let (xs, ys): (Vec<&[f64]>, Vec<f64>) = data.samples().skip(skip).unzip();
+            Dataset::from_samples(2, xs.concat(), ys).unwrap()
+        };
+        let without = Objective::with_loss(
+            Arc::new(rows(1)),
+            Loss::erm(Glm::Hinge),
+            Regularizer::ridge(0.01),
+            Box::new(L2Ball { radius: 2.0 }),
+            1.0,
+        )
+        .unwrap()
+        .with_declared_n(30);
+        let alg = GridExponential::under(
+            s,
+            Relation::AddRemove,
+            30,
+            &with,
+            seeded(1, Stream::Noise),
+            true,
+        )
+        .unwrap();
+        assert!((alg.sensitivity() - 1.0 * 2.0 / 30.0).abs() < 1e-15);
+        let (p, q) = (
+            alg.probabilities(&with).unwrap(),
+            alg.probabilities(&without).unwrap(),
+        );
+        let worst = p
+            .iter()
+            .zip(&q)
+            .map(|(x, y)| (libm::log(*x) - libm::log(*y)).abs())
+            .fold(0.0, f64::max);
+        assert!(worst <= 0.7 + 1e-9, "{worst}");
+        assert!(worst > 0.1, "the pair must exercise the bound: {worst}");
+    }
+
+    #[test]
     fn runs_in_slices_and_concentrates_near_the_optimum_for_large_epsilon() {
         let obj = pair((1.0, 0.0, 1.0));
         let mut alg = GridExponential::new(
