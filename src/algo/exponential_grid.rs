@@ -463,6 +463,27 @@ mod tests {
             .fold(0.0, f64::max);
         assert!(worst <= 0.7 + 1e-9, "{worst}");
         assert!(worst > 0.1, "the pair must exercise the bound: {worst}");
+        // And the 29-record side is scored by F over the declared 30, computed here by hand:
+        // p ∝ exp(−ε·F/(2Δ)).
+        let f = |w: &[f64]| {
+            let data: f64 = without
+                .data()
+                .samples()
+                .map(|(x, y)| (1.0 - y * (x[0] * w[0] + x[1] * w[1])).max(0.0))
+                .sum();
+            data / 30.0 + 0.005 * (w[0] * w[0] + w[1] * w[1])
+        };
+        let logits: Vec<f64> = alg
+            .grid()
+            .chunks_exact(2)
+            .map(|w| -0.7 * f(w) / (2.0 * alg.sensitivity()))
+            .collect();
+        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = logits.iter().map(|l| libm::exp(l - top)).sum();
+        for (qi, l) in q.iter().zip(&logits) {
+            let expected = libm::exp(l - top) / z;
+            assert!((qi - expected).abs() <= 1e-9 * expected, "{qi} vs {expected}");
+        }
     }
 
     #[test]
