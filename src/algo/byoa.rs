@@ -66,7 +66,7 @@ use crate::solver::{CertificateConstants, Problem, SolverKind};
 use super::output_perturbation::{
     CertifiedRun, Declared, NoiseLaw, Plan, Settings, gd_iteration_bound, perturb,
 };
-use super::{CertificateStatus, PrivateAlgorithm, StepReport};
+use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// Share of each certificate radius left for the rounding allowance (as in seed 000's plan).
 const ROUNDING_SHARE: f64 = 0.1;
@@ -783,6 +783,21 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
 
     fn is_done(&self) -> bool {
         self.done
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        self.schedule
+            .specs
+            .iter()
+            .map(|spec| Draws {
+                noise: NoiseShape::Gaussian {
+                    sigma: spec.sigma,
+                    d: self.noise.len(),
+                },
+                count: 1,
+                sensitivity: spec.sensitivity,
+            })
+            .collect()
     }
 
     fn grad_evals(&self) -> f64 {

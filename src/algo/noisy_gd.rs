@@ -51,7 +51,7 @@ use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp, zcdp};
 use crate::rng::DpRng;
 
-use super::{PrivateAlgorithm, StepReport};
+use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// Which iterate DP-GD releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -419,6 +419,17 @@ impl PrivateAlgorithm for NoisyGd {
 
     fn is_done(&self) -> bool {
         self.t >= self.calibration.steps
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        vec![Draws {
+            noise: NoiseShape::Gaussian {
+                sigma: self.sigma,
+                d: self.noise.len(),
+            },
+            count: self.calibration.steps,
+            sensitivity: self.calibration.sensitivity(),
+        }]
     }
 
     fn grad_evals(&self) -> f64 {

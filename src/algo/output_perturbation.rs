@@ -109,7 +109,7 @@ use crate::solver::{
     BaseSolver, Certificate, CertificateConstants, Problem, ProjectedGd, SolverKind,
 };
 
-use super::{CertificateStatus, PrivateAlgorithm, StepReport};
+use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// Safety margin on the GD iteration bound: it is computed for 0.9ρ, leaving 0.1ρ for the
 /// certificate's rounding allowance (checked in [`plan`]).
@@ -530,6 +530,16 @@ pub enum NoiseLaw {
         /// Which calibration produced σ.
         method: GaussianMethod,
     },
+}
+
+impl NoiseLaw {
+    /// The law of one draw in dimension d, as the preview and [`PrivateAlgorithm::draws`] state it.
+    pub fn shape(&self, d: usize) -> NoiseShape {
+        match *self {
+            NoiseLaw::Gaussian { sigma, .. } => NoiseShape::Gaussian { sigma, d },
+            NoiseLaw::L2Laplace { scale } => NoiseShape::L2Laplace { scale, d },
+        }
+    }
 }
 
 impl NoiseLaw {
@@ -1505,6 +1515,14 @@ impl PrivateAlgorithm for OutputPerturbation {
 
     fn is_done(&self) -> bool {
         self.outcome != Outcome::Solving
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        vec![Draws {
+            noise: self.plan.noise.shape(self.noise.len()),
+            count: 1,
+            sensitivity: self.plan.total_sensitivity,
+        }]
     }
 
     fn grad_evals(&self) -> f64 {
