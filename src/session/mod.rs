@@ -863,14 +863,18 @@ mod tests {
 
     #[test]
     fn objective_perturbation_refuses_a_ridge_its_solver_cannot_certify() {
-        // ε = 30, Λ = 1e-9, n = 1000: ε′ > 0 without an extra ridge, so μ = 1e-9 (κ = 2.5·10⁸)
-        // and the solver stopped at its cap with ‖∇‖ = 1.1e-7, released under a proof for the exact
-        // minimiser (distance bound ‖∇‖/μ = 110). Refused from the configuration, at `l2`.
+        // ε = 30, Λ = 1e-9 on sparse data (n = 100, d = 20): ε′ > 0 without an extra ridge, so
+        // μ = 1e-9 (κ = 2.5·10⁸), and directions the data hardly touch have curvature μ. Before,
+        // the solver stopped at its 10⁵-iteration cap with ‖∇‖ = 9.6e-3 (noise seed 1) and released
+        // under the proof for the exact minimiser (distance bound ‖∇‖/μ ≈ 10⁷). Now refused from
+        // the configuration alone, at `l2`.
         let config = RunConfig {
             algorithm: AlgorithmKind::ObjectivePerturbation,
             domain: DomainChoice::Unconstrained,
-            n: 1000,
-            d: 2,
+            data: crate::config::DataSource::Sparse,
+            sparsity: 5,
+            n: 100,
+            d: 20,
             epsilon: 30.0,
             l2: 1e-9,
             ..RunConfig::default()
