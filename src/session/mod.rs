@@ -1204,6 +1204,30 @@ mod tests {
         assert_eq!(grid(Wrap::Tilted { tau: 0.5 }), 400.0 * grid(Wrap::None));
     }
 
+    #[test]
+    fn the_grid_theory_curve_uses_the_sensitivity_the_mechanism_uses() {
+        // Under TERM the grid mechanism's utility sensitivity is 2LR (not 2LR/n): its curve's
+        // selection term (2Δ/ε)(ln|G| + 1) must be at least that of the previewed Δ. The ERM Δ
+        // gave a curve 400 times too low on the selection term, below the measured excess.
+        use crate::loss::Wrap;
+        for wrap in [Wrap::None, Wrap::Tilted { tau: 0.5 }] {
+            let config = RunConfig {
+                wrap,
+                ..every_algorithm_config(AlgorithmKind::ExponentialGrid)
+            };
+            let s = Session::new(config.clone()).unwrap();
+            let p = s.preview();
+            let points = (config.grid_resolution as f64).powi(config.d as i32);
+            let selection = 2.0 * p.sensitivity / config.epsilon * (points.ln() + 1.0);
+            let curve = s.theory().expect("a grid curve");
+            assert!(
+                curve.y[0] >= selection,
+                "{wrap:?}: {} < {selection}",
+                curve.y[0]
+            );
+        }
+    }
+
     /// The non-smooth losses under TERM and adversarial training used to have no certified
     /// reference, so no run could start; now each runs under output perturbation (with the
     /// subgradient base solver, as non-smooth losses need) and its excess risk is measured
