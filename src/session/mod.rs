@@ -1205,6 +1205,23 @@ mod tests {
     }
 
     #[test]
+    fn byoa_algorithm_1_checks_the_rounding_allowance_before_the_data() {
+        // n = 10⁵, Λ = 1e-10 on R^d: κ = 2.5·10⁹, and the certificate's rounding allowance
+        // (8.8e4) exceeds 10% of the target radius L/(μn) = 10⁵, so no dataset could be certified
+        // within it. Seed 000's certified budget refuses this; seed 004 Algorithm 1 ran it.
+        let config = RunConfig {
+            algorithm: AlgorithmKind::Byoa,
+            domain: DomainChoice::Unconstrained,
+            n: 100_000,
+            l2: 1e-10,
+            ..RunConfig::default()
+        };
+        let err = preview(&config).expect_err("refused before the data");
+        assert_eq!(err.field(), Some("l2"), "{err}");
+        assert!(preview(&RunConfig { l2: 0.1, ..config }).is_ok());
+    }
+
+    #[test]
     fn the_grid_theory_curve_uses_the_sensitivity_the_mechanism_uses() {
         // Under TERM the grid mechanism's utility sensitivity is 2LR (not 2LR/n): its curve's
         // selection term (2Δ/ε)(ln|G| + 1) must be at least that of the previewed Δ. The ERM Δ

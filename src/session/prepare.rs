@@ -417,14 +417,18 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     mu,
                 ));
             }
-            let total = 4.0 * lipschitz / (mu * config.n as f64);
-            let sigma = byoa::sigma(total, config.epsilon, config.delta, settings.calibration)?;
+            // The algorithm's own plan from the declared constants: σ, Δ = 4L/(μn) and the
+            // rounding-allowance check, refused here as it would be at the run.
+            let plan =
+                byoa::plan_algorithm_1_declared(op_declared(&declared, config, 0.0)?, settings)?;
+            let (sigma, noise) = op_noise(&plan.noise, d);
+            let total = plan.total_sensitivity;
             let mut p = base(
                 kind,
                 "bring your own algorithm (seed 004, Algorithm 1): certified solver + one Gaussian",
                 approx(config.epsilon, config.delta, "seed 004 Alg. 1"),
                 sigma,
-                gaussian(sigma),
+                noise,
                 1,
                 total,
             );
