@@ -137,7 +137,8 @@ impl SvrgLeak {
         match self {
             SvrgLeak::None => None,
             SvrgLeak::BbStepFromExactGradients => Some(
-                "NOT PRIVATE: the SVRG-BB step size is computed from exact full gradients, which                  the accountant never charges, so the step size itself reveals the data",
+                "NOT PRIVATE: the SVRG-BB step size is computed from exact full gradients, which \
+                 the accountant never charges, so the step size itself reveals the data",
             ),
         }
     }

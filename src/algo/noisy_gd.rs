@@ -85,7 +85,8 @@ impl DpGdLeak {
         match self {
             DpGdLeak::None => None,
             DpGdLeak::NoClipping => Some(
-                "NOT PRIVATE: features are not clipped to the declared bound, so on heavy-tailed                  data one record's gradient can exceed G and the calibrated noise does not cover it",
+                "NOT PRIVATE: features are not clipped to the declared bound, so on heavy-tailed \
+                 data one record's gradient can exceed G and the calibrated noise does not cover it",
             ),
         }
     }
