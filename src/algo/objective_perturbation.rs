@@ -284,6 +284,27 @@ impl AmpPlan {
         libm::ceil(2.0 * libm::sqrt(kappa) * libm::log(ratio.max(1.0)))
     }
 
+    /// The guarantee at total ε, with the split and γ in its accounting (the preview's and the
+    /// algorithm's, word for word).
+    pub fn guarantee(&self, epsilon: f64) -> Guarantee {
+        Guarantee {
+            epsilon,
+            delta: 0.0,
+            relation: Relation::ReplaceOne,
+            rho: None,
+            accounting: format!(
+                "objective perturbation (CMS11 Alg. 2) at ε_op = {:.4} (ε′ = {:.4} on the noise, the rest on the Jacobian, extra ridge Δ = {:.3e}), plus ℓ2-Laplace noise of scale {:.3e} at ε_res = {:.4} for the solver's tolerance γ = {:.3e} (distance γ/μ = {:.3e}; approximate minima perturbation, Iyengar et al. 2019); composed: pure ε",
+                epsilon - self.epsilon_residual,
+                self.split.epsilon_noise,
+                self.split.extra_ridge,
+                self.residual_scale,
+                self.epsilon_residual,
+                self.tolerance,
+                self.tolerance / self.mu,
+            ),
+        }
+    }
+
     /// The draw of b, as b/n (the gradient units the run reports; sensitivity 2R/n).
     pub fn noise(&self) -> Draws {
         let n = self.n as f64;
@@ -389,21 +410,7 @@ impl ObjectivePerturbation {
         linear.iter_mut().for_each(|v| *v /= n as f64);
         let budget = plan.budget(norm2(&linear));
         let root = libm::sqrt(plan.beta / plan.mu);
-        let guarantee = Guarantee {
-            epsilon: config.epsilon,
-            delta: 0.0,
-            relation: Relation::ReplaceOne,
-            rho: None,
-            accounting: format!(
-                "objective perturbation (CMS11 Alg. 2) at ε_op = {:.4}: ε′ = {:.4} on the noise, the rest on the Jacobian, extra ridge Δ = {:.3e}; the solver certifies ‖∇‖ ≤ γ = {:.3e}, and ℓ2-Laplace noise for the distance γ/μ = {:.3e} spends ε_res = {:.4} (approximate minima perturbation, Iyengar et al. 2019); composed: ε",
-                config.epsilon - plan.epsilon_residual,
-                split.epsilon_noise,
-                split.extra_ridge,
-                plan.tolerance,
-                plan.tolerance / plan.mu,
-                plan.epsilon_residual,
-            ),
-        };
+        let guarantee = plan.guarantee(config.epsilon);
         Ok(Self {
             plan,
             guarantee,

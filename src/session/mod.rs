@@ -917,7 +917,7 @@ mod tests {
         );
         let mut s = Session::new(config).unwrap();
         let release = s.advance(usize::MAX, || true).release.unwrap();
-        assert!(same_promise(&release.ledger.guarantee, &p.guarantee));
+        assert_eq!(release.ledger.guarantee, p.guarantee);
         assert!(release.ledger.is_private(), "{:?}", release.ledger.leaks);
         let stated = format!("γ = {:.3e}", plan.tolerance);
         assert!(release.ledger.mechanism.contains(&stated));

@@ -326,18 +326,7 @@ pub fn prepare(config: &RunConfig) -> Result<(Preview, Prepared)> {
             // draw (approximate minima perturbation), shown in `draws` and the accounting.
             let b = plan.noise();
             let scale = plan.split.noise_scale(config.feature_bound) / config.n as f64;
-            let guarantee = pure(
-                config.epsilon,
-                &format!(
-                    "objective perturbation (CMS11 Alg. 2) at ε_op = {:.4} (ε′ = {:.4}), plus ℓ2-Laplace noise of scale {:.3e} at ε_res = {:.4} for the solver's tolerance γ = {:.3e} (distance γ/μ = {:.3e}; Iyengar et al. 2019)",
-                    config.epsilon - plan.epsilon_residual,
-                    plan.split.epsilon_noise,
-                    plan.residual_scale,
-                    plan.epsilon_residual,
-                    plan.tolerance,
-                    plan.tolerance / plan.mu,
-                ),
-            );
+            let guarantee = plan.guarantee(config.epsilon);
             let mut p = base(
                 kind,
                 "objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011, Algorithm 2) with approximate minima perturbation (Iyengar et al. 2019)",
