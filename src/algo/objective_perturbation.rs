@@ -253,7 +253,8 @@ impl AmpPlan {
         plan.residual_sensitivity = 2.0 * tolerance / mu;
         plan.residual_scale = plan.residual_sensitivity / epsilon_residual;
         let work = plan.budget(0.0);
-        if !(work <= config.max_iters as f64) {
+        // NaN (a degenerate μ) is refused too.
+        if work.is_nan() || work > config.max_iters as f64 {
             return Err(Error::invalid(
                 "l2",
                 format!(
