@@ -34,7 +34,8 @@
 //! within A(w) = 4ε_mach((n + d)R + (d + 1)β‖w‖ + ‖b‖/n) of the exact one (n summed terms of
 //! norm ≤ R, inner products of d terms moving ℓ′ by at most c·d·ε_mach·‖w‖R), and the solver stops
 //! at the first w with ‖g̃‖ + A(w) ≤ γ. The plan refuses, from the configuration alone, a γ below
-//! ten times A at ‖w‖ = R/μ, and a K (at b = 0) above `max_iters`: a vacuous μ is refused at
+//! ten times A at the typical ‖w*‖ (`AmpPlan::rounding_floor`), and a K (at b = 0) above
+//! `max_iters`: a vacuous μ is refused at
 //! `l2` (Λ = 1e-9 at ε = 30 on sparse data, n = 100, d = 20, used to stop at the cap with
 //! ‖∇‖ = 9.6e-3, a distance bound of 10⁷, and release anyway).
 //!
@@ -92,7 +93,7 @@ pub const LOGISTIC_CURVATURE: f64 = 0.25;
 /// Share of ε spent on approximate minima perturbation's residual noise (step 5).
 pub const RESIDUAL_SHARE: f64 = 0.01;
 
-/// The default gradient tolerance γ, in multiples of the rounding allowance at ‖w‖ = R/μ (the
+/// The default gradient tolerance γ, in multiples of the rounding allowance at the typical ‖w*‖ (the
 /// plan refuses γ below 10 such allowances: the solver must be able to certify it).
 const TOLERANCE_OVER_ALLOWANCE: f64 = 20.0;
 
@@ -237,13 +238,13 @@ impl AmpPlan {
             d,
             feature_bound,
         };
-        let floor = plan.allowance(feature_bound / mu, 0.0);
+        let floor = plan.rounding_floor();
         let tolerance = config.tolerance.unwrap_or(TOLERANCE_OVER_ALLOWANCE * floor);
         if !(tolerance.is_finite() && tolerance >= 10.0 * floor) {
             return Err(Error::invalid(
                 "tolerance",
                 format!(
-                    "a finite γ ≥ {:.2e} (ten times the gradient's rounding allowance at ‖w‖ = R/μ)",
+                    "a finite γ ≥ {:.2e} (ten times the gradient's rounding allowance at the typical ‖w*‖)",
                     10.0 * floor
                 ),
                 tolerance,
@@ -266,6 +267,16 @@ impl AmpPlan {
             ));
         }
         Ok(plan)
+    }
+
+    /// A at ‖b‖/n = B = 10·E‖b‖/n = 10·d·(2R/ε′)/n and ‖w‖ = (R + B)/μ ≥ ‖w*‖ (‖∇J_b(0)‖ ≤ R + ‖b‖/n):
+    /// the allowance γ must dwarf for the certificate to be reachable. Fixed from the configuration
+    /// (γ may not depend on b: the privacy argument needs one γ for every dataset given w*); a b
+    /// beyond ten times its mean (probability e^{−10} at d = 1, far less for d ≥ 2) could leave
+    /// the certificate unmet, which the ledger then says.
+    fn rounding_floor(&self) -> f64 {
+        let b = 10.0 * self.d as f64 * self.split.noise_scale(self.feature_bound) / self.n as f64;
+        self.allowance((self.feature_bound + b) / self.mu, b)
     }
 
     /// A(w): the bound on the computed gradient's rounding error at ‖w‖ = `w_norm` with
@@ -775,11 +786,12 @@ mod tests {
 
     #[test]
     fn the_solver_budget_and_tolerance_come_from_the_configuration() {
-        // γ is 20 rounding allowances at ‖w‖ = R/μ, γ below 10 allowances is refused at
+        // γ is 20 rounding allowances at the typical ‖w*‖, γ below 10 allowances is refused at
         // `tolerance`, and a μ that would need more than `max_iters` iterations at `l2`.
         let cfg = ObjectivePerturbationConfig::default();
         let p = AmpPlan::new(&cfg, 1000, 3, 0.01, 1.0).unwrap();
-        let floor = p.allowance(1.0 / p.mu, 0.0);
+        let floor = p.rounding_floor();
+        assert!(floor > p.allowance(1.0 / p.mu, 0.0));
         assert_eq!(p.tolerance, 20.0 * floor);
         let tight = ObjectivePerturbationConfig {
             tolerance: Some(5.0 * floor),
