@@ -1018,7 +1018,7 @@ impl ObjectivePerturbationTarget {
         let [d, d_prime] = pair_1d([Some((1.0, 1.0)), Some((1.0, -1.0))], n - 1, (0.0, 1.0))?;
         let config = ObjectivePerturbationConfig {
             epsilon,
-            tolerance: 1e-9,
+            tolerance: Some(1e-9),
             max_iters: 10_000,
         };
         Ok(Self {

@@ -129,10 +129,22 @@ function statement(g) {
     : `(ε = ${fmt(g.epsilon)}, δ = ${sci(g.delta)})-DP, ${relation} neighbours`;
 }
 
+/** One entry of the preview's noise law: count × law (sensitivity). */
+function drawWords(d) {
+  const law = d.noise.kind === 'l2_laplace' ? `ℓ2-Laplace scale ${sci(d.noise.scale)}` : `σ = ${sci(d.noise.sigma)}`;
+  return `${d.count > 1 ? `${d.count} × ` : ''}${law} (sensitivity ${sci(d.sensitivity)})`;
+}
+
 function noiseWords(p) {
   const law = p.noise.kind === 'l2_laplace' ? 'ℓ2-Laplace scale' : 'σ';
   if (p.noise.kind === 'none') {
     return `No added noise: one draw from the exponential mechanism, utility sensitivity ${sci(p.sensitivity)} (G = ${fmt(p.lipschitz)}).`;
+  }
+  // Draws of different laws (phases, or objective perturbation's b and its residual noise): list
+  // each, with the budget split the accounting states.
+  if (p.draws.length > 1) {
+    return `Noise draws, in order: ${p.draws.map(drawWords).join('; ')} (G = ${fmt(p.lipschitz)}). `
+      + `Budget: ${p.guarantee.accounting}.`;
   }
   if (p.releases > 1) {
     return `Noise ${law} = ${sci(p.sigma)} per coordinate in each of ${p.releases} releases, for sensitivity ${sci(p.sensitivity)} `

@@ -64,12 +64,9 @@ use crate::rng::DpRng;
 use crate::solver::{CertificateConstants, Problem, SolverKind};
 
 use super::output_perturbation::{
-    CertifiedRun, Declared, NoiseLaw, Plan, Settings, gd_iteration_bound, perturb,
+    CertifiedRun, Declared, NoiseLaw, Plan, Settings, certified_gd_bound, perturb,
 };
-use super::{CertificateStatus, PrivateAlgorithm, StepReport};
-
-/// Share of each certificate radius left for the rounding allowance (as in seed 000's plan).
-const ROUNDING_SHARE: f64 = 0.1;
+use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// How σ is calibrated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -200,12 +197,28 @@ pub fn plan_algorithm_1_declared(declared: Declared, settings: ByoaSettings) -> 
         settings.delta,
         settings.calibration,
     )?;
-    let kappa = declared.condition();
-    let gd_bound = gd_iteration_bound(
-        kappa,
+    // The same rounding-allowance check as seed 000's certified budget: the radius L/(μn) must
+    // dwarf the certificate's rounding error, or no dataset could be certified within it.
+    let gd_bound = certified_gd_bound(
+        &CertificateConstants {
+            strong_convexity: mu,
+            smoothness: declared.smoothness,
+            lipschitz: l,
+        },
+        declared.n + declared.d,
+        declared.iterate_bound,
         declared.initial_distance,
-        (1.0 - ROUNDING_SHARE) * radius,
-    );
+        radius,
+    )
+    .map_err(|allowance| {
+        Error::invalid(
+            "l2",
+            format!(
+                "a larger ridge (or fewer records): the target radius L/(μn) = {radius:.2e} must exceed the certificate's rounding allowance {allowance:.2e} tenfold"
+            ),
+            mu,
+        )
+    })?;
     let mut base = Settings::new(settings.epsilon, settings.delta);
     base.solver = settings.solver;
     base.max_iters = settings.max_iters;
@@ -454,7 +467,6 @@ pub struct PhasedOutputPerturbation {
     declared_lipschitz: f64,
     smoothness: f64,
     l2: f64,
-    domain_diameter: f64,
     guarantee: Guarantee,
     rng: DpRng,
     solver_seed: u64,
@@ -539,7 +551,6 @@ impl PhasedOutputPerturbation {
             declared_lipschitz: l,
             smoothness: beta,
             l2: objective.regularizer().l2,
-            domain_diameter: objective.domain().diameter_in(d),
             guarantee,
             rng,
             solver_seed,
@@ -595,30 +606,29 @@ impl PhasedOutputPerturbation {
             lipschitz: self.declared_lipschitz,
         };
         let centre_norm = crate::linalg::norm2(&self.centre);
-        let (initial, iterate_bound) = if self.domain_diameter.is_finite() {
-            (
-                self.domain_diameter,
-                objective.domain().radius_in(objective.dim()),
-            )
-        } else {
-            let d0 = (self.declared_lipschitz + self.l2 * centre_norm) / m;
-            (d0, centre_norm + 2.0 * d0)
-        };
-        let kappa = constants.condition();
-        let allowance = 4.0
-            * kappa
-            * f64::EPSILON
-            * ((n_bar + objective.dim()) as f64 * self.declared_lipschitz / constants.smoothness
-                + 2.0 * iterate_bound);
-        if allowance > ROUNDING_SHARE * spec.radius {
-            // Depends only on declared constants and released centres: post-processing.
-            return Err(Error::invalid(
+        let (initial, iterate_bound) = phase_start_bounds(
+            objective.domain(),
+            objective.dim(),
+            self.declared_lipschitz,
+            objective.regularizer(),
+            m,
+            centre_norm,
+        );
+        // Depends only on declared constants and released centres: post-processing.
+        let gd_bound = certified_gd_bound(
+            &constants,
+            n_bar + objective.dim(),
+            iterate_bound,
+            initial,
+            spec.radius,
+        )
+        .map_err(|_| {
+            Error::invalid(
                 "mu",
                 "a schedule whose radii exceed the certificate's rounding allowance tenfold",
                 spec.radius,
-            ));
-        }
-        let gd_bound = gd_iteration_bound(kappa, initial, (1.0 - ROUNDING_SHARE) * spec.radius);
+            )
+        })?;
         let problem = PhaseProblem::new(objective, &self.problem_indices, spec.mu_k, &self.centre);
         self.run = Some(CertifiedRun::new(
             &problem,
@@ -631,6 +641,29 @@ impl PhasedOutputPerturbation {
             gd_bound,
         ));
         Ok(())
+    }
+}
+
+/// A phase's GD safeguard bounds from declared constants and the released centre c: the
+/// initial distance D₀ ≥ ‖P_W(c) − x̂*_k‖ and a bound on the iterates' norms. On a bounded W, its
+/// diameter and radius. On R^d, strong convexity m = λ₂ + μ_k gives ‖c − x̂*_k‖ ≤ ‖g‖/m for any
+/// subgradient g of F̂_k at c: the data term's (≤ L), the ridge's λ₂c, the centred ridge's 0 and
+/// the lasso's (≤ λ₁√d, as c is a release and not 0), so D₀ = (L + λ₂‖c‖ + λ₁√d)/m; the iterates
+/// stay within ‖c‖ + 2D₀.
+fn phase_start_bounds(
+    domain: &dyn crate::domain::Domain,
+    d: usize,
+    lipschitz: f64,
+    reg: crate::loss::Regularizer,
+    m: f64,
+    centre_norm: f64,
+) -> (f64, f64) {
+    let diameter = domain.diameter_in(d);
+    if diameter.is_finite() {
+        (diameter, domain.radius_in(d))
+    } else {
+        let d0 = (lipschitz + reg.l2 * centre_norm + reg.l1 * libm::sqrt(d as f64)) / m;
+        (d0, centre_norm + 2.0 * d0)
     }
 }
 
@@ -785,6 +818,21 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         self.done
     }
 
+    fn draws(&self) -> Vec<Draws> {
+        self.schedule
+            .specs
+            .iter()
+            .map(|spec| Draws {
+                noise: NoiseShape::Gaussian {
+                    sigma: spec.sigma,
+                    d: self.noise.len(),
+                },
+                count: 1,
+                sensitivity: spec.sensitivity,
+            })
+            .collect()
+    }
+
     fn grad_evals(&self) -> f64 {
         self.grad_evals
     }
@@ -810,5 +858,29 @@ impl PhasedOutputPerturbation {
         self.done = true;
         self.run = None;
         self.out.copy_from_slice(&self.start);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Unconstrained;
+    use crate::loss::Regularizer;
+
+    #[test]
+    fn the_phase_safeguard_bound_covers_the_lasso_subgradient() {
+        // One dimension, data term with zero gradient (L = 1 declared), λ₁ = 5, λ₂ = 0, μ_k = 1,
+        // centre c = 10: F̂(x) = 5|x| + ½(x − 10)² is minimised at x̂* = 5, at distance 5 from the
+        // start c. Without the λ₁√d term the bound was L/m = 1.
+        let (initial, iterate_bound) = phase_start_bounds(
+            &Unconstrained,
+            1,
+            1.0,
+            Regularizer { l1: 5.0, l2: 0.0 },
+            1.0,
+            10.0,
+        );
+        assert!(initial >= 5.0, "D₀ = {initial}");
+        assert!(iterate_bound >= 10.0 + 5.0, "{iterate_bound}");
     }
 }

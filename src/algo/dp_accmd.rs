@@ -78,7 +78,7 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp};
 use crate::rng::DpRng;
 
 use super::noisy_gd::Calibration;
-use super::{PrivateAlgorithm, StepReport};
+use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// The algorithm card (one paragraph for the page; the preview is [`DpAccMdConfig::calibrate`],
 /// the theory curve [`crate::theory::gradient_perturbation::dp_accmd_bound`]).
@@ -497,6 +497,17 @@ impl PrivateAlgorithm for DpAccMd {
 
     fn is_done(&self) -> bool {
         self.t >= self.config.steps
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        vec![Draws {
+            noise: NoiseShape::Gaussian {
+                sigma: self.sigma,
+                d: self.noise.len(),
+            },
+            count: self.config.steps,
+            sensitivity: self.config.calibration().sensitivity(),
+        }]
     }
 
     fn grad_evals(&self) -> f64 {

@@ -71,7 +71,7 @@ use crate::privacy::{
 };
 use crate::rng::DpRng;
 
-use super::{PrivateAlgorithm, StepReport};
+use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// Leaky demonstration toggles (digest 002 §9 item 9). Any of them makes the run **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -728,6 +728,19 @@ impl PrivateAlgorithm for DpSgd {
 
     fn is_done(&self) -> bool {
         self.t >= self.config.steps
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        // The step draws N(0, (zC)²I) on the sum and divides by b (see `step`).
+        let b = self.config.batch_size as f64;
+        vec![Draws {
+            noise: NoiseShape::Gaussian {
+                sigma: self.noise_multiplier * self.config.clip_norm / b,
+                d: self.noise.len(),
+            },
+            count: self.config.steps,
+            sensitivity: self.config.clip_norm / b,
+        }]
     }
 
     fn grad_evals(&self) -> f64 {

@@ -70,7 +70,7 @@ use crate::privacy::{
 use crate::rng::DpRng;
 
 use super::dp_sgd::{EpsilonSchedule, poisson_batch};
-use super::{PrivateAlgorithm, StepReport};
+use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// Which of the paper's two algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,7 +151,8 @@ impl SvrgLeak {
         match self {
             SvrgLeak::None => None,
             SvrgLeak::BbStepFromExactGradients => Some(
-                "NOT PRIVATE: the SVRG-BB step size is computed from exact full gradients, which                  the accountant never charges, so the step size itself reveals the data",
+                "NOT PRIVATE: the SVRG-BB step size is computed from exact full gradients, which \
+                 the accountant never charges, so the step size itself reveals the data",
             ),
         }
     }
@@ -789,6 +790,19 @@ impl PrivateAlgorithm for DpSvrg {
 
     fn is_done(&self) -> bool {
         self.done
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        // Each of the N steps draws N(0, σ²I) on v, whose ℓ2-sensitivity is 2G/b for the
+        // minibatch part (the anchor's share L/n is accounted inside σ's split θ).
+        vec![Draws {
+            noise: NoiseShape::Gaussian {
+                sigma: self.sigma,
+                d: self.noise.len(),
+            },
+            count: usize::try_from(self.releases).unwrap_or(usize::MAX),
+            sensitivity: 2.0 * self.config.lipschitz / self.config.batch_size as f64,
+        }]
     }
 
     fn grad_evals(&self) -> f64 {

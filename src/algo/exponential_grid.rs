@@ -45,7 +45,7 @@ use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 
-use super::{PrivateAlgorithm, StepReport};
+use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// Grid points scored per step (keeps a worker slice short).
 const POINTS_PER_STEP: usize = 64;
@@ -349,6 +349,14 @@ impl PrivateAlgorithm for GridExponential {
 
     fn is_done(&self) -> bool {
         self.done
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        vec![Draws {
+            noise: NoiseShape::None,
+            count: 1,
+            sensitivity: self.sensitivity,
+        }]
     }
 
     /// Function evaluations (full passes) so far: one per scored grid point.

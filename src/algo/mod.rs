@@ -10,8 +10,56 @@ pub mod noisy_gd;
 pub mod objective_perturbation;
 pub mod output_perturbation;
 
+use serde::Serialize;
+
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
+
+/// The law of one noise draw, in the units the run reports its noise norms in.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoiseShape {
+    /// Per-coordinate Gaussian, ‖z‖ ~ σ·χ_d.
+    Gaussian { sigma: f64, d: usize },
+    /// ℓ2-Laplace, ‖z‖ ~ Gamma(d, scale).
+    L2Laplace { scale: f64, d: usize },
+    /// No additive noise (the exponential mechanism samples instead).
+    None,
+}
+
+/// `count` identical noise draws of law `noise`, each calibrated to the ℓ2-sensitivity
+/// `sensitivity` (for the exponential mechanism: its utility's sensitivity). A run's whole noise
+/// law is a list of these, in the order they are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Draws {
+    pub noise: NoiseShape,
+    pub count: usize,
+    pub sensitivity: f64,
+}
+
+/// Whether two noise laws agree: same kinds, dimensions and counts, scales and sensitivities
+/// equal up to a relative 1e-12 (the preview and the algorithm may compute the same formula in a
+/// different order; any real calibration difference, such as a factor 2, is far larger).
+pub fn same_law(a: &[Draws], b: &[Draws]) -> bool {
+    let close = |x: f64, y: f64| x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs());
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(a, b)| {
+            a.count == b.count
+                && close(a.sensitivity, b.sensitivity)
+                && match (a.noise, b.noise) {
+                    (
+                        NoiseShape::Gaussian { sigma: s, d },
+                        NoiseShape::Gaussian { sigma: t, d: e },
+                    )
+                    | (
+                        NoiseShape::L2Laplace { scale: s, d },
+                        NoiseShape::L2Laplace { scale: t, d: e },
+                    ) => d == e && close(s, t),
+                    (NoiseShape::None, NoiseShape::None) => true,
+                    _ => false,
+                }
+        })
+}
 
 /// What one step did; all of it is computed from the private data and is **not private**.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,6 +93,9 @@ pub trait PrivateAlgorithm: Send {
     fn current(&self) -> &[f64];
     /// Whether the current iterate is the release.
     fn is_done(&self) -> bool;
+    /// Every noise draw the run makes (kind, scale, count, sensitivity), read from the values the
+    /// algorithm samples with; `Session` checks it equals the preview's before the run.
+    fn draws(&self) -> Vec<Draws>;
     /// Gradient evaluations used so far, in full passes over the data.
     fn grad_evals(&self) -> f64;
     /// For algorithms that release only after an accuracy certificate (output perturbation): the

@@ -109,11 +109,11 @@ use crate::solver::{
     BaseSolver, Certificate, CertificateConstants, Problem, ProjectedGd, SolverKind,
 };
 
-use super::{CertificateStatus, PrivateAlgorithm, StepReport};
+use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// Safety margin on the GD iteration bound: it is computed for 0.9ρ, leaving 0.1ρ for the
 /// certificate's rounding allowance (checked in [`plan`]).
-const ROUNDING_SHARE: f64 = 0.1;
+pub(crate) const ROUNDING_SHARE: f64 = 0.1;
 
 /// The default budget of seed 000 Algorithm 3, in multiples of Cor 3.2's in-expectation count
 /// T = ⌈2L_F²/(μα)⌉: the duality gap at the weighted average must fall below α for sure, which
@@ -533,6 +533,16 @@ pub enum NoiseLaw {
 }
 
 impl NoiseLaw {
+    /// The law of one draw in dimension d, as the preview and [`PrivateAlgorithm::draws`] state it.
+    pub fn shape(&self, d: usize) -> NoiseShape {
+        match *self {
+            NoiseLaw::Gaussian { sigma, .. } => NoiseShape::Gaussian { sigma, d },
+            NoiseLaw::L2Laplace { scale } => NoiseShape::L2Laplace { scale, d },
+        }
+    }
+}
+
+impl NoiseLaw {
     /// E‖z‖² in dimension d: d(d+1)b² (Lemma B.3) or dσ².
     pub fn mean_square_norm(&self, d: usize) -> f64 {
         let d = d as f64;
@@ -667,29 +677,55 @@ fn certified_budget(
             declared.smoothness,
         ));
     }
-    let kappa = declared.condition();
-    // The certificate's rounding allowance at its worst (n + d passes of G/β, iterates within the
-    // iterate bound) must fit in the 10% of ρ left for it.
-    let allowance = 4.0
-        * kappa
-        * f64::EPSILON
-        * ((declared.n + declared.d) as f64 * declared.lipschitz / declared.smoothness
-            + 2.0 * declared.iterate_bound);
-    if allowance.is_nan() || allowance > ROUNDING_SHARE * radius {
-        return Err(Error::invalid(
+    let gd_bound = certified_gd_bound(
+        &CertificateConstants {
+            strong_convexity: declared.strong_convexity,
+            smoothness: declared.smoothness,
+            lipschitz: declared.lipschitz,
+        },
+        declared.n + declared.d,
+        declared.iterate_bound,
+        declared.initial_distance,
+        radius,
+    )
+    .map_err(|allowance| {
+        Error::invalid(
             "alpha",
             format!(
                 "a larger α: ρ = √(2α/μ) must exceed the certificate's rounding allowance {allowance:.2e} tenfold"
             ),
             alpha,
-        ));
-    }
-    let gd_bound = gd_iteration_bound(
-        kappa,
-        declared.initial_distance,
-        (1.0 - ROUNDING_SHARE) * radius,
-    );
+        )
+    })?;
     Ok((gd_bound, settings.max_iters.unwrap_or(gd_bound).max(1)))
+}
+
+/// The GD budget ([`gd_iteration_bound`]) that certifies a distance `radius` on every dataset,
+/// after checking that the certificate's rounding allowance at its worst, 4κ·ε_mach·(passes·G/β +
+/// 2·iterate bound) with `passes` = n + d ([`crate::solver::certify`]), fits in the
+/// [`ROUNDING_SHARE`] of the radius left for it; `Err(allowance)` otherwise (each caller names the
+/// control that widens its radius). Shared by seed 000's certified budget and both seed 004
+/// algorithms.
+pub(crate) fn certified_gd_bound(
+    constants: &CertificateConstants,
+    passes: usize,
+    iterate_bound: f64,
+    initial_distance: f64,
+    radius: f64,
+) -> std::result::Result<usize, f64> {
+    let kappa = constants.condition();
+    let allowance = 4.0
+        * kappa
+        * f64::EPSILON
+        * (passes as f64 * constants.lipschitz / constants.smoothness + 2.0 * iterate_bound);
+    if allowance.is_nan() || allowance > ROUNDING_SHARE * radius {
+        return Err(allowance);
+    }
+    Ok(gd_iteration_bound(
+        kappa,
+        initial_distance,
+        (1.0 - ROUNDING_SHARE) * radius,
+    ))
 }
 
 /// Seed 000 Algorithm 3's budget and its fallback, from declared constants: (T₂, budget) with T₂
@@ -1506,6 +1542,14 @@ impl PrivateAlgorithm for OutputPerturbation {
 
     fn is_done(&self) -> bool {
         self.outcome != Outcome::Solving
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        vec![Draws {
+            noise: self.plan.noise.shape(self.noise.len()),
+            count: 1,
+            sensitivity: self.plan.total_sensitivity,
+        }]
     }
 
     fn grad_evals(&self) -> f64 {

@@ -10,6 +10,7 @@ use super::problem::Problem;
 use crate::algo::dp_accmd::Geometry;
 use crate::algo::{exponential_grid, output_perturbation};
 use crate::config::RunConfig;
+use crate::loss::Wrap;
 use crate::theory::{byoa, gradient_perturbation};
 
 /// Points of DP-GD's curve at most (it is smooth: a few hundred suffice).
@@ -115,6 +116,9 @@ pub fn curve(
         ),
         Prepared::Grid(settings, _) => {
             let radius = declared.radius();
+            // The utility's sensitivity is 2LR under TERM (its F is not a mean), as the preview and
+            // `GridExponential::new` read it; the curve must use the one the mechanism uses.
+            let erm = !matches!(config.wrap, Wrap::Tilted { .. });
             let lipschitz_f =
                 preview.lipschitz + mu * radius + declared.regularizer.l1 * (d as f64).sqrt();
             flat(
@@ -126,7 +130,7 @@ pub fn curve(
                     d,
                     config.epsilon,
                     settings.resolution,
-                    true,
+                    erm,
                 ),
                 "seed 000 Proposition G.1 with the grid's spacing",
             )

@@ -24,7 +24,7 @@ use crate::algo::exponential_grid::GridExponential;
 use crate::algo::noisy_gd::NoisyGd;
 use crate::algo::objective_perturbation::ObjectivePerturbation;
 use crate::algo::output_perturbation::OutputPerturbation;
-use crate::algo::{CertificateStatus, PrivateAlgorithm, StepReport};
+use crate::algo::{CertificateStatus, PrivateAlgorithm, StepReport, same_law};
 use crate::config::RunConfig;
 use crate::data::Dataset;
 use crate::domain::{Domain, DomainKind};
@@ -234,12 +234,20 @@ impl Session {
                 settings, relation, config.n, objective, noise_rng, seeded_run,
             )?),
         };
-        // The promise shown before the run must be the one the algorithm keeps.
+        // The promise shown before the run must be the one the algorithm keeps: the guarantee and
+        // the whole noise law (every draw's kind, scale, count and sensitivity).
         if !same_promise(algorithm.guarantee(), &preview.guarantee) {
             return Err(Error::invalid(
                 "algorithm",
                 format!("the previewed guarantee {:?}", preview.guarantee),
                 format!("{:?} (a bug: please report it)", algorithm.guarantee()),
+            ));
+        }
+        if !same_law(&algorithm.draws(), &preview.draws) {
+            return Err(Error::invalid(
+                "algorithm",
+                format!("the previewed noise {:?}", preview.draws),
+                format!("{:?} (a bug: please report it)", algorithm.draws()),
             ));
         }
         let before = algorithm.current().to_vec();
@@ -600,6 +608,7 @@ impl Lab {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::{Draws, NoiseShape};
     use crate::config::{AlgorithmKind, DomainChoice};
 
     fn small() -> RunConfig {
@@ -793,6 +802,153 @@ mod tests {
                 assert_eq!(p.guarantee.delta, 0.0, "{kind:?}");
             }
         }
+    }
+
+    /// The first draw's scale as the page's headline σ shows it (the exponential mechanism has
+    /// no draw: its headline is the utility's sensitivity).
+    fn headline_scale(d: &Draws) -> f64 {
+        match d.noise {
+            NoiseShape::Gaussian { sigma, .. } => sigma,
+            NoiseShape::L2Laplace { scale, .. } => scale,
+            NoiseShape::None => d.sensitivity,
+        }
+    }
+
+    #[test]
+    fn preview_and_running_algorithm_agree_on_the_whole_noise_law() {
+        // Every kind alone, and a run comparing lanes: the algorithm's own draws (kind, scale,
+        // count and sensitivity of each) equal the preview's, and the headline σ, noise,
+        // sensitivity and release count the page shows are the law's.
+        let mut labs: Vec<RunConfig> = AlgorithmKind::ALL
+            .into_iter()
+            .map(every_algorithm_config)
+            .collect();
+        labs.push(RunConfig {
+            compare: vec![
+                AlgorithmKind::OutputPerturbation,
+                AlgorithmKind::DpSgd,
+                AlgorithmKind::Byoa,
+            ],
+            ..every_algorithm_config(AlgorithmKind::NoisyGd)
+        });
+        for config in labs {
+            let lab = Lab::new(config.clone(), None).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            for lane in &lab.lanes {
+                let p = &lab.previews[lane.algorithm];
+                let kind = p.kind;
+                let drawn = lane.session.algorithm.draws();
+                assert!(
+                    same_law(&drawn, &p.draws),
+                    "{kind:?}: runs {drawn:?}, previewed {:?}",
+                    p.draws
+                );
+                let first = p.draws[0];
+                assert_eq!(p.noise, first.noise, "{kind:?}");
+                assert_eq!(p.sensitivity, first.sensitivity, "{kind:?}");
+                assert_eq!(p.sigma, headline_scale(&first), "{kind:?}");
+                let counted: usize = p.draws.iter().map(|d| d.count).sum();
+                // Objective perturbation makes one release from two draws (b and the residual z).
+                let expected = if kind == AlgorithmKind::ObjectivePerturbation {
+                    p.releases + 1
+                } else {
+                    p.releases
+                };
+                assert_eq!(counted, expected, "{kind:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_phased_preview_states_the_sigma_it_draws() {
+        // Seed 004 Algorithm 2's μ (hence σ_k) is set by D, the domain radius: the preview read
+        // the diameter and showed every σ_k twice the one drawn.
+        let config = every_algorithm_config(AlgorithmKind::ByoaPhased);
+        let p = preview(&config).unwrap();
+        let problem = Problem::new(&config, None).unwrap();
+        let mut settings = crate::algo::byoa::ByoaSettings::new(config.epsilon, config.delta);
+        settings.solver = config.solver;
+        let alg = PhasedOutputPerturbation::new(
+            settings,
+            &problem.objective,
+            seeded_repeat(config.seed, Stream::Noise, 0),
+            true,
+        )
+        .unwrap();
+        let first = alg.schedule().specs[0];
+        assert_eq!(p.sigma, first.sigma);
+        assert_eq!(p.sensitivity, first.sensitivity);
+        assert_eq!(p.releases, alg.schedule().phases);
+    }
+
+    #[test]
+    fn objective_perturbation_refuses_a_ridge_its_solver_cannot_certify() {
+        // ε = 30, Λ = 1e-9 on sparse data (n = 100, d = 20): ε′ > 0 without an extra ridge, so
+        // μ = 1e-9 (κ = 2.5·10⁸), and directions the data hardly touch have curvature μ. Before,
+        // the solver stopped at its 10⁵-iteration cap with ‖∇‖ = 9.6e-3 (noise seed 1) and released
+        // under the proof for the exact minimiser (distance bound ‖∇‖/μ ≈ 10⁷). Now refused from
+        // the configuration alone, at `l2`.
+        let config = RunConfig {
+            algorithm: AlgorithmKind::ObjectivePerturbation,
+            domain: DomainChoice::Unconstrained,
+            data: crate::config::DataSource::Sparse,
+            sparsity: 5,
+            n: 100,
+            d: 20,
+            epsilon: 30.0,
+            l2: 1e-9,
+            ..RunConfig::default()
+        };
+        let err = preview(&config).expect_err("refused before the data");
+        assert_eq!(err.field(), Some("l2"), "{err}");
+        assert_eq!(
+            Session::new(config)
+                .err()
+                .and_then(|e| e.field().map(str::to_string)),
+            Some("l2".to_string())
+        );
+    }
+
+    #[test]
+    fn objective_perturbation_states_its_tolerance_and_residual_noise_before_the_run() {
+        // Approximate minima perturbation: the preview's second draw is the residual ℓ2-Laplace
+        // of sensitivity 2γ/μ; the release's ledger states the same γ and μ, its guarantee is the
+        // preview's, and it is certified (not flagged).
+        let config = every_algorithm_config(AlgorithmKind::ObjectivePerturbation);
+        let p = preview(&config).unwrap();
+        assert_eq!(p.draws.len(), 2);
+        let settings = crate::algo::objective_perturbation::ObjectivePerturbationConfig {
+            epsilon: config.epsilon,
+            ..Default::default()
+        };
+        let plan = crate::algo::objective_perturbation::AmpPlan::new(
+            &settings,
+            config.n,
+            config.d,
+            config.l2,
+            config.feature_bound,
+        )
+        .unwrap();
+        assert_eq!(p.draws[1].sensitivity, 2.0 * plan.tolerance / plan.mu);
+        assert!(
+            p.guarantee
+                .accounting
+                .contains(&format!("{:.3e}", plan.tolerance))
+        );
+        let mut s = Session::new(config).unwrap();
+        let release = s.advance(usize::MAX, || true).release.unwrap();
+        assert_eq!(release.ledger.guarantee, p.guarantee);
+        assert!(release.ledger.is_private(), "{:?}", release.ledger.leaks);
+        let stated = format!("γ = {:.3e}", plan.tolerance);
+        assert!(release.ledger.mechanism.contains(&stated));
+        assert!(
+            release
+                .ledger
+                .caveats
+                .iter()
+                .any(|c| c.contains(&stated) && c.contains(&format!("μ = {:.3e}", plan.mu))),
+            "{:?}",
+            release.ledger.caveats
+        );
     }
 
     #[test]
@@ -1071,6 +1227,47 @@ mod tests {
             .sensitivity
         };
         assert_eq!(grid(Wrap::Tilted { tau: 0.5 }), 400.0 * grid(Wrap::None));
+    }
+
+    #[test]
+    fn byoa_algorithm_1_checks_the_rounding_allowance_before_the_data() {
+        // n = 10⁵, Λ = 1e-10 on R^d: κ = 2.5·10⁹, and the certificate's rounding allowance
+        // (8.8e4) exceeds 10% of the target radius L/(μn) = 10⁵, so no dataset could be certified
+        // within it. Seed 000's certified budget refuses this; seed 004 Algorithm 1 ran it.
+        let config = RunConfig {
+            algorithm: AlgorithmKind::Byoa,
+            domain: DomainChoice::Unconstrained,
+            n: 100_000,
+            l2: 1e-10,
+            ..RunConfig::default()
+        };
+        let err = preview(&config).expect_err("refused before the data");
+        assert_eq!(err.field(), Some("l2"), "{err}");
+        assert!(preview(&RunConfig { l2: 0.1, ..config }).is_ok());
+    }
+
+    #[test]
+    fn the_grid_theory_curve_uses_the_sensitivity_the_mechanism_uses() {
+        // Under TERM the grid mechanism's utility sensitivity is 2LR (not 2LR/n): its curve's
+        // selection term (2Δ/ε)(ln|G| + 1) must be at least that of the previewed Δ. The ERM Δ
+        // gave a curve 400 times too low on the selection term, below the measured excess.
+        use crate::loss::Wrap;
+        for wrap in [Wrap::None, Wrap::Tilted { tau: 0.5 }] {
+            let config = RunConfig {
+                wrap,
+                ..every_algorithm_config(AlgorithmKind::ExponentialGrid)
+            };
+            let s = Session::new(config.clone()).unwrap();
+            let p = s.preview();
+            let points = (config.grid_resolution as f64).powi(config.d as i32);
+            let selection = 2.0 * p.sensitivity / config.epsilon * (points.ln() + 1.0);
+            let curve = s.theory().expect("a grid curve");
+            assert!(
+                curve.y[0] >= selection,
+                "{wrap:?}: {} < {selection}",
+                curve.y[0]
+            );
+        }
     }
 
     /// The non-smooth losses under TERM and adversarial training used to have no certified

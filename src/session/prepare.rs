@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::problem::{self, Declared};
+use crate::algo::Draws;
 use crate::algo::byoa::{self, ByoaSettings};
 use crate::algo::dp_accmd::{AccMdLeak, DpAccMdConfig, Geometry};
 use crate::algo::dp_sgd::{DpSgdCalibration, DpSgdConfig, DpSgdLeak};
@@ -13,7 +14,7 @@ use crate::algo::dp_svrg::{
 };
 use crate::algo::exponential_grid::{self, GridSettings};
 use crate::algo::noisy_gd::Calibration;
-use crate::algo::objective_perturbation::{ObjectivePerturbationConfig, epsilon_split};
+use crate::algo::objective_perturbation::{AmpPlan, ObjectivePerturbationConfig};
 use crate::algo::output_perturbation::{
     self as op, ConvexClass, Form, NoiseLaw, Plan, Regularised, Settings,
 };
@@ -24,22 +25,12 @@ use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::privacy::{Guarantee, Relation};
 
-/// The logistic loss's bound on ℓ″ (objective perturbation's c).
-const LOGISTIC_CURVATURE: f64 = 0.25;
 /// The "as printed" DP-SVRG constant the digest derives (digest 002 §2).
 const SVRG_PRINTED_C: f64 = 8.0;
 
-/// The law of the released noise, for the histogram's density.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum NoiseShape {
-    /// Per-coordinate Gaussian, ‖z‖ ~ σ·χ_d.
-    Gaussian { sigma: f64, d: usize },
-    /// ℓ2-Laplace, ‖z‖ ~ Gamma(d, scale).
-    L2Laplace { scale: f64, d: usize },
-    /// No additive noise (the exponential mechanism samples instead).
-    None,
-}
+/// The law of the released noise, for the histogram's density (defined beside the algorithms,
+/// which report their own draws in it).
+pub use crate::algo::NoiseShape;
 
 /// What is known before any data are touched: the promise and the noise that buys it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,6 +47,10 @@ pub struct Preview {
     pub noise: NoiseShape,
     /// How many noisy releases the run makes (T for DP-GD, 1 for output perturbation).
     pub releases: usize,
+    /// The whole noise law: every draw's kind, scale and sensitivity, in order. The running
+    /// algorithm reports its own ([`crate::algo::PrivateAlgorithm::draws`]) and `Session` refuses
+    /// to run unless the two agree.
+    pub draws: Vec<Draws>,
     /// Declared per-sample Lipschitz constant G.
     pub lipschitz: f64,
     /// ℓ2-sensitivity of one noisy release (for output perturbation Δ_T = Δ_F + 2ρ, which
@@ -191,6 +186,11 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
         sigma,
         noise,
         releases,
+        draws: vec![Draws {
+            noise,
+            count: releases,
+            sensitivity,
+        }],
         lipschitz,
         sensitivity,
         sensitivity_ball: None,
@@ -379,41 +379,32 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     format!("{:?}", config.loss),
                 ));
             }
-            let split = epsilon_split(
-                config.epsilon,
-                config.n,
-                config.l2,
-                config.feature_bound,
-                LOGISTIC_CURVATURE,
-            )?;
-            // b ~ ℓ2-Laplace of scale 2R/ε′; the run reports ‖b/n‖.
-            let scale = 2.0 * config.feature_bound / (split.epsilon_noise * config.n as f64);
+            let settings = ObjectivePerturbationConfig {
+                epsilon: config.epsilon,
+                ..ObjectivePerturbationConfig::default()
+            };
+            let plan = AmpPlan::new(&settings, config.n, d, config.l2, config.feature_bound)?;
+            // b ~ ℓ2-Laplace of scale 2R/ε′; the run reports ‖b/n‖. The residual z is the second
+            // draw (approximate minima perturbation), shown in `draws` and the accounting.
+            let b = plan.noise();
+            let scale = plan.split.noise_scale(config.feature_bound) / config.n as f64;
             replace_one_only(
                 config,
                 "objective perturbation's proof (Chaudhuri, Monteleoni & Sarwate 2011, Theorem 9) \
                  bounds the change of the noise b and of the Hessian when one record is replaced",
             )?;
-            let guarantee = pure(
-                config.epsilon,
-                config.relation,
-                "objective perturbation (CMS11 Alg. 2)",
-            );
-            let p = base(
+            let guarantee = plan.guarantee(config.epsilon);
+            let mut p = base(
                 kind,
-                "objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011, Algorithm 2)",
+                "objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011, Algorithm 2) with approximate minima perturbation (Iyengar et al. 2019)",
                 guarantee,
                 scale,
-                NoiseShape::L2Laplace { scale, d },
+                b.noise,
                 1,
-                2.0 * config.feature_bound / config.n as f64,
+                b.sensitivity,
             );
-            (
-                p,
-                Prepared::ObjectivePerturbation(ObjectivePerturbationConfig {
-                    epsilon: config.epsilon,
-                    ..ObjectivePerturbationConfig::default()
-                }),
-            )
+            p.draws = plan.draws();
+            (p, Prepared::ObjectivePerturbation(settings))
         }
         AlgorithmKind::OutputPerturbation | AlgorithmKind::RegularisedOutputPerturbation => {
             let regularised = kind == AlgorithmKind::RegularisedOutputPerturbation;
@@ -496,8 +487,12 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     mu,
                 ));
             }
-            let total = 4.0 * lipschitz / (mu * config.n as f64);
-            let sigma = byoa::sigma(total, config.epsilon, config.delta, settings.calibration)?;
+            // The algorithm's own plan from the declared constants: σ, Δ = 4L/(μn) and the
+            // rounding-allowance check, refused here as it would be at the run.
+            let plan =
+                byoa::plan_algorithm_1_declared(op_declared(&declared, config, 0.0)?, settings)?;
+            let (sigma, noise) = op_noise(&plan.noise, d);
+            let total = plan.total_sensitivity;
             let mut p = base(
                 kind,
                 "bring your own algorithm (seed 004, Algorithm 1): certified solver + one Gaussian",
@@ -508,7 +503,7 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
                     "seed 004 Alg. 1",
                 ),
                 sigma,
-                gaussian(sigma),
+                noise,
                 1,
                 total,
             );
@@ -529,7 +524,8 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 config.n,
                 d,
                 lipschitz,
-                declared.domain.diameter_in(d),
+                // D: the domain radius, as `PhasedOutputPerturbation::new` reads it.
+                declared.domain.radius_in(d),
                 config.epsilon,
                 config.delta,
                 None,
@@ -554,6 +550,15 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 first.sensitivity,
             );
             p.sensitivity_ball = Some(first.sensitivity);
+            p.draws = schedule
+                .specs
+                .iter()
+                .map(|spec| Draws {
+                    noise: gaussian(spec.sigma),
+                    count: 1,
+                    sensitivity: spec.sensitivity,
+                })
+                .collect();
             (p, Prepared::ByoaPhased(settings))
         }
         AlgorithmKind::ExponentialGrid => {
@@ -630,10 +635,11 @@ fn byoa_calibration(epsilon: f64) -> byoa::Calibration {
 }
 
 fn op_noise(noise: &NoiseLaw, d: usize) -> (f64, NoiseShape) {
-    match *noise {
-        NoiseLaw::Gaussian { sigma, .. } => (sigma, NoiseShape::Gaussian { sigma, d }),
-        NoiseLaw::L2Laplace { scale } => (scale, NoiseShape::L2Laplace { scale, d }),
-    }
+    let scale = match *noise {
+        NoiseLaw::Gaussian { sigma, .. } => sigma,
+        NoiseLaw::L2Laplace { scale } => scale,
+    };
+    (scale, noise.shape(d))
 }
 
 /// Seed 000's declared constants of the objective the algorithm will solve (the problem's, plus

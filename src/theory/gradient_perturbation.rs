@@ -274,8 +274,9 @@ pub fn dp_svrg_plus_plus_bound(
 /// E‖b‖² = d(d+1)(2R/ε′)². The release minimises J + ⟨b, w⟩/n + (Δ/2)‖w‖², which is
 /// (Λ+Δ)-strongly convex, so its excess regularised risk over J's minimum is at most
 /// E‖b‖²/(2n²(Λ+Δ)) + (Δ/2)‖w*‖², the bound plotted here (the exact quadratic-growth form of the
-/// paper's O(d² ln²(d/δ′) R²/(n²ε²Λ)) with probability 1 − δ′). ε′ and Δ are the algorithm's own
-/// ε split ([`crate::algo::objective_perturbation`] module docs); `w_star_sq` = ‖w*‖² (bounded by
+/// paper's O(d² ln²(d/δ′) R²/(n²ε²Λ)) with probability 1 − δ′), plus the price of stopping at
+/// ‖∇‖ ≤ γ and of the residual noise (approximate minima perturbation). ε′, Δ, γ and the residual
+/// scale are the algorithm's own plan ([`crate::algo::objective_perturbation::AmpPlan`]); `w_star_sq` = ‖w*‖² (bounded by
 /// the public 2 ln 2/Λ, since (Λ/2)‖w*‖² ≤ J(w*) ≤ J(0) = ln 2).
 pub fn objective_perturbation_bound(
     n: usize,
@@ -286,12 +287,27 @@ pub fn objective_perturbation_bound(
     w_star_sq: f64,
 ) -> Result<f64> {
     positive("feature_bound", feature_bound)?;
-    use crate::algo::objective_perturbation::{LOGISTIC_CURVATURE, epsilon_split};
-    let split = epsilon_split(epsilon, n, lambda, feature_bound, LOGISTIC_CURVATURE)?;
-    let (n, extra) = (n as f64, split.extra_ridge);
-    let scale = split.noise_scale(feature_bound);
-    let mean_sq = d as f64 * (d as f64 + 1.0) * scale * scale;
-    Ok(mean_sq / (2.0 * n * n * (lambda + extra)) + 0.5 * extra * w_star_sq)
+    use crate::algo::objective_perturbation::{AmpPlan, ObjectivePerturbationConfig};
+    let config = ObjectivePerturbationConfig {
+        epsilon,
+        ..ObjectivePerturbationConfig::default()
+    };
+    let plan = AmpPlan::new(&config, n, d, lambda, feature_bound)?;
+    let (n, extra, d) = (n as f64, plan.split.extra_ridge, d as f64);
+    let scale = plan.split.noise_scale(feature_bound);
+    let mean_sq = d * (d + 1.0) * scale * scale;
+    // The exact perturbed minimiser w_b's bound, then approximate minima perturbation's price:
+    // the solver's w̃ is within r = γ/μ of w_b, where ‖∇J(w_b)‖ = ‖b/n + Δw_b‖ ≤ ‖b‖/n +
+    // Δ(R + ‖b‖/n)/μ (E‖b‖ = d·scale), so it adds at most that times r, plus βr²/2; the residual
+    // z (mean 0, independent of w̃) adds (β/2)E‖z‖².
+    let r = plan.tolerance / plan.mu;
+    let b_mean = d * scale / n;
+    let gradient = b_mean + extra * (feature_bound + b_mean) / plan.mu;
+    let residual = d * (d + 1.0) * plan.residual_scale * plan.residual_scale;
+    Ok(mean_sq / (2.0 * n * n * (lambda + extra))
+        + 0.5 * extra * w_star_sq
+        + gradient * r
+        + 0.5 * plan.beta * (r * r + residual))
 }
 
 #[cfg(test)]

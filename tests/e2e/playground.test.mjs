@@ -293,6 +293,26 @@ test('keyboard only: Tab to the algorithm and ε, arrows change them, Tab to Pla
   await context.close();
 });
 
+test('objective perturbation states both of its noise draws and its budget split before Play, and its ledger the tolerance', async () => {
+  const { context, page, seen } = await openPage();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.selectOption('#algorithm', 'objective_perturbation');
+  await page.selectOption('#domain', 'unconstrained');
+  await page.fill('#l2', '0.1');
+  await page.press('#l2', 'Enter');
+  await page.locator('#l2').blur();
+  await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent.includes('objective perturbation'));
+  const detail = await page.textContent('#guarantee-detail');
+  // b and the residual noise of approximate minima perturbation, with ε split between them.
+  assert.equal((detail.match(/ℓ2-Laplace scale/g) ?? []).length, 2, detail);
+  assert.match(detail, /ε_res = /);
+  assert.match(detail, /γ = /);
+  await runToRelease(page);
+  assert.match(await page.textContent('#caveats'), /‖∇J_b‖ ≤ γ = .* μ = /);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
 test('output perturbation: refused without a ridge (message at the field), then runs to one certified release', async () => {
   const { context, page, seen } = await openPage();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
