@@ -649,9 +649,9 @@ impl OutputPerturbationTarget {
             Side::DPrime => &self.data[1],
         };
         let glm = if Self::non_smooth(self.settings.solver) {
-            Glm::Absolute
+            Glm::absolute()
         } else {
-            Glm::Huber { delta: 1.0 }
+            Glm::huber(1.0)
         };
         Objective::with_loss(
             Arc::clone(data),
@@ -941,7 +941,7 @@ impl DpAccMdTarget {
             };
             Objective::with_loss(
                 Arc::new(data),
-                Loss::erm(Glm::Huber { delta: 1.0 }),
+                Loss::erm(Glm::huber(1.0)),
                 Regularizer::ridge(0.0),
                 domain,
                 1.0,

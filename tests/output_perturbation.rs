@@ -355,7 +355,7 @@ fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
     use dp_playground::loss::Wrap;
     // Logistic range over ‖w‖ ≤ R, ‖x‖ ≤ X is exactly RX (ln((1 + e^{RX})/(1 + e^{−RX})) = RX).
     assert!((loss_range(Glm::Logistic, 1.0, 2.0).unwrap() - 2.0).abs() < 1e-15);
-    assert!(loss_range(Glm::Huber { delta: 1.0 }, 1.0, 2.0).is_none());
+    assert!(loss_range(Glm::huber(1.0), 1.0, 2.0).is_none());
     // C_τ/n = e^{τRX}/n: τ = 0.5, R = 2, X = 1, n = 200 → e/200; a large τ caps at 1.
     assert!(
         (tilt_factor(Glm::Logistic, 0.5, 1.0, 2.0, 200) - std::f64::consts::E / 200.0).abs()

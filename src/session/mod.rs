@@ -1059,11 +1059,11 @@ mod tests {
         let robust = Wrap::Adversarial { radius: 0.1 };
         for (loss, wrap) in [
             (Glm::Hinge, tilt),
-            (Glm::Absolute, tilt),
+            (Glm::absolute(), tilt),
             (Glm::Hinge, robust),
-            (Glm::Absolute, robust),
+            (Glm::absolute(), robust),
             (Glm::Squared { label_bound: 1.0 }, robust),
-            (Glm::Huber { delta: 1.0 }, robust),
+            (Glm::huber(1.0), robust),
         ] {
             let config = RunConfig {
                 loss,
@@ -1120,7 +1120,7 @@ mod tests {
         assert!(l1 < 0.3 * l2, "ℓ1 {l1:e} vs ℓ2 {l2:e}");
         let regression = RunConfig {
             data: crate::config::DataSource::Sparse,
-            loss: crate::loss::Glm::Absolute,
+            loss: crate::loss::Glm::absolute(),
             d: 20,
             ..RunConfig::default()
         };

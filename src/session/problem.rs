@@ -15,7 +15,7 @@ use crate::data::{
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
-use crate::loss::{Bounds, Constants, Glm, Loss, Regularizer};
+use crate::loss::{Bounds, Constants, Loss, Regularizer};
 use crate::objective::Objective;
 use crate::reference::{self, PopulationProblem, PopulationReference, Reference};
 use crate::rng::{Stream, seeded};
@@ -237,7 +237,9 @@ impl Problem {
         // DP-GD's leaky demonstration leaves the features unclipped (the only lane: see
         // `RunConfig::validate`).
         let clipped = gd_leak(config).prepare(&mut data, config.feature_bound);
-        if let Glm::Squared { label_bound } = config.loss {
+        // Every residual loss's targets are clipped to its declared bound (issue 12: one huge
+        // target absorbs the other records in every computed F value).
+        if let Some(label_bound) = config.loss.label_bound() {
             clip_labels(&mut data, label_bound);
         }
         let data = Arc::new(data);
