@@ -592,6 +592,45 @@ mod tests {
     }
 
     #[test]
+    fn every_residual_loss_clips_targets_to_its_declared_label_bound() {
+        // Issue 12: squared, Huber and absolute all declare a bound B on |y| and a loaded file's
+        // targets are clipped to it before anything reads them (before, only the squared loss's
+        // were: a Huber or absolute target of 1e18 reached every F value).
+        use crate::loss::Glm;
+        let (n, d) = (30, 2);
+        let xs: Vec<f64> = (0..n * d).map(|i| (i as f64 * 0.61).sin() * 0.5).collect();
+        let mut ys: Vec<f64> = (0..n).map(|i| (i as f64 * 1.3).cos()).collect();
+        ys[0] = 1e18;
+        ys[1] = -1e18;
+        for loss in [
+            Glm::Squared { label_bound: 2.0 },
+            Glm::Huber {
+                delta: 1.0,
+                label_bound: 2.0,
+            },
+            Glm::Absolute { label_bound: 2.0 },
+        ] {
+            let config = RunConfig {
+                data: crate::config::DataSource::Csv,
+                n,
+                d,
+                loss,
+                batch: 10,
+                ..RunConfig::default()
+            };
+            let file = Dataset::from_samples(d, xs.clone(), ys.clone()).unwrap();
+            let problem = Problem::new(&config, Some(file)).unwrap();
+            let labels = problem.data.labels();
+            assert_eq!((labels[0], labels[1]), (2.0, -2.0), "{loss:?}");
+            assert_eq!(
+                &labels[2..],
+                &ys[2..],
+                "{loss:?}: targets within B are kept"
+            );
+        }
+    }
+
+    #[test]
     fn slices_add_up_to_one_run_and_end_with_one_release() {
         let mut whole = Session::new(small()).unwrap();
         let all = whole.advance(usize::MAX, || true);
