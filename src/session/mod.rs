@@ -285,9 +285,18 @@ impl Session {
         self.released
     }
 
-    /// The ledger of the (eventual) release.
+    /// The ledger of the (eventual) release; a residual loss's declared label bound is among its
+    /// caveats (the algorithms' own ledgers name the feature bound).
     pub fn ledger(&self) -> Ledger {
-        self.algorithm.ledger()
+        let mut ledger = self.algorithm.ledger();
+        let loss = self.problem.declared.loss.glm;
+        if let Some(bound) = loss.label_bound() {
+            ledger.caveats.push(format!(
+                "declared label bound, not measured: targets clipped to |y| ≤ {bound} ({} loss)",
+                crate::loss::GlmLoss::name(&loss)
+            ));
+        }
+        ledger
     }
 
     /// F(w) − F* on the problem's objective, floored at 0; `reported` is the algorithm's own F(w)
@@ -347,7 +356,7 @@ impl Session {
                 plane,
                 noise_norm: self.last_noise,
                 loss,
-                ledger: self.algorithm.ledger(),
+                ledger: self.ledger(),
             });
         }
         batch.certificate = self.algorithm.certificate();
