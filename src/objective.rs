@@ -483,7 +483,7 @@ impl Objective {
                 ),
                 (Wrap::None, Sum::Rise) => {
                     let glm = spec.glm;
-                    rise_pass(&glm, |t, y| glm.rise(t, y, 0.0), w, samples, grad)
+                    with_glm!(glm, l => rise_pass(l, |t, y| glm.rise(t, y, 0.0), w, samples, grad))
                 }
                 (Wrap::Tilted { tau }, _) => {
                     let rise = (sum == Sum::Rise).then(|| TiltRise {
