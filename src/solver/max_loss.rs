@@ -177,4 +177,34 @@ mod tests {
             assert_eq!(MaxLoss::new(&tilted).err().unwrap().field(), Some("loss"));
         }
     }
+
+    #[test]
+    fn the_maximum_rises_by_per_record_differences_even_with_a_huge_target() {
+        // The rise max_i f(w; zᵢ) − max_i f(0; zᵢ) + r(w) is the value's difference on moderate
+        // data; with a target of 1e18 (issue 12) the values no longer see w's ridge and the record's
+        // movement (F(w) − F(0) = 0 in floating point) while the rise still does.
+        let make = |first: f64| {
+            let data =
+                Dataset::from_samples(1, vec![1.0, 1.0, 0.5], vec![first, -1.0, 0.3]).unwrap();
+            Objective::with_loss(
+                Arc::new(data),
+                Loss::erm(Glm::absolute()),
+                Regularizer::ridge(0.1),
+                Box::new(L2Ball { radius: 5.0 }),
+                1.0,
+            )
+            .unwrap()
+        };
+        let mut g = [0.0];
+        let (clean, huge) = (make(3.0), make(1e18));
+        let f = MaxLoss::new(&clean).unwrap();
+        let r = f.rise_and_gradient(&[0.5], &mut g);
+        assert!((r.rise - (f.value(&[0.5]) - f.value(&[0.0]))).abs() < 1e-15);
+        assert_eq!(r.value, f.value(&[0.5]));
+        let f = MaxLoss::new(&huge).unwrap();
+        assert_eq!(f.value(&[0.5]) - f.value(&[0.0]), 0.0);
+        // |0.5 − 1e18| − |1e18| = −0.5 exactly, plus the ridge 0.1·0.25/2.
+        let r = f.rise_and_gradient(&[0.5], &mut g);
+        assert_eq!(r.rise, -0.5 + 0.0125);
+    }
 }
