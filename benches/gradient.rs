@@ -252,9 +252,9 @@ fn reference_block() {
     // simplex, and certifying w = 0 takes 2–4 passes).
     for glm in [
         Glm::Hinge,
-        Glm::Absolute,
+        Glm::absolute(),
         Glm::Squared { label_bound: 1.0 },
-        Glm::Huber { delta: 1.0 },
+        Glm::huber(1.0),
     ] {
         losses.push(Loss {
             glm,
@@ -264,7 +264,7 @@ fn reference_block() {
     // TERM over the non-smooth losses (the tilted duality gap, reference/tilted.rs), at the
     // page's default tilt and a strong one.
     for tau in [1.0, 5.0] {
-        for glm in [Glm::Hinge, Glm::Absolute] {
+        for glm in [Glm::Hinge, Glm::absolute()] {
             losses.push(Loss {
                 glm,
                 wrap: Wrap::Tilted { tau },

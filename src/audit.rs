@@ -33,8 +33,9 @@
 //! skipped, replace-one; the skip is DP-GD's leaky toggle [`DpGdLeak::NoClipping`]), DP-SGD,
 //! DP-SVRG, DP-AccMD (with its exact-gradient y-step leak) and objective perturbation as whole
 //! algorithms, and
-//! output perturbation (seed 000 Algorithm 1) with a certificate-skipping variant. The pairs are
-//! worst cases for the query at hand.
+//! output perturbation (seed 000 Algorithm 1) with a certificate-skipping variant, and the grid
+//! exponential mechanism on a pair with one huge target (issue 12). The pairs are worst cases for
+//! the query at hand.
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -52,6 +53,7 @@ use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig, DpSgdLeak};
 use crate::algo::dp_svrg::{
     DpSvrg, DpSvrgCalibration, DpSvrgConfig, SvrgLeak, SvrgNoise, SvrgVariant,
 };
+use crate::algo::exponential_grid::{GridExponential, GridSettings};
 use crate::algo::noisy_gd::{Calibration, DpGdLeak, NoisyGd};
 use crate::algo::objective_perturbation::{ObjectivePerturbation, ObjectivePerturbationConfig};
 use crate::algo::output_perturbation::{
@@ -649,9 +651,9 @@ impl OutputPerturbationTarget {
             Side::DPrime => &self.data[1],
         };
         let glm = if Self::non_smooth(self.settings.solver) {
-            Glm::Absolute
+            Glm::absolute()
         } else {
-            Glm::Huber { delta: 1.0 }
+            Glm::huber(1.0)
         };
         Objective::with_loss(
             Arc::clone(data),
@@ -697,6 +699,81 @@ impl Auditable for OutputPerturbationTarget {
             NoiseLaw::Gaussian { sigma, .. } => fill_gaussian(&mut run_rng, sigma, &mut z),
         }
         Ok(sgd.current()[0] + z[0])
+    }
+}
+
+/// The exponential mechanism on a grid ([`GridExponential`], seed 000 Algorithm 9) on the pair of
+/// issue 12, released point as the statistic.
+///
+/// The pair (d = 1, absolute loss, no ridge, ball of radius 2, feature bound 1, 41 grid points):
+/// n − 1 shared records (x = 1, y = 1.5); the differing record is (1, 1.5) in D and (1, 10¹⁸) in
+/// D′. The target is not clipped (the datasets are built directly), so the pair tests the scores
+/// alone: scored by F values, F on D′ is constant to the last bit (the huge record absorbs the
+/// others), the selection is uniform there and concentrated near 1.5 on D, far beyond e^ε. The
+/// mechanism scores by per-record differences ([`Objective::rise`]) and must pass.
+/// [`ExponentialGridTarget::objective`] and [`ExponentialGridTarget::settings`] let a test plant
+/// the old scoring on the same pair.
+pub struct ExponentialGridTarget {
+    settings: GridSettings,
+    data: [Arc<Dataset>; 2],
+}
+
+impl ExponentialGridTarget {
+    /// The differing record's target in D′.
+    pub const HUGE_LABEL: f64 = 1e18;
+
+    /// n ≥ 2 records, pure ε.
+    pub fn new(n: usize, epsilon: f64) -> Result<Self> {
+        if n < 2 {
+            return Err(Error::invalid("n", "at least 2 records", n));
+        }
+        let [d, d_prime] = pair_1d(
+            [Some((1.0, 1.5)), Some((1.0, Self::HUGE_LABEL))],
+            n - 1,
+            (1.0, 1.5),
+        )?;
+        let target = Self {
+            settings: GridSettings {
+                epsilon,
+                resolution: 41,
+            },
+            data: [Arc::new(d), Arc::new(d_prime)],
+        };
+        target.objective(Side::D)?;
+        Ok(target)
+    }
+
+    /// The grid mechanism's settings (ε, resolution).
+    pub fn settings(&self) -> GridSettings {
+        self.settings
+    }
+
+    /// The objective on `side`'s dataset.
+    pub fn objective(&self, side: Side) -> Result<Objective> {
+        Objective::with_loss(
+            Arc::clone(pick(&self.data, side)),
+            Loss::erm(Glm::absolute()),
+            Regularizer::default(),
+            Box::new(L2Ball { radius: 2.0 }),
+            1.0,
+        )
+    }
+}
+
+impl Auditable for ExponentialGridTarget {
+    fn claim(&self) -> ApproxDp {
+        ApproxDp {
+            epsilon: self.settings.epsilon,
+            delta: 0.0,
+            relation: Relation::ReplaceOne,
+        }
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let objective = self.objective(side)?;
+        let run_rng = DpRng::seed_from_u64(rng.next_u64());
+        let mut alg = GridExponential::new(self.settings, &objective, run_rng, false)?;
+        Ok(release_1d(&mut alg, &objective))
     }
 }
 
@@ -941,7 +1018,7 @@ impl DpAccMdTarget {
             };
             Objective::with_loss(
                 Arc::new(data),
-                Loss::erm(Glm::Huber { delta: 1.0 }),
+                Loss::erm(Glm::huber(1.0)),
                 Regularizer::ridge(0.0),
                 domain,
                 1.0,

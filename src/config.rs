@@ -574,6 +574,24 @@ mod tests {
     }
 
     #[test]
+    fn every_residual_loss_declares_a_label_bound_named_in_its_errors() {
+        for kind in ["squared", "huber", "absolute"] {
+            let bad = format!(r#"{{"loss": {{"kind": "{kind}", "delta": 1, "label_bound": 0}}}}"#);
+            assert_eq!(field_of(&bad), "loss.label_bound", "{kind}");
+            let inf =
+                format!(r#"{{"loss": {{"kind": "{kind}", "delta": 1, "label_bound": 1e400}}}}"#);
+            assert!(RunConfig::from_json(&inf).is_err(), "{kind}");
+        }
+        // Links made before Huber and absolute declared one read the default bound.
+        let old = RunConfig::from_json(r#"{"loss": {"kind": "absolute"}}"#).unwrap();
+        assert_eq!(
+            old.loss.label_bound(),
+            Some(crate::loss::ROBUST_LABEL_BOUND)
+        );
+        assert_eq!(Glm::Logistic.label_bound(), None);
+    }
+
+    #[test]
     fn unknown_fields_and_broken_json_are_rejected() {
         assert!(matches!(
             RunConfig::from_json(r#"{"epsilom": 1}"#),

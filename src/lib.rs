@@ -7,8 +7,9 @@
 //! ## Privacy caveats
 //! - Only an algorithm's **release** is private. Iterates, gradients, losses, excess risks, clip
 //!   counts and the reference optimum are computed from the raw data and are not.
-//! - Every noise-setting constant (feature bound, domain radius, Lipschitz constant) is declared in
-//!   the [`config::RunConfig`], never measured from the data; data are clipped to the declared bounds.
+//! - Every noise-setting constant (feature bound, label bound, domain radius, Lipschitz constant) is
+//!   declared in the [`config::RunConfig`], never measured from the data; data are clipped to the
+//!   declared bounds.
 //! - A seeded run is reproducible and therefore demonstrates a mechanism; it is not a private release.
 //! - Noise is sampled in floating point: an idealisation (Mironov 2012).
 //!

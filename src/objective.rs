@@ -46,7 +46,7 @@ use crate::data::Dataset;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::linalg::{Kernels, Portable, axpy, dot, norm2};
-use crate::loss::{Bounds, Constants, GlmLoss, Loss, Regularizer, Wrap, with_glm};
+use crate::loss::{Bounds, Constants, Glm, GlmLoss, Loss, Regularizer, Wrap, with_glm};
 
 /// A one-block first-order oracle over a domain: what the reference solver (and the non-private
 /// base solvers) need.
@@ -57,6 +57,15 @@ pub trait FirstOrder {
     fn value(&self, w: &[f64]) -> f64;
     /// F(w), writing the gradient of its smooth part into `grad`.
     fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64;
+}
+
+/// F(w) and its rise F(w) − F(0) above the origin, from one pass ([`Objective::rise`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rise {
+    /// F(w), with the bits of [`Objective::value`]. A diagnostic: never compare points by it.
+    pub value: f64,
+    /// F(w) − F(0) as an aggregate of per-record differences: what points are compared by.
+    pub rise: f64,
 }
 
 enum LossImpl {
@@ -230,15 +239,65 @@ impl Objective {
         v + self.reg.value(w)
     }
 
-    /// The data term A_i f(w; zᵢ) alone (a mean over the declared n, [`Objective::n`]), and
-    /// optionally its gradient (overwriting `grad`).
+    /// The data term A_i f(w; zᵢ) alone, and optionally its gradient (overwriting `grad`).
     pub fn data_term(&self, w: &[f64], grad: Option<&mut [f64]>) -> f64 {
         let d = self.dim();
         let x = self.data.matrix_slice();
         let samples = x
             .chunks_exact(d.max(1))
             .zip(self.data.labels().iter().copied());
-        self.pass(w, samples, grad, Some(self.n))
+        self.pass(w, samples, grad, Sum::Value, Some(self.n)).0
+    }
+
+    /// F(w) − F(0), F's rise above the origin, as an aggregate of the per-record differences
+    /// f(w; zᵢ) − f(0; zᵢ) ([`Glm::rise`]) plus r(w) − r(0) = r(w); with `grad`, also writes the
+    /// gradient of the smooth part at w, with the bits of [`Objective::value_and_gradient`]. One
+    /// pass over the data, like a value.
+    ///
+    /// **Compare points by this, never by differences of F values** (issue 12). F(w) is a sum of n
+    /// terms; in floating point a term far larger than the others (one target of 1e18) absorbs
+    /// them, F is then constant in w to the last bit, and a choice among points by F (the grid
+    /// mechanism's scores, the subgradient method's best iterate) follows that one record alone,
+    /// which breaks the sensitivity argument. Each per-record difference is bounded by G‖w‖
+    /// whatever the record, so their sum cannot absorb one. The origin is a fixed,
+    /// data-independent reference, the one seed 000's Prop G.1 shifts by (f(w, x) − f(0, x)).
+    /// Labels are also clipped to the declared bound ([`Glm::label_bound`]); this holds without.
+    ///
+    /// - ERM and adversarial: the mean of the per-record rises.
+    /// - TERM: F_τ(w) − F_τ(0) = (1/τ) ln Σᵢ πᵢ exp(τ·riseᵢ) with πᵢ ∝ exp(τ f(0; zᵢ)) the tilt
+    ///   weights at the origin (a labels-only pre-pass), a weighted log-mean-exp of the rises, so
+    ///   it lies between their minimum and maximum, as it must.
+    pub fn rise(&self, w: &[f64], grad: Option<&mut [f64]>) -> Rise {
+        let d = self.dim();
+        let samples = self
+            .data
+            .matrix_slice()
+            .chunks_exact(d.max(1))
+            .zip(self.data.labels().iter().copied());
+        let (value, rise) = match grad {
+            Some(grad) => {
+                let sums = self.pass(w, samples, Some(&mut *grad), Sum::Rise, Some(self.n));
+                axpy(self.reg.l2, w, grad);
+                sums
+            }
+            None => self.pass(w, samples, None, Sum::Rise, Some(self.n)),
+        };
+        let r = self.reg.value(w);
+        Rise {
+            value: value + r,
+            rise: rise + r,
+        }
+    }
+
+    /// The data term's rise above the origin over the samples `batch` (see [`Objective::rise`]),
+    /// and its gradient (data term only, as [`Objective::minibatch_gradient`]).
+    pub fn minibatch_rise(&self, w: &[f64], batch: &[usize], grad: &mut [f64]) -> Result<Rise> {
+        self.check_indices(batch)?;
+        let samples = batch
+            .iter()
+            .map(|&i| (self.data.features(i), self.data.label(i)));
+        let (value, rise) = self.pass(w, samples, Some(grad), Sum::Rise, None);
+        Ok(Rise { value, rise })
     }
 
     /// The data term and its gradient over the samples `batch` (indices, repeats allowed): the
@@ -248,7 +307,7 @@ impl Objective {
         let samples = batch
             .iter()
             .map(|&i| (self.data.features(i), self.data.label(i)));
-        Ok(self.pass(w, samples, Some(grad), None))
+        Ok(self.pass(w, samples, Some(grad), Sum::Value, None).0)
     }
 
     /// Per-sample gradients ∇f(w; zᵢ) of the samples in `batch`, written row after row into `out`
@@ -422,39 +481,70 @@ impl Objective {
         }
     }
 
-    /// One pass over `samples`: dispatch once to a monomorphised kernel. The means divide by
-    /// `over` (the declared n of a full pass) or, when `None`, by the number of samples (a
-    /// minibatch).
+    /// One pass over `samples`: dispatch once to a monomorphised kernel. Returns the data term's
+    /// value and, for [`Sum::Rise`], its rise above the origin (NaN for [`Sum::Value`]). The means
+    /// divide by `over` (the declared n of a full pass) or, when `None`, by the number of samples
+    /// (a minibatch).
     fn pass<'a, I>(
         &self,
         w: &[f64],
         samples: I,
         grad: Option<&mut [f64]>,
+        sum: Sum,
         over: Option<usize>,
-    ) -> f64
+    ) -> (f64, f64)
     where
-        I: Iterator<Item = (&'a [f64], f64)>,
+        I: Iterator<Item = (&'a [f64], f64)> + Clone,
     {
         match &self.loss {
-            LossImpl::Dyn(l) => erm_pass(l.as_ref(), w, samples, grad, over),
-            LossImpl::Spec(spec) => match spec.wrap {
-                Wrap::None => with_glm!(spec.glm, l => erm_pass(l, w, samples, grad, over)),
-                Wrap::Tilted { tau } => {
-                    with_glm!(spec.glm, l => tilted_pass(l, tau, w, samples, grad, over))
+            LossImpl::Dyn(l) => match sum {
+                Sum::Value => (erm_pass(l.as_ref(), w, samples, grad, over), f64::NAN),
+                // A loss without a cancellation-free rise: the plain per-record difference.
+                Sum::Rise => rise_pass(
+                    l.as_ref(),
+                    |t, y| l.value(t, y) - l.value(0.0, y),
+                    w,
+                    samples,
+                    grad,
+                    over,
+                ),
+            },
+            LossImpl::Spec(spec) => match (spec.wrap, sum) {
+                (Wrap::None, Sum::Value) => (
+                    with_glm!(spec.glm, l => erm_pass(l, w, samples, grad, over)),
+                    f64::NAN,
+                ),
+                (Wrap::None, Sum::Rise) => {
+                    let glm = spec.glm;
+                    with_glm!(glm, l => rise_pass(l, |t, y| glm.rise(t, y, 0.0), w, samples, grad, over))
                 }
-                Wrap::Adversarial { radius } => {
+                (Wrap::Tilted { tau }, _) => {
+                    let rise = (sum == Sum::Rise).then(|| TiltRise {
+                        glm: spec.glm,
+                        origin: origin_tilt(spec.glm, tau, samples.clone()),
+                    });
+                    with_glm!(spec.glm, l => tilted_pass(l, tau, w, samples, grad, rise, over))
+                }
+                (Wrap::Adversarial { radius }, _) => {
                     let norm = norm2(w);
                     let s = radius * norm;
                     let glm = spec.glm;
+                    let term = |t: f64, y: f64| match sum {
+                        Sum::Value => 0.0,
+                        Sum::Rise => glm.rise(t, y, s),
+                    };
                     let mut ds_sum = 0.0;
                     let mut value = 0.0;
+                    let mut rise = 0.0;
                     let mut count = 0usize;
                     match grad {
                         Some(grad) => {
                             grad.fill(0.0);
                             for (x, y) in samples {
-                                let (v, dt, ds) = glm.adversarial(dot(w, x), y, s);
+                                let t = dot(w, x);
+                                let (v, dt, ds) = glm.adversarial(t, y, s);
                                 value += v;
+                                rise += term(t, y);
                                 ds_sum += ds;
                                 axpy(dt, x, grad);
                                 count += 1;
@@ -467,12 +557,18 @@ impl Objective {
                         }
                         None => {
                             for (x, y) in samples {
-                                value += glm.adversarial(dot(w, x), y, s).0;
+                                let t = dot(w, x);
+                                value += glm.adversarial(t, y, s).0;
+                                rise += term(t, y);
                                 count += 1;
                             }
                         }
                     }
-                    value / over.unwrap_or(count).max(1) as f64
+                    let n = over.unwrap_or(count).max(1) as f64;
+                    match sum {
+                        Sum::Value => (value / n, f64::NAN),
+                        Sum::Rise => (value / n, rise / n),
+                    }
                 }
             },
         }
@@ -492,6 +588,110 @@ impl FirstOrder for Objective {
     fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
         Objective::value_and_gradient(self, w, grad)
     }
+}
+
+/// What a pass aggregates per record: the loss value f(w; z), or also its rise f(w; z) − f(0; z)
+/// above the origin ([`Objective::rise`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sum {
+    Value,
+    Rise,
+}
+
+/// The ERM rise pass: the mean value, the mean of `rise(t, y)` over the samples and (optionally)
+/// the mean gradient, one sample at a time (dot product, scalar derivative, axpy in sample order:
+/// the bits of [`erm_pass`], see `every_pass_gives_the_bits_of_one_sample_at_a_time`).
+fn rise_pass<'a, L, I>(
+    loss: &L,
+    rise: impl Fn(f64, f64) -> f64,
+    w: &[f64],
+    samples: I,
+    grad: Option<&mut [f64]>,
+    over: Option<usize>,
+) -> (f64, f64)
+where
+    L: GlmLoss + ?Sized,
+    I: Iterator<Item = (&'a [f64], f64)>,
+{
+    let (mut value, mut total) = (0.0, 0.0);
+    let mut count = 0usize;
+    match grad {
+        Some(grad) => {
+            grad.fill(0.0);
+            for (x, y) in samples {
+                let t = dot(w, x);
+                let (v, g) = loss.value_and_derivative(t, y);
+                value += v;
+                total += rise(t, y);
+                axpy(g, x, grad);
+                count += 1;
+            }
+            let n = over.unwrap_or(count).max(1) as f64;
+            grad.iter_mut().for_each(|g| *g /= n);
+        }
+        None => {
+            for (x, y) in samples {
+                let t = dot(w, x);
+                value += loss.value(t, y);
+                total += rise(t, y);
+                count += 1;
+            }
+        }
+    }
+    let n = over.unwrap_or(count).max(1) as f64;
+    (value / n, total / n)
+}
+
+/// A running log-sum-exp ln Σ exp(zᵢ): keeps m = max zᵢ so far and S = Σ exp(zᵢ − m).
+#[derive(Debug, Clone, Copy)]
+struct OnlineLse {
+    m: f64,
+    s: f64,
+}
+
+impl OnlineLse {
+    const EMPTY: Self = Self {
+        m: f64::NEG_INFINITY,
+        s: 0.0,
+    };
+
+    /// Adds z; returns (the factor the sums weighted so far were rescaled by, z's weight
+    /// exp(z − m)).
+    fn push(&mut self, z: f64) -> (f64, f64) {
+        let mut rescale = 1.0;
+        if z > self.m {
+            rescale = libm::exp(self.m - z);
+            self.s *= rescale;
+            self.m = z;
+        }
+        let e = libm::exp(z - self.m);
+        self.s += e;
+        (rescale, e)
+    }
+
+    fn value(&self) -> f64 {
+        self.m + libm::log(self.s)
+    }
+}
+
+/// The tilt weights at the origin that TERM's rise needs: ln Σᵢ exp(τ f(0; zᵢ)), from the labels
+/// alone (f(0; x, y) = φ(0, y) does not read x).
+fn origin_tilt<'a, I>(glm: Glm, tau: f64, samples: I) -> f64
+where
+    I: Iterator<Item = (&'a [f64], f64)>,
+{
+    let mut lse = OnlineLse::EMPTY;
+    for (_, y) in samples {
+        lse.push(tau * glm.value(0.0, y));
+    }
+    lse.value()
+}
+
+/// What [`tilted_pass`] needs to return F_τ's rise above the origin instead of its value.
+struct TiltRise {
+    glm: Glm,
+    /// ln Σᵢ exp(τ f(0; zᵢ)) ([`origin_tilt`]).
+    origin: f64,
 }
 
 /// The ERM pass over any sequence of samples (all of them, or a minibatch): mean value and
@@ -596,56 +796,133 @@ where
 /// The TERM pass (seed 000 §7.1) in one sweep with an online log-sum-exp: keep m = max τfᵢ so far,
 /// S = Σ exp(τfᵢ − m) and g = Σ exp(τfᵢ − m)∇fᵢ, rescaling S and g when m grows. Then
 /// F_τ = (m + ln(S/n))/τ and ∇F_τ = g/S (softmax weights).
+///
+/// Returns (F_τ(w), and with `rise` F_τ(w) − F_τ(0) =
+/// (1/τ) ln Σᵢ exp((τ f(0; zᵢ) − ln Σⱼ exp(τ f(0; zⱼ))) + τ·riseᵢ), NaN without; see
+/// [`Objective::rise`]).
 fn tilted_pass<'a, L, I>(
     loss: &L,
     tau: f64,
     w: &[f64],
     samples: I,
     grad: Option<&mut [f64]>,
+    rise: Option<TiltRise>,
     over: Option<usize>,
-) -> f64
+) -> (f64, f64)
 where
     L: GlmLoss + ?Sized,
     I: Iterator<Item = (&'a [f64], f64)>,
 {
-    let mut m = f64::NEG_INFINITY;
-    let mut s = 0.0;
+    let mut tilt = OnlineLse::EMPTY;
+    let mut rises = OnlineLse::EMPTY;
     let mut count = 0usize;
     let mut grad = grad;
     if let Some(g) = grad.as_deref_mut() {
         g.fill(0.0);
     }
     for (x, y) in samples {
-        let (v, dv) = loss.value_and_derivative(dot(w, x), y);
-        let z = tau * v;
-        if z > m {
-            let rescale = libm::exp(m - z);
-            s *= rescale;
-            if let Some(g) = grad.as_deref_mut() {
+        let t = dot(w, x);
+        let (v, dv) = loss.value_and_derivative(t, y);
+        let (rescale, e) = tilt.push(tau * v);
+        if let Some(g) = grad.as_deref_mut() {
+            if rescale != 1.0 {
                 g.iter_mut().for_each(|gj| *gj *= rescale);
             }
-            m = z;
-        }
-        let e = libm::exp(z - m);
-        s += e;
-        if let Some(g) = grad.as_deref_mut() {
             axpy(e * dv, x, g);
+        }
+        if let Some(r) = &rise {
+            rises.push((tau * r.glm.value(0.0, y) - r.origin) + tau * r.glm.rise(t, y, 0.0));
         }
         count += 1;
     }
     if count == 0 {
-        return 0.0;
+        return (0.0, if rise.is_some() { 0.0 } else { f64::NAN });
     }
     if let Some(g) = grad {
-        g.iter_mut().for_each(|gj| *gj /= s);
+        g.iter_mut().for_each(|gj| *gj /= tilt.s);
     }
-    (m + libm::log(s / over.unwrap_or(count) as f64)) / tau
+    // The rise needs no n: it cancels between F_τ(w) and F_τ(0).
+    let value = (tilt.m + libm::log(tilt.s / over.unwrap_or(count) as f64)) / tau;
+    match rise {
+        Some(_) => (value, rises.value() / tau),
+        None => (value, f64::NAN),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::loss::Glm;
+
+    /// [`Objective::rise`] is F(w) − F(0) (to rounding on moderate data), its value and gradient
+    /// carry the bits of [`Objective::value_and_gradient`], for every loss and aggregation; and
+    /// with one target of 1e18 the rise still sees every record while F(w) − F(0) is 0.
+    #[test]
+    fn rise_is_f_above_the_origin_with_the_gradient_bits_of_a_value_pass() {
+        use crate::domain::L2Ball;
+        let (n, d) = (23, 3);
+        let x: Vec<f64> = (0..n * d).map(|i| (i as f64 * 0.618).sin()).collect();
+        let margin: Vec<f64> = (0..n)
+            .map(|i| if i % 3 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        let residual: Vec<f64> = (0..n).map(|i| 2.0 * (i as f64 * 1.3).cos()).collect();
+        let w = [0.4, -0.7, 0.2];
+        for glm in Glm::all() {
+            for wrap in [
+                Wrap::None,
+                Wrap::Tilted { tau: 0.7 },
+                Wrap::Adversarial { radius: 0.2 },
+            ] {
+                let labels = if glm.is_margin() { &margin } else { &residual };
+                let objective = |labels: Vec<f64>| {
+                    Objective::with_loss(
+                        Arc::new(Dataset::from_samples(d, x.clone(), labels).unwrap()),
+                        Loss { glm, wrap },
+                        Regularizer::elastic(0.1, 0.3),
+                        Box::new(L2Ball { radius: 5.0 }),
+                        1.0,
+                    )
+                    .unwrap()
+                };
+                let obj = objective(labels.clone());
+                let (mut g, mut g_rise) = (vec![0.0; d], vec![0.0; d]);
+                let value = obj.value_and_gradient(&w, &mut g);
+                let r = obj.rise(&w, Some(&mut g_rise));
+                let label = format!("{glm:?}, {wrap:?}");
+                assert_eq!(r.value.to_bits(), value.to_bits(), "{label}");
+                assert_eq!(g_rise, g, "{label}");
+                let exact = value - obj.value(&[0.0; 3]);
+                assert!(
+                    (r.rise - exact).abs() <= 1e-13 * (1.0 + value.abs()),
+                    "{label}"
+                );
+                assert_eq!(
+                    obj.rise(&w, None).rise.to_bits(),
+                    r.rise.to_bits(),
+                    "{label}"
+                );
+                // The squared loss's G holds only for |y| ≤ B (targets are clipped to it).
+                if glm.is_margin() || matches!(glm, Glm::Squared { .. }) {
+                    continue;
+                }
+                // One target of 1e18: F(w) − F(0) loses every other record (it is 0); the rise
+                // is not 0 and differs from the clean dataset's by the one record's change
+                // only, at most 2G‖w‖ (ERM: divided by n).
+                let mut huge = labels.clone();
+                huge[0] = 1e18;
+                let big = objective(huge);
+                assert_eq!(big.value(&w) - big.value(&[0.0; 3]), 0.0, "{label}");
+                let moved = (big.rise(&w, None).rise - r.rise).abs();
+                let bound = 2.0 * big.lipschitz() * crate::linalg::norm2(&w);
+                let bound = if matches!(wrap, Wrap::Tilted { .. }) {
+                    bound
+                } else {
+                    bound / n as f64
+                };
+                assert!(moved <= bound, "{label}: {moved} vs {bound}");
+                assert!(big.rise(&w, None).rise != 0.0, "{label}");
+            }
+        }
+    }
 
     /// The ERM pass, in every instruction set this CPU has, gives the bits of one sample at a
     /// time (value, derivative, axpy in sample order), for every loss, with value and gradient

@@ -355,7 +355,7 @@ fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
     use dp_playground::loss::Wrap;
     // Logistic range over ‖w‖ ≤ R, ‖x‖ ≤ X is exactly RX (ln((1 + e^{RX})/(1 + e^{−RX})) = RX).
     assert!((loss_range(Glm::Logistic, 1.0, 2.0).unwrap() - 2.0).abs() < 1e-15);
-    assert!(loss_range(Glm::Huber { delta: 1.0 }, 1.0, 2.0).is_none());
+    assert!(loss_range(Glm::huber(1.0), 1.0, 2.0).is_none());
     // C_τ/n = e^{τRX}/n: τ = 0.5, R = 2, X = 1, n = 200 → e/200; a large τ caps at 1.
     assert!(
         (tilt_factor(Glm::Logistic, 0.5, 1.0, 2.0, 200) - std::f64::consts::E / 200.0).abs()
@@ -410,4 +410,69 @@ fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
     alg.run(&a);
     assert!(alg.certificate().unwrap().met);
     assert!(alg.ledger().caveats.iter().any(|c| c.contains("Lemma 5.2")));
+}
+
+/// Issue 12: one target of 1e18 made every computed F value constant in w, so the subgradient
+/// method's best iterate (seed 000 Algorithm 2, which compares F values) stayed at its first
+/// iterate on that side while it tracked the optimum on the clean neighbour: the certified points
+/// lay 9.3·Δ_T apart. With comparisons by per-record differences, every certified base solver
+/// keeps ‖x⁺(D) − x⁺(D′)‖ ≤ Δ_T on such a pair. The datasets are built directly, so no target is
+/// clipped: the per-record comparison alone must hold the bound (Huber and absolute have a
+/// Lipschitz constant valid for any target).
+#[test]
+fn every_certified_solver_keeps_a_huge_label_pair_within_the_total_sensitivity() {
+    let n = 100;
+    let dataset = |first: f64| {
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let a = i as f64 * 0.7;
+            let x = [0.9 * a.cos(), 0.9 * a.sin()];
+            xs.extend_from_slice(&x);
+            ys.push(1.5 * x[0] - 0.5 * x[1]);
+        }
+        ys[0] = first;
+        Arc::new(Dataset::from_samples(2, xs, ys).unwrap())
+    };
+    let (clean, huge) = (dataset(0.3), dataset(1e18));
+    let solvers = [
+        (SolverKind::Gd, Glm::huber(1.0)),
+        (SolverKind::Agd, Glm::huber(1.0)),
+        (SolverKind::Sgd, Glm::huber(1.0)),
+        (SolverKind::Svrg, Glm::huber(1.0)),
+        (SolverKind::Katyusha, Glm::huber(1.0)),
+        (SolverKind::Subgradient, Glm::huber(1.0)),
+        (SolverKind::Subgradient, Glm::absolute()),
+        (SolverKind::StochasticSubgradient, Glm::absolute()),
+    ];
+    for (solver, glm) in solvers {
+        let objective = |data: &Arc<Dataset>| {
+            Objective::with_loss(
+                Arc::clone(data),
+                Loss::erm(glm),
+                Regularizer::ridge(0.1),
+                Box::new(L2Ball { radius: 2.0 }),
+                1.0,
+            )
+            .unwrap()
+        };
+        let mut settings = Settings::new(1.0, 1e-6);
+        settings.solver = solver;
+        let point = |data: &Arc<Dataset>| {
+            let obj = objective(data);
+            let mut alg =
+                OutputPerturbation::new(settings, &obj, seeded(7, Stream::Noise), true).unwrap();
+            alg.run(&obj);
+            (alg.certified_point().to_vec(), alg.plan().total_sensitivity)
+        };
+        let ((a, total), (b, _)) = (point(&clean), point(&huge));
+        let distance = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+        println!(
+            "{solver:?}, {glm:?}: ‖x⁺(D) − x⁺(D′)‖ = {distance:.3e} = {:.3}·Δ_T",
+            distance / total
+        );
+        assert!(
+            distance <= total,
+            "{solver:?}, {glm:?}: {distance} > Δ_T = {total}"
+        );
+    }
 }

@@ -41,7 +41,7 @@ fn pair(n: usize, side: Side) -> Objective {
     let data = Dataset::new(nalgebra::DMatrix::from_row_slice(1, n, &xs), ys).unwrap();
     Objective::with_loss(
         Arc::new(data),
-        Loss::erm(Glm::Absolute),
+        Loss::erm(Glm::absolute()),
         Regularizer::ridge(MU),
         Box::new(L2Ball { radius: RADIUS }),
         1.0,
@@ -125,7 +125,7 @@ fn max_loss_solve_meets_its_accuracy_against_a_brute_force_grid() {
     let data = Dataset::from_samples(2, features, labels).unwrap();
     let obj = Objective::with_loss(
         Arc::new(data),
-        Loss::erm(Glm::Absolute),
+        Loss::erm(Glm::absolute()),
         Regularizer::ridge(0.2),
         Box::new(L2Ball { radius: 1.5 }),
         1.0,
@@ -177,7 +177,7 @@ fn max_loss_is_refused_for_smooth_and_stochastic_solvers() {
     let tilted = Objective::with_loss(
         Arc::new(d.data().clone()),
         Loss {
-            glm: Glm::Absolute,
+            glm: Glm::absolute(),
             wrap: dp_playground::loss::Wrap::Tilted { tau: 1.0 },
         },
         Regularizer::ridge(MU),

@@ -7,11 +7,15 @@
 
 use dp_playground::algo::dp_accmd::{AccMdLeak, Geometry};
 use dp_playground::algo::dp_svrg::SvrgLeak;
+use dp_playground::algo::exponential_grid::GridExponential;
 use dp_playground::audit::{
-    AuditReport, Auditable, Bug, DpAccMdTarget, DpSgdTarget, DpSvrgTarget, GaussianMeanTarget,
-    LaplaceMeanTarget, NoisyGdTarget, ObjectivePerturbationTarget, audit,
+    AuditReport, Auditable, Bug, DpAccMdTarget, DpSgdTarget, DpSvrgTarget, ExponentialGridTarget,
+    GaussianMeanTarget, LaplaceMeanTarget, NoisyGdTarget, ObjectivePerturbationTarget, Side, audit,
 };
+use dp_playground::noise::ExponentialMechanism;
+use dp_playground::privacy::ApproxDp;
 use dp_playground::privacy::calibration::GaussianMethod;
+use dp_playground::rng::DpRng;
 use dp_playground::rng::{Stream, seeded};
 
 const ALPHA: f64 = 1e-3;
@@ -183,6 +187,49 @@ fn objective_perturbation_passes_on_its_pair() {
 }
 
 /// The large-N version: every calibration, more runs, more seeds (≈ 1 min in debug).
+/// The grid mechanism as it was before issue 12, planted on the same pair: every grid point scored
+/// by −F(w_j), the raw sum of n losses, instead of by per-record differences.
+struct RawScoreGrid(ExponentialGridTarget);
+
+impl Auditable for RawScoreGrid {
+    fn claim(&self) -> ApproxDp {
+        self.0.claim()
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> dp_playground::error::Result<f64> {
+        let objective = self.0.objective(side)?;
+        // The correct mechanism's grid and sensitivity (its own rng is not used).
+        let grid = GridExponential::new(
+            self.0.settings(),
+            &objective,
+            seeded(0, Stream::Noise),
+            false,
+        )?;
+        let scores: Vec<f64> = grid
+            .grid()
+            .iter()
+            .map(|&w| -objective.value(&[w]))
+            .collect();
+        let mechanism = ExponentialMechanism::new(self.0.settings().epsilon, grid.sensitivity())?;
+        Ok(grid.grid()[mechanism.select(rng, &scores)?])
+    }
+}
+
+#[test]
+fn grid_mechanism_with_a_huge_label_passes_and_raw_objective_scores_are_caught() {
+    // Issue 12's pair (n = 100, ε = 1, Δ = 2LR/n = 0.04): scored by F values, D′'s F is constant
+    // (the target 1e18 absorbs the other 99 records), so D′ draws uniformly from the 41 points
+    // while D puts ≈ 0.88 of its mass on {1.4, 1.5, 1.6} and ≈ e^{-19} below 0: the exact
+    // log-ratio is ≈ 19 there, and with 10⁴ runs per side the audit measured ε̂ ≈ 6.5 > 1.
+    // The per-record scores keep both sides concentrated at 1.5 (exact worst log-ratio ≤ 1).
+    let mut ok = ExponentialGridTarget::new(100, 1.0).unwrap();
+    let r = run(&mut ok, 10_000, 11);
+    assert!(!r.violation, "{r:?}");
+    let mut planted = RawScoreGrid(ExponentialGridTarget::new(100, 1.0).unwrap());
+    let r = run(&mut planted, 10_000, 12);
+    assert!(r.violation && r.epsilon_lower > 2.0, "{r:?}");
+}
+
 #[test]
 #[ignore]
 fn large_audit_of_every_gaussian_calibration() {

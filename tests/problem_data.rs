@@ -151,7 +151,7 @@ fn lipschitz_moments() {
     let s = spec(Tail::StudentT { nu: 6.0 }, 10, 3, REG);
     let g = lipschitz_moment(
         &s,
-        &Loss::erm(Glm::Huber { delta: 0.5 }),
+        &Loss::erm(Glm::huber(0.5)),
         1.0,
         2.0,
         seeded(1, Stream::Data),

@@ -43,8 +43,8 @@ fn all_losses() -> Vec<Loss> {
         Glm::Logistic,
         Glm::Hinge,
         Glm::SmoothedHinge { gamma: 0.7 },
-        Glm::Huber { delta: 0.3 },
-        Glm::Absolute,
+        Glm::huber(0.3),
+        Glm::absolute(),
     ] {
         for wrap in [
             Wrap::None,
@@ -124,7 +124,7 @@ fn objective_gradients_match_finite_differences() {
                     Glm::Hinge => &[1.0],
                     Glm::SmoothedHinge { .. } => &[1.0, 0.3],
                     Glm::Huber { .. } => &[0.3, -0.3],
-                    Glm::Absolute => &[0.0],
+                    Glm::Absolute { .. } => &[0.0],
                     _ => &[],
                 };
                 let adv_kink = !loss.glm.is_margin() && s > 0.0 && arg.abs() < 1e-3;
@@ -280,7 +280,7 @@ fn declared_constants() {
     );
     let c = Loss::erm(Glm::Squared { label_bound: 1.0 }).constants(b);
     assert_eq!((c.lipschitz, c.smoothness), (2.0 * (6.0 + 1.0), 4.0));
-    let c = Loss::erm(Glm::Huber { delta: 0.5 }).constants(b);
+    let c = Loss::erm(Glm::huber(0.5)).constants(b);
     assert_eq!((c.lipschitz, c.smoothness), (1.0, 4.0));
     assert!(Loss::erm(Glm::Hinge).constants(b).smoothness.is_infinite());
     let c = Loss {
@@ -325,7 +325,7 @@ fn labels_and_parameters_are_validated() {
         wrap: Wrap::Tilted { tau: -1.0 },
     };
     assert_eq!(bad.validate().unwrap_err().field(), Some("loss.tau"));
-    assert!(Glm::Huber { delta: f64::NAN }.validate().is_err());
+    assert!(Glm::huber(f64::NAN).validate().is_err());
     assert!(Regularizer::lasso(-1.0).validate().is_err());
     assert!(DomainKind::Box { lo: 1.0, hi: 0.0 }.validate().is_err());
 }

@@ -36,9 +36,9 @@ pub fn losses() -> Vec<Loss> {
     // appears in every aggregation here.
     for glm in [
         Glm::SmoothedHinge { gamma: 0.5 },
-        Glm::Huber { delta: 0.5 },
+        Glm::huber(0.5),
         Glm::Hinge,
-        Glm::Absolute,
+        Glm::absolute(),
     ] {
         v.push(Loss {
             glm,
@@ -106,7 +106,7 @@ fn certificate_for_every_loss_domain_pair() {
 fn lp_like_pairs_certify_at_full_size_within_a_pass_budget() {
     let cls = data(true, 10_000, 20, 3);
     let reg = data(false, 10_000, 20, 4);
-    for glm in [Glm::Hinge, Glm::Absolute] {
+    for glm in [Glm::Hinge, Glm::absolute()] {
         for dom in [DomainKind::L1Ball { radius: 2.0 }, DomainKind::Simplex] {
             let ds = if glm.is_margin() {
                 cls.clone()
@@ -186,9 +186,9 @@ fn population_excess_closed_form_matches_monte_carlo() {
 fn adversarial_glms(huber_delta: f64) -> [Glm; 4] {
     [
         Glm::Hinge,
-        Glm::Absolute,
+        Glm::absolute(),
         Glm::Squared { label_bound: 3.0 },
-        Glm::Huber { delta: huber_delta },
+        Glm::huber(huber_delta),
     ]
 }
 

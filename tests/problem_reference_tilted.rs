@@ -41,7 +41,7 @@ fn check(obj: &Objective, r: &Reference, label: &str) {
 
 #[test]
 fn every_domain_and_regulariser_certifies_for_both_losses_and_two_tilts() {
-    for glm in [Glm::Hinge, Glm::Absolute] {
+    for glm in [Glm::Hinge, Glm::absolute()] {
         let ds = data(glm, 200, 5, 1);
         for tau in [0.5, 3.0] {
             for dom in DomainKind::examples() {
@@ -119,7 +119,7 @@ fn brute_force_2d(obj: &Objective, dom: DomainKind, l2: f64) -> f64 {
 /// O(0.01–0.1) too high here (the unit tests in `reference/tilted.rs` show both would be caught).
 #[test]
 fn certified_bound_never_exceeds_a_brute_force_minimum_in_two_dimensions() {
-    for glm in [Glm::Hinge, Glm::Absolute] {
+    for glm in [Glm::Hinge, Glm::absolute()] {
         let ds = data(glm, 40, 2, 5);
         for dom in DomainKind::examples() {
             for reg in regularizers(dom) {
@@ -147,7 +147,7 @@ fn certified_bound_never_exceeds_a_brute_force_minimum_in_two_dimensions() {
 /// 0.01, and the distance to ERM shrinks with τ.
 #[test]
 fn small_tilts_approach_the_erm_optimum() {
-    for glm in [Glm::Hinge, Glm::Absolute] {
+    for glm in [Glm::Hinge, Glm::absolute()] {
         let ds = data(glm, 200, 5, 7);
         let dom = DomainKind::L2Ball { radius: 2.0 };
         let reg = Regularizer::elastic(0.01, 0.05);
@@ -183,7 +183,7 @@ fn small_tilts_approach_the_erm_optimum() {
 /// TERM over hinge/absolute could certify data with an all-zero row (found by the TERM unit test).
 #[test]
 fn zero_feature_rows_do_not_stall_the_dual() {
-    for glm in [Glm::Hinge, Glm::Absolute] {
+    for glm in [Glm::Hinge, Glm::absolute()] {
         let src = data(glm, 60, 3, 9);
         let mut x = Vec::new();
         let mut y = Vec::new();
@@ -214,7 +214,7 @@ fn zero_feature_rows_do_not_stall_the_dual() {
 /// absolute 69–214. The budget guards the speed without timing anything.
 #[test]
 fn issue_size_certifies_within_a_pass_budget() {
-    for glm in [Glm::Hinge, Glm::Absolute] {
+    for glm in [Glm::Hinge, Glm::absolute()] {
         let ds = data(glm, 10_000, 20, if glm.is_margin() { 3 } else { 4 });
         for dom in [DomainKind::L1Ball { radius: 2.0 }, DomainKind::Simplex] {
             let obj = Objective::with_loss(

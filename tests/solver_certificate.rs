@@ -19,6 +19,7 @@
 //! extreme eigenvectors, at scales 1e-9 to 1e2).
 
 use dp_playground::linalg::{dist2, norm2};
+use dp_playground::objective::Rise;
 use dp_playground::rng::{DpRng, Stream, seeded};
 use dp_playground::solver::{CertificateConstants, Problem, SolverKind, certify};
 use rand::RngExt;
@@ -64,6 +65,11 @@ impl Problem for Quadratic {
             *g -= b;
         }
         quad - lin + self.l1 * w.iter().map(|x| x.abs()).sum::<f64>()
+    }
+    /// F(0) = 0: the rise above the origin is the value.
+    fn rise_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> Rise {
+        let value = self.value_and_gradient(w, grad);
+        Rise { value, rise: value }
     }
     fn term_gradient(&self, w: &[f64], i: usize, grad: &mut [f64]) {
         self.a_times(w, grad);

@@ -38,10 +38,11 @@ const CHOICES = ['algorithm', 'data', 'domain', 'relation', 'svrg_noise', 'solve
 
 /** The loss parameter each loss takes (if any), with its label and default. */
 const LOSS_PARAMS = {
-  squared: ['label_bound', 'label bound |y| ≤', 1],
   smoothed_hinge: ['gamma', 'smoothing γ', 1],
   huber: ['delta', 'Huber δ', 1],
 };
+/** The default declared label bound of each residual loss (targets are clipped to it). */
+const LABEL_BOUNDS = { squared: 1, huber: 10, absolute: 10 };
 /** The parameter of each aggregation (seed 000 §7), with its label and default. */
 const WRAP_PARAMS = {
   tilted: ['tau', 'tilt τ', 1],
@@ -318,8 +319,9 @@ function describeProblem(c, info) {
   const clipped = info ? `; clipping shortened ${info.clipped} of them (non-private)` : '';
   // The no-clipping demonstrations leave the features as they are (src/session/problem.rs).
   const unclipped = c.leak && ['noisy_gd', 'dp_sgd'].includes(c.algorithm);
+  const targets = c.loss.label_bound === undefined ? '' : `, targets to |y| ≤ ${c.loss.label_bound}`;
   $('problem-line').textContent = `${c.loss.kind.replace('_', ' ')} loss on ${source}, n = ${c.n}, d = ${c.d}, `
-    + `${unclipped ? `features NOT clipped to ‖x‖ ≤ ${c.feature_bound} (the demonstration)` : `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}`}; domain ${domain}.`;
+    + `${unclipped ? `features NOT clipped to ‖x‖ ≤ ${c.feature_bound} (the demonstration)` : `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}`}${targets}; domain ${domain}.`;
 }
 
 // --- config ↔ controls ↔ URL hash ---------------------------------------------------------------
@@ -337,7 +339,9 @@ function epsilonFromSlider() {
 function lossFromControls() {
   const kind = $('loss').value;
   const param = LOSS_PARAMS[kind];
-  return param ? { kind, [param[0]]: numberOrText($('loss-param').value) } : { kind };
+  const loss = param ? { kind, [param[0]]: numberOrText($('loss-param').value) } : { kind };
+  if (kind in LABEL_BOUNDS) loss.label_bound = numberOrText($('label-bound').value);
+  return loss;
 }
 
 function wrapFromControls() {
@@ -374,6 +378,7 @@ function syncParamFields() {
   const lossParam = LOSS_PARAMS[$('loss').value];
   $('loss-param-field').hidden = !lossParam;
   if (lossParam) $('loss-param-label').textContent = lossParam[1];
+  $('label-bound-field').hidden = !($('loss').value in LABEL_BOUNDS);
   const wrapParam = WRAP_PARAMS[$('wrap').value];
   $('wrap-param-field').hidden = !wrapParam;
   if (wrapParam) $('wrap-param-label').textContent = wrapParam[1];
@@ -400,6 +405,7 @@ function syncControls() {
   $('loss').value = config.loss.kind;
   const lossParam = LOSS_PARAMS[config.loss.kind];
   if (lossParam) $('loss-param').value = String(config.loss[lossParam[0]]);
+  if (config.loss.kind in LABEL_BOUNDS) $('label-bound').value = String(config.loss.label_bound);
   $('wrap').value = config.wrap.kind;
   const wrapParam = WRAP_PARAMS[config.wrap.kind];
   if (wrapParam) $('wrap-param').value = String(config.wrap[wrapParam[0]]);
@@ -416,6 +422,8 @@ function defaultParams(control) {
   if (control === $('loss')) {
     const param = LOSS_PARAMS[$('loss').value];
     if (param) $('loss-param').value = String(param[2]);
+    const bound = LABEL_BOUNDS[$('loss').value];
+    if (bound !== undefined) $('label-bound').value = String(bound);
   } else if (control === $('wrap')) {
     const param = WRAP_PARAMS[$('wrap').value];
     if (param) $('wrap-param').value = String(param[2]);
@@ -588,7 +596,7 @@ function wireControls() {
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
   const controls = [ui.epsilon, ui.seed, ui.unseeded, $('leak'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
-    $('loss'), $('loss-param'), $('wrap'), $('wrap-param'), $('tail'), $('tail-a'), $('tail-b')];
+    $('loss'), $('loss-param'), $('label-bound'), $('wrap'), $('wrap-param'), $('tail'), $('tail-a'), $('tail-b')];
   for (const control of controls) {
     control.addEventListener('change', () => {
       defaultParams(control);

@@ -426,6 +426,28 @@ impl Problem for PhaseProblem<'_> {
         crate::linalg::axpy(reg.l2, w, grad);
         data + reg.value(w) + self.add_centred(w, grad)
     }
+    fn rise_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> crate::objective::Rise {
+        let data = self
+            .objective
+            .minibatch_rise(w, self.indices, grad)
+            .unwrap_or_else(|_| {
+                grad.fill(0.0);
+                crate::objective::Rise {
+                    value: 0.0,
+                    rise: 0.0,
+                }
+            });
+        let reg = self.objective.regularizer();
+        crate::linalg::axpy(reg.l2, w, grad);
+        let r = reg.value(w);
+        let centred = self.add_centred(w, grad);
+        // (μ_k/2)(‖w − c‖² − ‖c‖²): the centred ridge's own rise above the origin.
+        let centred_at_origin = 0.5 * self.mu_k * crate::linalg::dot(self.centre, self.centre);
+        crate::objective::Rise {
+            value: data.value + r + centred,
+            rise: data.rise + r + (centred - centred_at_origin),
+        }
+    }
     fn term_gradient(&self, w: &[f64], i: usize, grad: &mut [f64]) {
         let idx = self.indices.get(i).copied().unwrap_or(0);
         if self.objective.minibatch_gradient(w, &[idx], grad).is_err() {

@@ -29,6 +29,17 @@
 //! for m records, which no declared constant bounds. Non-ERM (TERM): both shifted utilities lie in
 //! [−LR, LR] for *any* two datasets (F is L-Lipschitz in w), so Δ = 2LR under either relation.
 //!
+//! # Floating point
+//! The scores are computed as that shifted utility, −(F(w_j) − F(0)), from the per-record
+//! differences f(w_j, xᵢ) − f(0, xᵢ) ([`Objective::rise`]), never as −F(w_j). Mathematically the
+//! shift changes nothing; in floating point it is what keeps the proof true: F(w_j) is a sum of n
+//! terms, and one record with a huge target (y = 1e18, issue 12) absorbs all the others, so the
+//! computed F is constant over the grid and the neighbouring log-ratio of the selection
+//! probabilities reached 25 at ε = 1. Each per-record difference is bounded by L‖w_j‖ ≤ LR, so
+//! none can absorb the rest, and the computed scores move by at most Δ (up to rounding of a few
+//! ulps of nLR) between neighbours. The cost is the same: one pass per grid point. Targets are
+//! also clipped to the declared label bound before any run ([`crate::loss::Glm::label_bound`]).
+//!
 //! # Utility
 //! Theorem G.1 (BST14 Thm 3.2): E excess ≲ LR·d/ε (ERM: LR·d/(εn)), plus at most L·h·√d/2 for the
 //! grid spacing h = 2R/(resolution − 1) (the nearest grid point to w* is within h√d/2).
@@ -138,7 +149,14 @@ impl GridExponential {
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        Self::under(settings, Relation::ReplaceOne, objective.n(), objective, rng, seeded)
+        Self::under(
+            settings,
+            Relation::ReplaceOne,
+            objective.n(),
+            objective,
+            rng,
+            seeded,
+        )
     }
 
     /// As [`GridExponential::new`], for neighbours under `relation` with the declared `n`: under
@@ -254,21 +272,19 @@ impl GridExponential {
         self.sensitivity
     }
 
-    /// F at a grid point as the mechanism scores it: the objective averages its data term over
-    /// the declared n (`Objective::n`), whatever the number of records present.
-    fn score(&self, objective: &Objective, w: &[f64]) -> f64 {
-        objective.data_term(w, None) + objective.regularizer().value(w)
+    /// The scores the mechanism draws from on `objective`'s data, one per grid point: the
+    /// utilities −(F(w_j) − F(0)) (see the module's "Floating point"). Non-private.
+    pub fn utilities(&self, objective: &Objective) -> Vec<f64> {
+        self.grid
+            .chunks_exact(self.d)
+            .map(|w| -objective.rise(w, None).rise)
+            .collect()
     }
 
     /// The exact selection probabilities over the grid on `objective`'s data (non-private: for
     /// plots and for the exact privacy check in the tests).
     pub fn probabilities(&self, objective: &Objective) -> Result<Vec<f64>> {
-        let u: Vec<f64> = self
-            .grid
-            .chunks_exact(self.d)
-            .map(|w| -self.score(objective, w))
-            .collect();
-        self.mechanism.probabilities(&u)
+        self.mechanism.probabilities(&self.utilities(objective))
     }
 
     /// Runs to the end; returns the release.
@@ -315,9 +331,9 @@ impl PrivateAlgorithm for GridExponential {
         let end = (start + POINTS_PER_STEP).min(total);
         let mut best = f64::INFINITY;
         for j in start..end {
-            let f = self.score(objective, &self.grid[j * self.d..(j + 1) * self.d]);
-            best = best.min(f);
-            self.utilities.push(-f);
+            let f = objective.rise(&self.grid[j * self.d..(j + 1) * self.d], None);
+            best = best.min(f.value);
+            self.utilities.push(-f.rise);
         }
         let mut report = StepReport {
             t: self.t,
@@ -329,7 +345,7 @@ impl PrivateAlgorithm for GridExponential {
         };
         self.t += 1;
         if end == total {
-            // Utilities are finite values of F, so select cannot fail; if it did, release the
+            // Utilities are finite rises of F, so select cannot fail; if it did, release the
             // data-independent first grid point rather than panic.
             let j = self
                 .mechanism
@@ -370,7 +386,7 @@ mod tests {
     use super::*;
     use crate::data::Dataset;
     use crate::domain::L2Ball;
-    use crate::loss::{Glm, Loss, Regularizer};
+    use crate::loss::{Glm, Loss, Regularizer, Wrap};
     use crate::rng::{Stream, seeded};
     use std::sync::Arc;
 
@@ -424,6 +440,70 @@ mod tests {
         // The check is not vacuous on this pair: measured worst log-ratio 0.27 (the 1/n change
         // of F moves the weights, partly offset by the normaliser).
         assert!(worst > 0.2, "{worst}");
+    }
+
+    /// The worst |ln p_j − ln q_j| over the grid, from the exact selection probabilities on two
+    /// objectives (the scores of both datasets, in closed form: no sampling).
+    fn worst_log_ratio(alg: &GridExponential, a: &Objective, b: &Objective) -> f64 {
+        let (p, q) = (alg.probabilities(a).unwrap(), alg.probabilities(b).unwrap());
+        p.iter()
+            .zip(&q)
+            .map(|(x, y)| (libm::log(*x) - libm::log(*y)).abs())
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn a_huge_label_cannot_absorb_the_other_records_in_the_grid_scores() {
+        // Issue 12: a clean dataset and the same with one target set to 1e18 are neighbours. With
+        // scores −F(w_j) the huge record absorbed every other one (F constant to the last bit on
+        // D′, uniform selection) and the worst log-ratio was 25 at ε = 1. The per-record
+        // differences f(w_j, xᵢ) − f(0, xᵢ) alone must keep it ≤ ε: the datasets are built
+        // directly, so no label is clipped here. Residual losses whose Lipschitz constant holds
+        // for any target (Huber, absolute), as ERM, adversarial (r = 0.1) and TERM (τ = 1).
+        let n = 50;
+        let dataset = |first: f64| {
+            let (mut xs, mut ys) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                let a = i as f64 * 0.7;
+                let x = [0.9 * libm::cos(a), 0.9 * libm::sin(a)];
+                xs.extend_from_slice(&x);
+                ys.push(1.5 * x[0] - 0.5 * x[1]);
+            }
+            ys[0] = first;
+            Arc::new(Dataset::from_samples(2, xs, ys).unwrap())
+        };
+        let (clean, huge) = (dataset(0.3), dataset(1e18));
+        let epsilon = 1.0;
+        for glm in [Glm::huber(1.0), Glm::absolute()] {
+            for wrap in [
+                Wrap::None,
+                Wrap::Adversarial { radius: 0.1 },
+                Wrap::Tilted { tau: 1.0 },
+            ] {
+                let objective = |data: &Arc<Dataset>| {
+                    Objective::with_loss(
+                        Arc::clone(data),
+                        Loss { glm, wrap },
+                        Regularizer::ridge(0.01),
+                        Box::new(L2Ball { radius: 2.0 }),
+                        1.0,
+                    )
+                    .unwrap()
+                };
+                let (a, b) = (objective(&clean), objective(&huge));
+                let s = GridSettings {
+                    epsilon,
+                    resolution: 41,
+                };
+                let alg = GridExponential::new(s, &a, seeded(1, Stream::Noise), true).unwrap();
+                let worst = worst_log_ratio(&alg, &a, &b);
+                println!("{glm:?}, {wrap:?}: worst log-ratio {worst:.4} ≤ ε = {epsilon}");
+                assert!(worst <= epsilon + 1e-9, "{glm:?}, {wrap:?}: {worst}");
+                // Not vacuous: the pair moves the probabilities by a good share of the bound
+                // (measured ≥ 0.2; ERM's record is 1 of 50, TERM's dominates F_τ).
+                assert!(worst > 0.1, "{glm:?}, {wrap:?}: {worst}");
+            }
+        }
     }
 
     #[test]
@@ -490,7 +570,10 @@ mod tests {
         let z: f64 = logits.iter().map(|l| libm::exp(l - top)).sum();
         for (qi, l) in q.iter().zip(&logits) {
             let expected = libm::exp(l - top) / z;
-            assert!((qi - expected).abs() <= 1e-9 * expected, "{qi} vs {expected}");
+            assert!(
+                (qi - expected).abs() <= 1e-9 * expected,
+                "{qi} vs {expected}"
+            );
         }
     }
 

@@ -348,7 +348,7 @@ pub fn loss_range(glm: Glm, feature_bound: f64, radius: f64) -> Option<f64> {
     match glm {
         Glm::Logistic => Some(m),
         Glm::Hinge | Glm::SmoothedHinge { .. } => Some(glm.value(-m, 1.0) - glm.value(m, 1.0)),
-        Glm::Squared { .. } | Glm::Huber { .. } | Glm::Absolute => None,
+        Glm::Squared { .. } | Glm::Huber { .. } | Glm::Absolute { .. } => None,
     }
 }
 

@@ -140,7 +140,7 @@ pub fn lipschitz_moment(
     }
     spec.validate()?;
     let c = match loss.glm {
-        Glm::Huber { delta } => delta,
+        Glm::Huber { delta, .. } => delta,
         _ => 1.0,
     };
     let adversarial = match loss.wrap {

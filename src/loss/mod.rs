@@ -54,16 +54,42 @@ pub trait GlmLoss: Send + Sync {
     }
 }
 
-/// The scalar losses, as named in configs: `{"kind": "huber", "delta": 1.0}`.
+/// The scalar losses, as named in configs: `{"kind": "huber", "delta": 1.0, "label_bound": 10}`.
+///
+/// Every residual loss (squared, Huber, absolute) carries a declared bound B on |y|: targets are
+/// clipped to [−B, B] before any use, as features are clipped to theirs (DESIGN.md §5 rule 1).
+/// For the squared loss B enters the Lipschitz constant; for Huber and absolute it does not (their
+/// G holds for any label), but an unbounded target lets one record dominate every computed F value
+/// (issue 12: a label of 1e18 absorbs all other records in floating point), so it is bounded too.
+/// Links made before Huber and absolute had the field read [`ROBUST_LABEL_BOUND`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Glm {
-    Squared { label_bound: f64 },
+    Squared {
+        label_bound: f64,
+    },
     Logistic,
     Hinge,
-    SmoothedHinge { gamma: f64 },
-    Huber { delta: f64 },
-    Absolute,
+    SmoothedHinge {
+        gamma: f64,
+    },
+    Huber {
+        delta: f64,
+        #[serde(default = "robust_label_bound")]
+        label_bound: f64,
+    },
+    Absolute {
+        #[serde(default = "robust_label_bound")]
+        label_bound: f64,
+    },
+}
+
+/// The default declared label bound of the Huber and absolute losses (the page's default too): wide
+/// enough to leave the synthetic targets alone, finite so that floating point stays honest.
+pub const ROBUST_LABEL_BOUND: f64 = 10.0;
+
+fn robust_label_bound() -> f64 {
+    ROBUST_LABEL_BOUND
 }
 
 /// Runs `$body` with `$l` bound to the concrete loss struct of `$glm`, so that generic code
@@ -87,11 +113,11 @@ macro_rules! with_glm {
                 let $l = &$crate::loss::SmoothedHinge { gamma };
                 $body
             }
-            $crate::loss::Glm::Huber { delta } => {
+            $crate::loss::Glm::Huber { delta, .. } => {
                 let $l = &$crate::loss::Huber { delta };
                 $body
             }
-            $crate::loss::Glm::Absolute => {
+            $crate::loss::Glm::Absolute { .. } => {
                 let $l = &$crate::loss::Absolute;
                 $body
             }
@@ -108,9 +134,24 @@ impl Glm {
             Glm::Logistic,
             Glm::Hinge,
             Glm::SmoothedHinge { gamma: 1.0 },
-            Glm::Huber { delta: 1.0 },
-            Glm::Absolute,
+            Glm::huber(1.0),
+            Glm::absolute(),
         ]
+    }
+
+    /// The absolute loss with the default label bound [`ROBUST_LABEL_BOUND`].
+    pub const fn absolute() -> Glm {
+        Glm::Absolute {
+            label_bound: ROBUST_LABEL_BOUND,
+        }
+    }
+
+    /// The Huber loss with threshold δ and the default label bound [`ROBUST_LABEL_BOUND`].
+    pub const fn huber(delta: f64) -> Glm {
+        Glm::Huber {
+            delta,
+            label_bound: ROBUST_LABEL_BOUND,
+        }
     }
 
     /// Margin losses take labels in {−1, +1}; residual losses take real targets.
@@ -120,7 +161,18 @@ impl Glm {
 
     /// Whether ∇f is Lipschitz (so the reference solver may use a gradient step on it).
     pub fn is_smooth(&self) -> bool {
-        !matches!(self, Glm::Hinge | Glm::Absolute)
+        !matches!(self, Glm::Hinge | Glm::Absolute { .. })
+    }
+
+    /// The declared bound B on |y| of a residual loss (targets are clipped to [−B, B]); `None` for
+    /// margin losses, whose labels are ±1.
+    pub fn label_bound(&self) -> Option<f64> {
+        match *self {
+            Glm::Squared { label_bound }
+            | Glm::Huber { label_bound, .. }
+            | Glm::Absolute { label_bound } => Some(label_bound),
+            Glm::Logistic | Glm::Hinge | Glm::SmoothedHinge { .. } => None,
+        }
     }
 
     /// Checks the loss's own parameters.
@@ -132,11 +184,13 @@ impl Glm {
                 Err(Error::invalid(field, "a finite number > 0", v))
             }
         };
+        if let Some(bound) = self.label_bound() {
+            positive("loss.label_bound", bound)?;
+        }
         match *self {
-            Glm::Squared { label_bound } => positive("loss.label_bound", label_bound),
             Glm::SmoothedHinge { gamma } => positive("loss.gamma", gamma),
-            Glm::Huber { delta } => positive("loss.delta", delta),
-            Glm::Logistic | Glm::Hinge | Glm::Absolute => Ok(()),
+            Glm::Huber { delta, .. } => positive("loss.delta", delta),
+            Glm::Squared { .. } | Glm::Logistic | Glm::Hinge | Glm::Absolute { .. } => Ok(()),
         }
     }
 
@@ -146,6 +200,44 @@ impl Glm {
             y == 1.0 || y == -1.0
         } else {
             y.is_finite()
+        }
+    }
+
+    /// One record's rise above the origin, f(w; x, y) − f(0; x, y), from t = ⟨w, x⟩ and s = r‖w‖
+    /// (s = 0 without the adversarial wrap): the per-record difference that
+    /// [`crate::objective::Objective::rise`] aggregates to compare points by F.
+    ///
+    /// Why a difference per record: F(w) − F(w′) computed as the difference of two totals loses
+    /// every record whose loss is below the rounding of the largest one, and with one huge target
+    /// (y = 1e18) F is then constant in w, so a selection by F values stops depending on the other
+    /// records (issue 12). Each term here is bounded by G·‖w‖, whatever the label, so no record
+    /// can absorb the others. The residual losses are written so that the label itself cancels
+    /// exactly: with a = |t − y| + s and b = |y|, a − b = ±t + s when t − y and −y have the same
+    /// sign (else y lies between 0 and t and |t − y|, |y| ≤ |t|), and h(a) − h(b) is
+    /// (a − b)(a + b)/2 (squared, and Huber inside its threshold), a − b (absolute) or δ(a − b)
+    /// (Huber beyond it), each accurate to a few ulps of the result. Margin losses take y = ±1, so
+    /// their values are bounded and h(yt − s) − h(0) is accurate as it stands.
+    #[inline]
+    pub fn rise(&self, t: f64, y: f64, s: f64) -> f64 {
+        if self.is_margin() {
+            return with_glm!(*self, l => l.value(y * t - s, 1.0) - l.value(0.0, 1.0));
+        }
+        let e = t - y;
+        let (a, b) = (e.abs() + s, y.abs());
+        let diff = (if e >= 0.0 && y <= 0.0 {
+            t
+        } else if e <= 0.0 && y >= 0.0 {
+            -t
+        } else {
+            e.abs() - b
+        }) + s;
+        match *self {
+            Glm::Squared { .. } => 0.5 * diff * (a + b),
+            Glm::Absolute { .. } => diff,
+            Glm::Huber { delta, .. } if a >= delta && b >= delta => delta * diff,
+            Glm::Huber { delta, .. } if a <= delta && b <= delta => 0.5 * diff * (a + b),
+            // Huber across its threshold: a and b both lie within δ + |a − b| of it.
+            _ => with_glm!(*self, l => l.value(a, 0.0) - l.value(b, 0.0)),
         }
     }
 

@@ -96,9 +96,9 @@ impl Dual {
     fn of(glm: Glm) -> Option<Self> {
         match glm {
             Glm::Hinge => Some(Dual::Hinge),
-            Glm::Absolute => Some(Dual::Absolute),
+            Glm::Absolute { .. } => Some(Dual::Absolute),
             Glm::Squared { .. } => Some(Dual::Residual { cap: f64::INFINITY }),
-            Glm::Huber { delta } => Some(Dual::Residual { cap: delta }),
+            Glm::Huber { delta, .. } => Some(Dual::Residual { cap: delta }),
             Glm::Logistic | Glm::SmoothedHinge { .. } => None,
         }
     }

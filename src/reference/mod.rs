@@ -726,6 +726,10 @@ impl PopulationProblem {
         let mut data = crate::data::generate(&fresh_spec, rng)?;
         if self.clip {
             crate::data::clip_features(&mut data, self.feature_bound);
+            // The empirical problem's targets are clipped to the declared bound: so are these.
+            if let Some(bound) = self.loss.glm.label_bound() {
+                crate::data::clip_labels(&mut data, bound);
+            }
         }
         let obj = Objective::with_loss(
             std::sync::Arc::new(data),

@@ -300,9 +300,18 @@ impl Session {
         self.released
     }
 
-    /// The ledger of the (eventual) release.
+    /// The ledger of the (eventual) release; a residual loss's declared label bound is among its
+    /// caveats (the algorithms' own ledgers name the feature bound).
     pub fn ledger(&self) -> Ledger {
-        self.algorithm.ledger()
+        let mut ledger = self.algorithm.ledger();
+        let loss = self.problem.declared.loss.glm;
+        if let Some(bound) = loss.label_bound() {
+            ledger.caveats.push(format!(
+                "declared label bound, not measured: targets clipped to |y| ≤ {bound} ({} loss)",
+                crate::loss::GlmLoss::name(&loss)
+            ));
+        }
+        ledger
     }
 
     /// F(w) − F* on the problem's objective, floored at 0, or NaN without a reference;
@@ -361,7 +370,7 @@ impl Session {
                 w,
                 plane,
                 loss,
-                ledger: self.algorithm.ledger(),
+                ledger: self.ledger(),
             });
         }
         batch.certificate = self.algorithm.certificate();
@@ -616,6 +625,45 @@ mod tests {
             n: 500,
             steps: 30,
             ..RunConfig::default()
+        }
+    }
+
+    #[test]
+    fn every_residual_loss_clips_targets_to_its_declared_label_bound() {
+        // Issue 12: squared, Huber and absolute all declare a bound B on |y| and a loaded file's
+        // targets are clipped to it before anything reads them (before, only the squared loss's
+        // were: a Huber or absolute target of 1e18 reached every F value).
+        use crate::loss::Glm;
+        let (n, d) = (30, 2);
+        let xs: Vec<f64> = (0..n * d).map(|i| (i as f64 * 0.61).sin() * 0.5).collect();
+        let mut ys: Vec<f64> = (0..n).map(|i| (i as f64 * 1.3).cos()).collect();
+        ys[0] = 1e18;
+        ys[1] = -1e18;
+        for loss in [
+            Glm::Squared { label_bound: 2.0 },
+            Glm::Huber {
+                delta: 1.0,
+                label_bound: 2.0,
+            },
+            Glm::Absolute { label_bound: 2.0 },
+        ] {
+            let config = RunConfig {
+                data: crate::config::DataSource::Csv,
+                n,
+                d,
+                loss,
+                batch: 10,
+                ..RunConfig::default()
+            };
+            let file = Dataset::from_samples(d, xs.clone(), ys.clone()).unwrap();
+            let problem = Problem::new(&config, Some(file)).unwrap();
+            let labels = problem.data.labels();
+            assert_eq!((labels[0], labels[1]), (2.0, -2.0), "{loss:?}");
+            assert_eq!(
+                &labels[2..],
+                &ys[2..],
+                "{loss:?}: targets within B are kept"
+            );
         }
     }
 
@@ -1281,11 +1329,11 @@ mod tests {
         let robust = Wrap::Adversarial { radius: 0.1 };
         for (loss, wrap) in [
             (Glm::Hinge, tilt),
-            (Glm::Absolute, tilt),
+            (Glm::absolute(), tilt),
             (Glm::Hinge, robust),
-            (Glm::Absolute, robust),
+            (Glm::absolute(), robust),
             (Glm::Squared { label_bound: 1.0 }, robust),
-            (Glm::Huber { delta: 1.0 }, robust),
+            (Glm::huber(1.0), robust),
         ] {
             let config = RunConfig {
                 loss,
@@ -1342,7 +1390,7 @@ mod tests {
         assert!(l1 < 0.3 * l2, "ℓ1 {l1:e} vs ℓ2 {l2:e}");
         let regression = RunConfig {
             data: crate::config::DataSource::Sparse,
-            loss: crate::loss::Glm::Absolute,
+            loss: crate::loss::Glm::absolute(),
             d: 20,
             ..RunConfig::default()
         };

@@ -15,7 +15,7 @@ use crate::data::{
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
-use crate::loss::{Bounds, Constants, Glm, Loss, Regularizer};
+use crate::loss::{Bounds, Constants, Loss, Regularizer};
 use crate::objective::Objective;
 use crate::privacy::Relation;
 use crate::reference::{self, Cap, PopulationProblem, PopulationReference, Reference};
@@ -278,7 +278,9 @@ impl Problem {
         // The no-clipping demonstrations leave the features unclipped (their lane is the only one:
         // see `RunConfig::validate`).
         let clipped = feature_clipping(config).prepare(&mut data, config.feature_bound);
-        if let Glm::Squared { label_bound } = config.loss {
+        // Every residual loss's targets are clipped to its declared bound (issue 12: one huge
+        // target absorbs the other records in every computed F value).
+        if let Some(label_bound) = config.loss.label_bound() {
             clip_labels(&mut data, label_bound);
         }
         let data = Arc::new(data);

@@ -62,7 +62,8 @@ impl DualCertificate {
     pub fn new(obj: &Objective) -> Result<Self> {
         let glm = match obj.loss() {
             Some(loss)
-                if loss.wrap == Wrap::None && matches!(loss.glm, Glm::Hinge | Glm::Absolute) =>
+                if loss.wrap == Wrap::None
+                    && matches!(loss.glm, Glm::Hinge | Glm::Absolute { .. }) =>
             {
                 loss.glm
             }

@@ -17,7 +17,7 @@
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
 use crate::loss::{Glm, GlmLoss, Wrap};
-use crate::objective::Objective;
+use crate::objective::{Objective, Rise};
 
 use super::Problem;
 
@@ -41,29 +41,65 @@ impl<'a> MaxLoss<'a> {
         }
     }
 
-    /// (max_i f(w; zᵢ), the first index attaining it): one pass.
-    fn worst(&self, w: &[f64]) -> (f64, usize) {
+    /// (max_i f(w; zᵢ), the first index attaining it, and with `rise` the maximum's rise above
+    /// the origin max_i f(w; zᵢ) − max_i f(0; zᵢ), NaN without): one pass.
+    ///
+    /// The rise is max_i [(f(0; zᵢ) − M₀) + riseᵢ], M₀ = max_i f(0; zᵢ), riseᵢ = f(w; zᵢ) − f(0; zᵢ)
+    /// ([`Glm::rise`]): the record on top at the origin has offset exactly 0, so its per-record
+    /// difference enters as it is, never as the difference of two rounded maxima (issue 12).
+    fn worst(&self, w: &[f64], rise: bool) -> (f64, usize, f64) {
         let d = self.obj.dim();
         let data = self.obj.data();
+        let origin = if rise {
+            data.labels()
+                .iter()
+                .map(|&y| self.glm.value(0.0, y))
+                .fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            f64::NAN
+        };
         let mut best = (f64::NEG_INFINITY, 0);
+        let mut top = f64::NEG_INFINITY;
         for (i, (xi, y)) in data
             .matrix_slice()
             .chunks_exact(d)
             .zip(data.labels())
             .enumerate()
         {
-            let v = self.glm.value(dot(xi, w), *y);
+            let t = dot(xi, w);
+            let v = self.glm.value(t, *y);
             // `>` keeps the first maximiser; a NaN value never wins (and F is then NaN below).
             if v > best.0 {
                 best = (v, i);
             }
+            if rise {
+                top = top.max((self.glm.value(0.0, *y) - origin) + self.glm.rise(t, *y, 0.0));
+            }
         }
-        best
+        (best.0, best.1, if rise { top } else { f64::NAN })
     }
 
     /// F(w).
     pub fn value(&self, w: &[f64]) -> f64 {
-        self.worst(w).0 + self.obj.regularizer().value(w)
+        self.worst(w, false).0 + self.obj.regularizer().value(w)
+    }
+
+    /// F(w), its rise (when `rise`) and a subgradient (see [`Problem::value_and_gradient`]).
+    fn evaluate(&self, w: &[f64], grad: &mut [f64], rise: bool) -> Rise {
+        let (worst, k, top) = self.worst(w, rise);
+        let reg = self.obj.regularizer();
+        grad.fill(0.0);
+        if worst.is_finite() {
+            let data = self.obj.data();
+            let xk = data.features(k);
+            axpy(self.glm.derivative(dot(xk, w), data.label(k)), xk, grad);
+        }
+        axpy(reg.l2, w, grad);
+        let r = reg.value(w);
+        Rise {
+            value: worst + r,
+            rise: top + r,
+        }
     }
 }
 
@@ -78,16 +114,10 @@ impl Problem for MaxLoss<'_> {
     /// F(w) and a subgradient of the smooth-in-pieces part: φ′(⟨x_k, w⟩, y_k)·x_k + λ₂w for a
     /// maximising record k (an active piece's gradient is a subgradient of the maximum).
     fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
-        let (worst, k) = self.worst(w);
-        let reg = self.obj.regularizer();
-        grad.fill(0.0);
-        if worst.is_finite() {
-            let data = self.obj.data();
-            let xk = data.features(k);
-            axpy(self.glm.derivative(dot(xk, w), data.label(k)), xk, grad);
-        }
-        axpy(reg.l2, w, grad);
-        worst + reg.value(w)
+        self.evaluate(w, grad, false).value
+    }
+    fn rise_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> Rise {
+        self.evaluate(w, grad, true)
     }
     /// The maximum is not a finite sum: the "term" is the whole subgradient (stochastic solvers,
     /// which would need an unbiased one-record estimate, are refused for this form).
@@ -117,7 +147,7 @@ mod tests {
         let data = Dataset::from_samples(1, vec![1.0, 1.0, 0.0], vec![3.0, -1.0, 0.0]).unwrap();
         let obj = Objective::with_loss(
             Arc::new(data),
-            Loss::erm(Glm::Absolute),
+            Loss::erm(Glm::absolute()),
             Regularizer::ridge(0.1),
             Box::new(L2Ball { radius: 5.0 }),
             1.0,
@@ -136,7 +166,7 @@ mod tests {
         let tilted = Objective::with_loss(
             Arc::new(obj.data().clone()),
             Loss {
-                glm: Glm::Absolute,
+                glm: Glm::absolute(),
                 wrap: Wrap::Tilted { tau: 1.0 },
             },
             Regularizer::ridge(0.1),
@@ -146,5 +176,35 @@ mod tests {
         if let Ok(tilted) = tilted {
             assert_eq!(MaxLoss::new(&tilted).err().unwrap().field(), Some("loss"));
         }
+    }
+
+    #[test]
+    fn the_maximum_rises_by_per_record_differences_even_with_a_huge_target() {
+        // The rise max_i f(w; zᵢ) − max_i f(0; zᵢ) + r(w) is the value's difference on moderate
+        // data; with a target of 1e18 (issue 12) the values no longer see w's ridge and the record's
+        // movement (F(w) − F(0) = 0 in floating point) while the rise still does.
+        let make = |first: f64| {
+            let data =
+                Dataset::from_samples(1, vec![1.0, 1.0, 0.5], vec![first, -1.0, 0.3]).unwrap();
+            Objective::with_loss(
+                Arc::new(data),
+                Loss::erm(Glm::absolute()),
+                Regularizer::ridge(0.1),
+                Box::new(L2Ball { radius: 5.0 }),
+                1.0,
+            )
+            .unwrap()
+        };
+        let mut g = [0.0];
+        let (clean, huge) = (make(3.0), make(1e18));
+        let f = MaxLoss::new(&clean).unwrap();
+        let r = f.rise_and_gradient(&[0.5], &mut g);
+        assert!((r.rise - (f.value(&[0.5]) - f.value(&[0.0]))).abs() < 1e-15);
+        assert_eq!(r.value, f.value(&[0.5]));
+        let f = MaxLoss::new(&huge).unwrap();
+        assert_eq!(f.value(&[0.5]) - f.value(&[0.0]), 0.0);
+        // |0.5 − 1e18| − |1e18| = −0.5 exactly, plus the ridge 0.1·0.25/2.
+        let r = f.rise_and_gradient(&[0.5], &mut g);
+        assert_eq!(r.rise, -0.5 + 0.0125);
     }
 }

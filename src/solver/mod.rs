@@ -63,7 +63,7 @@ use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::linalg::{axpy, norm2};
-use crate::objective::Objective;
+use crate::objective::{Objective, Rise};
 use crate::rng::DpRng;
 
 /// What a base solver and the certificate need from a problem: a finite sum of smooth terms plus
@@ -76,6 +76,12 @@ pub trait Problem: Sync {
     fn terms(&self) -> usize;
     /// F(w); writes ∇(smooth part)(w) into `grad`. One pass over the m terms.
     fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64;
+    /// F(w) and its rise F(w) − F(0) computed from per-record differences (see
+    /// [`Objective::rise`]); writes ∇(smooth part)(w) into `grad` as
+    /// [`Problem::value_and_gradient`] does. One pass. Every choice among points by F goes
+    /// through the rise, never through differences of values (floating-point absorption: one
+    /// huge record would make F constant in w, issue 12).
+    fn rise_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> Rise;
     /// The gradient of term i's share of the smooth part (data term of record i plus the
     /// record-independent regularisers), an unbiased one-sample estimate of the smooth gradient.
     fn term_gradient(&self, w: &[f64], i: usize, grad: &mut [f64]);
@@ -94,6 +100,9 @@ impl Problem for Objective {
     }
     fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
         Objective::value_and_gradient(self, w, grad)
+    }
+    fn rise_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> Rise {
+        Objective::rise(self, w, Some(grad))
     }
     fn term_gradient(&self, w: &[f64], i: usize, grad: &mut [f64]) {
         // Solvers draw i < n; an out-of-range index (a caller bug) yields the regulariser's
@@ -668,7 +677,11 @@ impl BaseSolver for Katyusha {
 
 /// The projected subgradient method with the best iterate, seed 000 Algorithm 2 (ABD17 Prop 5.3):
 /// w_t = P_W(w_{t−1} − η_{t−1}g_{t−1}), g ∈ ∂F(w_{t−1}), η_t = 2/(μ(t+1)), proposing
-/// argmin_t F(w_t) over the iterates seen. Prop 3.2: after T = 2L_F²/(μα) steps (L_F bounding the
+/// argmin_t F(w_t) over the iterates seen. The argmin compares the rises F(w_t) − F(0)
+/// ([`Problem::rise_and_gradient`], sums of per-record differences), not the values F(w_t): with
+/// one huge record the computed values are constant in w, the "best" iterate would then be the
+/// first one whatever the other records say, and the release would move by far more than Δ_T
+/// between neighbours (issue 12: 9.3·Δ_T on a pair with one target of 1e18). Prop 3.2: after T = 2L_F²/(μα) steps (L_F bounding the
 /// subgradients of F on W, ridge included) the best of w_1..w_T is α-accurate, **deterministically**:
 /// the theorem is its certificate ([`crate::algo::output_perturbation`] runs it T + 1 times, the last
 /// call only evaluating w_T). Each iteration evaluates F and a subgradient at the current point (one
@@ -677,7 +690,8 @@ pub struct SubgradientBest {
     w: Vec<f64>,
     grad: Vec<f64>,
     best: Vec<f64>,
-    best_value: f64,
+    /// F(best) − F(0), the rise the argmin compares.
+    best_rise: f64,
     last_value: f64,
     mu: f64,
     t: u64,
@@ -692,7 +706,7 @@ impl SubgradientBest {
             best: w.clone(),
             w,
             grad: vec![0.0; d],
-            best_value: f64::INFINITY,
+            best_rise: f64::INFINITY,
             last_value: f64::NAN,
             mu: constants.strong_convexity,
             t: 0,
@@ -705,10 +719,10 @@ impl BaseSolver for SubgradientBest {
         "projected subgradient method (best iterate)"
     }
     fn iterate(&mut self, obj: &dyn Problem) -> f64 {
-        let value = obj.value_and_gradient(&self.w, &mut self.grad);
+        let Rise { value, rise } = obj.rise_and_gradient(&self.w, &mut self.grad);
         self.last_value = value;
-        if value < self.best_value {
-            self.best_value = value;
+        if rise < self.best_rise {
+            self.best_rise = rise;
             self.best.copy_from_slice(&self.w);
         }
         self.t += 1;
