@@ -304,6 +304,11 @@ function showReadout() {
   ui.caveats.replaceChildren(
     ...(r ? r.ledger.leaks : []).map((c) => Object.assign(document.createElement('li'), { textContent: c, className: 'leak' })),
     ...(r ? r.ledger.caveats : []).map((c) => Object.assign(document.createElement('li'), { textContent: c })),
+    // What happened on these data (a fallback, an abort): facts about the raw data, so labelled
+    // non-private and kept out of the private export.
+    ...(r ? r.ledger.events ?? [] : []).map((c) => Object.assign(document.createElement('li'), {
+      textContent: `In this run (non-private: depends on the data): ${c}`, className: 'event',
+    })),
   );
   const [done, total] = run.progress;
   ui.progress.max = total;

@@ -72,6 +72,8 @@ export function runJson(config, run) {
         excess: lane.release.excess,
         population: lane.release.population,
         certificate: lane.certificate,
+        // What happened on these data (a fallback, an abort); the private ledger leaves it out.
+        events: lane.release.ledger.events ?? [],
       })),
       per_step: `every iterate and noise norm: the diagnostics CSV (${DIAGNOSTICS_CSV})`,
     },

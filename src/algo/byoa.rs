@@ -718,11 +718,13 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
                 "certified mode: analytic Gaussian at (ε, δ) without the paper's δ/2 split (a deviation from the paper, valid because the certificate holds surely)".to_string(),
             );
         }
+        // Which solver path ran depends on the data: those facts are events, not caveats.
+        let mut events = Vec::new();
         if self.records.iter().any(|r| r.safeguard) {
-            caveats.push("a phase's solver ran out of budget; projected GD took over".to_string());
+            events.push("a phase's solver ran out of budget; projected GD took over".to_string());
         }
         if self.aborted {
-            caveats.push(
+            events.push(
                 "ABORTED: a phase never certified (floating point); the output is w₀, and the abort depends on the data".to_string(),
             );
         }
@@ -731,6 +733,7 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             self.schedule.phases, self.schedule.n_bar, self.schedule.mu
         );
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
+        ledger.events = events;
         for spec in &self.schedule.specs {
             if let Ok(p) = ApproxDp::new(
                 self.settings.epsilon,

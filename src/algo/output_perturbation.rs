@@ -1326,6 +1326,8 @@ impl PrivateAlgorithm for OutputPerturbation {
 
     fn ledger(&self) -> Ledger {
         let p = &self.plan;
+        // Which solver path ran depends on the data: those facts are events, not caveats.
+        let mut events = Vec::new();
         let mut caveats = vec![
             format!(
                 "declared constants, not measured: L = {}, μ = {}, β = {}; features clipped to the declared bound",
@@ -1365,18 +1367,18 @@ impl PrivateAlgorithm for OutputPerturbation {
                     p.radius
                 )),
             },
-            Outcome::Aborted => caveats.push(
+            Outcome::Aborted => events.push(
                 "ABORTED: the certificate never held (floating point); the output is the data-independent w₀, and the abort itself depends on the data".to_string(),
             ),
             Outcome::Solving => caveats.push("not released yet".to_string()),
         }
         if self.fallback {
-            caveats.push(format!(
+            events.push(format!(
                 "the stochastic subgradient method (Algorithm 3) did not certify within {} steps; the subgradient method (Algorithm 2) from w₀ took over for its Prop 3.2 count (no data-dependent abort)",
                 p.max_iters
             ));
         } else if self.used_safeguard() {
-            caveats.push(format!(
+            events.push(format!(
                 "{} did not certify within {} iterations; projected GD from w₀ took over",
                 self.solver_name(),
                 p.max_iters
@@ -1410,7 +1412,8 @@ impl PrivateAlgorithm for OutputPerturbation {
             ApproxDp::new(p.settings.epsilon, p.settings.delta, p.settings.relation)
                 .map(PrivacyLoss::Approx)
         };
-        let ledger = Ledger::new(p.guarantee.clone(), mechanism.clone(), self.seeded, caveats);
+        let mut ledger = Ledger::new(p.guarantee.clone(), mechanism.clone(), self.seeded, caveats);
+        ledger.events = events;
         match loss {
             Ok(loss) => ledger.with_spend(mechanism, loss),
             Err(_) => ledger,
@@ -1953,13 +1956,14 @@ mod tests {
         assert!(alg.used_safeguard());
         let slack = libm::sqrt(2.0 * reference.gap_bound / 0.1);
         assert!(dist2(alg.certified_point(), &reference.w) <= alg.plan().radius + slack);
-        let caveats = alg.ledger().caveats;
+        let ledger = alg.ledger();
         assert!(
-            caveats
+            ledger
+                .events
                 .iter()
                 .any(|c| c.contains("Algorithm 2") && c.contains("took over"))
         );
-        assert!(caveats.iter().any(|c| c.contains("Prop 3.2")));
+        assert!(ledger.caveats.iter().any(|c| c.contains("Prop 3.2")));
     }
 
     #[test]
@@ -2033,7 +2037,12 @@ mod tests {
         assert!(alg.used_safeguard());
         assert_eq!(alg.outcome(), Outcome::Released);
         assert!(dist2(alg.certified_point(), &reference.w) <= alg.plan().radius);
-        assert!(alg.ledger().caveats.iter().any(|c| c.contains("took over")));
+        // Which path ran is a fact about the data: an event, never in the private ledger.
+        let ledger = alg.ledger();
+        assert!(ledger.events.iter().any(|c| c.contains("took over")));
+        assert!(!ledger.caveats.iter().any(|c| c.contains("took over")));
+        assert!(ledger.private().events.is_empty());
+        assert_eq!(ledger.private().caveats, ledger.caveats);
     }
 
     #[test]

@@ -123,6 +123,13 @@ pub struct Ledger {
     /// promised, and the page must show a "not DP" badge instead of it.
     #[serde(default)]
     pub leaks: Vec<String>,
+    /// What happened in this run that depends on the data: a solver that did not certify within
+    /// its budget and a fallback that took over, an abort. The guarantee holds either way (no
+    /// data-dependent abort decides whether a release happens), but *which* path ran is a fact
+    /// about the raw data: a **non-private** diagnostic, shown beside the release and never part
+    /// of the private export ([`Ledger::private`]).
+    #[serde(default)]
+    pub events: Vec<String>,
 }
 
 impl Ledger {
@@ -145,6 +152,22 @@ impl Ledger {
             spends: Vec::new(),
             caveats: all,
             leaks: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// Records a data-dependent event of the run (see [`Ledger::events`]).
+    pub fn with_event(mut self, event: impl Into<String>) -> Self {
+        self.events.push(event.into());
+        self
+    }
+
+    /// The ledger as the private export states it: everything fixed before the data were read,
+    /// without the run's data-dependent [`Ledger::events`].
+    pub fn private(&self) -> Self {
+        Self {
+            events: Vec::new(),
+            ..self.clone()
         }
     }
 

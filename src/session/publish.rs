@@ -357,7 +357,8 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
                 algorithm,
                 repeat: r.repeat,
                 w: r.w,
-                ledger: r.ledger,
+                // The run's data-dependent events (a fallback, an abort) are diagnostics.
+                ledger: r.ledger.private(),
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -483,6 +484,39 @@ mod tests {
             assert!(c.epsilon >= one.epsilon, "{algorithm:?}: {c:?}");
             assert!(c.shares.iter().all(|s| s.form == Form::Approx), "{c:?}");
         }
+    }
+
+    #[test]
+    fn the_private_part_keeps_no_data_dependent_event_of_a_ledger() {
+        // A fallback or an abort happens on some datasets and not on their neighbours: the
+        // private export must state the same ledger either way.
+        let config = gd(1);
+        let mut session = crate::session::Session::new(RunConfig {
+            n: 200,
+            steps: 5,
+            ..config.clone()
+        })
+        .unwrap();
+        let release = session.advance(usize::MAX, || true).release.unwrap();
+        let clean = release.ledger.clone();
+        let with_event = clean.clone().with_event("projected GD from w₀ took over");
+        let part = |ledger: Ledger| {
+            private_part(
+                &config,
+                vec![Released {
+                    algorithm: 0,
+                    repeat: 0,
+                    w: release.w.clone(),
+                    ledger,
+                }],
+            )
+            .unwrap()
+        };
+        let (a, b) = (part(clean), part(with_event));
+        assert_eq!(a, b);
+        assert!(b.releases[0].ledger.events.is_empty());
+        let json = serde_json::to_string(&b).unwrap();
+        assert!(!json.contains("took over"), "{json}");
     }
 
     #[test]
