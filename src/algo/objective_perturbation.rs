@@ -60,8 +60,9 @@
 //! neighbours ‖h(D, θ) − h(D′, θ)‖ ≤ 2γ/μ, so h(·, θ) + z is ε_res-DP. Adaptive composition of
 //! (w*, w̃ + z) is ε-DP, and releasing w̃ + z alone is post-processing. The solver's iteration count
 //! depends on the data, but only the final point is released. The certificate could fail only
-//! if rounding beat the allowance (never seen); the release then still happens, with the ledger
-//! marked not private (the guarantee was not met), instead of an abort that would depend on D.
+//! if rounding beat the allowance (never seen); the release then still happens, instead of an
+//! abort that would depend on D, and the ledger records it as an event (a non-private fact about
+//! the data, shown beside the release and kept out of the private export).
 //!
 //! # Utility
 //! CMS11 Theorem 18: with probability 1 − δ′ the excess regularised risk is
