@@ -96,7 +96,12 @@ impl<'a> Lines<'a> {
             self.newlines = 0;
         }
         let fresh = &self.bytes[self.scanned..end];
-        self.newlines += fresh.iter().filter(|&&b| b == b'\n').count() as u64;
+        // Counted in chunks of 255 with a byte-wide tally, which vectorises (a `usize` count per
+        // byte was an eighth of the loading time).
+        self.newlines += fresh
+            .chunks(255)
+            .map(|c| u64::from(c.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+            .sum::<u64>();
         self.work += fresh.len();
         self.scanned = end;
         1 + self.newlines
@@ -333,5 +338,25 @@ mod tests {
             other => panic!("expected a parse error, got {other:?}"),
         }
         assert!(lines.work <= bytes.len(), "{} bytes read", lines.work);
+    }
+
+    #[test]
+    fn line_numbers_match_a_count_from_the_start() {
+        // Lines of 0 to 600 bytes, so that the gap between two positions spans counting chunks,
+        // and runs of blank lines (chunks full of '\n').
+        let mut text = Vec::new();
+        for i in 0..400 {
+            text.extend(std::iter::repeat_n(b'1', (i * 37) % 601));
+            text.extend(std::iter::repeat_n(b'\n', 1 + (i % 7) * (i % 3) * 20));
+        }
+        let naive = |end: usize| 1 + text[..end].iter().filter(|&&b| b == b'\n').count() as u64;
+        let mut lines = Lines::new(&text);
+        for offset in (0..text.len() as u64).step_by(613) {
+            let mut end = offset as usize;
+            if text[end] == b'\n' {
+                end += 1;
+            }
+            assert_eq!(lines.line_of(offset), naive(end), "offset {offset}");
+        }
     }
 }
