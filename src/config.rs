@@ -15,6 +15,13 @@ use crate::solver::SolverKind;
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.
 pub const MAX_ENTRIES: usize = 20_000_000;
 
+/// Longest link text [`RunConfig::from_json_lenient`] reads (64 KiB). The longest link the page
+/// can make (every field set, four algorithms compared, every number at 17 significant digits with
+/// a 3-digit exponent) is about 1.2 KB, and a CSV file never travels in a link; so a link over
+/// 50 times longer was not made by the page, and refusing it bounds the work and the list of
+/// errors a hostile link can cause.
+pub const MAX_LINK_BYTES: usize = 64 * 1024;
+
 /// The private algorithm to run. Each has a card in [`crate::catalog`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -430,6 +437,16 @@ impl RunConfig {
     /// text that is not a JSON object at all falls back as a whole.
     pub fn from_json_lenient(text: &str) -> (RunConfig, Vec<Error>) {
         let mut errors = Vec::new();
+        if text.len() > MAX_LINK_BYTES {
+            errors.push(Error::invalid(
+                "link",
+                format!(
+                    "at most {MAX_LINK_BYTES} bytes (a link the page makes is about 1 KB): it was not read, so copy the link again with \"Copy link\" or set the controls by hand"
+                ),
+                format!("{} bytes", text.len()),
+            ));
+            return (RunConfig::default(), errors);
+        }
         let given = match serde_json::from_str::<serde_json::Value>(text) {
             Ok(serde_json::Value::Object(map)) => map,
             Ok(_) => {
@@ -445,23 +462,26 @@ impl RunConfig {
                 return (RunConfig::default(), errors);
             }
         };
+        // Each field is read on its own (missing fields default, so whether one parses does not
+        // depend on the others): trying it beside every field kept so far cloned them all per
+        // key, quadratic in the link's length.
         let mut kept = serde_json::Map::new();
         for (key, value) in given {
-            let mut trial = kept.clone();
-            trial.insert(key.clone(), value);
-            match serde_json::from_value::<RunConfig>(serde_json::Value::Object(trial.clone())) {
-                Ok(_) => kept = trial,
-                Err(e) => errors.push(Error::invalid(
-                    key,
-                    "a valid value (the default is used instead)",
-                    strip_position(&e.to_string()),
-                )),
+            let alone = serde_json::Map::from_iter([(key, value)]);
+            match RunConfig::deserialize(&alone) {
+                Ok(_) => kept.extend(alone),
+                Err(e) => errors.extend(alone.into_iter().map(|(key, _)| {
+                    Error::invalid(
+                        key,
+                        "a valid value (the default is used instead)",
+                        strip_position(&e.to_string()),
+                    )
+                })),
             }
         }
         // Cross-field and range checks: drop the field each error names until the rest is valid.
         loop {
-            let config: RunConfig =
-                serde_json::from_value(serde_json::Value::Object(kept.clone())).unwrap_or_default();
+            let config = RunConfig::deserialize(&kept).unwrap_or_default();
             match config.validate() {
                 Ok(()) => return (config, errors),
                 Err(e) => {
@@ -478,15 +498,14 @@ impl RunConfig {
                     }
                     // The error names a field left at its default (say output perturbation
                     // without a ridge): drop the given field whose removal cures it.
-                    let culprit = kept
-                        .keys()
-                        .find(|key| {
-                            let mut trial = kept.clone();
-                            trial.remove(*key);
-                            serde_json::from_value::<RunConfig>(serde_json::Value::Object(trial))
-                                .map_or(true, |c| c.validate().err().as_ref() != Some(&e))
-                        })
-                        .cloned();
+                    let keys: Vec<String> = kept.keys().cloned().collect();
+                    let culprit = keys.into_iter().find(|key| {
+                        let value = kept.remove(key).unwrap_or_default();
+                        let cures = RunConfig::deserialize(&kept)
+                            .map_or(true, |c| c.validate().err().as_ref() != Some(&e));
+                        kept.insert(key.clone(), value);
+                        cures
+                    });
                     match culprit.and_then(|key| kept.remove_entry(&key)) {
                         Some((key, value)) => errors.push(Error::invalid(
                             key,
@@ -625,5 +644,90 @@ mod tests {
         assert!(matches!(errors[..], [Error::Parse { .. }]));
         let (c, errors) = RunConfig::from_json_lenient(r#"{"epsilon": 0.25}"#);
         assert_eq!((c.epsilon, errors.len()), (0.25, 0));
+    }
+
+    /// The longest link the page can make: every field set (the longest variant of each choice,
+    /// four algorithms compared), every number at full precision with the longest exponent.
+    fn longest_link() -> String {
+        let long = -1.234_567_890_123_456_7e-100;
+        let config = RunConfig {
+            seed: u32::MAX,
+            n: usize::MAX,
+            d: usize::MAX,
+            tail: Tail::Contaminated {
+                p: long,
+                scale: long,
+            },
+            feature_scale: long,
+            signal: long,
+            label_noise: long,
+            sparsity: usize::MAX,
+            loss: Glm::Huber {
+                delta: long,
+                label_bound: long,
+            },
+            wrap: Wrap::Adversarial { radius: long },
+            feature_bound: long,
+            radius: long,
+            l2: long,
+            l1: long,
+            epsilon: long,
+            delta: long,
+            relation: Relation::AddRemove,
+            algorithm: AlgorithmKind::RegularisedOutputPerturbation,
+            compare: vec![
+                AlgorithmKind::DpSvrgPlusPlus,
+                AlgorithmKind::ObjectivePerturbation,
+                AlgorithmKind::ExponentialGrid,
+            ],
+            steps: usize::MAX,
+            step_size: Some(long),
+            batch: usize::MAX,
+            clip: Some(long),
+            grid_resolution: usize::MAX,
+            repeats: usize::MAX,
+            ..RunConfig::default()
+        };
+        config.to_json()
+    }
+
+    #[test]
+    fn the_link_cap_is_far_above_the_longest_link_the_page_makes() {
+        let longest = longest_link().len();
+        assert!(longest < 1300, "{longest} bytes");
+        assert!(MAX_LINK_BYTES >= 50 * longest);
+    }
+
+    #[test]
+    fn an_over_long_link_is_refused_saying_what_to_do() {
+        // Issue 18 item 2: a link is read only up to MAX_LINK_BYTES.
+        let padded = format!(
+            r#"{{"epsilon": 0.5, "pad": "{}"}}"#,
+            "x".repeat(MAX_LINK_BYTES)
+        );
+        let (c, errors) = RunConfig::from_json_lenient(&padded);
+        assert_eq!(c, RunConfig::default());
+        match &errors[..] {
+            [e @ Error::InvalidParameter { field, got, .. }] => {
+                assert_eq!(field, "link");
+                assert_eq!(got, &format!("{} bytes", padded.len()));
+                let shown = e.to_string();
+                assert!(shown.contains("Copy link"), "{shown}");
+                assert!(shown.len() < 300, "{shown}");
+            }
+            other => panic!("expected one error at the link, got {other:?}"),
+        }
+        // A link of exactly the cap is read.
+        let fits = format!(
+            r#"{{"epsilon": 0.5, "pad": "{}"}}"#,
+            "x".repeat(2 * MAX_LINK_BYTES - padded.len())
+        );
+        assert_eq!(fits.len(), MAX_LINK_BYTES);
+        let (c, errors) = RunConfig::from_json_lenient(&fits);
+        assert_eq!(c.epsilon, 0.5);
+        assert_eq!(
+            errors.iter().filter_map(Error::field).collect::<Vec<_>>(),
+            ["pad"]
+        );
     }
 }

@@ -330,9 +330,12 @@ impl Session {
     /// Runs at most `max_steps` steps, stopping early when `keep_going` says so (checked after
     /// every step, so a slice always makes progress). The batch ends with the release once the
     /// algorithm is done.
+    ///
+    /// A `max_steps` of 0 runs one step: the worker's play loop schedules slice after slice until
+    /// the run is done, so a slice that made no progress would spin forever.
     pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
         let mut batch = Batch::default();
-        for _ in 0..max_steps {
+        for _ in 0..max_steps.max(1) {
             self.before.copy_from_slice(self.algorithm.current());
             let objective = self.solved.as_ref().unwrap_or(&self.problem.objective);
             let Some(report) = self.algorithm.step(objective) else {
@@ -579,9 +582,9 @@ impl Lab {
         self.lanes.iter().all(|l| l.session.is_done())
     }
 
-    /// Advances lanes round-robin, each by at most `max_steps` steps, until `keep_going` says
-    /// stop (checked after every step; at least one step is made). Lanes are visited from where
-    /// the last slice stopped, so every lane progresses however many there are.
+    /// Advances lanes round-robin, each by at most `max_steps` steps (0 counts as 1), until
+    /// `keep_going` says stop (checked after every step; at least one step is made). Lanes are
+    /// visited from where the last slice stopped, so every lane progresses however many there are.
     pub fn advance(
         &mut self,
         max_steps: usize,
@@ -1086,6 +1089,28 @@ mod tests {
         let main: Vec<&Vec<f64>> = releases.iter().filter(|r| r.0 == 0).map(|r| &r.2).collect();
         assert!(main.contains(&&single));
         assert_ne!(main[0], main[1]);
+    }
+
+    #[test]
+    fn a_zero_step_slice_still_makes_progress() {
+        // Issue 18 item 9: `advance(0, …)` ran no step, so a worker asked for zero-step slices
+        // would reschedule them forever. Each call now makes at least one step.
+        let config = RunConfig {
+            compare: vec![AlgorithmKind::DpSgd],
+            repeats: 2,
+            ..small()
+        };
+        let mut lab = Lab::new(config.clone(), None).unwrap();
+        let mut calls = 0;
+        while !lab.is_done() {
+            let lanes = lab.advance(0, || true);
+            assert!(lanes.iter().any(|l| !l.batch.is_empty()), "call {calls}");
+            calls += 1;
+            // One step per lane per call: 4 lanes × 30 steps, plus nothing more.
+            assert!(calls <= config.steps, "no release after {calls} calls");
+        }
+        let mut s = Session::new(small()).unwrap();
+        assert_eq!(s.advance(0, || true).len(), 1);
     }
 
     #[test]

@@ -102,7 +102,7 @@ test('a bad seed gets a message next to the field and the last run stays', async
   await context.close();
 });
 
-test('a corrupt link shows what was wrong and falls back to the defaults for that field only', async () => {
+test('a corrupt link shows what was wrong and falls back to the defaults for that field only; an over-long one is not read', async () => {
   const hash = `#${encodeURIComponent('{"epsilon":-5,"seed":7,"repeats":"lots","l2":0.25}')}`;
   const { context, page } = await openPage(hash);
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
@@ -118,6 +118,12 @@ test('a corrupt link shows what was wrong and falls back to the defaults for tha
   await broken.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.match(await broken.page.textContent('#run-error'), /line 1, column/);
   await broken.context.close();
+  // A link far longer than any the page makes (issue 18) is not read at all, saying what to do.
+  const long = await openPage(`#${encodeURIComponent(`{"seed":7,"pad":"${'x'.repeat(70_000)}"}`)}`);
+  await long.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await long.page.textContent('#run-error'), /link: expected at most 65536 bytes.*Copy link.*got 70\d{3} bytes/);
+  assert.equal(await long.page.inputValue('#seed'), '1');
+  await long.context.close();
   await context.close();
 });
 
