@@ -406,10 +406,10 @@ impl RunConfig {
         {
             let why = match kind {
                 AlgorithmKind::OutputPerturbation => {
-                    "a ridge l2 > 0: output perturbation (seed 000 Algorithm 1) needs a strongly convex objective"
+                    "a ridge l2 > 0: output perturbation (Lowy & Razaviyayn 2021, Algorithm 1) needs a strongly convex objective"
                 }
                 AlgorithmKind::DpSvrg => {
-                    "a ridge l2 > 0: DP-SVRG (seed 002 Algorithm 1) needs a strongly convex objective"
+                    "a ridge l2 > 0: DP-SVRG (Wang, Ye & Xu 2017, Algorithm 1) needs a strongly convex objective"
                 }
                 _ => "a ridge l2 > 0: objective perturbation's proof needs a regulariser",
             };

@@ -60,7 +60,11 @@ fn digest_004_algorithm_1_vector_and_a_certified_run() {
     alg.run(&obj);
     assert!(alg.certificate().unwrap().met);
     assert!(dist2(alg.certified_point(), &reference.w) <= 0.01);
-    assert!(alg.ledger().mechanism.contains("seed 004 Algorithm 1"));
+    assert!(
+        alg.ledger()
+            .mechanism
+            .contains("Zhang et al. 2022, Algorithm 1")
+    );
 
     // The paper's calibration is the classical Gaussian: refused for ε > 1; certified mode is not.
     assert_eq!(

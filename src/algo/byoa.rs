@@ -131,7 +131,7 @@ fn certified_solver(objective: &Objective, solver: SolverKind) -> Result<()> {
     ) {
         return Err(Error::invalid(
             "solver",
-            "a certified solver (gd, agd, sgd, svrg, katyusha) for seed 004",
+            "a certified solver (gd, agd, sgd, svrg, katyusha) for Zhang et al. 2022",
             format!("{solver:?}"),
         ));
     }
@@ -151,7 +151,7 @@ fn erm_only(objective: &Objective) -> Result<()> {
     {
         return Err(Error::invalid(
             "loss",
-            "an ERM objective for seed 004 (TERM is not a finite average)",
+            "an ERM objective for Zhang et al. 2022's method (TERM is not a finite average)",
             "tilted",
         ));
     }
@@ -172,7 +172,7 @@ pub fn plan_algorithm_1_declared(declared: Declared, settings: ByoaSettings) -> 
     if declared.form != super::output_perturbation::Form::Erm {
         return Err(Error::invalid(
             "loss",
-            "an ERM objective for seed 004",
+            "an ERM objective for Zhang et al. 2022",
             format!("{:?}", declared.form),
         ));
     }
@@ -229,7 +229,7 @@ pub fn plan_algorithm_1_declared(declared: Declared, settings: ByoaSettings) -> 
         relation: Relation::ReplaceOne,
         rho: None,
         accounting: format!(
-            "one Gaussian release of a point certified within L/(μn) = {radius:.3e} of the ERM optimum: sensitivity 4L/(μn) = {total:.3e}, σ = {s:.3e} ({}; seed 004 Alg. 1, Def. 2)",
+            "one Gaussian release of a point certified within L/(μn) = {radius:.3e} of the ERM optimum: sensitivity 4L/(μn) = {total:.3e}, σ = {s:.3e} ({}; Zhang et al. 2022, Alg. 1, Def. 2)",
             match settings.calibration {
                 Calibration::Paper => "paper: δ' = δ/2",
                 Calibration::CertifiedAnalytic => "certified mode: analytic Gaussian at (ε, δ)",
@@ -253,12 +253,12 @@ pub fn plan_algorithm_1_declared(declared: Declared, settings: ByoaSettings) -> 
         gd_bound,
         max_iters: settings.max_iters.unwrap_or(gd_bound).max(1),
         guarantee,
-        label: "seed 004 Algorithm 1",
+        label: "Zhang et al. 2022, Algorithm 1",
     })
 }
 
 /// The page's card for seed 004 **Algorithm 1**.
-pub const CARD_ALGORITHM_1: &str = "Bring your own algorithm (Zhang et al., seed 004, Algorithm 1). \
+pub const CARD_ALGORITHM_1: &str = "Bring your own algorithm (Zhang et al. 2022, Algorithm 1). \
 For a smooth, strongly convex ERM: any base solver (GD, AGD, SGD, SVRG, Katyusha) runs until a \
 certificate proves its point within L/(μn) of the minimiser; one Gaussian vector with \
 σ = 4L√(2 ln(2.5/δ))/(μnε) is added (the paper's classical calibration at δ/2, valid for ε ≤ 1; a \
@@ -268,7 +268,7 @@ the plot should show the risk falling as n⁻² and ε⁻², with gradient count
 solver while σ does not.";
 
 /// The page's card for seed 004 **Algorithm 2**.
-pub const CARD_ALGORITHM_2: &str = "Phased bring-your-own-algorithm (Zhang et al., seed 004, \
+pub const CARD_ALGORITHM_2: &str = "Phased bring-your-own-algorithm (Zhang et al. 2022, \
 Algorithm 2). For a merely convex, smooth ERM: the data are split into K = ⌊log₂ n⌋ disjoint \
 chunks of n̄ = ⌊n/K⌋ records; phase k solves its chunk with a ridge μ·2^k centred at the \
 previous (already noisy) release, certifies the point within L/(μ_k n̄), and adds Gaussian noise \
@@ -557,7 +557,7 @@ impl PhasedOutputPerturbation {
             relation: Relation::ReplaceOne,
             rho: None,
             accounting: format!(
-                "{} phases on disjoint chunks of n̄ = {}, each an (ε, δ) Gaussian release of a certified point (σ₁ = {:.3e} … σ_K = {:.3e}); parallel composition (seed 004 Alg. 2, Lemma A.1)",
+                "{} phases on disjoint chunks of n̄ = {}, each an (ε, δ) Gaussian release of a certified point (σ₁ = {:.3e} … σ_K = {:.3e}); parallel composition (Zhang et al. 2022, Alg. 2, Lemma A.1)",
                 schedule.phases,
                 schedule.n_bar,
                 schedule.specs[0].sigma,
@@ -729,7 +729,7 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             );
         }
         let mechanism = format!(
-            "phased output perturbation (seed 004 Algorithm 2), K = {}, n̄ = {}, μ = {:.3e}",
+            "phased output perturbation (Zhang et al. 2022, Algorithm 2), K = {}, n̄ = {}, μ = {:.3e}",
             self.schedule.phases, self.schedule.n_bar, self.schedule.mu
         );
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);

@@ -82,7 +82,7 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 /// The algorithm card (one paragraph for the page; the preview is [`DpAccMdConfig::calibrate`],
 /// the theory curve [`crate::theory::gradient_perturbation::dp_accmd_bound`]).
-pub const DESCRIPTION: &str = "DP-AccMD (seed 002, Wang, Ye & Xu 2017, Algorithm 3): accelerated \
+pub const DESCRIPTION: &str = "DP-AccMD (Wang, Ye & Xu 2017, Algorithm 3): accelerated \
 mirror descent over an ℓ2 or ℓ1 ball, one noisy full gradient per step. The paper's version is \
 not private (its y-step uses the exact gradient); this one replaces that step by a private \
 coupling, which the paper's proof still covers. Assumptions: a convex, smooth loss with features \

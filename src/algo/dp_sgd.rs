@@ -101,7 +101,7 @@ impl DpSgdLeak {
 /// The algorithm card (one paragraph for the page; the preview is [`DpSgdCalibration::new`]).
 /// There is no theory curve: the utility bound quoted in the module docs has unspecified
 /// constants.
-pub const DESCRIPTION: &str = "DP-SGD (Abadi et al. 2016; the mechanism behind seed 002's \
+pub const DESCRIPTION: &str = "DP-SGD (Abadi et al. 2016; the mechanism behind Wang, Ye & Xu 2017's \
 Theorem 3.1): each step samples a random batch, clips every record's gradient to the declared \
 norm C, adds Gaussian noise to the sum and takes a step. Assumptions: none on the data for \
 privacy, since clipping bounds every record's influence. Guarantee: (ε, δ)-DP under add/remove \

@@ -279,7 +279,7 @@ impl DpSvrgConfig {
                     relation: Relation::ReplaceOne,
                     rho: None,
                     accounting: format!(
-                        "as printed (seed 002 eq 3/6, c = {c}): an asymptotic formula, NOT a certificate; \
+                        "as printed (Wang, Ye & Xu 2017, eq 3/6, c = {c}): an asymptotic formula, NOT a certificate; \
                          the theorem also needs ε ≤ c₁·N/n² = c₁·{:.2e}",
                         big_n as f64 / (n * n)
                     ),
@@ -450,7 +450,7 @@ impl DpSvrgCalibration {
 /// [`crate::theory::gradient_perturbation::dp_svrg_bound`] /
 /// [`crate::theory::gradient_perturbation::dp_svrg_plus_plus_bound`], the preview
 /// [`DpSvrgCalibration::new`]).
-pub const DESCRIPTION: &str = "DP-SVRG and DP-SVRG++ (seed 002, Wang, Ye & Xu 2017, Algorithms \
+pub const DESCRIPTION: &str = "DP-SVRG and DP-SVRG++ (Wang, Ye & Xu 2017, Algorithms \
 1-2): variance-reduced stochastic gradient steps, each with fresh Gaussian noise; the exact anchor \
 gradient is re-released with every step and charged every time. Assumptions: a convex, smooth \
 loss with features clipped to the declared bound; DP-SVRG also needs a ridge term (strong \
@@ -1026,7 +1026,7 @@ mod tests {
             DpSvrg::from_calibration(calibration, &obj, seeded(0, Stream::Noise), true).unwrap();
         assert_eq!(alg.sigma(), sigma);
         assert_eq!(alg.guarantee(), &guarantee);
-        assert!(DESCRIPTION.contains("seed 002"));
+        assert!(DESCRIPTION.contains("Wang, Ye & Xu 2017"));
     }
 
     #[test]

@@ -71,8 +71,8 @@ pub struct GridSettings {
 }
 
 /// The page's card for seed 000 **Algorithm 9** on a grid.
-pub const CARD: &str = "Exponential mechanism on a grid (Lowy & Razaviyayn 2021, seed 000, \
-Algorithm 9, in digest 000's exact finite form), the pure-ε baseline for d ≤ 2. A grid over the \
+pub const CARD: &str = "Exponential mechanism on a grid (Lowy & Razaviyayn 2021, \
+Algorithm 9, in its exact finite form), the pure-ε baseline for d ≤ 2. A grid over the \
 ball of radius R is fixed before the data are seen; every grid point is scored by −F and one is \
 drawn with probability ∝ exp(−εF/(2Δ)), Δ = 2LR/n (ERM; 2LR otherwise; LR/n for ERM under \
 add/remove, with F averaged over the declared n), by the Gumbel-max trick. \
@@ -236,7 +236,7 @@ impl GridExponential {
             relation,
             rho: None,
             accounting: format!(
-                "exponential mechanism over {} grid points, utility −F with sensitivity {}LR{} = {sensitivity:.3e} (seed 000 Alg. 9, Prop G.1)",
+                "exponential mechanism over {} grid points, utility −F with sensitivity {}LR{} = {sensitivity:.3e} (Lowy & Razaviyayn 2021, Alg. 9, Prop G.1)",
                 grid.len() / d,
                 if erm && relation == Relation::AddRemove {
                     ""
@@ -307,7 +307,7 @@ impl PrivateAlgorithm for GridExponential {
                 .to_string(),
         ];
         let mechanism = format!(
-            "exponential mechanism on a {}-per-axis grid (seed 000 Algorithm 9)",
+            "exponential mechanism on a {}-per-axis grid (Lowy & Razaviyayn 2021, Algorithm 9)",
             self.settings.resolution
         );
         let ledger = Ledger::new(

@@ -105,7 +105,7 @@ impl DpGdLeak {
 /// The algorithm card (one paragraph for the page; the preview is [`Calibration::calibrate`], the
 /// theory curves [`crate::theory::gradient_perturbation::dp_gd_pl_bound`] and
 /// [`crate::theory::gradient_perturbation::dp_gd_nonconvex_bound`]).
-pub const DESCRIPTION: &str = "DP-GD (seed 002, Wang, Ye & Xu 2017, Algorithm 4): full-batch \
+pub const DESCRIPTION: &str = "DP-GD (Wang, Ye & Xu 2017, Algorithm 4): full-batch \
 gradient descent with Gaussian noise added to every gradient, projected onto the domain. \
 Assumptions: each record's gradient is bounded by the declared G (features clipped to the \
 declared bound). Guarantee: (ε, δ)-DP from the composition of T Gaussian releases in zCDP, fixed \
@@ -194,7 +194,7 @@ impl Calibration {
             // record can shift the gradient by up to 2G·max qᵢ, which 2G/n does not bound.
             return Err(Error::invalid(
                 "loss",
-                "a mean of per-sample losses: a tilted (TERM) gradient's weights move with every record, so 2G/n does not bound its sensitivity (use output perturbation, seed 000 §5)",
+                "a mean of per-sample losses: a tilted (TERM) gradient's weights move with every record, so 2G/n does not bound its sensitivity (use output perturbation, Lowy & Razaviyayn 2021, §5)",
                 "tilted",
             ));
         }

@@ -101,7 +101,7 @@ const TOLERANCE_OVER_ALLOWANCE: f64 = 20.0;
 /// The algorithm card (one paragraph for the page; the preview is [`AmpPlan::new`], the theory
 /// curve [`crate::theory::gradient_perturbation::objective_perturbation_bound`]).
 pub const DESCRIPTION: &str = "Objective perturbation (Chaudhuri, Monteleoni & Sarwate 2011, \
-Algorithm 2; the method of diffprivlib's logistic regression; seed 002 Table 1 compares \
+Algorithm 2; the method of diffprivlib's logistic regression; Wang, Ye & Xu 2017, Table 1, compares \
 against it): a random linear term b, with density ∝ exp(−ε′‖b‖/(2R)) for the declared feature \
 bound R, is added to the ridge-regularised logistic objective, which is then minimised to a \
 gradient norm γ fixed in advance; a small ℓ2-Laplace vector covering the distance γ/μ to the exact \

@@ -291,7 +291,7 @@ impl Declared {
         if !(self.strong_convexity.is_finite() && self.strong_convexity > 0.0) {
             return Err(Error::invalid(
                 "regularizer.l2",
-                "> 0: output perturbation (seed 000 Algorithm 1) needs a strongly convex F",
+                "> 0: output perturbation (Lowy & Razaviyayn 2021, Algorithm 1) needs a strongly convex F",
                 self.strong_convexity,
             ));
         }
@@ -748,7 +748,7 @@ fn stochastic_budget(
     if declared.form != Form::Erm {
         return Err(Error::invalid(
             "solver",
-            "an ERM objective for the stochastic subgradient method (seed 000 Algorithm 3 samples records)",
+            "an ERM objective for the stochastic subgradient method (Lowy & Razaviyayn 2021, Algorithm 3 samples records)",
             "stochastic_subgradient",
         ));
     }
@@ -767,14 +767,14 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
     if settings.relation != Relation::ReplaceOne {
         return Err(Error::invalid(
             "relation",
-            "replace_one (seed 000 is stated for replace-one adjacency with public n)",
+            "replace_one (Lowy & Razaviyayn 2021 state their result for replace-one adjacency with public n)",
             "add_remove",
         ));
     }
     if !(settings.delta == 0.0 || (settings.delta > 0.0 && settings.delta < 0.5)) {
         return Err(Error::invalid(
             "delta",
-            "0 (pure ε, ℓ2-Laplace) or a number in (0, 0.5) (seed 000 assumes δ < ½)",
+            "0 (pure ε, ℓ2-Laplace) or a number in (0, 0.5) (Lowy & Razaviyayn 2021 assume δ < ½)",
             settings.delta,
         ));
     }
@@ -840,7 +840,7 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
         (
             NoiseLaw::L2Laplace { scale },
             format!(
-                "one ℓ2-Laplace release of the certified minimiser: Δ_T = Δ_F + 2√(2α/μ) = {sensitivity:.3e} + 2·{radius:.3e}, scale Δ_T/ε = {scale:.3e} (seed 000 Prop 2.1, 3.1)"
+                "one ℓ2-Laplace release of the certified minimiser: Δ_T = Δ_F + 2√(2α/μ) = {sensitivity:.3e} + 2·{radius:.3e}, scale Δ_T/ε = {scale:.3e} (Lowy & Razaviyayn 2021, Prop 2.1, 3.1)"
             ),
         )
     } else {
@@ -859,7 +859,7 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
                 method: settings.gaussian,
             },
             format!(
-                "one Gaussian release of the certified minimiser: Δ_T = Δ_F + 2√(2α/μ) = {sensitivity:.3e} + 2·{radius:.3e}, σ = {sigma:.3e} ({:?} calibration; seed 000 Prop 3.1, Thm B.1)",
+                "one Gaussian release of the certified minimiser: Δ_T = Δ_F + 2√(2α/μ) = {sensitivity:.3e} + 2·{radius:.3e}, σ = {sigma:.3e} ({:?} calibration; Lowy & Razaviyayn 2021, Prop 3.1, Thm B.1)",
                 settings.gaussian
             ),
         )
@@ -883,9 +883,9 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
         max_iters,
         guarantee,
         label: if settings.regularised.is_some() {
-            "seed 000 Algorithm 6"
+            "Lowy & Razaviyayn 2021, Algorithm 6"
         } else {
-            "seed 000 Algorithm 1"
+            "Lowy & Razaviyayn 2021, Algorithm 1"
         },
     })
 }
@@ -1357,7 +1357,7 @@ impl PrivateAlgorithm for OutputPerturbation {
                     p.radius
                 )),
                 Engine::Fixed(f) => caveats.push(format!(
-                    "accuracy by theorem: {} subgradient steps = ⌈2L_F²/(μα)⌉ give F(best) − F* ≤ α surely (seed 000 Prop 3.2), so ‖w_T − w*‖ ≤ ρ = {:.3e}",
+                    "accuracy by theorem: {} subgradient steps = ⌈2L_F²/(μα)⌉ give F(best) − F* ≤ α surely (Lowy & Razaviyayn 2021, Prop 3.2), so ‖w_T − w*‖ ≤ ρ = {:.3e}",
                     f.total - 1,
                     p.radius
                 )),
@@ -1394,7 +1394,7 @@ impl PrivateAlgorithm for OutputPerturbation {
                     );
                 }
                 caveats.push(
-                    "Algorithm 6's printed Gaussian (σ/√2) is not private; σ = K_δΔ_T/(√2ε) is used (digest 000 §9 pitfall 5)"
+                    "Algorithm 6's printed Gaussian (σ/√2) is not private; σ = K_δΔ_T/(√2ε) is used (a correction to Lowy & Razaviyayn 2021)"
                         .to_string(),
                 );
                 format!("{}, λ = {:.3e}", p.label, reg.lambda)
@@ -1575,7 +1575,7 @@ impl PrivateAlgorithm for OutputPerturbation {
 
 /// The page's card for seed 000 **Algorithm 1** (plain words; the base solver's sentence is
 /// [`SolverKind::card`]). Cards and code share this text, so they cannot drift.
-pub const CARD: &str = "Output perturbation (Lowy & Razaviyayn 2021, seed 000, Algorithm 1). \
+pub const CARD: &str = "Output perturbation (Lowy & Razaviyayn 2021, Algorithm 1). \
 Assumes a strongly convex objective: a declared ridge μ > 0 on top of a loss whose per-record \
 Lipschitz constant L holds for the declared feature bound (data are clipped to it). A non-private \
 solver runs until a certificate proves its point is within ρ = √(2α/μ) of the exact minimiser; \
@@ -1589,7 +1589,7 @@ not the noise.";
 
 /// The page's card for seed 000 **Algorithm 6** (regularised output perturbation).
 pub const CARD_REGULARISED: &str = "Regularised output perturbation (Lowy & Razaviyayn 2021, \
-seed 000, Algorithm 6). For a convex but not strongly convex loss on a ball of radius R: add a \
+Lowy & Razaviyayn 2021, Algorithm 6). For a convex but not strongly convex loss on a ball of radius R: add a \
 ridge (λ/2)‖w‖² (the paper's λ balances noise against the bias λR²/2), then run Algorithm 1 on \
 the regularised objective with sensitivity 2(L + λR)/(λn) + 2√(2α/λ). The Gaussian uses the \
 corrected scale K_δΔ_T/(√2ε): the paper's printed Algorithm 6 noise is √2 too small and not \

@@ -71,7 +71,7 @@ pub fn curve(
             over_steps(
                 config.steps,
                 |t| gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, preview.sigma),
-                "seed 002 Thm 6.2 proof (eqs 80–81), geometric sum as corrected by digest 002 §4.1",
+                "Wang, Ye & Xu 2017, Thm 6.2 proof (eqs 80–81), with its geometric sum corrected",
             )
         }
         Prepared::DpAccMd(accmd) if beta.is_finite() => {
@@ -86,7 +86,7 @@ pub fn curve(
             over_steps(
                 config.steps,
                 |t| gradient_perturbation::dp_accmd_bound(t, l_c, bregman, noise_sq),
-                "seed 002 Theorem 5.3 (eqs 71–76) with the noise term written out",
+                "Wang, Ye & Xu 2017, Theorem 5.3 (eqs 71–76) with the noise term written out",
             )
         }
         Prepared::ObjectivePerturbation(_) => {
@@ -112,7 +112,7 @@ pub fn curve(
                 config.epsilon,
             )
             .ok()?,
-            "seed 000 Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ",
+            "Lowy & Razaviyayn 2021, Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ",
         ),
         Prepared::Grid(settings, _) => {
             let radius = declared.radius();
@@ -132,7 +132,7 @@ pub fn curve(
                     settings.resolution,
                     erm,
                 ),
-                "seed 000 Proposition G.1 with the grid's spacing",
+                "Lowy & Razaviyayn 2021, Proposition G.1 with the grid's spacing",
             )
         }
         Prepared::Byoa(_) if beta.is_finite() && mu > 0.0 => flat(
@@ -145,7 +145,7 @@ pub fn curve(
                 config.epsilon,
                 config.delta,
             ),
-            "seed 004 Theorem 3.4 (empirical)",
+            "Zhang et al. 2022, Theorem 3.4 (empirical)",
         ),
         _ => None,
     }

@@ -218,7 +218,7 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let sensitivity = calibration.sensitivity();
             let mut p = base(
                 kind,
-                "noisy gradient descent (DP-GD; seed 002, Wang–Ye–Xu 2017, Algorithm 4)",
+                "noisy gradient descent (DP-GD; Wang–Ye–Xu 2017, Algorithm 4)",
                 guarantee,
                 sigma,
                 gaussian(sigma),
@@ -312,9 +312,9 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let mut p = base(
                 kind,
                 if kind == AlgorithmKind::DpSvrg {
-                    "DP-SVRG (seed 002, Wang–Ye–Xu 2017, Algorithm 1)"
+                    "DP-SVRG (Wang–Ye–Xu 2017, Algorithm 1)"
                 } else {
-                    "DP-SVRG++ (seed 002, Wang–Ye–Xu 2017, Algorithm 2)"
+                    "DP-SVRG++ (Wang–Ye–Xu 2017, Algorithm 2)"
                 },
                 calibration.guarantee().clone(),
                 sigma,
@@ -361,7 +361,7 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let (sigma, guarantee) = accmd.calibrate()?;
             let mut p = base(
                 kind,
-                "DP-AccMD (seed 002, Wang–Ye–Xu 2017, Algorithm 3; corrected coupling)",
+                "DP-AccMD (Wang–Ye–Xu 2017, Algorithm 3; corrected coupling)",
                 guarantee,
                 sigma,
                 gaussian(sigma),
@@ -455,9 +455,9 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let mut p = base(
                 kind,
                 if regularised {
-                    "regularised output perturbation (seed 000, Lowy–Razaviyayn 2021, Algorithm 6)"
+                    "regularised output perturbation (Lowy–Razaviyayn 2021, Algorithm 6)"
                 } else {
-                    "output perturbation (seed 000, Lowy–Razaviyayn 2021, Algorithm 1; certified solver)"
+                    "output perturbation (Lowy–Razaviyayn 2021, Algorithm 1; certified solver)"
                 },
                 plan.guarantee.clone(),
                 sigma,
@@ -483,7 +483,7 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
             if mu <= 0.0 {
                 return Err(Error::invalid(
                     "l2",
-                    "a ridge l2 > 0: seed 004 Algorithm 1 needs a strongly convex objective",
+                    "a ridge l2 > 0: Zhang et al. 2022, Algorithm 1 needs a strongly convex objective",
                     mu,
                 ));
             }
@@ -495,12 +495,12 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
             let total = plan.total_sensitivity;
             let mut p = base(
                 kind,
-                "bring your own algorithm (seed 004, Algorithm 1): certified solver + one Gaussian",
+                "bring your own algorithm (Zhang et al. 2022, Algorithm 1): certified solver + one Gaussian",
                 approx(
                     config.epsilon,
                     config.delta,
                     config.relation,
-                    "seed 004 Alg. 1",
+                    "Zhang et al. 2022, Alg. 1",
                 ),
                 sigma,
                 noise,
@@ -537,12 +537,12 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
                 .ok_or_else(|| Error::invalid("n", "at least 2 records for one phase", config.n))?;
             let mut p = base(
                 kind,
-                "phased output perturbation (seed 004, Algorithm 2): K disjoint chunks, μ doubling",
+                "phased output perturbation (Zhang et al. 2022, Algorithm 2): K disjoint chunks, μ doubling",
                 approx(
                     config.epsilon,
                     config.delta,
                     config.relation,
-                    "seed 004 Alg. 2",
+                    "Zhang et al. 2022, Alg. 2",
                 ),
                 first.sigma,
                 gaussian(first.sigma),
@@ -584,8 +584,12 @@ fn prepare_settings(config: &RunConfig) -> Result<(Preview, Prepared)> {
             );
             let p = base(
                 kind,
-                "exponential mechanism on a grid (seed 000, Algorithm 9)",
-                pure(config.epsilon, config.relation, "seed 000 Alg. 9"),
+                "exponential mechanism on a grid (Lowy & Razaviyayn 2021, Algorithm 9)",
+                pure(
+                    config.epsilon,
+                    config.relation,
+                    "Lowy & Razaviyayn 2021, Alg. 9",
+                ),
                 sensitivity,
                 NoiseShape::None,
                 1,

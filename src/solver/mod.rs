@@ -260,7 +260,7 @@ impl SolverKind {
             SolverKind::Agd => Box::new(ProjectedAgd::new(obj, constants, start)),
             SolverKind::Sgd => Box::new(Sgd::new(obj, constants, seed, start)),
             SolverKind::StochasticSubgradient => Box::new(Sgd {
-                name: "stochastic subgradient method (weighted average, seed 000 Algorithm 3)",
+                name: "stochastic subgradient method (weighted average, Lowy & Razaviyayn 2021, Algorithm 3)",
                 ..Sgd::new(obj, constants, seed, start)
             }),
             SolverKind::Svrg => Box::new(Svrg::new(obj, constants, seed, start)),
@@ -279,22 +279,22 @@ impl SolverKind {
                 "Projected gradient descent (step 1/β): one full pass per step; its step is the certificate's, and a worst-case step count follows from the declared constants."
             }
             SolverKind::Agd => {
-                "Nesterov's accelerated projected gradient (seed 000 Algorithm 4): about √κ times fewer passes than GD; stopped by the certificate, not by the paper's iteration count (proved only without projection)."
+                "Nesterov's accelerated projected gradient (Lowy & Razaviyayn 2021, Algorithm 4): about √κ times fewer passes than GD; stopped by the certificate, not by the paper's iteration count (proved only without projection)."
             }
             SolverKind::Sgd => {
-                "One-record stochastic gradient steps with a weighted average (seed 000 Algorithm 3's iteration): cheap steps, accurate only on average, so a full-pass certificate is checked once per pass."
+                "One-record stochastic gradient steps with a weighted average (Lowy & Razaviyayn 2021, Algorithm 3's iteration): cheap steps, accurate only on average, so a full-pass certificate is checked once per pass."
             }
             SolverKind::Svrg => {
                 "Proximal SVRG (Xiao & Zhang 2014): variance-reduced stochastic steps, one full gradient per epoch; stopped by the certificate."
             }
             SolverKind::Katyusha => {
-                "Katyusha (seed 000 Algorithm 5, Allen-Zhu 2018): accelerated variance reduction with the digest's corrections; stopped by the certificate, never by its O(·) count."
+                "Katyusha (Lowy & Razaviyayn 2021, Algorithm 5, Allen-Zhu 2018): accelerated variance reduction with corrected constants; stopped by the certificate, never by its O(·) count."
             }
             SolverKind::Subgradient => {
-                "Projected subgradient method with the best iterate (seed 000 Algorithm 2): for non-smooth losses and max-loss; runs exactly Prop 3.2's count T = ⌈2L_F²/(μα)⌉ of full passes, a theorem instead of a certificate."
+                "Projected subgradient method with the best iterate (Lowy & Razaviyayn 2021, Algorithm 2): for non-smooth losses and max-loss; runs exactly Prop 3.2's count T = ⌈2L_F²/(μα)⌉ of full passes, a theorem instead of a certificate."
             }
             SolverKind::StochasticSubgradient => {
-                "Stochastic subgradient method with the weighted average (seed 000 Algorithm 3, Cor 3.2): for hinge or absolute-loss ERM; one-record steps, released once a duality gap proves the accuracy (no failure probability added to δ); Algorithm 2 takes over if its budget runs out."
+                "Stochastic subgradient method with the weighted average (Lowy & Razaviyayn 2021, Algorithm 3, Cor 3.2): for hinge or absolute-loss ERM; one-record steps, released once a duality gap proves the accuracy (no failure probability added to δ); Algorithm 2 takes over if its budget runs out."
             }
         }
     }
