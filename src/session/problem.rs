@@ -364,10 +364,11 @@ pub fn reference_cap(n: usize, d: usize) -> Cap {
     }
 }
 
-/// DP-GD's leak setting for a config: no clipping when its leaky demonstration is on.
+/// DP-GD's leak setting for a config: its no-clipping demonstration is the data's (see
+/// [`feature_clipping`]); other algorithms carry their own leaks.
 pub fn gd_leak(config: &RunConfig) -> DpGdLeak {
-    if config.leak && config.algorithm == AlgorithmKind::NoisyGd {
-        DpGdLeak::NoClipping
+    if config.algorithm == AlgorithmKind::NoisyGd {
+        feature_clipping(config)
     } else {
         DpGdLeak::None
     }
