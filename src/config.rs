@@ -4,6 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::algo::family::Purity;
+pub use crate::algo::family::ProblemKind;
+use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;
 use crate::error::{Error, Result};
@@ -70,33 +73,17 @@ impl AlgorithmKind {
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).
     pub fn allows_pure(self) -> bool {
-        matches!(
-            self,
-            AlgorithmKind::ObjectivePerturbation
-                | AlgorithmKind::OutputPerturbation
-                | AlgorithmKind::RegularisedOutputPerturbation
-                | AlgorithmKind::ExponentialGrid
-        )
+        registry::family(self).purity != Purity::Approximate
     }
 
     /// Whether the algorithm has a leaky demonstration variant (digest 002's pitfalls).
     pub fn has_leak(self) -> bool {
-        matches!(
-            self,
-            AlgorithmKind::NoisyGd
-                | AlgorithmKind::DpSgd
-                | AlgorithmKind::DpSvrg
-                | AlgorithmKind::DpSvrgPlusPlus
-                | AlgorithmKind::DpAccmd
-        )
+        registry::family(self).demonstration.is_some()
     }
 
     /// Whether the algorithm *only* offers pure ε-DP (its δ is 0 whatever the config says).
     pub fn pure_only(self) -> bool {
-        matches!(
-            self,
-            AlgorithmKind::ObjectivePerturbation | AlgorithmKind::ExponentialGrid
-        )
+        registry::family(self).purity == Purity::Pure
     }
 }
 
@@ -168,6 +155,8 @@ pub struct RunConfig {
     pub unseeded_noise: bool,
     /// Synthetic data or the loaded CSV file.
     pub data: DataSource,
+    /// The kind of problem: a minimisation (today's every family) or a saddle point.
+    pub problem: ProblemKind,
     /// Number of samples (for a CSV file: its number of rows, public).
     pub n: usize,
     /// Dimension (for a CSV file: its number of feature columns).
@@ -235,6 +224,7 @@ impl Default for RunConfig {
             seed: 1,
             unseeded_noise: false,
             data: DataSource::Synthetic,
+            problem: ProblemKind::Minimisation,
             n: 2000,
             d: 2,
             tail: Tail::Gaussian,
@@ -352,15 +342,7 @@ impl RunConfig {
                 ));
             }
         }
-        if self.delta == 0.0 {
-            if let Some(kind) = self.algorithms().find(|k| !k.allows_pure()) {
-                return Err(Error::invalid(
-                    "delta",
-                    format!("δ > 0: {kind:?} has no pure ε-DP version"),
-                    0.0,
-                ));
-            }
-        } else if !(self.delta > 0.0 && self.delta < 0.5) {
+        if self.delta != 0.0 && !(self.delta > 0.0 && self.delta < 0.5) {
             return Err(Error::invalid(
                 "delta",
                 "0 (pure ε) or a number in (0, 0.5)",
@@ -393,27 +375,20 @@ impl RunConfig {
                 ));
             }
         }
-        let needs_ridge = self.algorithms().find(|k| {
-            matches!(
-                k,
-                AlgorithmKind::OutputPerturbation
-                    | AlgorithmKind::DpSvrg
-                    | AlgorithmKind::ObjectivePerturbation
-            )
-        });
-        if let Some(kind) = needs_ridge
-            && self.l2 <= 0.0
+        if self.delta == 0.0
+            && let Some(kind) = self.algorithms().find(|k| !k.allows_pure())
         {
-            let why = match kind {
-                AlgorithmKind::OutputPerturbation => {
-                    "a ridge l2 > 0: output perturbation (Lowy & Razaviyayn 2021, Algorithm 1) needs a strongly convex objective"
-                }
-                AlgorithmKind::DpSvrg => {
-                    "a ridge l2 > 0: DP-SVRG (Wang, Ye & Xu 2017, Algorithm 1) needs a strongly convex objective"
-                }
-                _ => "a ridge l2 > 0: objective perturbation's proof needs a regulariser",
-            };
-            return Err(Error::invalid("l2", why, self.l2));
+            return Err(Error::invalid(
+                "delta",
+                format!("δ > 0: {kind:?} has no pure ε-DP version"),
+                0.0,
+            ));
+        }
+        // What each algorithm needs of the problem (a ridge, a domain, a loss …), from
+        // its family's declaration; a compared algorithm's unmet need is named at `compare`.
+        for (i, kind) in self.algorithms().enumerate() {
+            registry::check(registry::family(kind), self)
+                .map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
         }
         Ok(())
     }
@@ -520,6 +495,45 @@ impl RunConfig {
                 }
             }
         }
+    }
+}
+
+/// An algorithm's error restated at the control a person changes: the algorithms name their own
+/// settings (DP-SVRG's `epochs` is the page's steps T, DP-SGD's `sampling_rate` is b/n, …), and the
+/// page shows an error beside the control whose id is the field.
+pub fn at_control(error: Error) -> Error {
+    const CONTROLS: [(&str, &str); 12] = [
+        ("epochs", "steps"),
+        ("epoch_length", "batch"),
+        ("sampling_rate", "batch"),
+        ("batch_size", "batch"),
+        ("clip_norm", "clip"),
+        ("mu", "l2"),
+        ("strong_convexity", "l2"),
+        ("lipschitz", "feature_bound"),
+        ("resolution", "grid_resolution"),
+        ("variant", "algorithm"),
+        ("c", "svrg_noise"),
+        ("dimension", "d"),
+    ];
+    match error {
+        Error::InvalidParameter {
+            field,
+            expected,
+            got,
+        } => match CONTROLS.iter().find(|(internal, _)| *internal == field) {
+            Some((internal, control)) => Error::InvalidParameter {
+                field: (*control).to_string(),
+                expected: format!("{expected} (for the algorithm's {internal})"),
+                got,
+            },
+            None => Error::InvalidParameter {
+                field,
+                expected,
+                got,
+            },
+        },
+        other => other,
     }
 }
 

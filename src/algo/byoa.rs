@@ -67,6 +67,19 @@ use super::output_perturbation::{
     CertifiedRun, Declared, NoiseLaw, Plan, Settings, certified_gd_bound, perturb,
 };
 use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
+use std::sync::Arc;
+
+use super::family::{
+    CardText, Family, Need, Plan as RunPlan, Preview, ProblemKind, Purity, Setting,
+    replace_one_only, setting, statement,
+};
+use super::output_perturbation::OutputPerturbation;
+use super::output_perturbation_family::{op_declared, op_noise};
+use super::run::{MinRun, Run};
+use crate::config::{AlgorithmKind, RunConfig};
+use crate::session::problem::{Declared as ProblemDeclared, Problem as SessionProblem};
+use crate::domain::Domain;
+use crate::theory::curve::Curve;
 
 /// How σ is calibrated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -883,6 +896,237 @@ impl PhasedOutputPerturbation {
         self.done = true;
         self.run = None;
         self.out.copy_from_slice(&self.start);
+    }
+}
+
+// --- The families: card, settings, needs and the data-free plan (issue 13) -------------------
+
+/// Seed 004's calibration: the paper's (classical at δ/2) where it is valid (ε ≤ 1), the exact
+/// analytic Gaussian beyond.
+fn paper_or_analytic(epsilon: f64) -> Calibration {
+    if epsilon <= 1.0 {
+        Calibration::Paper
+    } else {
+        Calibration::CertifiedAnalytic
+    }
+}
+
+const ERM_ONLY: Need = Need::PlainErm {
+    why: "Zhang et al. 2022 state their algorithms for ERM",
+};
+const SMOOTH: Need = Need::SmoothLoss {
+    why: "the certified solvers of Zhang et al. 2022 need a gradient",
+};
+
+/// Zhang et al. 2022, Algorithm 1's entry in [`crate::algo::registry`].
+pub static FAMILY: Family = Family {
+    kind: AlgorithmKind::Byoa,
+    card: CardText {
+        name: "bring your own algorithm",
+        source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithm 1 and Theorem 3.4",
+        assumptions: "μ-strongly convex, smooth F; a base solver (GD, AGD, SGD, SVRG, Katyusha) certified to within L/(μn) of the optimum.",
+        privacy: "One Gaussian draw for sensitivity 4L/(μn); the paper's σ (classical at δ/2) for ε ≤ 1, the analytic Gaussian above.",
+        utility: "Excess risk O(L²d log(1/δ)/(μ n² ε²)) whichever solver: swap the solver and the noise stays, only the gradient count changes.",
+        watch: "Different solvers take different paths and counts; the released points stay within the noise scale.",
+        module: "algo::byoa",
+        summary: CARD_ALGORITHM_1,
+    },
+    settings: &[setting(
+        Setting::Solver,
+        "base solver",
+        "any solver certified to within L/(μn) of the optimum; the noise does not depend on it",
+    )],
+    needs: &[
+        Need::Ridge {
+            value: 0.1,
+            why: "Zhang et al. 2022, Algorithm 1 needs a strongly convex objective",
+        },
+        ERM_ONLY,
+        SMOOTH,
+    ],
+    solves: &[ProblemKind::Minimisation],
+    purity: Purity::Approximate,
+    demonstration: None,
+    plan: plan_algorithm_1_run,
+};
+
+/// Zhang et al. 2022, Algorithm 2's entry in [`crate::algo::registry`].
+pub static FAMILY_PHASED: Family = Family {
+    kind: AlgorithmKind::ByoaPhased,
+    card: CardText {
+        name: "phased output perturbation",
+        source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithm 2 and Theorem 3.7",
+        assumptions: "Convex, smooth F on a bounded domain; K = ⌊log₂ n⌋ disjoint chunks, μ_k = μ·2^k.",
+        privacy: "Each phase releases one Gaussian point computed on its own chunk: parallel composition keeps the whole run (ε, δ)-DP.",
+        utility: "Population excess risk O(LD(1/√n + √(d log(1/δ))/(nε))) (Theorem 3.7).",
+        watch: "K short phases, each centred at the previous release, with shrinking noise.",
+        module: "algo::byoa",
+        summary: CARD_ALGORITHM_2,
+    },
+    settings: &[setting(
+        Setting::Solver,
+        "base solver",
+        "the certified solver of every phase",
+    )],
+    needs: &[
+        ERM_ONLY,
+        SMOOTH,
+        Need::Bounded {
+            why: "phase k's ridge μ_k = μ·2^k is set from the domain's radius D",
+        },
+    ],
+    solves: &[ProblemKind::Minimisation],
+    purity: Purity::Approximate,
+    demonstration: None,
+    plan: plan_algorithm_2_run,
+};
+
+/// Algorithm 1's or 2's plan: the settings, checked and calibrated from the declared constants.
+struct ByoaRunPlan {
+    preview: Preview,
+    settings: ByoaSettings,
+    phased: bool,
+}
+
+fn settings_of(config: &RunConfig) -> ByoaSettings {
+    let mut settings = ByoaSettings::new(config.epsilon, config.delta);
+    settings.solver = config.solver;
+    settings.calibration = paper_or_analytic(config.epsilon);
+    settings
+}
+
+fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclared) -> Result<Box<dyn RunPlan>> {
+    replace_one_only(
+        config,
+        "the sensitivity 4G/(μn) of output perturbation with a certified solver (Zhang, \
+         Thekumparampil, Oh & He 2022, \"Bring your own algorithm\", Algorithm 1) holds for \
+         a fixed, public n: its solvers average over the records present, so a record \
+         added or removed also changes the mean's normaliser",
+    )?;
+    let settings = settings_of(config);
+    // The algorithm's own plan from the declared constants: σ, Δ = 4L/(μn) and the
+    // rounding-allowance check, refused here as it would be at the run.
+    let plan = plan_algorithm_1_declared(op_declared(declared, 0.0)?, settings)?;
+    let total = plan.total_sensitivity;
+    let mut preview = Preview::new(
+        AlgorithmKind::Byoa,
+        "bring your own algorithm (Zhang et al. 2022, Algorithm 1): certified solver + one Gaussian",
+        statement(
+            config.epsilon,
+            config.delta,
+            config.relation,
+            "Zhang et al. 2022, Alg. 1",
+        ),
+        op_noise(&plan.noise, config.d),
+        1,
+        total,
+        declared.lipschitz(),
+    );
+    preview.sensitivity_ball = Some(total);
+    Ok(Box::new(ByoaRunPlan {
+        preview,
+        settings,
+        phased: false,
+    }))
+}
+
+fn plan_algorithm_2_run(config: &RunConfig, declared: &ProblemDeclared) -> Result<Box<dyn RunPlan>> {
+    replace_one_only(
+        config,
+        "phased output perturbation (Zhang, Thekumparampil, Oh & He 2022, \"Bring your \
+         own algorithm\", Algorithm 2) splits the n records into chunks of fixed sizes, and \
+         a record added or removed shifts every later chunk",
+    )?;
+    let settings = settings_of(config);
+    let d = config.d;
+    let schedule = schedule(
+        config.n,
+        d,
+        declared.lipschitz(),
+        // D: the domain radius, as `PhasedOutputPerturbation::new` reads it.
+        declared.domain.radius_in(d),
+        config.epsilon,
+        config.delta,
+        None,
+        settings.calibration,
+    )?;
+    let first = schedule
+        .specs
+        .first()
+        .ok_or_else(|| Error::invalid("n", "at least 2 records for one phase", config.n))?;
+    let gaussian = |sigma| NoiseShape::Gaussian { sigma, d };
+    let mut preview = Preview::new(
+        AlgorithmKind::ByoaPhased,
+        "phased output perturbation (Zhang et al. 2022, Algorithm 2): K disjoint chunks, μ doubling",
+        statement(
+            config.epsilon,
+            config.delta,
+            config.relation,
+            "Zhang et al. 2022, Alg. 2",
+        ),
+        (first.sigma, gaussian(first.sigma)),
+        schedule.phases,
+        first.sensitivity,
+        declared.lipschitz(),
+    );
+    preview.sensitivity_ball = Some(first.sensitivity);
+    preview.draws = schedule
+        .specs
+        .iter()
+        .map(|spec| Draws {
+            noise: gaussian(spec.sigma),
+            count: 1,
+            sensitivity: spec.sensitivity,
+        })
+        .collect();
+    Ok(Box::new(ByoaRunPlan {
+        preview,
+        settings,
+        phased: true,
+    }))
+}
+
+impl RunPlan for ByoaRunPlan {
+    fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    /// Theorem 3.4 (empirical) for Algorithm 1 on strongly convex smooth F; Algorithm 2's bound
+    /// is on the population risk, which this plot does not draw.
+    fn theory(&self, problem: &SessionProblem) -> Option<Curve> {
+        let declared = &problem.declared;
+        let (beta, mu) = (declared.smoothness(), declared.strong_convexity());
+        if self.phased || !(beta.is_finite() && mu > 0.0) {
+            return None;
+        }
+        Curve::flat(
+            crate::theory::byoa::algorithm_1_empirical(
+                self.preview.lipschitz,
+                beta,
+                mu,
+                declared.n,
+                declared.d,
+                self.settings.epsilon,
+                self.settings.delta,
+            ),
+            "Zhang et al. 2022, Theorem 3.4 (empirical)",
+        )
+    }
+
+    fn build(
+        &self,
+        problem: &Arc<SessionProblem>,
+        noise: DpRng,
+        seeded: bool,
+    ) -> Result<Box<dyn Run>> {
+        let objective = &problem.objective;
+        if self.phased {
+            let run = PhasedOutputPerturbation::new(self.settings, objective, noise, seeded)?;
+            return Ok(MinRun::on(problem, run));
+        }
+        let plan = plan_algorithm_1(objective, self.settings)?;
+        let run = OutputPerturbation::from_plan(plan, objective, noise, seeded)?;
+        Ok(MinRun::on(problem, run))
     }
 }
 

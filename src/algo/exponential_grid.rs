@@ -57,6 +57,15 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
+use std::sync::Arc;
+
+use super::family::{
+    CardText, Family, Need, Plan, Preview, ProblemKind, Purity, Setting, setting, statement,
+};
+use super::run::{MinRun, Run};
+use crate::config::{AlgorithmKind, RunConfig};
+use crate::session::problem::{Declared, Problem};
+use crate::theory::curve::Curve;
 
 /// Grid points scored per step (keeps a worker slice short).
 const POINTS_PER_STEP: usize = 64;
@@ -378,6 +387,131 @@ impl PrivateAlgorithm for GridExponential {
     /// Function evaluations (full passes) so far: one per scored grid point.
     fn grad_evals(&self) -> f64 {
         self.utilities.len() as f64
+    }
+}
+
+// --- The family: card, settings, needs and the data-free plan (issue 13) ---------------------
+
+/// The grid mechanism's entry in [`crate::algo::registry`].
+pub static FAMILY: Family = Family {
+    kind: AlgorithmKind::ExponentialGrid,
+    card: CardText {
+        name: "exponential mechanism (grid)",
+        source: "Lowy & Razaviyayn 2021, “Output Perturbation for Differentially Private Convex Optimization”, Algorithm 9 and Proposition G.1",
+        assumptions: "d ≤ 2, bounded domain, L-Lipschitz loss; a data-independent grid.",
+        privacy: "Pure ε: samples a grid point with probability ∝ exp(−ε F(w)/(2Δ)), Δ = 2LR/n the sensitivity of F (LR/n under add/remove, F averaged over the declared n), exactly (Gumbel-max).",
+        utility: "Excess risk O(LR·d log(n ε)/(n ε)) plus the grid's resolution error.",
+        watch: "No path: one draw from the grid, concentrated near w* as ε n grows.",
+        module: "algo::exponential_grid",
+        summary: CARD,
+    },
+    settings: &[setting(
+        Setting::GridResolution,
+        "grid points per axis",
+        "the grid is fixed before the data; finer grids cost resolution^d evaluations of F",
+    )],
+    needs: &[
+        Need::MaxDimension {
+            max: 2,
+            why: "the grid mechanism evaluates F at resolution^d points",
+        },
+        Need::Bounded {
+            why: "the grid covers the domain, and the sensitivity 2LR/n needs its radius R",
+        },
+    ],
+    solves: &[ProblemKind::Minimisation],
+    purity: Purity::Pure,
+    demonstration: None,
+    plan: plan,
+};
+
+/// The grid mechanism's plan: ε, the grid and the sensitivity of its utility.
+struct GridPlan {
+    preview: Preview,
+    settings: GridSettings,
+    relation: Relation,
+    /// Whether F is a mean (ERM and the robust loss) rather than TERM's log-sum-exp.
+    erm: bool,
+}
+
+fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+    let (radius, d, lipschitz) = (declared.radius(), config.d, declared.lipschitz());
+    if !radius.is_finite() || d > 2 {
+        return Err(Error::invalid(
+            if d > 2 { "d" } else { "domain" },
+            "d ≤ 2 and a bounded domain for the exponential mechanism on a grid",
+            if d > 2 {
+                d.to_string()
+            } else {
+                "unbounded".into()
+            },
+        ));
+    }
+    let erm = !matches!(config.wrap, Wrap::Tilted { .. });
+    let sensitivity = sensitivity_under(lipschitz, radius, config.n, erm, config.relation);
+    let preview = Preview::new(
+        AlgorithmKind::ExponentialGrid,
+        "exponential mechanism on a grid (Lowy & Razaviyayn 2021, Algorithm 9)",
+        statement(
+            config.epsilon,
+            0.0,
+            config.relation,
+            "Lowy & Razaviyayn 2021, Alg. 9",
+        ),
+        (sensitivity, NoiseShape::None),
+        1,
+        sensitivity,
+        lipschitz,
+    );
+    Ok(Box::new(GridPlan {
+        preview,
+        settings: GridSettings {
+            epsilon: config.epsilon,
+            resolution: config.grid_resolution,
+        },
+        relation: config.relation,
+        erm,
+    }))
+}
+
+impl Plan for GridPlan {
+    fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    /// Proposition G.1 with the grid's spacing. The utility's sensitivity is 2LR under TERM (its
+    /// F is not a mean), as the preview and the mechanism read it.
+    fn theory(&self, problem: &Problem) -> Option<Curve> {
+        let declared = &problem.declared;
+        let (radius, d, lipschitz) = (declared.radius(), declared.d, self.preview.lipschitz);
+        let lipschitz_f = lipschitz
+            + declared.strong_convexity() * radius
+            + declared.regularizer.l1 * (d as f64).sqrt();
+        Curve::flat(
+            theory_bound(
+                lipschitz,
+                lipschitz_f,
+                radius,
+                declared.n,
+                d,
+                self.settings.epsilon,
+                self.settings.resolution,
+                self.erm,
+            ),
+            "Lowy & Razaviyayn 2021, Proposition G.1 with the grid's spacing",
+        )
+    }
+
+    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let grid = GridExponential::under(
+            self.settings,
+            self.relation,
+            problem.declared.n,
+            &problem.objective,
+            noise,
+            seeded,
+        )?;
+        Ok(MinRun::on(problem, grid))
     }
 }
 

@@ -6,9 +6,13 @@ pub mod dp_accmd;
 pub mod dp_sgd;
 pub mod dp_svrg;
 pub mod exponential_grid;
+pub mod family;
 pub mod noisy_gd;
 pub mod objective_perturbation;
 pub mod output_perturbation;
+mod output_perturbation_family;
+pub mod registry;
+pub mod run;
 
 use serde::Serialize;
 
@@ -116,4 +120,17 @@ pub struct CertificateStatus {
     pub sensitivity: f64,
     /// Whether the certificate held and the release happened.
     pub met: bool,
+}
+
+impl CertificateStatus {
+    /// The status as named values, the form every run's diagnostics travel in.
+    pub fn diagnostics(&self) -> [run::Diagnostic; 4] {
+        let named = |name, value| run::Diagnostic { name, value };
+        [
+            named("certificate_bound", self.bound),
+            named("certificate_threshold", self.threshold),
+            named("certificate_sensitivity", self.sensitivity),
+            named("certificate_met", if self.met { 1.0 } else { 0.0 }),
+        ]
+    }
 }

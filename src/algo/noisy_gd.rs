@@ -54,6 +54,17 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp, zcdp};
 use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
+use std::sync::Arc;
+
+use super::family::{
+    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, Setting,
+    default_step, setting,
+};
+use super::run::{MinRun, Run};
+use crate::config::{AlgorithmKind, RunConfig};
+use crate::session::problem::{Declared, Problem};
+use crate::theory::curve::Curve;
+use crate::theory::gradient_perturbation;
 
 /// Which iterate DP-GD releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -443,6 +454,111 @@ impl PrivateAlgorithm for NoisyGd {
 
     fn grad_evals(&self) -> f64 {
         self.t as f64
+    }
+}
+
+// --- The family: card, settings, needs and the data-free plan (issue 13) ---------------------
+
+/// DP-GD's entry in [`crate::algo::registry`].
+pub static FAMILY: Family = Family {
+    kind: AlgorithmKind::NoisyGd,
+    card: CardText {
+        name: "DP-GD",
+        source: "Wang, Ye & Xu 2017, “Differentially Private Empirical Risk Minimization Revisited”, Algorithm 4; projection from §3.5",
+        assumptions: "Convex (or PL, or non-convex) F with per-sample gradients bounded by the declared G over the domain.",
+        privacy: "Each of the T full-gradient steps is a Gaussian mechanism of sensitivity 2G/n (replace-one) or G/n (add/remove); T steps compose in zCDP and convert to (ε, δ) exactly.",
+        utility: "Strongly convex/PL: E[F(w_T)] − F* = Õ(d·G²·log(1/δ)/(μ n² ε²)) at the tuned T.",
+        watch: "The excess risk falls like gradient descent until the noise floor; ε spent grows like √t.",
+        module: "algo::noisy_gd",
+        summary: DESCRIPTION,
+    },
+    settings: &[
+        setting(Setting::Steps, "steps T", "noisy full-gradient steps; each spends a share of ε"),
+        setting(Setting::StepSize, "step size η (blank: theory)", "theory: 1/β for smooth F, D/(G√T) otherwise"),
+        setting(Setting::Leak, "demonstrate the pitfall", "DP-GD without clipping, on unclipped features: NOT private"),
+    ],
+    needs: &[Need::NotTilted {
+        why: "DP-GD's noise is calibrated to a mean of per-sample gradients (tilted losses run under output perturbation)",
+    }],
+    solves: &[ProblemKind::Minimisation],
+    purity: Purity::Approximate,
+    demonstration: Some(Demonstration {
+        unclipped_features: true,
+    }),
+    plan: plan,
+};
+
+/// DP-GD's plan: its zCDP calibration, step size and the leak its data were prepared with.
+struct GdPlan {
+    preview: Preview,
+    calibration: Calibration,
+    step_size: f64,
+    leak: DpGdLeak,
+}
+
+fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+    let calibration = Calibration {
+        epsilon: config.epsilon,
+        delta: config.delta,
+        relation: config.relation,
+        steps: config.steps,
+        lipschitz: declared.lipschitz(),
+        n: config.n,
+    };
+    let step_size = config
+        .step_size
+        .unwrap_or_else(|| default_step(declared, config.steps));
+    let (sigma, guarantee) = calibration.calibrate()?;
+    let leak = if FAMILY.unclipped_features(config) {
+        DpGdLeak::NoClipping
+    } else {
+        DpGdLeak::None
+    };
+    let mut preview = Preview::new(
+        AlgorithmKind::NoisyGd,
+        "noisy gradient descent (DP-GD; Wang–Ye–Xu 2017, Algorithm 4)",
+        guarantee,
+        (sigma, NoiseShape::Gaussian { sigma, d: config.d }),
+        config.steps,
+        calibration.sensitivity(),
+        declared.lipschitz(),
+    )
+    .leaking([leak.describe()]);
+    preview.step_size = Some(step_size);
+    Ok(Box::new(GdPlan {
+        preview,
+        calibration,
+        step_size,
+        leak,
+    }))
+}
+
+impl Plan for GdPlan {
+    fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    /// The PL bound (Wang, Ye & Xu 2017, Theorem 6.2's proof) at the theory step 1/β, for
+    /// strongly convex smooth F; it starts from F(w₀) − F*, so it needs the reference.
+    fn theory(&self, problem: &Problem) -> Option<Curve> {
+        let declared = &problem.declared;
+        let (beta, mu, d) = (declared.smoothness(), declared.strong_convexity(), declared.d);
+        if !(mu > 0.0 && beta.is_finite() && self.step_size == 1.0 / beta) {
+            return None;
+        }
+        let mut start = vec![0.0; d];
+        problem.objective.domain().project(&mut start);
+        let gap = problem.objective.value(&start) - problem.reference.as_ref().ok()?.value;
+        Curve::over_steps(
+            self.calibration.steps,
+            |t| gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, self.preview.sigma),
+            "Wang, Ye & Xu 2017, Thm 6.2 proof (eqs 80–81), with its geometric sum corrected",
+        )
+    }
+
+    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let gd = NoisyGd::new(self.calibration, self.step_size, &problem.objective, noise, seeded)?;
+        Ok(MinRun::on(problem, gd.with_leak(self.leak)))
     }
 }
 

@@ -3,11 +3,9 @@
 //!
 //! - [`problem`]: data, objective and certified reference, built once per run.
 //! - [`prepare`](mod@prepare): each algorithm's promise (guarantee, noise), from the config alone.
-//! - [`bounds`]: each algorithm's theory bound as a curve.
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
 
-pub mod bounds;
 pub mod prepare;
 pub mod problem;
 pub mod publish;
@@ -16,29 +14,20 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::algo::byoa::{PhasedOutputPerturbation, plan_algorithm_1};
-use crate::algo::dp_accmd::DpAccMd;
-use crate::algo::dp_sgd::DpSgd;
-use crate::algo::dp_svrg::DpSvrg;
-use crate::algo::exponential_grid::GridExponential;
-use crate::algo::noisy_gd::NoisyGd;
-use crate::algo::objective_perturbation::ObjectivePerturbation;
-use crate::algo::output_perturbation::OutputPerturbation;
-use crate::algo::{CertificateStatus, PrivateAlgorithm, StepReport, same_law};
+use crate::algo::registry::{self, Planned};
+use crate::algo::run::{Diagnostic, Point, Run};
+use crate::algo::StepReport;
 use crate::config::RunConfig;
 use crate::data::Dataset;
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
-use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream, seeded_repeat};
 
-pub use bounds::Curve;
+pub use crate::theory::curve::Curve;
 pub use prepare::{NoiseShape, Preview, preview};
 pub use problem::{Declared, Plane, Problem};
-
-use prepare::{Prepared, prepare, same_promise};
 
 /// Per-sample loss evaluations the contour grid may cost (≈ 50 ms in wasm).
 pub const GRID_BUDGET: f64 = 1e7;
@@ -86,9 +75,9 @@ pub struct Batch {
     /// ε spent after each step (the guarantee's ε at the release).
     pub epsilon_spent: Vec<f64>,
     pub release: Option<Release>,
-    /// For methods that release after an accuracy certificate: where it stood at the end of the
-    /// slice. **Non-private**.
-    pub certificate: Option<CertificateStatus>,
+    /// The run's named diagnostics where it stood at the end of the slice (a certificate, a
+    /// phase, a gap …). **Non-private**.
+    pub diagnostics: Vec<Diagnostic>,
     pub done: bool,
 }
 
@@ -114,23 +103,18 @@ impl Batch {
     }
 }
 
-/// What every repeat of one algorithm shares: its promise, its prepared settings and its bound,
-/// computed once from the config (and, for the bound's plot ingredients, the problem).
+/// What every repeat of one algorithm shares: its plan and its bound, computed once from the
+/// config (and, for the bound's plot ingredients, the problem).
 struct LanePlan {
-    preview: Preview,
-    prepared: Prepared,
+    plan: Planned,
     theory: Option<Curve>,
 }
 
 impl LanePlan {
     fn new(problem: &Problem, config: &RunConfig) -> Result<Self> {
-        let (preview, prepared) = prepare(config)?;
-        let theory = bounds::curve(problem, config, &preview, &prepared);
-        Ok(Self {
-            preview,
-            prepared,
-            theory,
-        })
+        let plan = registry::plan(config)?;
+        let theory = plan.theory(problem);
+        Ok(Self { plan, theory })
     }
 }
 
@@ -139,10 +123,7 @@ pub struct Session {
     config: RunConfig,
     preview: Preview,
     problem: Arc<Problem>,
-    /// The objective the algorithm solves when it is not the problem's (Algorithm 6 adds a ridge);
-    /// excess risk is always measured on the problem's F.
-    solved: Option<Objective>,
-    algorithm: Box<dyn PrivateAlgorithm>,
+    run: Box<dyn Run>,
     theory: Option<Curve>,
     before: Vec<f64>,
     released: bool,
@@ -163,101 +144,26 @@ impl Session {
         Self::planned(problem, config, &plan, repeat)
     }
 
-    /// Repeat `repeat` of an algorithm already prepared for `problem` (see [`Lab::new`]).
+    /// Repeat `repeat` of an algorithm already planned for `problem` (see [`Lab::new`]).
     fn planned(
         problem: Arc<Problem>,
         config: RunConfig,
         plan: &LanePlan,
         repeat: u32,
     ) -> Result<Self> {
-        let (preview, prepared, theory) = (
-            plan.preview.clone(),
-            plan.prepared.clone(),
-            plan.theory.clone(),
-        );
         let noise_rng = if config.unseeded_noise {
             rng::from_os()?
         } else {
             seeded_repeat(config.seed, Stream::Noise, repeat)
         };
-        let seeded_run = !config.unseeded_noise;
-        let objective = &problem.objective;
-        let mut solved = None;
-        let algorithm: Box<dyn PrivateAlgorithm> = match prepared {
-            Prepared::NoisyGd(calibration, step_size) => Box::new(
-                NoisyGd::new(calibration, step_size, objective, noise_rng, seeded_run)?
-                    .with_leak(problem::gd_leak(&config)),
-            ),
-            Prepared::DpAccMd(settings) => {
-                Box::new(DpAccMd::new(settings, objective, noise_rng, seeded_run)?)
-            }
-            Prepared::DpSgd(calibration) => Box::new(DpSgd::from_calibration(
-                *calibration,
-                objective,
-                noise_rng,
-                seeded_run,
-            )?),
-            Prepared::DpSvrg(calibration) => Box::new(DpSvrg::from_calibration(
-                *calibration,
-                objective,
-                noise_rng,
-                seeded_run,
-            )?),
-            Prepared::ObjectivePerturbation(settings) => Box::new(ObjectivePerturbation::new(
-                settings, objective, noise_rng, seeded_run,
-            )?),
-            Prepared::OutputPerturbation(plan, extra_ridge) => {
-                if extra_ridge > 0.0 {
-                    let own = problem
-                        .declared
-                        .objective(Arc::clone(&problem.data), extra_ridge)?;
-                    let algorithm =
-                        OutputPerturbation::from_plan(*plan, &own, noise_rng, seeded_run)?;
-                    solved = Some(own);
-                    Box::new(algorithm)
-                } else {
-                    Box::new(OutputPerturbation::from_plan(
-                        *plan, objective, noise_rng, seeded_run,
-                    )?)
-                }
-            }
-            Prepared::Byoa(settings) => {
-                let plan = plan_algorithm_1(objective, settings)?;
-                Box::new(OutputPerturbation::from_plan(
-                    plan, objective, noise_rng, seeded_run,
-                )?)
-            }
-            Prepared::ByoaPhased(settings) => Box::new(PhasedOutputPerturbation::new(
-                settings, objective, noise_rng, seeded_run,
-            )?),
-            Prepared::Grid(settings, relation) => Box::new(GridExponential::under(
-                settings, relation, config.n, objective, noise_rng, seeded_run,
-            )?),
-        };
-        // The promise shown before the run must be the one the algorithm keeps: the guarantee and
-        // the whole noise law (every draw's kind, scale, count and sensitivity).
-        if !same_promise(algorithm.guarantee(), &preview.guarantee) {
-            return Err(Error::invalid(
-                "algorithm",
-                format!("the previewed guarantee {:?}", preview.guarantee),
-                format!("{:?} (a bug: please report it)", algorithm.guarantee()),
-            ));
-        }
-        if !same_law(&algorithm.draws(), &preview.draws) {
-            return Err(Error::invalid(
-                "algorithm",
-                format!("the previewed noise {:?}", preview.draws),
-                format!("{:?} (a bug: please report it)", algorithm.draws()),
-            ));
-        }
-        let before = algorithm.current().to_vec();
+        let run = plan.plan.build(&problem, noise_rng, !config.unseeded_noise)?;
+        let before = run.point().primal().to_vec();
         Ok(Self {
             config,
-            preview,
+            preview: plan.plan.preview.clone(),
             problem,
-            solved,
-            algorithm,
-            theory,
+            run,
+            theory: plan.theory.clone(),
             before,
             released: false,
         })
@@ -268,7 +174,7 @@ impl Session {
     }
 
     pub fn guarantee(&self) -> &Guarantee {
-        self.algorithm.guarantee()
+        self.run.guarantee()
     }
 
     /// The guarantee and noise scale, as stated before the run.
@@ -303,7 +209,7 @@ impl Session {
     /// The ledger of the (eventual) release; a residual loss's declared label bound is among its
     /// caveats (the algorithms' own ledgers name the feature bound).
     pub fn ledger(&self) -> Ledger {
-        let mut ledger = self.algorithm.ledger();
+        let mut ledger = self.run.ledger();
         let loss = self.problem.declared.loss.glm;
         if let Some(bound) = loss.label_bound() {
             ledger.caveats.push(format!(
@@ -314,17 +220,20 @@ impl Session {
         ledger
     }
 
-    /// F(w) − F* on the problem's objective, floored at 0, or NaN without a reference;
-    /// `reported` is the algorithm's own F(w) when it solves the problem's objective.
-    fn excess(&self, w: &[f64], reported: f64) -> f64 {
+    /// The session's score of a point: F(w) − F* on the problem's objective, floored at 0, or
+    /// NaN without a reference. `value` is F(w) when the run computed it on the way.
+    fn score(&self, point: Point<'_>, value: Option<f64>) -> f64 {
         let Ok(reference) = &self.problem.reference else {
             return f64::NAN;
         };
-        let value = match &self.solved {
-            Some(_) => self.problem.objective.value(w),
-            None => reported,
-        };
-        (value - reference.value).max(0.0)
+        match point {
+            Point::Min(w) => {
+                let value = value.unwrap_or_else(|| self.problem.objective.value(w));
+                (value - reference.value).max(0.0)
+            }
+            // Saddle problems are scored by a duality-gap bracket (the saddle-point families).
+            Point::Saddle { .. } => f64::NAN,
+        }
     }
 
     /// Runs at most `max_steps` steps, stopping early when `keep_going` says so (checked after
@@ -336,30 +245,29 @@ impl Session {
     pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
         let mut batch = Batch::default();
         for _ in 0..max_steps.max(1) {
-            self.before.copy_from_slice(self.algorithm.current());
-            let objective = self.solved.as_ref().unwrap_or(&self.problem.objective);
-            let Some(report) = self.algorithm.step(objective) else {
+            self.before.copy_from_slice(self.run.point().primal());
+            let Some(step) = self.run.step() else {
                 break;
             };
-            let excess = self.excess(&self.before, report.loss);
-            batch.push(&report, excess, self.problem.plane.project(&self.before));
+            let excess = self.score(Point::Min(&self.before), step.value);
+            batch.push(&step.report, excess, self.problem.plane.project(&self.before));
             if !keep_going() {
                 break;
             }
         }
-        if self.algorithm.is_done() && !self.released {
+        if self.run.is_done() && !self.released {
             self.released = true;
-            let w = self.algorithm.current().to_vec();
+            let w = self.run.point().primal().to_vec();
             let loss = self.problem.objective.value(&w);
-            let excess = self.excess(&w, loss);
+            let excess = self.score(self.run.point(), Some(loss));
             let plane = self.problem.plane.project(&w);
             let final_report = StepReport {
                 t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
-                grad_evals: self.algorithm.grad_evals(),
+                grad_evals: self.run.grad_evals(),
                 loss,
                 noise_norm: f64::NAN,
                 grad_norm: f64::NAN,
-                epsilon_spent: self.algorithm.guarantee().epsilon,
+                epsilon_spent: self.run.guarantee().epsilon,
             };
             batch.push(&final_report, excess, plane);
             let population = self
@@ -376,7 +284,7 @@ impl Session {
                 ledger: self.ledger(),
             });
         }
-        batch.certificate = self.algorithm.certificate();
+        batch.diagnostics = self.run.diagnostics();
         batch.done = self.released;
         batch
     }

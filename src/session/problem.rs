@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::algo::noisy_gd::DpGdLeak;
-use crate::config::AlgorithmKind;
+use crate::algo::registry;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{
     Dataset, GeneratorSpec, Link, SparseSpec, Tail, Task, clip_labels, generate, generate_sparse,
@@ -342,11 +342,7 @@ impl Problem {
 /// to the declared bound every per-sample gradient would already be within G ≤ C, so skipping
 /// the clip would change nothing. Unclipped heavy-tailed features let the raw gradients through.
 pub fn feature_clipping(config: &RunConfig) -> DpGdLeak {
-    let demonstrates = matches!(
-        config.algorithm,
-        AlgorithmKind::NoisyGd | AlgorithmKind::DpSgd
-    );
-    if config.leak && demonstrates {
+    if registry::family(config.algorithm).unclipped_features(config) {
         DpGdLeak::NoClipping
     } else {
         DpGdLeak::None
@@ -361,16 +357,6 @@ pub fn reference_cap(n: usize, d: usize) -> Cap {
         max_iters: REFERENCE_MAX_ITERS,
         max_passes: ((REFERENCE_WORK / per_pass) as usize).max(100),
         max_seconds: REFERENCE_SECONDS,
-    }
-}
-
-/// DP-GD's leak setting for a config: its no-clipping demonstration is the data's (see
-/// [`feature_clipping`]); other algorithms carry their own leaks.
-pub fn gd_leak(config: &RunConfig) -> DpGdLeak {
-    if config.algorithm == AlgorithmKind::NoisyGd {
-        feature_clipping(config)
-    } else {
-        DpGdLeak::None
     }
 }
 

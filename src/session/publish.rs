@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::prepare::{Prepared, prepare};
+use crate::algo::registry;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 use crate::privacy::rdp::DEFAULT_ORDERS;
@@ -100,15 +100,11 @@ pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
         config.validate()?;
         for (i, kind) in config.algorithms().enumerate() {
             let lane = config.lane(kind);
-            let (preview, prepared) =
-                prepare(&lane).map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
-            not_private |= !preview.is_private();
-            let g = preview.guarantee;
-            let curve = match &prepared {
-                Prepared::DpSgd(c) => Some(c.rdp()),
-                Prepared::DpSvrg(c) => c.rdp(),
-                _ => None,
-            };
+            let plan =
+                registry::plan(&lane).map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
+            not_private |= !plan.preview.is_private();
+            let curve = plan.rdp();
+            let g = plan.preview.guarantee;
             // A curve composes only under the relation it was computed for: DP-SGD and DP-SVRG
             // account in add/remove and restate a replace-one guarantee by group privacy, so
             // their add/remove curve says nothing about replace-one on its own.

@@ -9,5 +9,6 @@
 //!   perturbation baseline's (Chaudhuri et al. 2011).
 
 pub mod byoa;
+pub mod curve;
 pub mod gradient_perturbation;
 pub mod output_perturbation;

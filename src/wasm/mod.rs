@@ -133,10 +133,29 @@ pub fn private_part(config_json: &str, released: JsValue) -> Result<JsValue, JsV
     to_js(&part)
 }
 
-/// Every algorithm's card (assumptions, guarantee, bound, what to watch, seed).
+/// Every algorithm's card (assumptions, guarantee, bound, what to watch, paper), with the
+/// settings it reads and what it needs, in menu order: the page builds its menu and settings
+/// panel from these.
 #[wasm_bindgen]
 pub fn cards() -> Result<JsValue, JsValue> {
     to_js(&crate::catalog::cards())
+}
+
+/// The config (JSON) with algorithm `kind` picked from the menu: every need of the algorithm met
+/// (a ridge, a domain, a step count …). Returns `{ config, notes }`, a note per change saying
+/// what changed and why.
+#[wasm_bindgen(js_name = pickAlgorithm)]
+pub fn pick_algorithm(json: &str, kind: &str) -> Result<JsValue, JsValue> {
+    let (config, _) = RunConfig::from_json_lenient(json);
+    let kind: crate::config::AlgorithmKind =
+        serde_json::from_value(serde_json::Value::String(kind.to_string())).map_err(|e| {
+            to_js_error(&Error::invalid("algorithm", "an algorithm of the menu", e))
+        })?;
+    let (picked, notes) = crate::algo::registry::pick(&config, kind);
+    let obj = Object::new();
+    set(&obj, "config", &JsValue::from_str(&picked.to_json()));
+    set(&obj, "notes", &to_js(&notes)?);
+    Ok(obj.into())
 }
 
 /// The CSV options for a config's loss: margin losses need ±1 labels.
@@ -329,11 +348,10 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
         None => JsValue::NULL,
     };
     set(&obj, "release", &release);
-    let certificate = match &batch.certificate {
-        Some(c) => to_js(c)?,
-        None => JsValue::NULL,
-    };
-    set(&obj, "certificate", &certificate);
+    // Named values (a certificate, a phase, a gap …): `{ name: value }`. **Non-private**.
+    let diagnostics: std::collections::BTreeMap<&str, f64> =
+        batch.diagnostics.iter().map(|d| (d.name, d.value)).collect();
+    set(&obj, "diagnostics", &to_js(&diagnostics)?);
     set(&obj, "done", &JsValue::from_bool(batch.done));
     Ok(obj.into())
 }

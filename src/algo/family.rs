@@ -1,0 +1,448 @@
+//! What an algorithm family declares about itself, once, in its own file: its card, the settings
+//! it reads, what it needs of the problem, and a data-free [`Plan`].
+//!
+//! The plan is the only place a guarantee and its noise law are computed, from the configuration
+//! alone (DESIGN.md §5 rule 2; OpenDP's rule that the privacy map is known before the data). The
+//! session, the page and the audits all go through it: [`crate::algo::registry`] lists the
+//! families.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::run::Run;
+use super::{Draws, NoiseShape};
+use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
+use crate::domain::Domain;
+use crate::error::{Error, Result};
+use crate::loss::{Glm, Wrap};
+use crate::privacy::calibration::GaussianRow;
+use crate::privacy::{Guarantee, Relation, Rdp};
+use crate::rng::DpRng;
+use crate::session::problem::{Declared, Problem};
+use crate::theory::curve::Curve;
+
+/// The two kinds of problem a run can pose. A family names the kinds it solves; a run on another
+/// kind is refused at the `problem` field before any data are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// min over w ∈ W of F(w): ERM, tilted ERM or the adversarially robust loss. Scored by the
+    /// excess risk F(w) − F*.
+    #[default]
+    Minimisation,
+    /// min over x max over y of f(x, y) on two domains ([`crate::minimax::SaddleProblem`]).
+    /// Scored by a bracket on the duality gap.
+    Saddle,
+}
+
+impl ProblemKind {
+    /// What the session measures on this kind of problem, named on the plot that draws it.
+    pub fn metric(self) -> &'static str {
+        match self {
+            ProblemKind::Minimisation => "excess empirical risk F(w) − F*",
+            ProblemKind::Saddle => "duality gap max_y f(x, y) − min_x f(x, y)",
+        }
+    }
+}
+
+/// Whether a family offers pure ε-DP (δ = 0), approximate (ε, δ)-DP, or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purity {
+    /// (ε, δ) with δ > 0 only.
+    Approximate,
+    /// Pure ε at δ = 0, (ε, δ) otherwise.
+    Either,
+    /// Pure ε only: its δ is 0 whatever the config says.
+    Pure,
+}
+
+/// A run setting (a [`RunConfig`] key, which is also the id of its control on the page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Setting {
+    Steps,
+    StepSize,
+    Batch,
+    Clip,
+    SvrgNoise,
+    Solver,
+    Gaussian,
+    GridResolution,
+    Leak,
+}
+
+/// A setting as one family reads it: the label and help the page shows beside its control.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SettingUse {
+    pub key: Setting,
+    pub label: &'static str,
+    pub help: &'static str,
+}
+
+/// Shorthand for a family's settings table.
+pub const fn setting(key: Setting, label: &'static str, help: &'static str) -> SettingUse {
+    SettingUse { key, label, help }
+}
+
+/// What a family needs of the problem and its settings before it can run. Checked before any data
+/// are read; picking the family from the menu sets each unmet need and says so
+/// ([`Need::meet`]), so that every algorithm runs as picked.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Need {
+    /// A ridge `l2` > 0 (a strongly convex objective); picking sets `l2 = value`.
+    Ridge { value: f64, why: &'static str },
+    /// This constraint set.
+    Domain {
+        domain: DomainChoice,
+        why: &'static str,
+    },
+    /// The logistic loss.
+    Logistic { why: &'static str },
+    /// A smooth loss; picking sets the logistic loss.
+    SmoothLoss { why: &'static str },
+    /// Plain ERM (no tilt, no adversarial loss).
+    PlainErm { why: &'static str },
+    /// ERM or the adversarial loss, not tilted ERM.
+    NotTilted { why: &'static str },
+    /// At most `max` steps (epochs); picking sets `steps = pick` when above.
+    MaxSteps {
+        max: usize,
+        pick: usize,
+        why: &'static str,
+    },
+    /// Dimension d ≤ `max`; picking sets `d = max` when above.
+    MaxDimension { max: usize, why: &'static str },
+    /// A bounded domain; picking sets the ℓ2 ball.
+    Bounded { why: &'static str },
+    /// No lasso term (`l1` = 0).
+    NoLasso { why: &'static str },
+    /// The ℓ2 or the ℓ1 ball; picking sets the ℓ2 ball.
+    Ball { why: &'static str },
+}
+
+impl Need {
+    /// The error when `config` does not meet this need, at the field a person changes.
+    pub fn check(&self, config: &RunConfig) -> Result<()> {
+        let unbounded = config.domain == DomainChoice::Unconstrained;
+        match *self {
+            Need::Ridge { why, .. } if config.l2 <= 0.0 => {
+                Err(Error::invalid("l2", format!("a ridge l2 > 0: {why}"), config.l2))
+            }
+            Need::Domain { domain, why } if config.domain != domain => Err(Error::invalid(
+                "domain",
+                format!("{}: {why}", serde_name(&domain)),
+                serde_name(&config.domain),
+            )),
+            Need::Logistic { why } if config.loss != Glm::Logistic => Err(Error::invalid(
+                "loss",
+                format!("the logistic loss: {why}"),
+                format!("{:?}", config.loss),
+            )),
+            Need::SmoothLoss { why } if !config.loss.is_smooth() => Err(Error::invalid(
+                "loss",
+                format!("a smooth loss: {why}"),
+                format!("{:?}", config.loss),
+            )),
+            Need::PlainErm { why } if config.wrap != Wrap::None => Err(Error::invalid(
+                "wrap",
+                format!("plain ERM: {why}"),
+                format!("{:?}", config.wrap),
+            )),
+            Need::NotTilted { why } if matches!(config.wrap, Wrap::Tilted { .. }) => Err(
+                Error::invalid("wrap", format!("ERM or the robust loss: {why}"), "tilted"),
+            ),
+            Need::MaxSteps { max, why, .. } if config.steps > max => Err(Error::invalid(
+                "steps",
+                format!("at most {max}: {why}"),
+                config.steps,
+            )),
+            Need::MaxDimension { max, why } if config.d > max => Err(Error::invalid(
+                "d",
+                format!("d ≤ {max}: {why}"),
+                config.d,
+            )),
+            Need::Bounded { why } if unbounded => {
+                Err(Error::invalid("domain", format!("a bounded domain: {why}"), "R^d"))
+            }
+            Need::Ball { why }
+                if !matches!(config.domain, DomainChoice::L2Ball | DomainChoice::L1Ball) =>
+            {
+                Err(Error::invalid(
+                    "domain",
+                    format!("the ℓ2 or ℓ1 ball: {why}"),
+                    serde_name(&config.domain),
+                ))
+            }
+            Need::NoLasso { why } if config.l1 != 0.0 => {
+                Err(Error::invalid("l1", format!("0: {why}"), config.l1))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Changes `config` so that it meets this need, and says what changed and why (`None` when
+    /// it was already met). A loaded file's dimension is not the page's to change: a need of
+    /// d ≤ max on a file stays unmet, and the run says so at `d`.
+    pub fn meet(&self, config: &mut RunConfig) -> Option<String> {
+        self.check(config).err()?;
+        let (what, why) = match *self {
+            Need::Ridge { value, why } => {
+                config.l2 = value;
+                (format!("ridge l2 set to {value}"), why)
+            }
+            Need::Domain { domain, why } => {
+                config.domain = domain;
+                (format!("domain set to {}", serde_name(&domain)), why)
+            }
+            Need::Logistic { why } | Need::SmoothLoss { why } => {
+                config.loss = Glm::Logistic;
+                ("loss set to logistic".to_string(), why)
+            }
+            Need::PlainErm { why } | Need::NotTilted { why } => {
+                config.wrap = Wrap::None;
+                ("aggregation set to plain ERM".to_string(), why)
+            }
+            Need::MaxSteps { pick, why, .. } => {
+                config.steps = pick;
+                (format!("steps set to {pick}"), why)
+            }
+            Need::MaxDimension { max, why } => {
+                if config.data == crate::config::DataSource::Csv {
+                    return None;
+                }
+                config.d = max;
+                config.sparsity = config.sparsity.min(max);
+                (format!("dimension d set to {max}"), why)
+            }
+            Need::Bounded { why } | Need::Ball { why } => {
+                config.domain = DomainChoice::L2Ball;
+                ("domain set to the ℓ2 ball".to_string(), why)
+            }
+            Need::NoLasso { why } => {
+                config.l1 = 0.0;
+                ("lasso l1 set to 0".to_string(), why)
+            }
+        };
+        Some(format!("{what}: {why}"))
+    }
+}
+
+/// A serde enum's snake_case name (the page's option value).
+fn serde_name<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// An algorithm's card: what the page shows about it. `summary` quotes the module's own
+/// paragraph, kept beside the code it describes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CardText {
+    /// Short name for menus and legends.
+    pub name: &'static str,
+    /// Paper (authors, title, year), algorithm and theorem.
+    pub source: &'static str,
+    pub assumptions: &'static str,
+    pub privacy: &'static str,
+    pub utility: &'static str,
+    /// What the plots should show when it runs.
+    pub watch: &'static str,
+    /// The module with the full statement and every correction taken from the digests.
+    pub module: &'static str,
+    /// The module's own one-paragraph card (quoted, not restated).
+    pub summary: &'static str,
+}
+
+/// One algorithm family, declared once in its own file and listed in
+/// [`crate::algo::registry::FAMILIES`].
+pub struct Family {
+    pub kind: AlgorithmKind,
+    pub card: CardText,
+    /// The run settings it reads (the page shows only these), with their labels and help.
+    pub settings: &'static [SettingUse],
+    /// What it needs of the problem; picking the family meets each need.
+    pub needs: &'static [Need],
+    /// The problem kinds it solves.
+    pub solves: &'static [ProblemKind],
+    pub purity: Purity,
+    /// Its leaky demonstration (digest 002's pitfalls), if it has one: what it skips, and whether
+    /// it leaves the features unclipped (the demonstrations whose point is the unclipped gradient).
+    pub demonstration: Option<Demonstration>,
+    /// The data-free plan of a run of this family.
+    pub plan: fn(&RunConfig, &Declared) -> Result<Box<dyn Plan>>,
+}
+
+/// A family's "demonstrate the pitfall" variant.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Demonstration {
+    /// Whether the demonstration also leaves the features unclipped: skipping a gradient clip
+    /// changes nothing when the features are clipped to the declared bound.
+    pub unclipped_features: bool,
+}
+
+impl Family {
+    /// Whether it reads `key`.
+    pub fn takes(&self, key: Setting) -> bool {
+        self.settings.iter().any(|s| s.key == key)
+    }
+
+    /// Whether `config` (as this family's lane) leaves the features unclipped.
+    pub fn unclipped_features(&self, config: &RunConfig) -> bool {
+        config.leak && self.demonstration.is_some_and(|d| d.unclipped_features)
+    }
+}
+
+/// Everything about a run of one family that is known before any data are read: the promise
+/// (the preview), the theory curve and how to build the running algorithm. Computed once per
+/// family and run, shared by every repeat.
+pub trait Plan: Send + Sync {
+    /// The guarantee and the noise that buys it.
+    fn preview(&self) -> &Preview;
+    /// The theory bound as a curve, when the family's theory covers the setting. Some bounds are
+    /// stated through F(w₀) − F* or ‖w*‖: a plot ingredient read from the problem (non-private),
+    /// never a noise setting.
+    fn theory(&self, _problem: &Problem) -> Option<Curve> {
+        None
+    }
+    /// The Rényi-DP curve of the whole run under the guarantee's own relation, when the family
+    /// accounts in RDP (a series of runs then composes curves, not (ε, δ) statements).
+    fn rdp(&self) -> Option<Rdp> {
+        None
+    }
+    /// The running algorithm, on `problem`, drawing its noise from `noise` (`seeded` says the
+    /// stream came from the seed, so the ledger can say the run is a demonstration).
+    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>>;
+}
+
+/// What is known before any data are touched: the promise and the noise that buys it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preview {
+    /// Which algorithm ([`AlgorithmKind`], snake_case) — the key of its card.
+    pub kind: AlgorithmKind,
+    /// The algorithm and where it comes from, in words.
+    pub algorithm: &'static str,
+    pub guarantee: Guarantee,
+    /// The scale of each noise draw: per-coordinate σ (Gaussian), the ℓ2-Laplace scale, or the
+    /// exponential mechanism's sensitivity.
+    pub sigma: f64,
+    /// The noise law of each release, in the units the run reports its noise norms in.
+    pub noise: NoiseShape,
+    /// How many noisy releases the run makes (T for DP-GD, 1 for output perturbation).
+    pub releases: usize,
+    /// The whole noise law: every draw's kind, scale and sensitivity, in order. The running
+    /// algorithm reports its own ([`crate::algo::PrivateAlgorithm::draws`]) and `Session` refuses
+    /// to run unless the two agree.
+    pub draws: Vec<Draws>,
+    /// Declared per-sample Lipschitz constant G.
+    pub lipschitz: f64,
+    /// ℓ2-sensitivity of one noisy release (for output perturbation Δ_T = Δ_F + 2ρ, which
+    /// includes the solver's certified error ρ).
+    pub sensitivity: f64,
+    /// For one-release methods: the radius around the non-private solution within which a
+    /// neighbouring dataset's solution may lie (the sensitivity ball of the parameter view).
+    pub sensitivity_ball: Option<f64>,
+    /// The step size of iterative methods.
+    pub step_size: Option<f64>,
+    /// For teaching: σ of a *single* Gaussian release of the same sensitivity at the whole
+    /// (ε, δ), by the classical, ZWB+19 and analytic calibrations side by side (empty for pure ε).
+    pub single_release: Vec<GaussianRow>,
+    /// Why this run is NOT private (a leaky demonstration, DP-SVRG's as-printed noise): the very
+    /// sentences its ledger's `leaks` will carry, so the page can say so before Play. Empty for
+    /// an honest run.
+    pub leaks: Vec<String>,
+    /// What the session measures on this run's problem ([`ProblemKind::metric`]).
+    pub metric: &'static str,
+}
+
+impl Preview {
+    /// A preview of `releases` identical draws of `noise` (scale `sigma`), each of ℓ2-sensitivity
+    /// `sensitivity`; the optional parts are filled in by the plan that needs them.
+    pub fn new(
+        kind: AlgorithmKind,
+        algorithm: &'static str,
+        guarantee: Guarantee,
+        noise: (f64, NoiseShape),
+        releases: usize,
+        sensitivity: f64,
+        lipschitz: f64,
+    ) -> Self {
+        let (sigma, noise) = noise;
+        Preview {
+            kind,
+            algorithm,
+            guarantee,
+            sigma,
+            noise,
+            releases,
+            draws: vec![Draws {
+                noise,
+                count: releases,
+                sensitivity,
+            }],
+            lipschitz,
+            sensitivity,
+            sensitivity_ball: None,
+            step_size: None,
+            single_release: Vec::new(),
+            leaks: Vec::new(),
+            metric: ProblemKind::Minimisation.metric(),
+        }
+    }
+
+    /// False when a demonstration voids the guarantee (see [`Preview::leaks`]).
+    pub fn is_private(&self) -> bool {
+        self.leaks.is_empty()
+    }
+
+    /// With the "NOT PRIVATE" sentences: the same `describe()` texts the ledger's leaks carry.
+    pub fn leaking<const N: usize>(mut self, sentences: [Option<&'static str>; N]) -> Self {
+        self.leaks = sentences.into_iter().flatten().map(String::from).collect();
+        self
+    }
+}
+
+/// Whether two statements promise the same: ε, δ and relation (the accounting text may differ).
+pub fn same_promise(a: &Guarantee, b: &Guarantee) -> bool {
+    a.epsilon == b.epsilon && a.delta == b.delta && a.relation == b.relation
+}
+
+/// Neighbouring relations, one rule (issue 12 item 7): every algorithm honours the `relation`
+/// asked for, with a calibration that uses it, or refuses it here, at that field, saying why and
+/// which relation it supports. It never states another relation than the one asked for.
+pub fn replace_one_only(config: &RunConfig, why: &str) -> Result<()> {
+    match config.relation {
+        Relation::ReplaceOne => Ok(()),
+        Relation::AddRemove => Err(Error::invalid(
+            "relation",
+            format!("replace one record (the only relation this algorithm supports): {why}"),
+            "add or remove one record",
+        )),
+    }
+}
+
+/// The (ε, δ) statement of an algorithm whose calibration is fixed for `relation` (checked by the
+/// caller: [`replace_one_only`] or a sensitivity that depends on it).
+pub fn statement(epsilon: f64, delta: f64, relation: Relation, what: &str) -> Guarantee {
+    Guarantee {
+        epsilon,
+        delta,
+        relation,
+        rho: None,
+        accounting: what.to_string(),
+    }
+}
+
+/// The theory step size: 1/β for smooth objectives, D/(G√T) (the subgradient method's) otherwise.
+pub fn default_step(declared: &Declared, steps: usize) -> f64 {
+    let beta = declared.smoothness();
+    if beta.is_finite() {
+        return 1.0 / beta;
+    }
+    let diameter = declared.domain.diameter_in(declared.d);
+    let scale = if diameter.is_finite() { diameter } else { 1.0 };
+    scale / (declared.lipschitz() * (steps as f64).sqrt())
+}

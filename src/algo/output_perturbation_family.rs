@@ -1,0 +1,240 @@
+//! Output perturbation's two families (Lowy & Razaviyayn 2021, Algorithms 1 and 6): cards,
+//! settings, needs and the data-free plans (issue 13). The mechanism itself is
+//! [`super::output_perturbation`].
+
+use std::sync::Arc;
+
+use super::NoiseShape;
+use super::family::{
+    CardText, Family, Need, Plan as RunPlan, Preview, ProblemKind, Purity, Setting,
+    replace_one_only, setting,
+};
+use super::output_perturbation::{
+    self as op, CARD, CARD_REGULARISED, ConvexClass, Form, NoiseLaw, OutputPerturbation, Plan,
+    Regularised, Settings,
+};
+use super::run::{MinRun, Run};
+use crate::config::{AlgorithmKind, RunConfig};
+use crate::error::Result;
+use crate::loss::Wrap;
+use crate::rng::DpRng;
+use crate::session::problem::{Declared, Problem};
+use crate::theory::curve::Curve;
+
+const RELATION_WHY: &str = "output perturbation's sensitivity 2L/(μn) (Lowy & Razaviyayn 2021, \
+    \"Output perturbation for differentially private convex optimization\", Proposition 2.2) is \
+    for one record replaced among a fixed, public n, and its certified solvers average over the \
+    records present";
+
+const OP_SETTINGS: &[crate::algo::family::SettingUse] = &[
+    setting(
+        Setting::Solver,
+        "base solver",
+        "any solver: the release waits for a certificate that it is close enough to the optimum",
+    ),
+    setting(
+        Setting::Gaussian,
+        "Gaussian calibration",
+        "for δ > 0: ZWB+19 (the paper's), the exact analytic one, or the classical one",
+    ),
+];
+
+/// Algorithm 1's entry in [`crate::algo::registry`].
+pub static FAMILY: Family = Family {
+    kind: AlgorithmKind::OutputPerturbation,
+    card: CardText {
+        name: "output perturbation",
+        source: "Lowy & Razaviyayn 2021, “Output Perturbation for Differentially Private Convex Optimization”, Algorithm 1, Propositions 2.1–3.2",
+        assumptions: "μ-strongly convex F (ridge > 0), L-Lipschitz loss; any base solver certified to accuracy α.",
+        privacy: "One noise draw calibrated to Δ_T = 2L/(μn) + 2√(2α/μ): ℓ2-Laplace for pure ε, the ZWB+19 Gaussian for (ε, δ). It releases only once a deterministic certificate shows ‖w − w*‖ ≤ √(2α/μ).",
+        utility: "E F(w_priv) − F* ≤ α + (β/2)E‖z‖² = O(L²β d/(μ² n² ε²)): slope −2 in n and in ε (measured −1.99).",
+        watch: "A non-private solver path to w*, then one jump: the red point, inside the noise cloud of R repeats around w*.",
+        module: "algo::output_perturbation",
+        summary: CARD,
+    },
+    settings: OP_SETTINGS,
+    needs: &[Need::Ridge {
+        value: 0.1,
+        why: "output perturbation (Lowy & Razaviyayn 2021, Algorithm 1) needs a strongly convex objective",
+    }],
+    solves: &[ProblemKind::Minimisation],
+    purity: Purity::Either,
+    demonstration: None,
+    plan: plan_algorithm_1,
+};
+
+/// Algorithm 6's entry in [`crate::algo::registry`].
+pub static FAMILY_REGULARISED: Family = Family {
+    kind: AlgorithmKind::RegularisedOutputPerturbation,
+    card: CardText {
+        name: "regularised output perturbation",
+        source: "Lowy & Razaviyayn 2021, “Output Perturbation for Differentially Private Convex Optimization”, Algorithm 6, Theorems 3.4–3.5",
+        assumptions: "Merely convex F on a bounded domain: the algorithm adds the ridge λ of Theorem 3.4/3.5 itself.",
+        privacy: "Output perturbation of F + (λ/2)‖w‖² with Δ_λ = 2(L + λR)/(λn); the Gaussian uses the CORRECTED scale K_δΔ_T/(√2 ε) (the paper's printed σ is √2 too small and not private).",
+        utility: "O(LR·(√d/(nε))^{1/2}) for Lipschitz F, better for smooth F (Theorem 3.5).",
+        watch: "The path goes to the regularised optimum, not w*: the bias λ buys stability.",
+        module: "algo::output_perturbation",
+        summary: CARD_REGULARISED,
+    },
+    settings: OP_SETTINGS,
+    needs: &[Need::Bounded {
+        why: "Algorithm 6's ridge λ is set from the domain's radius R",
+    }],
+    solves: &[ProblemKind::Minimisation],
+    purity: Purity::Either,
+    demonstration: None,
+    plan: plan_algorithm_6,
+};
+
+/// Algorithm 1's or 6's plan, and the ridge the algorithm adds to the objective it solves
+/// (Algorithm 6's λ; 0 for Algorithm 1).
+struct OpRunPlan {
+    preview: Preview,
+    plan: Plan,
+    extra_ridge: f64,
+}
+
+fn settings_of(config: &RunConfig) -> Settings {
+    let mut settings = Settings::new(config.epsilon, config.delta);
+    settings.relation = config.relation;
+    settings.solver = config.solver;
+    settings.gaussian = config.gaussian;
+    settings
+}
+
+fn plan_algorithm_1(config: &RunConfig, declared: &Declared) -> Result<Box<dyn RunPlan>> {
+    replace_one_only(config, RELATION_WHY)?;
+    planned(
+        config,
+        declared,
+        settings_of(config),
+        0.0,
+        "output perturbation (Lowy–Razaviyayn 2021, Algorithm 1; certified solver)",
+    )
+}
+
+fn plan_algorithm_6(config: &RunConfig, declared: &Declared) -> Result<Box<dyn RunPlan>> {
+    replace_one_only(config, RELATION_WHY)?;
+    let smoothness = declared.smoothness();
+    // λ from Theorem 3.4 (Lipschitz class) or 3.5 (smooth class), computed from the
+    // unregularised F's declared constants.
+    let class = if smoothness.is_finite() {
+        ConvexClass::Smooth
+    } else {
+        ConvexClass::Lipschitz
+    };
+    // TERM is seed 000's non-ERM form (as `op::Declared::from_constants` reads it); the
+    // unregularised F may have μ = 0, so its declaration cannot be validated here.
+    let form = if matches!(config.wrap, Wrap::Tilted { .. }) {
+        Form::NonErm
+    } else {
+        Form::Erm
+    };
+    let ratio = op::privacy_ratio(config.d, config.n, form, config.epsilon, config.delta);
+    let lambda = op::paper_lambda(
+        class,
+        declared.lipschitz(),
+        smoothness - config.l2,
+        declared.radius(),
+        ratio,
+    );
+    let mut settings = settings_of(config);
+    settings.regularised = Some(Regularised {
+        lambda: config.l2 + lambda,
+        class,
+        paper_sensitivity: true,
+    });
+    planned(
+        config,
+        declared,
+        settings,
+        lambda,
+        "regularised output perturbation (Lowy–Razaviyayn 2021, Algorithm 6)",
+    )
+}
+
+fn planned(
+    config: &RunConfig,
+    declared: &Declared,
+    settings: Settings,
+    extra_ridge: f64,
+    words: &'static str,
+) -> Result<Box<dyn RunPlan>> {
+    let plan = op::plan(op_declared(declared, extra_ridge)?, settings)?;
+    let mut preview = Preview::new(
+        config.algorithm,
+        words,
+        plan.guarantee.clone(),
+        op_noise(&plan.noise, config.d),
+        1,
+        plan.total_sensitivity,
+        declared.lipschitz(),
+    );
+    preview.sensitivity_ball = Some(plan.total_sensitivity);
+    Ok(Box::new(OpRunPlan {
+        preview,
+        plan,
+        extra_ridge,
+    }))
+}
+
+impl RunPlan for OpRunPlan {
+    fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    /// Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ.
+    fn theory(&self, problem: &Problem) -> Option<Curve> {
+        Curve::flat(
+            op::theory_bound(
+                self.plan.declared,
+                self.plan.settings,
+                problem.declared.n,
+                self.plan.settings.epsilon,
+            )
+            .ok()?,
+            "Lowy & Razaviyayn 2021, Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ",
+        )
+    }
+
+    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        if self.extra_ridge > 0.0 {
+            let own = problem
+                .declared
+                .objective(Arc::clone(&problem.data), self.extra_ridge)?;
+            let run = OutputPerturbation::from_plan(self.plan.clone(), &own, noise, seeded)?;
+            return Ok(MinRun::own(own, run));
+        }
+        let run =
+            OutputPerturbation::from_plan(self.plan.clone(), &problem.objective, noise, seeded)?;
+        Ok(MinRun::on(problem, run))
+    }
+}
+
+/// The scale and law of output perturbation's one draw, in the units the run reports.
+pub(crate) fn op_noise(noise: &NoiseLaw, d: usize) -> (f64, NoiseShape) {
+    let scale = match *noise {
+        NoiseLaw::Gaussian { sigma, .. } => sigma,
+        NoiseLaw::L2Laplace { scale } => scale,
+    };
+    (scale, noise.shape(d))
+}
+
+/// Seed 000's declared constants of the objective the algorithm will solve (the problem's, plus
+/// `extra_ridge`), read exactly as [`op::Declared::of`] reads them from that objective;
+/// `OutputPerturbation::from_plan` checks the two agree.
+pub(crate) fn op_declared(declared: &Declared, extra_ridge: f64) -> Result<op::Declared> {
+    op::Declared::from_constants(op::Constants {
+        n: declared.n,
+        d: declared.d,
+        lipschitz: declared.lipschitz(),
+        strong_convexity: declared.strong_convexity() + extra_ridge,
+        // Summed in the objective's order, β_loss + (λ₂ + λ): (β_loss + λ₂) + λ can differ in the
+        // last bit, and `from_plan` then refuses the plan (seen at δ = 1e-6, λ₂ = 0.1).
+        smoothness: declared.constants().smoothness + (declared.regularizer.l2 + extra_ridge),
+        domain: &declared.domain,
+        l1: declared.regularizer.l1,
+        loss: Some(declared.loss),
+        feature_bound: declared.feature_bound,
+    })
+}

@@ -1,0 +1,209 @@
+//! Every algorithm family, in menu order, and the three things done with one: check a config
+//! against it, plan a run of it, and pick it from the menu.
+//!
+//! Adding an algorithm: its file (declaring a [`Family`]), one [`AlgorithmKind`] variant and one
+//! line in [`FAMILIES`]. Nothing in `session/`, `catalog.rs` or `www/` names an algorithm.
+
+use std::sync::Arc;
+
+use super::family::{Family, Plan, Preview, ProblemKind, Purity, same_promise};
+use super::run::Run;
+use super::{NoiseShape, same_law};
+use super::{
+    byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
+    output_perturbation_family,
+};
+use crate::config::{AlgorithmKind, RunConfig, at_control};
+use crate::error::{Error, Result};
+use crate::privacy::calibration::{GaussianRow, compare_gaussian};
+use crate::privacy::Rdp;
+use crate::rng::DpRng;
+use crate::session::problem::{Declared, Problem};
+use crate::theory::curve::Curve;
+
+/// Every family, in menu order.
+pub static FAMILIES: [&Family; 11] = [
+    &noisy_gd::FAMILY,
+    &dp_sgd::FAMILY,
+    &dp_svrg::FAMILY,
+    &dp_svrg::FAMILY_PLUS_PLUS,
+    &dp_accmd::FAMILY,
+    &objective_perturbation::FAMILY,
+    &output_perturbation_family::FAMILY,
+    &output_perturbation_family::FAMILY_REGULARISED,
+    &byoa::FAMILY,
+    &byoa::FAMILY_PHASED,
+    &exponential_grid::FAMILY,
+];
+
+/// The family of `kind`.
+pub fn family(kind: AlgorithmKind) -> &'static Family {
+    FAMILIES
+        .iter()
+        .find(|f| f.kind == kind)
+        .copied()
+        // The registry covers every kind (tested); the first family keeps this total.
+        .unwrap_or(FAMILIES[0])
+}
+
+/// Whether `config` (with `family` as one of its algorithms) asks for something the family
+/// cannot do: a problem kind it does not solve, or a need the settings leave unmet. Errors name the field to change.
+pub fn check(family: &Family, config: &RunConfig) -> Result<()> {
+    if !family.solves.contains(&config.problem) {
+        return Err(Error::invalid(
+            "problem",
+            format!(
+                "a problem {} solves ({})",
+                family.card.name,
+                family
+                    .solves
+                    .iter()
+                    .map(|k| k.metric())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            format!("{:?}", config.problem),
+        ));
+    }
+    family.needs.iter().try_for_each(|need| need.check(config))
+}
+
+/// The plan of the config's main algorithm, from the configuration alone: its guarantee, noise
+/// law and theory, before any data are read. Errors name the page's control for the setting at
+/// fault ([`at_control`]).
+pub fn plan(config: &RunConfig) -> Result<Planned> {
+    let family = family(config.algorithm);
+    check(family, config)?;
+    let declared = Declared::of(config);
+    let lipschitz = declared.lipschitz();
+    if !(lipschitz.is_finite() && lipschitz > 0.0) {
+        return Err(Error::invalid(
+            "domain",
+            "a bounded domain: the squared loss's Lipschitz constant grows with ‖w‖",
+            lipschitz,
+        ));
+    }
+    let plan = (family.plan)(config, &declared).map_err(at_control)?;
+    let mut preview = plan.preview().clone();
+    preview.single_release = single_release(&preview)?;
+    Ok(Planned { preview, plan })
+}
+
+/// A family's plan with its preview as the page shows it (with the teaching table of single
+/// Gaussian releases), and the one way to start a run of it.
+pub struct Planned {
+    pub preview: Preview,
+    plan: Box<dyn Plan>,
+}
+
+impl Planned {
+    /// The theory curve on `problem` (see [`Plan::theory`]).
+    pub fn theory(&self, problem: &Problem) -> Option<Curve> {
+        self.plan.theory(problem)
+    }
+
+    /// The run's RDP curve, when the family accounts in RDP (see [`Plan::rdp`]).
+    pub fn rdp(&self) -> Option<Rdp> {
+        self.plan.rdp()
+    }
+
+    /// The running algorithm on `problem`. The promise shown before the run must be the one the
+    /// algorithm keeps: the guarantee and the whole noise law (every draw's kind, scale, count
+    /// and sensitivity); a difference is refused here, before the first step.
+    pub fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let run = self.plan.build(problem, noise, seeded)?;
+        if !same_promise(run.guarantee(), &self.preview.guarantee) {
+            return Err(Error::invalid(
+                "algorithm",
+                format!("the previewed guarantee {:?}", self.preview.guarantee),
+                format!("{:?} (a bug: please report it)", run.guarantee()),
+            ));
+        }
+        if !same_law(&run.draws(), &self.preview.draws) {
+            return Err(Error::invalid(
+                "algorithm",
+                format!("the previewed noise {:?}", self.preview.draws),
+                format!("{:?} (a bug: please report it)", run.draws()),
+            ));
+        }
+        Ok(run)
+    }
+}
+
+/// The teaching table of a preview: σ of one Gaussian release of the same sensitivity at the
+/// whole (ε, δ), by each calibration (empty for pure ε and for non-Gaussian noise).
+fn single_release(preview: &Preview) -> Result<Vec<GaussianRow>> {
+    if preview.guarantee.delta > 0.0 && matches!(preview.noise, NoiseShape::Gaussian { .. }) {
+        compare_gaussian(
+            preview.sensitivity,
+            preview.guarantee.epsilon,
+            preview.guarantee.delta,
+        )
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// `config` with `kind` picked from the menu, as a newcomer would: every need of the family met
+/// (a ridge, a domain, a step count …), and one line per change saying what changed and why.
+pub fn pick(config: &RunConfig, kind: AlgorithmKind) -> (RunConfig, Vec<String>) {
+    let family = family(kind);
+    let mut picked = RunConfig {
+        algorithm: kind,
+        ..config.clone()
+    };
+    picked.compare.retain(|k| *k != kind);
+    let mut notes = Vec::new();
+    if picked.problem != ProblemKind::Minimisation && !family.solves.contains(&picked.problem) {
+        picked.problem = family.solves[0];
+        notes.push(format!(
+            "problem set to {:?}: {} solves no other kind",
+            picked.problem, family.card.name
+        ));
+    }
+    if picked.delta == 0.0 && family.purity == Purity::Approximate {
+        picked.delta = RunConfig::default().delta;
+        notes.push(format!(
+            "δ set to {:e}: {} has no pure ε-DP version",
+            picked.delta, family.card.name
+        ));
+    }
+    if picked.leak && family.demonstration.is_none() {
+        picked.leak = false;
+        notes.push(format!(
+            "pitfall demonstration turned off: {} has none",
+            family.card.name
+        ));
+    }
+    notes.extend(family.needs.iter().filter_map(|need| need.meet(&mut picked)));
+    (picked, notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_lists_every_kind_once_in_menu_order() {
+        let kinds: Vec<AlgorithmKind> = FAMILIES.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, AlgorithmKind::ALL);
+        for kind in AlgorithmKind::ALL {
+            assert_eq!(family(kind).kind, kind);
+        }
+    }
+
+    #[test]
+    fn every_family_picked_on_default_settings_plans_a_run() {
+        // Issue 13 item 5: five of eleven did not run on the defaults when picked from the menu.
+        for family in FAMILIES {
+            let (config, notes) = pick(&RunConfig::default(), family.kind);
+            config
+                .validate()
+                .unwrap_or_else(|e| panic!("{:?} after {notes:?}: {e}", family.kind));
+            plan(&config).unwrap_or_else(|e| panic!("{:?} after {notes:?}: {e}", family.kind));
+            // A note for every change, and none when nothing changed.
+            let changed = config != RunConfig { algorithm: family.kind, ..RunConfig::default() };
+            assert_eq!(changed, !notes.is_empty(), "{:?}: {notes:?}", family.kind);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The run contract between an algorithm and the session, for both kinds of problem: the
+//! algorithm owns its problem instance, steps until done and reports its current point; the
+//! session scores the point (excess risk, or a duality-gap bracket) and never asks an algorithm
+//! what kind it is. Per-algorithm diagnostics travel as named values.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::{Draws, PrivateAlgorithm, StepReport};
+use crate::objective::Objective;
+use crate::privacy::{Guarantee, Ledger};
+use crate::session::problem::Problem;
+
+/// Where a run stands: a point of a minimisation problem, or a pair of a saddle problem.
+/// Non-private until the run is done; then it is the release.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Point<'a> {
+    /// w ∈ W.
+    Min(&'a [f64]),
+    /// (x, y) ∈ X × Y.
+    Saddle { x: &'a [f64], y: &'a [f64] },
+}
+
+impl Point<'_> {
+    /// The coordinates the parameter view draws: w, or x (the minimising player).
+    pub fn primal(&self) -> &[f64] {
+        match self {
+            Point::Min(w) => w,
+            Point::Saddle { x, .. } => x,
+        }
+    }
+}
+
+/// A named value a run reports beside its iterates (a certificate, a phase, a gap, a privacy
+/// filter's state). **Non-private**: computed from the data.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub name: &'static str,
+    pub value: f64,
+}
+
+/// One step's report, and the problem's objective at the point the step started from when the
+/// run computed it on the way (the session evaluates it otherwise).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    pub report: StepReport,
+    pub value: Option<f64>,
+}
+
+/// A private algorithm on its own problem instance, as the session drives it.
+pub trait Run: Send {
+    /// The guarantee of the release, fixed before the run from the configuration alone.
+    fn guarantee(&self) -> &Guarantee;
+    /// The guarantee with the mechanism and every caveat it depends on.
+    fn ledger(&self) -> Ledger;
+    /// Every noise draw the run makes, read from the values it samples with.
+    fn draws(&self) -> Vec<Draws>;
+    /// Performs one step, or returns `None` once the run has finished.
+    fn step(&mut self) -> Option<Step>;
+    /// The current point (the release once [`Run::is_done`]).
+    fn point(&self) -> Point<'_>;
+    /// Whether the current point is the release.
+    fn is_done(&self) -> bool;
+    /// Gradient evaluations used so far, in full passes over the data.
+    fn grad_evals(&self) -> f64;
+    /// Named diagnostics where the run stands (empty for most). **Non-private**.
+    fn diagnostics(&self) -> Vec<Diagnostic>;
+}
+
+/// The objective a minimisation algorithm steps on.
+enum Solves {
+    /// The problem's own F (its reported losses are the problem's F values).
+    Problem(Arc<Problem>),
+    /// An objective of its own (regularised output perturbation adds a ridge); the session
+    /// scores its points on the problem's F.
+    Own(Objective),
+}
+
+/// A minimisation algorithm with the objective it solves: the [`Run`] of every
+/// [`PrivateAlgorithm`].
+pub struct MinRun {
+    algorithm: Box<dyn PrivateAlgorithm>,
+    solves: Solves,
+}
+
+impl MinRun {
+    /// `algorithm` solving the problem's own objective.
+    pub fn on(problem: &Arc<Problem>, algorithm: impl PrivateAlgorithm + 'static) -> Box<Self> {
+        Box::new(Self {
+            algorithm: Box::new(algorithm),
+            solves: Solves::Problem(Arc::clone(problem)),
+        })
+    }
+
+    /// `algorithm` solving `objective`, which is not the problem's.
+    pub fn own(objective: Objective, algorithm: impl PrivateAlgorithm + 'static) -> Box<Self> {
+        Box::new(Self {
+            algorithm: Box::new(algorithm),
+            solves: Solves::Own(objective),
+        })
+    }
+}
+
+impl Run for MinRun {
+    fn guarantee(&self) -> &Guarantee {
+        self.algorithm.guarantee()
+    }
+
+    fn ledger(&self) -> Ledger {
+        self.algorithm.ledger()
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        self.algorithm.draws()
+    }
+
+    fn step(&mut self) -> Option<Step> {
+        let (objective, own) = match &self.solves {
+            Solves::Problem(problem) => (&problem.objective, false),
+            Solves::Own(objective) => (objective, true),
+        };
+        let report = self.algorithm.step(objective)?;
+        Some(Step {
+            report,
+            value: (!own).then_some(report.loss),
+        })
+    }
+
+    fn point(&self) -> Point<'_> {
+        Point::Min(self.algorithm.current())
+    }
+
+    fn is_done(&self) -> bool {
+        self.algorithm.is_done()
+    }
+
+    fn grad_evals(&self) -> f64 {
+        self.algorithm.grad_evals()
+    }
+
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.algorithm
+            .certificate()
+            .map(|c| c.diagnostics().to_vec())
+            .unwrap_or_default()
+    }
+}
