@@ -1,0 +1,138 @@
+//! Every lane of a run on one problem: the [`Lab`] and the [`LaneBatch`] each lane contributes to
+//! a slice.
+
+use std::sync::Arc;
+
+use crate::config::RunConfig;
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+
+use crate::theory::curve::Curve;
+use super::prepare::Preview;
+use super::problem::Problem;
+use super::run::{Batch, LanePlan, Session};
+
+/// One lane's share of a slice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaneBatch {
+    /// Index of the algorithm (0 = the main one, then `compare` in order).
+    pub algorithm: usize,
+    pub repeat: usize,
+    pub batch: Batch,
+}
+
+/// Every lane of a run on one problem: the main and compared algorithms, each repeated R times
+/// with independent noise streams.
+pub struct Lab {
+    config: RunConfig,
+    problem: Arc<Problem>,
+    previews: Vec<Preview>,
+    theories: Vec<Option<Curve>>,
+    pub(super) lanes: Vec<LaneBatchSource>,
+    cursor: usize,
+}
+
+pub(super) struct LaneBatchSource {
+    pub(super) algorithm: usize,
+    repeat: usize,
+    pub(super) session: Session,
+}
+
+impl Lab {
+    /// Builds the problem once (from the seed or the loaded `file`) and every lane on it.
+    pub fn new(config: RunConfig, file: Option<Dataset>) -> Result<Self> {
+        config.validate()?;
+        let problem = Arc::new(Problem::new(&config, file)?);
+        let mut lanes = Vec::new();
+        let mut previews = Vec::new();
+        let mut theories = Vec::new();
+        for (a, kind) in config.algorithms().enumerate() {
+            let lane = config.lane(kind);
+            let in_lane = |e: Error| if a == 0 { e } else { e.in_compare(kind) };
+            let plan = LanePlan::new(&problem, &lane).map_err(in_lane)?;
+            for r in 0..config.repeats {
+                let session = Session::planned(Arc::clone(&problem), lane.clone(), &plan, r as u32)
+                    .map_err(in_lane)?;
+                if r == 0 {
+                    previews.push(session.preview().clone());
+                    theories.push(session.theory().cloned());
+                }
+                lanes.push(LaneBatchSource {
+                    algorithm: a,
+                    repeat: r,
+                    session,
+                });
+            }
+        }
+        Ok(Self {
+            config,
+            problem,
+            previews,
+            theories,
+            lanes,
+            cursor: 0,
+        })
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    /// One preview per algorithm (main first).
+    pub fn previews(&self) -> &[Preview] {
+        &self.previews
+    }
+
+    /// One theory curve (or none) per algorithm, main first.
+    pub fn theories(&self) -> &[Option<Curve>] {
+        &self.theories
+    }
+
+    /// (lanes released, lanes in all).
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.lanes.iter().filter(|l| l.session.is_done()).count();
+        (done, self.lanes.len())
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.lanes.iter().all(|l| l.session.is_done())
+    }
+
+    /// Advances lanes round-robin, each by at most `max_steps` steps (0 counts as 1), until
+    /// `keep_going` says stop (checked after every step; at least one step is made). Lanes are
+    /// visited from where the last slice stopped, so every lane progresses however many there are.
+    pub fn advance(
+        &mut self,
+        max_steps: usize,
+        mut keep_going: impl FnMut() -> bool,
+    ) -> Vec<LaneBatch> {
+        let mut out = Vec::new();
+        let total = self.lanes.len();
+        for _ in 0..total {
+            let i = self.cursor;
+            self.cursor = (self.cursor + 1) % total;
+            let lane = &mut self.lanes[i];
+            if lane.session.is_done() {
+                continue;
+            }
+            let mut go = true;
+            let batch = lane.session.advance(max_steps, || {
+                go = keep_going();
+                go
+            });
+            out.push(LaneBatch {
+                algorithm: lane.algorithm,
+                repeat: lane.repeat,
+                batch,
+            });
+            if !go {
+                break;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,292 @@
+//! One algorithm with one noise stream on a shared problem: the [`Session`], the [`Batch`] of
+//! events each slice returns and the [`Release`] it ends with.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::algo::StepReport;
+use crate::algo::registry::{self, Planned};
+use crate::algo::run::{Diagnostic, Point, Run};
+use crate::config::RunConfig;
+use crate::domain::Domain;
+use crate::error::Result;
+use crate::privacy::{Guarantee, Ledger};
+use crate::reference::{Estimate, Reference};
+use crate::rng::{self, Stream, seeded_repeat};
+use crate::theory::curve::Curve;
+
+use super::prepare::Preview;
+use super::problem::Problem;
+
+/// The private output and how good it is. Only `w` (with its `ledger`) is private; `plane`,
+/// `loss`, `excess` and `population` are computed on the raw data for the plots. The noise drawn
+/// is not here: its norm is a diagnostic of the raw data and the noise (with the non-private
+/// path it names the dataset), kept in [`Batch::noise_norm`].
+///
+/// [`publish::private_part`](super::publish::private_part) is the one definition of what may be
+/// exported as private.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Release {
+    pub w: Vec<f64>,
+    /// `w` in the parameter view's plane coordinates.
+    pub plane: [f64; 2],
+    pub loss: f64,
+    /// F(w) − F*; `None` when the reference is unavailable ([`Problem::reference`]). Computed
+    /// after the release, never before it or for it. **Non-private**.
+    pub excess: Option<f64>,
+    /// Excess population risk F_pop(w) − F_pop(w*_pop), estimated on a fresh sample with its
+    /// standard error (synthetic data only). **Non-private**.
+    pub population: Option<Estimate>,
+    pub ledger: Ledger,
+}
+
+/// The events of one slice, in columns (one entry per iterate), ready to cross to JavaScript as
+/// typed arrays. Everything but `release` is non-private.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Batch {
+    pub t: Vec<f64>,
+    pub grad_evals: Vec<f64>,
+    pub loss: Vec<f64>,
+    /// F(w_t) − F*, floored at 0 (F* is certified to within `Reference::gap_bound`); NaN
+    /// throughout when the reference is unavailable (the page draws no curve and says why).
+    pub excess: Vec<f64>,
+    /// Each iterate in the view's plane coordinates, interleaved (a₀, b₀, a₁, b₁, …); for d ≤ 2
+    /// these are the first two coordinates.
+    pub path: Vec<f64>,
+    /// ‖noise‖₂ added in each step (NaN for the release entry, which adds none). **Non-private**:
+    /// with the path it tells the dataset apart (‖(w_t − w_{t+1})/η − ∇F_D(w_t)‖ equals it only
+    /// for the true D).
+    pub noise_norm: Vec<f64>,
+    pub grad_norm: Vec<f64>,
+    /// ε spent after each step (the guarantee's ε at the release).
+    pub epsilon_spent: Vec<f64>,
+    pub release: Option<Release>,
+    /// The run's named diagnostics where it stood at the end of the slice (a certificate, a
+    /// phase, a gap …). **Non-private**.
+    pub diagnostics: Vec<Diagnostic>,
+    pub done: bool,
+}
+
+impl Batch {
+    fn push(&mut self, report: &StepReport, excess: f64, plane: [f64; 2]) {
+        self.t.push(report.t as f64);
+        self.grad_evals.push(report.grad_evals);
+        self.loss.push(report.loss);
+        self.excess.push(excess);
+        self.path.extend(plane);
+        self.noise_norm.push(report.noise_norm);
+        self.grad_norm.push(report.grad_norm);
+        self.epsilon_spent.push(report.epsilon_spent);
+    }
+
+    /// Number of iterates in the batch.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+}
+
+/// What every repeat of one algorithm shares: its plan and its bound, computed once from the
+/// config (and, for the bound's plot ingredients, the problem).
+pub(super) struct LanePlan {
+    plan: Planned,
+    theory: Option<Curve>,
+}
+
+impl LanePlan {
+    pub(super) fn new(problem: &Problem, config: &RunConfig) -> Result<Self> {
+        let plan = registry::plan(config)?;
+        let theory = plan.theory(problem);
+        Ok(Self { plan, theory })
+    }
+}
+
+/// One algorithm with one noise stream on a shared problem.
+pub struct Session {
+    config: RunConfig,
+    preview: Preview,
+    problem: Arc<Problem>,
+    pub(super) run: Box<dyn Run>,
+    theory: Option<Curve>,
+    before: Vec<f64>,
+    released: bool,
+}
+
+impl Session {
+    /// Validates the config, states the guarantee, generates and clips the data, computes the
+    /// reference optimum and prepares the algorithm (synthetic data, repeat 0).
+    pub fn new(config: RunConfig) -> Result<Self> {
+        let problem = Arc::new(Problem::new(&config, None)?);
+        Self::on(problem, config, 0)
+    }
+
+    /// The config's main algorithm on `problem`, with the noise stream of repeat `repeat`.
+    pub fn on(problem: Arc<Problem>, config: RunConfig, repeat: u32) -> Result<Self> {
+        config.validate()?;
+        let plan = LanePlan::new(&problem, &config)?;
+        Self::planned(problem, config, &plan, repeat)
+    }
+
+    /// Repeat `repeat` of an algorithm already planned for `problem` (see
+    /// [`Lab::new`](super::Lab::new)).
+    pub(super) fn planned(
+        problem: Arc<Problem>,
+        config: RunConfig,
+        plan: &LanePlan,
+        repeat: u32,
+    ) -> Result<Self> {
+        let noise_rng = if config.unseeded_noise {
+            rng::from_os()?
+        } else {
+            seeded_repeat(config.seed, Stream::Noise, repeat)
+        };
+        let run = plan
+            .plan
+            .build(&problem, noise_rng, !config.unseeded_noise)?;
+        let before = run.point().primal().to_vec();
+        Ok(Self {
+            config,
+            preview: plan.plan.preview.clone(),
+            problem,
+            run,
+            theory: plan.theory.clone(),
+            before,
+            released: false,
+        })
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    pub fn guarantee(&self) -> &Guarantee {
+        self.run.guarantee()
+    }
+
+    /// The guarantee and noise scale, as stated before the run.
+    pub fn preview(&self) -> &Preview {
+        &self.preview
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The algorithm's theory bound against gradient evaluations, when its theory covers the
+    /// setting (drawn dashed beside the measured excess risk).
+    pub fn theory(&self) -> Option<&Curve> {
+        self.theory.as_ref()
+    }
+
+    /// The certified reference, if it was available (see [`Problem::reference`]).
+    pub fn reference(&self) -> Option<&Reference> {
+        self.problem.reference.as_ref().ok()
+    }
+
+    /// How many samples clipping changed. **Non-private** diagnostic.
+    pub fn clipped(&self) -> usize {
+        self.problem.clipped
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.released
+    }
+
+    /// The ledger of the (eventual) release; a residual loss's declared label bound is among its
+    /// caveats (the algorithms' own ledgers name the feature bound).
+    pub fn ledger(&self) -> Ledger {
+        let mut ledger = self.run.ledger();
+        let loss = self.problem.declared.loss.glm;
+        if let Some(bound) = loss.label_bound() {
+            ledger.caveats.push(format!(
+                "declared label bound, not measured: targets clipped to |y| ≤ {bound} ({} loss)",
+                crate::loss::GlmLoss::name(&loss)
+            ));
+        }
+        ledger
+    }
+
+    /// The session's score of a point: F(w) − F* on the problem's objective, floored at 0, or
+    /// NaN without a reference. `value` is F(w) when the run computed it on the way.
+    fn score(&self, point: Point<'_>, value: Option<f64>) -> f64 {
+        let Ok(reference) = &self.problem.reference else {
+            return f64::NAN;
+        };
+        match point {
+            Point::Min(w) => {
+                let value = value.unwrap_or_else(|| self.problem.objective.value(w));
+                (value - reference.value).max(0.0)
+            }
+            // Saddle problems are scored by a duality-gap bracket (the saddle-point families).
+            Point::Saddle { .. } => f64::NAN,
+        }
+    }
+
+    /// Runs at most `max_steps` steps, stopping early when `keep_going` says so (checked after
+    /// every step, so a slice always makes progress). The batch ends with the release once the
+    /// algorithm is done.
+    ///
+    /// A `max_steps` of 0 runs one step: the worker's play loop schedules slice after slice until
+    /// the run is done, so a slice that made no progress would spin forever.
+    pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
+        let mut batch = Batch::default();
+        for _ in 0..max_steps.max(1) {
+            self.before.copy_from_slice(self.run.point().primal());
+            let Some(step) = self.run.step() else {
+                break;
+            };
+            let excess = self.score(Point::Min(&self.before), step.value);
+            batch.push(&step.report, excess, self.problem.plane.project(&self.before));
+            if !keep_going() {
+                break;
+            }
+        }
+        if self.run.is_done() && !self.released {
+            self.released = true;
+            let w = self.run.point().primal().to_vec();
+            let loss = self.problem.objective.value(&w);
+            let excess = self.score(self.run.point(), Some(loss));
+            let plane = self.problem.plane.project(&w);
+            let final_report = StepReport {
+                t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
+                grad_evals: self.run.grad_evals(),
+                loss,
+                noise_norm: f64::NAN,
+                grad_norm: f64::NAN,
+                epsilon_spent: self.run.guarantee().epsilon,
+            };
+            batch.push(&final_report, excess, plane);
+            let population = self
+                .problem
+                .population
+                .as_ref()
+                .and_then(|p| p.excess_risk(&w).ok());
+            batch.release = Some(Release {
+                excess: self.reference().map(|_| excess),
+                population,
+                w,
+                plane,
+                loss,
+                ledger: self.ledger(),
+            });
+        }
+        batch.diagnostics = self.run.diagnostics();
+        batch.done = self.released;
+        batch
+    }
+
+    /// F on a res × res grid over the parameter view, row by row from the bottom (see
+    /// [`Problem::loss_grid`]). **Non-private** (reads the data).
+    pub fn loss_grid(&self, max_res: usize) -> Option<Vec<f64>> {
+        self.problem.loss_grid(max_res).map(|(grid, _)| grid)
+    }
+
+    /// The domain, for drawing its boundary.
+    pub fn domain(&self) -> &dyn Domain {
+        self.problem.objective.domain()
+    }
+}

@@ -1,0 +1,171 @@
+//! The parameter view: the square of the plane the page draws, and F on a grid over it.
+//! **Non-private** (reads the data).
+
+use serde::Serialize;
+
+use crate::domain::DomainKind;
+
+use super::problem::Problem;
+
+/// Per-sample loss evaluations the contour grid may cost (≈ 50 ms in wasm).
+pub const GRID_BUDGET: f64 = 1e7;
+const MIN_GRID_RES: usize = 8;
+
+/// What the parameter view shows: a square of half-width `extent` around `center` (plane
+/// coordinates), the domain's boundary in the plane, and the labels of the two axes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct View {
+    pub center: [f64; 2],
+    pub extent: f64,
+    pub axis_labels: [&'static str; 2],
+    /// The domain whose boundary the view draws (its serialised form is the plot's shape); `None`
+    /// for d > 2, where its section by the plane is not drawn.
+    pub domain: Option<DomainKind>,
+    /// w* in plane coordinates; `None` without a reference.
+    pub w_star: Option<[f64; 2]>,
+}
+
+impl Problem {
+    /// The parameter view of this problem.
+    pub fn view(&self) -> View {
+        let d = self.declared.d;
+        let reference = self.reference.as_ref().ok();
+        let w_star = reference.map(|r| self.plane.project(&r.w));
+        let radius = self.declared.radius();
+        if d <= 2 {
+            let extent = match self.declared.domain {
+                DomainKind::Simplex => 1.1,
+                _ if radius.is_finite() => radius,
+                _ => reference.map_or(1.0, |r| (2.0 * crate::linalg::norm2(&r.w)).max(1.0)),
+            };
+            return View {
+                center: [0.0, 0.0],
+                extent,
+                axis_labels: ["w₁", "w₂"],
+                domain: Some(self.declared.domain),
+                w_star,
+            };
+        }
+        if reference.is_none() {
+            // d > 2 without a reference: the coordinate plane through the start
+            // (`Plane::at_start`), as wide as the domain (or ±1 on R^d): data-free.
+            let extent = if radius.is_finite() { radius } else { 1.0 };
+            return View {
+                center: [0.0, 0.0],
+                extent,
+                axis_labels: ["w₁ − start₁", "w₂ − start₂"],
+                domain: None,
+                w_star,
+            };
+        }
+        // d > 2: the plane through w*; the view is centred on w* and reaches the start.
+        let mut start = vec![0.0; d];
+        self.objective.domain().project(&mut start);
+        let s = self.plane.project(&start);
+        let extent = (1.3 * s[0].abs().max(s[1].abs())).max(1e-3);
+        View {
+            center: [0.0, 0.0],
+            extent,
+            axis_labels: ["direction 1 (start − w*)", "direction 2 (descent)"],
+            domain: None,
+            w_star,
+        }
+    }
+
+    /// F on a res × res grid over the view's square, row by row from the bottom, and res.
+    /// res ≤ `max_res`, lowered so that the grid costs at most [`GRID_BUDGET`] per-sample
+    /// evaluations (a large n would stall the worker). **Non-private** (reads the data).
+    pub fn loss_grid(&self, max_res: usize) -> Option<(Vec<f64>, usize)> {
+        if max_res < MIN_GRID_RES {
+            return None;
+        }
+        let d = self.declared.d;
+        let view = self.view();
+        let res = grid_resolution(self.data.n(), max_res);
+        let r = view.extent;
+        let step = 2.0 * r / (res - 1) as f64;
+        let mut grid = Vec::with_capacity(res * res);
+        let mut w = vec![0.0; d];
+        for i in 0..res {
+            for j in 0..res {
+                let (a, b) = (
+                    view.center[0] - r + j as f64 * step,
+                    view.center[1] - r + i as f64 * step,
+                );
+                if d == 1 {
+                    w[0] = a;
+                } else {
+                    self.plane.point(a, b, &mut w);
+                }
+                grid.push(self.objective.value(&w));
+            }
+        }
+        Some((grid, res))
+    }
+}
+
+/// The largest res ≤ `max_res` with res²·n ≤ [`GRID_BUDGET`], but at least [`MIN_GRID_RES`].
+fn grid_resolution(n: usize, max_res: usize) -> usize {
+    let affordable = (GRID_BUDGET / n as f64).sqrt() as usize;
+    max_res.min(affordable).max(MIN_GRID_RES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RunConfig;
+    use crate::session::Session;
+    use crate::session::tests::small;
+
+    #[test]
+    fn loss_grid_only_in_two_dimensions() {
+        let s = Session::new(small()).unwrap();
+        let g = s.loss_grid(13).unwrap();
+        assert_eq!(g.len(), 169);
+        // The centre of the grid is w = 0, where logistic loss is ln 2.
+        assert!((g[84] - std::f64::consts::LN_2).abs() < 1e-12);
+        // A large n lowers the resolution to stay within the budget, down to a floor.
+        assert_eq!(grid_resolution(2_000, 72), 70);
+        assert_eq!(grid_resolution(100_000, 72), 10);
+        assert_eq!(grid_resolution(1_000_000, 72), MIN_GRID_RES);
+        assert_eq!(grid_resolution(10, 72), 72);
+        let s3 = Session::new(RunConfig { d: 3, ..small() }).unwrap();
+        assert_eq!(s3.loss_grid(13).map(|g| g.len()), Some(169));
+    }
+
+    #[test]
+    fn in_higher_dimensions_the_view_is_the_plane_through_w_star() {
+        let s = Session::new(RunConfig { d: 5, ..small() }).unwrap();
+        let problem = s.problem();
+        let plane = &problem.plane;
+        assert!((crate::linalg::norm2(&plane.e1) - 1.0).abs() < 1e-12);
+        assert!((crate::linalg::norm2(&plane.e2) - 1.0).abs() < 1e-12);
+        assert!(crate::linalg::dot(&plane.e1, &plane.e2).abs() < 1e-12);
+        assert_eq!(
+            plane.project(&problem.reference.as_ref().unwrap().w),
+            [0.0, 0.0]
+        );
+        let (grid, res) = problem.loss_grid(13).unwrap();
+        assert_eq!(grid.len(), res * res);
+        // The grid's centre is w*, where F is smallest over the grid (up to the grid's reach).
+        let centre = grid[(res / 2) * res + res / 2];
+        assert!((centre - problem.reference.as_ref().unwrap().value).abs() < 1e-9);
+        // w* minimises F over the domain: no grid point inside the domain does better.
+        let view = problem.view();
+        let step = 2.0 * view.extent / (res - 1) as f64;
+        let mut w = vec![0.0; 5];
+        for (k, &v) in grid.iter().enumerate() {
+            let (a, b) = (
+                -view.extent + (k % res) as f64 * step,
+                -view.extent + (k / res) as f64 * step,
+            );
+            plane.point(a, b, &mut w);
+            if problem.objective.domain().contains(&w, 0.0) {
+                assert!(
+                    v >= problem.reference.as_ref().unwrap().value - 1e-9,
+                    "{v} < F* at ({a}, {b})"
+                );
+            }
+        }
+    }
+}
