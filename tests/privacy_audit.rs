@@ -1,7 +1,7 @@
-//! The empirical audit (src/audit.rs) passes every correct mechanism and flags every planted bug.
+//! The empirical audit (src/audit/) passes every correct mechanism and flags every planted bug.
 //!
 //! All audits use α = 1e-3 (each Clopper–Pearson side at 5e-4) and fixed seeds. A correct
-//! mechanism can only fail with probability ≤ α per audit by construction (see audit.rs); the
+//! mechanism can only fail with probability ≤ α per audit by construction (see src/audit/); the
 //! planted bugs double the privacy loss or more, and the run counts are chosen so that the
 //! expected ε̂ of the buggy mechanism clears the claim by a wide margin (numbers in each test).
 
