@@ -109,6 +109,10 @@ mod tests {
         // The code draws noise and charges the accountant at every inner step (N releases).
         let c = card(AlgorithmKind::DpSvrgPlusPlus);
         assert!(!c.text.watch.contains("each epoch"), "{}", c.text.watch);
-        assert!(c.text.watch.contains("every inner step"), "{}", c.text.watch);
+        assert!(
+            c.text.watch.contains("every inner step"),
+            "{}",
+            c.text.watch
+        );
     }
 }

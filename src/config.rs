@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::algo::family::Purity;
 pub use crate::algo::family::ProblemKind;
+use crate::algo::family::Purity;
 use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;

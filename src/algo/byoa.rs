@@ -77,8 +77,8 @@ use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation_family::{op_declared, op_noise};
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
-use crate::session::problem::{Declared as ProblemDeclared, Problem as SessionProblem};
 use crate::domain::Domain;
+use crate::session::problem::{Declared as ProblemDeclared, Problem as SessionProblem};
 use crate::theory::curve::Curve;
 
 /// How σ is calibrated.
@@ -995,7 +995,10 @@ fn settings_of(config: &RunConfig) -> ByoaSettings {
     settings
 }
 
-fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclared) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_1_run(
+    config: &RunConfig,
+    declared: &ProblemDeclared,
+) -> Result<Box<dyn RunPlan>> {
     replace_one_only(
         config,
         "the sensitivity 4G/(μn) of output perturbation with a certified solver (Zhang, \
@@ -1030,7 +1033,10 @@ fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclared) -> Resul
     }))
 }
 
-fn plan_algorithm_2_run(config: &RunConfig, declared: &ProblemDeclared) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_2_run(
+    config: &RunConfig,
+    declared: &ProblemDeclared,
+) -> Result<Box<dyn RunPlan>> {
     replace_one_only(
         config,
         "phased output perturbation (Zhang, Thekumparampil, Oh & He 2022, \"Bring your \

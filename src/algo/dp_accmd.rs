@@ -541,8 +541,16 @@ pub static FAMILY: Family = Family {
         summary: DESCRIPTION,
     },
     settings: &[
-        setting(Setting::Steps, "steps T", "noisy full-gradient steps, composed in zCDP as DP-GD's"),
-        setting(Setting::Leak, "demonstrate the pitfall", "the paper's exact-gradient y-step: NOT private"),
+        setting(
+            Setting::Steps,
+            "steps T",
+            "noisy full-gradient steps, composed in zCDP as DP-GD's",
+        ),
+        setting(
+            Setting::Leak,
+            "demonstrate the pitfall",
+            "the paper's exact-gradient y-step: NOT private",
+        ),
     ],
     needs: &[
         Need::PlainErm {
@@ -560,7 +568,7 @@ pub static FAMILY: Family = Family {
     demonstration: Some(Demonstration {
         unclipped_features: false,
     }),
-    plan: plan,
+    plan,
 };
 
 /// DP-AccMD's plan: its declared inputs, calibrated as DP-GD's.

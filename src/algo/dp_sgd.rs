@@ -773,11 +773,31 @@ pub static FAMILY: Family = Family {
         summary: DESCRIPTION,
     },
     settings: &[
-        setting(Setting::Steps, "steps T", "noisy minibatch steps; each spends a share of ε"),
-        setting(Setting::StepSize, "step size η (blank: theory)", "theory: 1/β for smooth F, D/(G√T) otherwise"),
-        setting(Setting::Batch, "expected batch b", "Poisson subsampling at rate q = b/n"),
-        setting(Setting::Clip, "gradient clip C (blank: G)", "each per-sample gradient is clipped to norm C"),
-        setting(Setting::Leak, "demonstrate the pitfall", "DP-SGD without per-sample clipping, on unclipped features: NOT private"),
+        setting(
+            Setting::Steps,
+            "steps T",
+            "noisy minibatch steps; each spends a share of ε",
+        ),
+        setting(
+            Setting::StepSize,
+            "step size η (blank: theory)",
+            "theory: 1/β for smooth F, D/(G√T) otherwise",
+        ),
+        setting(
+            Setting::Batch,
+            "expected batch b",
+            "Poisson subsampling at rate q = b/n",
+        ),
+        setting(
+            Setting::Clip,
+            "gradient clip C (blank: G)",
+            "each per-sample gradient is clipped to norm C",
+        ),
+        setting(
+            Setting::Leak,
+            "demonstrate the pitfall",
+            "DP-SGD without per-sample clipping, on unclipped features: NOT private",
+        ),
     ],
     needs: &[Need::PlainErm {
         why: "DP-SGD's per-sample kernels and noise serve a mean of per-sample gradients (tilted or robust losses run under output perturbation)",
@@ -787,7 +807,7 @@ pub static FAMILY: Family = Family {
     demonstration: Some(Demonstration {
         unclipped_features: true,
     }),
-    plan: plan,
+    plan,
 };
 
 /// DP-SGD's plan: its RDP calibration (the bisection runs once per run, not per repeat).
@@ -846,12 +866,8 @@ impl Plan for SgdPlan {
     }
 
     fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
-        let sgd = DpSgd::from_calibration(
-            self.calibration.clone(),
-            &problem.objective,
-            noise,
-            seeded,
-        )?;
+        let sgd =
+            DpSgd::from_calibration(self.calibration.clone(), &problem.objective, noise, seeded)?;
         Ok(MinRun::on(problem, sgd))
     }
 }

@@ -74,8 +74,8 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, Setting,
-    SettingUse, setting,
+    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, Setting, SettingUse,
+    setting,
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig, SvrgNoiseChoice};
@@ -825,11 +825,31 @@ impl PrivateAlgorithm for DpSvrg {
 const SVRG_PRINTED_C: f64 = 8.0;
 
 const SVRG_SETTINGS: &[SettingUse] = &[
-    setting(Setting::Steps, "epochs T", "each epoch recomputes the anchor gradient, then m = n/b noisy inner steps"),
-    setting(Setting::StepSize, "step size η (blank: theory)", "theory: the paper's preset from β and μ"),
-    setting(Setting::Batch, "batch b", "inner steps use minibatches of b; m = n/b of them per epoch"),
-    setting(Setting::SvrgNoise, "DP-SVRG noise", "certified: what the accountant proves; as printed: the paper's formula, which certifies nothing"),
-    setting(Setting::Leak, "demonstrate the pitfall", "Barzilai–Borwein step sizes from exact gradients: NOT private"),
+    setting(
+        Setting::Steps,
+        "epochs T",
+        "each epoch recomputes the anchor gradient, then m = n/b noisy inner steps",
+    ),
+    setting(
+        Setting::StepSize,
+        "step size η (blank: theory)",
+        "theory: the paper's preset from β and μ",
+    ),
+    setting(
+        Setting::Batch,
+        "batch b",
+        "inner steps use minibatches of b; m = n/b of them per epoch",
+    ),
+    setting(
+        Setting::SvrgNoise,
+        "DP-SVRG noise",
+        "certified: what the accountant proves; as printed: the paper's formula, which certifies nothing",
+    ),
+    setting(
+        Setting::Leak,
+        "demonstrate the pitfall",
+        "Barzilai–Borwein step sizes from exact gradients: NOT private",
+    ),
 ];
 
 const SVRG_NEEDS_ERM: Need = Need::PlainErm {
@@ -986,12 +1006,8 @@ impl Plan for SvrgPlan {
     }
 
     fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
-        let svrg = DpSvrg::from_calibration(
-            self.calibration.clone(),
-            &problem.objective,
-            noise,
-            seeded,
-        )?;
+        let svrg =
+            DpSvrg::from_calibration(self.calibration.clone(), &problem.objective, noise, seeded)?;
         Ok(MinRun::on(problem, svrg))
     }
 }

@@ -422,7 +422,7 @@ pub static FAMILY: Family = Family {
     solves: &[ProblemKind::Minimisation],
     purity: Purity::Pure,
     demonstration: None,
-    plan: plan,
+    plan,
 };
 
 /// The grid mechanism's plan: ε, the grid and the sensitivity of its utility.

@@ -17,7 +17,7 @@ use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::GaussianRow;
-use crate::privacy::{Guarantee, Relation, Rdp};
+use crate::privacy::{Guarantee, Rdp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::{Declared, Problem};
 use crate::theory::curve::Curve;
@@ -128,9 +128,11 @@ impl Need {
     pub fn check(&self, config: &RunConfig) -> Result<()> {
         let unbounded = config.domain == DomainChoice::Unconstrained;
         match *self {
-            Need::Ridge { why, .. } if config.l2 <= 0.0 => {
-                Err(Error::invalid("l2", format!("a ridge l2 > 0: {why}"), config.l2))
-            }
+            Need::Ridge { why, .. } if config.l2 <= 0.0 => Err(Error::invalid(
+                "l2",
+                format!("a ridge l2 > 0: {why}"),
+                config.l2,
+            )),
             Need::Domain { domain, why } if config.domain != domain => Err(Error::invalid(
                 "domain",
                 format!("{}: {why}", serde_name(&domain)),
@@ -146,27 +148,28 @@ impl Need {
                 format!("a smooth loss: {why}"),
                 format!("{:?}", config.loss),
             )),
+            // The aggregation's control sits under the loss's, which shows its errors.
             Need::PlainErm { why } if config.wrap != Wrap::None => Err(Error::invalid(
-                "wrap",
+                "loss",
                 format!("plain ERM: {why}"),
                 format!("{:?}", config.wrap),
             )),
             Need::NotTilted { why } if matches!(config.wrap, Wrap::Tilted { .. }) => Err(
-                Error::invalid("wrap", format!("ERM or the robust loss: {why}"), "tilted"),
+                Error::invalid("loss", format!("ERM or the robust loss: {why}"), "tilted"),
             ),
             Need::MaxSteps { max, why, .. } if config.steps > max => Err(Error::invalid(
                 "steps",
                 format!("at most {max}: {why}"),
                 config.steps,
             )),
-            Need::MaxDimension { max, why } if config.d > max => Err(Error::invalid(
-                "d",
-                format!("d ≤ {max}: {why}"),
-                config.d,
-            )),
-            Need::Bounded { why } if unbounded => {
-                Err(Error::invalid("domain", format!("a bounded domain: {why}"), "R^d"))
+            Need::MaxDimension { max, why } if config.d > max => {
+                Err(Error::invalid("d", format!("d ≤ {max}: {why}"), config.d))
             }
+            Need::Bounded { why } if unbounded => Err(Error::invalid(
+                "domain",
+                format!("a bounded domain: {why}"),
+                "R^d",
+            )),
             Need::Ball { why }
                 if !matches!(config.domain, DomainChoice::L2Ball | DomainChoice::L1Ball) =>
             {

@@ -473,9 +473,21 @@ pub static FAMILY: Family = Family {
         summary: DESCRIPTION,
     },
     settings: &[
-        setting(Setting::Steps, "steps T", "noisy full-gradient steps; each spends a share of ε"),
-        setting(Setting::StepSize, "step size η (blank: theory)", "theory: 1/β for smooth F, D/(G√T) otherwise"),
-        setting(Setting::Leak, "demonstrate the pitfall", "DP-GD without clipping, on unclipped features: NOT private"),
+        setting(
+            Setting::Steps,
+            "steps T",
+            "noisy full-gradient steps; each spends a share of ε",
+        ),
+        setting(
+            Setting::StepSize,
+            "step size η (blank: theory)",
+            "theory: 1/β for smooth F, D/(G√T) otherwise",
+        ),
+        setting(
+            Setting::Leak,
+            "demonstrate the pitfall",
+            "DP-GD without clipping, on unclipped features: NOT private",
+        ),
     ],
     needs: &[Need::NotTilted {
         why: "DP-GD's noise is calibrated to a mean of per-sample gradients (tilted losses run under output perturbation)",
@@ -485,7 +497,7 @@ pub static FAMILY: Family = Family {
     demonstration: Some(Demonstration {
         unclipped_features: true,
     }),
-    plan: plan,
+    plan,
 };
 
 /// DP-GD's plan: its zCDP calibration, step size and the leak its data were prepared with.
@@ -542,7 +554,11 @@ impl Plan for GdPlan {
     /// strongly convex smooth F; it starts from F(w₀) − F*, so it needs the reference.
     fn theory(&self, problem: &Problem) -> Option<Curve> {
         let declared = &problem.declared;
-        let (beta, mu, d) = (declared.smoothness(), declared.strong_convexity(), declared.d);
+        let (beta, mu, d) = (
+            declared.smoothness(),
+            declared.strong_convexity(),
+            declared.d,
+        );
         if !(mu > 0.0 && beta.is_finite() && self.step_size == 1.0 / beta) {
             return None;
         }
@@ -557,7 +573,13 @@ impl Plan for GdPlan {
     }
 
     fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
-        let gd = NoisyGd::new(self.calibration, self.step_size, &problem.objective, noise, seeded)?;
+        let gd = NoisyGd::new(
+            self.calibration,
+            self.step_size,
+            &problem.objective,
+            noise,
+            seeded,
+        )?;
         Ok(MinRun::on(problem, gd.with_leak(self.leak)))
     }
 }

@@ -89,9 +89,7 @@ use crate::rng::DpRng;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
-use super::family::{
-    CardText, Family, Need, Plan, Preview, ProblemKind, Purity, replace_one_only,
-};
+use super::family::{CardText, Family, Need, Plan, Preview, ProblemKind, Purity, replace_one_only};
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
 use crate::session::problem::{Declared, Problem};
@@ -646,7 +644,7 @@ pub static FAMILY: Family = Family {
     solves: &[ProblemKind::Minimisation],
     purity: Purity::Pure,
     demonstration: None,
-    plan: plan,
+    plan,
 };
 
 /// Objective perturbation's plan: ε split between b and the residual draw, γ fixed.
@@ -660,7 +658,13 @@ fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
         epsilon: config.epsilon,
         ..ObjectivePerturbationConfig::default()
     };
-    let plan = AmpPlan::new(&settings, config.n, config.d, config.l2, config.feature_bound)?;
+    let plan = AmpPlan::new(
+        &settings,
+        config.n,
+        config.d,
+        config.l2,
+        config.feature_bound,
+    )?;
     // b ~ ℓ2-Laplace of scale 2R/ε′; the run reports ‖b/n‖. The residual z is the second draw
     // (approximate minima perturbation), shown in `draws` and the accounting.
     let b = plan.noise();

@@ -15,8 +15,8 @@ use super::{
 };
 use crate::config::{AlgorithmKind, RunConfig, at_control};
 use crate::error::{Error, Result};
-use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::privacy::Rdp;
+use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::rng::DpRng;
 use crate::session::problem::{Declared, Problem};
 use crate::theory::curve::Curve;
@@ -110,7 +110,12 @@ impl Planned {
     /// The running algorithm on `problem`. The promise shown before the run must be the one the
     /// algorithm keeps: the guarantee and the whole noise law (every draw's kind, scale, count
     /// and sensitivity); a difference is refused here, before the first step.
-    pub fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    pub fn build(
+        &self,
+        problem: &Arc<Problem>,
+        noise: DpRng,
+        seeded: bool,
+    ) -> Result<Box<dyn Run>> {
         let run = self.plan.build(problem, noise, seeded)?;
         if !same_promise(run.guarantee(), &self.preview.guarantee) {
             return Err(Error::invalid(
@@ -175,7 +180,12 @@ pub fn pick(config: &RunConfig, kind: AlgorithmKind) -> (RunConfig, Vec<String>)
             family.card.name
         ));
     }
-    notes.extend(family.needs.iter().filter_map(|need| need.meet(&mut picked)));
+    notes.extend(
+        family
+            .needs
+            .iter()
+            .filter_map(|need| need.meet(&mut picked)),
+    );
     (picked, notes)
 }
 
@@ -202,7 +212,11 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{:?} after {notes:?}: {e}", family.kind));
             plan(&config).unwrap_or_else(|e| panic!("{:?} after {notes:?}: {e}", family.kind));
             // A note for every change, and none when nothing changed.
-            let changed = config != RunConfig { algorithm: family.kind, ..RunConfig::default() };
+            let changed = config
+                != RunConfig {
+                    algorithm: family.kind,
+                    ..RunConfig::default()
+                };
             assert_eq!(changed, !notes.is_empty(), "{:?}: {notes:?}", family.kind);
         }
     }

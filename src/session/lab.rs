@@ -7,10 +7,10 @@ use crate::config::RunConfig;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 
-use crate::theory::curve::Curve;
 use super::prepare::Preview;
 use super::problem::Problem;
 use super::run::{Batch, LanePlan, Session};
+use crate::theory::curve::Curve;
 
 /// One lane's share of a slice.
 #[derive(Debug, Clone, PartialEq)]

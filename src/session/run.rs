@@ -240,7 +240,11 @@ impl Session {
                 break;
             };
             let excess = self.score(Point::Min(&self.before), step.value);
-            batch.push(&step.report, excess, self.problem.plane.project(&self.before));
+            batch.push(
+                &step.report,
+                excess,
+                self.problem.plane.project(&self.before),
+            );
             if !keep_going() {
                 break;
             }

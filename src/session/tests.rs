@@ -256,7 +256,7 @@ fn preview_and_running_algorithm_agree_on_the_whole_noise_law() {
         for lane in &lab.lanes {
             let p = &lab.previews()[lane.algorithm];
             let kind = p.kind;
-            let drawn = lane.session.algorithm.draws();
+            let drawn = lane.session.run.draws();
             assert!(
                 same_law(&drawn, &p.draws),
                 "{kind:?}: runs {drawn:?}, previewed {:?}",

@@ -31,7 +31,7 @@ impl Curve {
     }
 
     /// A bound after t = 0, s, 2s, … T steps of an iterative method (one full pass each), at
-    /// most [`CURVE_POINTS`] of them; t = 0 is drawn at x = 1 on the log axis.
+    /// most 200 of them; t = 0 is drawn at x = 1 on the log axis.
     pub fn over_steps(
         steps: usize,
         bound: impl Fn(usize) -> crate::error::Result<f64>,

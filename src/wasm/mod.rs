@@ -349,8 +349,11 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
     };
     set(&obj, "release", &release);
     // Named values (a certificate, a phase, a gap …): `{ name: value }`. **Non-private**.
-    let diagnostics: std::collections::BTreeMap<&str, f64> =
-        batch.diagnostics.iter().map(|d| (d.name, d.value)).collect();
+    let diagnostics: std::collections::BTreeMap<&str, f64> = batch
+        .diagnostics
+        .iter()
+        .map(|d| (d.name, d.value))
+        .collect();
     set(&obj, "diagnostics", &to_js(&diagnostics)?);
     set(&obj, "done", &JsValue::from_bool(batch.done));
     Ok(obj.into())
