@@ -74,7 +74,7 @@ use super::family::{
     replace_one_only, setting, statement,
 };
 use super::output_perturbation::OutputPerturbation;
-use super::output_perturbation_family::{op_declared, op_noise};
+use super::output_perturbation::{op_declared, op_noise};
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::domain::Domain;

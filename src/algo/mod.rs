@@ -10,7 +10,6 @@ pub mod family;
 pub mod noisy_gd;
 pub mod objective_perturbation;
 pub mod output_perturbation;
-mod output_perturbation_family;
 pub mod registry;
 pub mod run;
 

@@ -11,7 +11,7 @@ use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
     byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
-    output_perturbation_family,
+    output_perturbation,
 };
 use crate::config::{AlgorithmKind, RunConfig, at_control};
 use crate::error::{Error, Result};
@@ -29,8 +29,8 @@ pub static FAMILIES: [&Family; 11] = [
     &dp_svrg::FAMILY_PLUS_PLUS,
     &dp_accmd::FAMILY,
     &objective_perturbation::FAMILY,
-    &output_perturbation_family::FAMILY,
-    &output_perturbation_family::FAMILY_REGULARISED,
+    &output_perturbation::FAMILY,
+    &output_perturbation::FAMILY_REGULARISED,
     &byoa::FAMILY,
     &byoa::FAMILY_PHASED,
     &exponential_grid::FAMILY,

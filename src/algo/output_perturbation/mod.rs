@@ -95,6 +95,7 @@
 
 mod algorithm;
 mod declared;
+mod family;
 mod plan;
 #[cfg(test)]
 mod tests;
@@ -104,6 +105,8 @@ mod tests;
 pub use crate::solver::CertifiedRun;
 pub use algorithm::{Outcome, OutputPerturbation, perturb};
 pub use declared::{Constants, Declared, Form, loss_range, tilt_factor};
+pub use family::{FAMILY, FAMILY_REGULARISED};
+pub(crate) use family::{op_declared, op_noise};
 pub(crate) use plan::certified_gd_bound;
 pub use plan::{
     ConvexClass, NoiseLaw, Plan, Regularised, Settings, default_alpha, gd_iteration_bound, k_delta,

@@ -1,19 +1,18 @@
 //! Output perturbation's two families (Lowy & Razaviyayn 2021, Algorithms 1 and 6): cards,
-//! settings, needs and the data-free plans (issue 13). The mechanism itself is
-//! [`super::output_perturbation`].
+//! settings, needs and the data-free plans. The mechanism is in the sibling files.
 
 use std::sync::Arc;
 
-use super::NoiseShape;
-use super::family::{
-    CardText, Family, Need, Plan as RunPlan, Preview, ProblemKind, Purity, Setting,
-    replace_one_only, setting,
-};
-use super::output_perturbation::{
+use super::{
     self as op, CARD, CARD_REGULARISED, ConvexClass, Form, NoiseLaw, OutputPerturbation, Plan,
     Regularised, Settings,
 };
-use super::run::{MinRun, Run};
+use crate::algo::NoiseShape;
+use crate::algo::family::{
+    CardText, Family, Need, Plan as RunPlan, Preview, ProblemKind, Purity, Setting,
+    replace_one_only, setting,
+};
+use crate::algo::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::Result;
 use crate::loss::Wrap;
