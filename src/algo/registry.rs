@@ -220,4 +220,63 @@ mod tests {
             assert_eq!(changed, !notes.is_empty(), "{:?}: {notes:?}", family.kind);
         }
     }
+
+    #[test]
+    fn a_family_refuses_a_problem_kind_it_cannot_solve_before_any_data_are_read() {
+        // A loaded-file config with no file: reaching the data would fail at `csv`/`data`, so an
+        // error at `problem` proves the refusal comes first.
+        for family in FAMILIES {
+            let config = RunConfig {
+                problem: ProblemKind::Saddle,
+                data: crate::config::DataSource::Csv,
+                ..pick(&RunConfig::default(), family.kind).0
+            };
+            let refused = crate::session::Lab::new(config, None)
+                .err()
+                .expect("refused");
+            assert_eq!(
+                refused.field(),
+                Some("problem"),
+                "{:?}: {refused}",
+                family.kind
+            );
+        }
+    }
+
+    #[test]
+    fn picking_a_family_meets_its_needs_and_says_what_changed_and_why() {
+        let (config, notes) = pick(&RunConfig::default(), AlgorithmKind::OutputPerturbation);
+        assert!(config.l2 > 0.0);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("ridge l2 set to"), "{notes:?}");
+        assert!(notes[0].contains("strongly convex"), "{notes:?}");
+        // A setting the family does not need is left alone, and a met need says nothing.
+        let (again, notes) = pick(&config, AlgorithmKind::OutputPerturbation);
+        assert_eq!((again, notes.len()), (config, 0));
+        // DP-SVRG++'s doubling epochs: the default T = 200 would be 2^201·m releases.
+        let (svrg, notes) = pick(&RunConfig::default(), AlgorithmKind::DpSvrgPlusPlus);
+        assert!(svrg.steps <= 12, "{}", svrg.steps);
+        assert!(notes.iter().any(|n| n.contains("double")), "{notes:?}");
+        // A loaded file's dimension is the file's: the grid mechanism's d ≤ 2 stays unmet there,
+        // and validation names `d`.
+        let file = RunConfig {
+            data: crate::config::DataSource::Csv,
+            d: 5,
+            ..RunConfig::default()
+        };
+        let (grid, _) = pick(&file, AlgorithmKind::ExponentialGrid);
+        assert_eq!(grid.d, 5);
+        assert_eq!(grid.validate().unwrap_err().field(), Some("d"));
+    }
+
+    #[test]
+    fn an_unmet_need_of_a_compared_algorithm_is_named_at_compare() {
+        let config = RunConfig {
+            compare: vec![AlgorithmKind::OutputPerturbation],
+            ..RunConfig::default()
+        };
+        let e = config.validate().unwrap_err();
+        assert_eq!(e.field(), Some("compare"), "{e}");
+        assert!(e.to_string().contains("ridge"), "{e}");
+    }
 }
