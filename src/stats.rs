@@ -154,39 +154,22 @@ pub fn beta_inc(a: f64, b: f64, x: f64) -> f64 {
 
 fn beta_continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     const TINY: f64 = 1e-300;
+    let floor = |v: f64| if v.abs() < TINY { TINY } else { v };
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
     let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
+    let mut d = 1.0 / floor(1.0 - qab * x / qap);
     let mut h = d;
+    // One modified-Lentz step with coefficient `aa`: updates C and D, returns the factor C·D.
+    let mut lentz = |aa: f64| {
+        d = 1.0 / floor(1.0 + aa * d);
+        c = floor(1.0 + aa / c);
+        d * c
+    };
     for m in 1..1_000_000 {
         let m = m as f64;
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let delta = d * c;
+        h *= lentz(m * (b - m) * x / ((qam + m2) * (a + m2)));
+        let delta = lentz(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)));
         h *= delta;
         if (delta - 1.0).abs() < 1e-15 {
             break;
