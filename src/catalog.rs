@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::algo::family::{CardText, Family, Need, Purity, SettingUse};
+use crate::algo::family::{CardText, Demonstration, Family, Need, Purity, SettingUse};
 use crate::algo::registry;
 use crate::config::AlgorithmKind;
 
@@ -36,7 +36,7 @@ fn of(family: &Family) -> Card {
         settings: family.settings,
         needs: family.needs,
         purity: family.purity,
-        demonstration: family.demonstration.is_some(),
+        demonstration: family.demonstration != Demonstration::None,
     }
 }
 

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::algo::family::ProblemKind;
-use crate::algo::family::Purity;
+use crate::algo::family::{Demonstration, Purity};
 use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;
@@ -78,7 +78,7 @@ impl AlgorithmKind {
 
     /// Whether the algorithm has a leaky demonstration variant (digest 002's pitfalls).
     pub fn has_leak(self) -> bool {
-        registry::family(self).demonstration.is_some()
+        registry::family(self).demonstration != Demonstration::None
     }
 
     /// Whether the algorithm *only* offers pure ε-DP (its δ is 0 whatever the config says).

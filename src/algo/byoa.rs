@@ -70,7 +70,7 @@ use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Family, Need, Plan as RunPlan, Preview, ProblemKind, Purity, Setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity, Setting,
     replace_one_only, setting, statement,
 };
 use super::output_perturbation::OutputPerturbation;
@@ -944,9 +944,9 @@ pub static FAMILY: Family = Family {
         ERM_ONLY,
         SMOOTH,
     ],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Approximate,
-    demonstration: None,
+    demonstration: Demonstration::None,
     plan: plan_algorithm_1_run,
 };
 
@@ -975,9 +975,9 @@ pub static FAMILY_PHASED: Family = Family {
             why: "phase k's ridge μ_k = μ·2^k is set from the domain's radius D",
         },
     ],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Approximate,
-    demonstration: None,
+    demonstration: Demonstration::None,
     plan: plan_algorithm_2_run,
 };
 

@@ -82,7 +82,7 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, Setting, setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting, setting,
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
@@ -563,11 +563,9 @@ pub static FAMILY: Family = Family {
             why: "DP-AccMD's mirror maps are for these",
         },
     ],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Approximate,
-    demonstration: Some(Demonstration {
-        unclipped_features: false,
-    }),
+    demonstration: Demonstration::OnClippedData,
     plan,
 };
 

@@ -75,7 +75,7 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, Setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
     default_step, setting,
 };
 use super::run::{MinRun, Run};
@@ -802,11 +802,9 @@ pub static FAMILY: Family = Family {
     needs: &[Need::PlainErm {
         why: "DP-SGD's per-sample kernels and noise serve a mean of per-sample gradients (tilted or robust losses run under output perturbation)",
     }],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Approximate,
-    demonstration: Some(Demonstration {
-        unclipped_features: true,
-    }),
+    demonstration: Demonstration::Unclipped,
     plan,
 };
 

@@ -74,8 +74,8 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, Setting, SettingUse,
-    setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
+    SettingUse, setting,
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig, SvrgNoiseChoice};
@@ -881,11 +881,9 @@ pub static FAMILY: Family = Family {
         SVRG_NEEDS_ERM,
         SVRG_NEEDS_SMOOTH,
     ],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Approximate,
-    demonstration: Some(Demonstration {
-        unclipped_features: false,
-    }),
+    demonstration: Demonstration::OnClippedData,
     plan: plan_svrg,
 };
 
@@ -913,11 +911,9 @@ pub static FAMILY_PLUS_PLUS: Family = Family {
         SVRG_NEEDS_ERM,
         SVRG_NEEDS_SMOOTH,
     ],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Approximate,
-    demonstration: Some(Demonstration {
-        unclipped_features: false,
-    }),
+    demonstration: Demonstration::OnClippedData,
     plan: plan_svrg_plus_plus,
 };
 

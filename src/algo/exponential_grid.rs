@@ -60,7 +60,8 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Family, Need, Plan, Preview, ProblemKind, Purity, Setting, setting, statement,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting, setting,
+    statement,
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
@@ -419,9 +420,9 @@ pub static FAMILY: Family = Family {
             why: "the grid covers the domain, and the sensitivity 2LR/n needs its radius R",
         },
     ],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Pure,
-    demonstration: None,
+    demonstration: Demonstration::None,
     plan,
 };
 

@@ -272,20 +272,27 @@ pub struct Family {
     /// The problem kinds it solves.
     pub solves: &'static [ProblemKind],
     pub purity: Purity,
-    /// Its leaky demonstration (digest 002's pitfalls), if it has one: what it skips, and whether
-    /// it leaves the features unclipped (the demonstrations whose point is the unclipped gradient).
-    pub demonstration: Option<Demonstration>,
+    /// Its leaky demonstration (digest 002's pitfalls), if it has one.
+    pub demonstration: Demonstration,
     /// The data-free plan of a run of this family.
     pub plan: fn(&RunConfig, &Declared) -> Result<Box<dyn Plan>>,
 }
 
-/// A family's "demonstrate the pitfall" variant.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Demonstration {
-    /// Whether the demonstration also leaves the features unclipped: skipping a gradient clip
-    /// changes nothing when the features are clipped to the declared bound.
-    pub unclipped_features: bool,
+/// A family's "demonstrate the pitfall" variant (the run is then NOT private).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Demonstration {
+    /// It has none.
+    None,
+    /// It skips a step of the private algorithm on the clipped data.
+    OnClippedData,
+    /// It skips a gradient clip and leaves the features unclipped too: skipping a clip changes
+    /// nothing when the features are clipped to the declared bound.
+    Unclipped,
 }
+
+/// The problem kinds of a family that solves minimisation problems only.
+pub const MINIMISATION: &[ProblemKind] = &[ProblemKind::Minimisation];
 
 impl Family {
     /// Whether it reads `key`.
@@ -295,7 +302,7 @@ impl Family {
 
     /// Whether `config` (as this family's lane) leaves the features unclipped.
     pub fn unclipped_features(&self, config: &RunConfig) -> bool {
-        config.leak && self.demonstration.is_some_and(|d| d.unclipped_features)
+        config.leak && self.demonstration == Demonstration::Unclipped
     }
 }
 

@@ -57,7 +57,7 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, Setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
     default_step, setting,
 };
 use super::run::{MinRun, Run};
@@ -492,11 +492,9 @@ pub static FAMILY: Family = Family {
     needs: &[Need::NotTilted {
         why: "DP-GD's noise is calibrated to a mean of per-sample gradients (tilted losses run under output perturbation)",
     }],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Approximate,
-    demonstration: Some(Demonstration {
-        unclipped_features: true,
-    }),
+    demonstration: Demonstration::Unclipped,
     plan,
 };
 

@@ -89,7 +89,9 @@ use crate::rng::DpRng;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
-use super::family::{CardText, Family, Need, Plan, Preview, ProblemKind, Purity, replace_one_only};
+use super::family::{
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, replace_one_only,
+};
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
 use crate::session::problem::{Declared, Problem};
@@ -641,9 +643,9 @@ pub static FAMILY: Family = Family {
             why: "objective perturbation's proof needs a twice-differentiable objective",
         },
     ],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Pure,
-    demonstration: None,
+    demonstration: Demonstration::None,
     plan,
 };
 

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::family::{Family, Plan, Preview, ProblemKind, Purity, same_promise};
+use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, same_promise};
 use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
@@ -173,7 +173,7 @@ pub fn pick(config: &RunConfig, kind: AlgorithmKind) -> (RunConfig, Vec<String>)
             picked.delta, family.card.name
         ));
     }
-    if picked.leak && family.demonstration.is_none() {
+    if picked.leak && family.demonstration == Demonstration::None {
         picked.leak = false;
         notes.push(format!(
             "pitfall demonstration turned off: {} has none",

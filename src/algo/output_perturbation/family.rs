@@ -9,7 +9,7 @@ use super::{
 };
 use crate::algo::NoiseShape;
 use crate::algo::family::{
-    CardText, Family, Need, Plan as RunPlan, Preview, ProblemKind, Purity, Setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity, Setting,
     replace_one_only, setting,
 };
 use crate::algo::run::{MinRun, Run};
@@ -56,9 +56,9 @@ pub static FAMILY: Family = Family {
         value: 0.1,
         why: "output perturbation (Lowy & Razaviyayn 2021, Algorithm 1) needs a strongly convex objective",
     }],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Either,
-    demonstration: None,
+    demonstration: Demonstration::None,
     plan: plan_algorithm_1,
 };
 
@@ -79,9 +79,9 @@ pub static FAMILY_REGULARISED: Family = Family {
     needs: &[Need::Bounded {
         why: "Algorithm 6's ridge λ is set from the domain's radius R",
     }],
-    solves: &[ProblemKind::Minimisation],
+    solves: MINIMISATION,
     purity: Purity::Either,
-    demonstration: None,
+    demonstration: Demonstration::None,
     plan: plan_algorithm_6,
 };
 
