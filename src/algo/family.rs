@@ -62,22 +62,34 @@ pub enum Purity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Setting {
+    /// `steps`: iterations T (DP-GD, DP-SGD, DP-AccMD) or epochs (DP-SVRG/++), ≥ 1.
     Steps,
+    /// `step_size`: η; blank takes the family's theory default.
     StepSize,
+    /// `batch`: minibatch size b (DP-SGD's expected Poisson batch, DP-SVRG's inner steps).
     Batch,
+    /// `clip`: DP-SGD's per-sample gradient clip C; blank takes G.
     Clip,
+    /// `svrg_noise`: DP-SVRG's noise, certified by the accountant or as printed (proves nothing).
     SvrgNoise,
+    /// `solver`: the certified base solver of output perturbation (and its phased variant).
     Solver,
+    /// `gaussian`: output perturbation's Gaussian calibration (δ > 0): ZWB+19, analytic, classical.
     Gaussian,
+    /// `grid_resolution`: grid points per axis of the exponential mechanism (resolution^d in all).
     GridResolution,
+    /// `leak`: run the family's leaky demonstration instead; its ledger says NOT PRIVATE.
     Leak,
 }
 
 /// A setting as one family reads it: the label and help the page shows beside its control.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SettingUse {
+    /// The config key it reads, which is also its control's id.
     pub key: Setting,
+    /// The control's label on the page, with the paper's symbol (e.g. "steps T").
     pub label: &'static str,
+    /// One line shown beside the control: what the setting does in this family.
     pub help: &'static str,
 }
 
@@ -93,34 +105,70 @@ pub const fn setting(key: Setting, label: &'static str, help: &'static str) -> S
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Need {
     /// A ridge `l2` > 0 (a strongly convex objective); picking sets `l2 = value`.
-    Ridge { value: f64, why: &'static str },
+    Ridge {
+        /// The `l2` picking sets, > 0.
+        value: f64,
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// This constraint set.
     Domain {
+        /// The constraint set the family requires; picking sets it.
         domain: DomainChoice,
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
     /// The logistic loss.
-    Logistic { why: &'static str },
+    Logistic {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// A smooth loss; picking sets the logistic loss.
-    SmoothLoss { why: &'static str },
+    SmoothLoss {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// Plain ERM (no tilt, no adversarial loss).
-    PlainErm { why: &'static str },
+    PlainErm {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// ERM or the adversarial loss, not tilted ERM.
-    NotTilted { why: &'static str },
+    NotTilted {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// At most `max` steps (epochs); picking sets `steps = pick` when above.
     MaxSteps {
+        /// The largest `steps` the family accepts.
         max: usize,
+        /// The `steps` picking sets when above `max` (≤ `max`).
         pick: usize,
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
     /// Dimension d ≤ `max`; picking sets `d = max` when above.
-    MaxDimension { max: usize, why: &'static str },
+    MaxDimension {
+        /// The largest d the family accepts; picking sets d to it (not for a loaded file).
+        max: usize,
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// A bounded domain; picking sets the ℓ2 ball.
-    Bounded { why: &'static str },
+    Bounded {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// No lasso term (`l1` = 0).
-    NoLasso { why: &'static str },
+    NoLasso {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// The ℓ2 or the ℓ1 ball; picking sets the ℓ2 ball.
-    Ball { why: &'static str },
+    Ball {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
 }
 
 impl Need {
@@ -249,8 +297,11 @@ pub struct CardText {
     pub name: &'static str,
     /// Paper (authors, title, year), algorithm and theorem.
     pub source: &'static str,
+    /// What F, the data and the domain must satisfy for the guarantee and the bound.
     pub assumptions: &'static str,
+    /// How the guarantee is obtained: the mechanism and how its releases compose.
     pub privacy: &'static str,
+    /// The paper's utility bound, with its theorem.
     pub utility: &'static str,
     /// What the plots should show when it runs.
     pub watch: &'static str,
@@ -263,7 +314,9 @@ pub struct CardText {
 /// One algorithm family, declared once in its own file and listed in
 /// [`crate::algo::registry::FAMILIES`].
 pub struct Family {
+    /// The menu entry it implements: one family per [`AlgorithmKind`], the registry's key.
     pub kind: AlgorithmKind,
+    /// What the page shows about it.
     pub card: CardText,
     /// The run settings it reads (the page shows only these), with their labels and help.
     pub settings: &'static [SettingUse],
@@ -271,6 +324,7 @@ pub struct Family {
     pub needs: &'static [Need],
     /// The problem kinds it solves.
     pub solves: &'static [ProblemKind],
+    /// Which statements it can make; picking an `Approximate` family at δ = 0 sets the default δ.
     pub purity: Purity,
     /// Its leaky demonstration (digest 002's pitfalls), if it has one.
     pub demonstration: Demonstration,
@@ -335,6 +389,7 @@ pub struct Preview {
     pub kind: AlgorithmKind,
     /// The algorithm and where it comes from, in words.
     pub algorithm: &'static str,
+    /// The statement the release carries (ε, δ, relation; ρ when zCDP), fixed before the data.
     pub guarantee: Guarantee,
     /// The scale of each noise draw: per-coordinate σ (Gaussian), the ℓ2-Laplace scale, or the
     /// exponential mechanism's sensitivity.

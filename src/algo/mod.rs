@@ -1,6 +1,8 @@
 //! The private algorithms. Each states its [`Guarantee`] from the configuration alone before it
 //! touches data, then runs in steps; only its final release is private.
 
+#![deny(missing_docs)]
+
 pub mod byoa;
 pub mod dp_accmd;
 pub mod dp_sgd;
@@ -23,9 +25,19 @@ use crate::privacy::{Guarantee, Ledger};
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NoiseShape {
     /// Per-coordinate Gaussian, ‖z‖ ~ σ·χ_d.
-    Gaussian { sigma: f64, d: usize },
+    Gaussian {
+        /// σ, the standard deviation of each coordinate, > 0.
+        sigma: f64,
+        /// Coordinates per draw: the dimension of the vector it perturbs.
+        d: usize,
+    },
     /// ℓ2-Laplace, ‖z‖ ~ Gamma(d, scale).
-    L2Laplace { scale: f64, d: usize },
+    L2Laplace {
+        /// b of the density ∝ exp(−‖z‖₂/b), > 0 (E‖z‖ = d·b).
+        scale: f64,
+        /// Coordinates per draw: the dimension of the vector it perturbs.
+        d: usize,
+    },
     /// No additive noise (the exponential mechanism samples instead).
     None,
 }
@@ -35,8 +47,11 @@ pub enum NoiseShape {
 /// law is a list of these, in the order they are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Draws {
+    /// The law of each draw: kind, scale and dimension.
     pub noise: NoiseShape,
+    /// How many draws of this law: T for a per-step noise, 1 for a single release.
     pub count: usize,
+    /// ℓ2-sensitivity Δ₂ each draw covers, in the units of its scale (exponential mechanism: Δu).
     pub sensitivity: f64,
 }
 

@@ -127,8 +127,11 @@ floor that rises with T and falls with n·ε (dashed: the PL bound of the paper'
 /// The declared inputs that fix the noise: nothing here may come from the data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Calibration {
+    /// ε of the (ε, δ) statement, > 0.
     pub epsilon: f64,
+    /// δ of the statement, in (0, 1): the zCDP conversion needs δ > 0.
     pub delta: f64,
+    /// Neighbouring relation: the mean gradient's sensitivity is 2G/n (replace-one) or G/n.
     pub relation: Relation,
     /// Number of noisy gradient steps T.
     pub steps: usize,

@@ -92,6 +92,7 @@ pub fn plan(config: &RunConfig) -> Result<Planned> {
 /// A family's plan with its preview as the page shows it (with the teaching table of single
 /// Gaussian releases), and the one way to start a run of it.
 pub struct Planned {
+    /// The plan's preview with the single-release table filled in: what the page shows before Play.
     pub preview: Preview,
     plan: Box<dyn Plan>,
 }

@@ -19,7 +19,12 @@ pub enum Point<'a> {
     /// w ∈ W.
     Min(&'a [f64]),
     /// (x, y) ∈ X × Y.
-    Saddle { x: &'a [f64], y: &'a [f64] },
+    Saddle {
+        /// x ∈ X, the minimising player's point (the one the parameter view draws).
+        x: &'a [f64],
+        /// y ∈ Y, the maximising player's point.
+        y: &'a [f64],
+    },
 }
 
 impl Point<'_> {
@@ -36,7 +41,9 @@ impl Point<'_> {
 /// filter's state). **Non-private**: computed from the data.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Diagnostic {
+    /// The snake_case key the page reads it by (e.g. `certificate_bound`).
     pub name: &'static str,
+    /// Its value where the run stands; a yes/no is 1.0 or 0.0.
     pub value: f64,
 }
 
@@ -44,7 +51,11 @@ pub struct Diagnostic {
 /// run computed it on the way (the session evaluates it otherwise).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
+    /// What the step did (**non-private**).
     pub report: StepReport,
+    /// The problem's F at the iterate the step started from, when the run computed it on the way
+    /// (DP-SGD: its minibatch estimate); `None` (a run on its own objective) makes the session
+    /// evaluate F.
     pub value: Option<f64>,
 }
 

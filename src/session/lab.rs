@@ -17,7 +17,9 @@ use crate::theory::curve::Curve;
 pub struct LaneBatch {
     /// Index of the algorithm (0 = the main one, then `compare` in order).
     pub algorithm: usize,
+    /// Index r of the repeat, i.e. of the lane's independent noise stream (0 ≤ r < R).
     pub repeat: usize,
+    /// The lane's events in this slice.
     pub batch: Batch,
 }
 
@@ -74,10 +76,12 @@ impl Lab {
         })
     }
 
+    /// The problem every lane shares: data, objective, reference and plane.
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
 
+    /// The run's settings as given: main algorithm, `compare` and `repeats`.
     pub fn config(&self) -> &RunConfig {
         &self.config
     }
@@ -98,6 +102,7 @@ impl Lab {
         (done, self.lanes.len())
     }
 
+    /// Whether every lane has made its release.
     pub fn is_done(&self) -> bool {
         self.lanes.iter().all(|l| l.session.is_done())
     }

@@ -9,6 +9,8 @@
 //!
 //! [`RunConfig`]: crate::config::RunConfig
 
+#![deny(missing_docs)]
+
 pub mod prepare;
 pub mod problem;
 pub mod publish;

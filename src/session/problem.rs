@@ -46,15 +46,23 @@ const POPULATION_TOL: f64 = 1e-9;
 /// (DESIGN.md §5 rule 1). [`Problem`] builds its objective from exactly these values.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Declared {
+    /// Number of records: public under replace-one; under add/remove declared, and every mean
+    /// divides by it.
     pub n: usize,
+    /// Dimension of w and of each feature vector.
     pub d: usize,
+    /// The data term: a GLM loss and its aggregation (plain, tilted or adversarial).
     pub loss: Loss,
+    /// The elastic net: λ₁ (`l1`) and the ridge λ₂ = μ (`l2`).
     pub regularizer: Regularizer,
+    /// W (kind and radius), from the config's `domain` and `radius`.
     pub domain: DomainKind,
+    /// Declared bound on ‖x‖: features are clipped to it, which is what makes G hold.
     pub feature_bound: f64,
 }
 
 impl Declared {
+    /// The declaration `config` makes, from the config alone (no data).
     pub fn of(config: &RunConfig) -> Self {
         Self {
             n: config.n,
@@ -120,8 +128,13 @@ impl Declared {
 /// which a run only knows at its end).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plane {
+    /// The point of R^d at plane coordinates (0, 0): 0 for d ≤ 2; w* for d > 2, or the start
+    /// without a reference.
     pub origin: Vec<f64>,
+    /// First unit axis (d > 2 with a reference: from w* towards the start).
     pub e1: Vec<f64>,
+    /// Second unit axis, orthogonal to e1 (d > 2 with a reference: the start's descent
+    /// direction); zero when d = 1.
     pub e2: Vec<f64>,
 }
 
@@ -201,8 +214,13 @@ fn normalise(v: &mut [f64]) -> bool {
 
 /// Data, objective and reference, shared by every lane of a run.
 pub struct Problem {
+    /// What the noise may depend on, from the config alone.
     pub declared: Declared,
+    /// The records after clipping: features to the declared bound (unless a no-clipping
+    /// demonstration skips it), residual losses' targets to their label bound. **Private**.
     pub data: Arc<Dataset>,
+    /// F over `data` as `declared` states it (means over the declared n); every lane is scored on
+    /// it.
     pub objective: Objective,
     /// The certified reference optimum, or why there is none (it failed or met its caps).
     /// **Non-private** diagnostic: nothing of the release depends on it, and its absence only
@@ -212,6 +230,8 @@ pub struct Problem {
     pub clipped: usize,
     /// ‖xᵢ‖ before clipping for the first (at most 10⁴) samples. **Non-private**.
     pub feature_norms: Vec<f64>,
+    /// The parameter view's plane, fixed before any lane runs (through w* for d > 2, so
+    /// **non-private**).
     pub plane: Plane,
     /// For synthetic data: the population optimum, estimated on a fresh sample from the same
     /// generator (or in closed form), to report the releases' population excess risk.

@@ -31,11 +31,13 @@ pub enum Form {
 /// One algorithm's share of what a run publishes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Share {
+    /// The algorithm (main or compared) whose releases these are.
     pub algorithm: AlgorithmKind,
     /// Releases it makes (the run's repeats).
     pub releases: usize,
     /// The guarantee of each of them, as its ledger states it.
     pub guarantee: Guarantee,
+    /// How they compose here (after any restatement under replace-one).
     pub form: Form,
 }
 
@@ -44,13 +46,17 @@ pub struct Share {
 pub struct Composition {
     /// Released points in all.
     pub releases: usize,
+    /// Total ε of every release together, at `delta`, under `relation`.
     pub epsilon: f64,
+    /// Total δ: the releases' δs added up (after any restatement under replace-one), < 1.
     pub delta: f64,
+    /// The relation the total holds under: the releases' own, or replace-one when they mix.
     pub relation: Relation,
     /// The total ρ when every release composes in zCDP.
     pub rho: Option<f64>,
     /// How the total was obtained, in words (which releases composed how).
     pub method: String,
+    /// One share per algorithm of each run, in order (main, then `compare`).
     pub shares: Vec<Share>,
     /// Some release is a demonstration that is NOT private ("demonstrate the pitfall", DP-SVRG
     /// "as printed"): the total then states what the correct mechanisms would have promised.
@@ -308,28 +314,37 @@ fn to_replace_one(lane: &mut Lane) {
 pub struct Released {
     /// Index of the algorithm (0 = the main one, then `compare` in order).
     pub algorithm: usize,
+    /// Index r of the repeat (the noise stream) that released it.
     pub repeat: usize,
+    /// The released point w ∈ W.
     pub w: Vec<f64>,
+    /// Its ledger as the lane stated it (the export drops its data-dependent events).
     pub ledger: Ledger,
 }
 
 /// One release in the private export.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PrivateRelease {
+    /// The algorithm that released it.
     pub algorithm: AlgorithmKind,
+    /// Index r of the repeat (the noise stream) that released it.
     pub repeat: usize,
+    /// The released point w ∈ W.
     pub w: Vec<f64>,
+    /// Its ledger without the run's data-dependent events ([`Ledger::private`]).
     pub ledger: Ledger,
 }
 
 /// The private part of a run's export: what the guarantee covers, and nothing else.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PrivatePart {
+    /// [`PRIVATE_NOTE`]: what this part covers, for whoever opens the file.
     pub note: &'static str,
     /// The settings (chosen before the data were read).
     pub config: RunConfig,
     /// The guarantee of everything the run publishes together.
     pub composed: Composition,
+    /// Every released point, with its ledger.
     pub releases: Vec<PrivateRelease>,
 }
 

@@ -28,9 +28,11 @@ use super::problem::Problem;
 /// exported as private.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Release {
+    /// The released point w ∈ W: the one private output, with `ledger`.
     pub w: Vec<f64>,
     /// `w` in the parameter view's plane coordinates.
     pub plane: [f64; 2],
+    /// F(w) on the problem's objective. **Non-private**.
     pub loss: f64,
     /// F(w) − F*; `None` when the reference is unavailable ([`Problem::reference`]). Computed
     /// after the release, never before it or for it. **Non-private**.
@@ -38,6 +40,8 @@ pub struct Release {
     /// Excess population risk F_pop(w) − F_pop(w*_pop), estimated on a fresh sample with its
     /// standard error (synthetic data only). **Non-private**.
     pub population: Option<Estimate>,
+    /// What the release promises: guarantee, mechanism, caveats, any leaks
+    /// ([`Session::ledger`]).
     pub ledger: Ledger,
 }
 
@@ -45,8 +49,12 @@ pub struct Release {
 /// typed arrays. Everything but `release` is non-private.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Batch {
+    /// Step index t of each entry (the release entry follows the last step, at t + 1).
     pub t: Vec<f64>,
+    /// Gradient evaluations used by then, in full passes over the data.
     pub grad_evals: Vec<f64>,
+    /// F at each iterate as the algorithm reports it (DP-SGD: a minibatch estimate; a run on its
+    /// own objective: that objective's); at the release, the problem's F(w).
     pub loss: Vec<f64>,
     /// F(w_t) − F*, floored at 0 (F* is certified to within `Reference::gap_bound`); NaN
     /// throughout when the reference is unavailable (the page draws no curve and says why).
@@ -58,13 +66,16 @@ pub struct Batch {
     /// with the path it tells the dataset apart (‖(w_t − w_{t+1})/η − ∇F_D(w_t)‖ equals it only
     /// for the true D).
     pub noise_norm: Vec<f64>,
+    /// ‖∇F‖₂ at each iterate, as [`StepReport::grad_norm`] (NaN for the release entry).
     pub grad_norm: Vec<f64>,
     /// ε spent after each step (the guarantee's ε at the release).
     pub epsilon_spent: Vec<f64>,
+    /// The release, in the slice where the run finishes.
     pub release: Option<Release>,
     /// The run's named diagnostics where it stood at the end of the slice (a certificate, a
     /// phase, a gap …). **Non-private**.
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether the run has released: no later slice adds to it.
     pub done: bool,
 }
 
@@ -85,6 +96,7 @@ impl Batch {
         self.t.len()
     }
 
+    /// Whether the slice holds no iterate (a session advanced after its release).
     pub fn is_empty(&self) -> bool {
         self.t.is_empty()
     }
@@ -159,10 +171,12 @@ impl Session {
         })
     }
 
+    /// The settings it runs: `algorithm` is this session's (a lab's lanes have no `compare`).
     pub fn config(&self) -> &RunConfig {
         &self.config
     }
 
+    /// The guarantee of the release, fixed before the run from the configuration alone.
     pub fn guarantee(&self) -> &Guarantee {
         self.run.guarantee()
     }
@@ -172,6 +186,7 @@ impl Session {
         &self.preview
     }
 
+    /// The problem this lane shares with the others: data, objective, reference and plane.
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -192,6 +207,7 @@ impl Session {
         self.problem.clipped
     }
 
+    /// Whether the release has been made (the batch that carried it has been returned).
     pub fn is_done(&self) -> bool {
         self.released
     }

@@ -15,8 +15,11 @@ const MIN_GRID_RES: usize = 8;
 /// coordinates), the domain's boundary in the plane, and the labels of the two axes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct View {
+    /// Centre of the square in plane coordinates: the plane's origin.
     pub center: [f64; 2],
+    /// Half-width of the square in plane units: it covers the domain (d ≤ 2) or the start (d > 2).
     pub extent: f64,
+    /// The axes' labels: w₁, w₂ for d ≤ 2, else the plane's two directions.
     pub axis_labels: [&'static str; 2],
     /// The domain whose boundary the view draws (its serialised form is the plot's shape); `None`
     /// for d > 2, where its section by the plane is not drawn.

@@ -53,7 +53,9 @@ pub struct Declared {
 /// before any data exist, a configuration's.
 #[derive(Clone, Copy)]
 pub struct Constants<'a> {
+    /// Number of records (public under replace-one).
     pub n: usize,
+    /// Dimension of w.
     pub d: usize,
     /// G of the data term.
     pub lipschitz: f64,
@@ -61,10 +63,14 @@ pub struct Constants<'a> {
     pub strong_convexity: f64,
     /// β of F's smooth part, ridge included (∞ if not smooth).
     pub smoothness: f64,
+    /// W: its diameter and radius bound the initial distance and the iterates (L/μ, 2L/μ on R^d).
     pub domain: &'a dyn crate::domain::Domain,
+    /// λ₁ of the ℓ1 term (0 without a lasso).
     pub l1: f64,
     /// The loss, when the objective carries a [`crate::loss::Loss`] (TERM changes the form).
     pub loss: Option<crate::loss::Loss>,
+    /// Declared bound on ‖x‖ (features are clipped to it): bounds TERM's loss range, hence its
+    /// tilt factor.
     pub feature_bound: f64,
 }
 
