@@ -29,7 +29,7 @@ use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::dp_accmd::{AccMdLeak, DpAccMd, DpAccMdConfig, Geometry};
 use dp_playground::algo::dp_sgd::{DpSgd, DpSgdConfig};
 use dp_playground::algo::dp_svrg::{DpSvrg, DpSvrgConfig, SvrgLeak, SvrgNoise, SvrgVariant};
-use dp_playground::algo::noisy_gd::{Calibration, NoisyGd};
+use dp_playground::algo::noisy_gd::{GdCalibration, NoisyGd};
 use dp_playground::algo::objective_perturbation::{
     ObjectivePerturbation, ObjectivePerturbationConfig,
 };
@@ -119,7 +119,7 @@ fn main() -> dp_playground::Result<()> {
         (
             "DP-GD, T = 100, η = 1/β (replace-one)",
             Box::new(|eps, seed| {
-                let c = Calibration {
+                let c = GdCalibration {
                     epsilon: eps,
                     delta,
                     relation: Relation::ReplaceOne,
@@ -139,7 +139,7 @@ fn main() -> dp_playground::Result<()> {
         (
             "DP-GD, T = 100, η = 1/β (add/remove)",
             Box::new(|eps, seed| {
-                let c = Calibration {
+                let c = GdCalibration {
                     epsilon: eps,
                     delta,
                     relation: Relation::AddRemove,
@@ -338,7 +338,7 @@ fn high_dimensional(delta: f64) -> dp_playground::Result<()> {
         DpAccMd::new(c, obj, seeded(seed, Stream::Noise), true)
     };
     let gd = |eps, seed| -> dp_playground::Result<NoisyGd> {
-        let c = Calibration {
+        let c = GdCalibration {
             epsilon: eps,
             delta,
             relation: Relation::ReplaceOne,

@@ -46,7 +46,7 @@ use crate::data::Dataset;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::linalg::{Kernels, Portable, axpy, dot, norm2};
-use crate::loss::{Bounds, Constants, Glm, GlmLoss, Loss, Regularizer, Wrap, with_glm};
+use crate::loss::{Bounds, Glm, GlmLoss, Loss, LossConstants, Regularizer, Wrap, with_glm};
 
 /// A one-block first-order oracle over a domain: what the reference solver (and the non-private
 /// base solvers) need.
@@ -189,14 +189,14 @@ impl Objective {
     }
 
     /// Declared constants of the **data term** for the declared feature bound and domain radius.
-    pub fn constants(&self) -> Constants {
+    pub fn constants(&self) -> LossConstants {
         let radius = self.domain.radius_in(self.dim());
         match &self.loss {
             LossImpl::Spec(l) => l.constants(Bounds {
                 feature: self.feature_bound,
                 radius,
             }),
-            LossImpl::Dyn(l) => Constants {
+            LossImpl::Dyn(l) => LossConstants {
                 lipschitz: l.lipschitz(self.feature_bound, radius),
                 smoothness: l.smoothness(self.feature_bound),
                 strong_convexity: l.strong_convexity(),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::byoa::{
-    ByoaSettings, Calibration, PhasedOutputPerturbation, plan_algorithm_1, schedule,
+    ByoaGaussian, ByoaSettings, PhasedOutputPerturbation, plan_algorithm_1, schedule,
 };
 use dp_playground::algo::output_perturbation::{NoiseLaw, OutputPerturbation};
 use dp_playground::data::{ClassificationSpec, clip_features, generate_classification};
@@ -74,7 +74,7 @@ fn digest_004_algorithm_1_vector_and_a_certified_run() {
         Some("epsilon")
     );
     let mut s = ByoaSettings::new(2.0, 1e-5);
-    s.calibration = Calibration::CertifiedAnalytic;
+    s.calibration = ByoaGaussian::CertifiedAnalytic;
     let p = plan_algorithm_1(&obj, s).unwrap();
     let NoiseLaw::Gaussian { sigma, .. } = p.noise else {
         panic!()
@@ -87,7 +87,7 @@ fn digest_004_algorithm_2_schedule_vector() {
     // Digest 004 §10: n = 4096, d = 10, L = D = 1, ε = 1, δ = 1e-6 gives K = 12, n̄ = 341,
     // μ = 0.497826; phase 1: μ₁ = 0.995651, σ₁ = 0.0639501, target 2.94536e-3; phase 12:
     // μ₁₂ = 2039.09, σ₁₂ = 3.12256e-5, target 1.43816e-6.
-    let s = schedule(4096, 10, 1.0, 1.0, 1.0, 1e-6, None, Calibration::Paper).unwrap();
+    let s = schedule(4096, 10, 1.0, 1.0, 1.0, 1e-6, None, ByoaGaussian::Paper).unwrap();
     assert_eq!((s.phases, s.n_bar), (12, 341));
     assert!((s.mu - 0.497826).abs() < 1e-6, "{}", s.mu);
     let (p1, p12) = (s.specs[0], s.specs[11]);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::output_perturbation::{
-    Declared, NoiseLaw, OutputPerturbation, Settings, k_delta, plan,
+    NoiseLaw, ObjectiveDeclaration, OutputPerturbation, Settings, k_delta, plan,
 };
 use dp_playground::audit::{AuditReport, Auditable, Bug, OutputPerturbationTarget, audit};
 use dp_playground::data::Dataset;
@@ -61,7 +61,7 @@ fn digest_000_gaussian_table_through_the_plan() {
         (1e-3, 5.0, 0.7912, 1.1e-4, 0.6898),
     ];
     let obj = mean_problem(vec![0.5; 100], 0.5);
-    let declared = Declared::of(&obj).unwrap();
+    let declared = ObjectiveDeclaration::of(&obj).unwrap();
     for (delta, eps, zwb, exact, analytic) in rows {
         for (method, expected) in [
             (GaussianMethod::Zwb, zwb),
@@ -286,7 +286,7 @@ fn algorithm_6_uses_the_corrected_gaussian_and_the_papers_lambda() {
     // (ε, δ) = (1, 1e-5) and 6.99e-4 at (5, 1e-5) (digest 000 §9 pitfall 5, REVIEW-000-004 A4).
     let lambda = lip;
     let obj = logistic(1000, lambda, 2.0);
-    let declared = Declared::of(&obj).unwrap();
+    let declared = ObjectiveDeclaration::of(&obj).unwrap();
     for (eps, typo_delta) in [(1.0, 7.44e-5), (5.0, 6.99e-4)] {
         let mut s = Settings::new(eps, 1e-5);
         s.regularised = Some(Regularised {
@@ -389,7 +389,11 @@ fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
     };
     let a = make((1.0, 0.0, 1.0));
     let b = make((-1.0, 0.0, 1.0));
-    let p = plan(Declared::of(&a).unwrap(), Settings::new(1.0, 0.0)).unwrap();
+    let p = plan(
+        ObjectiveDeclaration::of(&a).unwrap(),
+        Settings::new(1.0, 0.0),
+    )
+    .unwrap();
     let expected = 2.0 * 1.0 / 0.2 * std::f64::consts::E / 200.0;
     assert!(
         (p.sensitivity - expected).abs() < 1e-12,

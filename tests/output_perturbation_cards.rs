@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use dp_playground::algo::byoa::{
-    self, ByoaSettings, Calibration, plan_algorithm_1, plan_algorithm_1_declared, schedule,
+    self, ByoaGaussian, ByoaSettings, plan_algorithm_1, plan_algorithm_1_declared, schedule,
 };
 use dp_playground::algo::exponential_grid::{self, GridExponential, GridSettings};
 use dp_playground::algo::output_perturbation::{
-    self, Declared, OutputPerturbation, Settings, plan, theory_bound,
+    self, ObjectiveDeclaration, OutputPerturbation, Settings, plan, theory_bound,
 };
 use dp_playground::data::{ClassificationSpec, clip_features, generate_classification};
 use dp_playground::domain::L2Ball;
@@ -90,7 +90,7 @@ fn the_theory_curve_is_the_plans_bound_and_bounds_the_measured_risk() {
     // empirical risk of 200 seeded releases is below it.
     let (n, eps) = (400, 2.0);
     let obj = problem(Glm::Logistic, n, 2, 0.5, 5.0);
-    let declared = Declared::of(&obj).unwrap();
+    let declared = ObjectiveDeclaration::of(&obj).unwrap();
     let settings = Settings::new(eps, 0.0);
     let p = plan(declared, settings).unwrap();
     let own = theory_bound(declared, settings, n, eps).unwrap();
@@ -123,7 +123,7 @@ fn the_subgradient_curve_bounds_the_measured_risk_of_a_projected_hinge_release()
     // Hinge + ridge 0.1, ball R = 1, projected release: L_F(ρ + E‖z‖), L_F = L + μR = 1.1.
     let (n, eps) = (200, 4.0);
     let obj = problem(Glm::Hinge, n, 2, 0.1, 1.0);
-    let declared = Declared::of(&obj).unwrap();
+    let declared = ObjectiveDeclaration::of(&obj).unwrap();
     let mut settings = Settings::new(eps, 0.0);
     settings.solver = SolverKind::Subgradient;
     settings.project_release = true;
@@ -154,7 +154,7 @@ fn seed_004_previews_come_from_declared_constants_alone() {
     let obj = problem(Glm::Logistic, 1000, 3, 0.1, 5.0);
     let settings = ByoaSettings::new(0.5, 1e-5);
     let from_objective = plan_algorithm_1(&obj, settings).unwrap();
-    let declared = Declared::of(&obj).unwrap();
+    let declared = ObjectiveDeclaration::of(&obj).unwrap();
     assert_eq!(
         plan_algorithm_1_declared(declared, settings).unwrap(),
         from_objective
@@ -167,7 +167,7 @@ fn seed_004_previews_come_from_declared_constants_alone() {
             .field(),
         Some("loss")
     );
-    let s = schedule(4096, 10, 1.0, 1.0, 1.0, 1e-6, None, Calibration::Paper).unwrap();
+    let s = schedule(4096, 10, 1.0, 1.0, 1.0, 1e-6, None, ByoaGaussian::Paper).unwrap();
     assert_eq!((s.phases, s.n_bar), (12, 341));
     // Seed 004 refuses the subgradient solvers (no certificate of its kind).
     let mut sub = settings;

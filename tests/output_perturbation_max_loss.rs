@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::output_perturbation::{
-    Declared, Form, NoiseLaw, OutputPerturbation, Settings, plan,
+    Form, NoiseLaw, ObjectiveDeclaration, OutputPerturbation, Settings, plan,
 };
 use dp_playground::audit::{Auditable, Side, audit};
 use dp_playground::data::{ClassificationSpec, Dataset, clip_features, generate_classification};
@@ -60,13 +60,17 @@ fn subgradient(epsilon: f64, alpha: f64) -> Settings {
 fn the_worst_case_pair_attains_two_l_over_mu_and_the_release_centres_are_certified() {
     let n = 10;
     let (d, d_prime) = (pair(n, Side::D), pair(n, Side::DPrime));
-    let declared = Declared::max_loss(&d).unwrap();
+    let declared = ObjectiveDeclaration::max_loss(&d).unwrap();
     assert_eq!(declared.form, Form::MaxLoss);
-    assert_eq!(declared, Declared::max_loss(&d_prime).unwrap());
+    assert_eq!(declared, ObjectiveDeclaration::max_loss(&d_prime).unwrap());
     let p = plan(declared, subgradient(1.0, 0.01)).unwrap();
     assert_eq!(p.sensitivity, 2.0 / MU);
     // The same records as ERM: 2L/(μn), n times smaller.
-    let erm = plan(Declared::of(&d).unwrap(), subgradient(1.0, 0.01)).unwrap();
+    let erm = plan(
+        ObjectiveDeclaration::of(&d).unwrap(),
+        subgradient(1.0, 0.01),
+    )
+    .unwrap();
     assert!((p.sensitivity / erm.sensitivity - n as f64).abs() < 1e-12);
     // The exact minimisers ±1/μ are Δ_F apart, and each certified centre is within ρ of its own.
     let mut centres = Vec::new();
@@ -167,7 +171,7 @@ fn max_loss_is_refused_for_smooth_and_stochastic_solvers() {
     // The maximum is non-smooth and not a finite sum: AGD (certified solvers) and Algorithm 3
     // are refused with the field to fix.
     let d = pair(10, Side::D);
-    let declared = Declared::max_loss(&d).unwrap();
+    let declared = ObjectiveDeclaration::max_loss(&d).unwrap();
     let agd = Settings::new(1.0, 0.0);
     assert_eq!(plan(declared, agd).unwrap_err().field(), Some("loss"));
     let mut sgd = Settings::new(1.0, 0.0);
@@ -186,7 +190,7 @@ fn max_loss_is_refused_for_smooth_and_stochastic_solvers() {
     )
     .unwrap();
     assert_eq!(
-        Declared::max_loss(&tilted).unwrap_err().field(),
+        ObjectiveDeclaration::max_loss(&tilted).unwrap_err().field(),
         Some("loss")
     );
 }
@@ -217,7 +221,7 @@ impl Auditable for MaxLossTarget {
         if !self.erm_noise {
             return Ok(released);
         }
-        let erm = plan(Declared::of(&obj)?, self.settings)?;
+        let erm = plan(ObjectiveDeclaration::of(&obj)?, self.settings)?;
         let NoiseLaw::L2Laplace { scale } = erm.noise else {
             unreachable!("δ = 0")
         };

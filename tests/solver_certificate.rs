@@ -21,7 +21,7 @@
 use dp_playground::linalg::{dist2, norm2};
 use dp_playground::objective::Rise;
 use dp_playground::rng::{DpRng, Stream, seeded};
-use dp_playground::solver::{CertificateConstants, Problem, SolverKind, certify};
+use dp_playground::solver::{CertificateConstants, FiniteSum, SolverKind, certify};
 use rand::RngExt;
 
 #[derive(Clone, Copy, Debug)]
@@ -50,7 +50,7 @@ impl Quadratic {
     }
 }
 
-impl Problem for Quadratic {
+impl FiniteSum for Quadratic {
     fn dim(&self) -> usize {
         self.d
     }

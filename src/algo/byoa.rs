@@ -30,7 +30,7 @@
 //! Definition 2 (Gaussian mechanism with a high-probability sensitivity) with δ' = δ/2, so each
 //! release is (ε, δ)-DP with the **paper** calibration, which is the classical Gaussian and
 //! therefore needs ε ≤ 1 (the paper assumes ε ∈ (0, 1) and δ < 1/n; ε > 1 is refused, pitfall 12).
-//! [`Calibration::CertifiedAnalytic`] is the "certified mode" of digest 004 §3.7: the certificate
+//! [`ByoaGaussian::CertifiedAnalytic`] is the "certified mode" of digest 004 §3.7: the certificate
 //! holds surely, so the sensitivity bound has no failure probability and the exact (analytic)
 //! Gaussian at (ε, δ) is used, valid for every ε > 0 — a labelled deviation from the paper.
 //! Algorithm 2: each phase reads only its own chunk and depends on earlier phases only through
@@ -61,10 +61,11 @@ use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon, composition,
 };
 use crate::rng::DpRng;
-use crate::solver::{CertificateConstants, Problem, SolverKind};
+use crate::solver::{CertificateConstants, FiniteSum, SolverKind};
 
 use super::output_perturbation::{
-    CertifiedRun, Declared, NoiseLaw, Plan, Settings, certified_gd_bound, perturb,
+    CertifiedRun, NoiseLaw, ObjectiveDeclaration, ReleasePlan, Settings, certified_gd_bound,
+    perturb,
 };
 use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
@@ -78,13 +79,13 @@ use super::output_perturbation::{op_declared, op_noise};
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::domain::Domain;
-use crate::session::problem::{Declared as ProblemDeclared, Problem as SessionProblem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// How σ is calibrated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-pub enum Calibration {
+pub enum ByoaGaussian {
     /// The paper's σ = Δ√(2 ln(2.5/δ))/ε (Definition 2 with δ' = δ/2); needs ε ≤ 1.
     #[default]
     Paper,
@@ -93,12 +94,12 @@ pub enum Calibration {
 }
 
 /// σ for an ℓ2 sensitivity under a calibration.
-pub fn sigma(sensitivity: f64, epsilon: f64, delta: f64, calibration: Calibration) -> Result<f64> {
+pub fn sigma(sensitivity: f64, epsilon: f64, delta: f64, calibration: ByoaGaussian) -> Result<f64> {
     check_delta(delta)?;
     match calibration {
         // Δ√(2 ln(1.25/(δ/2)))/ε = Δ√(2 ln(2.5/δ))/ε, refused for ε > 1.
-        Calibration::Paper => classical_gaussian_sigma(sensitivity, epsilon, delta / 2.0),
-        Calibration::CertifiedAnalytic => analytic_gaussian_sigma(sensitivity, epsilon, delta),
+        ByoaGaussian::Paper => classical_gaussian_sigma(sensitivity, epsilon, delta / 2.0),
+        ByoaGaussian::CertifiedAnalytic => analytic_gaussian_sigma(sensitivity, epsilon, delta),
     }
 }
 
@@ -110,7 +111,7 @@ pub struct ByoaSettings {
     /// δ ∈ (0, 1); the paper assumes δ < 1/n (a caveat otherwise).
     pub delta: f64,
     /// σ calibration.
-    pub calibration: Calibration,
+    pub calibration: ByoaGaussian,
     /// The base solver.
     pub solver: SolverKind,
     /// Iterations the base solver may take per phase before the GD safeguard; `None`: the GD bound.
@@ -127,7 +128,7 @@ impl ByoaSettings {
         Self {
             epsilon,
             delta,
-            calibration: Calibration::Paper,
+            calibration: ByoaGaussian::Paper,
             solver: SolverKind::Agd,
             max_iters: None,
             mu: None,
@@ -171,17 +172,20 @@ fn erm_only(objective: &Objective) -> Result<()> {
     Ok(())
 }
 
-/// Algorithm 1 of seed 004 as a [`Plan`] for [`crate::algo::output_perturbation::OutputPerturbation::from_plan`]:
+/// Algorithm 1 of seed 004 as a [`ReleasePlan`] for [`crate::algo::output_perturbation::OutputPerturbation::from_plan`]:
 /// ρ = L/(μn), Δ = 4L/(μn), σ per [`sigma`].
-pub fn plan_algorithm_1(objective: &Objective, settings: ByoaSettings) -> Result<Plan> {
+pub fn plan_algorithm_1(objective: &Objective, settings: ByoaSettings) -> Result<ReleasePlan> {
     erm_only(objective)?;
     certified_solver(objective, settings.solver)?;
-    plan_algorithm_1_declared(Declared::of(objective)?, settings)
+    plan_algorithm_1_declared(ObjectiveDeclaration::of(objective)?, settings)
 }
 
 /// [`plan_algorithm_1`] from declared constants alone (for a preview before any data exist):
 /// the same plan, given an ERM form and a smooth loss (β < ∞).
-pub fn plan_algorithm_1_declared(declared: Declared, settings: ByoaSettings) -> Result<Plan> {
+pub fn plan_algorithm_1_declared(
+    declared: ObjectiveDeclaration,
+    settings: ByoaSettings,
+) -> Result<ReleasePlan> {
     if declared.form != super::output_perturbation::Form::Erm {
         return Err(Error::invalid(
             "loss",
@@ -244,12 +248,12 @@ pub fn plan_algorithm_1_declared(declared: Declared, settings: ByoaSettings) -> 
         accounting: format!(
             "one Gaussian release of a point certified within L/(μn) = {radius:.3e} of the ERM optimum: sensitivity 4L/(μn) = {total:.3e}, σ = {s:.3e} ({}; Zhang et al. 2022, Alg. 1, Def. 2)",
             match settings.calibration {
-                Calibration::Paper => "paper: δ' = δ/2",
-                Calibration::CertifiedAnalytic => "certified mode: analytic Gaussian at (ε, δ)",
+                ByoaGaussian::Paper => "paper: δ' = δ/2",
+                ByoaGaussian::CertifiedAnalytic => "certified mode: analytic Gaussian at (ε, δ)",
             }
         ),
     };
-    Ok(Plan {
+    Ok(ReleasePlan {
         declared,
         settings: base,
         sensitivity: 2.0 * l / (mu * n),
@@ -259,8 +263,8 @@ pub fn plan_algorithm_1_declared(declared: Declared, settings: ByoaSettings) -> 
         noise: NoiseLaw::Gaussian {
             sigma: s,
             method: match settings.calibration {
-                Calibration::Paper => GaussianMethod::Classical,
-                Calibration::CertifiedAnalytic => GaussianMethod::Analytic,
+                ByoaGaussian::Paper => GaussianMethod::Classical,
+                ByoaGaussian::CertifiedAnalytic => GaussianMethod::Analytic,
             },
         },
         gd_bound,
@@ -336,7 +340,7 @@ pub fn schedule(
     epsilon: f64,
     delta: f64,
     mu: Option<f64>,
-    calibration: Calibration,
+    calibration: ByoaGaussian,
 ) -> Result<Schedule> {
     if n < 2 {
         return Err(Error::invalid(
@@ -419,7 +423,7 @@ impl<'a> PhaseProblem<'a> {
     }
 }
 
-impl Problem for PhaseProblem<'_> {
+impl FiniteSum for PhaseProblem<'_> {
     fn dim(&self) -> usize {
         self.objective.dim()
     }
@@ -726,7 +730,7 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         if self.settings.delta * self.n as f64 >= 1.0 {
             caveats.push("δ ≥ 1/n: outside the paper's assumption δ < 1/n".to_string());
         }
-        if self.settings.calibration == Calibration::CertifiedAnalytic {
+        if self.settings.calibration == ByoaGaussian::CertifiedAnalytic {
             caveats.push(
                 "certified mode: analytic Gaussian at (ε, δ) without the paper's δ/2 split (a deviation from the paper, valid because the certificate holds surely)".to_string(),
             );
@@ -903,11 +907,11 @@ impl PhasedOutputPerturbation {
 
 /// Seed 004's calibration: the paper's (classical at δ/2) where it is valid (ε ≤ 1), the exact
 /// analytic Gaussian beyond.
-fn paper_or_analytic(epsilon: f64) -> Calibration {
+fn paper_or_analytic(epsilon: f64) -> ByoaGaussian {
     if epsilon <= 1.0 {
-        Calibration::Paper
+        ByoaGaussian::Paper
     } else {
-        Calibration::CertifiedAnalytic
+        ByoaGaussian::CertifiedAnalytic
     }
 }
 
@@ -997,7 +1001,7 @@ fn settings_of(config: &RunConfig) -> ByoaSettings {
 
 fn plan_algorithm_1_run(
     config: &RunConfig,
-    declared: &ProblemDeclared,
+    declared: &ProblemDeclaration,
 ) -> Result<Box<dyn RunPlan>> {
     replace_one_only(
         config,
@@ -1035,7 +1039,7 @@ fn plan_algorithm_1_run(
 
 fn plan_algorithm_2_run(
     config: &RunConfig,
-    declared: &ProblemDeclared,
+    declared: &ProblemDeclaration,
 ) -> Result<Box<dyn RunPlan>> {
     replace_one_only(
         config,
@@ -1099,7 +1103,7 @@ impl RunPlan for ByoaRunPlan {
 
     /// Theorem 3.4 (empirical) for Algorithm 1 on strongly convex smooth F; Algorithm 2's bound
     /// is on the population risk, which this plot does not draw.
-    fn theory(&self, problem: &SessionProblem) -> Option<Curve> {
+    fn theory(&self, problem: &Problem) -> Option<Curve> {
         let declared = &problem.declared;
         let (beta, mu) = (declared.smoothness(), declared.strong_convexity());
         if self.phased || !(beta.is_finite() && mu > 0.0) {
@@ -1119,12 +1123,7 @@ impl RunPlan for ByoaRunPlan {
         )
     }
 
-    fn build(
-        &self,
-        problem: &Arc<SessionProblem>,
-        noise: DpRng,
-        seeded: bool,
-    ) -> Result<Box<dyn Run>> {
+    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let objective = &problem.objective;
         if self.phased {
             let run = PhasedOutputPerturbation::new(self.settings, objective, noise, seeded)?;

@@ -53,7 +53,7 @@
 //! T releases of ∇F(x_{k+1}) + N(0, σ²I), each a Gaussian mechanism of ℓ2-sensitivity 2G/n
 //! (replace-one) or G/n (add/remove with the mean over the declared n), composed in zCDP and
 //! converted exactly for the target (ε, δ) — the calibration of DP-GD
-//! ([`crate::algo::noisy_gd::Calibration`], digest §2.5(A)). Everything else (z, y, the mirror
+//! ([`crate::algo::noisy_gd::GdCalibration`], digest §2.5(A)). Everything else (z, y, the mirror
 //! steps, the projection) is post-processing of the released g̃'s. σ is fixed before the run.
 //!
 //! # Utility
@@ -77,7 +77,7 @@ use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp};
 use crate::rng::DpRng;
 
-use super::noisy_gd::Calibration;
+use super::noisy_gd::GdCalibration;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
@@ -86,7 +86,7 @@ use super::family::{
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -188,8 +188,8 @@ pub struct DpAccMdConfig {
 
 impl DpAccMdConfig {
     /// The zCDP calibration shared with DP-GD: T Gaussian releases of the mean gradient.
-    pub fn calibration(&self) -> Calibration {
-        Calibration {
+    pub fn calibration(&self) -> GdCalibration {
+        GdCalibration {
             epsilon: self.epsilon,
             delta: self.delta,
             relation: self.relation,
@@ -575,7 +575,7 @@ struct AccMdPlan {
     accmd: DpAccMdConfig,
 }
 
-fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
     let geometry = match config.domain {
         DomainChoice::L2Ball => Geometry::L2 {
             radius: config.radius,

@@ -80,7 +80,7 @@ use super::family::{
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 
 /// Leaky demonstration toggles (digest 002 §9 item 9). Any of them makes the run **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -814,7 +814,7 @@ struct SgdPlan {
     calibration: DpSgdCalibration,
 }
 
-fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
     let clip = config.clip.unwrap_or(declared.lipschitz());
     let step_size = config
         .step_size

@@ -79,7 +79,7 @@ use super::family::{
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig, SvrgNoiseChoice};
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 
 /// Which of the paper's two algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -923,15 +923,19 @@ struct SvrgPlan {
     calibration: DpSvrgCalibration,
 }
 
-fn plan_svrg(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+fn plan_svrg(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
     plan(SvrgVariant::Svrg, config, declared)
 }
 
-fn plan_svrg_plus_plus(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+fn plan_svrg_plus_plus(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
     plan(SvrgVariant::SvrgPlusPlus, config, declared)
 }
 
-fn plan(variant: SvrgVariant, config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+fn plan(
+    variant: SvrgVariant,
+    config: &RunConfig,
+    declared: &ProblemDeclaration,
+) -> Result<Box<dyn Plan>> {
     let noise = match config.svrg_noise {
         SvrgNoiseChoice::Certified => SvrgNoise::Certified,
         SvrgNoiseChoice::AsPrinted => SvrgNoise::AsPrinted { c: SVRG_PRINTED_C },

@@ -65,7 +65,7 @@ use super::family::{
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Grid points scored per step (keeps a worker slice short).
@@ -435,7 +435,7 @@ struct GridPlan {
     erm: bool,
 }
 
-fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
     let (radius, d, lipschitz) = (declared.radius(), config.d, declared.lipschitz());
     if !radius.is_finite() || d > 2 {
         return Err(Error::invalid(

@@ -19,7 +19,7 @@ use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::GaussianRow;
 use crate::privacy::{Guarantee, Rdp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// The two kinds of problem a run can pose. A family names the kinds it solves; a run on another
@@ -329,7 +329,7 @@ pub struct Family {
     /// Its leaky demonstration (digest 002's pitfalls), if it has one.
     pub demonstration: Demonstration,
     /// The data-free plan of a run of this family.
-    pub plan: fn(&RunConfig, &Declared) -> Result<Box<dyn Plan>>,
+    pub plan: fn(&RunConfig, &ProblemDeclaration) -> Result<Box<dyn Plan>>,
 }
 
 /// A family's "demonstrate the pitfall" variant (the run is then NOT private).
@@ -502,7 +502,7 @@ pub fn statement(epsilon: f64, delta: f64, relation: Relation, what: &str) -> Gu
 }
 
 /// The theory step size: 1/β for smooth objectives, D/(G√T) (the subgradient method's) otherwise.
-pub fn default_step(declared: &Declared, steps: usize) -> f64 {
+pub fn default_step(declared: &ProblemDeclaration, steps: usize) -> f64 {
     let beta = declared.smoothness();
     if beta.is_finite() {
         return 1.0 / beta;

@@ -62,7 +62,7 @@ use super::family::{
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -113,7 +113,7 @@ impl DpGdLeak {
     }
 }
 
-/// The algorithm card (one paragraph for the page; the preview is [`Calibration::calibrate`], the
+/// The algorithm card (one paragraph for the page; the preview is [`GdCalibration::calibrate`], the
 /// theory curves [`crate::theory::gradient_perturbation::dp_gd_pl_bound`] and
 /// [`crate::theory::gradient_perturbation::dp_gd_nonconvex_bound`]).
 pub const DESCRIPTION: &str = "DP-GD (Wang, Ye & Xu 2017, Algorithm 4): full-batch \
@@ -126,7 +126,7 @@ floor that rises with T and falls with n·ε (dashed: the PL bound of the paper'
 
 /// The declared inputs that fix the noise: nothing here may come from the data.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Calibration {
+pub struct GdCalibration {
     /// ε of the (ε, δ) statement, > 0.
     pub epsilon: f64,
     /// δ of the statement, in (0, 1): the zCDP conversion needs δ > 0.
@@ -141,7 +141,7 @@ pub struct Calibration {
     pub n: usize,
 }
 
-impl Calibration {
+impl GdCalibration {
     /// ℓ2-sensitivity of the mean gradient.
     pub fn sensitivity(&self) -> f64 {
         let n = self.n as f64;
@@ -190,7 +190,7 @@ impl Calibration {
     /// Whether `objective`'s dataset can be run under this calibration. Replace-one: n is public
     /// and fixed, so a dataset of another size is no neighbour. Add/remove: a neighbour has n ± 1
     /// records, and refusing it would itself tell the two apart; the mean is instead taken over
-    /// the declared n (see [`Calibration::value_and_gradient`]). Tilted ERM is not a mean over
+    /// the declared n (see [`GdCalibration::value_and_gradient`]). Tilted ERM is not a mean over
     /// records, and its gradient's sensitivity is not 2G/n: it is refused.
     pub(crate) fn check_objective(&self, objective: &Objective) -> Result<()> {
         if self.relation == Relation::ReplaceOne && objective.n() != self.n {
@@ -245,7 +245,7 @@ impl Calibration {
 
 /// DP-GD state: the iterate and the buffers of one step, allocated once.
 pub struct NoisyGd {
-    calibration: Calibration,
+    calibration: GdCalibration,
     guarantee: Guarantee,
     sigma: f64,
     step_size: f64,
@@ -264,7 +264,7 @@ pub struct NoisyGd {
 impl NoisyGd {
     /// Calibrates from `calibration` alone, then starts at w₀ = P_W(0); releases the last iterate.
     pub fn new(
-        calibration: Calibration,
+        calibration: GdCalibration,
         step_size: f64,
         objective: &Objective,
         rng: DpRng,
@@ -284,7 +284,7 @@ impl NoisyGd {
     /// drawn here, from `rng`, before any data are read (so the noise stream differs from the
     /// last-iterate mode's by that one draw).
     pub fn with_output(
-        calibration: Calibration,
+        calibration: GdCalibration,
         step_size: f64,
         objective: &Objective,
         mut rng: DpRng,
@@ -504,13 +504,13 @@ pub static FAMILY: Family = Family {
 /// DP-GD's plan: its zCDP calibration, step size and the leak its data were prepared with.
 struct GdPlan {
     preview: Preview,
-    calibration: Calibration,
+    calibration: GdCalibration,
     step_size: f64,
     leak: DpGdLeak,
 }
 
-fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
-    let calibration = Calibration {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+    let calibration = GdCalibration {
         epsilon: config.epsilon,
         delta: config.delta,
         relation: config.relation,
@@ -617,8 +617,8 @@ mod tests {
         )
     }
 
-    fn calibration(epsilon: f64, steps: usize) -> Calibration {
-        Calibration {
+    fn calibration(epsilon: f64, steps: usize) -> GdCalibration {
+        GdCalibration {
             epsilon,
             delta: 1e-5,
             relation: Relation::ReplaceOne,
@@ -685,7 +685,7 @@ mod tests {
             // the merged reference solver needs more than 100k iterations for 1e-12.
             let reference = reference::solve(obj, 1e-10, 100_000).unwrap();
             let mut alg = NoisyGd::new(
-                Calibration {
+                GdCalibration {
                     n: obj.data().n(),
                     ..calibration(1.0, 5000)
                 },
@@ -785,7 +785,7 @@ mod tests {
         )
         .unwrap();
         let sigma = alg.sigma();
-        let expected = Calibration::calibrate(&calibration(1.0, 4000)).unwrap().0;
+        let expected = GdCalibration::calibrate(&calibration(1.0, 4000)).unwrap().0;
         assert_eq!(sigma, expected);
         let reports = run(&mut alg, &obj);
         let ratio = reports
@@ -820,7 +820,7 @@ mod tests {
     #[test]
     fn add_remove_averages_over_the_declared_n_and_accepts_a_neighbour_of_another_size() {
         let obj = objective(); // 1000 records
-        let declared = |relation, n| Calibration {
+        let declared = |relation, n| GdCalibration {
             relation,
             n,
             ..calibration(1.0, 3)
@@ -916,7 +916,7 @@ mod tests {
                 1.0,
             );
             let alg = NoisyGd::new(
-                Calibration {
+                GdCalibration {
                     n: 500,
                     ..calibration(1.0, 5)
                 },

@@ -94,7 +94,7 @@ use super::family::{
 };
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -655,7 +655,7 @@ struct ObjectivePlan {
     settings: ObjectivePerturbationConfig,
 }
 
-fn plan(config: &RunConfig, declared: &Declared) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
     let settings = ObjectivePerturbationConfig {
         epsilon: config.epsilon,
         ..ObjectivePerturbationConfig::default()

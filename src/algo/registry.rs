@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::privacy::Rdp;
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::rng::DpRng;
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
@@ -74,7 +74,7 @@ pub fn check(family: &Family, config: &RunConfig) -> Result<()> {
 pub fn plan(config: &RunConfig) -> Result<Planned> {
     let family = family(config.algorithm);
     check(family, config)?;
-    let declared = Declared::of(config);
+    let declared = ProblemDeclaration::of(config);
     let lipschitz = declared.lipschitz();
     if !(lipschitz.is_finite() && lipschitz > 0.0) {
         return Err(Error::invalid(

@@ -1,7 +1,7 @@
 //! The audit's statistics: region choice on one half of the runs, Clopper–Pearson bound on the
 //! other. Kept apart from the targets so the argument of the module docs is made once, for all.
 
-use super::{AuditReport, Auditable, Side, Tail};
+use super::{AuditReport, Auditable, RejectionTail, Side};
 use crate::error::{Error, Result};
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
@@ -28,10 +28,10 @@ fn epsilon_proxy(k_num: u64, k_den: u64, n: u64, delta: f64, z: f64) -> f64 {
 }
 
 /// Hits of the region (tail, t) in a sorted sample.
-fn hits(sorted: &[f64], tail: Tail, t: f64) -> u64 {
+fn hits(sorted: &[f64], tail: RejectionTail, t: f64) -> u64 {
     (match tail {
-        Tail::Upper => sorted.len() - sorted.partition_point(|&x| x < t),
-        Tail::Lower => sorted.partition_point(|&x| x <= t),
+        RejectionTail::Upper => sorted.len() - sorted.partition_point(|&x| x < t),
+        RejectionTail::Lower => sorted.partition_point(|&x| x <= t),
     }) as u64
 }
 
@@ -92,11 +92,11 @@ pub fn audit_samples(
     }
     let n1 = half as u64;
     let z = normal_quantile(1.0 - alpha / 2.0);
-    let mut best: Option<(f64, Tail, f64, Side)> = None;
+    let mut best: Option<(f64, RejectionTail, f64, Side)> = None;
     for &i in &ranks {
         for (tail, t) in [
-            (Tail::Upper, pooled[pooled.len() - i]),
-            (Tail::Lower, pooled[i - 1]),
+            (RejectionTail::Upper, pooled[pooled.len() - i]),
+            (RejectionTail::Lower, pooled[i - 1]),
         ] {
             let (ka, kb) = (hits(&a1, tail, t), hits(&b1, tail, t));
             for (num, k_num, k_den) in [(Side::D, ka, kb), (Side::DPrime, kb, ka)] {
@@ -109,7 +109,7 @@ pub fn audit_samples(
     }
     // `ranks` is non-empty because half ≥ 10, so `best` is set; fall back to a no-op region.
     let (_, tail, threshold, numerator) =
-        best.unwrap_or((0.0, Tail::Upper, f64::INFINITY, Side::D));
+        best.unwrap_or((0.0, RejectionTail::Upper, f64::INFINITY, Side::D));
     let (ka, kb) = (hits(&a2, tail, threshold), hits(&b2, tail, threshold));
     let (k_num, k_den) = match numerator {
         Side::D => (ka, kb),

@@ -99,7 +99,7 @@ pub trait Auditable {
 /// Which tail the rejection region is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Tail {
+pub enum RejectionTail {
     /// S = {x ≥ t}.
     Upper,
     /// S = {x ≤ t}.
@@ -122,7 +122,7 @@ pub struct AuditReport {
     /// The rejection region's threshold t.
     pub threshold: f64,
     /// The rejection region's tail.
-    pub tail: Tail,
+    pub tail: RejectionTail,
     /// The side whose probability is in the numerator of the ratio.
     pub numerator: Side,
     /// Hits of the numerator side in the measuring half.

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 
 use super::pairs::{pair_1d, pick, release_1d};
 use super::{Auditable, Bug, Side};
-use crate::algo::noisy_gd::{Calibration, DpGdLeak, NoisyGd};
+use crate::algo::noisy_gd::{DpGdLeak, GdCalibration, NoisyGd};
 use crate::data::Dataset;
 use crate::domain::L2Ball;
 use crate::error::{Error, Result};
@@ -23,7 +23,7 @@ use crate::rng::DpRng;
 /// points the other way: the largest change a record can make at w ≈ 0. Without clipping
 /// ([`Bug::ClippingSkipped`]) its gradient is up to 50 times the declared bound.
 pub struct NoisyGdTarget {
-    calibration: Calibration,
+    calibration: GdCalibration,
     step_size: f64,
     radius: f64,
     data: [Arc<Dataset>; 2],
@@ -53,7 +53,7 @@ impl NoisyGdTarget {
             pair_1d([Some((1.0, 1.0)), Some((50.0, -1.0))], n - 1, (1.0, 1.0))?;
         leak.prepare(&mut d, 1.0);
         leak.prepare(&mut d_prime, 1.0);
-        let calibration = Calibration {
+        let calibration = GdCalibration {
             epsilon,
             delta,
             relation: Relation::ReplaceOne,

@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng};
 use super::pairs::{pair_1d, pick};
 use super::{Auditable, Bug, Side};
 use crate::algo::output_perturbation::{
-    Declared, NoiseLaw, OutputPerturbation, Plan, Settings, plan,
+    NoiseLaw, ObjectiveDeclaration, OutputPerturbation, ReleasePlan, Settings, plan,
 };
 use crate::data::Dataset;
 use crate::domain::L2Ball;
@@ -77,7 +77,10 @@ impl OutputPerturbationTarget {
             data: [Arc::new(d), Arc::new(d_prime)],
             bug,
         };
-        plan(Declared::of(&target.objective(Side::D)?)?, settings)?;
+        plan(
+            ObjectiveDeclaration::of(&target.objective(Side::D)?)?,
+            settings,
+        )?;
         Ok(target)
     }
 
@@ -106,8 +109,11 @@ impl OutputPerturbationTarget {
     }
 
     /// The plan (Δ_F, ρ, Δ_T, noise) both sides share.
-    pub fn plan(&self) -> Result<Plan> {
-        plan(Declared::of(&self.objective(Side::D)?)?, self.settings)
+    pub fn plan(&self) -> Result<ReleasePlan> {
+        plan(
+            ObjectiveDeclaration::of(&self.objective(Side::D)?)?,
+            self.settings,
+        )
     }
 }
 
@@ -128,7 +134,7 @@ impl Auditable for OutputPerturbationTarget {
             return Ok(alg.run(&objective)[0]);
         }
         let mut run_rng = run_rng;
-        let plan = plan(Declared::of(&objective)?, self.settings)?;
+        let plan = plan(ObjectiveDeclaration::of(&objective)?, self.settings)?;
         let constants = CertificateConstants::of(&objective);
         let mut sgd = Sgd::new(&objective, &constants, run_rng.next_u64(), &[0.0]);
         for _ in 0..Self::PLANTED_STEPS {

@@ -324,7 +324,7 @@ pub struct Bounds {
 
 /// Declared constants of a data term (never measured from data).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Constants {
+pub struct LossConstants {
     /// G: bound on ‖∇f(w; z)‖ per sample over the domain.
     pub lipschitz: f64,
     /// β: smoothness (∞ if not smooth).
@@ -372,7 +372,7 @@ impl Loss {
     ///   REVIEW-000-004; we keep the larger, safe one).
     /// - Adversarial: ∇ = φ'·(x ± r w/‖w‖), so G is the scalar loss's G at feature bound X + r;
     ///   not smooth at w = 0 (β = ∞) once r > 0.
-    pub fn constants(&self, bounds: Bounds) -> Constants {
+    pub fn constants(&self, bounds: Bounds) -> LossConstants {
         let (x, r) = (bounds.feature, bounds.radius);
         let (lipschitz, smoothness) = match self.wrap {
             Wrap::None => (self.glm.lipschitz(x, r), self.glm.smoothness(x)),
@@ -390,7 +390,7 @@ impl Loss {
                 (g, beta)
             }
         };
-        Constants {
+        LossConstants {
             lipschitz,
             smoothness,
             strong_convexity: 0.0,

@@ -25,6 +25,6 @@ mod tests;
 pub use crate::theory::curve::Curve;
 pub use lab::{Lab, LaneBatch};
 pub use prepare::{NoiseShape, Preview, preview};
-pub use problem::{Declared, Plane, Problem};
+pub use problem::{Plane, Problem, ProblemDeclaration};
 pub use run::{Batch, Release, Session};
 pub use view::{GRID_BUDGET, View};

@@ -15,7 +15,7 @@ use crate::data::{
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
-use crate::loss::{Bounds, Constants, Loss, Regularizer};
+use crate::loss::{Bounds, Loss, LossConstants, Regularizer};
 use crate::objective::Objective;
 use crate::privacy::Relation;
 use crate::reference::{self, Cap, PopulationProblem, PopulationReference, Reference};
@@ -45,7 +45,7 @@ const POPULATION_TOL: f64 = 1e-9;
 /// The declared side of a problem: everything the noise may depend on, from the config alone
 /// (DESIGN.md §5 rule 1). [`Problem`] builds its objective from exactly these values.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Declared {
+pub struct ProblemDeclaration {
     /// Number of records: public under replace-one; under add/remove declared, and every mean
     /// divides by it.
     pub n: usize,
@@ -61,7 +61,7 @@ pub struct Declared {
     pub feature_bound: f64,
 }
 
-impl Declared {
+impl ProblemDeclaration {
     /// The declaration `config` makes, from the config alone (no data).
     pub fn of(config: &RunConfig) -> Self {
         Self {
@@ -78,7 +78,7 @@ impl Declared {
     }
 
     /// The loss's constants, as [`Objective::constants`] states them for the same declaration.
-    pub fn constants(&self) -> Constants {
+    pub fn constants(&self) -> LossConstants {
         self.loss.constants(Bounds {
             feature: self.feature_bound,
             radius: self.domain.radius_in(self.d),
@@ -215,7 +215,7 @@ fn normalise(v: &mut [f64]) -> bool {
 /// Data, objective and reference, shared by every lane of a run.
 pub struct Problem {
     /// What the noise may depend on, from the config alone.
-    pub declared: Declared,
+    pub declared: ProblemDeclaration,
     /// The records after clipping: features to the declared bound (unless a no-clipping
     /// demonstration skips it), residual losses' targets to their label bound. **Private**.
     pub data: Arc<Dataset>,
@@ -243,7 +243,7 @@ impl Problem {
     /// Generates (or takes the loaded `file`), clips to the declared bounds, solves the reference.
     pub fn new(config: &RunConfig, file: Option<Dataset>) -> Result<Self> {
         config.validate()?;
-        let declared = Declared::of(config);
+        let declared = ProblemDeclaration::of(config);
         let mut data = match (config.data, file) {
             (DataSource::Synthetic, _) => {
                 generate(&generator_spec(config), seeded(config.seed, Stream::Data))?

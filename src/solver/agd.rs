@@ -1,6 +1,6 @@
 //! Nesterov's accelerated projected gradient (seed 000 Algorithm 4).
 
-use super::{BaseSolver, CertificateConstants, Problem, projected_start, prox_step};
+use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, prox_step};
 
 /// Nesterov's accelerated projected gradient for strongly convex F (seed 000 Algorithm 4;
 /// Bubeck 2015 Thm 3.18 for the unprojected version):
@@ -21,7 +21,7 @@ pub struct ProjectedAgd {
 
 impl ProjectedAgd {
     /// Starts at P_W(start).
-    pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
+    pub fn new(obj: &dyn FiniteSum, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
         let w = projected_start(obj, start);
         let s = libm::sqrt(constants.condition());
@@ -40,7 +40,7 @@ impl BaseSolver for ProjectedAgd {
     fn name(&self) -> &'static str {
         "projected accelerated gradient descent"
     }
-    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+    fn iterate(&mut self, obj: &dyn FiniteSum) -> f64 {
         obj.value_and_gradient(&self.w, &mut self.grad);
         std::mem::swap(&mut self.y_prev, &mut self.y);
         prox_step(obj, self.eta, &self.w, &self.grad, &mut self.y);

@@ -1,7 +1,7 @@
 //! The certified run: a base solver driven until [`super::certify`] bounds its distance to the
 //! exact minimiser, with the projected-GD safeguard (shared by every output-perturbation algorithm).
 
-use super::{BaseSolver, Certificate, CertificateConstants, Problem, ProjectedGd, SolverKind};
+use super::{BaseSolver, Certificate, CertificateConstants, FiniteSum, ProjectedGd, SolverKind};
 
 /// Runs a base solver until the certificate ‖x⁺ − w*‖ ≤ ρ holds, with the GD safeguard; shared by
 /// every output-perturbation algorithm (seed 000 Algorithms 1 and 6, seed 004 Algorithms 1 and 2).
@@ -35,7 +35,7 @@ impl CertifiedRun {
     /// Prepares `kind` at P_W(`start`) on `problem`, to certify radius `radius`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        problem: &dyn Problem,
+        problem: &dyn FiniteSum,
         constants: CertificateConstants,
         kind: SolverKind,
         seed: u64,
@@ -71,7 +71,7 @@ impl CertifiedRun {
 
     /// One step: evaluate the certificate at the solver's point (one full pass); if it holds, the
     /// run is certified; otherwise the solver iterates. Returns the certificate evaluated.
-    pub fn step(&mut self, problem: &dyn Problem) -> Certificate {
+    pub fn step(&mut self, problem: &dyn FiniteSum) -> Certificate {
         // The certificate (one full pass) is evaluated once the solver has spent at least one
         // full pass since the last evaluation (every step for GD, AGD, SVRG and Katyusha; every
         // n steps for one-sample SGD), so checking never costs more than half the run. The

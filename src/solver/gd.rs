@@ -1,6 +1,6 @@
 //! Projected gradient descent, the certificate's own step and the safeguard of every certified run.
 
-use super::{BaseSolver, CertificateConstants, Problem, projected_start, prox_step};
+use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, prox_step};
 
 /// Projected (proximal) gradient descent x ← prox_{h/ℓ}(x − ∇f(x)/ℓ), x₀ = P_W(0).
 ///
@@ -17,7 +17,7 @@ pub struct ProjectedGd {
 
 impl ProjectedGd {
     /// Starts at P_W(start) with step 1/ℓ.
-    pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
+    pub fn new(obj: &dyn FiniteSum, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
         let w = projected_start(obj, start);
         Self {
@@ -33,7 +33,7 @@ impl BaseSolver for ProjectedGd {
     fn name(&self) -> &'static str {
         "projected gradient descent"
     }
-    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+    fn iterate(&mut self, obj: &dyn FiniteSum) -> f64 {
         obj.value_and_gradient(&self.w, &mut self.grad);
         prox_step(obj, self.eta, &self.w, &self.grad, &mut self.next);
         std::mem::swap(&mut self.w, &mut self.next);

@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use crate::linalg::axpy;
 use crate::rng::DpRng;
 
-use super::{BaseSolver, CertificateConstants, Problem, projected_start, sample_term_gradients};
+use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, sample_term_gradients};
 
 /// Katyusha, strongly convex version (seed 000 Algorithm 5 = Allen-Zhu 2018, Alg. 1; digest 000
 /// §A5 with its corrections: τ₁ uses the smoothness β where the paper prints "L", and the variance
@@ -36,7 +36,7 @@ pub struct Katyusha {
 impl Katyusha {
     /// Starts at P_W(start); `seed` keys the sampling.
     pub fn new(
-        obj: &dyn Problem,
+        obj: &dyn FiniteSum,
         constants: &CertificateConstants,
         seed: u64,
         start: &[f64],
@@ -64,7 +64,7 @@ impl BaseSolver for Katyusha {
     fn name(&self) -> &'static str {
         "Katyusha"
     }
-    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+    fn iterate(&mut self, obj: &dyn FiniteSum) -> f64 {
         let n = obj.terms().max(1);
         let epoch = 2 * n;
         let (m, ell) = (self.m, self.ell);

@@ -2,7 +2,7 @@
 //! **non-ERM** F (digest 000 §1 (a), §4 "as τ → ∞ (max-loss) only 2L/μ holds", §7.1).
 //!
 //! Built from an ERM [`Objective`] (its records, GLM loss, regulariser and domain), it is a
-//! [`Problem`] for the subgradient method (seed 000 Algorithm 2), the solver the paper pairs with
+//! [`FiniteSum`] for the subgradient method (seed 000 Algorithm 2), the solver the paper pairs with
 //! the non-smooth non-ERM class F_{μ,L,R} (Cor 3.1). F is non-smooth (a maximum) whatever the loss,
 //! so no gradient-mapping certificate applies; the sure accuracy is Prop 3.2's.
 //!
@@ -19,7 +19,7 @@ use crate::linalg::{axpy, dot};
 use crate::loss::{Glm, GlmLoss, Wrap};
 use crate::objective::{Objective, Rise};
 
-use super::Problem;
+use super::FiniteSum;
 
 /// max_i φ(⟨xᵢ, w⟩, yᵢ) + λ₁‖w‖₁ + (λ₂/2)‖w‖² over the objective's domain.
 pub struct MaxLoss<'a> {
@@ -84,7 +84,7 @@ impl<'a> MaxLoss<'a> {
         self.worst(w, false).0 + self.obj.regularizer().value(w)
     }
 
-    /// F(w), its rise (when `rise`) and a subgradient (see [`Problem::value_and_gradient`]).
+    /// F(w), its rise (when `rise`) and a subgradient (see [`FiniteSum::value_and_gradient`]).
     fn evaluate(&self, w: &[f64], grad: &mut [f64], rise: bool) -> Rise {
         let (worst, k, top) = self.worst(w, rise);
         let reg = self.obj.regularizer();
@@ -103,7 +103,7 @@ impl<'a> MaxLoss<'a> {
     }
 }
 
-impl Problem for MaxLoss<'_> {
+impl FiniteSum for MaxLoss<'_> {
     fn dim(&self) -> usize {
         self.obj.dim()
     }
@@ -125,7 +125,7 @@ impl Problem for MaxLoss<'_> {
         self.value_and_gradient(w, grad);
     }
     fn prox(&self, eta: f64, w: &mut [f64]) {
-        Problem::prox(self.obj, eta, w);
+        FiniteSum::prox(self.obj, eta, w);
     }
     fn project(&self, w: &mut [f64]) {
         self.obj.domain().project(w);

@@ -52,7 +52,7 @@
 //! | [`Sgd`] as [`SolverKind::StochasticSubgradient`] | the same one-sample step with a subgradient (hinge, absolute) | 1/n (+3 per n steps for the [`dual`] duality-gap certificate) | seed 000 Algorithm 3, Cor 3.2 |
 //! | [`Katyusha`] | accelerated variance reduction, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | seed 000 Algorithm 5 (Allen-Zhu 2018, Alg. 1) |
 //!
-//! Solvers are written against [`Problem`] (a finite sum plus a prox), so the same code runs on the
+//! Solvers are written against [`FiniteSum`] (a finite sum plus a prox), so the same code runs on the
 //! whole objective (seed 000 Algorithm 1, seed 004 Algorithm 1) and on the chunked, centred phase
 //! problems of seed 004 Algorithm 2.
 
@@ -84,7 +84,7 @@ use crate::rng::DpRng;
 /// What a base solver and the certificate need from a problem: a finite sum of smooth terms plus
 /// a prox-friendly part h = λ₁‖·‖₁ + I_W. Implemented by [`Objective`] (all records) and by the
 /// phase problems of seed 004 Algorithm 2 (a chunk plus a centred ridge).
-pub trait Problem: Sync {
+pub trait FiniteSum: Sync {
     /// Dimension d.
     fn dim(&self) -> usize;
     /// Number of terms m of the finite sum (records used).
@@ -93,7 +93,7 @@ pub trait Problem: Sync {
     fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64;
     /// F(w) and its rise F(w) − F(0) computed from per-record differences (see
     /// [`Objective::rise`]); writes ∇(smooth part)(w) into `grad` as
-    /// [`Problem::value_and_gradient`] does. One pass. Every choice among points by F goes
+    /// [`FiniteSum::value_and_gradient`] does. One pass. Every choice among points by F goes
     /// through the rise, never through differences of values (floating-point absorption: one
     /// huge record would make F constant in w, issue 12).
     fn rise_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> Rise;
@@ -106,7 +106,7 @@ pub trait Problem: Sync {
     fn project(&self, w: &mut [f64]);
 }
 
-impl Problem for Objective {
+impl FiniteSum for Objective {
     fn dim(&self) -> usize {
         Objective::dim(self)
     }
@@ -184,7 +184,7 @@ impl CertificateConstants {
 /// Evaluates the certificate at `x`: writes ∇f(x) into `grad` and x⁺ into `x_plus`.
 /// One full pass over the data.
 pub fn certify(
-    obj: &dyn Problem,
+    obj: &dyn FiniteSum,
     constants: &CertificateConstants,
     x: &[f64],
     grad: &mut [f64],
@@ -210,14 +210,14 @@ pub fn certify(
 }
 
 /// out ← prox_{η(λ₁‖·‖₁ + I_W)}(x − η·g).
-fn prox_step(obj: &dyn Problem, eta: f64, x: &[f64], g: &[f64], out: &mut [f64]) {
+fn prox_step(obj: &dyn FiniteSum, eta: f64, x: &[f64], g: &[f64], out: &mut [f64]) {
     out.copy_from_slice(x);
     axpy(-eta, g, out);
     obj.prox(eta, out);
 }
 
 /// P_W(`start`): every solver's first point.
-fn projected_start(obj: &dyn Problem, start: &[f64]) -> Vec<f64> {
+fn projected_start(obj: &dyn FiniteSum, start: &[f64]) -> Vec<f64> {
     let mut w = start.to_vec();
     obj.project(&mut w);
     w
@@ -226,7 +226,7 @@ fn projected_start(obj: &dyn Problem, start: &[f64]) -> Vec<f64> {
 /// The two gradient evaluations of a variance-reduced step (SVRG, Katyusha): draws i uniformly
 /// from the terms and writes ∇f_i at the iterate and at the snapshot.
 fn sample_term_gradients(
-    obj: &dyn Problem,
+    obj: &dyn FiniteSum,
     rng: &mut DpRng,
     [x, snapshot]: [&[f64]; 2],
     [g_x, g_snap]: [&mut [f64]; 2],
@@ -265,7 +265,7 @@ impl SolverKind {
     /// sampling (data-independent randomness; unused by deterministic solvers).
     pub fn build(
         self,
-        obj: &dyn Problem,
+        obj: &dyn FiniteSum,
         constants: &CertificateConstants,
         seed: u64,
         start: &[f64],
@@ -322,7 +322,7 @@ pub trait BaseSolver: Send {
     fn name(&self) -> &'static str;
     /// One iteration; returns the gradient evaluations it used, in full passes (per-sample
     /// gradients / n).
-    fn iterate(&mut self, obj: &dyn Problem) -> f64;
+    fn iterate(&mut self, obj: &dyn FiniteSum) -> f64;
     /// The point the solver currently proposes (what the certificate is evaluated at).
     fn current(&self) -> &[f64];
     /// Offered the certificate's step x⁺ = prox(x − ∇f(x)/ℓ) from [`BaseSolver::current`]; a solver

@@ -5,7 +5,7 @@ use rand::{RngExt, SeedableRng};
 use crate::linalg::axpy;
 use crate::rng::DpRng;
 
-use super::{BaseSolver, CertificateConstants, Problem, projected_start};
+use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start};
 
 /// One-sample projected SGD for μ-strongly convex ERM, seed 000 Algorithm 3 in Bubeck's indexing
 /// (digest 000 §A3): x_{s+1} = prox_{η_s h}(x_s − η_s(∇f_i(x_s) + λ₂x_s)), η_s = 2/(μ(s+1)),
@@ -29,7 +29,7 @@ pub struct Sgd {
 impl Sgd {
     /// Starts at P_W(start); `seed` keys the sampling of indices.
     pub fn new(
-        obj: &dyn Problem,
+        obj: &dyn FiniteSum,
         constants: &CertificateConstants,
         seed: u64,
         start: &[f64],
@@ -52,7 +52,7 @@ impl BaseSolver for Sgd {
     fn name(&self) -> &'static str {
         self.name
     }
-    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+    fn iterate(&mut self, obj: &dyn FiniteSum) -> f64 {
         let n = obj.terms();
         let i = self.rng.random_range(0..n.max(1));
         self.s += 1;

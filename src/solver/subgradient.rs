@@ -3,12 +3,12 @@
 use crate::linalg::axpy;
 use crate::objective::Rise;
 
-use super::{BaseSolver, CertificateConstants, Problem, projected_start};
+use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start};
 
 /// The projected subgradient method with the best iterate, seed 000 Algorithm 2 (ABD17 Prop 5.3):
 /// w_t = P_W(w_{t−1} − η_{t−1}g_{t−1}), g ∈ ∂F(w_{t−1}), η_t = 2/(μ(t+1)), proposing
 /// argmin_t F(w_t) over the iterates seen. The argmin compares the rises F(w_t) − F(0)
-/// ([`Problem::rise_and_gradient`], sums of per-record differences), not the values F(w_t): with
+/// ([`FiniteSum::rise_and_gradient`], sums of per-record differences), not the values F(w_t): with
 /// one huge record the computed values are constant in w, the "best" iterate would then be the
 /// first one whatever the other records say, and the release would move by far more than Δ_T
 /// between neighbours (issue 12: 9.3·Δ_T on a pair with one target of 1e18). Prop 3.2: after T = 2L_F²/(μα) steps (L_F bounding the
@@ -29,7 +29,7 @@ pub struct SubgradientBest {
 
 impl SubgradientBest {
     /// Starts at P_W(start).
-    pub fn new(obj: &dyn Problem, constants: &CertificateConstants, start: &[f64]) -> Self {
+    pub fn new(obj: &dyn FiniteSum, constants: &CertificateConstants, start: &[f64]) -> Self {
         let d = obj.dim();
         let w = projected_start(obj, start);
         Self {
@@ -48,7 +48,7 @@ impl BaseSolver for SubgradientBest {
     fn name(&self) -> &'static str {
         "projected subgradient method (best iterate)"
     }
-    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+    fn iterate(&mut self, obj: &dyn FiniteSum) -> f64 {
         let Rise { value, rise } = obj.rise_and_gradient(&self.w, &mut self.grad);
         self.last_value = value;
         if rise < self.best_rise {

@@ -4,7 +4,7 @@ use rand::SeedableRng;
 
 use crate::rng::DpRng;
 
-use super::{BaseSolver, CertificateConstants, Problem, projected_start, sample_term_gradients};
+use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, sample_term_gradients};
 
 /// Proximal SVRG (Xiao & Zhang 2014; digest 004 §4.2 item 2): each [`BaseSolver::iterate`] is one
 /// epoch: snapshot x̃ ← x, g̃ = ∇f(x̃) (one full pass), then m = 2·(terms) inner steps
@@ -24,7 +24,7 @@ pub struct Svrg {
 impl Svrg {
     /// Starts at P_W(start); `seed` keys the sampling.
     pub fn new(
-        obj: &dyn Problem,
+        obj: &dyn FiniteSum,
         constants: &CertificateConstants,
         seed: u64,
         start: &[f64],
@@ -47,7 +47,7 @@ impl BaseSolver for Svrg {
     fn name(&self) -> &'static str {
         "proximal SVRG"
     }
-    fn iterate(&mut self, obj: &dyn Problem) -> f64 {
+    fn iterate(&mut self, obj: &dyn FiniteSum) -> f64 {
         let n = obj.terms().max(1);
         self.snapshot.copy_from_slice(&self.x);
         obj.value_and_gradient(&self.snapshot, &mut self.full);

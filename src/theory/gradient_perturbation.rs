@@ -222,7 +222,7 @@ pub fn dp_accmd_bound(steps: usize, l_c: f64, bregman: f64, noise_dual_sq: f64) 
 }
 
 /// The T ≤ `max_steps` minimising [`dp_accmd_bound`] when σ is calibrated for T releases:
-/// `sigma_of(T)` gives σ (e.g. from [`crate::algo::noisy_gd::Calibration::calibrate`]). A scan,
+/// `sigma_of(T)` gives σ (e.g. from [`crate::algo::noisy_gd::GdCalibration::calibrate`]). A scan,
 /// since the bound is cheap and σ(T) comes from the caller's calibration.
 pub fn dp_accmd_optimal_steps(
     max_steps: usize,
@@ -366,7 +366,7 @@ mod tests {
         // With σ² ∝ T (zCDP, replace-one, n = 1000, ε = 1), the best T is interior and is a
         // minimum of the scanned curve; ℓ1 in d = 1000 affords more steps than ℓ2.
         let sigma_of = |t: usize| {
-            crate::algo::noisy_gd::Calibration {
+            crate::algo::noisy_gd::GdCalibration {
                 epsilon: 1.0,
                 delta: 1e-5,
                 relation: crate::privacy::Relation::ReplaceOne,
@@ -490,7 +490,7 @@ mod tests {
         // β = 1/4 + λ. Unconstrained, as in Thm 6.2. The mean over 20 seeds has a standard
         // error well under the margin the bound leaves (measured: mean 1.3e-2, bound 1.4e-1).
         use crate::algo::PrivateAlgorithm;
-        use crate::algo::noisy_gd::{Calibration, NoisyGd};
+        use crate::algo::noisy_gd::{GdCalibration, NoisyGd};
         use crate::data::{ClassificationSpec, clip_features, generate_classification};
         use crate::domain::Unconstrained;
         use crate::loss::{Glm, Loss, Regularizer};
@@ -517,7 +517,7 @@ mod tests {
         .unwrap();
         let f_star = crate::reference::solve(&obj, 1e-12, 100_000).unwrap().value;
         let beta = obj.smoothness();
-        let c = Calibration {
+        let c = GdCalibration {
             epsilon: 0.5,
             delta: 1e-5,
             relation: Relation::ReplaceOne,

@@ -100,7 +100,7 @@ pub enum Class {
 
 /// The declared constants a closed form depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Constants {
+pub struct BoundConstants {
     /// L.
     pub lipschitz: f64,
     /// μ (strongly convex classes).
@@ -122,7 +122,7 @@ pub struct Constants {
 /// | J | 65·β^{1/3}L^{2/3}R^{4/3}r^{2/3} | 127·β^{1/3}L^{2/3}R^{4/3}r^{2/3} |
 ///
 /// Valid when r ≤ 1 (F, H, G) or r² ≤ L/(Rβ) (J); not capped (see [`cap`]).
-pub fn practical_upper(class: Class, regime: Regime, c: &Constants, r: f64) -> f64 {
+pub fn practical_upper(class: Class, regime: Regime, c: &BoundConstants, r: f64) -> f64 {
     let (l, mu, beta, rad) = (c.lipschitz, c.strong_convexity, c.smoothness, c.radius);
     let pure = regime == Regime::Pure;
     match class {
@@ -143,7 +143,7 @@ pub fn practical_upper(class: Class, regime: Regime, c: &Constants, r: f64) -> f
 
 /// The conceptual (exact minimiser) bounds of Cor 2.1, 2.2, Prop 2.5, 2.8 (digest 000 §6.2):
 /// F: 2(L²/μ)r (δ = 0) or √2(L²/μ)r; H: 4κ(L²/μ)r²; G: 8.5·LR√r; J: 48.5·β^{1/3}L^{2/3}R^{4/3}r^{2/3}.
-pub fn conceptual_upper(class: Class, regime: Regime, c: &Constants, r: f64) -> f64 {
+pub fn conceptual_upper(class: Class, regime: Regime, c: &BoundConstants, r: f64) -> f64 {
     let (l, mu, beta, rad) = (c.lipschitz, c.strong_convexity, c.smoothness, c.radius);
     match class {
         Class::StronglyConvex => {
@@ -173,7 +173,7 @@ pub fn conceptual_upper(class: Class, regime: Regime, c: &Constants, r: f64) -> 
 /// - convex (G^ERM, J^ERM, Bassily, Smith & Thakurta 2014): LR·min{1, s}.
 ///
 /// No lower bound is known for the non-ERM classes (the paper's open question): `None`.
-pub fn erm_lower(class: Class, c: &Constants, s: f64, erm: bool) -> Option<f64> {
+pub fn erm_lower(class: Class, c: &BoundConstants, s: f64, erm: bool) -> Option<f64> {
     if !erm {
         return None;
     }
@@ -196,14 +196,14 @@ pub fn lower_ratio(d: usize, n: usize, epsilon: f64, regime: Regime) -> f64 {
 }
 
 /// min{LR, bound}: the trivial algorithm that outputs 0 has excess ≤ LR (Remark 2.1).
-pub fn cap(bound: f64, c: &Constants) -> f64 {
+pub fn cap(bound: f64, c: &BoundConstants) -> f64 {
     bound.min(c.lipschitz * c.radius)
 }
 
 /// Section 4 (SCO): the regularisation λ for the population loss, which adds a 1/√n term to the
 /// ERM λ (digest 000 §A7): class G (Prop 4.3) (L/R)(√r + 1/√n); class J (Prop 4.4)
 /// (βL²/R²)^{1/3}(r^{2/3} + 1/√n). Use with Algorithm 6 ([`crate::algo::output_perturbation::Regularised`]).
-pub fn sco_lambda(class: Class, c: &Constants, r: f64, n: usize) -> Option<f64> {
+pub fn sco_lambda(class: Class, c: &BoundConstants, r: f64, n: usize) -> Option<f64> {
     let inv_sqrt_n = 1.0 / libm::sqrt(n as f64);
     match class {
         Class::Convex => Some(c.lipschitz / c.radius * (libm::sqrt(r) + inv_sqrt_n)),
@@ -224,7 +224,13 @@ pub fn sco_lambda(class: Class, c: &Constants, r: f64, n: usize) -> Option<f64> 
 /// | H (Cor 4.2) | (L²/μ)(5/n + 26κr²) | (L²/μ)(5/n + 13.5κr²) |
 /// | G (Cor 4.3) | 32·LR(√r + 1/√n) | 32·LR(√r + 1/√n) |
 /// | J (Cor 4.4) | 128·β^{1/3}L^{2/3}R^{4/3}(1/√n + r^{2/3}) | same |
-pub fn sco_practical_upper(class: Class, regime: Regime, c: &Constants, r: f64, n: usize) -> f64 {
+pub fn sco_practical_upper(
+    class: Class,
+    regime: Regime,
+    c: &BoundConstants,
+    r: f64,
+    n: usize,
+) -> f64 {
     let (l, mu, beta, rad) = (c.lipschitz, c.strong_convexity, c.smoothness, c.radius);
     let nf = n as f64;
     let pure = regime == Regime::Pure;
@@ -266,7 +272,7 @@ mod tests {
 
     #[test]
     fn sco_terms_add_the_non_private_rate() {
-        let c = Constants {
+        let c = BoundConstants {
             lipschitz: 1.0,
             strong_convexity: 0.1,
             smoothness: 0.5,
@@ -311,7 +317,7 @@ mod tests {
 
     #[test]
     fn closed_forms_scale_as_the_tables_say_and_sit_above_the_floor() {
-        let c = Constants {
+        let c = BoundConstants {
             lipschitz: 1.0,
             strong_convexity: 0.1,
             smoothness: 0.5,

@@ -14,8 +14,8 @@ use crate::solver::dual::{DualCertificate, DualGap};
 use crate::solver::max_loss::MaxLoss;
 use crate::solver::{BaseSolver, Certificate, CertifiedRun, SolverKind};
 
-use super::declared::{Declared, Form};
-use super::plan::{NoiseLaw, Plan, Settings, plan};
+use super::declared::{Form, ObjectiveDeclaration};
+use super::plan::{NoiseLaw, ReleasePlan, Settings, plan};
 
 /// SDCA sweeps per evaluation of Algorithm 3's duality-gap certificate.
 const DUAL_SWEEPS: usize = 1;
@@ -86,7 +86,7 @@ enum Engine {
 
 /// Seed 000 Algorithm 1 (and Algorithm 6) as a step-wise [`PrivateAlgorithm`].
 pub struct OutputPerturbation {
-    plan: Plan,
+    plan: ReleasePlan,
     engine: Engine,
     rng: DpRng,
     seeded: bool,
@@ -109,12 +109,12 @@ impl OutputPerturbation {
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        let plan = plan(Declared::of(objective)?, settings)?;
+        let plan = plan(ObjectiveDeclaration::of(objective)?, settings)?;
         Self::from_plan(plan, objective, rng, seeded)
     }
 
     /// Seed 000 Algorithm 1 on the **max-loss** form of `objective` (F(w) = max_i f(w; xᵢ) + r(w),
-    /// non-ERM, Δ_F = 2L/μ): planned from [`Declared::max_loss`]; `settings.solver` must be the
+    /// non-ERM, Δ_F = 2L/μ): planned from [`ObjectiveDeclaration::max_loss`]; `settings.solver` must be the
     /// subgradient method (the form is non-smooth and not a finite sum). Every later call
     /// ([`PrivateAlgorithm::step`]) takes the same ERM `objective`; the run optimises its max-loss form.
     pub fn max_loss(
@@ -123,19 +123,19 @@ impl OutputPerturbation {
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        let plan = plan(Declared::max_loss(objective)?, settings)?;
+        let plan = plan(ObjectiveDeclaration::max_loss(objective)?, settings)?;
         Self::from_plan(plan, objective, rng, seeded)
     }
 
     /// Runs a plan made elsewhere (seed 004 Algorithm 1 uses this machinery with its own
     /// target radius and σ). The plan must have been made from `objective`'s declared constants.
     pub fn from_plan(
-        plan: Plan,
+        plan: ReleasePlan,
         objective: &Objective,
         mut rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        if Declared::of_form(objective, plan.declared.form)? != plan.declared {
+        if ObjectiveDeclaration::of_form(objective, plan.declared.form)? != plan.declared {
             return Err(Error::invalid(
                 "plan",
                 "a plan made from this objective's declared constants",
@@ -197,7 +197,7 @@ impl OutputPerturbation {
     }
 
     /// The plan fixed at construction.
-    pub fn plan(&self) -> &Plan {
+    pub fn plan(&self) -> &ReleasePlan {
         &self.plan
     }
 

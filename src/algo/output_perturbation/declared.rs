@@ -1,4 +1,4 @@
-//! The declared, data-independent constants that set the noise: [`Declared`], read from an
+//! The declared, data-independent constants that set the noise: [`ObjectiveDeclaration`], read from an
 //! objective or a configuration, and the checks they must pass (never the data).
 
 use serde::{Deserialize, Serialize};
@@ -23,7 +23,7 @@ pub enum Form {
 
 /// The declared, data-independent description of the problem that sets the noise.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Declared {
+pub struct ObjectiveDeclaration {
     /// Number of records (public under replace-one).
     pub n: usize,
     /// Dimension.
@@ -49,10 +49,10 @@ pub struct Declared {
     pub tilt_factor: f64,
 }
 
-/// The declared constants [`Declared`] is read from: an objective's (see [`Declared::of`]) or,
+/// The declared constants [`ObjectiveDeclaration`] is read from: an objective's (see [`ObjectiveDeclaration::of`]) or,
 /// before any data exist, a configuration's.
 #[derive(Clone, Copy)]
-pub struct Constants<'a> {
+pub struct ObjectiveConstants<'a> {
     /// Number of records (public under replace-one).
     pub n: usize,
     /// Dimension of w.
@@ -74,11 +74,11 @@ pub struct Constants<'a> {
     pub feature_bound: f64,
 }
 
-impl Declared {
+impl ObjectiveDeclaration {
     /// Reads the declared constants of `obj` (feature bound, domain, loss, regulariser, n, d);
     /// never the data.
     pub fn of(obj: &Objective) -> Result<Self> {
-        Self::from_constants(Constants {
+        Self::from_constants(ObjectiveConstants {
             n: obj.n(),
             d: obj.dim(),
             lipschitz: obj.lipschitz(),
@@ -92,8 +92,8 @@ impl Declared {
     }
 
     /// The same from the constants themselves, before any objective exists (the page's preview):
-    /// [`Declared::of`] is this applied to an objective's declared constants.
-    pub fn from_constants(c: Constants<'_>) -> Result<Self> {
+    /// [`ObjectiveDeclaration::of`] is this applied to an objective's declared constants.
+    pub fn from_constants(c: ObjectiveConstants<'_>) -> Result<Self> {
         let d = c.d;
         let (lipschitz, mu) = (c.lipschitz, c.strong_convexity);
         let form = match c.loss.map(|l| l.wrap) {
@@ -155,8 +155,8 @@ impl Declared {
         Ok(declared)
     }
 
-    /// The declared constants of the objective the plan's form names: [`Declared::max_loss`] for
-    /// [`Form::MaxLoss`], [`Declared::of`] otherwise.
+    /// The declared constants of the objective the plan's form names: [`ObjectiveDeclaration::max_loss`] for
+    /// [`Form::MaxLoss`], [`ObjectiveDeclaration::of`] otherwise.
     pub(super) fn of_form(obj: &Objective, form: Form) -> Result<Self> {
         match form {
             Form::MaxLoss => Self::max_loss(obj),

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::{
-    self as op, CARD, CARD_REGULARISED, ConvexClass, Form, NoiseLaw, OutputPerturbation, Plan,
-    Regularised, Settings,
+    self as op, CARD, CARD_REGULARISED, ConvexClass, Form, NoiseLaw, OutputPerturbation,
+    Regularised, ReleasePlan, Settings,
 };
 use crate::algo::NoiseShape;
 use crate::algo::family::{
@@ -17,7 +17,7 @@ use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::Result;
 use crate::loss::Wrap;
 use crate::rng::DpRng;
-use crate::session::problem::{Declared, Problem};
+use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 const RELATION_WHY: &str = "output perturbation's sensitivity 2L/(μn) (Lowy & Razaviyayn 2021, \
@@ -89,7 +89,7 @@ pub static FAMILY_REGULARISED: Family = Family {
 /// (Algorithm 6's λ; 0 for Algorithm 1).
 struct OpRunPlan {
     preview: Preview,
-    plan: Plan,
+    plan: ReleasePlan,
     extra_ridge: f64,
 }
 
@@ -101,7 +101,7 @@ fn settings_of(config: &RunConfig) -> Settings {
     settings
 }
 
-fn plan_algorithm_1(config: &RunConfig, declared: &Declared) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_1(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn RunPlan>> {
     replace_one_only(config, RELATION_WHY)?;
     planned(
         config,
@@ -112,7 +112,7 @@ fn plan_algorithm_1(config: &RunConfig, declared: &Declared) -> Result<Box<dyn R
     )
 }
 
-fn plan_algorithm_6(config: &RunConfig, declared: &Declared) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_6(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn RunPlan>> {
     replace_one_only(config, RELATION_WHY)?;
     let smoothness = declared.smoothness();
     // λ from Theorem 3.4 (Lipschitz class) or 3.5 (smooth class), computed from the
@@ -122,7 +122,7 @@ fn plan_algorithm_6(config: &RunConfig, declared: &Declared) -> Result<Box<dyn R
     } else {
         ConvexClass::Lipschitz
     };
-    // TERM is seed 000's non-ERM form (as `op::Declared::from_constants` reads it); the
+    // TERM is seed 000's non-ERM form (as `op::ObjectiveDeclaration::from_constants` reads it); the
     // unregularised F may have μ = 0, so its declaration cannot be validated here.
     let form = if matches!(config.wrap, Wrap::Tilted { .. }) {
         Form::NonErm
@@ -154,7 +154,7 @@ fn plan_algorithm_6(config: &RunConfig, declared: &Declared) -> Result<Box<dyn R
 
 fn planned(
     config: &RunConfig,
-    declared: &Declared,
+    declared: &ProblemDeclaration,
     settings: Settings,
     extra_ridge: f64,
     words: &'static str,
@@ -220,10 +220,13 @@ pub(crate) fn op_noise(noise: &NoiseLaw, d: usize) -> (f64, NoiseShape) {
 }
 
 /// Seed 000's declared constants of the objective the algorithm will solve (the problem's, plus
-/// `extra_ridge`), read exactly as [`op::Declared::of`] reads them from that objective;
+/// `extra_ridge`), read exactly as [`op::ObjectiveDeclaration::of`] reads them from that objective;
 /// `OutputPerturbation::from_plan` checks the two agree.
-pub(crate) fn op_declared(declared: &Declared, extra_ridge: f64) -> Result<op::Declared> {
-    op::Declared::from_constants(op::Constants {
+pub(crate) fn op_declared(
+    declared: &ProblemDeclaration,
+    extra_ridge: f64,
+) -> Result<op::ObjectiveDeclaration> {
+    op::ObjectiveDeclaration::from_constants(op::ObjectiveConstants {
         n: declared.n,
         d: declared.d,
         lipschitz: declared.lipschitz(),

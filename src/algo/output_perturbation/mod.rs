@@ -104,13 +104,13 @@ mod tests;
 /// in [`crate::solver`], next to the certificate it runs.
 pub use crate::solver::CertifiedRun;
 pub use algorithm::{Outcome, OutputPerturbation, perturb};
-pub use declared::{Constants, Declared, Form, loss_range, tilt_factor};
+pub use declared::{Form, ObjectiveConstants, ObjectiveDeclaration, loss_range, tilt_factor};
 pub use family::{FAMILY, FAMILY_REGULARISED};
 pub(crate) use family::{op_declared, op_noise};
 pub(crate) use plan::certified_gd_bound;
 pub use plan::{
-    ConvexClass, NoiseLaw, Plan, Regularised, Settings, default_alpha, gd_iteration_bound, k_delta,
-    paper_alpha_regularised, paper_lambda, plan, privacy_ratio, subgradient_iterations,
+    ConvexClass, NoiseLaw, Regularised, ReleasePlan, Settings, default_alpha, gd_iteration_bound,
+    k_delta, paper_alpha_regularised, paper_lambda, plan, privacy_ratio, subgradient_iterations,
     theory_bound,
 };
 

@@ -1,5 +1,5 @@
 //! The plan: everything fixed before the data are touched (Δ_F, α, ρ, Δ_T, the noise law, the
-//! solver budgets and the guarantee), from [`Declared`] and the user's [`Settings`], and the theory
+//! solver budgets and the guarantee), from [`ObjectiveDeclaration`] and the user's [`Settings`], and the theory
 //! curve drawn from it.
 
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,7 @@ use crate::privacy::calibration::{
 use crate::privacy::{Guarantee, Relation, check_epsilon};
 use crate::solver::{CertificateConstants, SolverKind};
 
-use super::declared::{Declared, Form};
+use super::declared::{Form, ObjectiveDeclaration};
 
 /// Safety margin on the GD iteration bound: it is computed for 0.9ρ, leaving 0.1ρ for the
 /// certificate's rounding allowance (checked in [`plan`]).
@@ -123,7 +123,7 @@ pub fn paper_lambda(
 /// term, (L^{4/3}R^{2/3}/β^{1/3})(ε/d)^{2/3}/n^{4/3}). Here L, β are the unregularised F's.
 pub fn paper_alpha_regularised(
     class: ConvexClass,
-    declared: &Declared,
+    declared: &ObjectiveDeclaration,
     radius: f64,
     epsilon: f64,
     delta: f64,
@@ -218,9 +218,9 @@ impl NoiseLaw {
 
 /// Everything fixed before the data are touched.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Plan {
+pub struct ReleasePlan {
     /// The declared problem.
-    pub declared: Declared,
+    pub declared: ObjectiveDeclaration,
     /// The user's choices.
     pub settings: Settings,
     /// Δ_F.
@@ -254,7 +254,7 @@ pub fn k_delta(epsilon: f64, delta: f64) -> f64 {
 /// The paper's α (digest 000 recipe), r = d/ε (δ = 0) or √d·K_δ/ε (δ > 0): for the smooth class H
 /// (Cor 3.3 non-ERM, Cor 3.4 ERM) (L²/μ)·min{κ r², 1}, divided by n² for ERM; for a non-smooth
 /// loss (class F, Cor 3.1/3.2) (L²/μ)·r, or (L²/(μn))·min{1/n, r} for ERM (Cor 3.2; T = 2L²/(μα) = 2n·max{n, 1/r}).
-pub fn default_alpha(declared: &Declared, epsilon: f64, delta: f64) -> f64 {
+pub fn default_alpha(declared: &ObjectiveDeclaration, epsilon: f64, delta: f64) -> f64 {
     let d = declared.d as f64;
     let r = if delta == 0.0 {
         d / epsilon
@@ -297,7 +297,7 @@ pub fn gd_iteration_bound(kappa: f64, initial_distance: f64, target: f64) -> usi
 /// The deterministic iteration count of the subgradient method (seed 000 Prop 3.2):
 /// T = ⌈2L_F²/(μα)⌉ with L_F = L + μR the subgradient bound of F on the bounded W (data term plus
 /// ridge). The method needs a bounded W and no ℓ1 term.
-pub fn subgradient_iterations(declared: &Declared, alpha: f64) -> Result<usize> {
+pub fn subgradient_iterations(declared: &ObjectiveDeclaration, alpha: f64) -> Result<usize> {
     if !declared.bounded {
         return Err(Error::invalid(
             "domain",
@@ -328,7 +328,7 @@ pub fn subgradient_iterations(declared: &Declared, alpha: f64) -> Result<usize> 
 /// The GD bound and the base solver's budget for the certified solvers, after checking that the
 /// loss is smooth and that ρ dwarfs the certificate's rounding allowance.
 fn certified_budget(
-    declared: &Declared,
+    declared: &ObjectiveDeclaration,
     settings: &Settings,
     alpha: f64,
     radius: f64,
@@ -397,7 +397,7 @@ pub(crate) fn certified_gd_bound(
 /// T as Algorithm 2's, but of one-sample steps). Class F^ERM only: a non-smooth ERM loss on a bounded
 /// domain without an ℓ1 term.
 fn stochastic_budget(
-    declared: &Declared,
+    declared: &ObjectiveDeclaration,
     settings: &Settings,
     alpha: f64,
 ) -> Result<(usize, usize)> {
@@ -424,7 +424,7 @@ fn stochastic_budget(
 }
 
 /// Fixes Δ_F, α, ρ, Δ_T, the noise and the guarantee from the declared problem and the settings.
-pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
+pub fn plan(declared: ObjectiveDeclaration, settings: Settings) -> Result<ReleasePlan> {
     declared.validate()?;
     check_epsilon(settings.epsilon)?;
     if settings.relation != Relation::ReplaceOne {
@@ -534,7 +534,7 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
         rho: None,
         accounting,
     };
-    Ok(Plan {
+    Ok(ReleasePlan {
         declared,
         settings,
         sensitivity,
@@ -564,7 +564,12 @@ pub fn plan(declared: Declared, settings: Settings) -> Result<Plan> {
 /// - otherwise (non-smooth or projected release): L_F(ρ + E‖z‖) with L_F = L + μR + λ₁√d the
 ///   Lipschitz constant of F on the bounded W (Thm 3.1 proof; projection is non-expansive);
 /// - Algorithm 6 adds the bias λR²/2 (Thm 3.4/3.5 proofs), at the configuration's fixed λ.
-pub fn theory_bound(declared: Declared, settings: Settings, n: usize, epsilon: f64) -> Result<f64> {
+pub fn theory_bound(
+    declared: ObjectiveDeclaration,
+    settings: Settings,
+    n: usize,
+    epsilon: f64,
+) -> Result<f64> {
     let mut declared = declared;
     let mut settings = settings;
     declared.n = n;

@@ -42,7 +42,11 @@ fn plan_follows_the_formulas() {
     // Logistic (L = X = 1, β = X²/4 = 0.25) + ridge 0.1 on n = 500: Δ_F = 2L/(μn) = 0.04,
     // κ = 3.5. Paper α for δ = 0, ε = 2, d = 3: (L²/(μn²))·min{κ(d/ε)², 1} = 10/250000·1.
     let obj = objective(500, 0.1, ball());
-    let p = plan(Declared::of(&obj).unwrap(), Settings::new(2.0, 0.0)).unwrap();
+    let p = plan(
+        ObjectiveDeclaration::of(&obj).unwrap(),
+        Settings::new(2.0, 0.0),
+    )
+    .unwrap();
     assert!((p.sensitivity - 0.04).abs() < 1e-15);
     assert!((p.declared.condition() - 3.5).abs() < 1e-12);
     assert!((p.alpha - 4e-5).abs() < 1e-18);
@@ -55,7 +59,11 @@ fn plan_follows_the_formulas() {
     assert_eq!((p.guarantee.epsilon, p.guarantee.delta), (2.0, 0.0));
     // δ > 0: σ/Δ_T is the ZWB multiplier of digest 000 §3.2's table (ε = 1, δ = 1e-5:
     // 4.609 for Δ = 1), not the classical 4.845 or the analytic 3.731.
-    let p = plan(Declared::of(&obj).unwrap(), Settings::new(1.0, 1e-5)).unwrap();
+    let p = plan(
+        ObjectiveDeclaration::of(&obj).unwrap(),
+        Settings::new(1.0, 1e-5),
+    )
+    .unwrap();
     match p.noise {
         NoiseLaw::Gaussian { sigma, method } => {
             assert_eq!(method, GaussianMethod::Zwb);
@@ -65,7 +73,7 @@ fn plan_follows_the_formulas() {
     }
     let mut s = Settings::new(1.0, 1e-5);
     s.gaussian = GaussianMethod::Analytic;
-    let p = plan(Declared::of(&obj).unwrap(), s).unwrap();
+    let p = plan(ObjectiveDeclaration::of(&obj).unwrap(), s).unwrap();
     match p.noise {
         NoiseLaw::Gaussian { sigma, .. } => {
             assert!((sigma / p.total_sensitivity - 3.7306).abs() < 1e-4)
@@ -77,7 +85,7 @@ fn plan_follows_the_formulas() {
 #[test]
 fn invalid_settings_are_refused_with_the_field() {
     let obj = objective(200, 0.1, ball());
-    let decl = Declared::of(&obj).unwrap();
+    let decl = ObjectiveDeclaration::of(&obj).unwrap();
     let field = |s: Settings| plan(decl, s).unwrap_err().field().map(str::to_string);
     let mut s = Settings::new(1.0, 0.0);
     s.relation = Relation::AddRemove;
@@ -95,7 +103,7 @@ fn invalid_settings_are_refused_with_the_field() {
     // No strong convexity, a non-smooth loss, an unbounded squared loss.
     let flat = objective(200, 0.0, ball());
     assert_eq!(
-        Declared::of(&flat).unwrap_err().field(),
+        ObjectiveDeclaration::of(&flat).unwrap_err().field(),
         Some("regularizer.l2")
     );
     let hinge = Objective::with_loss(
@@ -108,7 +116,7 @@ fn invalid_settings_are_refused_with_the_field() {
     .unwrap();
     // A non-smooth loss: refused by the certified solvers, accepted by the subgradient method,
     // which in turn refuses an unbounded domain.
-    let hinge_decl = Declared::of(&hinge).unwrap();
+    let hinge_decl = ObjectiveDeclaration::of(&hinge).unwrap();
     assert_eq!(
         plan(hinge_decl, Settings::new(1.0, 0.0))
             .unwrap_err()
@@ -134,7 +142,7 @@ fn invalid_settings_are_refused_with_the_field() {
     )
     .unwrap();
     assert_eq!(
-        Declared::of(&squared).unwrap_err().field(),
+        ObjectiveDeclaration::of(&squared).unwrap_err().field(),
         Some("lipschitz")
     );
 }
@@ -337,7 +345,7 @@ fn stochastic_subgradient_is_refused_outside_class_f_erm() {
     s.solver = SolverKind::StochasticSubgradient;
     let logistic = objective(100, 0.1, ball());
     assert_eq!(
-        plan(Declared::of(&logistic).unwrap(), s)
+        plan(ObjectiveDeclaration::of(&logistic).unwrap(), s)
             .unwrap_err()
             .field(),
         Some("solver")
