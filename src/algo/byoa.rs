@@ -76,6 +76,7 @@ use super::family::{
 };
 use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation::{op_declared, op_noise};
+use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::domain::Domain;
@@ -987,7 +988,6 @@ pub static FAMILY_PHASED: Family = Family {
 
 /// Algorithm 1's or 2's plan: the settings, checked and calibrated from the declared constants.
 struct ByoaRunPlan {
-    preview: Preview,
     settings: ByoaSettings,
     phased: bool,
 }
@@ -999,10 +999,7 @@ fn settings_of(config: &RunConfig) -> ByoaSettings {
     settings
 }
 
-fn plan_algorithm_1_run(
-    config: &RunConfig,
-    declared: &ProblemDeclaration,
-) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
         config,
         "the sensitivity 4G/(μn) of output perturbation with a certified solver (Zhang, \
@@ -1030,17 +1027,16 @@ fn plan_algorithm_1_run(
         declared.lipschitz(),
     );
     preview.sensitivity_ball = Some(total);
-    Ok(Box::new(ByoaRunPlan {
+    Ok(Planned::new(
         preview,
-        settings,
-        phased: false,
-    }))
+        ByoaRunPlan {
+            settings,
+            phased: false,
+        },
+    ))
 }
 
-fn plan_algorithm_2_run(
-    config: &RunConfig,
-    declared: &ProblemDeclaration,
-) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_2_run(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
         config,
         "phased output perturbation (Zhang, Thekumparampil, Oh & He 2022, \"Bring your \
@@ -1089,21 +1085,19 @@ fn plan_algorithm_2_run(
             sensitivity: spec.sensitivity,
         })
         .collect();
-    Ok(Box::new(ByoaRunPlan {
+    Ok(Planned::new(
         preview,
-        settings,
-        phased: true,
-    }))
+        ByoaRunPlan {
+            settings,
+            phased: true,
+        },
+    ))
 }
 
 impl RunPlan for ByoaRunPlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     /// Theorem 3.4 (empirical) for Algorithm 1 on strongly convex smooth F; Algorithm 2's bound
     /// is on the population risk, which this plot does not draw.
-    fn theory(&self, problem: &Problem) -> Option<Curve> {
+    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
         let declared = &problem.declared;
         let (beta, mu) = (declared.smoothness(), declared.strong_convexity());
         if self.phased || !(beta.is_finite() && mu > 0.0) {
@@ -1111,7 +1105,7 @@ impl RunPlan for ByoaRunPlan {
         }
         Curve::flat(
             crate::theory::byoa::algorithm_1_empirical(
-                self.preview.lipschitz,
+                preview.lipschitz,
                 beta,
                 mu,
                 declared.n,

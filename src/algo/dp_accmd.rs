@@ -84,6 +84,7 @@ use std::sync::Arc;
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting, setting,
 };
+use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
@@ -571,11 +572,10 @@ pub static FAMILY: Family = Family {
 
 /// DP-AccMD's plan: its declared inputs, calibrated as DP-GD's.
 struct AccMdPlan {
-    preview: Preview,
     accmd: DpAccMdConfig,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     let geometry = match config.domain {
         DomainChoice::L2Ball => Geometry::L2 {
             radius: config.radius,
@@ -617,16 +617,12 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Pla
         declared.lipschitz(),
     )
     .leaking([accmd.leak.describe()]);
-    Ok(Box::new(AccMdPlan { preview, accmd }))
+    Ok(Planned::new(preview, AccMdPlan { accmd }))
 }
 
 impl Plan for AccMdPlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     /// Theorem 5.3 (eqs 71–76) with the noise term written out, for smooth F.
-    fn theory(&self, problem: &Problem) -> Option<Curve> {
+    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
         let (beta, d) = (problem.declared.smoothness(), problem.declared.d);
         if !beta.is_finite() {
             return None;
@@ -638,7 +634,7 @@ impl Plan for AccMdPlan {
             Geometry::L1 { .. } => (2.0 * d as f64).ln(),
         };
         let noise_sq =
-            gradient_perturbation::noise_dual_norm_sq(self.accmd.geometry, d, self.preview.sigma)
+            gradient_perturbation::noise_dual_norm_sq(self.accmd.geometry, d, preview.sigma)
                 .ok()?;
         Curve::over_steps(
             self.accmd.steps,

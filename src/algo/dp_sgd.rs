@@ -78,6 +78,7 @@ use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
     default_step, setting,
 };
+use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
@@ -810,11 +811,10 @@ pub static FAMILY: Family = Family {
 
 /// DP-SGD's plan: its RDP calibration (the bisection runs once per run, not per repeat).
 struct SgdPlan {
-    preview: Preview,
     calibration: DpSgdCalibration,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     let clip = config.clip.unwrap_or(declared.lipschitz());
     let step_size = config
         .step_size
@@ -848,17 +848,10 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Pla
     )
     .leaking([sgd.leak.describe()]);
     preview.step_size = Some(step_size);
-    Ok(Box::new(SgdPlan {
-        preview,
-        calibration,
-    }))
+    Ok(Planned::new(preview, SgdPlan { calibration }))
 }
 
 impl Plan for SgdPlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     fn rdp(&self) -> Option<Rdp> {
         Some(self.calibration.rdp())
     }

@@ -77,6 +77,7 @@ use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
     SettingUse, setting,
 };
+use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig, SvrgNoiseChoice};
 use crate::session::problem::{Problem, ProblemDeclaration};
@@ -919,15 +920,14 @@ pub static FAMILY_PLUS_PLUS: Family = Family {
 
 /// DP-SVRG's or DP-SVRG++'s plan: the certified (or as-printed) calibration.
 struct SvrgPlan {
-    preview: Preview,
     calibration: DpSvrgCalibration,
 }
 
-fn plan_svrg(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+fn plan_svrg(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     plan(SvrgVariant::Svrg, config, declared)
 }
 
-fn plan_svrg_plus_plus(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+fn plan_svrg_plus_plus(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     plan(SvrgVariant::SvrgPlusPlus, config, declared)
 }
 
@@ -935,7 +935,7 @@ fn plan(
     variant: SvrgVariant,
     config: &RunConfig,
     declared: &ProblemDeclaration,
-) -> Result<Box<dyn Plan>> {
+) -> Result<Planned> {
     let noise = match config.svrg_noise {
         SvrgNoiseChoice::Certified => SvrgNoise::Certified,
         SvrgNoiseChoice::AsPrinted => SvrgNoise::AsPrinted { c: SVRG_PRINTED_C },
@@ -990,17 +990,10 @@ fn plan(
     // In the ledger's order: the as-printed noise first, then the leaky step size.
     .leaking([svrg.noise.leak(), svrg.leak.describe()]);
     preview.step_size = Some(svrg.step_size);
-    Ok(Box::new(SvrgPlan {
-        preview,
-        calibration,
-    }))
+    Ok(Planned::new(preview, SvrgPlan { calibration }))
 }
 
 impl Plan for SvrgPlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     fn rdp(&self) -> Option<Rdp> {
         self.calibration.rdp()
     }

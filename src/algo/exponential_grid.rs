@@ -63,6 +63,7 @@ use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting, setting,
     statement,
 };
+use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
@@ -428,14 +429,13 @@ pub static FAMILY: Family = Family {
 
 /// The grid mechanism's plan: ε, the grid and the sensitivity of its utility.
 struct GridPlan {
-    preview: Preview,
     settings: GridSettings,
     relation: Relation,
     /// Whether F is a mean (ERM and the robust loss) rather than TERM's log-sum-exp.
     erm: bool,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     let (radius, d, lipschitz) = (declared.radius(), config.d, declared.lipschitz());
     if !radius.is_finite() || d > 2 {
         return Err(Error::invalid(
@@ -464,27 +464,25 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Pla
         sensitivity,
         lipschitz,
     );
-    Ok(Box::new(GridPlan {
+    Ok(Planned::new(
         preview,
-        settings: GridSettings {
-            epsilon: config.epsilon,
-            resolution: config.grid_resolution,
+        GridPlan {
+            settings: GridSettings {
+                epsilon: config.epsilon,
+                resolution: config.grid_resolution,
+            },
+            relation: config.relation,
+            erm,
         },
-        relation: config.relation,
-        erm,
-    }))
+    ))
 }
 
 impl Plan for GridPlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     /// Proposition G.1 with the grid's spacing. The utility's sensitivity is 2LR under TERM (its
     /// F is not a mean), as the preview and the mechanism read it.
-    fn theory(&self, problem: &Problem) -> Option<Curve> {
+    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
         let declared = &problem.declared;
-        let (radius, d, lipschitz) = (declared.radius(), declared.d, self.preview.lipschitz);
+        let (radius, d, lipschitz) = (declared.radius(), declared.d, preview.lipschitz);
         let lipschitz_f = lipschitz
             + declared.strong_convexity() * radius
             + declared.regularizer.l1 * (d as f64).sqrt();

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::registry::Planned;
 use super::run::Run;
 use super::{Draws, NoiseShape};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
@@ -329,7 +330,7 @@ pub struct Family {
     /// Its leaky demonstration (digest 002's pitfalls), if it has one.
     pub demonstration: Demonstration,
     /// The data-free plan of a run of this family.
-    pub plan: fn(&RunConfig, &ProblemDeclaration) -> Result<Box<dyn Plan>>,
+    pub plan: fn(&RunConfig, &ProblemDeclaration) -> Result<Planned>,
 }
 
 /// A family's "demonstrate the pitfall" variant (the run is then NOT private).
@@ -360,16 +361,14 @@ impl Family {
     }
 }
 
-/// Everything about a run of one family that is known before any data are read: the promise
-/// (the preview), the theory curve and how to build the running algorithm. Computed once per
-/// family and run, shared by every repeat.
+/// How a run of one family proceeds, beyond its [`Preview`]: known before any data are read,
+/// computed once per family and run, shared by every repeat. A family's `plan` pairs it with the
+/// preview in a [`crate::algo::registry::Planned`].
 pub trait Plan: Send + Sync {
-    /// The guarantee and the noise that buys it.
-    fn preview(&self) -> &Preview;
     /// The theory bound as a curve, when the family's theory covers the setting. Some bounds are
     /// stated through F(w₀) − F* or ‖w*‖: a plot ingredient read from the problem (non-private),
     /// never a noise setting.
-    fn theory(&self, _problem: &Problem) -> Option<Curve> {
+    fn theory(&self, _problem: &Problem, _preview: &Preview) -> Option<Curve> {
         None
     }
     /// The Rényi-DP curve of the whole run under the guarantee's own relation, when the family

@@ -60,6 +60,7 @@ use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
     default_step, setting,
 };
+use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
@@ -503,13 +504,12 @@ pub static FAMILY: Family = Family {
 
 /// DP-GD's plan: its zCDP calibration, step size and the leak its data were prepared with.
 struct GdPlan {
-    preview: Preview,
     calibration: GdCalibration,
     step_size: f64,
     leak: DpGdLeak,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     let calibration = GdCalibration {
         epsilon: config.epsilon,
         delta: config.delta,
@@ -538,22 +538,20 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Pla
     )
     .leaking([leak.describe()]);
     preview.step_size = Some(step_size);
-    Ok(Box::new(GdPlan {
+    Ok(Planned::new(
         preview,
-        calibration,
-        step_size,
-        leak,
-    }))
+        GdPlan {
+            calibration,
+            step_size,
+            leak,
+        },
+    ))
 }
 
 impl Plan for GdPlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     /// The PL bound (Wang, Ye & Xu 2017, Theorem 6.2's proof) at the theory step 1/β, for
     /// strongly convex smooth F; it starts from F(w₀) − F*, so it needs the reference.
-    fn theory(&self, problem: &Problem) -> Option<Curve> {
+    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
         let declared = &problem.declared;
         let (beta, mu, d) = (
             declared.smoothness(),
@@ -568,7 +566,7 @@ impl Plan for GdPlan {
         let gap = problem.objective.value(&start) - problem.reference.as_ref().ok()?.value;
         Curve::over_steps(
             self.calibration.steps,
-            |t| gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, self.preview.sigma),
+            |t| gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, preview.sigma),
             "Wang, Ye & Xu 2017, Thm 6.2 proof (eqs 80–81), with its geometric sum corrected",
         )
     }

@@ -92,6 +92,7 @@ use std::sync::Arc;
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, replace_one_only,
 };
+use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
@@ -651,11 +652,10 @@ pub static FAMILY: Family = Family {
 
 /// Objective perturbation's plan: ε split between b and the residual draw, γ fixed.
 struct ObjectivePlan {
-    preview: Preview,
     settings: ObjectivePerturbationConfig,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Plan>> {
+fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     let settings = ObjectivePerturbationConfig {
         epsilon: config.epsilon,
         ..ObjectivePerturbationConfig::default()
@@ -686,17 +686,13 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn Pla
         declared.lipschitz(),
     );
     preview.draws = plan.draws();
-    Ok(Box::new(ObjectivePlan { preview, settings }))
+    Ok(Planned::new(preview, ObjectivePlan { settings }))
 }
 
 impl Plan for ObjectivePlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     /// Strong convexity of the perturbed objective; stated through ‖w*‖, so it needs the
     /// reference.
-    fn theory(&self, problem: &Problem) -> Option<Curve> {
+    fn theory(&self, problem: &Problem, _: &Preview) -> Option<Curve> {
         let w_star = &problem.reference.as_ref().ok()?.w;
         let declared = &problem.declared;
         Curve::flat(

@@ -83,24 +83,31 @@ pub fn plan(config: &RunConfig) -> Result<Planned> {
             lipschitz,
         ));
     }
-    let plan = (family.plan)(config, &declared).map_err(at_control)?;
-    let mut preview = plan.preview().clone();
-    preview.single_release = single_release(&preview)?;
-    Ok(Planned { preview, plan })
+    let mut planned = (family.plan)(config, &declared).map_err(at_control)?;
+    planned.preview.single_release = single_release(&planned.preview)?;
+    Ok(planned)
 }
 
-/// A family's plan with its preview as the page shows it (with the teaching table of single
-/// Gaussian releases), and the one way to start a run of it.
+/// A family's preview (what the page shows before the run, with the teaching table of single
+/// Gaussian releases once [`plan`] fills it) and its plan: the one way to start a run of it.
 pub struct Planned {
-    /// The plan's preview with the single-release table filled in: what the page shows before Play.
+    /// The guarantee and noise law, stated before any data are read.
     pub preview: Preview,
     plan: Box<dyn Plan>,
 }
 
 impl Planned {
+    /// `preview` with the `plan` that keeps it.
+    pub fn new(preview: Preview, plan: impl Plan + 'static) -> Self {
+        Self {
+            preview,
+            plan: Box::new(plan),
+        }
+    }
+
     /// The theory curve on `problem` (see [`Plan::theory`]).
     pub fn theory(&self, problem: &Problem) -> Option<Curve> {
-        self.plan.theory(problem)
+        self.plan.theory(problem, &self.preview)
     }
 
     /// The run's RDP curve, when the family accounts in RDP (see [`Plan::rdp`]).

@@ -12,6 +12,7 @@ use crate::algo::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity, Setting,
     replace_one_only, setting,
 };
+use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::Result;
@@ -88,7 +89,6 @@ pub static FAMILY_REGULARISED: Family = Family {
 /// Algorithm 1's or 6's plan, and the ridge the algorithm adds to the objective it solves
 /// (Algorithm 6's λ; 0 for Algorithm 1).
 struct OpRunPlan {
-    preview: Preview,
     plan: ReleasePlan,
     extra_ridge: f64,
 }
@@ -101,7 +101,7 @@ fn settings_of(config: &RunConfig) -> Settings {
     settings
 }
 
-fn plan_algorithm_1(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_1(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(config, RELATION_WHY)?;
     planned(
         config,
@@ -112,7 +112,7 @@ fn plan_algorithm_1(config: &RunConfig, declared: &ProblemDeclaration) -> Result
     )
 }
 
-fn plan_algorithm_6(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Box<dyn RunPlan>> {
+fn plan_algorithm_6(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(config, RELATION_WHY)?;
     let smoothness = declared.smoothness();
     // λ from Theorem 3.4 (Lipschitz class) or 3.5 (smooth class), computed from the
@@ -158,7 +158,7 @@ fn planned(
     settings: Settings,
     extra_ridge: f64,
     words: &'static str,
-) -> Result<Box<dyn RunPlan>> {
+) -> Result<Planned> {
     let plan = op::plan(op_declared(declared, extra_ridge)?, settings)?;
     let mut preview = Preview::new(
         config.algorithm,
@@ -170,20 +170,12 @@ fn planned(
         declared.lipschitz(),
     );
     preview.sensitivity_ball = Some(plan.total_sensitivity);
-    Ok(Box::new(OpRunPlan {
-        preview,
-        plan,
-        extra_ridge,
-    }))
+    Ok(Planned::new(preview, OpRunPlan { plan, extra_ridge }))
 }
 
 impl RunPlan for OpRunPlan {
-    fn preview(&self) -> &Preview {
-        &self.preview
-    }
-
     /// Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ.
-    fn theory(&self, problem: &Problem) -> Option<Curve> {
+    fn theory(&self, problem: &Problem, _: &Preview) -> Option<Curve> {
         Curve::flat(
             op::theory_bound(
                 self.plan.declared,
