@@ -22,6 +22,9 @@ pub struct Card {
     pub purity: Purity,
     /// Whether it has a "demonstrate the pitfall" variant.
     pub demonstration: bool,
+    /// Whether that demonstration leaves the features unclipped (the page then says the features
+    /// are NOT clipped to the declared bound).
+    pub unclipped_features: bool,
 }
 
 /// The card of `kind`.
@@ -37,6 +40,7 @@ fn of(family: &Family) -> Card {
         needs: family.needs,
         purity: family.purity,
         demonstration: family.demonstration != Demonstration::None,
+        unclipped_features: family.demonstration == Demonstration::Unclipped,
     }
 }
 
@@ -94,6 +98,25 @@ mod tests {
         for text in badges.into_iter().flatten().chain(card_texts) {
             assert!(!text.contains("  "), "{text}");
         }
+    }
+
+    #[test]
+    fn the_cards_say_which_demonstrations_leave_the_features_unclipped() {
+        // The page's problem line reads this flag (it says "features NOT clipped"): the two
+        // no-clipping pitfalls, whose point is the unclipped gradient.
+        for card in cards() {
+            let family = registry::family(card.kind);
+            assert_eq!(
+                card.unclipped_features,
+                family.demonstration == Demonstration::Unclipped,
+                "{:?}",
+                card.kind
+            );
+            assert!(!card.unclipped_features || card.demonstration);
+        }
+        assert!(card(AlgorithmKind::NoisyGd).unclipped_features);
+        assert!(card(AlgorithmKind::DpSgd).unclipped_features);
+        assert!(!card(AlgorithmKind::DpSvrg).unclipped_features);
     }
 
     #[test]

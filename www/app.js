@@ -3,7 +3,7 @@
 // values and messages.
 
 import init, {
-  cards, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, previews,
+  cards, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, pickAlgorithm, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
@@ -34,7 +34,7 @@ const ui = {
 const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
   'steps', 'batch', 'grid_resolution', 'repeats', 'delta'];
 const OPTIONAL = ['step_size', 'clip'];
-const CHOICES = ['algorithm', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
+const CHOICES = ['algorithm', 'problem', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
 
 /** The loss parameter each loss takes (if any), with its label and default. */
 const LOSS_PARAMS = {
@@ -63,6 +63,11 @@ let run = new RunHistory();
 let state = 'loading';
 /** Cards by algorithm kind, from Rust. */
 let cardsByKind = {};
+/**
+ * Every setting some algorithm reads (a RunConfig key, the id of its control), from the cards: a
+ * control shows only while the main or a compared algorithm reads it.
+ */
+let settingKeys = [];
 /** The loaded CSV file (bytes), kept in this tab only. */
 let csvBytes = null;
 /**
@@ -81,14 +86,17 @@ const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponent
 
 function clearErrors() {
   document.querySelectorAll('.error').forEach((el) => { el.textContent = ''; });
+  syncSettings();
 }
 
 function showError(error) {
   const field = error?.field;
   const el = (field && ($(`${field}-error`) ?? $(`${field.split('.')[0]}-error`))) || $('run-error');
   el.textContent = error?.message ?? String(error);
-  // A message inside a closed panel would go unseen.
+  // A message inside a closed panel, or beside a setting the algorithm does not read, would go
+  // unseen.
   el.closest('details')?.setAttribute('open', '');
+  el.closest('[hidden]')?.removeAttribute('hidden');
 }
 
 // --- state and the readout ----------------------------------------------------------------------
@@ -173,6 +181,9 @@ function showGuarantees(list) {
   $('guarantee-leaks').replaceChildren(...p.leaks.map((text) => Object.assign(document.createElement('li'), { textContent: text, className: 'leak' })));
   ui.detail.textContent = `${noiseWords(p)} Stated before the run, from the settings alone.`;
   showCalibrations(p.single_release);
+  // What the excess plot draws depends on the problem (excess risk, or a duality gap).
+  $('excess-metric').textContent = p.metric;
+  $('excess-plot').setAttribute('aria-label', `${p.metric} against gradient evaluations, log-log`);
   $('compare-guarantees').replaceChildren(...others.map((o) => Object.assign(document.createElement('li'), {
     textContent: `${cardsByKind[o.kind]?.name ?? o.kind}: ${headline(o)}. ${noiseWords(o)}`,
   })));
@@ -293,10 +304,7 @@ function showReadout() {
   ui.release.textContent = r
     ? `(${r.w.slice(0, 4).map((v) => fmt(v, 4)).join(', ')}${r.w.length > 4 ? ', …' : ''}); excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`
     : 'not yet';
-  const cert = main.certificate;
-  $('certificate').textContent = cert
-    ? `‖w − w*‖ ≤ ${sci(cert.bound)} (the release needs ≤ ${sci(cert.threshold)})${cert.met ? ': met' : ''}`
-    : 'none (this method releases without one)';
+  $('certificate').textContent = diagnosticsWords(main.diagnostics);
   const pop = r?.population;
   $('population').textContent = pop
     ? `${sci(pop.value)} ± ${sci(pop.std_error)} (fresh-sample estimate)`
@@ -316,14 +324,26 @@ function showReadout() {
   ui.progress.hidden = total <= 1;
 }
 
+/**
+ * The named diagnostics of a run (non-private): a certificate as the sentence the release waits
+ * on, every other value as `name = value`.
+ */
+function diagnosticsWords(d) {
+  const { certificate_bound: bound, certificate_threshold: threshold, certificate_met: met, ...rest } = d ?? {};
+  const words = bound === undefined ? []
+    : [`‖w − w*‖ ≤ ${sci(bound)} (the release needs ≤ ${sci(threshold)})${met ? ': met' : ''}`];
+  words.push(...Object.entries(rest).map(([name, value]) => `${name} = ${fmt(value, 4)}`));
+  return words.length ? words.join('; ') : 'none (this method releases without a certificate)';
+}
+
 function describeProblem(c, info) {
   const source = { csv: 'your CSV file', sparse: `sparse high-dimensional data (${c.sparsity} non-zeros in w₀)` }[c.data]
     ?? `synthetic ${c.tail.kind.replace('_', '-')} data`;
   const domain = { l2_ball: `‖w‖₂ ≤ ${c.radius}`, l1_ball: `‖w‖₁ ≤ ${c.radius}`, box: `|wⱼ| ≤ ${c.radius}`,
     simplex: 'the simplex', unconstrained: 'R^d' }[c.domain];
   const clipped = info ? `; clipping shortened ${info.clipped} of them (non-private)` : '';
-  // The no-clipping demonstrations leave the features as they are (src/session/problem.rs).
-  const unclipped = c.leak && ['noisy_gd', 'dp_sgd'].includes(c.algorithm);
+  // The no-clipping demonstrations leave the features as they are (their card says which).
+  const unclipped = c.leak && Boolean(cardsByKind[c.algorithm]?.unclipped_features);
   const targets = c.loss.label_bound === undefined ? '' : `, targets to |y| ≤ ${c.loss.label_bound}`;
   $('problem-line').textContent = `${c.loss.kind.replace('_', ' ')} loss on ${source}, n = ${c.n}, d = ${c.d}, `
     + `${unclipped ? `features NOT clipped to ‖x‖ ≤ ${c.feature_bound} (the demonstration)` : `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}`}${targets}; domain ${domain}.`;
@@ -396,29 +416,49 @@ function syncParamFields() {
     el.disabled = el.value === $('algorithm').value;
     if (el.disabled) el.checked = false;
   }
+  syncSettings();
 }
 
-function syncControls() {
-  ui.epsilon.value = String(Math.log10(config.epsilon));
-  ui.epsilonOutput.textContent = fmt(config.epsilon, 2);
-  ui.seed.value = String(config.seed);
-  ui.unseeded.checked = config.unseeded_noise;
-  $('leak').checked = config.leak;
-  for (const k of NUMBERS) $(k).value = String(config[k]);
-  for (const k of OPTIONAL) $(k).value = config[k] === null ? '' : String(config[k]);
-  for (const k of CHOICES) $(k).value = config[k];
-  $('loss').value = config.loss.kind;
-  const lossParam = LOSS_PARAMS[config.loss.kind];
-  if (lossParam) $('loss-param').value = String(config.loss[lossParam[0]]);
-  if (config.loss.kind in LABEL_BOUNDS) $('label-bound').value = String(config.loss.label_bound);
-  $('wrap').value = config.wrap.kind;
-  const wrapParam = WRAP_PARAMS[config.wrap.kind];
-  if (wrapParam) $('wrap-param').value = String(config.wrap[wrapParam[0]]);
-  $('tail').value = config.tail.kind;
-  (TAIL_PARAMS[config.tail.kind] ?? []).forEach(([key], i) => {
-    $(i === 0 ? 'tail-a' : 'tail-b').value = String(config.tail[key]);
+/**
+ * Shows the settings the main algorithm or a compared one reads, in the main algorithm's words
+ * (its card's label and help; a compared one's where the main one does not read it). The others
+ * are hidden and keep their values.
+ */
+function syncSettings() {
+  const compared = [...document.querySelectorAll('#compare input:checked')].map((el) => el.value);
+  const reading = [$('algorithm').value, ...compared].map((kind) => cardsByKind[kind]).filter(Boolean);
+  for (const key of settingKeys) {
+    const use = reading.map((c) => c.settings.find((s) => s.key === key)).find(Boolean);
+    // A setting with an error shows, so the message beside it is seen.
+    $(`${key}-field`).hidden = !use && $(`${key}-error`).textContent === '';
+    if (!use) continue;
+    $(`${key}-label`).textContent = use.label;
+    $(`${key}-help`).textContent = use.help;
+  }
+}
+
+/** Sets every control to `c` (the config, or a candidate that may still hold a refused value). */
+function syncControls(c = config) {
+  ui.epsilon.value = String(Math.log10(c.epsilon));
+  ui.epsilonOutput.textContent = fmt(c.epsilon, 2);
+  ui.seed.value = String(c.seed);
+  ui.unseeded.checked = c.unseeded_noise;
+  $('leak').checked = c.leak;
+  for (const k of NUMBERS) $(k).value = String(c[k]);
+  for (const k of OPTIONAL) $(k).value = c[k] === null ? '' : String(c[k]);
+  for (const k of CHOICES) $(k).value = c[k];
+  $('loss').value = c.loss.kind;
+  const lossParam = LOSS_PARAMS[c.loss.kind];
+  if (lossParam) $('loss-param').value = String(c.loss[lossParam[0]]);
+  if (c.loss.kind in LABEL_BOUNDS) $('label-bound').value = String(c.loss.label_bound);
+  $('wrap').value = c.wrap.kind;
+  const wrapParam = WRAP_PARAMS[c.wrap.kind];
+  if (wrapParam) $('wrap-param').value = String(c.wrap[wrapParam[0]]);
+  $('tail').value = c.tail.kind;
+  (TAIL_PARAMS[c.tail.kind] ?? []).forEach(([key], i) => {
+    $(i === 0 ? 'tail-a' : 'tail-b').value = String(c.tail[key]);
   });
-  for (const el of document.querySelectorAll('#compare input')) el.checked = config.compare.includes(el.value);
+  for (const el of document.querySelectorAll('#compare input')) el.checked = c.compare.includes(el.value);
   syncParamFields();
 }
 
@@ -450,6 +490,38 @@ function configFromHash() {
     c.data = 'synthetic';
   }
   return c;
+}
+
+/**
+ * A person picked an algorithm from the menu: the controls' values with every need of the
+ * algorithm met (Rust's pickAlgorithm: a ridge, a domain, a step count …), applied with a note
+ * saying what changed and why. A link is never adjusted: it restores exactly what it says.
+ */
+function pickFromMenu() {
+  const controls = fromControls();
+  const kind = controls.algorithm;
+  // Picked from where the person stands: the controls as they were under the algorithm in use
+  // (Rust reads them leniently, and a setting the new algorithm refuses, say the pitfall toggle,
+  // must reach the pick to be turned off with a note rather than dropped unseen).
+  const from = JSON.stringify({ ...controls, algorithm: config.algorithm });
+  let picked;
+  try {
+    picked = pickAlgorithm(from, kind);
+  } catch (e) {
+    showError(e);
+    return;
+  }
+  // Only what the pick changed replaces the controls' values, so a value still being typed (not
+  // yet a valid setting) stays where the person can see and fix it.
+  const read = JSON.parse(configFromLink(from).config);
+  const candidate = { ...controls };
+  for (const [key, value] of Object.entries(JSON.parse(picked.config))) {
+    if (JSON.stringify(value) !== JSON.stringify(read[key])) candidate[key] = value;
+  }
+  const name = cardsByKind[kind]?.name ?? kind;
+  $('algorithm-note').textContent = picked.notes.length ? `For ${name}: ${picked.notes.join('; ')}.` : '';
+  syncControls(candidate);
+  applyConfig(candidate);
 }
 
 /**
@@ -606,10 +678,14 @@ function wireControls() {
     control.addEventListener('change', () => {
       defaultParams(control);
       syncParamFields();
-      applyConfig(fromControls());
+      if (control === $('algorithm')) pickFromMenu();
+      else applyConfig(fromControls());
     });
   }
-  $('compare').addEventListener('change', () => applyConfig(fromControls()));
+  $('compare').addEventListener('change', () => {
+    syncSettings();
+    applyConfig(fromControls());
+  });
   $('csv-file').addEventListener('change', onCsvChosen);
   $('csv-label').addEventListener('change', onCsvChosen);
   ui.play.addEventListener('click', () => {
@@ -671,6 +747,7 @@ function wireControls() {
 function buildAlgorithmControls() {
   const list = cards();
   cardsByKind = Object.fromEntries(list.map((c) => [c.kind, c]));
+  settingKeys = [...new Set(list.flatMap((c) => c.settings.map((s) => s.key)))];
   $('algorithm').replaceChildren(...list.map((c) => Object.assign(document.createElement('option'), { value: c.kind, textContent: c.name })));
   $('compare').replaceChildren(...list.map((c) => {
     const label = Object.assign(document.createElement('label'), { className: 'check' });
@@ -696,6 +773,8 @@ worker.onmessage = onWorkerMessage;
 worker.onerror = onWorkerError;
 window.addEventListener('hashchange', () => {
   clearErrors();
+  // A link restores exactly what it says: the note of an earlier pick no longer applies.
+  $('algorithm-note').textContent = '';
   config = configFromHash();
   syncControls();
   startRun();

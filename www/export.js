@@ -20,7 +20,7 @@ export const RUN_JSON = 'dp-playground-run.json';
 
 const DIAGNOSTICS_NOTE = 'NOT PRIVATE. Diagnostics computed from the raw data and the noise: '
   + 'losses, excess risks, the reference optimum, plane coordinates (the plane goes through w*), '
-  + 'certificates, clip counts and, in the diagnostics CSV, every iterate and every noise norm. '
+  + 'named diagnostics (a certificate …), clip counts and, in the diagnostics CSV, every iterate and every noise norm. '
   + 'With the path, the noise norms tell neighbouring datasets apart. No guarantee covers any of '
   + 'this; only the `private` part is covered by its guarantee.';
 
@@ -71,7 +71,8 @@ export function runJson(config, run) {
         loss: lane.release.loss,
         excess: lane.release.excess,
         population: lane.release.population,
-        certificate: lane.certificate,
+        // The run's named diagnostics (a certificate's bound, threshold, met …).
+        diagnostics: lane.diagnostics,
         // What happened on these data (a fallback, an abort); the private ledger leaves it out.
         events: lane.release.ledger.events ?? [],
       })),

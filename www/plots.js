@@ -38,7 +38,8 @@ class Lane {
     this.noiseNorm = [];
     this.epsSpent = [];
     this.release = null;
-    this.certificate = null;
+    /** The run's named diagnostics where it last stood (a certificate …), non-private. */
+    this.diagnostics = {};
   }
 
   append(batch) {
@@ -49,7 +50,7 @@ class Lane {
     for (const v of batch.noiseNorm) this.noiseNorm.push(v);
     for (const v of batch.epsSpent) this.epsSpent.push(v);
     if (batch.release) this.release = batch.release;
-    if (batch.certificate) this.certificate = batch.certificate;
+    if (Object.keys(batch.diagnostics ?? {}).length) this.diagnostics = batch.diagnostics;
   }
 }
 
@@ -140,7 +141,8 @@ const algorithmsOf = (history) => [...Array(history.lanes.length).keys()];
 const SPECS = {
   excess: (history, theories) => ({
     series: algorithmsOf(history).map((a) => excessSeries(history, a, theories[a])),
-    title: 'excess empirical risk (non-private)',
+    // The metric the session measures on this problem (excess risk, a duality gap …).
+    title: `${history.info.previews[0].metric} (non-private)`,
     // Without a certified F* the excess columns are NaN: the plot says why instead of staying blank.
     unavailable: history.info.referenceUnavailable ?? null,
   }),

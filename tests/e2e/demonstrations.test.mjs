@@ -37,6 +37,8 @@ test('the leak toggle puts NOT PRIVATE in the headline before Play, with the rea
   await page.check('#leak');
   const gdReasons = await notPrivateBeforePlay(page, 'DP-GD with the leak');
   assert.match(gdReasons.join(' '), /not clipped/);
+  // Its card says the demonstration leaves the features unclipped, and the problem line says so.
+  assert.match(await page.textContent('#problem-line'), /features NOT clipped/);
   await page.selectOption('#algorithm', 'dp_sgd');
   await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent.startsWith('DP-SGD'));
   const sgdReasons = await notPrivateBeforePlay(page, 'DP-SGD with the leak');
@@ -59,12 +61,11 @@ test('DP-SVRG with its noise "as printed" says NOT PRIVATE in the headline befor
   const { context, page, seen } = await lab.open();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await page.selectOption('#algorithm', 'dp_svrg');
-  // DP-SVRG needs a ridge: the page says so at l2, and the newcomer types one.
-  await page.waitForFunction(() => document.querySelector('#l2-error').textContent !== '');
-  await page.fill('#l2', '0.1');
-  await page.press('#l2', 'Enter');
+  // DP-SVRG needs a ridge: picking it sets one, and the note beside the menu says so.
   await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent.startsWith('DP-SVRG'));
+  assert.match(await page.textContent('#algorithm-note'), /ridge l2 set to 0\.1/);
   assert.doesNotMatch(await headline(page), /NOT PRIVATE/, 'certified noise is a guarantee');
+  assert.match(await page.textContent('#problem-line'), /features clipped to/);
   await page.selectOption('#svrg_noise', 'as_printed');
   const reasons = await notPrivateBeforePlay(page, 'DP-SVRG as printed');
   assert.match(reasons.join(' '), /NOT CERTIFIED/);

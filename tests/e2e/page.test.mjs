@@ -57,9 +57,17 @@ test('every algorithm of the core runs from the page and draws on every plot it 
     }
     assert.match(await page.textContent('#release'), /^\(/, algorithm);
     if (['output_perturbation', 'regularised_output_perturbation', 'byoa'].includes(algorithm)) {
-      // The release waited for its certificate, and the readout shows it against its threshold.
-      assert.match(await page.textContent('#certificate'), /‖w − w\*‖ ≤ .* \(the release needs ≤ .*\): met/, algorithm);
+      // The release waited for its certificate, and the readout shows it against its threshold;
+      // the run's other named diagnostics follow as name = value.
+      assert.match(await page.textContent('#certificate'), /‖w − w\*‖ ≤ .* \(the release needs ≤ .*\): met; certificate_sensitivity = /, algorithm);
+      const diagnostics = await page.evaluate(() => window.__dp.run().main.diagnostics);
+      assert.equal(diagnostics.certificate_met, 1, algorithm);
+    } else {
+      assert.match(await page.textContent('#certificate'), /^none/, algorithm);
     }
+    // The excess plot is titled with the metric the session measures.
+    assert.match(await page.getAttribute('#excess-plot', 'aria-label'), /^excess empirical risk F\(w\) − F\*/);
+    assert.equal(await page.textContent('#excess-metric'), 'excess empirical risk F(w) − F*');
     assert.equal(await page.textContent('#card-body dd'), (await page.evaluate(() => window.__dp.run().info.cards[document.querySelector('#algorithm').value].source)));
     assert.equal(await page.textContent('#run-error'), '', algorithm);
   }
@@ -75,12 +83,22 @@ test('a leaky demonstration runs with the same claim and its ledger says NOT PRI
   await page.click('#play');
   await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
   assert.match(await page.textContent('#caveats li.leak'), /NOT PRIVATE/);
-  // Refused where it cannot apply, with the reason at the field; the leaky run stays.
+  // Picking an algorithm without a demonstration turns the pitfall off, says so, and hides it.
   await page.selectOption('#algorithm', 'output_perturbation');
-  assert.match(await page.textContent('#leak-error'), /leak/);
-  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#algorithm-note'), /pitfall demonstration turned off/);
+  assert.equal(await page.isChecked('#leak'), false);
+  assert.equal(await page.isVisible('#leak'), false);
+  assert.doesNotMatch(await page.textContent('#guarantee-headline'), /NOT PRIVATE/);
   assert.deepEqual(seen.errors, []);
   await context.close();
+  // A link is not adjusted: where it cannot apply, the reason is at the field; the page runs the default meanwhile.
+  const opened = await openPage(link({ ...config, algorithm: 'output_perturbation', l2: 0.1 }));
+  await opened.page.waitForFunction(() => document.querySelector('#leak-error').textContent !== '');
+  assert.match(await opened.page.textContent('#leak-error'), /leak/);
+  assert.ok(await opened.page.isVisible('#leak-error'), 'an error beside a hidden setting shows');
+  assert.deepEqual(opened.seen.errors, []);
+  await opened.context.close();
 });
 
 test('tilted ERM runs under output perturbation; an algorithm that cannot take it says so at the loss', async () => {
@@ -91,12 +109,20 @@ test('tilted ERM runs under output perturbation; an algorithm that cannot take i
   assert.equal(await page.inputValue('#wrap-param'), '0.5');
   await page.click('#play');
   await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+  // Picked from the menu, DP-SGD gets the plain mean it needs, and the note says why.
   await page.selectOption('#algorithm', 'dp_sgd');
-  await page.waitForFunction(() => document.querySelector('#loss-error').textContent !== '');
-  assert.match(await page.textContent('#loss-error'), /tilted/i);
-  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#algorithm-note'), /aggregation set to plain ERM: .*tilted/);
+  assert.equal(await page.inputValue('#wrap'), 'none');
   assert.deepEqual(seen.errors, []);
   await context.close();
+  // A link is not adjusted: DP-SGD on tilted ERM cannot be used, and the page says why.
+  const opened = await openPage(link({ ...config, algorithm: 'dp_sgd' }));
+  await opened.page.waitForFunction(() => document.querySelector('#algorithm-error').textContent !== '');
+  assert.match(await opened.page.textContent('#algorithm-error'), /tilted/i);
+  assert.equal(await opened.page.textContent('#algorithm-note'), '');
+  assert.deepEqual(opened.seen.errors, []);
+  await opened.context.close();
 });
 
 test('sparse high-dimensional data run DP-AccMD over the ℓ1 ball from the page', async () => {

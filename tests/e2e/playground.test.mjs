@@ -225,8 +225,10 @@ test('exports: the run JSON (private part and diagnostics apart), the diagnostic
   assert.deepEqual(Object.keys(json.private.releases[0]).sort(), ['algorithm', 'ledger', 'repeat', 'w']);
   assert.equal(json.private.releases[0].w.length, 2);
   // No noise realisation and no diagnostic in the private part.
-  assert.doesNotMatch(JSON.stringify(json.private), /noise_norm|excess|"plane"|population|certificate"/);
+  assert.doesNotMatch(JSON.stringify(json.private), /noise_norm|excess|"plane"|population|certificate/);
   assert.equal(json.diagnostics.releases[0].plane.length, 2);
+  // The run's named diagnostics travel in the diagnostics part (DP-GD names none).
+  assert.deepEqual(json.diagnostics.releases[0].diagnostics, {});
 
   for (const canvas of ['excess-plot', 'path-plot', 'noise-plot', 'privacy-plot', 'features-plot']) {
     const png = await save(`button.png[data-canvas="${canvas}"]`);
@@ -319,19 +321,32 @@ test('objective perturbation states both of its noise draws and its budget split
   await context.close();
 });
 
-test('output perturbation: refused without a ridge (message at the field), then runs to one certified release', async () => {
-  const { context, page, seen } = await openPage();
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  await page.selectOption('#algorithm', 'output_perturbation');
-  await page.waitForFunction(() => document.querySelector('#l2-error').textContent.length > 0);
-  assert.match(await page.textContent('#l2-error'), /l2.*strongly convex/);
-  assert.match(await page.textContent('#algorithm-title'), /DP-GD/, 'the last good run stays');
+test('output perturbation: a link without a ridge is refused with the reason; picked from the menu it gets one, with a note; it runs to one certified release', async () => {
+  // A link restores exactly what it says: without a ridge it cannot be used, and the page says
+  // why (the link's algorithm falls back to the default), rather than adjusting it.
+  const { context, page, seen } = await openPage(`#${encodeURIComponent(JSON.stringify({ algorithm: 'output_perturbation' }))}`);
+  await page.waitForFunction(() => document.querySelector('#algorithm-error').textContent.length > 0);
+  assert.match(await page.textContent('#algorithm-error'), /l2.*strongly convex/);
+  assert.equal(await page.textContent('#algorithm-note'), '');
 
+  // Picked from the menu (away and back), the ridge it needs is set and the note says why.
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.selectOption('#algorithm', 'dp_sgd');
+  await page.selectOption('#algorithm', 'output_perturbation');
+  await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent.includes('output perturbation'));
+  assert.match(await page.textContent('#algorithm-note'), /ridge l2 set to 0\.1: .*strongly convex/);
+  assert.equal(await page.inputValue('#l2'), '0.1');
+  assert.equal(await page.textContent('#l2-error'), '');
+
+  // The person chooses another ridge; picking again changes nothing, and the note clears.
   await page.fill('#l2', '0.05');
   await page.press('#l2', 'Enter');
   await page.locator('#l2').blur();
-  await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent.includes('output perturbation'));
-  assert.equal(await page.textContent('#l2-error'), '');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"l2":0.05'));
+  await page.selectOption('#algorithm', 'dp_sgd');
+  await page.selectOption('#algorithm', 'output_perturbation');
+  assert.equal(await page.textContent('#algorithm-note'), '');
+  assert.equal(await page.inputValue('#l2'), '0.05');
   assert.match(await page.textContent('#guarantee-detail'), /One noise draw/);
   const released = await runToRelease(page);
   assert.match(released.w, /^\(/);

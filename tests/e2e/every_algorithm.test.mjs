@@ -1,0 +1,106 @@
+// Issue 13 item 5 in the browser: every algorithm in the menu runs as picked. A newcomer opens the
+// page (no link), picks an algorithm from the menu and presses Play: picking it meets what it needs
+// (a ridge, a domain, a step count …) and a note beside the menu says what changed and why; the
+// run then reaches its release with no error anywhere. The settings panel shows what it reads.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { session } from './harness.mjs';
+
+let lab;
+
+before(async () => {
+  lab = await session();
+});
+
+after(async () => {
+  await lab?.close();
+});
+
+/** Families whose needs the default settings do not meet (a ridge; DP-SVRG++'s epochs). */
+const ADJUSTED = ['dp_svrg', 'dp_svrg_plus_plus', 'objective_perturbation', 'output_perturbation', 'byoa'];
+
+/** The words a note uses for each setting a pick may change. */
+const NAMED = {
+  l2: /ridge l2/, l1: /lasso l1/, domain: /domain/, steps: /steps/, loss: /loss/, wrap: /aggregation/,
+  d: /dimension d/, delta: /δ/, leak: /pitfall/, problem: /problem/,
+};
+
+/** The text of every error element that has one (id: text). */
+const errorsShown = (page) => page.$$eval('.error', (els) => els
+  .filter((el) => el.textContent.trim() !== '')
+  .map((el) => `${el.id}: ${el.textContent}`));
+
+/** The config the page's run uses (as Rust normalised it). */
+const configInUse = (page) => page.evaluate(() => JSON.parse(window.__dp.run().info.config));
+
+test('every algorithm picked from the menu on a fresh page runs to its release, with a note exactly when the pick changed a setting', async () => {
+  const { page: probe, context: probeContext } = await lab.open();
+  await probe.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const menu = await probe.$$eval('#algorithm option', (os) => os.map((o) => o.value));
+  await probeContext.close();
+  assert.ok(menu.length >= 11, `the menu offers every algorithm: ${menu}`);
+  const timings = {};
+  const noted = [];
+  for (const algorithm of menu) {
+    const started = Date.now();
+    const { context, page, seen } = await lab.open();
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    const before = await configInUse(page);
+    // As a person does: the menu (selectOption fires input and change), nothing else.
+    await page.selectOption('#algorithm', algorithm);
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    const after = await configInUse(page);
+    assert.equal(after.algorithm, algorithm);
+    assert.deepEqual(await errorsShown(page), [], `${algorithm}: picked, nothing is refused`);
+
+    // The note is visible and names each change exactly when the pick changed a setting.
+    const changed = Object.keys(after)
+      .filter((k) => !['algorithm', 'compare'].includes(k) && JSON.stringify(after[k]) !== JSON.stringify(before[k]));
+    const note = (await page.textContent('#algorithm-note')).trim();
+    if (changed.length) {
+      assert.ok(await page.isVisible('#algorithm-note'), `${algorithm}: the note is visible`);
+      for (const key of changed) {
+        if (key in NAMED) assert.match(note, NAMED[key], `${algorithm}: the note names ${key}`);
+      }
+      noted.push(algorithm);
+    } else {
+      assert.equal(note, '', `${algorithm}: nothing changed, so no note`);
+    }
+
+    // The settings panel shows what this algorithm reads, in its own words, and nothing else.
+    const card = await page.evaluate((k) => window.__dp.run().info.cards[k], algorithm);
+    for (const s of card.settings) {
+      assert.ok(await page.isVisible(`#${s.key}-field`), `${algorithm}: ${s.key} shows`);
+      assert.equal((await page.textContent(`#${s.key}-label`)).trim(), s.label, `${algorithm}: ${s.key}'s label`);
+    }
+    const hidden = await page.$$eval('[id$="-field"][hidden]', (els) => els.map((el) => el.id.replace(/-field$/, '')));
+    for (const key of hidden) assert.ok(!card.settings.some((s) => s.key === key), `${algorithm}: ${key} hidden though read`);
+    assert.ok(await page.isVisible('#repeats'), 'repeats always shows');
+    assert.equal(await page.isVisible('#leak'), card.demonstration, `${algorithm}: the pitfall toggle shows only with a demonstration`);
+
+    await page.click('#play');
+    await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
+    assert.deepEqual(await errorsShown(page), [], `${algorithm}: runs to its release`);
+    assert.equal(await page.getAttribute('#status', 'data-state'), 'released', algorithm);
+    assert.match(await page.textContent('#release'), /^\(/, algorithm);
+    assert.deepEqual(seen.errors, [], algorithm);
+    await context.close();
+    timings[algorithm] = Date.now() - started;
+  }
+  for (const algorithm of ADJUSTED) assert.ok(noted.includes(algorithm), `${algorithm}: its pick shows a note`);
+  console.log('ms per algorithm (fresh page, pick, Play, release):', JSON.stringify(timings));
+});
+
+test('the problem kind is a control: a link asking for a kind no algorithm here solves is refused beside it', async () => {
+  const hash = `#${encodeURIComponent(JSON.stringify({ problem: 'saddle' }))}`;
+  const { context, page, seen } = await lab.open(hash);
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.match(await page.textContent('#problem-error'), /problem.*saddle/i);
+  assert.ok(await page.isVisible('#problem-error'));
+  assert.equal(await page.inputValue('#problem'), 'minimisation', 'the default is shown meanwhile');
+  assert.equal(await page.textContent('#run-error'), '');
+  // The control is read like every other choice: the config in use carries it.
+  assert.equal(await page.evaluate(() => JSON.parse(window.__dp.run().info.config).problem), 'minimisation');
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
