@@ -1,41 +1,49 @@
-//! What every whole-algorithm target shares: a one-dimensional neighbouring pair, the side's
-//! member of it, and the released coordinate as statistic. One copy, so the targets differ only
-//! in their pair and their algorithm.
+//! What every whole-algorithm target shares: a one-dimensional neighbouring pair and the
+//! configuration it starts from. One copy, so the targets differ only in their pair and their
+//! family's settings.
 
-use super::Side;
-use crate::algo::PrivateAlgorithm;
+use crate::config::{DataSource, RunConfig};
 use crate::data::Dataset;
 use crate::error::Result;
-use crate::objective::Objective;
 
 /// A one-dimensional neighbouring pair: D starts with `first[0]` (if any), D′ with `first[1]`
-/// (if any), and both continue with `shared` copies of `record` (x, y). The whole-algorithm
+/// (if any), and both continue with n − 1 copies of `record` (x, y). The whole-algorithm
 /// targets all use pairs of this shape, the differing record first.
 pub(super) fn pair_1d(
     first: [Option<(f64, f64)>; 2],
-    shared: usize,
+    n: usize,
     record: (f64, f64),
 ) -> Result<[Dataset; 2]> {
     let make = |head: Option<(f64, f64)>| -> Result<Dataset> {
         let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = head.into_iter().unzip();
-        xs.resize(xs.len() + shared, record.0);
-        ys.resize(ys.len() + shared, record.1);
-        Dataset::new(nalgebra::DMatrix::from_row_slice(1, xs.len(), &xs), ys)
+        xs.resize(xs.len() + n.saturating_sub(1), record.0);
+        ys.resize(ys.len() + n.saturating_sub(1), record.1);
+        Dataset::from_samples(1, xs, ys)
     };
     Ok([make(first[0])?, make(first[1])?])
 }
 
-/// The member of a pair that `side` names.
-pub(super) fn pick<T>(pair: &[T; 2], side: Side) -> &T {
-    match side {
-        Side::D => &pair[0],
-        Side::DPrime => &pair[1],
-    }
+/// The pair of DP-AccMD's and output perturbation's audits: n − 1 shared records (x = 0, y = 0),
+/// whose loss does not depend on w, and the differing record (1, +10) in D, (1, −10) in D′.
+/// Under the Huber loss (threshold 1) or the absolute loss, on a ball of radius < 9, its
+/// residual stays beyond the threshold, so its gradient is the constant ∓G: the two mean
+/// gradients differ by exactly 2G/n everywhere.
+pub(super) fn tail_gradient_pair(n: usize) -> Result<[Dataset; 2]> {
+    pair_1d([Some((1.0, 10.0)), Some((1.0, -10.0))], n, (0.0, 0.0))
 }
 
-/// Runs `alg` to its release and returns the released first coordinate, the statistic of every
-/// whole-algorithm target (the pairs are one-dimensional).
-pub(super) fn release_1d(alg: &mut dyn PrivateAlgorithm, objective: &Objective) -> f64 {
-    while alg.step(objective).is_some() {}
-    alg.current()[0]
+/// The page's defaults on a loaded one-dimensional file of n records at (ε, δ): logistic loss,
+/// feature bound 1, replace-one, the full batch (the default 64 may exceed n). A test sets the
+/// settings it varies on top (steps, batch, `leak` …) and hands the result to a target, which
+/// sets the family and what its pair needs.
+pub fn base_config(n: usize, epsilon: f64, delta: f64) -> RunConfig {
+    RunConfig {
+        data: DataSource::Csv,
+        n,
+        d: 1,
+        epsilon,
+        delta,
+        batch: n,
+        ..RunConfig::default()
+    }
 }

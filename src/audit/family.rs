@@ -1,0 +1,106 @@
+//! The whole-algorithm target: a family, as a [`RunConfig`] names it, plus a neighbouring pair
+//! of datasets. It audits what the page runs: the claim is the plan's guarantee
+//! ([`registry::plan`]), and every run is built by the same [`Planned::build`] the session uses,
+//! on the same [`Problem`] the session builds from a loaded file (clipped features and labels,
+//! declared objective). Nothing of the algorithm is restated here.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+
+use super::{Auditable, Side};
+use crate::algo::registry::{self, Planned};
+use crate::config::{DataSource, RunConfig};
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::privacy::ApproxDp;
+use crate::rng::DpRng;
+use crate::session::problem::Problem;
+
+/// A family run on one side of a fixed neighbouring pair, released first coordinate as the
+/// statistic (the pairs are one-dimensional; D − D′ points along it).
+pub struct FamilyTarget {
+    config: RunConfig,
+    plan: Planned,
+    /// The problems of D and D′, built once: [`Problem::new`] also solves a (non-private,
+    /// capped) reference, a diagnostic no release depends on, which thousands of runs need not
+    /// repeat.
+    problems: [Arc<Problem>; 2],
+}
+
+impl FamilyTarget {
+    /// `config`'s main algorithm on the pair (D, D′), which enter as a loaded file does
+    /// (`data` is set to [`DataSource::Csv`]). Errors name the config field at fault.
+    pub fn new(config: RunConfig, pair: [Dataset; 2]) -> Result<Self> {
+        Self::with_problems(config, pair, |problem, _| Ok(problem))
+    }
+
+    /// As [`FamilyTarget::new`], with the session's clipping skipped: the problems hold the pair
+    /// as given, features beyond the declared bound included, while the plan still calibrates
+    /// to that bound. The planted [`Bug::ClippingSkipped`](super::Bug::ClippingSkipped) of a
+    /// family that has no such demonstration of its own.
+    pub fn with_clipping_skipped(config: RunConfig, pair: [Dataset; 2]) -> Result<Self> {
+        Self::with_problems(config, pair, |mut problem, raw| {
+            let raw = Arc::new(raw);
+            problem.objective = problem.declared.objective(Arc::clone(&raw), 0.0)?;
+            problem.data = raw;
+            Ok(problem)
+        })
+    }
+
+    fn with_problems(
+        mut config: RunConfig,
+        pair: [Dataset; 2],
+        prepare: impl Fn(Problem, Dataset) -> Result<Problem>,
+    ) -> Result<Self> {
+        config.data = DataSource::Csv;
+        let plan = registry::plan(&config)?;
+        let [d, d_prime] = pair;
+        let problem = |data: Dataset| -> Result<Arc<Problem>> {
+            let built = Problem::new(&config, Some(data.clone()))?;
+            Ok(Arc::new(prepare(built, data)?))
+        };
+        let problems = [problem(d)?, problem(d_prime)?];
+        Ok(Self {
+            config,
+            plan,
+            problems,
+        })
+    }
+
+    /// The configuration the target runs.
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    /// The problem of `side`, as the session builds it.
+    pub fn problem(&self, side: Side) -> &Arc<Problem> {
+        match side {
+            Side::D => &self.problems[0],
+            Side::DPrime => &self.problems[1],
+        }
+    }
+}
+
+/// The plan's guarantee as the (ε, δ) statement an audit tests.
+pub fn claim_of(plan: &Planned) -> ApproxDp {
+    let g = &plan.preview.guarantee;
+    ApproxDp {
+        epsilon: g.epsilon,
+        delta: g.delta,
+        relation: g.relation,
+    }
+}
+
+impl Auditable for FamilyTarget {
+    fn claim(&self) -> ApproxDp {
+        claim_of(&self.plan)
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let noise = DpRng::seed_from_u64(rng.next_u64());
+        let mut run = self.plan.build(self.problem(side), noise, false)?;
+        while run.step().is_some() {}
+        Ok(run.point().primal()[0])
+    }
+}
