@@ -1,11 +1,8 @@
 //! Katyusha, strongly convex version (seed 000 Algorithm 5, Allen-Zhu 2018).
 
-use rand::SeedableRng;
-
 use crate::linalg::axpy;
-use crate::rng::DpRng;
 
-use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, sample_term_gradients};
+use super::{Anchor, BaseSolver, CertificateConstants, FiniteSum, projected_start};
 
 /// Katyusha, strongly convex version (seed 000 Algorithm 5 = Allen-Zhu 2018, Alg. 1; digest 000
 /// §A5 with its corrections: τ₁ uses the smoothness β where the paper prints "L", and the variance
@@ -19,18 +16,15 @@ use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, sample
 /// τ₂ = ½, τ₁ = min{√(2·terms·m/(3ℓ)), ½}, γ = 1/(3τ₁ℓ). Proposes the snapshot x̃. No iteration count
 /// is trusted (Thm 3.3 is an O(·) in expectation); the certificate decides.
 pub struct Katyusha {
-    snapshot: Vec<f64>,
+    /// The snapshot x̃ (the proposal), ∇g(x̃) and the sampled term gradients.
+    anchor: Anchor,
     y: Vec<f64>,
     z: Vec<f64>,
     x: Vec<f64>,
-    full: Vec<f64>,
-    g_x: Vec<f64>,
-    g_snap: Vec<f64>,
     tilde: Vec<f64>,
     acc: Vec<f64>,
     m: f64,
     ell: f64,
-    rng: DpRng,
 }
 
 impl Katyusha {
@@ -44,18 +38,14 @@ impl Katyusha {
         let d = obj.dim();
         let x = projected_start(obj, start);
         Self {
-            snapshot: x.clone(),
+            anchor: Anchor::at(&x, seed),
             y: x.clone(),
             z: x.clone(),
             x,
-            full: vec![0.0; d],
-            g_x: vec![0.0; d],
-            g_snap: vec![0.0; d],
             tilde: vec![0.0; d],
             acc: vec![0.0; d],
             m: constants.strong_convexity,
             ell: constants.smoothness,
-            rng: DpRng::seed_from_u64(seed),
         }
     }
 }
@@ -72,34 +62,24 @@ impl BaseSolver for Katyusha {
         let tau1 = libm::sqrt(epoch as f64 * m / (3.0 * ell)).min(0.5);
         let gamma = 1.0 / (3.0 * tau1 * ell);
         // ∇g(x̃) = ∇f_s(x̃) − m·x̃.
-        obj.value_and_gradient(&self.snapshot, &mut self.full);
-        axpy(-m, &self.snapshot, &mut self.full);
+        let a = &mut self.anchor;
+        a.full_gradient(obj);
+        axpy(-m, &a.snapshot, &mut a.full);
         self.acc.fill(0.0);
         let (mut weight, mut weight_sum) = (1.0, 0.0);
         for _ in 0..epoch {
-            for (((x, z), s), y) in self
-                .x
-                .iter_mut()
-                .zip(&self.z)
-                .zip(&self.snapshot)
-                .zip(&self.y)
-            {
+            for (((x, z), s), y) in self.x.iter_mut().zip(&self.z).zip(&a.snapshot).zip(&self.y) {
                 *x = tau1 * z + tau2 * s + (1.0 - tau1 - tau2) * y;
             }
-            sample_term_gradients(
-                obj,
-                &mut self.rng,
-                [&self.x, &self.snapshot],
-                [&mut self.g_x, &mut self.g_snap],
-            );
+            a.sample(obj, &self.x);
             // ∇̃ = ∇g(x̃) + ∇g_i(x) − ∇g_i(x̃); the −m·(x − x̃) converts term gradients to g_i's.
             for ((((t, f), gx), gs), (x, s)) in self
                 .tilde
                 .iter_mut()
-                .zip(&self.full)
-                .zip(&self.g_x)
-                .zip(&self.g_snap)
-                .zip(self.x.iter().zip(&self.snapshot))
+                .zip(&a.full)
+                .zip(&a.g_x)
+                .zip(&a.g_snap)
+                .zip(self.x.iter().zip(&a.snapshot))
             {
                 *t = f + gx - gs - m * (x - s);
             }
@@ -117,12 +97,12 @@ impl BaseSolver for Katyusha {
             weight_sum += weight;
             weight *= 1.0 + gamma * m;
         }
-        for (s, a) in self.snapshot.iter_mut().zip(&self.acc) {
+        for (s, a) in a.snapshot.iter_mut().zip(&self.acc) {
             *s = a / weight_sum;
         }
         1.0 + 2.0 * epoch as f64 / n as f64
     }
     fn current(&self) -> &[f64] {
-        &self.snapshot
+        &self.anchor.snapshot
     }
 }

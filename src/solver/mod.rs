@@ -74,7 +74,7 @@ pub use sgd::Sgd;
 pub use subgradient::SubgradientBest;
 pub use svrg::Svrg;
 
-use rand::RngExt;
+use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::linalg::{axpy, norm2};
@@ -223,17 +223,41 @@ fn projected_start(obj: &dyn FiniteSum, start: &[f64]) -> Vec<f64> {
     w
 }
 
-/// The two gradient evaluations of a variance-reduced step (SVRG, Katyusha): draws i uniformly
-/// from the terms and writes ∇f_i at the iterate and at the snapshot.
-fn sample_term_gradients(
-    obj: &dyn FiniteSum,
-    rng: &mut DpRng,
-    [x, snapshot]: [&[f64]; 2],
-    [g_x, g_snap]: [&mut [f64]; 2],
-) {
-    let i = rng.random_range(0..obj.terms().max(1));
-    obj.term_gradient(x, i, g_x);
-    obj.term_gradient(snapshot, i, g_snap);
+/// The anchor of a variance-reduced method (SVRG, Katyusha): the snapshot x̃, ∇f(x̃), and the
+/// buffers of one step's two term gradients, with the generator that draws the terms.
+struct Anchor {
+    snapshot: Vec<f64>,
+    full: Vec<f64>,
+    g_x: Vec<f64>,
+    g_snap: Vec<f64>,
+    rng: DpRng,
+}
+
+impl Anchor {
+    /// Snapshot at `x`; `seed` keys the sampling of terms.
+    fn at(x: &[f64], seed: u64) -> Self {
+        let d = x.len();
+        Self {
+            snapshot: x.to_vec(),
+            full: vec![0.0; d],
+            g_x: vec![0.0; d],
+            g_snap: vec![0.0; d],
+            rng: DpRng::seed_from_u64(seed),
+        }
+    }
+
+    /// ∇f at the snapshot into `full` (one full pass).
+    fn full_gradient(&mut self, obj: &dyn FiniteSum) {
+        obj.value_and_gradient(&self.snapshot, &mut self.full);
+    }
+
+    /// The two gradient evaluations of a variance-reduced step: draws i uniformly from the terms
+    /// and writes ∇f_i at the iterate `x` and at the snapshot.
+    fn sample(&mut self, obj: &dyn FiniteSum, x: &[f64]) {
+        let i = self.rng.random_range(0..obj.terms().max(1));
+        obj.term_gradient(x, i, &mut self.g_x);
+        obj.term_gradient(&self.snapshot, i, &mut self.g_snap);
+    }
 }
 
 /// Which base solver.
