@@ -217,17 +217,7 @@ pub fn plan_algorithm_1_declared(
     )?;
     // The same rounding-allowance check as seed 000's certified budget: the radius L/(μn) must
     // dwarf the certificate's rounding error, or no dataset could be certified within it.
-    let gd_bound = certified_gd_bound(
-        &CertificateConstants {
-            strong_convexity: mu,
-            smoothness: declared.smoothness,
-            lipschitz: l,
-        },
-        declared.n + declared.d,
-        declared.iterate_bound,
-        declared.initial_distance,
-        radius,
-    )
+    let gd_bound = declared.certified_gd_budget(radius)
     .map_err(|allowance| {
         Error::invalid(
             "l2",

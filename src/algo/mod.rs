@@ -20,8 +20,9 @@ use serde::Serialize;
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
 
-/// The law of one noise draw, in the units the run reports its noise norms in.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// The law of one noise draw, in the units the run reports its noise norms in (the page's noise
+/// plot reads it back to draw the density of ‖z‖).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize, Default)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NoiseShape {
     /// Per-coordinate Gaussian, ‖z‖ ~ σ·χ_d.
@@ -39,6 +40,7 @@ pub enum NoiseShape {
         d: usize,
     },
     /// No additive noise (the exponential mechanism samples instead).
+    #[default]
     None,
 }
 

@@ -8,6 +8,8 @@ use crate::loss::{Glm, Wrap};
 use crate::objective::Objective;
 use crate::solver::CertificateConstants;
 
+use super::plan::certified_gd_bound;
+
 /// Whether F averages per-sample losses (sensitivity 1/n) or is a general function of the dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -215,6 +217,19 @@ impl ObjectiveDeclaration {
             Form::NonErm => base * self.tilt_factor,
             Form::MaxLoss => base,
         }
+    }
+
+    /// The GD budget certifying a distance `radius` on every dataset of this declaration, or the
+    /// certificate's rounding allowance when it does not fit ([`certified_gd_bound`], the one
+    /// check seed 000's budget and both seed 004 algorithms make).
+    pub(crate) fn certified_gd_budget(&self, radius: f64) -> std::result::Result<usize, f64> {
+        certified_gd_bound(
+            &self.certificate_constants(),
+            self.n + self.d,
+            self.iterate_bound,
+            self.initial_distance,
+            radius,
+        )
     }
 
     pub(super) fn certificate_constants(&self) -> CertificateConstants {

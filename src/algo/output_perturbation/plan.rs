@@ -340,17 +340,7 @@ fn certified_budget(
             declared.smoothness,
         ));
     }
-    let gd_bound = certified_gd_bound(
-        &CertificateConstants {
-            strong_convexity: declared.strong_convexity,
-            smoothness: declared.smoothness,
-            lipschitz: declared.lipschitz,
-        },
-        declared.n + declared.d,
-        declared.iterate_bound,
-        declared.initial_distance,
-        radius,
-    )
+    let gd_bound = declared.certified_gd_budget(radius)
     .map_err(|allowance| {
         Error::invalid(
             "alpha",

@@ -9,31 +9,9 @@ use super::{
     FONT, Floats, PALETTE, PlotError, check_positive, draw_axes, finite_range, positive_finite,
     tick,
 };
+use crate::algo::NoiseShape;
 use crate::error::Error;
 use crate::stats::{gamma_p, ln_gamma};
-
-/// The law of ‖z‖ that the calibration promises.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum NoiseLaw {
-    /// z ~ N(0, σ²I_d), so ‖z‖ ~ σ·χ_d.
-    Gaussian {
-        /// Per-coordinate standard deviation.
-        sigma: f64,
-        /// Dimension.
-        d: usize,
-    },
-    /// The ℓ2-Laplace law (density ∝ exp(−‖z‖/b)), whose radius is Gamma(shape d, scale b).
-    L2Laplace {
-        /// The scale b.
-        scale: f64,
-        /// Dimension.
-        d: usize,
-    },
-    /// No curve.
-    #[default]
-    None,
-}
 
 /// The noise plot.
 #[derive(Debug, Clone, Deserialize)]
@@ -41,9 +19,9 @@ pub enum NoiseLaw {
 pub struct NoiseSpec {
     /// ‖noise‖₂ of each draw; NaN and 0 entries (steps that drew no noise) are ignored.
     pub norms: Floats,
-    /// The law overlaid on the histogram.
+    /// The law overlaid on the histogram (the preview's `noise`); none draws no curve.
     #[serde(default)]
-    pub law: NoiseLaw,
+    pub law: NoiseShape,
     /// The caption; empty for one that states the draw count and the law.
     #[serde(default)]
     pub title: String,
@@ -52,9 +30,9 @@ pub struct NoiseSpec {
 impl NoiseSpec {
     pub(super) fn check(&self) -> Result<(), Error> {
         let (scale, d) = match self.law {
-            NoiseLaw::Gaussian { sigma, d } => (sigma, d),
-            NoiseLaw::L2Laplace { scale, d } => (scale, d),
-            NoiseLaw::None => return Ok(()),
+            NoiseShape::Gaussian { sigma, d } => (sigma, d),
+            NoiseShape::L2Laplace { scale, d } => (scale, d),
+            NoiseShape::None => return Ok(()),
         };
         check_positive("noise.law scale", scale)?;
         if d == 0 {
@@ -64,13 +42,14 @@ impl NoiseSpec {
     }
 }
 
-impl NoiseLaw {
+/// The law of ‖z‖ the calibration promises, for drawing it.
+impl NoiseShape {
     /// The density of ‖z‖ at r.
     fn density(&self, r: f64) -> f64 {
         match *self {
-            NoiseLaw::Gaussian { sigma, d } => crate::noise::norm_density(r, sigma, d),
-            NoiseLaw::L2Laplace { scale, d } => gamma_density(r, d as f64, scale),
-            NoiseLaw::None => 0.0,
+            NoiseShape::Gaussian { sigma, d } => crate::noise::norm_density(r, sigma, d),
+            NoiseShape::L2Laplace { scale, d } => gamma_density(r, d as f64, scale),
+            NoiseShape::None => 0.0,
         }
     }
 
@@ -78,18 +57,18 @@ impl NoiseLaw {
     fn cdf(&self, r: f64) -> f64 {
         match *self {
             // ‖z‖²/σ² ~ χ²_d, i.e. Gamma(d/2, 2).
-            NoiseLaw::Gaussian { sigma, d } => {
+            NoiseShape::Gaussian { sigma, d } => {
                 gamma_p(d as f64 / 2.0, r * r / (2.0 * sigma * sigma))
             }
-            NoiseLaw::L2Laplace { scale, d } => gamma_p(d as f64, r / scale),
-            NoiseLaw::None => 1.0,
+            NoiseShape::L2Laplace { scale, d } => gamma_p(d as f64, r / scale),
+            NoiseShape::None => 1.0,
         }
     }
 
     /// The p-quantile of ‖z‖ by bisection on the CDF (only sets the axis, so 1e-6 relative is
     /// plenty); `None` without a law.
     fn quantile(&self, p: f64) -> Option<f64> {
-        if matches!(self, NoiseLaw::None) {
+        if matches!(self, NoiseShape::None) {
             return None;
         }
         let mut hi = 1.0;
@@ -110,9 +89,9 @@ impl NoiseLaw {
 
     fn describe(&self) -> String {
         match *self {
-            NoiseLaw::Gaussian { d, .. } => format!("σ·χ_{d} density"),
-            NoiseLaw::L2Laplace { d, .. } => format!("Gamma({d}, b) density (ℓ2-Laplace)"),
-            NoiseLaw::None => "no reference law".into(),
+            NoiseShape::Gaussian { d, .. } => format!("σ·χ_{d} density"),
+            NoiseShape::L2Laplace { d, .. } => format!("Gamma({d}, b) density (ℓ2-Laplace)"),
+            NoiseShape::None => "no reference law".into(),
         }
     }
 }
@@ -155,7 +134,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         counts[((v / width) as usize).min(bins - 1)] += 1;
     }
     let scale = 1.0 / (norms.len().max(1) as f64 * width);
-    let density: Vec<(f64, f64)> = if matches!(spec.law, NoiseLaw::None) {
+    let density: Vec<(f64, f64)> = if matches!(spec.law, NoiseShape::None) {
         Vec::new()
     } else {
         (0..=240)
