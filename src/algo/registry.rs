@@ -124,7 +124,10 @@ impl Planned {
         noise: DpRng,
         seeded: bool,
     ) -> Result<Box<dyn Run>> {
-        let run = self.plan.build(problem, noise, seeded)?;
+        let run = self
+            .plan
+            .build(problem, noise, seeded)
+            .map_err(at_control)?;
         if !same_promise(run.guarantee(), &self.preview.guarantee) {
             return Err(Error::invalid(
                 "algorithm",

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::config::RunConfig;
+use crate::config::{CheckedRun, RunConfig};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 
@@ -26,7 +26,7 @@ pub struct LaneBatch {
 /// Every lane of a run on one problem: the main and compared algorithms, each repeated R times
 /// with independent noise streams.
 pub struct Lab {
-    config: RunConfig,
+    config: CheckedRun,
     problem: Arc<Problem>,
     previews: Vec<Preview>,
     theories: Vec<Option<Curve>>,
@@ -43,7 +43,7 @@ pub(super) struct LaneBatchSource {
 impl Lab {
     /// Builds the problem once (from the seed or the loaded `file`) and every lane on it.
     pub fn new(config: RunConfig, file: Option<Dataset>) -> Result<Self> {
-        config.validate()?;
+        let config = config.check()?;
         let problem = Arc::new(Problem::new(&config, file)?);
         let mut lanes = Vec::new();
         let mut previews = Vec::new();

@@ -11,6 +11,5 @@ pub use crate::algo::family::{Preview, same_promise};
 
 /// The guarantee and noise scale a config's main algorithm gets, without touching data.
 pub fn preview(config: &RunConfig) -> Result<Preview> {
-    config.validate()?;
-    Ok(registry::plan(config)?.preview)
+    Ok(registry::plan(config.check()?.config())?.preview)
 }

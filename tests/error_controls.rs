@@ -1,0 +1,306 @@
+//! Issue 13 item 4: every error a run's settings can raise lands next to a control the page shows.
+//! The walk covers every algorithm × problem kind × neighbouring relation, each over the problem's
+//! settings (loss × aggregation × domain × ridge × lasso) and a spread of single changes that
+//! provoke errors (dimension, pure ε, step counts, batch edges, the pitfall demonstration,
+//! compared algorithms, every base solver, calibrations, sparse data, …). Each error's field must
+//! be a [`Control`] the page shows, never an algorithm's internal name.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dp_playground::Error;
+use dp_playground::algo::family::Setting;
+use dp_playground::algo::registry;
+use dp_playground::config::{
+    AlgorithmKind, Control, DataSource, DomainChoice, ProblemKind, RunConfig, SvrgNoiseChoice,
+};
+use dp_playground::loss::{Glm, Wrap};
+use dp_playground::privacy::Relation;
+use dp_playground::privacy::calibration::GaussianMethod;
+use dp_playground::session::{Lab, preview};
+use dp_playground::solver::SolverKind;
+
+/// The ids `x` of the page's error lines `<p … id="x-error">`.
+fn error_lines_on_the_page() -> Vec<String> {
+    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/index.html"))
+        .expect("index.html");
+    html.split("id=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next()?.strip_suffix("-error"))
+        .map(String::from)
+        .collect()
+}
+
+/// The names the algorithms use for their own settings: none may reach the page as a field.
+const INTERNAL_NAMES: [&str; 14] = [
+    "epochs",
+    "epoch_length",
+    "mu",
+    "sampling_rate",
+    "strong_convexity",
+    "smoothness",
+    "lipschitz",
+    "tolerance",
+    "max_iters",
+    "alpha",
+    "lambda",
+    "regularizer",
+    "wrap",
+    "dimension",
+];
+
+const LOSSES: [Glm; 6] = [
+    Glm::Logistic,
+    Glm::Hinge,
+    Glm::SmoothedHinge { gamma: 0.5 },
+    Glm::Squared { label_bound: 1.0 },
+    Glm::Huber {
+        delta: 1.0,
+        label_bound: 10.0,
+    },
+    Glm::Absolute { label_bound: 10.0 },
+];
+const WRAPS: [Wrap; 3] = [
+    Wrap::None,
+    Wrap::Tilted { tau: 1.0 },
+    Wrap::Adversarial { radius: 0.1 },
+];
+const DOMAINS: [DomainChoice; 5] = [
+    DomainChoice::L2Ball,
+    DomainChoice::L1Ball,
+    DomainChoice::Box,
+    DomainChoice::Simplex,
+    DomainChoice::Unconstrained,
+];
+const SOLVERS: [SolverKind; 7] = [
+    SolverKind::Gd,
+    SolverKind::Agd,
+    SolverKind::Sgd,
+    SolverKind::Svrg,
+    SolverKind::Katyusha,
+    SolverKind::Subgradient,
+    SolverKind::StochasticSubgradient,
+];
+
+/// The problem's settings, every pair of them (all pairs of loss, aggregation, domain, ridge
+/// and lasso, the others at the value where the most algorithms run): what the algorithms' needs
+/// and plans read most. The full product is five times longer for no pair more.
+fn problem_settings(base: &RunConfig) -> Vec<RunConfig> {
+    let mut out = Vec::new();
+    let at = |loss, wrap, domain, l2, l1| RunConfig {
+        loss,
+        wrap,
+        domain,
+        l2,
+        l1,
+        ..base.clone()
+    };
+    for loss in LOSSES {
+        for wrap in WRAPS {
+            out.push(at(loss, wrap, DomainChoice::L2Ball, 0.1, 0.0));
+        }
+        for domain in DOMAINS {
+            out.push(at(loss, Wrap::None, domain, 0.1, 0.0));
+        }
+        for (l2, l1) in RIDGE_AND_LASSO {
+            out.push(at(loss, Wrap::None, DomainChoice::L2Ball, l2, l1));
+        }
+    }
+    for domain in DOMAINS {
+        for wrap in WRAPS {
+            out.push(at(Glm::Logistic, wrap, domain, 0.1, 0.0));
+        }
+        for (l2, l1) in RIDGE_AND_LASSO {
+            out.push(at(Glm::Logistic, Wrap::None, domain, l2, l1));
+        }
+    }
+    for wrap in WRAPS {
+        for (l2, l1) in RIDGE_AND_LASSO {
+            out.push(at(Glm::Logistic, wrap, DomainChoice::L2Ball, l2, l1));
+        }
+    }
+    out
+}
+
+/// No ridge, a tiny one and a plain one, each with and without a lasso.
+const RIDGE_AND_LASSO: [(f64, f64); 6] = [
+    (0.0, 0.0),
+    (0.0, 0.1),
+    (1e-6, 0.0),
+    (1e-6, 0.1),
+    (0.1, 0.0),
+    (0.1, 0.1),
+];
+
+/// One change at a time from `base`, each near the edge of what some algorithm accepts.
+fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
+    let with = |f: &dyn Fn(&mut RunConfig)| {
+        let mut c = base.clone();
+        f(&mut c);
+        c
+    };
+    let mut out = vec![
+        with(&|c| c.d = 1),
+        with(&|c| c.d = 5),
+        with(&|c| c.delta = 0.0),
+        with(&|c| c.steps = 1),
+        with(&|c| c.steps = 100_000),
+        with(&|c| c.batch = c.n),
+        with(&|c| c.batch = c.n + 1),
+        with(&|c| c.leak = true),
+        with(&|c| c.epsilon = 1e-4),
+        with(&|c| c.epsilon = 100.0),
+        with(&|c| {
+            c.epsilon = 10.0;
+            c.gaussian = GaussianMethod::Classical
+        }),
+        with(&|c| c.svrg_noise = SvrgNoiseChoice::AsPrinted),
+        with(&|c| {
+            c.data = DataSource::Sparse;
+            c.d = 500
+        }),
+        with(&|c| {
+            c.data = DataSource::Sparse;
+            c.loss = Glm::Squared { label_bound: 1.0 }
+        }),
+        with(&|c| c.grid_resolution = 400),
+        with(&|c| c.clip = Some(1e-9)),
+        with(&|c| c.step_size = Some(1e6)),
+        with(&|c| {
+            c.n = 10;
+            c.batch = 10
+        }),
+        with(&|c| c.compare = vec![c.algorithm]),
+        with(&|c| c.compare = AlgorithmKind::ALL[..4].to_vec()),
+    ];
+    for other in AlgorithmKind::ALL {
+        out.push(with(&|c| c.compare = vec![other]));
+    }
+    // Every base solver where the algorithm reads one (the others ignore the setting).
+    let solvers = if registry::family(base.algorithm).takes(Setting::Solver) {
+        &SOLVERS[..]
+    } else {
+        &[SolverKind::Agd][..]
+    };
+    for &solver in solvers {
+        for loss in [Glm::Logistic, Glm::Hinge] {
+            for l2 in [1e-6, 0.1] {
+                for l1 in [0.0, 0.1] {
+                    out.push(with(&|c| {
+                        c.solver = solver;
+                        c.loss = loss;
+                        c.l2 = l2;
+                        c.l1 = l1;
+                        c.epsilon = 1e-4;
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every config of the walk, for one algorithm, once each: the problem's settings from the
+/// defaults, and the single changes from the defaults and from the algorithm as picked from the
+/// menu.
+fn walk(algorithm: AlgorithmKind) -> Vec<RunConfig> {
+    let mut out: Vec<RunConfig> = Vec::new();
+    for problem in [ProblemKind::Minimisation, ProblemKind::Saddle] {
+        for relation in [Relation::ReplaceOne, Relation::AddRemove] {
+            let raw = RunConfig {
+                algorithm,
+                problem,
+                relation,
+                n: 200,
+                batch: 32,
+                steps: 20,
+                ..RunConfig::default()
+            };
+            let (picked, _) = registry::pick(&raw, algorithm);
+            out.extend(problem_settings(&raw));
+            out.extend(single_changes(&raw));
+            out.extend(single_changes(&picked));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    out.retain(|c| seen.insert(c.to_json()));
+    out
+}
+
+/// What is wrong with where `error` would land (`None`: at no field, or at a control the page
+/// shows).
+fn misplaced(error: &Error) -> Option<String> {
+    let field = error.field()?;
+    let root = field.split('.').next().unwrap_or(field);
+    if INTERNAL_NAMES.contains(&root) {
+        return Some(format!("the internal name {field}"));
+    }
+    match Control::of(field) {
+        Some(control) if control.on_page() => None,
+        Some(_) => Some(format!("{field}, a setting the page does not show")),
+        None => Some(format!("{field}, no control's")),
+    }
+}
+
+#[test]
+fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_page() {
+    // One example per (entry point, field) that would land far from any control.
+    let mut wrong: BTreeMap<String, String> = BTreeMap::new();
+    let mut fields: BTreeMap<String, usize> = BTreeMap::new();
+    let mut note = |entry: &str, config: &RunConfig, error: Error| {
+        let field = error.field().unwrap_or("(none)").to_string();
+        *fields.entry(field).or_default() += 1;
+        if let Some(why) = misplaced(&error) {
+            wrong
+                .entry(format!("{entry} at {why}"))
+                .or_insert_with(|| format!("{error}\n    with {}", config.to_json()));
+        }
+    };
+    let mut built = 0;
+    for algorithm in AlgorithmKind::ALL {
+        for config in walk(algorithm) {
+            if let Err(e) = config.validate() {
+                note("validate", &config, e);
+            }
+            match preview(&config) {
+                Err(e) => note("preview", &config, e),
+                // Building the run reads the (small) data: errors found there are checked too,
+                // once per relation's worth of settings (the build does not read the relation).
+                Ok(_)
+                    if config.steps <= 20
+                        && config.d <= 5
+                        && config.relation == Relation::ReplaceOne =>
+                {
+                    built += 1;
+                    if let Err(e) = Lab::new(config.clone(), None) {
+                        note("Lab::new", &config, e);
+                    }
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    eprintln!("fields raised: {fields:?}; {built} runs built");
+    assert!(built > 300, "the walk must reach runs that build: {built}");
+    assert!(
+        wrong.is_empty(),
+        "errors far from any control:\n{}",
+        wrong
+            .iter()
+            .map(|(k, v)| format!("- {k}: {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn every_control_the_page_shows_has_an_error_line() {
+    let lines = error_lines_on_the_page();
+    // `problem` joins the page with the saddle-point menu (issue 13 item 3, merged by the lead).
+    let missing: Vec<&str> = Control::ALL
+        .into_iter()
+        .filter(|c| c.on_page() && *c != Control::Problem)
+        .map(Control::id)
+        .filter(|id| !lines.iter().any(|line| line == id))
+        .collect();
+    assert!(missing.is_empty(), "no <id>-error line for {missing:?}");
+}
