@@ -256,6 +256,8 @@ fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_pa
         }
     };
     let mut built = 0;
+    // Settings the preview accepts and the build refuses: refused only after the data were read.
+    let mut late: Vec<String> = Vec::new();
     for algorithm in AlgorithmKind::ALL {
         for config in walk(algorithm) {
             if let Err(e) = config.validate() {
@@ -272,6 +274,7 @@ fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_pa
                 {
                     built += 1;
                     if let Err(e) = Lab::new(config.clone(), None) {
+                        late.push(format!("{e}\n    with {}", config.to_json()));
                         note("Lab::new", &config, e);
                     }
                 }
@@ -281,6 +284,14 @@ fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_pa
     }
     eprintln!("fields raised: {fields:?}; {built} runs built");
     assert!(built > 300, "the walk must reach runs that build: {built}");
+    // Issue 13: a family refuses what it cannot run before any data are read (its needs and its
+    // plan), so no setting the preview accepted fails once the data exist.
+    late.dedup();
+    assert!(
+        late.is_empty(),
+        "accepted by the preview, refused after the data were read:\n{}",
+        late.join("\n")
+    );
     assert!(
         wrong.is_empty(),
         "errors far from any control:\n{}",
@@ -298,7 +309,7 @@ fn every_control_the_page_shows_has_an_error_line() {
     // `problem` joins the page with the saddle-point menu (issue 13 item 3, merged by the lead).
     let missing: Vec<&str> = Control::ALL
         .into_iter()
-        .filter(|c| c.on_page() && *c != Control::Problem)
+        .filter(|c| c.on_page())
         .map(Control::id)
         .filter(|id| !lines.iter().any(|line| line == id))
         .collect();

@@ -71,8 +71,8 @@ use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity, Setting,
-    replace_one_only, setting, statement,
+    BOUNDED, CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
+    Setting, replace_one_only, setting, statement,
 };
 use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation::{op_declared, op_noise};
@@ -912,6 +912,9 @@ const ERM_ONLY: Need = Need::PlainErm {
 const SMOOTH: Need = Need::SmoothLoss {
     why: "the certified solvers of Zhang et al. 2022 need a gradient",
 };
+const CERTIFIED_SOLVER: Need = Need::SmoothSolver {
+    why: "Zhang et al. 2022 certify the base solver's distance to the optimum by strong convexity and a gradient",
+};
 
 /// Zhang et al. 2022, Algorithm 1's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
@@ -938,6 +941,7 @@ pub static FAMILY: Family = Family {
         },
         ERM_ONLY,
         SMOOTH,
+        CERTIFIED_SOLVER,
     ],
     solves: MINIMISATION,
     purity: Purity::Approximate,
@@ -966,9 +970,11 @@ pub static FAMILY_PHASED: Family = Family {
     needs: &[
         ERM_ONLY,
         SMOOTH,
-        Need::Bounded {
+        Need::Domains {
+            allowed: BOUNDED,
             why: "phase k's ridge μ_k = μ·2^k is set from the domain's radius D",
         },
+        CERTIFIED_SOLVER,
     ],
     solves: MINIMISATION,
     purity: Purity::Approximate,

@@ -560,8 +560,12 @@ pub static FAMILY: Family = Family {
         Need::SmoothLoss {
             why: "DP-AccMD's steps are 1/L_C-based",
         },
-        Need::Ball {
+        Need::Domains {
+            allowed: &[DomainChoice::L2Ball, DomainChoice::L1Ball],
             why: "DP-AccMD's mirror maps are for these",
+        },
+        Need::NoLasso {
+            why: "DP-AccMD handles smooth objectives; constrain with the ℓ1 ball instead",
         },
     ],
     solves: MINIMISATION,

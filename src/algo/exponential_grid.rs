@@ -65,7 +65,7 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, RunConfig};
+use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
@@ -417,8 +417,13 @@ pub static FAMILY: Family = Family {
             max: 2,
             why: "the grid mechanism evaluates F at resolution^d points",
         },
-        Need::Bounded {
-            why: "the grid covers the domain, and the sensitivity 2LR/n needs its radius R",
+        Need::Domains {
+            allowed: &[
+                DomainChoice::L2Ball,
+                DomainChoice::L1Ball,
+                DomainChoice::Box,
+            ],
+            why: "the grid covers the domain (with a point inside it), and the sensitivity 2LR/n needs its radius R",
         },
     ],
     solves: MINIMISATION,

@@ -21,6 +21,7 @@ use crate::privacy::calibration::GaussianRow;
 use crate::privacy::{Guarantee, Rdp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::solver::SolverKind;
 use crate::theory::curve::Curve;
 
 /// The two kinds of problem a run can pose. A family names the kinds it solves; a run on another
@@ -112,10 +113,15 @@ pub enum Need {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
-    /// This constraint set.
-    Domain {
-        /// The constraint set the family requires; picking sets it.
-        domain: DomainChoice,
+    /// One of these constraint sets; picking sets the first.
+    Domains {
+        /// The constraint sets the family runs on (the first is the one picking sets).
+        allowed: &'static [DomainChoice],
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
+    /// A base solver certified on smooth objectives (not a subgradient method); picking sets AGD.
+    SmoothSolver {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
@@ -155,18 +161,8 @@ pub enum Need {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
-    /// A bounded domain; picking sets the ℓ2 ball.
-    Bounded {
-        /// Why the family needs it, shown in the error at the field and in the adjustment note.
-        why: &'static str,
-    },
     /// No lasso term (`l1` = 0).
     NoLasso {
-        /// Why the family needs it, shown in the error at the field and in the adjustment note.
-        why: &'static str,
-    },
-    /// The ℓ2 or the ℓ1 ball; picking sets the ℓ2 ball.
-    Ball {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
@@ -175,18 +171,32 @@ pub enum Need {
 impl Need {
     /// The error when `config` does not meet this need, at the field a person changes.
     pub fn check(&self, config: &RunConfig) -> Result<()> {
-        let unbounded = config.domain == DomainChoice::Unconstrained;
         match *self {
             Need::Ridge { why, .. } if config.l2 <= 0.0 => Err(Error::invalid(
                 "l2",
                 format!("a ridge l2 > 0: {why}"),
                 config.l2,
             )),
-            Need::Domain { domain, why } if config.domain != domain => Err(Error::invalid(
-                "domain",
-                format!("{}: {why}", serde_name(&domain)),
-                serde_name(&config.domain),
-            )),
+            Need::Domains { allowed, why } if !allowed.contains(&config.domain) => {
+                let names: Vec<String> = allowed.iter().map(serde_name).collect();
+                Err(Error::invalid(
+                    "domain",
+                    format!("{}: {why}", names.join(" or ")),
+                    serde_name(&config.domain),
+                ))
+            }
+            Need::SmoothSolver { why }
+                if matches!(
+                    config.solver,
+                    SolverKind::Subgradient | SolverKind::StochasticSubgradient
+                ) =>
+            {
+                Err(Error::invalid(
+                    "solver",
+                    format!("gd, agd, sgd, svrg or katyusha: {why}"),
+                    serde_name(&config.solver),
+                ))
+            }
             Need::Logistic { why } if config.loss != Glm::Logistic => Err(Error::invalid(
                 "loss",
                 format!("the logistic loss: {why}"),
@@ -214,20 +224,6 @@ impl Need {
             Need::MaxDimension { max, why } if config.d > max => {
                 Err(Error::invalid("d", format!("d ≤ {max}: {why}"), config.d))
             }
-            Need::Bounded { why } if unbounded => Err(Error::invalid(
-                "domain",
-                format!("a bounded domain: {why}"),
-                "R^d",
-            )),
-            Need::Ball { why }
-                if !matches!(config.domain, DomainChoice::L2Ball | DomainChoice::L1Ball) =>
-            {
-                Err(Error::invalid(
-                    "domain",
-                    format!("the ℓ2 or ℓ1 ball: {why}"),
-                    serde_name(&config.domain),
-                ))
-            }
             Need::NoLasso { why } if config.l1 != 0.0 => {
                 Err(Error::invalid("l1", format!("0: {why}"), config.l1))
             }
@@ -245,9 +241,13 @@ impl Need {
                 config.l2 = value;
                 (format!("ridge l2 set to {value}"), why)
             }
-            Need::Domain { domain, why } => {
-                config.domain = domain;
-                (format!("domain set to {}", serde_name(&domain)), why)
+            Need::Domains { allowed, why } => {
+                config.domain = allowed[0];
+                (format!("domain set to {}", serde_name(&allowed[0])), why)
+            }
+            Need::SmoothSolver { why } => {
+                config.solver = SolverKind::Agd;
+                ("base solver set to agd".to_string(), why)
             }
             Need::Logistic { why } | Need::SmoothLoss { why } => {
                 config.loss = Glm::Logistic;
@@ -268,10 +268,6 @@ impl Need {
                 config.d = max;
                 config.sparsity = config.sparsity.min(max);
                 (format!("dimension d set to {max}"), why)
-            }
-            Need::Bounded { why } | Need::Ball { why } => {
-                config.domain = DomainChoice::L2Ball;
-                ("domain set to the ℓ2 ball".to_string(), why)
             }
             Need::NoLasso { why } => {
                 config.l1 = 0.0;
@@ -345,6 +341,14 @@ pub enum Demonstration {
     /// nothing when the features are clipped to the declared bound.
     Unclipped,
 }
+
+/// The bounded constraint sets, the ℓ2 ball first (what picking sets).
+pub const BOUNDED: &[DomainChoice] = &[
+    DomainChoice::L2Ball,
+    DomainChoice::L1Ball,
+    DomainChoice::Box,
+    DomainChoice::Simplex,
+];
 
 /// The problem kinds of a family that solves minimisation problems only.
 pub const MINIMISATION: &[ProblemKind] = &[ProblemKind::Minimisation];

@@ -630,8 +630,8 @@ pub static FAMILY: Family = Family {
             value: 0.1,
             why: "objective perturbation's proof needs a regulariser",
         },
-        Need::Domain {
-            domain: DomainChoice::Unconstrained,
+        Need::Domains {
+            allowed: &[DomainChoice::Unconstrained],
             why: "Chaudhuri, Monteleoni & Sarwate 2011, Theorem 9 is for R^d",
         },
         Need::Logistic {

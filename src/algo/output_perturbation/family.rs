@@ -9,8 +9,8 @@ use super::{
 };
 use crate::algo::NoiseShape;
 use crate::algo::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity, Setting,
-    replace_one_only, setting,
+    BOUNDED, CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
+    Setting, replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
@@ -77,7 +77,8 @@ pub static FAMILY_REGULARISED: Family = Family {
         summary: CARD_REGULARISED,
     },
     settings: OP_SETTINGS,
-    needs: &[Need::Bounded {
+    needs: &[Need::Domains {
+        allowed: BOUNDED,
         why: "Algorithm 6's ridge λ is set from the domain's radius R",
     }],
     solves: MINIMISATION,
