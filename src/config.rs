@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
+use crate::session::problem::ProblemDeclaration;
 use crate::solver::SolverKind;
 
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.
@@ -345,6 +346,13 @@ impl RunConfig {
         .validate()?;
         in_range(Control::FeatureBound, self.feature_bound, 1e-6, 1e6)?;
         in_range(Control::Radius, self.radius, 1e-6, 1e6)?;
+        // Every noise is calibrated to the declared Lipschitz constant G; the squared loss's
+        // grows with ‖w‖, so it needs a bounded domain.
+        let g = ProblemDeclaration::of(self).lipschitz();
+        if !(g.is_finite() && g > 0.0) {
+            let why = "a bounded domain: the squared loss's Lipschitz constant grows with ‖w‖";
+            return Err(Error::invalid(Control::Domain.id(), why, g));
+        }
         in_range(Control::L2, self.l2, 0.0, 1e3)?;
         in_range(Control::L1, self.l1, 0.0, 1e3)?;
         in_range(Control::Epsilon, self.epsilon, 1e-4, 100.0)?;
@@ -596,6 +604,16 @@ pub enum Control {
     Repeats,
     /// `leak`: the pitfall demonstration.
     Leak,
+}
+
+/// A control serialises as its id (the page finds the element by it).
+impl Serialize for Control {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
 }
 
 impl Control {

@@ -8,7 +8,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use dp_playground::Error;
-use dp_playground::algo::family::Setting;
 use dp_playground::algo::registry;
 use dp_playground::config::{
     AlgorithmKind, Control, DataSource, DomainChoice, ProblemKind, RunConfig, SvrgNoiseChoice,
@@ -176,7 +175,7 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
         out.push(with(&|c| c.compare = vec![other]));
     }
     // Every base solver where the algorithm reads one (the others ignore the setting).
-    let solvers = if registry::family(base.algorithm).takes(Setting::Solver) {
+    let solvers = if registry::family(base.algorithm).takes(Control::Solver) {
         &SOLVERS[..]
     } else {
         &[SolverKind::Agd][..]

@@ -72,13 +72,13 @@ use std::sync::Arc;
 
 use super::family::{
     BOUNDED, CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
-    Setting, replace_one_only, setting, statement,
+    replace_one_only, setting, statement,
 };
 use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation::{op_declared, op_noise};
 use super::registry::Planned;
 use super::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, RunConfig};
+use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
 use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
@@ -930,7 +930,7 @@ pub static FAMILY: Family = Family {
         summary: CARD_ALGORITHM_1,
     },
     settings: &[setting(
-        Setting::Solver,
+        Control::Solver,
         "base solver",
         "any solver certified to within L/(μn) of the optimum; the noise does not depend on it",
     )],
@@ -963,7 +963,7 @@ pub static FAMILY_PHASED: Family = Family {
         summary: CARD_ALGORITHM_2,
     },
     settings: &[setting(
-        Setting::Solver,
+        Control::Solver,
         "base solver",
         "the certified solver of every phase",
     )],

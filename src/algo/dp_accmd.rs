@@ -82,11 +82,11 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting, setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
+use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
@@ -543,12 +543,12 @@ pub static FAMILY: Family = Family {
     },
     settings: &[
         setting(
-            Setting::Steps,
+            Control::Steps,
             "steps T",
             "noisy full-gradient steps, composed in zCDP as DP-GD's",
         ),
         setting(
-            Setting::Leak,
+            Control::Leak,
             "demonstrate the pitfall",
             "the paper's exact-gradient y-step: NOT private",
         ),

@@ -75,12 +75,12 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
-    default_step, setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, default_step,
+    setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, RunConfig};
+use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
 
 /// Leaky demonstration toggles (digest 002 §9 item 9). Any of them makes the run **not private**.
@@ -775,27 +775,27 @@ pub static FAMILY: Family = Family {
     },
     settings: &[
         setting(
-            Setting::Steps,
+            Control::Steps,
             "steps T",
             "noisy minibatch steps; each spends a share of ε",
         ),
         setting(
-            Setting::StepSize,
+            Control::StepSize,
             "step size η (blank: theory)",
             "theory: 1/β for smooth F, D/(G√T) otherwise",
         ),
         setting(
-            Setting::Batch,
+            Control::Batch,
             "expected batch b",
             "Poisson subsampling at rate q = b/n",
         ),
         setting(
-            Setting::Clip,
+            Control::Clip,
             "gradient clip C (blank: G)",
             "each per-sample gradient is clipped to norm C",
         ),
         setting(
-            Setting::Leak,
+            Control::Leak,
             "demonstrate the pitfall",
             "DP-SGD without per-sample clipping, on unclipped features: NOT private",
         ),

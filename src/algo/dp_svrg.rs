@@ -74,12 +74,11 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
-    SettingUse, setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, RunConfig, SvrgNoiseChoice};
+use crate::config::{AlgorithmKind, Control, RunConfig, SvrgNoiseChoice};
 use crate::session::problem::{Problem, ProblemDeclaration};
 
 /// Which of the paper's two algorithms.
@@ -827,27 +826,27 @@ const SVRG_PRINTED_C: f64 = 8.0;
 
 const SVRG_SETTINGS: &[SettingUse] = &[
     setting(
-        Setting::Steps,
+        Control::Steps,
         "epochs T",
         "each epoch recomputes the anchor gradient, then m = n/b noisy inner steps",
     ),
     setting(
-        Setting::StepSize,
+        Control::StepSize,
         "step size η (blank: theory)",
         "theory: the paper's preset from β and μ",
     ),
     setting(
-        Setting::Batch,
+        Control::Batch,
         "batch b",
         "inner steps use minibatches of b; m = n/b of them per epoch",
     ),
     setting(
-        Setting::SvrgNoise,
+        Control::SvrgNoise,
         "DP-SVRG noise",
         "certified: what the accountant proves; as printed: the paper's formula, which certifies nothing",
     ),
     setting(
-        Setting::Leak,
+        Control::Leak,
         "demonstrate the pitfall",
         "Barzilai–Borwein step sizes from exact gradients: NOT private",
     ),

@@ -60,12 +60,11 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting, setting,
-    statement,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, setting, statement,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
+use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
@@ -408,7 +407,7 @@ pub static FAMILY: Family = Family {
         summary: CARD,
     },
     settings: &[setting(
-        Setting::GridResolution,
+        Control::GridResolution,
         "grid points per axis",
         "the grid is fixed before the data; finer grids cost resolution^d evaluations of F",
     )],

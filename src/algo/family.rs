@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::registry::Planned;
 use super::run::Run;
 use super::{Draws, NoiseShape};
-use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
+use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Wrap};
@@ -60,35 +60,11 @@ pub enum Purity {
     Pure,
 }
 
-/// A run setting (a [`RunConfig`] key, which is also the id of its control on the page).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Setting {
-    /// `steps`: iterations T (DP-GD, DP-SGD, DP-AccMD) or epochs (DP-SVRG/++), ≥ 1.
-    Steps,
-    /// `step_size`: η; blank takes the family's theory default.
-    StepSize,
-    /// `batch`: minibatch size b (DP-SGD's expected Poisson batch, DP-SVRG's inner steps).
-    Batch,
-    /// `clip`: DP-SGD's per-sample gradient clip C; blank takes G.
-    Clip,
-    /// `svrg_noise`: DP-SVRG's noise, certified by the accountant or as printed (proves nothing).
-    SvrgNoise,
-    /// `solver`: the certified base solver of output perturbation (and its phased variant).
-    Solver,
-    /// `gaussian`: output perturbation's Gaussian calibration (δ > 0): ZWB+19, analytic, classical.
-    Gaussian,
-    /// `grid_resolution`: grid points per axis of the exponential mechanism (resolution^d in all).
-    GridResolution,
-    /// `leak`: run the family's leaky demonstration instead; its ledger says NOT PRIVATE.
-    Leak,
-}
-
 /// A setting as one family reads it: the label and help the page shows beside its control.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SettingUse {
     /// The config key it reads, which is also its control's id.
-    pub key: Setting,
+    pub key: Control,
     /// The control's label on the page, with the paper's symbol (e.g. "steps T").
     pub label: &'static str,
     /// One line shown beside the control: what the setting does in this family.
@@ -96,7 +72,7 @@ pub struct SettingUse {
 }
 
 /// Shorthand for a family's settings table.
-pub const fn setting(key: Setting, label: &'static str, help: &'static str) -> SettingUse {
+pub const fn setting(key: Control, label: &'static str, help: &'static str) -> SettingUse {
     SettingUse { key, label, help }
 }
 
@@ -355,7 +331,7 @@ pub const MINIMISATION: &[ProblemKind] = &[ProblemKind::Minimisation];
 
 impl Family {
     /// Whether it reads `key`.
-    pub fn takes(&self, key: Setting) -> bool {
+    pub fn takes(&self, key: Control) -> bool {
         self.settings.iter().any(|s| s.key == key)
     }
 

@@ -57,12 +57,12 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use std::sync::Arc;
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, Setting,
-    default_step, setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, default_step,
+    setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, RunConfig};
+use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::session::problem::{Problem, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
@@ -478,17 +478,17 @@ pub static FAMILY: Family = Family {
     },
     settings: &[
         setting(
-            Setting::Steps,
+            Control::Steps,
             "steps T",
             "noisy full-gradient steps; each spends a share of ε",
         ),
         setting(
-            Setting::StepSize,
+            Control::StepSize,
             "step size η (blank: theory)",
             "theory: 1/β for smooth F, D/(G√T) otherwise",
         ),
         setting(
-            Setting::Leak,
+            Control::Leak,
             "demonstrate the pitfall",
             "DP-GD without clipping, on unclipped features: NOT private",
         ),

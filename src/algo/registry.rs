@@ -75,14 +75,6 @@ pub fn plan(config: &RunConfig) -> Result<Planned> {
     let family = family(config.algorithm);
     check(family, config)?;
     let declared = ProblemDeclaration::of(config);
-    let lipschitz = declared.lipschitz();
-    if !(lipschitz.is_finite() && lipschitz > 0.0) {
-        return Err(Error::invalid(
-            "domain",
-            "a bounded domain: the squared loss's Lipschitz constant grows with ‖w‖",
-            lipschitz,
-        ));
-    }
     let mut planned = (family.plan)(config, &declared).map_err(at_control)?;
     planned.preview.single_release = single_release(&planned.preview)?;
     Ok(planned)

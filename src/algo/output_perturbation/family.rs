@@ -10,11 +10,11 @@ use super::{
 use crate::algo::NoiseShape;
 use crate::algo::family::{
     BOUNDED, CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
-    Setting, replace_one_only, setting,
+    replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, RunConfig};
+use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::error::Result;
 use crate::loss::Wrap;
 use crate::rng::DpRng;
@@ -28,12 +28,12 @@ const RELATION_WHY: &str = "output perturbation's sensitivity 2L/(μn) (Lowy & R
 
 const OP_SETTINGS: &[crate::algo::family::SettingUse] = &[
     setting(
-        Setting::Solver,
+        Control::Solver,
         "base solver",
         "any solver: the release waits for a certificate that it is close enough to the optimum",
     ),
     setting(
-        Setting::Gaussian,
+        Control::Gaussian,
         "Gaussian calibration",
         "for δ > 0: ZWB+19 (the paper's), the exact analytic one, or the classical one",
     ),
