@@ -16,7 +16,9 @@
 //! ## Module map
 //! - [`config`]: the run configuration and all input validation.
 //! - [`session`]: a run in slices: config → data → objective → reference → algorithm → release.
-//! - [`algo`]: the private algorithms, one file per family, each citing its seed paper.
+//! - [`algo`]: the private algorithms, one file per family, each citing its paper and declaring
+//!   its family (card, settings, needs, data-free plan); [`algo::registry`] lists the families,
+//!   and [`catalog`] serves their cards to the page.
 //! - [`privacy`]: guarantees, calibration, conversions, composition, accountants, the ledger.
 //!   [`noise`]: samplers. [`audit`]: empirical privacy audit. [`stats`]: special functions and
 //!   exact tests behind them.
