@@ -233,6 +233,29 @@ pub fn dpsgd_noise_multiplier(q: f64, steps: u64, epsilon: f64, delta: f64) -> R
             steps,
         ));
     }
+    // Even with no privacy loss at all, converting at order α costs ln(1 − 1/α) − (ln δ + ln α)/(α − 1)
+    // (the formula of `rdp_to_dp`), so a target below the least of these over the orders is
+    // met only through the total-variation shortcut (ε = 0 once every ε(α) < ~δ²), i.e. at
+    // z ~ 10⁸–10¹¹: noise that erases the model. Refuse it instead (issue 18 item 8).
+    let reach = DEFAULT_ORDERS
+        .iter()
+        .map(|&a| {
+            let alpha = f64::from(a);
+            libm::log1p(-1.0 / alpha) - (libm::log(delta) + libm::log(alpha)) / (alpha - 1.0)
+        })
+        .fold(f64::INFINITY, f64::min);
+    if epsilon <= reach {
+        return Err(Error::invalid(
+            "epsilon",
+            format!(
+                "more than {reach:.4} at delta = {delta:e}: below that, the Rényi-DP accountant \
+                 (orders up to {}) certifies ε only with noise that erases the model; raise \
+                 epsilon or delta",
+                DEFAULT_ORDERS[DEFAULT_ORDERS.len() - 1]
+            ),
+            epsilon,
+        ));
+    }
     let meets = |z: f64| dpsgd_epsilon(q, z, steps, delta).map(|e| e <= epsilon);
     let (mut lo, mut hi) = (1.0f64, 1.0f64);
     while !meets(hi)? {
@@ -265,6 +288,23 @@ pub fn dpsgd_noise_multiplier(q: f64, steps: u64, epsilon: f64, delta: f64) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn noise_multiplier_search_refuses_an_epsilon_below_the_orders_reach() {
+        // Issue 18 item 8: ε = 0.01 at δ = 1e-9 is below what orders ≤ 1024 can certify (≈ 0.0125);
+        // the search used to return z ≈ 3·10⁸ (met only through the total-variation shortcut).
+        let e = dpsgd_noise_multiplier(0.01, 1000, 0.01, 1e-9).unwrap_err();
+        assert_eq!(e.field(), Some("epsilon"));
+        let text = e.to_string();
+        assert!(
+            text.contains("0.0125") && text.contains("raise epsilon or delta"),
+            "{text}"
+        );
+        // Just above the reach the search answers, through the RDP curve itself.
+        let z = dpsgd_noise_multiplier(0.01, 1000, 0.02, 1e-9).unwrap();
+        let eps = dpsgd_epsilon(0.01, z, 1000, 1e-9).unwrap();
+        assert!(z < 1e4 && eps > 0.0 && eps <= 0.02, "z = {z}, ε = {eps}");
+    }
 
     #[test]
     fn full_batch_is_the_gaussian_curve() {

@@ -135,7 +135,9 @@ impl OutputPerturbation {
         mut rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        if ObjectiveDeclaration::of_form(objective, plan.declared.form)? != plan.declared {
+        if !ObjectiveDeclaration::of_form(objective, plan.declared.form)?
+            .declares_the_same_objective(&plan.declared)
+        {
             return Err(Error::invalid(
                 "plan",
                 "a plan made from this objective's declared constants",

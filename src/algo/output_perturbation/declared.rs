@@ -10,6 +10,11 @@ use crate::solver::CertificateConstants;
 
 use super::plan::certified_gd_bound;
 
+/// How many units in the last place two readings of one declared constant may differ by
+/// ([`ObjectiveDeclaration::declares_the_same_objective`]): a sum of three terms rounds at most
+/// twice, each ≤ ½ ulp of the sum, so two orders differ by ≤ 2 ulps; 4 leaves a margin.
+const SAME_CONSTANT_ULPS: f64 = 4.0;
+
 /// Whether F averages per-sample losses (sensitivity 1/n) or is a general function of the dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -230,6 +235,34 @@ impl ObjectiveDeclaration {
             self.initial_distance,
             radius,
         )
+    }
+
+    /// Whether `other` declares the same objective: the same n, d, form and boundedness, and each
+    /// constant equal up to [`SAME_CONSTANT_ULPS`] units in the last place.
+    ///
+    /// Why not `==`: the plan's constants are read from the configuration (β_loss + (λ₂ + λ)
+    /// summed by the family) and the objective's from the objective, and two correct readings of
+    /// one sum can round differently in the last bit; exact equality then refused a correct plan
+    /// (issue 18: regularised output perturbation at 15 of 48 (n, λ₂, δ) settings while the two
+    /// orders differed). Why a few ulps are safe: the noise and the certificate are set from the
+    /// **plan's** constants, never from the objective's, so this check does not feed the noise; it
+    /// only guards that the run solves the objective the plan declared. A genuinely different
+    /// objective (another ridge, loss, bound or n) differs by far more than 4 ulps.
+    pub(super) fn declares_the_same_objective(&self, other: &Self) -> bool {
+        let close = |a: f64, b: f64| {
+            a == b
+                || a.is_finite()
+                    && b.is_finite()
+                    && (a - b).abs() <= SAME_CONSTANT_ULPS * f64::EPSILON * a.abs().max(b.abs())
+        };
+        (self.n, self.d, self.form, self.bounded) == (other.n, other.d, other.form, other.bounded)
+            && close(self.lipschitz, other.lipschitz)
+            && close(self.strong_convexity, other.strong_convexity)
+            && close(self.smoothness, other.smoothness)
+            && close(self.initial_distance, other.initial_distance)
+            && close(self.iterate_bound, other.iterate_bound)
+            && close(self.l1, other.l1)
+            && close(self.tilt_factor, other.tilt_factor)
     }
 
     pub(super) fn certificate_constants(&self) -> CertificateConstants {

@@ -224,8 +224,9 @@ pub(crate) fn op_declared(
         d: declared.d,
         lipschitz: declared.lipschitz(),
         strong_convexity: declared.strong_convexity() + extra_ridge,
-        // Summed in the objective's order, β_loss + (λ₂ + λ): (β_loss + λ₂) + λ can differ in the
-        // last bit, and `from_plan` then refuses the plan (seen at δ = 1e-6, λ₂ = 0.1).
+        // Summed in the objective's order, β_loss + (λ₂ + λ), so that the plan carries the very
+        // β the solver would read; `from_plan` compares the two up to a few ulps, not bit for bit
+        // ((β_loss + λ₂) + λ can differ in the last bit: issue 18 item 6).
         smoothness: declared.constants().smoothness + (declared.regularizer.l2 + extra_ridge),
         domain: &declared.domain,
         l1: declared.regularizer.l1,

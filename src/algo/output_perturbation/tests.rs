@@ -475,3 +475,33 @@ fn release_noise_has_the_planned_scale() {
         }
     }
 }
+
+#[test]
+fn from_plan_accepts_the_declared_constants_summed_in_another_order() {
+    // Issue 18 item 6: the plan's β was (β_loss + λ₂) + λ while the objective read β_loss + (λ₂ + λ);
+    // the two differ in the last bit at some (λ₂, λ) and exact equality refused a correct plan.
+    // Logistic with X = 1: β_loss = 0.25. Find a ridge split where the two orders round apart.
+    let l2 = 0.1;
+    let lambda = (1..200)
+        .map(|k| f64::from(k) * 1.37e-3)
+        .find(|&lambda| (0.25 + l2) + lambda != 0.25 + (l2 + lambda))
+        .expect("some split rounds differently");
+    let obj = objective(500, l2 + lambda, ball());
+    let read = ObjectiveDeclaration::of(&obj).unwrap();
+    assert_eq!(read.smoothness, 0.25 + (l2 + lambda));
+    let other_order = ObjectiveDeclaration {
+        smoothness: (0.25 + l2) + lambda,
+        ..read
+    };
+    let p = plan(other_order, Settings::new(1.0, 1e-6)).unwrap();
+    let rng = || seeded(1, Stream::Noise);
+    assert!(OutputPerturbation::from_plan(p, &obj, rng(), true).is_ok());
+    // A plan for another objective (twice the ridge) is still refused.
+    let other = ObjectiveDeclaration {
+        strong_convexity: 2.0 * read.strong_convexity,
+        smoothness: read.smoothness + read.strong_convexity,
+        ..read
+    };
+    let p = plan(other, Settings::new(1.0, 1e-6)).unwrap();
+    assert!(OutputPerturbation::from_plan(p, &obj, rng(), true).is_err());
+}
