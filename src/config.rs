@@ -28,6 +28,13 @@ pub const MAX_ENTRIES: usize = 20_000_000;
 /// errors a hostile link can cause.
 pub const MAX_LINK_BYTES: usize = 64 * 1024;
 
+/// Most steps a run may take in all lanes: repeats × steps × algorithms (the main one and the
+/// compared ones). Each step of each lane keeps a row of nine numbers the plots draw (72 bytes;
+/// a million rows are 72 MB in the wasm memory and again in the page's), and a run's time grows
+/// with the same product. The page's default run takes 200; the largest single run (10⁵ steps)
+/// still fits ten times, repeats included.
+pub const MAX_RUN_STEPS: usize = 1_000_000;
+
 /// The private algorithm to run. Each has a card in [`crate::catalog`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -270,7 +277,34 @@ impl Default for RunConfig {
 impl RunConfig {
     /// Parses JSON and validates it. A wrong type names the field path (e.g. `epsilon: invalid
     /// type: string "x", expected f64`).
+    ///
+    /// Only a JSON object is read: text after its closing brace, and an array anywhere but
+    /// `compare` (serde would read `[1, false]` positionally as `seed`, `unseeded_noise`, …), are
+    /// refused, so a truncated or concatenated link cannot pass for a different config.
     pub fn from_json(text: &str) -> Result<Self> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::Parse {
+            line: e.line(),
+            col: e.column(),
+            message: match e.classify() {
+                serde_json::error::Category::Syntax if e.to_string().starts_with("trailing") => {
+                    "text after the settings' closing '}': expected one JSON object and nothing after it".to_string()
+                }
+                _ => strip_position(&e.to_string()),
+            },
+        })?;
+        let serde_json::Value::Object(map) = &value else {
+            return Err(Error::Parse {
+                line: 1,
+                col: 1,
+                message: format!(
+                    "expected a JSON object of settings {{\"key\": value, …}}, got {}",
+                    json_kind(&value)
+                ),
+            });
+        };
+        for (key, value) in map {
+            positional(key, value)?;
+        }
         let mut de = serde_json::Deserializer::from_str(text);
         let config: RunConfig = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
@@ -389,6 +423,17 @@ impl RunConfig {
         }
         in_range_usize(Control::GridResolution, self.grid_resolution, 2, 400)?;
         in_range_usize(Control::Repeats, self.repeats, 1, 100)?;
+        let lanes = self.algorithms().count();
+        let total = self.repeats * self.steps * lanes;
+        if total > MAX_RUN_STEPS {
+            return Err(Error::invalid(
+                Control::Repeats.id(),
+                format!(
+                    "repeats × steps × algorithms ≤ {MAX_RUN_STEPS}: every step of every lane keeps a row the plots draw, and more do not fit the tab's memory; lower the repeats, the steps or the compared algorithms"
+                ),
+                format!("{} × {} × {lanes} = {total}", self.repeats, self.steps),
+            ));
+        }
         if self.leak {
             if !self.compare.is_empty() {
                 return Err(Error::invalid(
@@ -472,60 +517,163 @@ impl RunConfig {
         // key, quadratic in the link's length.
         let mut kept = serde_json::Map::new();
         for (key, value) in given {
-            let alone = serde_json::Map::from_iter([(key, value)]);
-            match RunConfig::deserialize(&alone) {
-                Ok(_) => kept.extend(alone),
-                Err(e) => errors.extend(alone.into_iter().map(|(key, _)| {
-                    Error::invalid(
-                        key,
-                        "a valid value (the default is used instead)",
-                        strip_position(&e.to_string()),
-                    )
-                })),
+            let mut alone = serde_json::Map::from_iter([(key, value)]);
+            while let Some((path, message)) = first_error(&alone) {
+                // A bad part (`loss.delta`) falls back alone, keeping the kind and the other
+                // parts; serde names only the field of a tagged choice's bad part, so the part
+                // is the one whose fallback changes the error.
+                let part = if fall_back_part(&mut alone, &path) {
+                    Some(path)
+                } else {
+                    let parts: Vec<String> = alone
+                        .get(&path)
+                        .and_then(|v| v.as_object())
+                        .map(|o| o.keys().map(|p| format!("{path}.{p}")).collect())
+                        .unwrap_or_default();
+                    parts.into_iter().find(|part| {
+                        let mut trial = alone.clone();
+                        fall_back_part(&mut trial, part)
+                            && first_error(&trial) != Some((path.clone(), message.clone()))
+                            && {
+                                alone = trial;
+                                true
+                            }
+                    })
+                };
+                let Some(part) = part else {
+                    errors.extend(alone.into_iter().map(|(key, _)| {
+                        Error::invalid(key, "a valid value (the default is used instead)", &message)
+                    }));
+                    alone = serde_json::Map::new();
+                    break;
+                };
+                errors.push(at_control(Error::invalid(
+                    part,
+                    "a valid value (the default is used instead)",
+                    &message,
+                )));
             }
+            kept.extend(alone);
         }
-        // Cross-field and range checks: drop the field each error names until the rest is valid.
+        // Cross-field and range checks: drop the field (or the part of it) that each error is
+        // about until the rest is valid.
         loop {
             let config = RunConfig::deserialize(&kept).unwrap_or_default();
-            match config.validate() {
-                Ok(()) => return (config, errors),
-                Err(e) => {
-                    let field = e
-                        .field()
-                        .unwrap_or("")
-                        .split('.')
-                        .next()
-                        .unwrap_or("")
-                        .to_string();
-                    if kept.remove(&field).is_some() {
-                        errors.push(e);
-                        continue;
-                    }
-                    // The error names a field left at its default (say output perturbation
-                    // without a ridge): drop the given field whose removal cures it.
-                    let keys: Vec<String> = kept.keys().cloned().collect();
-                    let culprit = keys.into_iter().find(|key| {
-                        let value = kept.remove(key).unwrap_or_default();
-                        let cures = RunConfig::deserialize(&kept)
-                            .map_or(true, |c| c.validate().err().as_ref() != Some(&e));
-                        kept.insert(key.clone(), value);
-                        cures
-                    });
-                    match culprit.and_then(|key| kept.remove_entry(&key)) {
-                        Some((key, value)) => errors.push(Error::invalid(
-                            key,
-                            format!("a value the other settings allow ({e}); the default is used"),
-                            value,
-                        )),
-                        None => {
-                            errors.push(e);
-                            return (RunConfig::default(), errors);
-                        }
-                    }
+            let Err(e) = config.validate() else {
+                return (config, errors);
+            };
+            let field = e.field().unwrap_or("").to_string();
+            if fall_back_part(&mut kept, &field) {
+                errors.push(e);
+                continue;
+            }
+            // The field that cures the error: the one it names, or another whose value it is
+            // about (a tilt's error is shown at the loss, an algorithm's need at a field left at
+            // its default). Only a removal that changes the error cures it, so a valid loss is
+            // not dropped for its tilt.
+            let root = field.split('.').next().unwrap_or("");
+            let keys: Vec<String> = kept.keys().cloned().collect();
+            let culprit = keys
+                .iter()
+                .filter(|key| *key == root)
+                .chain(keys.iter().filter(|key| *key != root))
+                .find(|key| {
+                    let value = kept.remove(*key).unwrap_or_default();
+                    let cures = RunConfig::deserialize(&kept)
+                        .map_or(true, |c| c.validate().err().as_ref() != Some(&e));
+                    kept.insert((*key).clone(), value);
+                    cures
+                });
+            match culprit.and_then(|key| kept.remove_entry(key)) {
+                Some((key, _)) if key == root => errors.push(e),
+                Some((key, value)) => errors.push(Error::invalid(
+                    key,
+                    format!("a value the other settings allow ({e}); the default is used"),
+                    value,
+                )),
+                None => {
+                    errors.push(e);
+                    return (RunConfig::default(), errors);
                 }
             }
         }
     }
+}
+
+/// The first reason the one-field map `alone` cannot be read as a [`RunConfig`] field: an array
+/// where none belongs, or serde's error, as (path, message).
+fn first_error(alone: &serde_json::Map<String, serde_json::Value>) -> Option<(String, String)> {
+    for (key, value) in alone {
+        if let Err(Error::InvalidParameter { field, got, .. }) = positional(key, value) {
+            return Some((field, format!("{got}, not an object or a single value")));
+        }
+    }
+    serde_path_to_error::deserialize::<_, RunConfig>(alone)
+        .err()
+        .map(|e| {
+            (
+                e.path().to_string(),
+                strip_position(&e.into_inner().to_string()),
+            )
+        })
+}
+
+/// The page's default of each parameter a choice carries (`loss.delta` of the Huber loss, …),
+/// as www/app.js sets them when a person picks the choice: a link's bad parameter falls back to
+/// it and keeps the choice. A parameter not listed has a serde default, or none (the whole field
+/// then falls back).
+const PART_DEFAULTS: [(&str, &str, f64); 10] = [
+    ("smoothed_hinge", "gamma", 1.0),
+    ("huber", "delta", 1.0),
+    ("squared", "label_bound", 1.0),
+    ("tilted", "tau", 1.0),
+    ("adversarial", "radius", 0.1),
+    ("student_t", "nu", 3.0),
+    ("pareto_radial", "alpha", 3.0),
+    ("log_normal", "sigma", 1.0),
+    ("contaminated", "p", 0.05),
+    ("contaminated", "scale", 10.0),
+];
+
+/// Sets the part `key.part` of `map`'s object to its default (or removes it when serde has one),
+/// if `path` names such a part (an error at `loss.tau` names the tilt, whose object is `wrap`).
+/// Returns whether it did; the kind, and the path's other forms, are never fallen back here.
+fn fall_back_part(map: &mut serde_json::Map<String, serde_json::Value>, path: &str) -> bool {
+    let Some((root, part)) = path.split_once('.') else {
+        return false;
+    };
+    if part == "kind" || part.contains('.') {
+        return false;
+    }
+    // The loss's control shows the aggregation's errors, under the loss's name.
+    let roots: &[&str] = if root == Control::Loss.id() {
+        &["loss", "wrap"]
+    } else {
+        &[root]
+    };
+    for root in roots {
+        let Some(serde_json::Value::Object(object)) = map.get_mut(*root) else {
+            continue;
+        };
+        if !object.contains_key(part) {
+            continue;
+        }
+        let kind = object.get("kind").and_then(|k| k.as_str()).unwrap_or("");
+        match PART_DEFAULTS
+            .iter()
+            .find(|(k, p, _)| *k == kind && *p == part)
+        {
+            Some((_, _, v)) if object.get(part) != Some(&serde_json::json!(v)) => {
+                object.insert(part.to_string(), serde_json::json!(v));
+            }
+            Some(_) => return false,
+            None => {
+                object.remove(part);
+            }
+        }
+        return true;
+    }
+    false
 }
 
 /// A control on the page: a [`RunConfig`] key whose element id is the key itself, and beside which
@@ -825,6 +973,37 @@ fn in_range_usize(field: Control, v: usize, lo: usize, hi: usize) -> Result<()> 
             format!("an integer in [{lo}, {hi}]"),
             v,
         ))
+    }
+}
+
+/// What a JSON value is, for messages.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Refuses an array at `path` or inside it, except the list `compare`: serde reads a struct or a
+/// tagged enum from an array by position (`"loss": ["huber", 1]` as Huber with δ = 1), a form the
+/// page never writes and a person cannot check.
+fn positional(path: &str, value: &serde_json::Value) -> Result<()> {
+    match value {
+        serde_json::Value::Array(_) if path != Control::Compare.id() => {
+            Err(at_control(Error::invalid(
+                path,
+                "a JSON object {\"kind\": …} or a single value, not an array",
+                "an array",
+            )))
+        }
+        serde_json::Value::Object(map) => map
+            .iter()
+            .try_for_each(|(key, value)| positional(&format!("{path}.{key}"), value)),
+        _ => Ok(()),
     }
 }
 

@@ -93,7 +93,114 @@ fn corpus() -> Vec<(&'static str, CsvOptions, usize, usize, &'static str)> {
             "2 fields, expected 3",
         ),
         ("25_hex_number.csv", last(), 3, 2, "'0x10' is not a number"),
+        (
+            "26_cr_only_bad_cell.csv",
+            last(),
+            5,
+            2,
+            "'x' is not a number",
+        ),
+        (
+            "27_bom_in_cell.csv",
+            last(),
+            3,
+            1,
+            "'\\u{feff}3' is not a number: it starts with an invisible byte-order mark (U+FEFF); save the file as UTF-8 without BOM",
+        ),
+        (
+            "28_zero_width_space.csv",
+            last(),
+            2,
+            1,
+            "'3\\u{200b}' is not a number: it holds an invisible zero-width space (U+200B)",
+        ),
+        (
+            "29_blank_lines_crlf.csv",
+            last(),
+            5,
+            2,
+            "'x' is not a number",
+        ),
+        (
+            "30_blank_lines_ragged.csv",
+            last(),
+            5,
+            3,
+            "2 fields, expected 3",
+        ),
     ]
+}
+
+/// The corpus case of `file`: its error must be the one the index expects.
+fn assert_corpus_case(file: &str) {
+    let (_, o, line, col, fragment) = corpus().into_iter().find(|c| c.0 == file).unwrap();
+    let bytes = std::fs::read(format!(
+        "{}/tests/bad_csv/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    match load_csv(&bytes, &o) {
+        Err(Error::Parse {
+            line: l,
+            col: c,
+            message,
+        }) => assert!(
+            (l, c) == (line, col) && message.contains(fragment),
+            "{file}: got line {l}, column {c}: {message}"
+        ),
+        other => panic!("{file}: expected a parse error, got {other:?}"),
+    }
+}
+
+/// Issue 18 item 7: a file whose lines end with a lone '\r' (old Mac) has its errors at their
+/// line, not all at line 1.
+#[test]
+fn cr_only_line_ends_number_the_lines() {
+    assert_corpus_case("26_cr_only_bad_cell.csv");
+}
+
+/// Blank lines before a record (two or more, LF or CRLF) are counted in its line number.
+#[test]
+fn blank_lines_before_a_record_count_in_its_line_number() {
+    assert_corpus_case("29_blank_lines_crlf.csv");
+    assert_corpus_case("30_blank_lines_ragged.csv");
+}
+
+/// Issue 18 item 7: an invisible character in a cell is named (which one, its code point, what
+/// to do), not echoed as a cell that looks like a number.
+#[test]
+fn an_invisible_character_in_a_cell_is_named() {
+    assert_corpus_case("27_bom_in_cell.csv");
+    assert_corpus_case("28_zero_width_space.csv");
+}
+
+/// Issue 18 item 7: a cell of a million characters is echoed by its first 40, then "…".
+#[test]
+fn a_huge_cell_is_echoed_by_its_start() {
+    let text = format!("1,2,1\n{},4,-1\n", "7a".repeat(500_000));
+    match load_csv(text.as_bytes(), &opts(LabelColumn::Last)) {
+        Err(Error::Parse { line, col, message }) => {
+            assert_eq!((line, col), (2, 1));
+            assert_eq!(message, format!("'{}…' is not a number", "7a".repeat(20)));
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+/// Issue 18 item 12: a file over the size cap is refused before it is parsed, at the page's CSV
+/// control, saying why. (The zeroed buffer is never touched, so it costs no memory.)
+#[test]
+fn a_file_over_the_size_cap_is_refused_before_parsing() {
+    use dp_playground::data::{MAX_CSV_BYTES, check_csv_size};
+    assert!(check_csv_size(MAX_CSV_BYTES).is_ok());
+    let big = vec![0u8; MAX_CSV_BYTES + 1];
+    let err = load_csv(&big, &opts(LabelColumn::Last)).unwrap_err();
+    assert_eq!(err.field(), Some("csv"));
+    let message = err.to_string();
+    assert!(
+        message.contains("at most 1024 MiB") && message.contains("memory"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 // values and messages.
 
 import init, {
-  cards, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, pickAlgorithm, previews,
+  cards, checkCsvSize, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, pickAlgorithm, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
@@ -612,6 +612,12 @@ function onWorkerError(event) {
 async function onCsvChosen() {
   const file = $('csv-file').files?.[0];
   if (!file) return;
+  try {
+    checkCsvSize(file.size);
+  } catch (e) {
+    showError({ field: 'csv', message: `${file.name}: ${e?.message ?? e}` });
+    return;
+  }
   const bytes = new Uint8Array(await file.arrayBuffer());
   let shape;
   try {

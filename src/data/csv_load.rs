@@ -12,6 +12,32 @@ use crate::error::{Error, Result};
 /// plots are no longer sensible for an in-tab laboratory.
 pub const MAX_COLUMNS: usize = 1000;
 
+/// Largest file [`load_csv`] reads (1 GiB), checked before any parsing. The file is copied into
+/// the wasm memory, which stops at 4 GiB in all, beside the numbers read from it (at most
+/// [`MAX_VALUES`] = 2²⁵ of them, 256 MiB) and the run; 1 GiB holds the largest data set the page
+/// accepts written with up to 32 characters per number (a full-precision float takes at most 24).
+pub const MAX_CSV_BYTES: usize = 1 << 30;
+
+/// Refuses a file of `bytes` bytes over [`MAX_CSV_BYTES`], at the page's CSV control, saying why.
+/// The page asks before reading the file into memory.
+pub fn check_csv_size(bytes: usize) -> Result<()> {
+    if bytes <= MAX_CSV_BYTES {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        "csv",
+        format!(
+            "a file of at most {} MiB: the browser tab holds the file and its numbers in a memory of at most 4 GiB; keep fewer rows or columns, or round the numbers",
+            MAX_CSV_BYTES >> 20
+        ),
+        format!("{} MiB", bytes >> 20),
+    ))
+}
+
+/// Most characters of a cell a message echoes: a cell of a million characters is shown by its
+/// start.
+const SHOWN_CHARS: usize = 40;
+
 /// Which column holds the label or target.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -59,16 +85,18 @@ fn parse_err(line: u64, col: usize, message: impl Into<String>) -> Error {
     }
 }
 
-/// Line numbers of the csv crate's record positions, counted from the bytes (one line per '\n'),
+/// Line numbers of the csv crate's record positions, counted from the bytes (one line per '\n',
+/// and per '\r' that no '\n' follows: the crate ends records at either, so old Mac files end their
+/// lines with '\r' alone),
 /// incrementally: positions only move forward, so each byte is scanned once and loading stays
 /// linear in the file's size (counting from byte 0 for every record made a 42 MB file take
-/// minutes). On CRLF files the crate's positions (line and byte) point at the '\n' that ends the
-/// previous record, so a '\n' at the position is skipped.
+/// minutes). The crate's position of a record can point at the line ends before it (the '\n' of
+/// a CRLF, the blank lines it skipped), so the line ends at a position are skipped.
 struct Lines<'a> {
     bytes: &'a [u8],
     /// Bytes before this index are counted…
     scanned: usize,
-    /// …and hold this many '\n'.
+    /// …and hold this many line ends.
     newlines: u64,
     /// Bytes read in all, for the test that guards linearity.
     work: usize,
@@ -87,7 +115,8 @@ impl<'a> Lines<'a> {
     /// The 1-based line of the record starting at byte `offset`.
     fn line_of(&mut self, offset: u64) -> u64 {
         let mut end = usize::try_from(offset).map_or(self.bytes.len(), |o| o.min(self.bytes.len()));
-        if self.bytes.get(end) == Some(&b'\n') {
+        // The record starts after any line ends at its position.
+        while matches!(self.bytes.get(end), Some(b'\n' | b'\r')) {
             end += 1;
         }
         if end < self.scanned {
@@ -96,12 +125,24 @@ impl<'a> Lines<'a> {
             self.newlines = 0;
         }
         let fresh = &self.bytes[self.scanned..end];
-        // Counted in chunks of 255 with a byte-wide tally, which vectorises (a `usize` count per
-        // byte was an eighth of the loading time).
-        self.newlines += fresh
-            .chunks(255)
-            .map(|c| u64::from(c.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
-            .sum::<u64>();
+        // Counted in chunks of 255 with byte-wide tallies, which vectorise (a `usize` count per
+        // byte was an eighth of the loading time): the '\n', and the '\r' that no '\n' follows,
+        // which only a chunk holding a '\r' looks for (one the next byte of the file may follow).
+        let tally = |c: &[u8], x: u8| c.iter().fold(0u8, |k, &b| k + u8::from(b == x));
+        let mut at = self.scanned;
+        for c in fresh.chunks(255) {
+            at += c.len();
+            self.newlines += u64::from(tally(c, b'\n'));
+            if tally(c, b'\r') > 0 {
+                let next = self.bytes[at - c.len() + 1..(at + 1).min(self.bytes.len())].iter();
+                let lone = |(&b, &n): (&u8, &u8)| u8::from(b == b'\r' && n != b'\n');
+                self.newlines += u64::from(c.iter().zip(next).map(lone).sum::<u8>());
+                if at == self.bytes.len() && c[c.len() - 1] == b'\r' {
+                    // The file's last byte.
+                    self.newlines += 1;
+                }
+            }
+        }
         self.work += fresh.len();
         self.scanned = end;
         1 + self.newlines
@@ -120,6 +161,53 @@ fn detect_delimiter(text: &[u8]) -> u8 {
     best.0
 }
 
+/// Characters no one sees in a cell, by name: a cell "\u{feff}3" shows as "3".
+const INVISIBLE: [(char, &str); 6] = [
+    ('\u{feff}', "byte-order mark"),
+    ('\u{200b}', "zero-width space"),
+    ('\u{200c}', "zero-width non-joiner"),
+    ('\u{200d}', "zero-width joiner"),
+    ('\u{2060}', "word joiner"),
+    ('\u{00ad}', "soft hyphen"),
+];
+
+/// A cell as a message shows it: its first [`SHOWN_CHARS`] characters (then "…"), with invisible
+/// and control characters escaped (`\u{feff}`) so that the reader sees them.
+fn shown(cell: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in cell.chars().enumerate() {
+        if i == SHOWN_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || INVISIBLE.iter().any(|&(x, _)| x == c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Why a cell holding an invisible character is not a number, naming the character and what to
+/// do; `None` when it holds none.
+fn invisible(cell: &str) -> Option<String> {
+    let (at, c, name) = cell.chars().enumerate().find_map(|(i, c)| {
+        INVISIBLE
+            .iter()
+            .find(|(x, _)| *x == c)
+            .map(|(x, n)| (i, *x, *n))
+    })?;
+    let code = format!("U+{:04X}", u32::from(c));
+    Some(match (at, c) {
+        (0, '\u{feff}') => format!(
+            "it starts with an invisible {name} ({code}); save the file as UTF-8 without BOM"
+        ),
+        (0, _) => format!("it starts with an invisible {name} ({code}); delete it"),
+        _ => format!("it holds an invisible {name} ({code}) after {at} characters; delete it"),
+    })
+}
+
 fn parse_cell(cell: &str, line: u64, col: usize) -> Result<f64> {
     if cell.is_empty() {
         return Err(parse_err(line, col, "empty cell, expected a number"));
@@ -129,14 +217,25 @@ fn parse_cell(cell: &str, line: u64, col: usize) -> Result<f64> {
         Ok(_) => Err(parse_err(
             line,
             col,
-            format!("'{cell}' is not a finite number"),
+            format!("'{}' is not a finite number", shown(cell)),
         )),
-        Err(_) => Err(parse_err(line, col, format!("'{cell}' is not a number"))),
+        Err(_) => Err(parse_err(
+            line,
+            col,
+            match invisible(cell) {
+                Some(why) => format!("'{}' is not a number: {why}", shown(cell)),
+                None => format!("'{}' is not a number", shown(cell)),
+            },
+        )),
     }
 }
 
 /// Reads a numeric CSV into a [`Dataset`] (features = every column but the label).
+///
+/// A file over [`MAX_CSV_BYTES`] is refused before it is read; a UTF-8 byte-order mark at its
+/// start is skipped (spreadsheets write one), while one inside a cell is named in the error.
 pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
+    check_csv_size(bytes.len())?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     read(bytes, opts, &mut Lines::new(bytes))
 }
@@ -238,7 +337,10 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines) -> Result<Dataset> {
                         return Err(parse_err(
                             line,
                             1,
-                            format!("no header row to find the label column '{name}' in"),
+                            format!(
+                                "no header row to find the label column '{}' in",
+                                shown(name)
+                            ),
                         ));
                     }
                     match record.iter().position(|c| c.trim() == name) {
@@ -247,7 +349,7 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines) -> Result<Dataset> {
                             return Err(parse_err(
                                 line,
                                 1,
-                                format!("no column named '{name}' in the header"),
+                                format!("no column named '{}' in the header", shown(name)),
                             ));
                         }
                     }
@@ -284,7 +386,10 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines) -> Result<Dataset> {
                     return Err(parse_err(
                         line,
                         j + 1,
-                        format!("label {cell} is outside the loss's range: expected -1 or +1"),
+                        format!(
+                            "label {} is outside the loss's range: expected -1 or +1",
+                            shown(cell)
+                        ),
                     ));
                 }
                 y.push(v);
@@ -343,17 +448,26 @@ mod tests {
     #[test]
     fn line_numbers_match_a_count_from_the_start() {
         // Lines of 0 to 600 bytes, so that the gap between two positions spans counting chunks,
-        // and runs of blank lines (chunks full of '\n').
+        // ended by '\n', "\r\n" or a lone '\r' (chunk edges fall between a '\r' and its '\n'),
+        // and runs of blank lines (chunks full of line ends).
         let mut text = Vec::new();
         for i in 0..400 {
             text.extend(std::iter::repeat_n(b'1', (i * 37) % 601));
-            text.extend(std::iter::repeat_n(b'\n', 1 + (i % 7) * (i % 3) * 20));
+            let end: &[u8] = [&b"\n"[..], b"\r\n", b"\r"][i % 3];
+            for _ in 0..1 + (i % 7) * (i % 3) * 20 {
+                text.extend(end);
+            }
         }
-        let naive = |end: usize| 1 + text[..end].iter().filter(|&&b| b == b'\n').count() as u64;
+        let naive = |end: usize| {
+            let ends = (0..end).filter(|&i| {
+                text[i] == b'\n' || (text[i] == b'\r' && text.get(i + 1) != Some(&b'\n'))
+            });
+            1 + ends.count() as u64
+        };
         let mut lines = Lines::new(&text);
         for offset in (0..text.len() as u64).step_by(613) {
             let mut end = offset as usize;
-            if text[end] == b'\n' {
+            while matches!(text.get(end), Some(b'\n' | b'\r')) {
                 end += 1;
             }
             assert_eq!(lines.line_of(offset), naive(end), "offset {offset}");

@@ -18,7 +18,9 @@ mod sparse;
 mod synthetic;
 
 pub use clip::{clip_features, clip_labels, clip_rows, fraction_above};
-pub use csv_load::{CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, load_csv};
+pub use csv_load::{
+    CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, MAX_CSV_BYTES, check_csv_size, load_csv,
+};
 pub use generate::{Generator, GeneratorSpec, Link, MAX_VALUES, Tail, Task, generate};
 pub use moments::{Method, Moment, clip_fraction, lipschitz_moment};
 pub use sparse::{SparseSpec, generate_sparse};

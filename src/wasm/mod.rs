@@ -187,6 +187,14 @@ fn label_column(label: &str) -> Result<LabelColumn, Error> {
     }
 }
 
+/// Refuses a file of `bytes` bytes over the size the page reads ([`crate::data::MAX_CSV_BYTES`]),
+/// with the reason, at field `csv`: the page asks before it reads the file into memory.
+#[wasm_bindgen(js_name = checkCsvSize)]
+pub fn check_csv_size(bytes: f64) -> Result<(), JsValue> {
+    // A size beyond usize (a 32-bit wasm) saturates, and is refused like any other too large.
+    crate::data::check_csv_size(bytes as usize).map_err(|e| to_js_error(&e))
+}
+
 /// Parses a CSV file for the config's loss (`label`: "last", "first", a 1-based column number or
 /// a header name). Returns `{ n, d, head: first rows as [label, x…] }`, or an error naming the
 /// line and column at fault (field `csv`).
