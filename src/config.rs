@@ -234,6 +234,9 @@ pub struct RunConfig {
     pub leak: bool,
 }
 
+/// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
+pub const MIN_DELTA: f64 = 1e-100;
+
 impl Default for RunConfig {
     fn default() -> Self {
         Self {
@@ -406,10 +409,13 @@ impl RunConfig {
                 ));
             }
         }
-        if self.delta != 0.0 && !(self.delta > 0.0 && self.delta < 0.5) {
+        // Issue 18: δ = 1e-320 (subnormal) made 1/δ overflow and σ infinite. Any δ below
+        // MIN_DELTA is far beneath a meaningful failure probability (n ≤ 10⁶, δ ≪ 1/n is met at
+        // 10⁻¹²) and keeps every ln(1/δ) and 1/δ of the calibrations and accountants finite.
+        if self.delta != 0.0 && !(self.delta >= MIN_DELTA && self.delta < 0.5) {
             return Err(Error::invalid(
                 Control::Delta.id(),
-                "0 (pure ε) or a number in (0, 0.5)",
+                format!("0 (pure ε) or a number in [{MIN_DELTA:e}, 0.5)"),
                 self.delta,
             ));
         }

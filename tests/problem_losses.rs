@@ -229,12 +229,18 @@ fn minibatch_per_sample_and_clipped_gradients_agree_with_the_full_pass() {
 }
 
 /// TERM's one-pass online log-sum-exp against the direct two-pass formula, and its limits:
-/// τ → 0 recovers ERM.
+/// τ → 0 recovers ERM (F − mean ≤ (τ/2)·Var f + O(τ²) ≤ τ·range²); a tilt below the smallest
+/// accepted one is refused (issue 18).
 #[test]
 fn tilted_pass_matches_the_direct_formula() {
     let ds = data(true);
     let w = vec![0.5, -1.0, 0.2, 0.8];
-    for tau in [1e-8, 0.5, 5.0, 50.0] {
+    let tiny = Loss {
+        glm: Glm::Logistic,
+        wrap: Wrap::Tilted { tau: 1e-8 },
+    };
+    assert_eq!(tiny.validate().unwrap_err().field(), Some("loss.tau"));
+    for tau in [dp_playground::loss::MIN_TILT, 0.5, 5.0, 50.0] {
         let loss = Loss {
             glm: Glm::Logistic,
             wrap: Wrap::Tilted { tau },
@@ -258,9 +264,11 @@ fn tilted_pass_matches_the_direct_formula() {
             (obj.value(&w) - direct).abs() < 1e-12 * direct.abs(),
             "tau {tau}"
         );
-        if tau == 1e-8 {
+        if tau == dp_playground::loss::MIN_TILT {
             let mean = f.iter().sum::<f64>() / f.len() as f64;
-            assert!((obj.value(&w) - mean).abs() < 1e-7);
+            let range = m - f.iter().cloned().fold(f64::INFINITY, f64::min);
+            let above = obj.value(&w) - mean;
+            assert!((0.0..=tau * range * range).contains(&above), "{above}");
         }
     }
 }

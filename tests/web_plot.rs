@@ -757,3 +757,26 @@ fn a_loose_bound_is_clamped_to_a_thousand_times_the_data() {
     let tight = labels(&plot_svg("excess", spec(0.5), 480, 320).unwrap());
     assert!(!tight.contains(&"1e1".to_string()), "{tight:?}");
 }
+
+#[wasm_bindgen_test]
+fn nan_is_the_no_value_of_a_step_and_the_excess_plot_skips_it() {
+    // Issue 18 item 4: a per-step column holds NaN where a step has no value (DP-SGD's loss on an
+    // empty Poisson batch, the subgradient method's value before its first check, the excess
+    // without a reference). NaN is that "no value": the plot skips it and breaks the line there.
+    let spec = excess(&[series("a", 0, false, None)]);
+    let first: JsValue = Array::from(&get(&spec, "series")).get(0);
+    let mean: Array = get(&first, "mean").unchecked_into();
+    for i in [0, 1, 17] {
+        mean.set(i, JsValue::from_f64(f64::NAN));
+    }
+    let svg = plot_svg("excess", spec, 400, 300).unwrap();
+    assert!(!svg.contains("NaN"), "a NaN reached the figure");
+    let mut lengths: Vec<usize> = polylines(&svg)
+        .iter()
+        .filter(|p| p.len() > 2)
+        .map(Vec::len)
+        .collect();
+    lengths.sort();
+    // Steps 2–16 and 18–39: two pieces of 15 and 22 points, nothing drawn for the NaN steps.
+    assert_eq!(lengths, [15, 22], "{svg}");
+}

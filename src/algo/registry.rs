@@ -13,7 +13,7 @@ use super::{
     byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
     output_perturbation,
 };
-use crate::config::{AlgorithmKind, RunConfig, at_control};
+use crate::config::{AlgorithmKind, Control, RunConfig, at_control};
 use crate::error::{Error, Result};
 use crate::privacy::Rdp;
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
@@ -76,8 +76,49 @@ pub fn plan(config: &RunConfig) -> Result<Planned> {
     check(family, config)?;
     let declared = ProblemDeclaration::of(config);
     let mut planned = (family.plan)(config, &declared).map_err(at_control)?;
+    finite_noise(&planned.preview)?;
     planned.preview.single_release = single_release(&planned.preview)?;
     Ok(planned)
+}
+
+/// Every number that feeds the noise, checked once for every family before any run: σ, each
+/// draw's scale and sensitivity, and the step size must be finite and > 0 (issue 18: a step 1/β
+/// of ∞, a sensitivity of ∞ and σ = ∞ each released NaN, ∞ or a noiseless point). The ranges of
+/// [`RunConfig::validate`] keep the settings inside what the families serve; this is the backstop
+/// that names the control setting the offending number.
+fn finite_noise(preview: &Preview) -> Result<()> {
+    let usable = |v: f64| v.is_finite() && v > 0.0;
+    let constants = || {
+        format!(
+            "finite declared constants (G = {:e}, sensitivity {:e}): lower the feature bound, \
+             the loss's parameters or the domain's radius",
+            preview.lipschitz, preview.sensitivity
+        )
+    };
+    let sensitivities = std::iter::once(preview.sensitivity)
+        .chain(preview.draws.iter().map(|d| d.sensitivity))
+        .chain([preview.lipschitz]);
+    if let Some(bad) = sensitivities.into_iter().find(|v| !usable(*v)) {
+        return Err(Error::invalid(Control::FeatureBound.id(), constants(), bad));
+    }
+    let scales =
+        std::iter::once(preview.sigma).chain(preview.draws.iter().filter_map(|d| match d.noise {
+            NoiseShape::Gaussian { sigma, .. } => Some(sigma),
+            NoiseShape::L2Laplace { scale, .. } => Some(scale),
+            NoiseShape::None => None,
+        }));
+    // With ε ≥ 10⁻⁴ and δ ≥ MIN_DELTA (validate), a scale overflows only through the constants.
+    if let Some(bad) = scales.into_iter().find(|v| !usable(*v)) {
+        return Err(Error::invalid(Control::FeatureBound.id(), constants(), bad));
+    }
+    match preview.step_size {
+        Some(eta) if !usable(eta) => Err(Error::invalid(
+            Control::StepSize.id(),
+            "a step size set explicitly: the default 1/β is not a finite number > 0",
+            eta,
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A family's preview (what the page shows before the run, with the teaching table of single
@@ -270,6 +311,42 @@ mod tests {
         let (grid, _) = pick(&file, AlgorithmKind::ExponentialGrid);
         assert_eq!(grid.d, 5);
         assert_eq!(grid.validate().unwrap_err().field(), Some("d"));
+    }
+
+    #[test]
+    fn every_number_that_feeds_the_noise_is_checked_finite_before_the_run() {
+        // Issue 18 item 4: a step 1/β of ∞, a sensitivity of ∞ and σ = ∞ each reached a run.
+        // The ranges of `validate` now keep the settings clear of them; this backstop catches
+        // any that slips through, at a page control, for every family.
+        let planned = plan(&RunConfig::default()).unwrap().preview;
+        type Spoil = fn(&mut Preview);
+        let spoiled: [(Spoil, Control); 6] = [
+            (|p| p.sigma = f64::INFINITY, Control::FeatureBound),
+            (|p| p.sensitivity = f64::NAN, Control::FeatureBound),
+            (|p| p.lipschitz = f64::INFINITY, Control::FeatureBound),
+            (|p| p.draws[0].sensitivity = 0.0, Control::FeatureBound),
+            (
+                |p| {
+                    p.draws[0].noise = NoiseShape::Gaussian {
+                        sigma: f64::INFINITY,
+                        d: 2,
+                    }
+                },
+                Control::FeatureBound,
+            ),
+            (|p| p.step_size = Some(f64::INFINITY), Control::StepSize),
+        ];
+        for (spoil, control) in spoiled {
+            let mut preview = planned.clone();
+            spoil(&mut preview);
+            let e = finite_noise(&preview).unwrap_err();
+            assert_eq!(e.field().and_then(Control::of), Some(control), "{e}");
+        }
+        // Every family's own preview on the defaults passes.
+        for family in FAMILIES {
+            let config = pick(&RunConfig::default(), family.kind).0;
+            finite_noise(&plan(&config).unwrap().preview).unwrap();
+        }
     }
 
     #[test]

@@ -188,8 +188,24 @@ impl Glm {
             positive("loss.label_bound", bound)?;
         }
         match *self {
-            Glm::SmoothedHinge { gamma } => positive("loss.gamma", gamma),
-            Glm::Huber { delta, .. } => positive("loss.delta", delta),
+            // Issue 18: beyond these the declared constants feed non-finite numbers to the
+            // noise. γ > 10³ leaves β = X²/γ so small that the default step 1/β can overflow
+            // (and the loss is ≈ (1 − m)²/(2γ), flat, wherever the iterates go); Huber's
+            // G = δX enters squared into every σ, and δ > 10⁶ exceeds any residual the declared
+            // bounds allow: it is the squared loss.
+            Glm::SmoothedHinge { gamma } => {
+                positive("loss.gamma", gamma)?;
+                at_most("loss.gamma", gamma, MAX_SMOOTHED_HINGE_GAMMA, "")
+            }
+            Glm::Huber { delta, .. } => {
+                positive("loss.delta", delta)?;
+                at_most(
+                    "loss.delta",
+                    delta,
+                    MAX_HUBER_DELTA,
+                    " (a larger threshold is the squared loss: choose it)",
+                )
+            }
             Glm::Squared { .. } | Glm::Logistic | Glm::Hinge | Glm::Absolute { .. } => Ok(()),
         }
     }
@@ -291,6 +307,40 @@ impl GlmLoss for Glm {
     }
 }
 
+/// The smallest tilt τ accepted. TERM is ERM + (τ/2)·Var(f) + O(τ²), so as τ → 0 it is plain
+/// ERM, but its value (1/τ) ln((1/n) Σ exp(τ fᵢ)) is computed to about 10⁻¹⁶/τ only: the
+/// tilted reference refuses τ < 64ε/tol = 1.4·10⁻³ at the page's tolerance
+/// (`reference/tilted.rs`), and the smooth losses' reference ran into its time cap for every
+/// τ ≤ 10⁻⁵ on the default problem (issue 18; 3·10⁻⁵ passed). 10⁻² keeps a margin of 7 over the
+/// first. Smaller tilts are refused with a message to choose plain ERM rather than run as ERM:
+/// a run labelled tilted must be one, with the guarantee computed for it.
+pub const MIN_TILT: f64 = 1e-2;
+
+/// The largest tilt τ accepted. Beyond it TERM is the maximum loss to within ln(n)/τ ≤ 1.4·10⁻⁵
+/// (n ≤ 10⁶), and the declared smoothness β + 2G²τ grows until the certified solvers' rounding
+/// allowance exceeds their target (issue 18: τ = 10¹⁵ was refused only after the data and the
+/// reference, τ = 10³⁰⁸ made β infinite).
+pub const MAX_TILT: f64 = 1e6;
+
+/// The widest smoothed hinge accepted (see [`Glm::validate`]).
+pub const MAX_SMOOTHED_HINGE_GAMMA: f64 = 1e3;
+
+/// The largest Huber threshold accepted (see [`Glm::validate`]).
+pub const MAX_HUBER_DELTA: f64 = 1e6;
+
+/// The largest perturbation radius of the adversarially robust loss accepted (as the feature
+/// bound's).
+pub const MAX_ADVERSARIAL_RADIUS: f64 = 1e6;
+
+/// `v ≤ max`, or an error at `field` saying so (with `why`).
+fn at_most(field: &str, v: f64, max: f64, why: &str) -> Result<()> {
+    if v <= max {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, format!("a number ≤ {max:e}{why}"), v))
+    }
+}
+
 /// How the per-sample losses are combined (seed 000 §7).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -347,12 +397,33 @@ impl Loss {
         self.glm.validate()?;
         match self.wrap {
             Wrap::None => Ok(()),
-            Wrap::Tilted { tau } if tau.is_finite() && tau > 0.0 => Ok(()),
-            Wrap::Tilted { tau } => Err(Error::invalid("loss.tau", "a finite number > 0", tau)),
-            Wrap::Adversarial { radius } if radius.is_finite() && radius >= 0.0 => Ok(()),
-            Wrap::Adversarial { radius } => {
-                Err(Error::invalid("loss.radius", "a finite number ≥ 0", radius))
+            Wrap::Tilted { tau } if (MIN_TILT..=MAX_TILT).contains(&tau) => Ok(()),
+            Wrap::Tilted { tau } if tau > 0.0 && tau < MIN_TILT => Err(Error::invalid(
+                "loss.tau",
+                format!(
+                    "a tilt τ ≥ {MIN_TILT:e}: a smaller one is plain ERM to within rounding, \
+                     so choose plain ERM (no tilt)"
+                ),
+                tau,
+            )),
+            Wrap::Tilted { tau } => Err(Error::invalid(
+                "loss.tau",
+                format!(
+                    "a tilt τ in [{MIN_TILT:e}, {MAX_TILT:e}] (a larger one is the maximum loss \
+                     to within ln(n)/τ, and its smoothness defeats the certified solvers)"
+                ),
+                tau,
+            )),
+            // G is the loss's at feature bound X + r: r ≤ 10⁶ as X ≤ 10⁶ (issue 18: r = 10³⁰⁰
+            // overflowed the noise).
+            Wrap::Adversarial { radius } if (0.0..=MAX_ADVERSARIAL_RADIUS).contains(&radius) => {
+                Ok(())
             }
+            Wrap::Adversarial { radius } => Err(Error::invalid(
+                "loss.radius",
+                format!("a number in [0, {MAX_ADVERSARIAL_RADIUS:e}]"),
+                radius,
+            )),
         }
     }
 

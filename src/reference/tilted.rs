@@ -421,16 +421,17 @@ mod tests {
 
     #[test]
     fn a_tilt_too_small_to_certify_is_refused_by_name() {
-        let (obj, _) = one_d(1e-5);
-        // 64ε/tol = 1.4e-5 at tol 1e-9.
-        let err = solve(&obj, Glm::Hinge, 1e-5, 1e-9, &Cap::iterations(10).start()).unwrap_err();
+        // The smallest tilt a loss accepts (`MIN_TILT`), at a tolerance too tight for it:
+        // 64ε/tol = 1.4e-2 at tol 1e-12.
+        let tau = crate::loss::MIN_TILT;
+        let (obj, _) = one_d(tau);
+        let err = solve(&obj, Glm::Hinge, tau, 1e-12, &Cap::iterations(10).start()).unwrap_err();
         assert_eq!(err.field(), Some("loss.tau"));
-        let (obj, _) = one_d(1e-3);
         assert!(
             solve(
                 &obj,
                 Glm::Hinge,
-                1e-3,
+                tau,
                 1e-9,
                 &Cap::iterations(10_000).start()
             )

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::algo::registry;
 use crate::config::{CheckedRun, RunConfig};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -44,17 +45,25 @@ impl Lab {
     /// Builds the problem once (from the seed or the loaded `file`) and every lane on it.
     pub fn new(config: RunConfig, file: Option<Dataset>) -> Result<Self> {
         let config = config.check()?;
+        // A compared algorithm's errors are restated at `compare`.
+        let in_lane = |a: usize, kind| move |e: Error| if a == 0 { e } else { e.in_compare(kind) };
+        // Every plan first, from the settings alone: a refusal never waits for the data and the
+        // reference (issue 18: they took seconds before a refused tilt was reported).
+        let plans = config
+            .algorithms()
+            .enumerate()
+            .map(|(a, kind)| registry::plan(&config.lane(kind)).map_err(in_lane(a, kind)))
+            .collect::<Result<Vec<_>>>()?;
         let problem = Arc::new(Problem::new(&config, file)?);
         let mut lanes = Vec::new();
         let mut previews = Vec::new();
         let mut theories = Vec::new();
-        for (a, kind) in config.algorithms().enumerate() {
+        for ((a, kind), plan) in config.algorithms().enumerate().zip(plans) {
             let lane = config.lane(kind);
-            let in_lane = |e: Error| if a == 0 { e } else { e.in_compare(kind) };
-            let plan = LanePlan::new(&problem, &lane).map_err(in_lane)?;
+            let plan = LanePlan::on(plan, &problem);
             for r in 0..config.repeats {
                 let session = Session::planned(Arc::clone(&problem), lane.clone(), &plan, r as u32)
-                    .map_err(in_lane)?;
+                    .map_err(in_lane(a, kind))?;
                 if r == 0 {
                     previews.push(session.preview().clone());
                     theories.push(session.theory().cloned());

@@ -47,6 +47,12 @@ pub struct Release {
 
 /// The events of one slice, in columns (one entry per iterate), ready to cross to JavaScript as
 /// typed arrays. Everything but `release` is non-private.
+///
+/// NaN in a column is "no value" at that step (DP-SGD's loss on an empty Poisson batch, the
+/// subgradient method's value before its first check, the excess without a reference): the plots
+/// skip it and break the line there (`wasm/plot`), the CSV export leaves the cell empty
+/// (`www/export.js`). The numbers that feed the noise are checked finite before the run
+/// ([`registry::plan`], issue 18), so the noise cannot overflow a column to ±∞.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Batch {
     /// Step index t of each entry (the release entry follows the last step, at t + 1).
@@ -110,10 +116,11 @@ pub(super) struct LanePlan {
 }
 
 impl LanePlan {
-    pub(super) fn new(problem: &Problem, config: &RunConfig) -> Result<Self> {
-        let plan = registry::plan(config)?;
+    /// `plan` (from [`registry::plan`], made before the problem is built so that a refused plan
+    /// never waits for the data and the reference: issue 18) with its bound on `problem`.
+    pub(super) fn on(plan: Planned, problem: &Problem) -> Self {
         let theory = plan.theory(problem);
-        Ok(Self { plan, theory })
+        Self { plan, theory }
     }
 }
 
@@ -132,14 +139,17 @@ impl Session {
     /// Validates the config, states the guarantee, generates and clips the data, computes the
     /// reference optimum and prepares the algorithm (synthetic data, repeat 0).
     pub fn new(config: RunConfig) -> Result<Self> {
+        config.validate()?;
+        let plan = registry::plan(&config)?;
         let problem = Arc::new(Problem::new(&config, None)?);
-        Self::on(problem, config, 0)
+        let plan = LanePlan::on(plan, &problem);
+        Self::planned(problem, config, &plan, 0)
     }
 
     /// The config's main algorithm on `problem`, with the noise stream of repeat `repeat`.
     pub fn on(problem: Arc<Problem>, config: RunConfig, repeat: u32) -> Result<Self> {
         config.validate()?;
-        let plan = LanePlan::new(&problem, &config)?;
+        let plan = LanePlan::on(registry::plan(&config)?, &problem);
         Self::planned(problem, config, &plan, repeat)
     }
 
