@@ -375,8 +375,9 @@ impl PrivateAlgorithm for DpAccMd {
                 c.lipschitz
             ),
             c.relation.describe().to_string(),
-            "the paper's y-step is replaced by the private coupling y = r·z + (1 − r)·y (digest \
-             002 P7): the printed algorithm is not private"
+            "the paper's y-step (Wang, Ye & Xu 2017, \"Differentially Private Empirical Risk \
+             Minimization Revisited\", Algorithm 3) is replaced by the private coupling \
+             y = r·z + (1 − r)·y: the printed algorithm is not private"
                 .to_string(),
         ];
         let mechanism = format!(
