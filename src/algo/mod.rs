@@ -44,6 +44,17 @@ pub enum NoiseShape {
     None,
 }
 
+impl NoiseShape {
+    /// The scale of one draw: σ per coordinate, or the ℓ2-Laplace scale; `None` without noise.
+    pub fn scale(&self) -> Option<f64> {
+        match *self {
+            NoiseShape::Gaussian { sigma, .. } => Some(sigma),
+            NoiseShape::L2Laplace { scale, .. } => Some(scale),
+            NoiseShape::None => None,
+        }
+    }
+}
+
 /// `count` identical noise draws of law `noise`, each calibrated to the ℓ2-sensitivity
 /// `sensitivity` (for the exponential mechanism: its utility's sensitivity). A run's whole noise
 /// law is a list of these, in the order they are drawn.

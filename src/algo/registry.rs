@@ -95,20 +95,12 @@ fn finite_noise(preview: &Preview) -> Result<()> {
             preview.lipschitz, preview.sensitivity
         )
     };
-    let sensitivities = std::iter::once(preview.sensitivity)
-        .chain(preview.draws.iter().map(|d| d.sensitivity))
-        .chain([preview.lipschitz]);
-    if let Some(bad) = sensitivities.into_iter().find(|v| !usable(*v)) {
-        return Err(Error::invalid(Control::FeatureBound.id(), constants(), bad));
-    }
-    let scales =
-        std::iter::once(preview.sigma).chain(preview.draws.iter().filter_map(|d| match d.noise {
-            NoiseShape::Gaussian { sigma, .. } => Some(sigma),
-            NoiseShape::L2Laplace { scale, .. } => Some(scale),
-            NoiseShape::None => None,
-        }));
     // With ε ≥ 10⁻⁴ and δ ≥ MIN_DELTA (validate), a scale overflows only through the constants.
-    if let Some(bad) = scales.into_iter().find(|v| !usable(*v)) {
+    let numbers = std::iter::once(preview.sensitivity)
+        .chain(preview.draws.iter().map(|d| d.sensitivity))
+        .chain([preview.lipschitz, preview.sigma])
+        .chain(preview.draws.iter().filter_map(|d| d.noise.scale()));
+    if let Some(bad) = numbers.into_iter().find(|v| !usable(*v)) {
         return Err(Error::invalid(Control::FeatureBound.id(), constants(), bad));
     }
     match preview.step_size {
