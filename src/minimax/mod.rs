@@ -15,6 +15,10 @@
 //! min have closed forms (the bilinear game below) evaluate the gap exactly; the others will
 //! bracket it with an inner solve.
 
+pub mod records;
+
+pub use records::{GameConstants, RecordGame, RecordScratch};
+
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
