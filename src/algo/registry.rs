@@ -4,8 +4,6 @@
 //! Adding an algorithm: its file (declaring a [`Family`]), one [`AlgorithmKind`] variant and one
 //! line in [`FAMILIES`]. Nothing in `session/`, `catalog.rs` or `www/` names an algorithm.
 
-use std::sync::Arc;
-
 use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, same_promise};
 use super::run::Run;
 use super::{NoiseShape, same_law};
@@ -18,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::privacy::Rdp;
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::rng::DpRng;
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
@@ -131,7 +129,7 @@ impl Planned {
     }
 
     /// The theory curve on `problem` (see [`Plan::theory`]).
-    pub fn theory(&self, problem: &Problem) -> Option<Curve> {
+    pub fn theory(&self, problem: &Posed) -> Option<Curve> {
         self.plan.theory(problem, &self.preview)
     }
 
@@ -143,12 +141,7 @@ impl Planned {
     /// The running algorithm on `problem`. The promise shown before the run must be the one the
     /// algorithm keeps: the guarantee and the whole noise law (every draw's kind, scale, count
     /// and sensitivity); a difference is refused here, before the first step.
-    pub fn build(
-        &self,
-        problem: &Arc<Problem>,
-        noise: DpRng,
-        seeded: bool,
-    ) -> Result<Box<dyn Run>> {
+    pub fn build(&self, problem: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let run = self
             .plan
             .build(problem, noise, seeded)
@@ -265,6 +258,9 @@ mod tests {
             let config = RunConfig {
                 problem: ProblemKind::Saddle,
                 data: crate::config::DataSource::Csv,
+                // Rock–paper–scissors needs three strategies: a valid game, so only the
+                // family's refusal is left to fail.
+                d: 3,
                 ..pick(&RunConfig::default(), family.kind).0
             };
             let refused = crate::session::Lab::new(config, None)
