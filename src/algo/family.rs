@@ -37,6 +37,14 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
+    /// The kind in words, as a note names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProblemKind::Minimisation => "minimisation",
+            ProblemKind::Saddle => "saddle-point",
+        }
+    }
+
     /// What the session measures on this kind of problem, named on the plot that draws it.
     pub fn metric(self) -> &'static str {
         match self {

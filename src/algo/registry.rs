@@ -11,7 +11,7 @@ use super::{
     byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
     output_perturbation,
 };
-use crate::config::{AlgorithmKind, Control, RunConfig, at_control};
+use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
 use crate::privacy::Rdp;
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
@@ -188,13 +188,25 @@ pub fn pick(config: &RunConfig, kind: AlgorithmKind) -> (RunConfig, Vec<String>)
     };
     picked.compare.retain(|k| *k != kind);
     let mut notes = Vec::new();
-    if picked.problem != ProblemKind::Minimisation && !family.solves.contains(&picked.problem) {
+    if !family.solves.contains(&picked.problem) {
         picked.problem = family.solves[0];
         notes.push(format!(
-            "problem set to {:?}: {} solves no other kind",
-            picked.problem, family.card.name
+            "problem set to {}: {} solves no other kind",
+            picked.problem.name(),
+            family.card.name
         ));
     }
+    let before = picked.compare.len();
+    picked
+        .compare
+        .retain(|k| self::family(*k).solves.contains(&picked.problem));
+    if picked.compare.len() < before {
+        notes.push(format!(
+            "compared algorithms that solve no {} problem dropped",
+            picked.problem.name()
+        ));
+    }
+    notes.extend(meet_problem_needs(&mut picked));
     if picked.delta == 0.0 && family.purity == Purity::Approximate {
         picked.delta = RunConfig::default().delta;
         notes.push(format!(
@@ -216,6 +228,59 @@ pub fn pick(config: &RunConfig, kind: AlgorithmKind) -> (RunConfig, Vec<String>)
             .filter_map(|need| need.meet(&mut picked)),
     );
     (picked, notes)
+}
+
+/// `config` posing a `problem` of another kind, as a newcomer switching the problem menu would:
+/// an algorithm that cannot solve it gives way to the first in the menu that can (picked as
+/// [`pick`] does), and the new problem's own needs are met, each change with its note.
+pub fn pose(config: &RunConfig, problem: ProblemKind) -> Result<(RunConfig, Vec<String>)> {
+    let posed = RunConfig {
+        problem,
+        ..config.clone()
+    };
+    if family(posed.algorithm).solves.contains(&problem) {
+        let (picked, notes) = pick(&posed, posed.algorithm);
+        return Ok((picked, notes));
+    }
+    let first = FAMILIES
+        .iter()
+        .find(|f| f.solves.contains(&problem))
+        .ok_or_else(|| {
+            Error::invalid(
+                Control::Problem.id(),
+                "a problem some algorithm of the menu solves",
+                problem.name(),
+            )
+        })?;
+    let (picked, mut notes) = pick(&posed, first.kind);
+    notes.insert(
+        0,
+        format!(
+            "algorithm set to {}: {} solves no {} problem",
+            first.card.name,
+            family(config.algorithm).card.name,
+            problem.name()
+        ),
+    );
+    Ok((picked, notes))
+}
+
+/// What a problem kind needs of the settings before any family's needs: a game's records stream
+/// from the seed (no loaded file), and rock–paper–scissors has three strategies.
+fn meet_problem_needs(config: &mut RunConfig) -> Vec<String> {
+    let mut notes = Vec::new();
+    if config.problem != ProblemKind::Saddle {
+        return notes;
+    }
+    if config.data == DataSource::Csv {
+        config.data = DataSource::Synthetic;
+        notes.push("data set to synthetic: a game's records stream from its seed".to_string());
+    }
+    if config.game == GameChoice::RockPaperScissors && config.d < 3 {
+        config.d = 3;
+        notes.push("d set to 3: rock–paper–scissors has three strategies".to_string());
+    }
+    notes
 }
 
 #[cfg(test)]

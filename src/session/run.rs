@@ -50,6 +50,15 @@ pub struct Release {
     pub ledger: Ledger,
 }
 
+/// Both players' points of a game, full length (the plane view shows only two coordinates).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Players {
+    /// x ∈ X, the minimising player.
+    pub x: Vec<f64>,
+    /// y ∈ Y, the maximising player.
+    pub y: Vec<f64>,
+}
+
 /// The events of one slice, in columns (one entry per iterate), ready to cross to JavaScript as
 /// typed arrays. Everything but `release` is non-private.
 ///
@@ -86,6 +95,9 @@ pub struct Batch {
     /// The run's named diagnostics where it stood at the end of the slice (a certificate, a
     /// phase, a gap …). **Non-private**.
     pub diagnostics: Vec<Diagnostic>,
+    /// A game's players where the run stood at the end of the slice (the curator's dense view of
+    /// both mixed strategies, not the release). **Non-private**. `None` for a minimisation.
+    pub players: Option<Players>,
     /// Whether the run has released: no later slice adds to it.
     pub done: bool,
 }
@@ -368,6 +380,12 @@ impl Session {
             });
         }
         batch.diagnostics = self.run.diagnostics();
+        if let Point::Saddle { x, y } = self.run.point() {
+            batch.players = Some(Players {
+                x: x.to_vec(),
+                y: y.to_vec(),
+            });
+        }
         batch.done = self.released;
         batch
     }

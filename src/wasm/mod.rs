@@ -160,6 +160,23 @@ pub fn pick_algorithm(json: &str, kind: &str) -> Result<JsValue, JsValue> {
     Ok(obj.into())
 }
 
+/// The config (JSON) posing a `problem` of another kind ("minimisation", "saddle") from the
+/// problem menu: an algorithm that cannot solve it gives way to the first that can, and the
+/// problem's needs are met. Returns `{ config, notes }` like [`pick_algorithm`].
+#[wasm_bindgen(js_name = pickProblem)]
+pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
+    let (config, _) = RunConfig::from_json_lenient(json);
+    let problem: crate::algo::family::ProblemKind =
+        serde_json::from_value(serde_json::Value::String(problem.to_string()))
+            .map_err(|e| to_js_error(&Error::invalid("problem", "a problem of the menu", e)))?;
+    let (posed, notes) =
+        crate::algo::registry::pose(&config, problem).map_err(|e| to_js_error(&e))?;
+    let obj = Object::new();
+    set(&obj, "config", &JsValue::from_str(&posed.to_json()));
+    set(&obj, "notes", &to_js(&notes)?);
+    Ok(obj.into())
+}
+
 /// The CSV options for a config's loss: margin losses need ±1 labels.
 fn csv_options(config: &RunConfig, label: LabelColumn) -> CsvOptions {
     CsvOptions {
@@ -393,6 +410,12 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
         .map(|d| (d.name, d.value))
         .collect();
     set(&obj, "diagnostics", &to_js(&diagnostics)?);
+    // A game's players where the run stands (non-private, the curator's view), else null.
+    let players = match &batch.players {
+        Some(p) => to_js(p)?,
+        None => JsValue::NULL,
+    };
+    set(&obj, "players", &players);
     set(&obj, "done", &JsValue::from_bool(batch.done));
     Ok(obj.into())
 }
