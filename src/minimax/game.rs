@@ -280,6 +280,30 @@ impl StochasticGame {
         (&self.base_m, &self.base_b)
     }
 
+    /// The equilibrium of the base game M₀ when it is known in closed form: rock–paper–scissors
+    /// on simplices, uniform play of the first three strategies by both players. With the
+    /// regularisers it stays so while μₓ, μᵧ ≤ 3/2: then the first three strategies' gradient
+    /// entries (μ/3, from the regulariser; 0 from the payoffs) do not exceed the dominated ones'
+    /// (½), which is the simplex's optimality condition. A declared property of the generator,
+    /// not a measurement of the records; the empirical game's equilibrium scatters around it by
+    /// O(c/√n).
+    pub fn base_equilibrium(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        let spec = &self.spec;
+        let simplices =
+            spec.x_domain == DomainKind::Simplex && spec.y_domain == DomainKind::Simplex;
+        let known = spec.payoffs == Payoffs::RockPaperScissors
+            && simplices
+            && !spec.offset
+            && spec.mu_x <= 1.5
+            && spec.mu_y <= 1.5;
+        let uniform_on_three = |d: usize| {
+            (0..d)
+                .map(|j| if j < 3 { 1.0 / 3.0 } else { 0.0 })
+                .collect::<Vec<_>>()
+        };
+        known.then(|| (uniform_on_three(spec.dx), uniform_on_three(spec.dy)))
+    }
+
     /// Writes record i = (Mᵢ row-major, then bᵢ) into `buf` (len dₓdᵧ + dᵧ).
     fn fill_record(&self, i: usize, buf: &mut [f64]) {
         let spec = &self.spec;

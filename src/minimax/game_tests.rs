@@ -294,3 +294,36 @@ fn bad_specs_name_their_field() {
     );
     assert!(StochasticGame::new(ok).is_ok());
 }
+
+#[test]
+fn the_declared_equilibrium_of_rock_paper_scissors_holds_up_to_its_regulariser_bound() {
+    let regularised = |mu: f64| {
+        let law = RecordLaw::Heavy {
+            tail: Tail::Gaussian,
+            scale: 0.0,
+        };
+        let spec = GameSpec {
+            mu_x: mu,
+            mu_y: mu,
+            ..matrix_game(Payoffs::RockPaperScissors, 5, 4, law)
+        };
+        StochasticGame::new(spec).unwrap()
+    };
+    let (mut gx, mut gy) = (vec![0.0; 5], vec![0.0; 5]);
+    for mu in [0.0, 0.5, 1.5] {
+        let game = regularised(mu);
+        let (x, y) = game.base_equilibrium().expect("declared");
+        let gap = game.duality_gap(&x, &y, &mut gx, &mut gy).unwrap();
+        assert!(gap.gap().abs() < 1e-12, "μ = {mu}: {gap:?}");
+    }
+    // Past 3/2 the regulariser makes the dominated strategies worth playing: no declared
+    // equilibrium, and uniform play of three is indeed beaten.
+    let game = regularised(1.8);
+    assert!(game.base_equilibrium().is_none());
+    let mut three = vec![0.0; 5];
+    three[..3].fill(1.0 / 3.0);
+    let gap = game.duality_gap(&three, &three, &mut gx, &mut gy).unwrap();
+    assert!(gap.gap() > 1e-3, "{gap:?}");
+    // A random game has no closed form.
+    assert!(exact(Payoffs::Random, 4).base_equilibrium().is_none());
+}

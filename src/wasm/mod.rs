@@ -326,6 +326,13 @@ impl WasmSession {
                 set(&obj, "rows", &JsValue::from_f64(game.game.records() as f64));
                 set(&obj, "d", &JsValue::from_f64(dx as f64));
                 set(&obj, "view", &to_js(&game.view())?);
+                // The base game's equilibrium when declared in closed form (public: a property
+                // of the generator, not of the records), else null.
+                let equilibrium = match game.game.base_equilibrium() {
+                    Some((x, y)) => to_js(&serde_json::json!({ "x": x, "y": y }))?,
+                    None => JsValue::NULL,
+                };
+                set(&obj, "equilibrium", &equilibrium);
                 set(
                     &obj,
                     "featureNorms",
