@@ -278,7 +278,7 @@ fn meet_problem_needs(config: &mut RunConfig) -> Vec<String> {
     }
     if config.game == GameChoice::RockPaperScissors && config.d < 3 {
         config.d = 3;
-        notes.push("d set to 3: rock–paper–scissors has three strategies".to_string());
+        notes.push("dimension d set to 3: rock–paper–scissors has three strategies".to_string());
     }
     notes
 }

@@ -40,7 +40,9 @@
 //! DP-SVRG on unclipped data ([`FamilyTarget::with_clipping_skipped`]), objective perturbation
 //! with its noise halved, output perturbation (seed 000 Algorithm 1) skipping its certificate
 //! (and at an accuracy α tighter than the page's). The grid exponential mechanism runs on a pair
-//! with one huge target (issue 12). The pairs are worst cases for the query at hand.
+//! with one huge target (issue 12). The pairs are worst cases for the query at hand. A
+//! saddle-point family is one [`GameTarget`]: the config's game with one record planted at the
+//! declared bound's two extremes.
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -60,6 +62,7 @@ mod dp_svrg;
 mod engine;
 mod exponential_grid;
 mod family;
+mod game;
 mod mechanisms;
 mod noisy_gd;
 mod objective_perturbation;
@@ -74,6 +77,7 @@ pub use dp_svrg::{dp_svrg_target, svrg_bb_target};
 pub use engine::{audit, audit_samples};
 pub use exponential_grid::{HUGE_LABEL, grid_target};
 pub use family::{FamilyTarget, claim_of};
+pub use game::GameTarget;
 pub use mechanisms::{GaussianMeanTarget, LaplaceMeanTarget};
 pub use noisy_gd::dp_gd_target;
 pub use objective_perturbation::ObjectivePerturbationTarget;

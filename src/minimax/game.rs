@@ -104,6 +104,37 @@ pub struct StochasticGame {
     /// M̄ = (1/n) Σ Mᵢ, row-major.
     mean_m: Vec<f64>,
     mean_b: Vec<f64>,
+    /// Record 0 replaced by [`planted_record`] with this sign (audits' neighbouring pairs).
+    planted: Option<f64>,
+}
+
+/// The record an audit plants at index 0, with `sign` = ±1: entry (j, k) of M is
+/// sign·c·(+1 when exactly one of j, k is 0, else −1), and bⱼ likewise sign·c·(±1 by j = 0). Every
+/// entry sits at the declared bound, so the pair (+1, −1) changes each by 2c, the most a
+/// replaced record can; and, unlike a constant record, the change moves both players: it favours
+/// x's first strategy against y's others, and y's first against x's others. (A constant shift
+/// of M changes no one's choice on simplices.)
+fn planted_record(spec: &GameSpec, sign: f64, buf: &mut [f64]) {
+    let c = spec.entry_bound;
+    let (dx, dy) = (spec.dx, spec.dy);
+    for j in 0..dx {
+        for k in 0..dy {
+            buf[j * dy + k] = if (j == 0) != (k == 0) {
+                sign * c
+            } else {
+                -sign * c
+            };
+        }
+    }
+    for (k, b) in buf[dx * dy..].iter_mut().enumerate() {
+        *b = if !spec.offset {
+            0.0
+        } else if k == 0 {
+            sign * c
+        } else {
+            -sign * c
+        };
+    }
 }
 
 /// Key of record i's generator: the run's seed, a tag no other stream uses, and the index.
@@ -232,6 +263,20 @@ impl StochasticGame {
     /// The game of `spec`: draws the base payoffs and accumulates the empirical means in one
     /// streamed pass over the n records.
     pub fn new(spec: GameSpec) -> Result<Self> {
+        Self::build(spec, None)
+    }
+
+    /// The game of `spec` with record 0 replaced by the planted record of `sign` (±1, see
+    /// [`planted_record`]): the games of signs +1 and −1 are neighbours under replace-one, at the
+    /// largest distance the declared bound allows. For audits.
+    pub fn with_planted_record(spec: GameSpec, sign: f64) -> Result<Self> {
+        if sign.abs() != 1.0 {
+            return Err(Error::invalid("sign", "+1 or −1", sign));
+        }
+        Self::build(spec, Some(sign))
+    }
+
+    fn build(spec: GameSpec, planted: Option<f64>) -> Result<Self> {
         spec.validate()?;
         let (base_m, base_b) = base_payoffs(&spec);
         let mut game = Self {
@@ -240,6 +285,7 @@ impl StochasticGame {
             base_b,
             mean_m: vec![0.0; spec.dx * spec.dy],
             mean_b: vec![0.0; spec.dy],
+            planted,
         };
         let mut scratch = game.scratch();
         let (mut sum_m, mut sum_b) = (vec![0.0; spec.dx * spec.dy], vec![0.0; spec.dy]);
@@ -307,6 +353,10 @@ impl StochasticGame {
     /// Writes record i = (Mᵢ row-major, then bᵢ) into `buf` (len dₓdᵧ + dᵧ).
     fn fill_record(&self, i: usize, buf: &mut [f64]) {
         let spec = &self.spec;
+        if let (0, Some(sign)) = (i, self.planted) {
+            planted_record(spec, sign, buf);
+            return;
+        }
         let c = spec.entry_bound;
         let mut rng = record_rng(spec.seed, i);
         let bases = self.base_m.iter().chain(&self.base_b);

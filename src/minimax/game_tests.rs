@@ -327,3 +327,47 @@ fn the_declared_equilibrium_of_rock_paper_scissors_holds_up_to_its_regulariser_b
     // A random game has no closed form.
     assert!(exact(Payoffs::Random, 4).base_equilibrium().is_none());
 }
+
+#[test]
+fn planted_neighbours_differ_in_record_zero_alone_by_twice_the_bound_everywhere() {
+    use crate::minimax::records::RecordGame;
+    let spec = GameSpec {
+        offset: true,
+        x_domain: DomainKind::L2Ball { radius: 1.0 },
+        y_domain: DomainKind::L2Ball { radius: 1.0 },
+        ..matrix_game(Payoffs::Random, 4, 50, RecordLaw::Rademacher)
+    };
+    let [d, d_prime] =
+        [1.0, -1.0].map(|sign| StochasticGame::with_planted_record(spec, sign).unwrap());
+    let c = spec.entry_bound;
+    let (m, b) = d.mean_payoffs();
+    let (m2, b2) = d_prime.mean_payoffs();
+    // (M̄ − M̄′)·n = M₀ − M₀′ = 2c·pattern: every entry moves by exactly 2c, signs not constant.
+    let diff: Vec<f64> = m
+        .iter()
+        .chain(b)
+        .zip(m2.iter().chain(b2))
+        .map(|(a, b)| (a - b) * 50.0)
+        .collect();
+    assert!(
+        diff.iter().all(|v| (v.abs() - 2.0 * c).abs() < 1e-12),
+        "{diff:?}"
+    );
+    assert!(diff.iter().any(|v| *v > 0.0) && diff.iter().any(|v| *v < 0.0));
+    // Every other record is the generator's own, on both sides.
+    let plain = StochasticGame::new(spec).unwrap();
+    let mut scratch = plain.scratch();
+    let (x, y) = (vec![0.3, -0.2, 0.1, 0.4], vec![0.5, 0.1, -0.3, 0.2]);
+    for i in 1..50 {
+        let grads = |game: &StochasticGame, scratch: &mut _| {
+            let (mut gx, mut gy) = (vec![0.0; 4], vec![0.0; 4]);
+            game.add_record_gradients(i, &x, &y, 1.0, &mut gx, &mut gy, scratch)
+                .unwrap();
+            (gx, gy)
+        };
+        let want = grads(&plain, &mut scratch);
+        assert_eq!(grads(&d, &mut scratch), want, "record {i}");
+        assert_eq!(grads(&d_prime, &mut scratch), want, "record {i}");
+    }
+    assert!(StochasticGame::with_planted_record(spec, 0.5).is_err());
+}

@@ -379,6 +379,18 @@ impl Game {
             plane: Plane::coordinates(config.d),
         })
     }
+
+    /// The game of `config` with record 0 planted with `sign` (±1): the two signs are
+    /// replace-one neighbours at the largest distance the declared bound allows
+    /// ([`StochasticGame::with_planted_record`]). For audits.
+    pub fn planted(config: &RunConfig, sign: f64) -> Result<Self> {
+        let game = StochasticGame::with_planted_record(config.game_spec(), sign)
+            .map_err(crate::config::at_control)?;
+        Ok(Self {
+            game: Arc::new(game),
+            plane: Plane::coordinates(config.d),
+        })
+    }
 }
 
 /// What a run poses, built once and shared by every lane: a minimisation [`Problem`] or a saddle

@@ -1,0 +1,81 @@
+//! The whole-algorithm target of a saddle-point family: a family, as a [`RunConfig`] posing a game
+//! names it, run on a planted neighbouring pair of games. As [`super::FamilyTarget`] does for
+//! minimisation, it audits what the page runs: the claim is the plan's guarantee and every run is
+//! built by the same [`Planned::build`] the session uses.
+//!
+//! The pair: the config's game with record 0 replaced by the planted record of sign +1 (D) or −1
+//! (D′) ([`StochasticGame::with_planted_record`](crate::minimax::game::StochasticGame::with_planted_record)):
+//! every entry of the record moves by 2c, the declared bound's largest change. In D the record
+//! pushes x off its first strategy and y onto its first (the planted M has +c where exactly one
+//! index is 0), so the statistic is y₁ − x₁ of the release: larger on D.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+
+use super::family::claim_of;
+use super::{Auditable, Side};
+use crate::algo::family::ProblemKind;
+use crate::algo::registry::{self, Planned};
+use crate::algo::run::Point;
+use crate::config::RunConfig;
+use crate::error::{Error, Result};
+use crate::privacy::ApproxDp;
+use crate::rng::DpRng;
+use crate::session::problem::{Game, Posed};
+
+/// A saddle-point family run on one side of the planted pair of games.
+pub struct GameTarget {
+    config: RunConfig,
+    plan: Planned,
+    /// D and D′ (their empirical means are computed once).
+    games: [Posed; 2],
+}
+
+impl GameTarget {
+    /// `config`'s main algorithm (which must pose a game) on the planted pair.
+    pub fn new(config: RunConfig) -> Result<Self> {
+        if config.problem != ProblemKind::Saddle {
+            return Err(Error::invalid("problem", "a game to audit", "minimisation"));
+        }
+        let plan = registry::plan(&config)?;
+        let side = |sign: f64| -> Result<Posed> {
+            Ok(Posed::Saddle(Arc::new(Game::planted(&config, sign)?)))
+        };
+        let games = [side(1.0)?, side(-1.0)?];
+        Ok(Self {
+            config,
+            plan,
+            games,
+        })
+    }
+
+    /// The configuration the target runs.
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+}
+
+impl Auditable for GameTarget {
+    fn claim(&self) -> ApproxDp {
+        claim_of(&self.plan)
+    }
+
+    fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
+        let noise = DpRng::seed_from_u64(rng.next_u64());
+        let posed = match side {
+            Side::D => &self.games[0],
+            Side::DPrime => &self.games[1],
+        };
+        let mut run = self.plan.build(posed, noise, false)?;
+        while run.step().is_some() {}
+        match run.point() {
+            Point::Saddle { x, y } => Ok(y[0] - x[0]),
+            Point::Min(_) => Err(Error::invalid(
+                "algorithm",
+                "a saddle-point algorithm",
+                "a minimisation",
+            )),
+        }
+    }
+}

@@ -1,0 +1,120 @@
+// Issue 14 on the page: a newcomer opens the page, switches the problem menu to a game and presses
+// Play. The switch picks an algorithm that solves games and gives rock–paper–scissors its three
+// strategies, each with a note; the game's panel replaces the loss and data-source controls; the
+// run releases both players, and the players plot draws them (the release in red).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changedPixels, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
+
+let lab;
+
+before(async () => {
+  lab = await session();
+});
+
+after(async () => {
+  await lab?.close();
+});
+
+const errorsShown = (page) => page.$$eval('.error', (els) => els
+  .filter((el) => el.textContent.trim() !== '')
+  .map((el) => `${el.id}: ${el.textContent}`));
+
+const configInUse = (page) => page.evaluate(() => JSON.parse(window.__dp.run().info.config));
+
+/** Pixels of `canvas` in the release red (src/wasm/plot/mod.rs RELEASE_COLOR). */
+const redPixels = (page, selector) => page.$eval(selector, (c) => {
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i] === 214 && data[i + 1] === 39 && data[i + 2] === 40) n += 1;
+  return n;
+});
+
+test('a newcomer switches the problem menu to a game, presses Play, and sees both players released', async () => {
+  const { context, page, seen } = await lab.open();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.ok(!(await page.isVisible('#game')), 'no game panel while minimising');
+  assert.ok(!(await page.isVisible('#players-plot')), 'no players plot while minimising');
+
+  await page.selectOption('#problem', 'saddle');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const config = await configInUse(page);
+  assert.equal(config.problem, 'saddle');
+  assert.equal(config.d, 3, 'rock–paper–scissors gets its three strategies');
+  const card = await page.evaluate((k) => window.__dp.run().info.cards[k], config.algorithm);
+  assert.ok(card.solves.includes('saddle'), `${config.algorithm} solves games`);
+  const note = await page.textContent('#algorithm-note');
+  assert.match(note, /algorithm set to/, note);
+  assert.match(note, /dimension d set to 3/, note);
+  assert.deepEqual(await errorsShown(page), []);
+
+  // The game's controls replace the minimisation's.
+  for (const id of ['#game', '#records', '#entry_bound', '#mu_x', '#mu_y', '#players-plot']) {
+    assert.ok(await page.isVisible(id), `${id} shows for a game`);
+  }
+  for (const id of ['#loss', '#wrap', '#l2', '#data', '#features-plot']) {
+    assert.ok(!(await page.isVisible(id)), `${id} hides for a game`);
+  }
+  assert.match(await page.textContent('#problem-line'), /rock–paper–scissors embedded in 3 strategies/);
+  assert.match(await page.textContent('#excess-metric'), /duality gap/);
+  // The menu offers only games' algorithms to compare with.
+  const offered = await page.$$eval('#compare label:not([hidden]) input', (els) => els.map((el) => el.value));
+  const cards = await page.evaluate(() => window.__dp.run().info.cards);
+  for (const kind of offered) assert.ok(cards[kind].solves.includes('saddle'), `${kind} offered to compare`);
+
+  await plotsDrawn(page);
+  for (const c of ['#excess-plot', '#players-plot']) await snapshotCanvas(page, c);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
+  assert.deepEqual(await errorsShown(page), []);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
+  assert.match(await page.textContent('#excess-name'), /duality gap/);
+  await plotsDrawn(page);
+  // A falling gap curve and both players' bars: thousands of pixels each.
+  for (const c of ['#excess-plot', '#players-plot']) {
+    const changed = await changedPixels(page, c);
+    assert.ok(changed > 500, `${c}: ${changed} pixels changed`);
+  }
+  // The release is outlined in red: 2·d bars of 2-px outlines.
+  const red = await redPixels(page, '#players-plot');
+  assert.ok(red > 100, `release outlines: ${red} red pixels`);
+  // The headline states a guarantee before and after; the private export carries y.
+  assert.match(await page.textContent('#guarantee-headline'), /DP|NOT PRIVATE/);
+  const release = await page.evaluate(() => window.__dp.run().release);
+  assert.equal(release.y.length, 3);
+  assert.equal(release.w.length, 3);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+test('a game setting out of range is refused beside its control and the last run stays', async () => {
+  const { context, page, seen } = await lab.open();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.selectOption('#problem', 'saddle');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const before = await configInUse(page);
+  await page.fill('#entry_bound', '-1');
+  await page.dispatchEvent('#entry_bound', 'change');
+  await page.waitForFunction(() => document.getElementById('entry_bound-error').textContent !== '');
+  assert.match(await page.textContent('#entry_bound-error'), /entry_bound/);
+  assert.deepEqual(await configInUse(page), before, 'the last good run stays');
+  // Fixed, it runs; and rock–paper–scissors in two strategies is refused at d.
+  await page.fill('#entry_bound', '1');
+  await page.fill('#d', '2');
+  await page.dispatchEvent('#d', 'change');
+  await page.waitForFunction(() => document.getElementById('d-error').textContent !== '');
+  assert.match(await page.textContent('#d-error'), /three strategies|3/);
+  // Back to minimisation: a minimisation algorithm again, the loss controls back.
+  await page.fill('#d', '3');
+  await page.selectOption('#problem', 'minimisation');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const config = await configInUse(page);
+  assert.equal(config.problem, 'minimisation');
+  const card = await page.evaluate((k) => window.__dp.run().info.cards[k], config.algorithm);
+  assert.ok(card.solves.includes('minimisation'));
+  assert.ok(await page.isVisible('#loss'));
+  assert.ok(!(await page.isVisible('#game')));
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
