@@ -267,7 +267,7 @@ impl StochasticGame {
     }
 
     /// The game of `spec` with record 0 replaced by the planted record of `sign` (±1, see
-    /// [`planted_record`]): the games of signs +1 and −1 are neighbours under replace-one, at the
+    /// `planted_record`): the games of signs +1 and −1 are neighbours under replace-one, at the
     /// largest distance the declared bound allows. For audits.
     pub fn with_planted_record(spec: GameSpec, sign: f64) -> Result<Self> {
         if sign.abs() != 1.0 {
