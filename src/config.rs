@@ -14,6 +14,7 @@ use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
 use crate::minimax::game::{GameSpec, Payoffs, RecordLaw};
+use crate::minimax::query_release;
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
 use crate::session::problem::ProblemDeclaration;
@@ -130,6 +131,9 @@ pub enum GameChoice {
     /// A random bilinear game with a linear term in y on two ℓ2 balls of radius `radius`
     /// (strongly convex–strongly concave when μₓ, μᵧ > 0: Zhang et al.'s regularised game).
     BallGame,
+    /// Query release over d binary attributes: a synthetic histogram x over the 2^d universe
+    /// elements against the worst signed 2-way marginal y ([`crate::minimax::query_release`]).
+    QueryRelease,
 }
 
 /// How a game's records scatter around its base payoffs.
@@ -384,11 +388,17 @@ impl RunConfig {
     /// family's noise is calibrated to. Matrix games are on simplices; the ball game is on two ℓ2
     /// balls of radius `radius`, with a linear term in y.
     pub fn game_spec(&self) -> GameSpec {
+        let (dx, dy) = self.game_dims();
         let (payoffs, domain, offset) = match self.game {
             GameChoice::RockPaperScissors => {
                 (Payoffs::RockPaperScissors, DomainKind::Simplex, false)
             }
             GameChoice::RandomMatrix => (Payoffs::Random, DomainKind::Simplex, false),
+            GameChoice::QueryRelease => (
+                Payoffs::QueryRelease { attributes: self.d },
+                DomainKind::Simplex,
+                true,
+            ),
             GameChoice::BallGame => (
                 Payoffs::Random,
                 DomainKind::L2Ball {
@@ -399,8 +409,8 @@ impl RunConfig {
         };
         GameSpec {
             payoffs,
-            dx: self.d,
-            dy: self.d,
+            dx,
+            dy,
             offset,
             mu_x: self.mu_x,
             mu_y: self.mu_y,
@@ -420,16 +430,44 @@ impl RunConfig {
         }
     }
 
+    /// The players' dimensions (dₓ, dᵧ): d each, or query release's 2^d histogram cells and
+    /// 8·C(d, 2) signed marginals (0 × 0 when d is out of its range, which validation refuses).
+    pub fn game_dims(&self) -> (usize, usize) {
+        match self.game {
+            GameChoice::QueryRelease if self.d <= query_release::MAX_ATTRIBUTES => {
+                query_release::dims(self.d)
+            }
+            GameChoice::QueryRelease => (0, 0),
+            _ => (self.d, self.d),
+        }
+    }
+
     /// The game's fields in range, each error at its control.
     fn validate_game(&self) -> Result<()> {
+        if self.game == GameChoice::QueryRelease {
+            in_range_usize(
+                Control::D,
+                self.d,
+                query_release::MIN_ATTRIBUTES,
+                query_release::MAX_ATTRIBUTES,
+            )?;
+            if self.records != RecordChoice::Bounded {
+                return Err(Error::invalid(
+                    Control::Records.id(),
+                    "bounded records for query release: a record is one universe element",
+                    "heavy-tailed",
+                ));
+            }
+        }
         in_range_usize(Control::D, self.d, 1, MAX_GAME_DIMENSION)?;
-        if self.n * self.d * self.d > MAX_GAME_ENTRIES {
+        let (dx, dy) = self.game_dims();
+        if self.n * dx * dy > MAX_GAME_ENTRIES {
             return Err(Error::invalid(
                 Control::N.id(),
                 format!(
-                    "n·d² ≤ {MAX_GAME_ENTRIES}: every pass over the records regenerates n payoff matrices of d × d"
+                    "n·dₓ·dᵧ ≤ {MAX_GAME_ENTRIES}: every pass over the records regenerates n payoff matrices of dₓ × dᵧ"
                 ),
-                self.n * self.d * self.d,
+                self.n * dx * dy,
             ));
         }
         in_range(Control::EntryBound, self.entry_bound, 1e-3, 1e3)?;
@@ -1383,6 +1421,51 @@ mod tests {
         assert_eq!(
             errors.iter().filter_map(Error::field).collect::<Vec<_>>(),
             ["pad"]
+        );
+    }
+
+    #[test]
+    fn a_game_is_checked_at_the_controls_that_pose_it() {
+        let game = |json: &str| {
+            // The game's own checks (a family that solves games is the registry's check).
+            let mut full: serde_json::Value =
+                serde_json::from_str(r#"{"problem": "saddle", "d": 3}"#).unwrap();
+            let changes: serde_json::Value = serde_json::from_str(&format!("{{{json}}}")).unwrap();
+            for (k, v) in changes.as_object().unwrap() {
+                full[k] = v.clone();
+            }
+            let config: RunConfig = serde_json::from_value(full).unwrap();
+            config.validate_game().map(|()| config)
+        };
+        let field = |json: &str| game(json).unwrap_err().field().map(String::from);
+        assert!(game(r#""game": "rock_paper_scissors""#).is_ok());
+        assert_eq!(field(r#""d": 2"#).as_deref(), Some("d"));
+        assert_eq!(
+            field(r#""entry_bound": 0.1"#).as_deref(),
+            Some("entry_bound")
+        );
+        assert_eq!(field(r#""mu_y": -1"#).as_deref(), Some("mu_y"));
+        assert_eq!(
+            field(r#""game": "random_matrix", "d": 101"#).as_deref(),
+            Some("d")
+        );
+        assert_eq!(field(r#""n": 1000000, "d": 10"#).as_deref(), Some("n"));
+        // Query release: d counts binary attributes (2 to 6), its records are universe elements.
+        let release = game(r#""game": "query_release", "d": 4"#).unwrap();
+        assert_eq!(release.game_dims(), (16, 48));
+        let spec = release.game_spec();
+        assert_eq!((spec.dx, spec.dy), (16, 48));
+        assert_eq!(
+            field(r#""game": "query_release", "d": 7"#).as_deref(),
+            Some("d")
+        );
+        assert_eq!(
+            field(r#""game": "query_release", "records": "heavy""#).as_deref(),
+            Some("records")
+        );
+        assert_eq!(
+            field(r#""game": "query_release", "entry_bound": 0.7"#).as_deref(),
+            Some("entry_bound")
         );
     }
 }

@@ -343,7 +343,8 @@ function diagnosticsWords(d) {
 function describeProblem(c, info) {
   if (c.problem === 'saddle') {
     const game = { rock_paper_scissors: `rock–paper–scissors embedded in ${c.d} strategies`,
-      random_matrix: `a random ${c.d} × ${c.d} matrix game`, ball_game: `a random bilinear game on ℓ2 balls of radius ${c.radius} in d = ${c.d}` }[c.game];
+      random_matrix: `a random ${c.d} × ${c.d} matrix game`, ball_game: `a random bilinear game on ℓ2 balls of radius ${c.radius} in d = ${c.d}`,
+      query_release: `query release: a histogram over the ${2 ** c.d} rows of ${c.d} binary attributes against the worst of ${4 * c.d * (c.d - 1)} signed 2-way marginals` }[c.game];
     const records = c.records === 'bounded' ? `entries ±${c.entry_bound}`
       : `heavy-tailed ${c.tail.kind.replace('_', '-')} entries clipped to ±${c.entry_bound}`;
     const reg = c.mu_x > 0 || c.mu_y > 0 ? `, regularised with μx = ${c.mu_x}, μy = ${c.mu_y}` : '';

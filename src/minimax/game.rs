@@ -30,6 +30,7 @@
 
 use rand::SeedableRng;
 
+use super::query_release::{self, MAX_ATTRIBUTES, MIN_ATTRIBUTES, Marginals};
 use super::{GameConstants, Gap, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
 use crate::domain::{Domain, DomainKind};
@@ -46,6 +47,13 @@ pub enum Payoffs {
     RockPaperScissors,
     /// Entries uniform in [−½, ½] from the seed's data stream (b₀ too, when the game has an offset).
     Random,
+    /// Query release over k binary attributes ([`super::query_release`]): M fixed by the
+    /// queries, each record a universe element whose answers are its offset b. The record law is
+    /// the universe's distribution (the spec's `law` does not apply).
+    QueryRelease {
+        /// k, the number of binary attributes: dₓ = 2^k, dᵧ = 8·C(k, 2).
+        attributes: usize,
+    },
 }
 
 /// How each record scatters around the base game.
@@ -106,6 +114,8 @@ pub struct StochasticGame {
     mean_b: Vec<f64>,
     /// Record 0 replaced by [`planted_record`] with this sign (audits' neighbouring pairs).
     planted: Option<f64>,
+    /// Query release's queries and record distribution (`None` for other payoffs).
+    marginals: Option<Marginals>,
 }
 
 /// The record an audit plants at index 0, with `sign` = ±1: entry (j, k) of M is
@@ -159,6 +169,33 @@ impl GameSpec {
         positive_dim("d", self.dx)?;
         positive_dim("d", self.dy)?;
         positive_dim("n", self.n)?;
+        if let Payoffs::QueryRelease { attributes } = self.payoffs {
+            if !(MIN_ATTRIBUTES..=MAX_ATTRIBUTES).contains(&attributes) {
+                return Err(Error::invalid(
+                    "d",
+                    format!(
+                        "{MIN_ATTRIBUTES} to {MAX_ATTRIBUTES} binary attributes for query release"
+                    ),
+                    attributes,
+                ));
+            }
+            let simplices =
+                self.x_domain == DomainKind::Simplex && self.y_domain == DomainKind::Simplex;
+            if (self.dx, self.dy) != query_release::dims(attributes) || !simplices || !self.offset {
+                return Err(Error::invalid(
+                    "game",
+                    "query release as posed: histograms and signed queries on simplices",
+                    format!("{} × {} strategies", self.dx, self.dy),
+                ));
+            }
+            if self.entry_bound < 1.0 {
+                return Err(Error::invalid(
+                    "entry_bound",
+                    "at least 1: a query answers ±1",
+                    self.entry_bound,
+                ));
+            }
+        }
         if self.payoffs == Payoffs::RockPaperScissors && (self.dx < 3 || self.dy < 3) {
             return Err(Error::invalid(
                 "d",
@@ -278,7 +315,17 @@ impl StochasticGame {
 
     fn build(spec: GameSpec, planted: Option<f64>) -> Result<Self> {
         spec.validate()?;
-        let (base_m, base_b) = base_payoffs(&spec);
+        let marginals = match spec.payoffs {
+            Payoffs::QueryRelease { attributes } => Some(Marginals::new(
+                attributes,
+                &mut crate::rng::seeded(spec.seed, crate::rng::Stream::Data),
+            )),
+            _ => None,
+        };
+        let (base_m, base_b) = match &marginals {
+            Some(m) => (m.payoffs(), m.population_offsets()),
+            None => base_payoffs(&spec),
+        };
         let mut game = Self {
             spec,
             base_m,
@@ -286,6 +333,7 @@ impl StochasticGame {
             mean_m: vec![0.0; spec.dx * spec.dy],
             mean_b: vec![0.0; spec.dy],
             planted,
+            marginals,
         };
         let mut scratch = game.scratch();
         let (mut sum_m, mut sum_b) = (vec![0.0; spec.dx * spec.dy], vec![0.0; spec.dy]);
@@ -333,8 +381,17 @@ impl StochasticGame {
     /// (½), which is the simplex's optimality condition. A declared property of the generator,
     /// not a measurement of the records; the empirical game's equilibrium scatters around it by
     /// O(c/√n).
+    ///
+    /// Query release at μ = 0: x* is the population's histogram (it answers every query
+    /// exactly) and y* uniform play of all signed queries (each query and its negation cancel,
+    /// so f(x, y*) = 0 for every x).
     pub fn base_equilibrium(&self) -> Option<(Vec<f64>, Vec<f64>)> {
         let spec = &self.spec;
+        if let Some(marginals) = &self.marginals {
+            let unregularised = spec.mu_x == 0.0 && spec.mu_y == 0.0;
+            let uniform = vec![1.0 / spec.dy as f64; spec.dy];
+            return unregularised.then(|| (marginals.population().to_vec(), uniform));
+        }
         let simplices =
             spec.x_domain == DomainKind::Simplex && spec.y_domain == DomainKind::Simplex;
         let known = spec.payoffs == Payoffs::RockPaperScissors
@@ -359,6 +416,12 @@ impl StochasticGame {
         }
         let c = spec.entry_bound;
         let mut rng = record_rng(spec.seed, i);
+        if let Some(marginals) = &self.marginals {
+            let (m, b) = buf.split_at_mut(spec.dx * spec.dy);
+            m.copy_from_slice(&self.base_m);
+            marginals.record_offsets(&mut rng, b);
+            return;
+        }
         let bases = self.base_m.iter().chain(&self.base_b);
         match spec.law {
             RecordLaw::Rademacher => {
@@ -434,6 +497,8 @@ fn base_payoffs(spec: &GameSpec) -> (Vec<f64>, Vec<f64>) {
             m
         }
         Payoffs::Random => (0..dx * dy).map(|_| uniform()).collect(),
+        // Built from its marginals (StochasticGame::build); never drawn here.
+        Payoffs::QueryRelease { .. } => vec![0.0; dx * dy],
     };
     let b = if spec.offset {
         (0..dy).map(|_| uniform()).collect()

@@ -371,3 +371,43 @@ fn planted_neighbours_differ_in_record_zero_alone_by_twice_the_bound_everywhere(
     }
     assert!(StochasticGame::with_planted_record(spec, 0.5).is_err());
 }
+
+#[test]
+fn query_release_is_scored_by_the_largest_query_error_and_the_population_histogram_nearly_solves_it()
+ {
+    let (dx, dy) = crate::minimax::query_release::dims(3);
+    let spec = GameSpec {
+        payoffs: Payoffs::QueryRelease { attributes: 3 },
+        dx,
+        dy,
+        offset: true,
+        ..matrix_game(Payoffs::Random, 1, 20_000, RecordLaw::Rademacher)
+    };
+    let game = StochasticGame::new(spec).unwrap();
+    let (x, y) = game.base_equilibrium().expect("declared at μ = 0");
+    let (mut gx, mut gy) = (vec![0.0; dx], vec![0.0; dy]);
+    let gap = game.duality_gap(&x, &y, &mut gx, &mut gy).unwrap();
+    // y* = uniform makes f̂(·, y*) ≡ 0, so the gap is the largest query error of the population
+    // histogram on the sample: each answer a mean of n ±1 values, off by O(√(log|Q| / n)) ≈ 0.015.
+    assert!(gap.lower.abs() < 1e-12, "{gap:?}");
+    assert!(gap.upper > 0.0 && gap.upper < 0.04, "{gap:?}");
+    // The uniform histogram ignores the copied attribute pair: its largest error is ≥ 0.3.
+    let uniform = vec![1.0 / dx as f64; dx];
+    let gap = game.duality_gap(&uniform, &y, &mut gx, &mut gy).unwrap();
+    assert!(gap.upper > 0.3, "{gap:?}");
+    // Records are the queries' answers of one universe element: every entry ±1.
+    let mut scratch = game.scratch();
+    game.fill_record(7, &mut scratch.buf);
+    assert!(scratch.buf.iter().all(|v| v.abs() == 1.0));
+    // A mis-sized query release is refused at a field.
+    let wrong = GameSpec { dx: 5, ..spec };
+    assert_eq!(
+        StochasticGame::new(wrong).unwrap_err().field(),
+        Some("game")
+    );
+    let wide = GameSpec {
+        payoffs: Payoffs::QueryRelease { attributes: 9 },
+        ..spec
+    };
+    assert_eq!(StochasticGame::new(wide).unwrap_err().field(), Some("d"));
+}

@@ -16,6 +16,7 @@
 //! bracket it with an inner solve.
 
 pub mod game;
+pub mod query_release;
 pub mod records;
 
 pub use records::{GameConstants, RecordGame, RecordScratch};

@@ -376,7 +376,7 @@ impl Game {
         let game = StochasticGame::new(config.game_spec()).map_err(crate::config::at_control)?;
         Ok(Self {
             game: Arc::new(game),
-            plane: Plane::coordinates(config.d),
+            plane: Plane::coordinates(config.game_dims().0),
         })
     }
 
@@ -388,7 +388,7 @@ impl Game {
             .map_err(crate::config::at_control)?;
         Ok(Self {
             game: Arc::new(game),
-            plane: Plane::coordinates(config.d),
+            plane: Plane::coordinates(config.game_dims().0),
         })
     }
 }
