@@ -217,6 +217,9 @@ pub struct RunConfig {
     pub mu_x: f64,
     /// μᵧ ≥ 0: the game's strong concavity in y.
     pub mu_y: f64,
+    /// Whether heavy-tailed game records are clipped to the declared bound ±c (off: a
+    /// demonstration whose declared constants, and so its guarantee, fail: NOT PRIVATE).
+    pub clip_records: bool,
     /// Number of samples (for a CSV file: its number of rows, public).
     pub n: usize,
     /// Dimension (for a CSV file: its number of feature columns).
@@ -296,6 +299,7 @@ impl Default for RunConfig {
             entry_bound: 1.0,
             mu_x: 0.0,
             mu_y: 0.0,
+            clip_records: true,
             n: 2000,
             d: 2,
             tail: Tail::Gaussian,
@@ -426,7 +430,7 @@ impl RunConfig {
                     scale: self.feature_scale,
                 },
             },
-            clip: true,
+            clip: self.clip_records,
         }
     }
 
@@ -478,6 +482,13 @@ impl RunConfig {
                 Control::EntryBound.id(),
                 "at least 0.5 for bounded ±c records (their mean is the base payoff, up to ½)",
                 self.entry_bound,
+            ));
+        }
+        if !self.clip_records && self.records == RecordChoice::Bounded {
+            return Err(Error::invalid(
+                Control::ClipRecords.id(),
+                "heavy-tailed records to leave unclipped (bounded ones are within ±c by construction)",
+                "bounded records",
             ));
         }
         if self.game == GameChoice::RockPaperScissors && self.d < 3 {
@@ -871,6 +882,8 @@ pub enum Control {
     MuX,
     /// `mu_y`: the game's strong concavity in y.
     MuY,
+    /// `clip_records`: heavy game records clipped to ±c (off: a NOT PRIVATE demonstration).
+    ClipRecords,
     /// `n`: the number of samples.
     N,
     /// `d`: the dimension.
@@ -943,7 +956,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 37] = [
+    pub const ALL: [Control; 38] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::Data,
@@ -953,6 +966,7 @@ impl Control {
         Control::EntryBound,
         Control::MuX,
         Control::MuY,
+        Control::ClipRecords,
         Control::N,
         Control::D,
         Control::Tail,
@@ -995,6 +1009,7 @@ impl Control {
             Control::EntryBound => "entry_bound",
             Control::MuX => "mu_x",
             Control::MuY => "mu_y",
+            Control::ClipRecords => "clip_records",
             Control::N => "n",
             Control::D => "d",
             Control::Tail => "tail",

@@ -346,7 +346,7 @@ function describeProblem(c, info) {
       random_matrix: `a random ${c.d} × ${c.d} matrix game`, ball_game: `a random bilinear game on ℓ2 balls of radius ${c.radius} in d = ${c.d}`,
       query_release: `query release: a histogram over the ${2 ** c.d} rows of ${c.d} binary attributes against the worst of ${4 * c.d * (c.d - 1)} signed 2-way marginals` }[c.game];
     const records = c.records === 'bounded' ? `entries ±${c.entry_bound}`
-      : `heavy-tailed ${c.tail.kind.replace('_', '-')} entries clipped to ±${c.entry_bound}`;
+      : `heavy-tailed ${c.tail.kind.replace('_', '-')} entries ${c.clip_records ? `clipped to ±${c.entry_bound}` : `NOT clipped to ±${c.entry_bound} (the demonstration)`}`;
     const reg = c.mu_x > 0 || c.mu_y > 0 ? `, regularised with μx = ${c.mu_x}, μy = ${c.mu_y}` : '';
     $('problem-line').textContent = `Saddle point of ${game}${reg}: n = ${c.n} records with ${records}.`;
     return;
@@ -406,6 +406,7 @@ function fromControls() {
   c.seed = numberOrText(ui.seed.value);
   c.unseeded_noise = ui.unseeded.checked;
   c.leak = $('leak').checked;
+  c.clip_records = $('clip_records').checked;
   c.loss = lossFromControls();
   c.wrap = wrapFromControls();
   c.tail = tailFromControls();
@@ -462,6 +463,7 @@ function syncControls(c = config) {
   ui.seed.value = String(c.seed);
   ui.unseeded.checked = c.unseeded_noise;
   $('leak').checked = c.leak;
+  $('clip_records').checked = c.clip_records;
   for (const k of NUMBERS) $(k).value = String(c[k]);
   for (const k of OPTIONAL) $(k).value = c[k] === null ? '' : String(c[k]);
   for (const k of CHOICES) $(k).value = c[k];
@@ -709,7 +711,7 @@ function wireControls() {
   });
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
-  const controls = [ui.epsilon, ui.seed, ui.unseeded, $('leak'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
+  const controls = [ui.epsilon, ui.seed, ui.unseeded, $('leak'), $('clip_records'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
     $('loss'), $('loss-param'), $('label-bound'), $('wrap'), $('wrap-param'), $('tail'), $('tail-a'), $('tail-b')];
   for (const control of controls) {
     control.addEventListener('change', () => {

@@ -74,9 +74,20 @@ pub fn plan(config: &RunConfig) -> Result<Planned> {
     check(family, config)?;
     let declared = ProblemDeclaration::of(config);
     let mut planned = (family.plan)(config, &declared).map_err(at_control)?;
+    // A game's own demonstration (records left unclipped) voids whatever the family promises.
+    if let Some(leak) = game_leak(config) {
+        planned.preview.leaks.push(leak.to_string());
+    }
     finite_noise(&planned.preview)?;
     planned.preview.single_release = single_release(&planned.preview)?;
     Ok(planned)
+}
+
+/// The leak of the game `config` poses, if any ([`crate::minimax::game::GameSpec::leak`]).
+pub fn game_leak(config: &RunConfig) -> Option<&'static str> {
+    (config.problem == ProblemKind::Saddle)
+        .then(|| config.game_spec().leak())
+        .flatten()
 }
 
 /// Every number that feeds the noise, checked once for every family before any run: σ, each

@@ -118,14 +118,24 @@ pub struct StochasticGame {
     marginals: Option<Marginals>,
 }
 
+/// How far beyond the declared bound an audit's planted record goes when records are unclipped.
+const UNCLIPPED_PLANT: f64 = 50.0;
+
 /// The record an audit plants at index 0, with `sign` = ±1: entry (j, k) of M is
 /// sign·c·(+1 when exactly one of j, k is 0, else −1), and bⱼ likewise sign·c·(±1 by j = 0). Every
 /// entry sits at the declared bound, so the pair (+1, −1) changes each by 2c, the most a
 /// replaced record can; and, unlike a constant record, the change moves both players: it favours
 /// x's first strategy against y's others, and y's first against x's others. (A constant shift
 /// of M changes no one's choice on simplices.)
+///
+/// With heavy records left unclipped (the demonstration of [`GameSpec::leak`]) the planted record
+/// is what such a record can be: fifty times the declared bound.
 fn planted_record(spec: &GameSpec, sign: f64, buf: &mut [f64]) {
-    let c = spec.entry_bound;
+    let c = if spec.leak().is_some() {
+        UNCLIPPED_PLANT * spec.entry_bound
+    } else {
+        spec.entry_bound
+    };
     let (dx, dy) = (spec.dx, spec.dy);
     for j in 0..dx {
         for k in 0..dy {
@@ -164,6 +174,16 @@ fn positive_dim(field: &'static str, d: usize) -> Result<()> {
 }
 
 impl GameSpec {
+    /// The sentence a run's ledger carries when heavy-tailed records are left unclipped: the
+    /// declared constants then bound nothing, so neither does the guarantee computed from them.
+    pub fn leak(&self) -> Option<&'static str> {
+        let unbounded = matches!(self.law, RecordLaw::Heavy { .. }) && !self.clip;
+        unbounded.then_some(
+            "records NOT clipped to the declared bound ±c: a heavy-tailed record's payoffs can be \
+             any size, so the constants that set the noise, and the guarantee, do not hold",
+        )
+    }
+
     /// Checks every field, naming the one that is wrong.
     pub fn validate(&self) -> Result<()> {
         positive_dim("d", self.dx)?;

@@ -411,3 +411,36 @@ fn query_release_is_scored_by_the_largest_query_error_and_the_population_histogr
     };
     assert_eq!(StochasticGame::new(wide).unwrap_err().field(), Some("d"));
 }
+
+#[test]
+fn unclipped_heavy_records_are_a_leak_and_the_planted_record_goes_past_the_bound() {
+    let heavy = RecordLaw::Heavy {
+        tail: Tail::StudentT { nu: 2.5 },
+        scale: 1.0,
+    };
+    let clipped = matrix_game(Payoffs::Random, 3, 20, heavy);
+    let unclipped = GameSpec {
+        clip: false,
+        ..clipped
+    };
+    assert!(clipped.leak().is_none());
+    assert!(unclipped.leak().unwrap().contains("NOT clipped"));
+    // Bounded records are within ±c whatever the switch says.
+    let bounded = GameSpec {
+        clip: false,
+        ..matrix_game(Payoffs::Random, 3, 20, RecordLaw::Rademacher)
+    };
+    assert!(bounded.leak().is_none());
+    let largest = |spec: GameSpec| {
+        let planted = StochasticGame::with_planted_record(spec, 1.0).unwrap();
+        let (m, _) = planted.mean_payoffs();
+        let plain = StochasticGame::new(spec).unwrap();
+        m.iter()
+            .zip(plain.mean_payoffs().0)
+            .map(|(a, b)| (a - b).abs() * 20.0)
+            .fold(0.0, f64::max)
+    };
+    // The planted record replaces record 0: within 2c of it when clipped, far past it when not.
+    assert!(largest(clipped) <= 2.0 + 1e-12);
+    assert!(largest(unclipped) > 40.0);
+}

@@ -256,8 +256,14 @@ impl Session {
     /// caveats (the algorithms' own ledgers name the feature bound).
     pub fn ledger(&self) -> Ledger {
         let mut ledger = self.run.ledger();
-        let Some(problem) = self.problem() else {
-            return ledger;
+        let problem = match &self.problem {
+            Posed::Min(problem) => problem,
+            Posed::Saddle(game) => {
+                ledger
+                    .leaks
+                    .extend(game.game.spec().leak().map(String::from));
+                return ledger;
+            }
         };
         let loss = problem.declared.loss.glm;
         if let Some(bound) = loss.label_bound() {
