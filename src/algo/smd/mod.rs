@@ -14,10 +14,12 @@
 //! - [`bias_reduced`]: Algorithm 2 (the bias-reduced gradient) and Algorithm 3 (Algorithm 1 with
 //!   it and a privacy filter), with Theorem 3.14's parameters (digest 001 §4.2–4.3).
 
+pub mod bias_reduced;
 pub mod primitives;
 pub mod private_smd;
 
 #[cfg(test)]
 mod test_games;
 
+pub use bias_reduced::{BiasReducedParams, BiasReducedSmd, theorem_3_14};
 pub use private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, theory_bound};

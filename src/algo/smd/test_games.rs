@@ -162,3 +162,153 @@ impl RecordGame for MatrixRecords {
         Ok(())
     }
 }
+
+fn softplus(t: f64) -> f64 {
+    t.max(0.0) + libm::log1p(libm::exp(-t.abs()))
+}
+
+fn sigmoid(t: f64) -> f64 {
+    1.0 / (1.0 + libm::exp(-t))
+}
+
+/// f(x, y; ξ) = softplus(⟨a, x⟩) − softplus(⟨b, y⟩) for every record: convex in x, concave in y,
+/// not bilinear (L₂ > 0), so a K-sample gradient is biased (what Algorithm 2 removes). Its
+/// equilibrium is the vertex pair (argmin a, argmin b).
+pub struct SoftplusGame {
+    pub a: Vec<f64>,
+    pub b: Vec<f64>,
+    pub n: usize,
+}
+
+impl SaddleProblem for SoftplusGame {
+    fn dims(&self) -> (usize, usize) {
+        (self.a.len(), self.b.len())
+    }
+    fn x_domain(&self) -> &dyn Domain {
+        &crate::domain::Simplex
+    }
+    fn y_domain(&self) -> &dyn Domain {
+        &crate::domain::Simplex
+    }
+    fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
+        Ok(softplus(crate::linalg::dot(&self.a, x)) - softplus(crate::linalg::dot(&self.b, y)))
+    }
+    fn value_and_gradients(
+        &self,
+        x: &[f64],
+        y: &[f64],
+        gx: &mut [f64],
+        gy: &mut [f64],
+    ) -> Result<f64> {
+        let (ax, by) = (
+            crate::linalg::dot(&self.a, x),
+            crate::linalg::dot(&self.b, y),
+        );
+        for (g, a) in gx.iter_mut().zip(&self.a) {
+            *g = sigmoid(ax) * a;
+        }
+        for (g, b) in gy.iter_mut().zip(&self.b) {
+            *g = -sigmoid(by) * b;
+        }
+        Ok(softplus(ax) - softplus(by))
+    }
+    fn duality_gap(&self, x: &[f64], y: &[f64], _gx: &mut [f64], _gy: &mut [f64]) -> Result<Gap> {
+        let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        let (ax, by) = (
+            crate::linalg::dot(&self.a, x),
+            crate::linalg::dot(&self.b, y),
+        );
+        Ok(Gap {
+            upper: softplus(ax) - softplus(min(&self.b)),
+            lower: softplus(min(&self.a)) - softplus(by),
+        })
+    }
+}
+
+impl RecordGame for SoftplusGame {
+    fn records(&self) -> usize {
+        self.n
+    }
+    fn constants(&self) -> GameConstants {
+        // On simplices with ‖a‖_∞, ‖b‖_∞ ≤ A: L₀ = A, L₁ = A²/4, L₂ = A³/(6√3) (digest 001 E4).
+        let big = self
+            .a
+            .iter()
+            .chain(&self.b)
+            .fold(0.0_f64, |m, v| m.max(v.abs()));
+        GameConstants {
+            linf_lipschitz: big,
+            l1_smoothness: big * big / 4.0,
+            second_order: big.powi(3) / (6.0 * 3f64.sqrt()),
+            lipschitz: f64::NAN,
+            smoothness: f64::NAN,
+            mu_x: 0.0,
+            mu_y: 0.0,
+        }
+    }
+    fn scratch(&self) -> RecordScratch {
+        RecordScratch::default()
+    }
+    fn add_record_gradients(
+        &self,
+        _i: usize,
+        x: &[f64],
+        y: &[f64],
+        weight: f64,
+        gx: &mut [f64],
+        gy: &mut [f64],
+        _scratch: &mut RecordScratch,
+    ) -> Result<()> {
+        let (ax, by) = (
+            crate::linalg::dot(&self.a, x),
+            crate::linalg::dot(&self.b, y),
+        );
+        for (g, a) in gx.iter_mut().zip(&self.a) {
+            *g += weight * sigmoid(ax) * a;
+        }
+        for (g, b) in gy.iter_mut().zip(&self.b) {
+            *g -= weight * sigmoid(by) * b;
+        }
+        Ok(())
+    }
+}
+
+/// E ∂₀ softplus(⟨a, x̂⟩) with x̂ the mean of `draws` i.i.d. vertices from `x`, exactly, by
+/// enumerating the multinomial counts (fine for d = 5 and draws ≤ 32).
+pub fn exact_maurey_gradient0(a: &[f64], x: &[f64], draws: usize) -> f64 {
+    fn walk(
+        a: &[f64],
+        x: &[f64],
+        left: usize,
+        j: usize,
+        counts: &mut Vec<usize>,
+        lnp: f64,
+        draws: usize,
+        acc: &mut f64,
+    ) {
+        if j + 1 == x.len() {
+            counts.push(left);
+            let lnp =
+                lnp + left as f64 * libm::log(x[j]) - crate::stats::ln_gamma(left as f64 + 1.0);
+            let dot: f64 = counts
+                .iter()
+                .zip(a)
+                .map(|(c, a)| *c as f64 * a)
+                .sum::<f64>()
+                / draws as f64;
+            let ln_total = crate::stats::ln_gamma(draws as f64 + 1.0) + lnp;
+            *acc += libm::exp(ln_total) * sigmoid(dot) * a[0];
+            counts.pop();
+            return;
+        }
+        for c in 0..=left {
+            counts.push(c);
+            let lnp = lnp + c as f64 * libm::log(x[j]) - crate::stats::ln_gamma(c as f64 + 1.0);
+            walk(a, x, left - c, j + 1, counts, lnp, draws, acc);
+            counts.pop();
+        }
+    }
+    let mut acc = 0.0;
+    walk(a, x, draws, 0, &mut Vec::new(), 0.0, draws, &mut acc);
+    acc
+}
