@@ -69,11 +69,19 @@ pub enum AlgorithmKind {
     ByoaPhased,
     /// The exponential mechanism on a grid (seed 000 Algorithm 9), d ≤ 2.
     ExponentialGrid,
+    /// Private stochastic mirror descent with vertex sampling, seed 001 Algorithm 1 (see
+    /// [`crate::algo::smd`]); a saddle problem on simplices.
+    PrivateSmd,
+    /// Non-private stochastic mirror descent: seed 001's baseline.
+    SmdBaseline,
+    /// Seed 001 Algorithm 3: private SMD with the bias-reduced gradient, stopped by a privacy
+    /// filter.
+    BiasReducedSmd,
 }
 
 impl AlgorithmKind {
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 11] = [
+    pub const ALL: [AlgorithmKind; 14] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -85,6 +93,9 @@ impl AlgorithmKind {
         AlgorithmKind::Byoa,
         AlgorithmKind::ByoaPhased,
         AlgorithmKind::ExponentialGrid,
+        AlgorithmKind::PrivateSmd,
+        AlgorithmKind::SmdBaseline,
+        AlgorithmKind::BiasReducedSmd,
     ];
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).

@@ -4,7 +4,7 @@
 //! # Algorithm
 //! Algorithm 2, given the iterates (x, y), a level N ~ TG(1/2, M) and a batch: draw 2^{N+1}
 //! vertices from each iterate; x₊ is their average, x₋ the average of the first 2^N, x₁ the first
-//! (likewise y); with w_N = 1/P[N] = C_M·2^N,
+//! (likewise y); with w_N = 1/P\[N\] = C_M·2^N,
 //! G = w_N·(∇F(x₊, y₊; B) − ∇F(x₋, y₋; B)) + ∇F(x₁, y₁; B), the same batch B for all three.
 //! Conditioning on N and summing telescopes: E G = E ∇F at a Maurey average of 2^{M+1}
 //! vertices, for about M + 1 expected draws (Lemma 3.15).
@@ -136,16 +136,119 @@ pub fn theorem_3_14(
             n,
         ));
     }
+    Ok(parameters_at(u, m, cc, n, epsilon, delta, l, l0, c))
+}
+
+/// Theorem 3.14's parameters, or — when n is too small for its U ≥ 4 — the same formulas at
+/// U = 4 (M = 1): the theorem's bound then does not apply (`false`), but the privacy filter keeps
+/// the run (ε, δ)-DP whatever U is, so the algorithm still runs and shows the filter at work.
+/// This is our choice for the page, not the paper's.
+pub fn theorem_3_14_or_smallest(
+    n: usize,
+    epsilon: f64,
+    delta: f64,
+    dims: (usize, usize),
+    constants: GameConstants,
+    c: f64,
+) -> Result<(BiasReducedParams, bool)> {
+    match theorem_3_14(n, epsilon, delta, dims, constants, c) {
+        Ok(p) => Ok((p, true)),
+        Err(e) if e.field() == Some("n") => {
+            let (l0, l1, l2) = (
+                constants.linf_lipschitz,
+                constants.l1_smoothness,
+                constants.second_order,
+            );
+            let l = ell(dims.0, dims.1);
+            let cc = l0 * l0 + l2 * l2 + l * l1 * l1;
+            Ok((
+                parameters_at(4.0, 1, cc, n, epsilon, delta, l, l0, c),
+                false,
+            ))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// τ = √(ℓ/(CU)) and α = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3} at budget U and level M.
+#[allow(clippy::too_many_arguments)]
+fn parameters_at(
+    u: f64,
+    m: u32,
+    cc: f64,
+    n: usize,
+    epsilon: f64,
+    delta: f64,
+    l: f64,
+    l0: f64,
+    c: f64,
+) -> BiasReducedParams {
+    let (nf, lg) = (n as f64, -libm::log(delta));
     let tau = (l / (cc * u)).sqrt();
     let alpha = libm::cbrt(2.0 * epsilon * epsilon / (48.0 * c * c * lg * (tau * l0).powi(2) * nf));
-    Ok(BiasReducedParams {
+    BiasReducedParams {
         epsilon,
         delta,
         budget: u,
         level: m.min(super::primitives::MAX_LEVEL),
         tau,
         alpha: alpha.min(1.0),
-    })
+    }
+}
+
+/// What Algorithm 3 states before it reads a record, from its settings and the declared L₀:
+/// the guarantee, the uniform per-draw bound ε_u = 4τL₀α(2C_M + 1) ≥ every ε_m it charges, and
+/// the largest number of ε_u-draws the filter admits (the declared draws; see
+/// [`BiasReducedSmd::max_draws`]). Errors name the setting to change.
+pub fn declared(params: &BiasReducedParams, l0: f64) -> Result<(Guarantee, f64, usize)> {
+    crate::privacy::check_epsilon(params.epsilon)?;
+    crate::privacy::check_delta(params.delta)?;
+    let tg = TruncatedGeometric::new(params.level)?;
+    if !(params.tau.is_finite() && params.tau > 0.0) {
+        return Err(Error::invalid("tau", "a finite step size > 0", params.tau));
+    }
+    if !(params.alpha > 0.0 && params.alpha <= 1.0) {
+        return Err(Error::invalid(
+            "alpha",
+            "a batch parameter in (0, 1]",
+            params.alpha,
+        ));
+    }
+    if !(params.budget.is_finite() && params.budget >= 4.0) {
+        return Err(Error::invalid(
+            "budget",
+            "U ≥ 4 (Theorem 3.14)",
+            params.budget,
+        ));
+    }
+    if !(l0.is_finite() && l0 > 0.0) {
+        return Err(Error::invalid("lipschitz", "a finite declared L₀ > 0", l0));
+    }
+    let epsilon_uniform = 4.0 * params.tau * l0 * params.alpha * (2.0 * tg.normaliser() + 1.0);
+    let guarantee = Guarantee {
+        epsilon: params.epsilon,
+        delta: params.delta,
+        relation: Relation::ReplaceOne,
+        rho: None,
+        accounting: format!(
+            "vertex draws of ε_m = 2·max Δ_r ≤ {epsilon_uniform:.4e} each, stopped by a privacy \
+             filter on (ACC) (González, Guzmán & Paquette 2024, Thm 3.5, Prop. 3.17 with c = 20)"
+        ),
+    };
+    // m draws of ε_u fit iff ε_u ≤ equal_epsilon0(m); search the largest such m.
+    let fits = |m: u64| {
+        equal_epsilon0(params.epsilon, params.delta, m).is_ok_and(|e0| epsilon_uniform <= e0)
+    };
+    let (mut lo, mut hi) = (0u64, 1u64);
+    while fits(hi) && hi < 1 << 50 {
+        lo = hi;
+        hi *= 2;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) { lo = mid } else { hi = mid }
+    }
+    Ok((guarantee, epsilon_uniform, lo as usize))
 }
 
 /// Algorithm 2's working memory: the 2^{N+1} draws per block as three nested averages, the
@@ -253,6 +356,8 @@ pub struct BiasReducedSmd {
     l0: f64,
     /// The uniform per-draw bound 4τL₀α(2C_M + 1) ≥ every ε_m the run charges.
     epsilon_uniform: f64,
+    /// The declared draws ([`declared`]).
+    max_draws: usize,
     rng: DpRng,
     seeded: bool,
     x: EntropicPlayer,
@@ -294,40 +399,10 @@ impl BiasReducedSmd {
                 ));
             }
         }
+        let l0 = game.constants().linf_lipschitz;
+        let (guarantee, epsilon_uniform, max_draws) = declared(&params, l0)?;
         let filter = PrivacyFilter::new(params.epsilon, params.delta)?;
         let tg = TruncatedGeometric::new(params.level)?;
-        if !(params.tau.is_finite() && params.tau > 0.0) {
-            return Err(Error::invalid("tau", "a finite step size > 0", params.tau));
-        }
-        if !(params.alpha > 0.0 && params.alpha <= 1.0) {
-            return Err(Error::invalid(
-                "alpha",
-                "a batch parameter in (0, 1]",
-                params.alpha,
-            ));
-        }
-        if !(params.budget.is_finite() && params.budget >= 4.0) {
-            return Err(Error::invalid(
-                "budget",
-                "U ≥ 4 (Theorem 3.14)",
-                params.budget,
-            ));
-        }
-        let l0 = game.constants().linf_lipschitz;
-        if !(l0.is_finite() && l0 > 0.0) {
-            return Err(Error::invalid("lipschitz", "a finite declared L₀ > 0", l0));
-        }
-        let epsilon_uniform = 4.0 * params.tau * l0 * params.alpha * (2.0 * tg.normaliser() + 1.0);
-        let guarantee = Guarantee {
-            epsilon: params.epsilon,
-            delta: params.delta,
-            relation: Relation::ReplaceOne,
-            rho: None,
-            accounting: format!(
-                "vertex draws of ε_m = 2·max Δ_r ≤ {epsilon_uniform:.4e} each, stopped by a privacy \
-                 filter on (ACC) (González, Guzmán & Paquette 2024, Thm 3.5, Prop. 3.17 with c = 20)"
-            ),
-        };
         let (dx, dy) = game.dims();
         Ok(Self {
             scratch: game.scratch(),
@@ -337,6 +412,7 @@ impl BiasReducedSmd {
             tg,
             l0,
             epsilon_uniform,
+            max_draws,
             rng,
             seeded,
             x: EntropicPlayer::uniform(dx),
@@ -396,21 +472,7 @@ impl BiasReducedSmd {
     /// and each costs ε_m ≤ ε_u, so their Σε_m² stays below that of this count plus one (the
     /// count is rounded down; both satisfy (ACC) ≤ ε).
     pub fn max_draws(&self) -> usize {
-        // m draws of ε_u fit iff ε_u ≤ equal_epsilon0(m); search the largest such m.
-        let fits = |m: u64| {
-            equal_epsilon0(self.params.epsilon, self.params.delta, m)
-                .is_ok_and(|e0| self.epsilon_uniform <= e0)
-        };
-        let (mut lo, mut hi) = (0u64, 1u64);
-        while fits(hi) && hi < 1 << 50 {
-            lo = hi;
-            hi *= 2;
-        }
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if fits(mid) { lo = mid } else { hi = mid }
-        }
-        lo as usize
+        self.max_draws
     }
 }
 
@@ -586,7 +648,7 @@ mod tests {
         }
     }
 
-    /// E[G] = Σ_k P[N = k]·(w_k·(G_{k+1} − G_k)) + G₀ for level means G_k (the gradient's
+    /// E\[G\] = Σ_k P\[N = k\]·(w_k·(G_{k+1} − G_k)) + G₀ for level means G_k (the gradient's
     /// expectation at a Maurey average of 2^k draws), with importance weights `weight`.
     fn telescoped_mean(tg: TruncatedGeometric, g: &[f64], weight: impl Fn(u32) -> f64) -> f64 {
         g[0] + (0..=tg.level())

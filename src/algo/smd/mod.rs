@@ -13,8 +13,11 @@
 //!   baseline and the leaky demonstration (digest 001 §4.1).
 //! - [`bias_reduced`]: Algorithm 2 (the bias-reduced gradient) and Algorithm 3 (Algorithm 1 with
 //!   it and a privacy filter), with Theorem 3.14's parameters (digest 001 §4.2–4.3).
+//! - [`family`]: their entries in [`crate::algo::registry`]: Algorithm 1 (with its leaky
+//!   demonstration), the non-private baseline and Algorithm 3.
 
 pub mod bias_reduced;
+pub mod family;
 pub mod primitives;
 pub mod private_smd;
 

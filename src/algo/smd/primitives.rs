@@ -97,7 +97,7 @@ pub fn softmax_into(score: &[f64], out: &mut [f64]) {
     }
 }
 
-/// The smallest index j with cdf[j] > u·cdf[d−1], u ~ U[0, 1): a draw from the law whose
+/// The smallest index j with cdf\[j\] > u·cdf\[d−1\], u ~ U[0, 1): a draw from the law whose
 /// cumulative sums are `cdf`, by binary search (O(log d) per draw after the O(d) sums; digest 001
 /// §3.2). Scaling u by the last entry makes the draw exact even when rounding leaves the sums a
 /// few ulps off 1, and the strict inequality never selects an index of probability 0.
@@ -176,11 +176,11 @@ impl SparseAverage {
     }
 }
 
-/// The truncated geometric TG(1/2, M) of Algorithm 2: P[N = k] = 2^{−k}/C_M on {0, …, M}, with
+/// The truncated geometric TG(1/2, M) of Algorithm 2: P\[N = k\] = 2^{−k}/C_M on {0, …, M}, with
 /// the normaliser C_M = Σ_{k≤M} 2^{−k} = 2 − 2^{−M} ∈ [1, 2).
 ///
 /// The paper states "p ≤ C_M ≤ 1", which contradicts its own formula; the estimator is unbiased
-/// only with the importance weight 1/P[N] = C_M·2^N of the printed Algorithm 2 read with this
+/// only with the importance weight 1/P\[N\] = C_M·2^N of the printed Algorithm 2 read with this
 /// C_M (digest 001 P2, REVIEW-001-003 §1.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TruncatedGeometric {
@@ -213,7 +213,7 @@ impl TruncatedGeometric {
         2.0 - libm::exp2(-f64::from(self.m))
     }
 
-    /// P[N = k] (0 outside {0, …, M}).
+    /// P\[N = k\] (0 outside {0, …, M}).
     pub fn probability(&self, k: u32) -> f64 {
         if k > self.m {
             0.0
@@ -222,12 +222,12 @@ impl TruncatedGeometric {
         }
     }
 
-    /// The importance weight w_k = 1/P[N = k] = C_M·2^k of Algorithm 2.
+    /// The importance weight w_k = 1/P\[N = k\] = C_M·2^k of Algorithm 2.
     pub fn weight(&self, k: u32) -> f64 {
         self.normaliser() * libm::exp2(f64::from(k))
     }
 
-    /// E[2^N] = (M + 1)/C_M: the expected draws per block of one Algorithm 2 call, halved.
+    /// E\[2^N\] = (M + 1)/C_M: the expected draws per block of one Algorithm 2 call, halved.
     pub fn mean_pow2(&self) -> f64 {
         f64::from(self.m + 1) / self.normaliser()
     }

@@ -51,6 +51,7 @@
 
 use std::sync::Arc;
 
+use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use super::primitives::{
@@ -130,11 +131,27 @@ pub struct SmdParams {
     pub exact_epsilon0: bool,
     /// What the run does with its gradients and what it claims.
     pub mode: SmdMode,
+    /// The baseline's records per step (`None`: the paper's B = ⌊n/T⌋, one pass). B ≥ n takes
+    /// the full gradient of the empirical game (deterministic mirror descent); a smaller B draws
+    /// its records uniformly with replacement, so each batch gradient is unbiased for the
+    /// empirical game. Only the non-private baseline reads it: the private modes need disjoint
+    /// batches (digest 001 P7).
+    #[serde(default)]
+    pub batch: Option<usize>,
+    /// The baseline's step τ (`None`: τ_stat = √(ℓ/T)/L₀). Only the baseline reads it: the
+    /// private step is capped by Proposition 3.3.
+    #[serde(default)]
+    pub step: Option<f64>,
+    /// The neighbouring relation the statement names: the private modes are calibrated for
+    /// replace-one only (a fixed, public n and fixed batches); the baseline states no privacy
+    /// under either.
+    #[serde(default)]
+    pub relation: Relation,
 }
 
 impl SmdParams {
     /// The preset of Theorem 3.1 for `regime` (eqs. 5, 6, 7 with constants 1), T and K rounded
-    /// to integers in [1, n] and ≥ 1 (digest P12); Proposition 3.3's closed form for τ_dp.
+    /// to integers in \[1, n\] and ≥ 1 (digest P12); Proposition 3.3's closed form for τ_dp.
     pub fn preset(
         regime: Regime,
         n: usize,
@@ -167,6 +184,9 @@ impl SmdParams {
             samples: (k.round() as usize).max(1),
             exact_epsilon0: false,
             mode: SmdMode::Private,
+            batch: None,
+            step: None,
+            relation: Relation::ReplaceOne,
         })
     }
 }
@@ -218,7 +238,9 @@ impl SmdPlan {
         if n == 0 {
             return Err(Error::invalid("n", "at least one record", 0));
         }
-        if params.steps == 0 || params.steps > n {
+        // One pass over disjoint batches needs T ≤ n, except for the baseline's own batches.
+        let cycles = params.mode == SmdMode::NonPrivate && params.batch.is_some();
+        if params.steps == 0 || (params.steps > n && !cycles) {
             return Err(Error::invalid(
                 "steps",
                 format!("T between 1 and n = {n} (each step uses B = ⌊n/T⌋ ≥ 1 fresh records)"),
@@ -243,12 +265,27 @@ impl SmdPlan {
         if !(l0.is_finite() && l0 > 0.0) {
             return Err(Error::invalid("lipschitz", "a finite declared L₀ > 0", l0));
         }
+        if params.mode != SmdMode::NonPrivate && params.relation != Relation::ReplaceOne {
+            return Err(Error::invalid(
+                "relation",
+                "replace one record (the only relation Algorithm 1 is calibrated for)",
+                "add or remove one record",
+            ));
+        }
         let (t, k) = (params.steps, params.samples);
-        let batch = n / t;
+        let private = params.mode != SmdMode::NonPrivate;
+        let batch = match params.batch {
+            Some(b) if !private => {
+                if b == 0 {
+                    return Err(Error::invalid("batch", "at least one record per step", b));
+                }
+                b.min(n)
+            }
+            _ => n / t,
+        };
         let ell = ell(dims.0, dims.1);
         let tau_stat = (ell / t as f64).sqrt() / l0;
         let draws = 2 * t * (k + 1);
-        let private = params.mode != SmdMode::NonPrivate;
         let tau_dp = if private {
             let e0 = if params.exact_epsilon0 {
                 equal_epsilon0(params.epsilon, params.delta, draws as u64)?
@@ -259,7 +296,15 @@ impl SmdPlan {
         } else {
             f64::INFINITY
         };
-        let tau = tau_stat.min(tau_dp);
+        let tau = match params.step {
+            Some(step) if !private => {
+                if !(step.is_finite() && step > 0.0) {
+                    return Err(Error::invalid("step_size", "a finite step τ > 0", step));
+                }
+                step
+            }
+            _ => tau_stat.min(tau_dp),
+        };
         let score_sensitivity = 2.0 * l0 * tau / batch as f64;
         let (epsilon0, draws) = if private {
             (2.0 * score_sensitivity, draws)
@@ -296,7 +341,7 @@ impl SmdPlan {
             Guarantee {
                 epsilon: f64::INFINITY,
                 delta: 0.0,
-                relation: Relation::ReplaceOne,
+                relation: params.relation,
                 rho: None,
                 accounting: "none: non-private stochastic mirror descent (the baseline)".into(),
             }
@@ -455,6 +500,40 @@ impl PrivateSmd {
         self.t
     }
 
+    /// The step's batch gradient at (px, py): batch t of the disjoint single pass (private
+    /// modes), the full gradient (baseline, B = n), or B records drawn with replacement
+    /// (baseline, B < n).
+    fn batch_gradients(&mut self, b: usize) -> Result<()> {
+        let n = self.plan.n;
+        if self.plan.params.mode != SmdMode::NonPrivate || b == n {
+            let start = if b == n { 0 } else { self.t * b };
+            return self.game.batch_gradients(
+                start..start + b,
+                &self.px,
+                &self.py,
+                &mut self.gx,
+                &mut self.gy,
+                &mut self.scratch,
+            );
+        }
+        self.gx.fill(0.0);
+        self.gy.fill(0.0);
+        let weight = 1.0 / b as f64;
+        for _ in 0..b {
+            let i = self.rng.random_range(0..n);
+            self.game.add_record_gradients(
+                i,
+                &self.px,
+                &self.py,
+                weight,
+                &mut self.gx,
+                &mut self.gy,
+                &mut self.scratch,
+            )?;
+        }
+        Ok(())
+    }
+
     fn private_draws(&mut self) {
         let k = self.plan.params.samples;
         self.out_x.push(self.x.sample(&mut self.rng));
@@ -535,15 +614,7 @@ impl Run for PrivateSmd {
             }
         }
         let b = self.plan.batch;
-        let batch = self.t * b..(self.t + 1) * b;
-        if let Err(e) = self.game.batch_gradients(
-            batch,
-            &self.px,
-            &self.py,
-            &mut self.gx,
-            &mut self.gy,
-            &mut self.scratch,
-        ) {
+        if let Err(e) = self.batch_gradients(b) {
             self.failure = Some(format!("the game refused a gradient: {e}"));
             return None;
         }
@@ -637,6 +708,9 @@ mod tests {
             samples,
             exact_epsilon0: false,
             mode,
+            batch: None,
+            step: None,
+            relation: Relation::ReplaceOne,
         }
     }
 

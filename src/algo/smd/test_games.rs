@@ -92,7 +92,7 @@ pub fn rps_embedded(d: usize) -> Vec<f64> {
     a
 }
 
-/// A d × d payoff matrix with entries uniform in [−½, ½] (seeded).
+/// A d × d payoff matrix with entries uniform in \[−½, ½\] (seeded).
 pub fn random_matrix(d: usize, seed: u32) -> Vec<f64> {
     let mut rng = seeded(seed, Stream::Data);
     (0..d * d).map(|_| rng.random::<f64>() - 0.5).collect()
@@ -276,6 +276,7 @@ impl RecordGame for SoftplusGame {
 /// E ∂₀ softplus(⟨a, x̂⟩) with x̂ the mean of `draws` i.i.d. vertices from `x`, exactly, by
 /// enumerating the multinomial counts (fine for d = 5 and draws ≤ 32).
 pub fn exact_maurey_gradient0(a: &[f64], x: &[f64], draws: usize) -> f64 {
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         a: &[f64],
         x: &[f64],
