@@ -8,7 +8,8 @@
 //!   every game of the page) takes preset (7) with K = 1; a finite L₂ > 0 takes (6); an
 //!   undeclared (non-finite) L₂ takes (5). T and K follow from n, ε, δ and d by the preset
 //!   ([`SmdParams::preset`]), and τ from Proposition 3.3's closed form. So on the page's games
-//!   the run is (7); the other presets are reached by games that declare L₂ > 0.
+//!   the run is (7); the other presets are reached by games that declare L₂ > 0. T is capped
+//!   like the config's steps (repeats × steps × algorithms ≤ 10⁶, [`SmdParams::capped`]).
 //! - **The baseline** reads `steps` T, `step_size` τ (blank: √(ℓ/T)/L₀) and `batch` B: B ≥ n is
 //!   deterministic mirror descent on the empirical game, a smaller B draws its records uniformly
 //!   with replacement (an unbiased gradient of the empirical game, which the session scores).
@@ -206,14 +207,11 @@ fn smd_params(
             relation: config.relation,
         });
     }
-    let mut params = SmdParams::preset(
-        regime_of(constants),
-        n,
-        config.epsilon,
-        config.delta,
-        dims.0,
-        dims.1,
-    )?;
+    let regime = regime_of(constants);
+    // Every lane's steps keep a row: the page's cap on repeats × steps × algorithms holds T too.
+    let lanes = config.repeats.max(1) * (1 + config.compare.len());
+    let mut params = SmdParams::preset(regime, n, config.epsilon, config.delta, dims.0, dims.1)?
+        .capped(regime, crate::config::MAX_RUN_STEPS / lanes, dims.0, dims.1);
     if config.leak {
         params.mode = SmdMode::LeakyDenseGradients;
     }
@@ -431,5 +429,47 @@ impl Plan for BiasReducedPlan {
             noise,
             seeded,
         )?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::registry;
+    use crate::config::MAX_RUN_STEPS;
+
+    fn saddle(algorithm: AlgorithmKind) -> RunConfig {
+        RunConfig {
+            problem: ProblemKind::Saddle,
+            d: 3,
+            algorithm,
+            ..RunConfig::default()
+        }
+    }
+
+    #[test]
+    fn the_regime_follows_the_declared_second_order_constant() {
+        let mut c = saddle(AlgorithmKind::PrivateSmd).game_spec().constants();
+        assert_eq!(regime_of(&c), Regime::Quadratic);
+        c.second_order = 0.5;
+        assert_eq!(regime_of(&c), Regime::SecondOrder);
+        c.second_order = f64::INFINITY;
+        assert_eq!(regime_of(&c), Regime::FirstOrder);
+    }
+
+    #[test]
+    fn algorithm_1s_steps_are_capped_like_the_configs_steps() {
+        // The largest n and ε = 100: preset (7) asks T = n = 10⁶ steps; with 4 repeats the
+        // page's rows allow 2.5·10⁵, and the draws (4T for K = 1) follow.
+        let config = RunConfig {
+            n: 1_000_000,
+            epsilon: 100.0,
+            repeats: 4,
+            ..saddle(AlgorithmKind::PrivateSmd)
+        };
+        config.validate().unwrap();
+        let p = registry::plan(&config).unwrap().preview;
+        assert_eq!(p.draws[0].count, 4 * MAX_RUN_STEPS / 4);
+        assert!(p.is_private());
     }
 }

@@ -172,16 +172,11 @@ impl SmdParams {
             Regime::Quadratic => ne / (l * lg).sqrt(),
         };
         let steps = (t.floor() as usize).clamp(1, n);
-        let k = match regime {
-            Regime::FirstOrder => steps as f64 / l,
-            Regime::SecondOrder => (steps as f64 / l).sqrt(),
-            Regime::Quadratic => 1.0,
-        };
         Ok(Self {
             epsilon,
             delta,
             steps,
-            samples: (k.round() as usize).max(1),
+            samples: samples_for(regime, steps, l),
             exact_epsilon0: false,
             mode: SmdMode::Private,
             batch: None,
@@ -189,6 +184,30 @@ impl SmdParams {
             relation: Relation::ReplaceOne,
         })
     }
+}
+
+impl SmdParams {
+    /// The same preset with T at most `max_steps` (≥ 1) and K recomputed for that T: the page
+    /// keeps a row per step, so the run's T is capped where the config's steps would be
+    /// ([`crate::config::MAX_RUN_STEPS`]). A smaller T keeps the guarantee (τ_dp is recomputed
+    /// from it) and only moves the run off the theorem's balance.
+    pub fn capped(mut self, regime: Regime, max_steps: usize, dx: usize, dy: usize) -> Self {
+        if self.steps > max_steps {
+            self.steps = max_steps.max(1);
+            self.samples = samples_for(regime, self.steps, ell(dx, dy));
+        }
+        self
+    }
+}
+
+/// K for T steps in `regime` (Theorem 3.1: T/ℓ, √(T/ℓ) or 1), rounded, ≥ 1.
+fn samples_for(regime: Regime, steps: usize, l: f64) -> usize {
+    let k = match regime {
+        Regime::FirstOrder => steps as f64 / l,
+        Regime::SecondOrder => (steps as f64 / l).sqrt(),
+        Regime::Quadratic => 1.0,
+    };
+    (k.round() as usize).max(1)
 }
 
 /// Everything Algorithm 1 fixes before it reads a record: batch size, step sizes, per-draw ε,
