@@ -77,11 +77,13 @@ pub enum AlgorithmKind {
     /// Seed 001 Algorithm 3: private SMD with the bias-reduced gradient, stopped by a privacy
     /// filter.
     BiasReducedSmd,
+    /// Seed 001 Algorithm 5: DP-SCO on the simplex by private SMD with anytime online-to-batch.
+    PrivateSco,
 }
 
 impl AlgorithmKind {
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 14] = [
+    pub const ALL: [AlgorithmKind; 15] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -96,6 +98,7 @@ impl AlgorithmKind {
         AlgorithmKind::PrivateSmd,
         AlgorithmKind::SmdBaseline,
         AlgorithmKind::BiasReducedSmd,
+        AlgorithmKind::PrivateSco,
     ];
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).

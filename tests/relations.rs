@@ -22,10 +22,10 @@ fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
         steps: 12,
         l2: 0.1,
         algorithm: kind,
-        domain: if kind == AlgorithmKind::ObjectivePerturbation {
-            DomainChoice::Unconstrained
-        } else {
-            DomainChoice::L2Ball
+        domain: match kind {
+            AlgorithmKind::ObjectivePerturbation => DomainChoice::Unconstrained,
+            AlgorithmKind::PrivateSco => DomainChoice::Simplex,
+            _ => DomainChoice::L2Ball,
         },
         epsilon: if kind == AlgorithmKind::ByoaPhased {
             1.0
@@ -175,6 +175,7 @@ fn every_algorithm_keeps_or_refuses_the_relation_at_a_control_on_the_page() {
         "DpSvrgPlusPlus (AsPrinted noise)",
         "PrivateSmd (Certified noise)",
         "BiasReducedSmd (Certified noise)",
+        "PrivateSco (Certified noise)",
     ]
     .into_iter()
     .map(String::from)

@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 14] = [
+pub static FAMILIES: [&Family; 15] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -35,6 +35,7 @@ pub static FAMILIES: [&Family; 14] = [
     &smd::family::FAMILY,
     &smd::family::FAMILY_BASELINE,
     &smd::family::FAMILY_BIAS_REDUCED,
+    &smd::family::FAMILY_SCO,
 ];
 
 /// The family of `kind`.

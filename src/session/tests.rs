@@ -177,10 +177,10 @@ fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
         steps: 12,
         l2: 0.1,
         algorithm: kind,
-        domain: if kind == AlgorithmKind::ObjectivePerturbation {
-            DomainChoice::Unconstrained
-        } else {
-            DomainChoice::L2Ball
+        domain: match kind {
+            AlgorithmKind::ObjectivePerturbation => DomainChoice::Unconstrained,
+            AlgorithmKind::PrivateSco => DomainChoice::Simplex,
+            _ => DomainChoice::L2Ball,
         },
         epsilon: if kind == AlgorithmKind::ByoaPhased {
             1.0
