@@ -70,11 +70,21 @@ pub enum AlgorithmKind {
     ByoaPhased,
     /// The exponential mechanism on a grid (seed 000 Algorithm 9), d ≤ 2.
     ExponentialGrid,
+    /// Private stochastic mirror descent with vertex sampling, seed 001 Algorithm 1 (see
+    /// [`crate::algo::smd`]); a saddle problem on simplices.
+    PrivateSmd,
+    /// Non-private stochastic mirror descent: seed 001's baseline.
+    SmdBaseline,
+    /// Seed 001 Algorithm 3: private SMD with the bias-reduced gradient, stopped by a privacy
+    /// filter.
+    BiasReducedSmd,
+    /// Seed 001 Algorithm 5: DP-SCO on the simplex by private SMD with anytime online-to-batch.
+    PrivateSco,
 }
 
 impl AlgorithmKind {
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 11] = [
+    pub const ALL: [AlgorithmKind; 15] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -86,6 +96,10 @@ impl AlgorithmKind {
         AlgorithmKind::Byoa,
         AlgorithmKind::ByoaPhased,
         AlgorithmKind::ExponentialGrid,
+        AlgorithmKind::PrivateSmd,
+        AlgorithmKind::SmdBaseline,
+        AlgorithmKind::BiasReducedSmd,
+        AlgorithmKind::PrivateSco,
     ];
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).

@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use dp_playground::Error;
 use dp_playground::algo::registry;
 use dp_playground::config::{
-    AlgorithmKind, Control, DataSource, DomainChoice, ProblemKind, RunConfig, SvrgNoiseChoice,
+    AlgorithmKind, Control, DataSource, DomainChoice, GameChoice, ProblemKind, RecordChoice,
+    RunConfig, SvrgNoiseChoice,
 };
 use dp_playground::loss::{Glm, Wrap};
 use dp_playground::privacy::Relation;
@@ -120,6 +121,46 @@ fn problem_settings(base: &RunConfig) -> Vec<RunConfig> {
     out
 }
 
+/// A saddle config's game settings (issue 14): every game and record law, a regularised game,
+/// the smallest and a larger d, the edges of the entry bound, a tiny n (the bias-reduced run's
+/// smallest budget), and both ends of ε — what the saddle families' plans read.
+fn game_settings(base: &RunConfig) -> Vec<RunConfig> {
+    let mut out = Vec::new();
+    for game in [
+        GameChoice::RockPaperScissors,
+        GameChoice::RandomMatrix,
+        GameChoice::BallGame,
+    ] {
+        for records in [RecordChoice::Bounded, RecordChoice::Heavy] {
+            for (d, mu_x) in [(3, 0.0), (5, 0.5), (1, 0.0)] {
+                out.push(RunConfig {
+                    game,
+                    records,
+                    d,
+                    mu_x,
+                    ..base.clone()
+                });
+            }
+        }
+        for (n, entry_bound, epsilon) in [
+            (10, 0.5, 1e-4),
+            (10, 1e3, 100.0),
+            (200, 1e-3, 1.0),
+            (5000, 1.0, 1e-4),
+        ] {
+            out.push(RunConfig {
+                game,
+                n,
+                entry_bound,
+                epsilon,
+                records: RecordChoice::Heavy,
+                ..base.clone()
+            });
+        }
+    }
+    out
+}
+
 /// No ridge, a tiny one and a plain one, each with and without a lasso.
 const RIDGE_AND_LASSO: [(f64, f64); 6] = [
     (0.0, 0.0),
@@ -218,6 +259,9 @@ fn walk(algorithm: AlgorithmKind) -> Vec<RunConfig> {
             out.extend(problem_settings(&raw));
             out.extend(single_changes(&raw));
             out.extend(single_changes(&picked));
+            if problem == ProblemKind::Saddle {
+                out.extend(game_settings(&picked));
+            }
         }
     }
     let mut seen = BTreeSet::new();

@@ -14,6 +14,7 @@ pub mod objective_perturbation;
 pub mod output_perturbation;
 pub mod registry;
 pub mod run;
+pub mod smd;
 
 use serde::Serialize;
 

@@ -9,7 +9,7 @@ use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
     byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
-    output_perturbation,
+    output_perturbation, smd,
 };
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 11] = [
+pub static FAMILIES: [&Family; 15] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -32,6 +32,10 @@ pub static FAMILIES: [&Family; 11] = [
     &byoa::FAMILY,
     &byoa::FAMILY_PHASED,
     &exponential_grid::FAMILY,
+    &smd::family::FAMILY,
+    &smd::family::FAMILY_BASELINE,
+    &smd::family::FAMILY_BIAS_REDUCED,
+    &smd::family::FAMILY_SCO,
 ];
 
 /// The family of `kind`.
@@ -331,8 +335,14 @@ mod tests {
         // A loaded-file config with no file: reaching the data would fail at `csv`/`data`, so an
         // error at `problem` proves the refusal comes first.
         for family in FAMILIES {
+            // The kind it does not solve (seed 001's families solve games only).
+            let other = if family.solves.contains(&ProblemKind::Saddle) {
+                ProblemKind::Minimisation
+            } else {
+                ProblemKind::Saddle
+            };
             let config = RunConfig {
-                problem: ProblemKind::Saddle,
+                problem: other,
                 data: crate::config::DataSource::Csv,
                 // Rock–paper–scissors needs three strategies: a valid game, so only the
                 // family's refusal is left to fail.

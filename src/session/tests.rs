@@ -167,15 +167,20 @@ fn excess_risk_falls_from_the_start() {
 /// The settings under which every algorithm applies: logistic loss, a ridge, and the
 /// unconstrained domain objective perturbation needs (the others run on it too).
 fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
+    // A game's family gets the page's default game (rock–paper–scissors, d = 3).
+    let problem = crate::algo::registry::family(kind).solves[0];
+    let saddle = problem == crate::algo::family::ProblemKind::Saddle;
     RunConfig {
+        problem,
+        d: if saddle { 3 } else { 2 },
         n: 400,
         steps: 12,
         l2: 0.1,
         algorithm: kind,
-        domain: if kind == AlgorithmKind::ObjectivePerturbation {
-            DomainChoice::Unconstrained
-        } else {
-            DomainChoice::L2Ball
+        domain: match kind {
+            AlgorithmKind::ObjectivePerturbation => DomainChoice::Unconstrained,
+            AlgorithmKind::PrivateSco => DomainChoice::Simplex,
+            _ => DomainChoice::L2Ball,
         },
         epsilon: if kind == AlgorithmKind::ByoaPhased {
             1.0
@@ -262,7 +267,11 @@ fn preview_and_running_algorithm_agree_on_the_whole_noise_law() {
                 "{kind:?}: runs {drawn:?}, previewed {:?}",
                 p.draws
             );
-            let first = p.draws[0];
+            // A non-private baseline draws nothing, and says so.
+            let Some(&first) = p.draws.first() else {
+                assert!(!p.is_private(), "{kind:?} draws nothing");
+                continue;
+            };
             assert_eq!(p.noise, first.noise, "{kind:?}");
             assert_eq!(p.sensitivity, first.sensitivity, "{kind:?}");
             assert_eq!(p.sigma, headline_scale(&first), "{kind:?}");

@@ -1,0 +1,955 @@
+//! Seed 001 **Algorithm 2** (the bias-reduced gradient) and **Algorithm 3** (private SMD with
+//! bias-reduced vertex sampling, stopped by a privacy filter).
+//!
+//! # Algorithm
+//! Algorithm 2, given the iterates (x, y), a level N ~ TG(1/2, M) and a batch: draw 2^{N+1}
+//! vertices from each iterate; x₊ is their average, x₋ the average of the first 2^N, x₁ the first
+//! (likewise y); with w_N = 1/P\[N\] = C_M·2^N,
+//! G = w_N·(∇F(x₊, y₊; B) − ∇F(x₋, y₋; B)) + ∇F(x₁, y₁; B), the same batch B for all three.
+//! Conditioning on N and summing telescopes: E G = E ∇F at a Maurey average of 2^{M+1}
+//! vertices, for about M + 1 expected draws (Lemma 3.15).
+//!
+//! Algorithm 3 runs Algorithm 1 with this gradient: at step t it draws N_t, takes a fresh batch
+//! of b_t = max(1, ⌈2^{N_t}/α⌉) records, draws one output vertex per block, steps
+//! s_x ← s_x − τG_x, s_y ← s_y + τG_y (ascent in y: the pseudo-code's sign is wrong, digest P1),
+//! and continues while Σ 2^{N_t} ≤ U − 2^M. The release is the average of the output vertices of
+//! the iterates at which gradients were taken (T_stop + 1 of them; the pseudo-code's extra draw is
+//! not in the paper's privacy count, REVIEW-001-003 §1.6). Our choices, written down here: the
+//! run also stops, before a step, when the next batch would exceed the records left (digest
+//! §4.3's guard) or when the privacy filter refuses the step's draws. Both depend only on the
+//! N_t, never on the data (P8).
+//!
+//! # Assumptions
+//! Both players on simplices; every record's f convex–concave, L₀-Lipschitz (ℓ∞ gradients),
+//! L₁-smooth and L₂-second-order-smooth from ℓ1 to ℓ∞ (declared [`GameConstants`]).
+//!
+//! # Privacy
+//! Replace-one. A replaced record sits in one batch r; it moves every later score coordinate by at
+//! most Δ_r = τ·(2L₀/b_r)·(2w_{N_r} + 1) (digest 001 §4.3, conservative by REVIEW-001-003 §1.6).
+//! A draw at step t is therefore ε_m = 2·max_{r<t} Δ_r -DP (0 at t = 1: no data yet); these are
+//! fixed by the N_r alone. The run charges 2(2^{N_t+1} + 1) draws of ε_m per step to a
+//! [`PrivacyFilter`] on (ACC) and stops before any step it would not admit (Theorem 3.5, fully
+//! adaptive composition), so the release is (ε, δ)-DP whatever U, τ, α are. Proposition 3.17's
+//! closed form is kept as [`prop_3_17_budget`] with the corrected constant c = 20 in place of
+//! the paper's 9 (which drops C_M, REVIEW-001-003 §1.6; the tight constant is 2(4C_M + 1) < 18).
+//!
+//! # Utility
+//! Theorem 3.14 (second-order-smooth, U ≥ 4), with probability 0.99:
+//! Gap ≲ log n·(√C·√(ℓ/n) + √L₀·C^{1/4}·(ℓ^{3/2}√(ln 1/δ)/(nε))^{1/2}), C = L₀² + L₂² + ℓML₁²,
+//! at the parameters of [`theorem_3_14`]. Lemma 3.15: the estimator's bias is ≤ 2L₂/2^M and its
+//! second moment ≲ L₀² + L₂² + L₁²Mℓ; single draws can be 2^M times the typical size.
+//!
+//! # Reference
+//! González, Guzmán & Paquette 2024, Algorithms 2 and 3, Lemma 3.15, Theorem 3.14,
+//! Proposition 3.17, Theorem 3.5; digest 001 §4.2–4.3, P2, P3, P8, P15; REVIEW-001-003 §1.5–1.6.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::primitives::{
+    EntropicPlayer, PrivacyFilter, SparseAverage, TruncatedGeometric, equal_epsilon0,
+};
+use super::private_smd::ell;
+use crate::algo::run::{Diagnostic, Point, Run, Step};
+use crate::algo::{Draws, NoiseShape, StepReport};
+use crate::domain::{Domain, Simplex};
+use crate::error::{Error, Result};
+use crate::minimax::{GameConstants, RecordGame, RecordScratch};
+use crate::privacy::{Guarantee, Ledger, Relation};
+use crate::rng::DpRng;
+
+/// The constant c of Proposition 3.17 with C_M restored (REVIEW-001-003 §1.6): each draw is
+/// ≤ 20·τ·α·L₀ -DP. The paper prints 9.
+pub const PROP_3_17_CONSTANT: f64 = 20.0;
+
+/// Proposition 3.17's closed form with constant `c`: U ≤ ε²/(48 ln(1/δ)(c·τ·α·L₀)²).
+pub fn prop_3_17_budget(epsilon: f64, delta: f64, tau: f64, alpha: f64, l0: f64, c: f64) -> f64 {
+    let e = c * tau * alpha * l0;
+    epsilon * epsilon / (48.0 * -libm::log(delta) * e * e)
+}
+
+/// Δ_r = τ·(2L₀/b)·(2w_N + 1): how far one replaced record in a batch of b records at level N
+/// moves each later score coordinate (digest 001 §4.3).
+pub fn batch_score_sensitivity(tau: f64, l0: f64, batch: usize, weight: f64) -> f64 {
+    tau * 2.0 * l0 / batch as f64 * (2.0 * weight + 1.0)
+}
+
+/// The settings of Algorithm 3.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BiasReducedParams {
+    /// ε > 0 of the target.
+    pub epsilon: f64,
+    /// δ ∈ (0, 1).
+    pub delta: f64,
+    /// U ≥ 4: the run stops once Σ 2^{N_t} would pass U − 2^M.
+    pub budget: f64,
+    /// M: the truncation level of TG(1/2, M).
+    pub level: u32,
+    /// τ > 0.
+    pub tau: f64,
+    /// α ∈ (0, 1]: batch sizes b_t = ⌈2^{N_t}/α⌉.
+    pub alpha: f64,
+}
+
+/// Theorem 3.14's parameters by fixed point (digest 001 §4.3, constants 1): starting from
+/// U = n/2, repeat M = ⌊log₂(U)/2⌋, C = L₀² + L₂² + ℓML₁²,
+/// U = min(nε√C/(√(4·48c²ℓ ln(1/δ))·L₀), n/2); then τ = √(ℓ/(CU)) and
+/// α = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3}, which makes Proposition 3.17's U bound equal nα/2.
+/// `c` is Proposition 3.17's constant ([`PROP_3_17_CONSTANT`]; 9 reproduces the paper).
+pub fn theorem_3_14(
+    n: usize,
+    epsilon: f64,
+    delta: f64,
+    dims: (usize, usize),
+    constants: GameConstants,
+    c: f64,
+) -> Result<BiasReducedParams> {
+    crate::privacy::check_epsilon(epsilon)?;
+    crate::privacy::check_delta(delta)?;
+    let (l0, l1, l2) = (
+        constants.linf_lipschitz,
+        constants.l1_smoothness,
+        constants.second_order,
+    );
+    if !(l0.is_finite() && l0 > 0.0 && l1.is_finite() && l2.is_finite()) {
+        return Err(Error::invalid(
+            "lipschitz",
+            "finite declared L₀ > 0, L₁ and L₂ (Theorem 3.14 needs second-order smoothness)",
+            l0,
+        ));
+    }
+    let (nf, l, lg) = (n as f64, ell(dims.0, dims.1), -libm::log(delta));
+    let mut u = nf / 2.0;
+    let mut m = 0;
+    let mut cc = l0 * l0;
+    for _ in 0..50 {
+        m = (libm::log2(u.max(1.0)) / 2.0).floor().max(0.0) as u32;
+        cc = l0 * l0 + l2 * l2 + l * f64::from(m) * l1 * l1;
+        u = (nf * epsilon * cc.sqrt() / ((4.0 * 48.0 * c * c * l * lg).sqrt() * l0)).min(nf / 2.0);
+    }
+    if u < 4.0 {
+        return Err(Error::invalid(
+            "n",
+            "enough records for Theorem 3.14's budget U ≥ 4 (raise n or ε)",
+            n,
+        ));
+    }
+    Ok(parameters_at(u, m, cc, n, epsilon, delta, l, l0, c))
+}
+
+/// Theorem 3.14's parameters, or — when n is too small for its U ≥ 4 — the same formulas at
+/// U = 4 (M = 1): the theorem's bound then does not apply (`false`), but the privacy filter keeps
+/// the run (ε, δ)-DP whatever U is, so the algorithm still runs and shows the filter at work.
+/// This is our choice for the page, not the paper's.
+pub fn theorem_3_14_or_smallest(
+    n: usize,
+    epsilon: f64,
+    delta: f64,
+    dims: (usize, usize),
+    constants: GameConstants,
+    c: f64,
+) -> Result<(BiasReducedParams, bool)> {
+    match theorem_3_14(n, epsilon, delta, dims, constants, c) {
+        Ok(p) => Ok((p, true)),
+        Err(e) if e.field() == Some("n") => {
+            let (l0, l1, l2) = (
+                constants.linf_lipschitz,
+                constants.l1_smoothness,
+                constants.second_order,
+            );
+            let l = ell(dims.0, dims.1);
+            let cc = l0 * l0 + l2 * l2 + l * l1 * l1;
+            Ok((
+                parameters_at(4.0, 1, cc, n, epsilon, delta, l, l0, c),
+                false,
+            ))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// τ = √(ℓ/(CU)) and α = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3} at budget U and level M.
+#[allow(clippy::too_many_arguments)]
+fn parameters_at(
+    u: f64,
+    m: u32,
+    cc: f64,
+    n: usize,
+    epsilon: f64,
+    delta: f64,
+    l: f64,
+    l0: f64,
+    c: f64,
+) -> BiasReducedParams {
+    let (nf, lg) = (n as f64, -libm::log(delta));
+    let tau = (l / (cc * u)).sqrt();
+    let alpha = libm::cbrt(2.0 * epsilon * epsilon / (48.0 * c * c * lg * (tau * l0).powi(2) * nf));
+    BiasReducedParams {
+        epsilon,
+        delta,
+        budget: u,
+        level: m.min(super::primitives::MAX_LEVEL),
+        tau,
+        alpha: alpha.min(1.0),
+    }
+}
+
+/// What Algorithm 3 states before it reads a record, from its settings and the declared L₀:
+/// the guarantee, the uniform per-draw bound ε_u = 4τL₀α(2C_M + 1) ≥ every ε_m it charges, and
+/// the largest number of ε_u-draws the filter admits (the declared draws; see
+/// [`BiasReducedSmd::max_draws`]). Errors name the setting to change.
+pub fn declared(params: &BiasReducedParams, l0: f64) -> Result<(Guarantee, f64, usize)> {
+    crate::privacy::check_epsilon(params.epsilon)?;
+    crate::privacy::check_delta(params.delta)?;
+    let tg = TruncatedGeometric::new(params.level)?;
+    if !(params.tau.is_finite() && params.tau > 0.0) {
+        return Err(Error::invalid("tau", "a finite step size > 0", params.tau));
+    }
+    if !(params.alpha > 0.0 && params.alpha <= 1.0) {
+        return Err(Error::invalid(
+            "alpha",
+            "a batch parameter in (0, 1]",
+            params.alpha,
+        ));
+    }
+    if !(params.budget.is_finite() && params.budget >= 4.0) {
+        return Err(Error::invalid(
+            "budget",
+            "U ≥ 4 (Theorem 3.14)",
+            params.budget,
+        ));
+    }
+    if !(l0.is_finite() && l0 > 0.0) {
+        return Err(Error::invalid("lipschitz", "a finite declared L₀ > 0", l0));
+    }
+    let epsilon_uniform = 4.0 * params.tau * l0 * params.alpha * (2.0 * tg.normaliser() + 1.0);
+    let guarantee = Guarantee {
+        epsilon: params.epsilon,
+        delta: params.delta,
+        relation: Relation::ReplaceOne,
+        rho: None,
+        accounting: format!(
+            "vertex draws of ε_m = 2·max Δ_r ≤ {epsilon_uniform:.4e} each, stopped by a privacy \
+             filter on (ACC) (González, Guzmán & Paquette 2024, Thm 3.5, Prop. 3.17 with c = 20)"
+        ),
+    };
+    // m draws of ε_u fit iff ε_u ≤ equal_epsilon0(m); search the largest such m.
+    let fits = |m: u64| {
+        equal_epsilon0(params.epsilon, params.delta, m).is_ok_and(|e0| epsilon_uniform <= e0)
+    };
+    let (mut lo, mut hi) = (0u64, 1u64);
+    while fits(hi) && hi < 1 << 50 {
+        lo = hi;
+        hi *= 2;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) { lo = mid } else { hi = mid }
+    }
+    Ok((guarantee, epsilon_uniform, lo as usize))
+}
+
+/// Algorithm 2's working memory: the 2^{N+1} draws per block as three nested averages, the
+/// dense points and one gradient buffer pair.
+pub struct BiasReducedGradient {
+    plus: (SparseAverage, SparseAverage),
+    minus: (SparseAverage, SparseAverage),
+    first: (SparseAverage, SparseAverage),
+    px: Vec<f64>,
+    py: Vec<f64>,
+    hx: Vec<f64>,
+    hy: Vec<f64>,
+}
+
+impl BiasReducedGradient {
+    /// Buffers for a dx × dy game.
+    pub fn new(dx: usize, dy: usize) -> Self {
+        let pair = || (SparseAverage::new(dx), SparseAverage::new(dy));
+        Self {
+            plus: pair(),
+            minus: pair(),
+            first: pair(),
+            px: vec![0.0; dx],
+            py: vec![0.0; dy],
+            hx: vec![0.0; dx],
+            hy: vec![0.0; dy],
+        }
+    }
+
+    /// Algorithm 2: (gx, gy) ← w_N(∇F(x₊, y₊; B) − ∇F(x₋, y₋; B)) + ∇F(x₁, y₁; B), with the
+    /// 2^{N+1} vertex draws per block taken from `x`, `y` and w_N = C_M·2^N. Returns the vertex
+    /// draws made (2·2^{N+1}). `gy` is ∇ᵧ (the caller ascends on it).
+    #[allow(clippy::too_many_arguments)]
+    pub fn estimate(
+        &mut self,
+        game: &dyn RecordGame,
+        x: &EntropicPlayer,
+        y: &EntropicPlayer,
+        tg: TruncatedGeometric,
+        level: u32,
+        batch: Range<usize>,
+        rng: &mut DpRng,
+        gx: &mut [f64],
+        gy: &mut [f64],
+        scratch: &mut RecordScratch,
+    ) -> Result<usize> {
+        let half = 1usize << level;
+        for a in [&mut self.plus, &mut self.minus, &mut self.first] {
+            a.0.clear();
+            a.1.clear();
+        }
+        for r in 0..2 * half {
+            let (j, i) = (x.sample(rng), y.sample(rng));
+            self.plus.0.push(j);
+            self.plus.1.push(i);
+            if r < half {
+                self.minus.0.push(j);
+                self.minus.1.push(i);
+            }
+            if r == 0 {
+                self.first.0.push(j);
+                self.first.1.push(i);
+            }
+        }
+        let w = tg.weight(level);
+        // gx, gy ← w·∇F(x₊, y₊); then −w·∇F(x₋, y₋); then +∇F(x₁, y₁).
+        let mut add = |pts: &(SparseAverage, SparseAverage),
+                       coef: f64,
+                       gx: &mut [f64],
+                       gy: &mut [f64]|
+         -> Result<()> {
+            pts.0.write_dense(&mut self.px);
+            pts.1.write_dense(&mut self.py);
+            game.batch_gradients(
+                batch.clone(),
+                &self.px,
+                &self.py,
+                &mut self.hx,
+                &mut self.hy,
+                scratch,
+            )?;
+            for (g, h) in gx.iter_mut().zip(&self.hx) {
+                *g += coef * h;
+            }
+            for (g, h) in gy.iter_mut().zip(&self.hy) {
+                *g += coef * h;
+            }
+            Ok(())
+        };
+        gx.fill(0.0);
+        gy.fill(0.0);
+        add(&self.plus, w, gx, gy)?;
+        add(&self.minus, -w, gx, gy)?;
+        add(&self.first, 1.0, gx, gy)?;
+        Ok(4 * half)
+    }
+}
+
+/// Algorithm 3 as a [`Run`] over a record game.
+pub struct BiasReducedSmd {
+    game: Arc<dyn RecordGame>,
+    params: BiasReducedParams,
+    guarantee: Guarantee,
+    tg: TruncatedGeometric,
+    l0: f64,
+    /// The uniform per-draw bound 4τL₀α(2C_M + 1) ≥ every ε_m the run charges.
+    epsilon_uniform: f64,
+    /// The declared draws ([`declared`]).
+    max_draws: usize,
+    rng: DpRng,
+    seeded: bool,
+    x: EntropicPlayer,
+    y: EntropicPlayer,
+    estimator: BiasReducedGradient,
+    out_x: SparseAverage,
+    out_y: SparseAverage,
+    rx: Vec<f64>,
+    ry: Vec<f64>,
+    gx: Vec<f64>,
+    gy: Vec<f64>,
+    scratch: RecordScratch,
+    filter: PrivacyFilter,
+    /// max_{r<t} Δ_r over the batches used so far.
+    max_score_change: f64,
+    used: f64,
+    next_record: usize,
+    t: usize,
+    grad_records: usize,
+    last_level: u32,
+    stop: Option<&'static str>,
+}
+
+impl BiasReducedSmd {
+    /// A run on `game` with `params` (e.g. [`theorem_3_14`]); the guarantee (ε, δ) is enforced by
+    /// the privacy filter, whatever the parameters. Errors name the field to change.
+    pub fn new(
+        game: Arc<dyn RecordGame>,
+        params: BiasReducedParams,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        for (who, dom) in [("x domain", game.x_domain()), ("y domain", game.y_domain())] {
+            if dom.name() != Simplex.name() {
+                return Err(Error::invalid(
+                    who,
+                    "the probability simplex (entropic mirror descent)",
+                    dom.name(),
+                ));
+            }
+        }
+        let l0 = game.constants().linf_lipschitz;
+        let (guarantee, epsilon_uniform, max_draws) = declared(&params, l0)?;
+        let filter = PrivacyFilter::new(params.epsilon, params.delta)?;
+        let tg = TruncatedGeometric::new(params.level)?;
+        let (dx, dy) = game.dims();
+        Ok(Self {
+            scratch: game.scratch(),
+            game,
+            params,
+            guarantee,
+            tg,
+            l0,
+            epsilon_uniform,
+            max_draws,
+            rng,
+            seeded,
+            x: EntropicPlayer::uniform(dx),
+            y: EntropicPlayer::uniform(dy),
+            estimator: BiasReducedGradient::new(dx, dy),
+            out_x: SparseAverage::new(dx),
+            out_y: SparseAverage::new(dy),
+            rx: vec![1.0 / dx as f64; dx],
+            ry: vec![1.0 / dy as f64; dy],
+            gx: vec![0.0; dx],
+            gy: vec![0.0; dy],
+            filter,
+            max_score_change: 0.0,
+            used: 0.0,
+            next_record: 0,
+            t: 0,
+            grad_records: 0,
+            last_level: 0,
+            stop: None,
+        })
+    }
+
+    /// The privacy filter's state: draws charged and (ACC) spent.
+    pub fn filter(&self) -> &PrivacyFilter {
+        &self.filter
+    }
+
+    /// Why the run stopped, once it has: "budget U", "records", "privacy filter" or "error".
+    pub fn stopped_by(&self) -> Option<&'static str> {
+        self.stop
+    }
+
+    /// Steps taken (T_stop + 1 once done).
+    pub fn steps_taken(&self) -> usize {
+        self.t
+    }
+
+    /// The output vertex counts so far (x, y): the public view's draws, one per block per step.
+    pub fn output_draws(&self) -> (&SparseAverage, &SparseAverage) {
+        (&self.out_x, &self.out_y)
+    }
+
+    /// The dense iterate (x^t, y^t): the curator view, **non-private**.
+    pub fn dense_iterate(&self) -> (&[f64], &[f64]) {
+        (self.x.iterate(), self.y.iterate())
+    }
+
+    /// Σε_m²/ε_u² of the draws charged so far: how many draws at the uniform bound ε_u would
+    /// have cost the same (the realised draws are more numerous, most at ε_m < ε_u, the first
+    /// step's at 0).
+    pub fn worst_case_equivalent_draws(&self) -> f64 {
+        self.filter.sum_sq() / (self.epsilon_uniform * self.epsilon_uniform)
+    }
+
+    /// The largest number of draws the filter can admit at the uniform per-draw bound ε_u: what
+    /// [`Run::draws`] declares before the run. The realised draws are random (fixed by the N_t)
+    /// and each costs ε_m ≤ ε_u, so their Σε_m² stays below that of this count plus one (the
+    /// count is rounded down; both satisfy (ACC) ≤ ε).
+    pub fn max_draws(&self) -> usize {
+        self.max_draws
+    }
+}
+
+impl Run for BiasReducedSmd {
+    fn guarantee(&self) -> &Guarantee {
+        &self.guarantee
+    }
+
+    fn ledger(&self) -> Ledger {
+        let p = &self.params;
+        let mechanism = format!(
+            "private stochastic mirror descent with bias-reduced vertex sampling (González, Guzmán \
+             & Paquette 2024, Algorithms 2–3), U = {:.1}, M = {}, τ = {:.4e}, α = {:.4e}",
+            p.budget, p.level, p.tau, p.alpha
+        );
+        let caveats = vec![
+            format!(
+                "declared L₀ = {}: every record's gradient has ‖·‖_∞ ≤ L₀ (not measured)",
+                self.l0
+            ),
+            "the number of steps is random (fixed by the truncated-geometric levels, never by the \
+             data); a privacy filter on (ACC) stops the run before it could exceed ε"
+                .to_string(),
+            "only the sampled output vertices and their average are released".to_string(),
+        ];
+        let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
+        match self.stop {
+            Some("error") => ledger.with_event("the game refused a gradient; the run stopped"),
+            _ => ledger,
+        }
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        // Each draw is the exponential mechanism with score sensitivity ε_m/2 ≤ ε_u/2.
+        vec![Draws {
+            noise: NoiseShape::None,
+            count: self.max_draws(),
+            sensitivity: self.epsilon_uniform / 2.0,
+        }]
+    }
+
+    fn step(&mut self) -> Option<Step> {
+        if self.is_done() {
+            return None;
+        }
+        let top = libm::exp2(f64::from(self.params.level));
+        if self.used > self.params.budget - top {
+            self.stop = Some("budget U");
+            return None;
+        }
+        let level = self.tg.sample(&mut self.rng);
+        let half = libm::exp2(f64::from(level));
+        let b = ((half / self.params.alpha).ceil() as usize).max(1);
+        if self.next_record + b > self.game.records() {
+            self.stop = Some("records");
+            return None;
+        }
+        // This step's draws come from scores built from the batches before it.
+        let epsilon_m = 2.0 * self.max_score_change;
+        let count = 2 * ((2usize << level) + 1) as u64;
+        if !self.filter.charge(epsilon_m, count) {
+            self.stop = Some("privacy filter");
+            return None;
+        }
+        self.out_x.push(self.x.sample(&mut self.rng));
+        self.out_y.push(self.y.sample(&mut self.rng));
+        let batch = self.next_record..self.next_record + b;
+        if self
+            .estimator
+            .estimate(
+                self.game.as_ref(),
+                &self.x,
+                &self.y,
+                self.tg,
+                level,
+                batch,
+                &mut self.rng,
+                &mut self.gx,
+                &mut self.gy,
+                &mut self.scratch,
+            )
+            .is_err()
+        {
+            self.stop = Some("error");
+            return None;
+        }
+        self.out_x.write_dense(&mut self.rx);
+        self.out_y.write_dense(&mut self.ry);
+        let tau = self.params.tau;
+        self.x.step(-tau, &self.gx);
+        self.y.step(tau, &self.gy);
+        let change = batch_score_sensitivity(tau, self.l0, b, self.tg.weight(level));
+        self.max_score_change = self.max_score_change.max(change);
+        self.next_record += b;
+        self.used += half;
+        self.grad_records += 3 * b;
+        self.last_level = level;
+        let grad_norm = self
+            .gx
+            .iter()
+            .chain(&self.gy)
+            .fold(0.0_f64, |m, g| m.max(g.abs()));
+        let report = StepReport {
+            t: self.t,
+            grad_evals: self.grad_evals(),
+            loss: f64::NAN,
+            noise_norm: 0.0,
+            grad_norm,
+            epsilon_spent: self.filter.spent(),
+        };
+        self.t += 1;
+        Some(Step {
+            report,
+            value: None,
+        })
+    }
+
+    fn point(&self) -> Point<'_> {
+        Point::Saddle {
+            x: &self.rx,
+            y: &self.ry,
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.stop.is_some()
+    }
+
+    fn grad_evals(&self) -> f64 {
+        self.grad_records as f64 / self.game.records() as f64
+    }
+
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        let named = |name, value| Diagnostic { name, value };
+        vec![
+            named("vertex_draws", self.filter.draws() as f64),
+            named("epsilon_spent", self.filter.spent()),
+            named("epsilon_per_draw", 2.0 * self.max_score_change),
+            named("level", f64::from(self.last_level)),
+            named("budget_used", self.used),
+            named("records_used", self.next_record as f64),
+            named(
+                "filter_stopped",
+                if self.stop == Some("privacy filter") {
+                    1.0
+                } else {
+                    0.0
+                },
+            ),
+            named("output_support_x", self.out_x.nonzeros() as f64),
+            named("output_support_y", self.out_y.nonzeros() as f64),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::smd::test_games::{
+        MatrixRecords, SoftplusGame, exact_maurey_gradient0, random_matrix,
+    };
+    use crate::rng::{Stream, seeded};
+
+    fn unit_constants() -> GameConstants {
+        GameConstants {
+            linf_lipschitz: 1.0,
+            l1_smoothness: 1.0,
+            second_order: 1.0,
+            lipschitz: f64::NAN,
+            smoothness: f64::NAN,
+            mu_x: 0.0,
+            mu_y: 0.0,
+        }
+    }
+
+    /// E\[G\] = Σ_k P\[N = k\]·(w_k·(G_{k+1} − G_k)) + G₀ for level means G_k (the gradient's
+    /// expectation at a Maurey average of 2^k draws), with importance weights `weight`.
+    fn telescoped_mean(tg: TruncatedGeometric, g: &[f64], weight: impl Fn(u32) -> f64) -> f64 {
+        g[0] + (0..=tg.level())
+            .map(|k| tg.probability(k) * weight(k) * (g[k as usize + 1] - g[k as usize]))
+            .sum::<f64>()
+    }
+
+    #[test]
+    fn p2_the_corrected_weight_c_m_2_pow_n_reproduces_the_exact_target_1_144776() {
+        // REVIEW-001-003 §1.5: d = 5, M = 3, exact level means G₀ = 1.125117 and
+        // G_{M+1} = 1.144776. The intermediate G₁..G_M cancel (any values do); the review's
+        // three figures follow from C_M alone.
+        let tg = TruncatedGeometric::new(3).unwrap();
+        let g = [1.125117, 1.13, 1.141, 1.1432, 1.144776];
+        let c = tg.normaliser();
+        assert_eq!(c, 1.875);
+        let corrected = telescoped_mean(tg, &g, |k| tg.weight(k));
+        assert!((corrected - 1.144776).abs() < 1e-12, "{corrected}");
+        // The two misreadings: weight 2^N (C_M dropped) and 2^N/C_M ("C_M ≤ 1", i.e. C_M = 1/S).
+        let dropped = telescoped_mean(tg, &g, |k| libm::exp2(f64::from(k)));
+        assert!((dropped - 1.135601).abs() < 1e-6, "{dropped}");
+        let inverted = telescoped_mean(tg, &g, |k| libm::exp2(f64::from(k)) / c);
+        assert!((inverted - 1.130708).abs() < 1e-6, "{inverted}");
+    }
+
+    #[test]
+    fn p2_algorithm_2_is_unbiased_for_the_2_pow_m_plus_1_draw_average_exactly_and_by_simulation() {
+        // A softplus record game (L₂ > 0, so a K-draw gradient is biased). Exact multinomial
+        // enumeration of the level means G_k = E ∂₀F(x̂_{2^k}) on d = 5, M = 3.
+        let a = vec![3.0, -2.0, 1.0, -3.0, 2.0];
+        let x = [0.3, 0.25, 0.2, 0.15, 0.1];
+        let tg = TruncatedGeometric::new(3).unwrap();
+        let g: Vec<f64> = (0..=4)
+            .map(|k| exact_maurey_gradient0(&a, &x, 1 << k))
+            .collect();
+        let exact = telescoped_mean(tg, &g, |k| tg.weight(k));
+        assert!((exact - g[4]).abs() < 1e-12);
+        let biased = telescoped_mean(tg, &g, |k| libm::exp2(f64::from(k)));
+        // The bias the correction removes: (G₄ − G₀)(1 − 1/C_M).
+        assert!((g[4] - biased - (g[4] - g[0]) * (1.0 - 1.0 / 1.875)).abs() < 1e-12);
+        println!("G = {g:?}, corrected {exact:.6}, 2^N weight {biased:.6}");
+        // The code path: Algorithm 2 on the iterate x (scores ln x), one record per batch.
+        let game = SoftplusGame {
+            a,
+            b: vec![0.0; 2],
+            n: 1,
+        };
+        let mut xp = EntropicPlayer::uniform(5);
+        let scores: Vec<f64> = x.iter().map(|v| libm::log(*v)).collect();
+        xp.step(1.0, &scores);
+        let yp = EntropicPlayer::uniform(2);
+        let mut est = BiasReducedGradient::new(5, 2);
+        let (mut gx, mut gy) = (vec![0.0; 5], vec![0.0; 2]);
+        let mut scratch = game.scratch();
+        let mut rng = seeded(21, Stream::Noise);
+        let runs = 400_000;
+        let (mut sum, mut sum_sq) = (0.0, 0.0);
+        for _ in 0..runs {
+            let level = tg.sample(&mut rng);
+            est.estimate(
+                &game,
+                &xp,
+                &yp,
+                tg,
+                level,
+                0..1,
+                &mut rng,
+                &mut gx,
+                &mut gy,
+                &mut scratch,
+            )
+            .unwrap();
+            sum += gx[0];
+            sum_sq += gx[0] * gx[0];
+        }
+        let mean = sum / runs as f64;
+        let se = ((sum_sq / runs as f64 - mean * mean) / runs as f64).sqrt();
+        println!("Monte Carlo {mean:.5} ± {se:.5}");
+        // Within 4 standard errors of the exact target, and the dropped-C_M value is not.
+        assert!((mean - exact).abs() < 4.0 * se, "{mean} vs {exact} ± {se}");
+        assert!(
+            (mean - biased).abs() > 4.0 * se,
+            "{mean} vs {biased} ± {se}"
+        );
+    }
+
+    #[test]
+    fn theorem_3_14_fixed_point_with_the_papers_constant_9_matches_the_digest_example() {
+        // Digest 001 §4.3 (which REVIEW-001-003 §1.6 shows used c = 9): n = 1e5, ε = 1,
+        // δ = 1e-6, dx = dy = 100, L₀ = L₁ = L₂ = 1 → U ≈ 443, M = 4, τ ≈ 0.023, α ≈ 0.0089,
+        // about 172 expected steps.
+        let p = theorem_3_14(100_000, 1.0, 1e-6, (100, 100), unit_constants(), 9.0).unwrap();
+        assert!((p.budget - 443.0).abs() < 1.0, "{}", p.budget);
+        assert_eq!(p.level, 4);
+        assert!((p.tau - 0.023).abs() < 5e-4, "{}", p.tau);
+        assert!((p.alpha - 0.0089).abs() < 5e-5, "{}", p.alpha);
+        let tg = TruncatedGeometric::new(p.level).unwrap();
+        assert!((p.budget / tg.mean_pow2() - 172.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn p3_theorem_3_14_fixed_point_uses_the_corrected_prop_3_17_constant_20() {
+        // REVIEW-001-003 §1.6: with c = 20, U = 174, M = 3, τ = 0.042, α = 0.0035, about 82
+        // expected steps; the solution meets Proposition 3.17's U bound and the sample bound nα/2.
+        assert_eq!(PROP_3_17_CONSTANT, 20.0);
+        let n = 100_000;
+        let p = theorem_3_14(
+            n,
+            1.0,
+            1e-6,
+            (100, 100),
+            unit_constants(),
+            PROP_3_17_CONSTANT,
+        )
+        .unwrap();
+        assert!((p.budget - 174.0).abs() < 1.0, "{}", p.budget);
+        assert_eq!(p.level, 3);
+        assert!((p.tau - 0.042).abs() < 5e-4, "{}", p.tau);
+        assert!((p.alpha - 0.0035).abs() < 5e-5, "{}", p.alpha);
+        let tg = TruncatedGeometric::new(p.level).unwrap();
+        assert!((p.budget / tg.mean_pow2() - 82.0).abs() < 1.0);
+        let closed = prop_3_17_budget(1.0, 1e-6, p.tau, p.alpha, 1.0, PROP_3_17_CONSTANT);
+        assert!(p.budget <= closed * (1.0 + 1e-9), "{} > {closed}", p.budget);
+        assert!(p.budget <= n as f64 * p.alpha / 2.0 * (1.0 + 1e-9));
+    }
+
+    #[test]
+    fn p3_the_per_draw_epsilon_exceeds_the_papers_9_tau_alpha_l0_but_not_20() {
+        // Each draw costs 2Δ_r with Δ_r = τ(2L₀/b)(2w_N + 1), b = max(1, ⌈2^N/α⌉): scan every
+        // level of M = 1..10 at α = 1/8 and α = 0.003.
+        let (tau, l0) = (0.04, 1.0);
+        for alpha in [0.125, 0.003] {
+            for m in 1..=10 {
+                let tg = TruncatedGeometric::new(m).unwrap();
+                let worst = (0..=m)
+                    .map(|k| {
+                        let b = ((libm::exp2(f64::from(k)) / alpha).ceil() as usize).max(1);
+                        2.0 * batch_score_sensitivity(tau, l0, b, tg.weight(k)) / (tau * alpha * l0)
+                    })
+                    .fold(0.0_f64, f64::max);
+                assert!(worst > 9.0, "M = {m}, α = {alpha}: {worst}");
+                assert!(worst <= PROP_3_17_CONSTANT, "M = {m}, α = {alpha}: {worst}");
+            }
+        }
+    }
+
+    fn run_to_end(run: &mut BiasReducedSmd) {
+        let mut steps = 0;
+        while run.step().is_some() {
+            steps += 1;
+        }
+        assert!(run.is_done());
+        assert_eq!(steps, run.steps_taken());
+    }
+
+    fn bilinear(d: usize, n: usize) -> Arc<dyn RecordGame> {
+        Arc::new(MatrixRecords::signs(d, d, &random_matrix(d, 8), n, 3))
+    }
+
+    #[test]
+    fn algorithm_3_stops_on_its_budget_u_within_epsilon_at_theorem_3_14s_parameters() {
+        // With c = 20 the closed form leaves (ACC) at most ε/2 + ε²/(16 ln 1/δ): the budget U,
+        // never the filter, ends the run; the release averages exactly the T_stop + 1 output
+        // vertices of the iterates gradients were taken at (the paper's extra draw is not made).
+        let n = 20_000;
+        let game = bilinear(10, n);
+        let p = theorem_3_14(n, 1.0, 1e-6, (10, 10), game.constants(), PROP_3_17_CONSTANT).unwrap();
+        let mut run = BiasReducedSmd::new(game, p, seeded(5, Stream::Noise), true).unwrap();
+        let before = run.guarantee().clone();
+        run_to_end(&mut run);
+        assert_eq!(run.stopped_by(), Some("budget U"));
+        assert_eq!(run.guarantee(), &before);
+        assert!(run.filter().spent() <= 1.0);
+        assert!(run.worst_case_equivalent_draws() < run.draws()[0].count as f64 + 1.0);
+        let t = run.steps_taken();
+        assert_eq!(run.output_draws().0.draws() as usize, t);
+        // At most T_stop + 1 non-zeros per block, every coordinate a multiple of 1/(T_stop + 1).
+        let Point::Saddle { x, y } = run.point() else {
+            panic!()
+        };
+        for v in [x, y] {
+            assert!(v.iter().filter(|p| **p > 0.0).count() <= t);
+            for p in v {
+                assert!((p * t as f64 - (p * t as f64).round()).abs() < 1e-9);
+            }
+        }
+        assert!(run.ledger().is_private());
+    }
+
+    #[test]
+    fn algorithm_3s_privacy_filter_stops_the_run_before_epsilon_is_exceeded() {
+        // A step size 4 times Theorem 3.14's and an unreachable U: only the filter can stop it.
+        let n = 200_000;
+        let game = bilinear(10, n);
+        let mut p =
+            theorem_3_14(n, 1.0, 1e-6, (10, 10), game.constants(), PROP_3_17_CONSTANT).unwrap();
+        p.tau *= 4.0;
+        p.budget = 1e9;
+        let mut run = BiasReducedSmd::new(game, p, seeded(6, Stream::Noise), true).unwrap();
+        run_to_end(&mut run);
+        println!(
+            "steps {}, draws {}",
+            run.steps_taken(),
+            run.filter().draws()
+        );
+        assert_eq!(run.stopped_by(), Some("privacy filter"));
+        let spent = run.filter().spent();
+        assert!(spent <= 1.0 && spent > 0.5, "{spent}");
+        assert!(run.steps_taken() > 1);
+        let d = run.diagnostics();
+        let get = |k: &str| d.iter().find(|x| x.name == k).unwrap().value;
+        assert_eq!(get("filter_stopped"), 1.0);
+        assert!(get("records_used") < n as f64);
+        // The filter stopped within the declared worst case: its Σε_m² is below that of one more
+        // than the declared count of draws at the uniform bound ε_u (the count is rounded down).
+        let declared = run.draws()[0].count as f64;
+        assert!(run.worst_case_equivalent_draws() < declared + 1.0);
+        // It stopped only when the next step's draws (at most 2(2^{M+1} + 1)) would not fit.
+        let equiv = run.worst_case_equivalent_draws();
+        let largest_step = 2.0 * (libm::exp2(f64::from(p.level) + 1.0) + 1.0);
+        assert!(equiv > declared - largest_step, "{equiv} of {declared}");
+        assert!(run.ledger().is_private());
+    }
+
+    #[test]
+    fn algorithm_3_stops_when_the_next_batch_would_exceed_the_records() {
+        let n = 300;
+        let game = bilinear(5, n);
+        let p = BiasReducedParams {
+            epsilon: 1.0,
+            delta: 1e-6,
+            budget: 1e9,
+            level: 3,
+            tau: 1e-6,
+            alpha: 0.05,
+        };
+        let mut run = BiasReducedSmd::new(game, p, seeded(7, Stream::Noise), true).unwrap();
+        run_to_end(&mut run);
+        assert_eq!(run.stopped_by(), Some("records"));
+        let d = run.diagnostics();
+        let used = d.iter().find(|x| x.name == "records_used").unwrap().value;
+        assert!(used <= n as f64);
+    }
+
+    #[test]
+    fn algorithm_3_closes_the_gap_of_a_random_game() {
+        let n = 200_000;
+        let game = bilinear(10, n);
+        let p = theorem_3_14(n, 4.0, 1e-6, (10, 10), game.constants(), PROP_3_17_CONSTANT).unwrap();
+        let mut run = BiasReducedSmd::new(game.clone(), p, seeded(9, Stream::Noise), true).unwrap();
+        run_to_end(&mut run);
+        let Point::Saddle { x, y } = run.point() else {
+            panic!()
+        };
+        let (mut gx, mut gy) = (vec![0.0; 10], vec![0.0; 10]);
+        let gap = game.duality_gap(x, y, &mut gx, &mut gy).unwrap().gap();
+        let start = game
+            .duality_gap(&[0.1; 10], &[0.1; 10], &mut gx, &mut gy)
+            .unwrap()
+            .gap();
+        println!(
+            "steps {}, gap {gap:.4}, start {start:.4}",
+            run.steps_taken()
+        );
+        assert!(gap < start, "{gap} vs {start}");
+    }
+
+    #[test]
+    fn bad_algorithm_3_settings_are_errors_naming_the_field() {
+        let game = bilinear(3, 100);
+        let ok = BiasReducedParams {
+            epsilon: 1.0,
+            delta: 1e-6,
+            budget: 16.0,
+            level: 2,
+            tau: 0.01,
+            alpha: 0.5,
+        };
+        let bad = |p: BiasReducedParams| {
+            BiasReducedSmd::new(game.clone(), p, seeded(1, Stream::Noise), true)
+                .err()
+                .unwrap()
+                .to_string()
+        };
+        assert!(bad(BiasReducedParams { tau: 0.0, ..ok }).contains("tau"));
+        assert!(bad(BiasReducedParams { alpha: 2.0, ..ok }).contains("alpha"));
+        assert!(bad(BiasReducedParams { budget: 2.0, ..ok }).contains("budget"));
+        assert!(bad(BiasReducedParams { level: 40, ..ok }).contains("M"));
+        assert!(
+            bad(BiasReducedParams {
+                epsilon: -1.0,
+                ..ok
+            })
+            .contains("epsilon")
+        );
+        assert!(
+            theorem_3_14(10, 1.0, 1e-6, (3, 3), unit_constants(), 20.0)
+                .err()
+                .unwrap()
+                .to_string()
+                .contains("n")
+        );
+    }
+}

@@ -1,0 +1,582 @@
+//! The registry entries of González, Guzmán & Paquette 2024 (digest 001): Algorithm 1 (private
+//! SMD with vertex sampling; `leak` runs its dense-gradient pitfall), the non-private SMD
+//! baseline, Algorithm 3 (bias-reduced, stopped by a privacy filter) and Algorithm 5 (DP-SCO on
+//! the simplex, a minimisation; its constants are in [`super::sco`]).
+//!
+//! Choices written down here (the paper leaves them to the implementer):
+//! - **Algorithm 1's regime** (Theorem 3.1's three presets) is derived from the game's declared
+//!   second-order constant L₂, not set by a control: L₂ = 0 (bilinear or quadratic records,
+//!   every game of the page) takes preset (7) with K = 1; a finite L₂ > 0 takes (6); an
+//!   undeclared (non-finite) L₂ takes (5). T and K follow from n, ε, δ and d by the preset
+//!   ([`SmdParams::preset`]), and τ from Proposition 3.3's closed form. So on the page's games
+//!   the run is (7); the other presets are reached by games that declare L₂ > 0. T is capped
+//!   like the config's steps (repeats × steps × algorithms ≤ 10⁶, [`SmdParams::capped`]).
+//! - **The baseline** reads `steps` T, `step_size` τ (blank: √(ℓ/T)/L₀) and `batch` B: B ≥ n is
+//!   deterministic mirror descent on the empirical game, a smaller B draws its records uniformly
+//!   with replacement (an unbiased gradient of the empirical game, which the session scores).
+//! - **Algorithm 3** takes Theorem 3.14's parameters with Proposition 3.17's corrected constant
+//!   c = 20; when n is too small for the theorem's U ≥ 4 it runs at U = 4 without the theorem's
+//!   bound, since its privacy filter keeps it (ε, δ)-DP whatever U is
+//!   ([`theorem_3_14_or_smallest`]).
+//!
+//! Every constant comes from the config's declared game ([`RunConfig::game_spec`]), never from
+//! the records.
+
+use super::bias_reduced::{BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT};
+use super::bias_reduced::{declared as declared_bias_reduced, theorem_3_14_or_smallest};
+use super::primitives::TruncatedGeometric;
+use super::private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, ell};
+use super::sco::{PrivateSco, ScoPlan};
+use crate::algo::family::Need;
+use crate::algo::family::{
+    CardText, Demonstration, Family, Plan, Preview, ProblemKind, Purity, replace_one_only, setting,
+};
+use crate::algo::registry::Planned;
+use crate::algo::run::MinRun;
+use crate::algo::run::Run;
+use crate::algo::{Draws, NoiseShape};
+use crate::config::DomainChoice;
+use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::domain::DomainKind;
+use crate::error::{Error, Result};
+use crate::minimax::GameConstants;
+use crate::rng::DpRng;
+use crate::session::problem::{Posed, ProblemDeclaration};
+use crate::theory::curve::Curve;
+
+/// The problem kinds of seed 001's families.
+const SADDLE: &[ProblemKind] = &[ProblemKind::Saddle];
+
+const SOURCE_1: &str = "González, Guzmán & Paquette 2024, “Mirror Descent Algorithms with Nearly Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems”, Algorithm 1, Theorem 3.1, Proposition 3.3";
+
+const SOURCE_BASELINE: &str = "González, Guzmán & Paquette 2024, “Mirror Descent Algorithms with Nearly Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems”, the non-private part of Lemma 3.8";
+
+const SOURCE_3: &str = "González, Guzmán & Paquette 2024, “Mirror Descent Algorithms with Nearly Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems”, Algorithms 2–3, Theorem 3.14, Proposition 3.17 (constant corrected to 20)";
+
+/// Algorithm 1's card paragraph.
+pub const CARD_ALGORITHM_1: &str = "Entropic mirror descent for both players, in the log domain. \
+    No Gaussian noise: each iterate is a Gibbs law over the simplex's vertices, and drawing a \
+    vertex from it is the exponential mechanism. Gradients are taken only at averages of K drawn \
+    vertices, on disjoint batches of B = ⌊n/T⌋ records, so one record moves each score by at most \
+    2L₀τ/B; the 2T(K + 1) draws compose by (ACC). The release is the average of T drawn vertices: \
+    at most T non-zeros per player. The maximiser ascends (the paper's pseudo-code descends).";
+
+/// The baseline's card paragraph.
+pub const CARD_BASELINE: &str = "Plain entropic mirror descent for both players (exponentiated \
+    gradient), gradients at the dense iterate on B records per step, the average of the dense \
+    iterates released. Not private: it is the curve the private runs are measured against.";
+
+/// Algorithm 3's card paragraph.
+pub const CARD_ALGORITHM_3: &str = "Algorithm 1 with the bias-reduced gradient of Algorithm 2: a \
+    level N ~ TG(1/2, M), 2^{N+1} vertex draws, and G = C_M·2^N·(∇F(x₊) − ∇F(x₋)) + ∇F(x₁) on a \
+    batch of ⌈2^N/α⌉ records, unbiased for a 2^{M+1}-draw average. The number of steps is random \
+    (fixed by the N's, never the data); a privacy filter on (ACC) charges each step's draws and \
+    stops the run before ε would be exceeded.";
+
+/// Algorithm 1's entry in [`crate::algo::registry`] (with its dense-gradient pitfall on `leak`).
+pub static FAMILY: Family = Family {
+    kind: AlgorithmKind::PrivateSmd,
+    card: CardText {
+        name: "private stochastic mirror descent",
+        source: SOURCE_1,
+        assumptions: "Both players on simplices; every record's f convex–concave with ‖∇f‖_∞ ≤ L₀ (declared from the entry bound c), L₁-smooth; preset (7) for L₂ = 0 (bilinear games).",
+        privacy: "Each vertex draw is the exponential mechanism with ε₀ = 4L₀τ/B; the 2T(K + 1) draws compose by (ACC), τ capped by Proposition 3.3. Only the drawn vertices are released.",
+        utility: "E Gap ≤ 8L₁√(ℓ/T) + 2ℓ/(τT) + 5τL₀² (+ bias for L₂ > 0), ℓ = ln dx + ln dy; tuned, (L₀ + L₁)(√(ℓ/n) + (ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}) for bilinear games (Theorem 3.1 (7)).",
+        watch: "The release is a sparse average of drawn vertices, beside the dense iterate; the gap closes slowly because the privacy cap on τ limits how far the log-weights move.",
+        module: "algo::smd::private_smd",
+        summary: CARD_ALGORITHM_1,
+    },
+    settings: &[setting(
+        Control::Leak,
+        "demonstrate the pitfall",
+        "gradients at the dense iterate instead of the drawn vertices: one record then moves every later iterate (NOT PRIVATE)",
+    )],
+    needs: &[],
+    solves: SADDLE,
+    purity: Purity::Approximate,
+    demonstration: Demonstration::OnClippedData,
+    plan: plan_algorithm_1,
+};
+
+/// The non-private SMD baseline's entry in [`crate::algo::registry`].
+pub static FAMILY_BASELINE: Family = Family {
+    kind: AlgorithmKind::SmdBaseline,
+    card: CardText {
+        name: "mirror descent (non-private)",
+        source: SOURCE_BASELINE,
+        assumptions: "Both players on simplices; every record's f convex–concave with ‖∇f‖_∞ ≤ L₀.",
+        privacy: "None: NOT PRIVATE. The baseline the private runs are compared with.",
+        utility: "E Gap(x̄, ȳ) ≤ 2ℓ/(τT) + 5τL₀² on the empirical game (Lemma 3.8 without sparsification), ℓ = ln dx + ln dy.",
+        watch: "The gap of the averaged iterates falls like 1/√T at τ = √(ℓ/T)/L₀.",
+        module: "algo::smd::private_smd",
+        summary: CARD_BASELINE,
+    },
+    settings: &[
+        setting(Control::Steps, "steps T", "mirror-descent steps"),
+        setting(
+            Control::StepSize,
+            "step size τ (blank: theory)",
+            "theory: τ = √(ℓ/T)/L₀",
+        ),
+        setting(
+            Control::Batch,
+            "records per step B",
+            "B ≥ n: the full gradient (deterministic); fewer: drawn with replacement",
+        ),
+    ],
+    needs: &[],
+    solves: SADDLE,
+    purity: Purity::Either,
+    demonstration: Demonstration::None,
+    plan: plan_baseline,
+};
+
+/// Algorithm 3's entry in [`crate::algo::registry`].
+pub static FAMILY_BIAS_REDUCED: Family = Family {
+    kind: AlgorithmKind::BiasReducedSmd,
+    card: CardText {
+        name: "bias-reduced private mirror descent",
+        source: SOURCE_3,
+        assumptions: "Both players on simplices; every record's f convex–concave, L₀-Lipschitz, L₁-smooth and L₂-second-order-smooth (ℓ1 to ℓ∞), declared.",
+        privacy: "Each step's 2(2^{N+1} + 1) vertex draws cost ε_m = 2·max Δ_r, Δ_r = τ(2L₀/b_r)(2C_M2^{N_r} + 1), fixed by the levels alone; a privacy filter on (ACC) stops the run before ε is exceeded.",
+        utility: "With probability 0.99, Gap ≲ log n·(√C√(ℓ/n) + √L₀C^{1/4}(ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}), C = L₀² + L₂² + ℓML₁² (Theorem 3.14).",
+        watch: "Steps of random cost (the level N of each step), and the run stopping on its budget U or on the privacy filter.",
+        module: "algo::smd::bias_reduced",
+        summary: CARD_ALGORITHM_3,
+    },
+    settings: &[],
+    needs: &[],
+    solves: SADDLE,
+    purity: Purity::Approximate,
+    demonstration: Demonstration::None,
+    plan: plan_algorithm_3,
+};
+
+const SOURCE_5: &str = "González, Guzmán & Paquette 2024, “Mirror Descent Algorithms with Nearly Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems”, Algorithm 5, Theorem 4.2, Proposition 4.3";
+
+/// Algorithm 5's card paragraph.
+pub const CARD_ALGORITHM_5: &str = "Entropic mirror descent on the simplex for a minimisation \
+    (DP-SCO). Gradients are taken at K vertices drawn from the running average of the iterates \
+    (anytime online-to-batch), re-drawn only every q steps: the average moves slowly, so the lazy \
+    draws cost little accuracy and save budget. Each draw is an exponential-mechanism mixture \
+    with ε₀ = 4L₀τ/B; the release is K fresh draws from the final average.";
+
+/// Algorithm 5's entry in [`crate::algo::registry`].
+pub static FAMILY_SCO: Family = Family {
+    kind: AlgorithmKind::PrivateSco,
+    card: CardText {
+        name: "private mirror descent (DP-SCO on the simplex)",
+        source: SOURCE_5,
+        assumptions: "x in the probability simplex; a smooth convex GLM (plain ERM, no lasso); L₀ = G + λ₂ and L₁ = β from the declared ℓ2 constants (‖·‖_∞ ≤ ‖·‖₂ on gradients).",
+        privacy: "Every vertex draw from the anytime average is an exponential-mechanism mixture with ε₀ = 4L₀τ/B; the K·(re-samplings + 1) draws compose by (ACC), τ capped by Proposition 4.3 (with its dropped +K restored).",
+        utility: "E F(ŵ) − F* ≲ (L₀ + L₁)(√(ln d/n) + L₀ ln(d)^{7/10} ln(1/δ)^{1/5}/(nε)^{2/5}) + lower-order terms (Theorem 4.2, first-order-smooth; population excess risk, constants 1).",
+        watch: "The release is K drawn vertices: a sparse point of the simplex.",
+        module: "algo::smd::sco",
+        summary: CARD_ALGORITHM_5,
+    },
+    settings: &[],
+    needs: &[
+        Need::Domains {
+            allowed: &[DomainChoice::Simplex],
+            why: "González, Guzmán & Paquette 2024, Algorithm 5 samples vertices of the simplex",
+        },
+        Need::SmoothLoss {
+            why: "Theorem 4.2 needs an L₁-smooth loss",
+        },
+        Need::PlainErm {
+            why: "Algorithm 5's sensitivity is for a mean of per-record losses",
+        },
+        Need::NoLasso {
+            why: "Algorithm 5 steps on the smooth objective (the lasso is constant on the simplex)",
+        },
+    ],
+    solves: crate::algo::family::MINIMISATION,
+    purity: Purity::Approximate,
+    demonstration: Demonstration::None,
+    plan: plan_algorithm_5,
+};
+
+/// Algorithm 5's plan.
+struct ScoFamilyPlan {
+    plan: ScoPlan,
+    ridge: f64,
+}
+
+fn plan_algorithm_5(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+    replace_one_only(
+        config,
+        "the vertex draws' sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition \
+         4.3) is for one record replaced in one of the fixed disjoint batches of a public n",
+    )?;
+    let ridge = declared.regularizer.l2;
+    let l0 = declared.lipschitz() + ridge;
+    let lanes = config.repeats.max(1) * (1 + config.compare.len());
+    let plan = ScoPlan::new(
+        declared.n,
+        declared.d,
+        (l0, declared.smoothness()),
+        config.epsilon,
+        config.delta,
+        crate::config::MAX_RUN_STEPS / lanes,
+    )?;
+    let sensitivity = plan.epsilon0 / 2.0;
+    let mut preview = Preview::new(
+        AlgorithmKind::PrivateSco,
+        "private mirror descent for DP-SCO with anytime online-to-batch (González, Guzmán & \
+         Paquette 2024, Algorithm 5)",
+        plan.guarantee.clone(),
+        (sensitivity, NoiseShape::None),
+        plan.draws,
+        sensitivity,
+        declared.lipschitz(),
+    );
+    preview.step_size = Some(plan.tau);
+    Ok(Planned::new(preview, ScoFamilyPlan { plan, ridge }))
+}
+
+impl Plan for ScoFamilyPlan {
+    /// Theorem 4.2's first-order-smooth bound (constants 1): a population excess risk, drawn
+    /// flat as the end-of-run bound.
+    fn theory(&self, posed: &Posed, _preview: &Preview) -> Option<Curve> {
+        posed.min().ok()?;
+        Curve::flat(
+            self.plan.bound(),
+            "González, Guzmán & Paquette 2024, Theorem 4.2 (first-order-smooth, constants 1, population)",
+        )
+    }
+
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
+        Ok(MinRun::on(
+            problem,
+            PrivateSco::new(self.plan.clone(), self.ridge, noise, seeded),
+        ))
+    }
+}
+
+/// The declared game of `config`, which must be on simplices (entropic mirror descent), with a
+/// finite declared L₀: (n, (dx, dy), constants).
+fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize), GameConstants)> {
+    let spec = config.game_spec();
+    if spec.x_domain != DomainKind::Simplex || spec.y_domain != DomainKind::Simplex {
+        return Err(Error::invalid(
+            Control::Game.id(),
+            "rock_paper_scissors or random_matrix: mirror descent with vertex sampling runs on \
+             probability simplices (González, Guzmán & Paquette 2024)",
+            "ball_game",
+        ));
+    }
+    let constants = spec.constants();
+    let l0 = constants.linf_lipschitz;
+    if !(l0.is_finite() && l0 > 0.0) {
+        return Err(Error::invalid(
+            Control::EntryBound.id(),
+            "a declared bound giving a finite L₀ > 0",
+            l0,
+        ));
+    }
+    Ok((spec.n, (spec.dx, spec.dy), constants))
+}
+
+/// Theorem 3.1's regime for the declared constants (this module's written-down choice).
+pub fn regime_of(constants: &GameConstants) -> Regime {
+    let l2 = constants.second_order;
+    if l2 == 0.0 {
+        Regime::Quadratic
+    } else if l2.is_finite() {
+        Regime::SecondOrder
+    } else {
+        Regime::FirstOrder
+    }
+}
+
+/// Algorithm 1's or the baseline's settings from the config.
+fn smd_params(
+    config: &RunConfig,
+    n: usize,
+    dims: (usize, usize),
+    constants: &GameConstants,
+) -> Result<SmdParams> {
+    if config.algorithm == AlgorithmKind::SmdBaseline {
+        return Ok(SmdParams {
+            epsilon: config.epsilon.max(1e-4),
+            delta: if config.delta > 0.0 {
+                config.delta
+            } else {
+                1e-6
+            },
+            steps: config.steps,
+            samples: 1,
+            exact_epsilon0: false,
+            mode: SmdMode::NonPrivate,
+            batch: Some(config.batch),
+            step: config.step_size,
+            relation: config.relation,
+        });
+    }
+    let regime = regime_of(constants);
+    // Every lane's steps keep a row: the page's cap on repeats × steps × algorithms holds T too.
+    let lanes = config.repeats.max(1) * (1 + config.compare.len());
+    let mut params = SmdParams::preset(regime, n, config.epsilon, config.delta, dims.0, dims.1)?
+        .capped(regime, crate::config::MAX_RUN_STEPS / lanes, dims.0, dims.1);
+    if config.leak {
+        params.mode = SmdMode::LeakyDenseGradients;
+    }
+    Ok(params)
+}
+
+/// Algorithm 1's (and the baseline's) plan: the settings, fixed before the data.
+struct SmdFamilyPlan {
+    params: SmdParams,
+    plan: SmdPlan,
+}
+
+fn plan_smd(config: &RunConfig, kind: AlgorithmKind) -> Result<Planned> {
+    let (n, dims, constants) = simplex_game(config)?;
+    let params = smd_params(config, n, dims, &constants)?;
+    let plan = SmdPlan::new(params, n, dims, constants)?;
+    let mode = params.mode;
+    let (algorithm, draws) = match mode {
+        SmdMode::NonPrivate => (
+            "mirror descent, non-private (González, Guzmán & Paquette 2024, the baseline)",
+            0,
+        ),
+        _ => (
+            "private stochastic mirror descent with vertex sampling (González, Guzmán & \
+             Paquette 2024, Algorithm 1)",
+            plan.draws,
+        ),
+    };
+    // The baseline draws nothing; its headline scale is the score sensitivity 2L₀τ/B a private
+    // run of the same T, τ and B would have to hide (shown, never drawn).
+    let scale = plan.score_sensitivity;
+    let mut preview = Preview::new(
+        kind,
+        algorithm,
+        plan.guarantee.clone(),
+        (scale, NoiseShape::None),
+        draws,
+        scale,
+        constants.linf_lipschitz,
+    );
+    preview.draws = plan.noise_draws();
+    preview.step_size = Some(plan.tau);
+    preview.metric = ProblemKind::Saddle.metric();
+    let preview = preview.leaking([mode.leak()]);
+    Ok(Planned::new(preview, SmdFamilyPlan { params, plan }))
+}
+
+fn plan_algorithm_1(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    replace_one_only(
+        config,
+        "the vertex draws' sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition \
+         3.3) is for one record replaced in one of the fixed disjoint batches of a public n",
+    )?;
+    plan_smd(config, AlgorithmKind::PrivateSmd)
+}
+
+fn plan_baseline(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_smd(config, AlgorithmKind::SmdBaseline)
+}
+
+impl Plan for SmdFamilyPlan {
+    /// Algorithm 1: the pre-tuning bound of Theorem 3.1's proof after t steps
+    /// ([`SmdPlan::bound_after`]); the baseline: Lemma 3.8's 2ℓ/(τt) + 5τL₀² (no sparsification,
+    /// no bias). Both against gradient evaluations t·B/n.
+    fn theory(&self, posed: &Posed, _preview: &Preview) -> Option<Curve> {
+        posed.saddle().ok()?;
+        let p = &self.plan;
+        let (steps, b, n) = (p.params.steps, p.batch as f64, p.n as f64);
+        let l0 = p.constants.linf_lipschitz;
+        let bound = |t: usize| match p.params.mode {
+            SmdMode::NonPrivate => {
+                let t = t.max(1) as f64;
+                2.0 * p.ell / (p.tau * t) + 5.0 * p.tau * l0 * l0
+            }
+            _ => p.bound_after(t),
+        };
+        let stride = steps.div_ceil(200).max(1);
+        let mut ts: Vec<usize> = (1..=steps).step_by(stride).collect();
+        if ts.last() != Some(&steps) {
+            ts.push(steps);
+        }
+        let source = match p.params.mode {
+            SmdMode::NonPrivate => {
+                "González, Guzmán & Paquette 2024, Lemma 3.8 (non-private part): 2ℓ/(τt) + 5τL₀²"
+            }
+            _ => {
+                "González, Guzmán & Paquette 2024, proof of Theorem 3.1: 8L₁√(ℓ/t) + 2ℓ/(τt) + 5τL₀² + bias"
+            }
+        };
+        Some(Curve {
+            x: ts.iter().map(|t| *t as f64 * b / n).collect(),
+            y: ts.iter().map(|t| bound(*t)).collect(),
+            source,
+        })
+    }
+
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let game = posed.saddle()?;
+        Ok(Box::new(PrivateSmd::new(
+            game.game.clone(),
+            self.params,
+            noise,
+            seeded,
+        )?))
+    }
+}
+
+/// Algorithm 3's plan.
+struct BiasReducedPlan {
+    params: BiasReducedParams,
+    /// Whether n is large enough for Theorem 3.14 (U ≥ 4); otherwise no bound is drawn.
+    theorem_applies: bool,
+    n: usize,
+    dims: (usize, usize),
+    constants: GameConstants,
+}
+
+fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    replace_one_only(
+        config,
+        "the per-batch sensitivity τ(2L₀/b)(2w_N + 1) (González, Guzmán & Paquette 2024, \
+         Proposition 3.17) is for one record replaced in one fixed batch of a public n",
+    )?;
+    let (n, dims, constants) = simplex_game(config)?;
+    let (params, theorem_applies) = theorem_3_14_or_smallest(
+        n,
+        config.epsilon,
+        config.delta,
+        dims,
+        constants,
+        PROP_3_17_CONSTANT,
+    )?;
+    let (guarantee, epsilon_uniform, max_draws) =
+        declared_bias_reduced(&params, constants.linf_lipschitz)?;
+    let sensitivity = epsilon_uniform / 2.0;
+    let mut preview = Preview::new(
+        AlgorithmKind::BiasReducedSmd,
+        "private stochastic mirror descent with bias-reduced vertex sampling and a privacy \
+         filter (González, Guzmán & Paquette 2024, Algorithms 2–3)",
+        guarantee,
+        (sensitivity, NoiseShape::None),
+        max_draws,
+        sensitivity,
+        constants.linf_lipschitz,
+    );
+    preview.draws = vec![Draws {
+        noise: NoiseShape::None,
+        count: max_draws,
+        sensitivity,
+    }];
+    preview.step_size = Some(params.tau);
+    preview.metric = ProblemKind::Saddle.metric();
+    Ok(Planned::new(
+        preview,
+        BiasReducedPlan {
+            params,
+            theorem_applies,
+            n,
+            dims,
+            constants,
+        },
+    ))
+}
+
+/// Theorem 3.14's bound with its constants set to 1, at the parameters of the plan:
+/// log n·(√C·√(ℓ/n) + √L₀·C^{1/4}·(ℓ^{3/2}√ln(1/δ)/(nε))^{1/2}), C = L₀² + L₂² + ℓML₁².
+pub fn theorem_3_14_bound(
+    n: usize,
+    epsilon: f64,
+    delta: f64,
+    dims: (usize, usize),
+    constants: &GameConstants,
+    level: u32,
+) -> f64 {
+    let (l0, l1, l2) = (
+        constants.linf_lipschitz,
+        constants.l1_smoothness,
+        constants.second_order,
+    );
+    let (nf, l, lg) = (n as f64, ell(dims.0, dims.1), -libm::log(delta));
+    let c = l0 * l0 + l2 * l2 + l * f64::from(level) * l1 * l1;
+    let r = l.powf(1.5) * lg.sqrt() / (nf * epsilon);
+    libm::log(nf) * (c.sqrt() * (l / nf).sqrt() + l0.sqrt() * c.powf(0.25) * r.sqrt())
+}
+
+impl Plan for BiasReducedPlan {
+    /// Theorem 3.14's end-of-run bound (a flat line; constants 1, probability 0.99), when n is
+    /// large enough for the theorem.
+    fn theory(&self, posed: &Posed, _preview: &Preview) -> Option<Curve> {
+        posed.saddle().ok()?;
+        if !self.theorem_applies {
+            return None;
+        }
+        let p = &self.params;
+        // The level M of the truncated geometric is the theorem's: check it is one we serve.
+        TruncatedGeometric::new(p.level).ok()?;
+        Curve::flat(
+            theorem_3_14_bound(
+                self.n,
+                p.epsilon,
+                p.delta,
+                self.dims,
+                &self.constants,
+                p.level,
+            ),
+            "González, Guzmán & Paquette 2024, Theorem 3.14 (constants 1, probability 0.99)",
+        )
+    }
+
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let game = posed.saddle()?;
+        Ok(Box::new(BiasReducedSmd::new(
+            game.game.clone(),
+            self.params,
+            noise,
+            seeded,
+        )?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::registry;
+    use crate::config::MAX_RUN_STEPS;
+
+    fn saddle(algorithm: AlgorithmKind) -> RunConfig {
+        RunConfig {
+            problem: ProblemKind::Saddle,
+            d: 3,
+            algorithm,
+            ..RunConfig::default()
+        }
+    }
+
+    #[test]
+    fn the_regime_follows_the_declared_second_order_constant() {
+        let mut c = saddle(AlgorithmKind::PrivateSmd).game_spec().constants();
+        assert_eq!(regime_of(&c), Regime::Quadratic);
+        c.second_order = 0.5;
+        assert_eq!(regime_of(&c), Regime::SecondOrder);
+        c.second_order = f64::INFINITY;
+        assert_eq!(regime_of(&c), Regime::FirstOrder);
+    }
+
+    #[test]
+    fn algorithm_1s_steps_are_capped_like_the_configs_steps() {
+        // The largest n and ε = 100: preset (7) asks T = n = 10⁶ steps; with 4 repeats the
+        // page's rows allow 2.5·10⁵, and the draws (4T for K = 1) follow.
+        let config = RunConfig {
+            n: 1_000_000,
+            epsilon: 100.0,
+            repeats: 4,
+            ..saddle(AlgorithmKind::PrivateSmd)
+        };
+        config.validate().unwrap();
+        let p = registry::plan(&config).unwrap().preview;
+        assert_eq!(p.draws[0].count, 4 * MAX_RUN_STEPS / 4);
+        assert!(p.is_private());
+    }
+}
