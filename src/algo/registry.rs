@@ -433,4 +433,89 @@ mod tests {
         assert_eq!(e.field(), Some("compare"), "{e}");
         assert!(e.to_string().contains("ridge"), "{e}");
     }
+
+    #[test]
+    fn switching_the_problem_menu_picks_an_algorithm_that_solves_it_and_meets_its_needs() {
+        let start = RunConfig {
+            compare: vec![AlgorithmKind::DpSgd],
+            ..RunConfig::default()
+        };
+        let (game, notes) = pose(&start, ProblemKind::Saddle).unwrap();
+        let solver = family(game.algorithm);
+        assert!(solver.solves.contains(&ProblemKind::Saddle), "{notes:?}");
+        assert_eq!(
+            game.algorithm,
+            FAMILIES
+                .iter()
+                .find(|f| f.solves.contains(&ProblemKind::Saddle))
+                .unwrap()
+                .kind
+        );
+        assert_eq!((game.problem, game.d), (ProblemKind::Saddle, 3));
+        assert!(game.compare.is_empty(), "DP-SGD solves no game");
+        for words in [
+            "algorithm set to",
+            "dimension d set to 3",
+            "compared algorithms",
+        ] {
+            assert!(
+                notes.iter().any(|n| n.contains(words)),
+                "{words}: {notes:?}"
+            );
+        }
+        // The posed game runs as picked.
+        plan(&game).unwrap();
+        // And back: a minimisation algorithm again; a family that solves the kind stays.
+        let (back, notes) = pose(&game, ProblemKind::Minimisation).unwrap();
+        assert!(
+            family(back.algorithm)
+                .solves
+                .contains(&ProblemKind::Minimisation)
+        );
+        plan(&back).unwrap();
+        assert!(notes[0].starts_with("algorithm set to"), "{notes:?}");
+        let (same, notes) = pose(&start, ProblemKind::Minimisation).unwrap();
+        assert_eq!((same.algorithm, notes.len()), (start.algorithm, 0));
+        // A loaded file is for minimisation: a game switches to the seed's records.
+        let csv = RunConfig {
+            data: DataSource::Csv,
+            ..start
+        };
+        let (game, notes) = pose(&csv, ProblemKind::Saddle).unwrap();
+        assert_eq!(game.data, DataSource::Synthetic);
+        assert!(notes.iter().any(|n| n.contains("synthetic")), "{notes:?}");
+    }
+
+    #[test]
+    fn unclipped_heavy_game_records_say_not_private_before_the_run_whatever_the_family() {
+        for family in FAMILIES
+            .iter()
+            .filter(|f| f.solves.contains(&ProblemKind::Saddle))
+        {
+            let (game, _) = pick(&RunConfig::default(), family.kind);
+            let heavy = RunConfig {
+                records: crate::config::RecordChoice::Heavy,
+                tail: crate::data::Tail::StudentT { nu: 3.0 },
+                ..game
+            };
+            let clipped = plan(&heavy).unwrap();
+            let bare = RunConfig {
+                clip_records: false,
+                ..heavy
+            };
+            let unclipped = plan(&bare).unwrap();
+            let leak = game_leak(&bare).unwrap();
+            assert!(
+                !clipped.preview.leaks.iter().any(|l| l == leak),
+                "{:?}",
+                family.kind
+            );
+            assert!(
+                unclipped.preview.leaks.iter().any(|l| l == leak),
+                "{:?}",
+                family.kind
+            );
+            assert!(!unclipped.preview.is_private());
+        }
+    }
 }
