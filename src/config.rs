@@ -69,11 +69,16 @@ pub enum AlgorithmKind {
     ByoaPhased,
     /// The exponential mechanism on a grid (seed 000 Algorithm 9), d ≤ 2.
     ExponentialGrid,
+    /// Localized Double Output Perturbation, Lowy 2026 Algorithms 1 and 4 (pure ε, heavy tails;
+    /// see [`crate::algo::heavy_tails`]).
+    LocalizedDoubleOutputPerturbation,
+    /// The pure-ε noisy clipped GD baseline of Lowy 2026's lesson (ε/T per step).
+    PureClippedGd,
 }
 
 impl AlgorithmKind {
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 11] = [
+    pub const ALL: [AlgorithmKind; 13] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -85,6 +90,8 @@ impl AlgorithmKind {
         AlgorithmKind::Byoa,
         AlgorithmKind::ByoaPhased,
         AlgorithmKind::ExponentialGrid,
+        AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        AlgorithmKind::PureClippedGd,
     ];
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).
@@ -275,6 +282,12 @@ pub struct RunConfig {
     /// per-sample clipping, DP-SVRG with BB steps from exact gradients, DP-AccMD with the printed
     /// exact-gradient y-step. The ledger then says NOT PRIVATE.
     pub leak: bool,
+    /// The moment order k ≥ 2 of the heavy-tail algorithms (Lowy 2026): G_k = (E A(z)^k)^(1/k) is
+    /// declared from the generating distribution and sets the threshold C* = G_k (mε/d)^(1/k).
+    pub moment_k: f64,
+    /// J, the calls per phase of Localized Double Output Perturbation (aggregated by the median
+    /// trick; 1 means no aggregation).
+    pub repetitions: usize,
 }
 
 /// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
@@ -321,6 +334,8 @@ impl Default for RunConfig {
             grid_resolution: 64,
             repeats: 1,
             leak: false,
+            moment_k: 2.0,
+            repetitions: 1,
         }
     }
 }
@@ -552,6 +567,8 @@ impl RunConfig {
         }
         in_range_usize(Control::GridResolution, self.grid_resolution, 2, 400)?;
         in_range_usize(Control::Repeats, self.repeats, 1, 100)?;
+        in_range(Control::MomentK, self.moment_k, 2.0, 100.0)?;
+        in_range_usize(Control::Repetitions, self.repetitions, 1, 101)?;
         let lanes = self.algorithms().count();
         let total = self.repeats * self.steps * lanes;
         if total > MAX_RUN_STEPS {
@@ -891,6 +908,10 @@ pub enum Control {
     Repeats,
     /// `leak`: the pitfall demonstration.
     Leak,
+    /// `moment_k`: the moment order k of the heavy-tail algorithms.
+    MomentK,
+    /// `repetitions`: J, the calls per phase of localisation.
+    Repetitions,
 }
 
 /// A control serialises as its id (the page finds the element by it).
@@ -905,7 +926,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 37] = [
+    pub const ALL: [Control; 39] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::Data,
@@ -943,6 +964,8 @@ impl Control {
         Control::GridResolution,
         Control::Repeats,
         Control::Leak,
+        Control::MomentK,
+        Control::Repetitions,
     ];
 
     /// The [`RunConfig`] key, which is also the id of the control's element on the page.
@@ -985,6 +1008,8 @@ impl Control {
             Control::GridResolution => "grid_resolution",
             Control::Repeats => "repeats",
             Control::Leak => "leak",
+            Control::MomentK => "moment_k",
+            Control::Repetitions => "repetitions",
         }
     }
 

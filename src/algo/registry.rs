@@ -8,8 +8,8 @@ use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, s
 use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
-    byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
-    output_perturbation,
+    byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, heavy_tails, noisy_gd,
+    objective_perturbation, output_perturbation,
 };
 use crate::config::{AlgorithmKind, Control, RunConfig, at_control};
 use crate::error::{Error, Result};
@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 11] = [
+pub static FAMILIES: [&Family; 13] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -32,6 +32,8 @@ pub static FAMILIES: [&Family; 11] = [
     &byoa::FAMILY,
     &byoa::FAMILY_PHASED,
     &exponential_grid::FAMILY,
+    &heavy_tails::FAMILY_LOCALIZED,
+    &heavy_tails::FAMILY_CLIPPED_GD,
 ];
 
 /// The family of `kind`.

@@ -9,9 +9,13 @@
 //! for the R^d extension only; the paper's Laplace tail bound (Lemma C.2) is false for d ≥ 2 and
 //! is not used; δ in this paper is a failure probability, never a DP parameter.
 
+pub mod clipped_gd;
 pub mod extension;
+pub mod family;
+pub mod localized;
 
 pub use extension::{
     Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
     rare_outlier, threshold,
 };
+pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALIZED};
