@@ -288,6 +288,9 @@ pub struct RunConfig {
     /// J, the calls per phase of Localized Double Output Perturbation (aggregated by the median
     /// trick; 1 means no aggregation).
     pub repetitions: usize,
+    /// λ₁, the base ridge of localisation (utility only: every phase's noise is calibrated to its
+    /// own λ_t = 32^(t−1)·λ₁); `None` takes (G_k (d/(nε))^(1−1/k) + G₂/√n)/D.
+    pub lambda1: Option<f64>,
 }
 
 /// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
@@ -336,6 +339,7 @@ impl Default for RunConfig {
             leak: false,
             moment_k: 2.0,
             repetitions: 1,
+            lambda1: None,
         }
     }
 }
@@ -569,6 +573,9 @@ impl RunConfig {
         in_range_usize(Control::Repeats, self.repeats, 1, 100)?;
         in_range(Control::MomentK, self.moment_k, 2.0, 100.0)?;
         in_range_usize(Control::Repetitions, self.repetitions, 1, 101)?;
+        if let Some(lambda) = self.lambda1 {
+            in_range(Control::Lambda1, lambda, 1e-9, 1e6)?;
+        }
         let lanes = self.algorithms().count();
         let total = self.repeats * self.steps * lanes;
         if total > MAX_RUN_STEPS {
@@ -912,6 +919,8 @@ pub enum Control {
     MomentK,
     /// `repetitions`: J, the calls per phase of localisation.
     Repetitions,
+    /// `lambda1`: the base ridge λ₁ of localisation.
+    Lambda1,
 }
 
 /// A control serialises as its id (the page finds the element by it).
@@ -926,7 +935,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 39] = [
+    pub const ALL: [Control; 40] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::Data,
@@ -966,6 +975,7 @@ impl Control {
         Control::Leak,
         Control::MomentK,
         Control::Repetitions,
+        Control::Lambda1,
     ];
 
     /// The [`RunConfig`] key, which is also the id of the control's element on the page.
@@ -1010,6 +1020,7 @@ impl Control {
             Control::Leak => "leak",
             Control::MomentK => "moment_k",
             Control::Repetitions => "repetitions",
+            Control::Lambda1 => "lambda1",
         }
     }
 

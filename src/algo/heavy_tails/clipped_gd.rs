@@ -11,8 +11,10 @@
 //! - **The threshold**: C = G_k (n(ε/T)/d)^(1/k), the C* of a call with the per-step budget ε/T
 //!   (it balances the per-step noise against the clipping bias G_k^k/C^(k−1)); a declared `clip`
 //!   replaces it. From the declared G_k, never the sample.
-//! - **The step**: η = D/(G·√T) with G² = (C + l2·R)² + d(d+1)β², a bound on the second moment
-//!   of the noisy gradient (E‖b‖² = d(d+1)β²): the subgradient method's step.
+//! - **The step**: η = D/(G·√T) with G² = (G₂ + l2·R)² + d(d+1)β², the subgradient method's step
+//!   for the noisy gradient's second moment: E‖b‖² = d(d+1)β², and a clipped gradient is no longer
+//!   than the raw one, whose second moment is the declared G₂² (C itself, often far above the
+//!   typical gradient, made the steps vanishingly small). Utility only.
 //!
 //! # Privacy
 //! Each step's g has ℓ2 sensitivity 2C/n under replace-one (one clipped term changes; the ridge and
@@ -20,7 +22,7 @@
 //! steps compose to ε (basic composition, pure DP). The guarantee is stated from (n, ε, T, C).
 //!
 //! # Utility
-//! E F(w̄) − F* ≲ D·√((C + l2R)² + d(d+1)β²)/√T + D·G_k^k/((k−1)C^(k−1)): with β ∝ T the noise term
+//! E F(w̄) − F* ≲ D·√((G₂ + l2R)² + d(d+1)β²)/√T + D·G_k^k/((k−1)C^(k−1)): with β ∝ T the noise term
 //! grows as √T·d·C/(nε), against Double-OutputPert's d·C/(nε) — the √T loss the lesson shows.
 //!
 //! # Reference
@@ -66,9 +68,9 @@ impl ClippedGdPlan {
         self.sensitivity() * self.steps as f64 / self.epsilon
     }
 
-    /// The theory step η = D/(G√T), G² = (C + l2·R)² + d(d+1)β² (module docs).
+    /// The theory step η = D/(G√T), G² = (G₂ + l2·R)² + d(d+1)β² (module docs).
     pub fn default_step(
-        clip: f64,
+        moment_2: f64,
         scale: f64,
         d: usize,
         steps: usize,
@@ -76,7 +78,7 @@ impl ClippedGdPlan {
         ridge: f64,
     ) -> f64 {
         let radius = diameter / 2.0;
-        let g2 = (clip + ridge * radius).powi(2) + (d * (d + 1)) as f64 * scale * scale;
+        let g2 = (moment_2 + ridge * radius).powi(2) + (d * (d + 1)) as f64 * scale * scale;
         diameter / (g2.sqrt() * (steps as f64).sqrt())
     }
 
