@@ -175,6 +175,8 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
         }),
         with(&|c| c.tail = Tail::RareOutlier { p: 0.01, a: 50.0 }),
         with(&|c| c.tail = Tail::RareOutlier { p: 2.0, a: 50.0 }),
+        with(&|c| c.lambda1 = Some(0.0)),
+        with(&|c| c.lambda1 = Some(1e6)),
         with(&|c| c.clip = Some(1e-9)),
         with(&|c| c.step_size = Some(1e6)),
         with(&|c| {

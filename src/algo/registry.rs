@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 13] = [
+pub static FAMILIES: [&Family; 14] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -34,6 +34,7 @@ pub static FAMILIES: [&Family; 13] = [
     &exponential_grid::FAMILY,
     &heavy_tails::FAMILY_LOCALIZED,
     &heavy_tails::FAMILY_CLIPPED_GD,
+    &heavy_tails::FAMILY_SINGLE_STAGE,
 ];
 
 /// The family of `kind`.

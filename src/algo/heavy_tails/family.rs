@@ -5,7 +5,8 @@
 
 use super::clipped_gd::{ClippedGdPlan, PureClippedGd};
 use super::extension::{declared_moment, derivative_bounds, threshold};
-use super::localized::{Declared, LocalizedPlan, PopLocalize, schedule};
+use super::localized::{Declared, LocalizedPlan, PopLocalize, base_lambda, schedule};
+use super::single_stage::{SingleStage, SingleStagePlan, check_records};
 use crate::algo::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, replace_one_only,
     setting,
@@ -336,6 +337,153 @@ impl Plan for ClippedGdFamilyPlan {
     }
 }
 
+/// The page's card for the single-stage variant.
+pub const CARD_SINGLE_STAGE: &str = "Single-stage output perturbation on the Lipschitz extension: \
+a variant derived from Lowy 2026's Lipschitz extension in our digest, not an algorithm of the \
+paper. One certified solve of the ridge-regularised objective with every record's loss replaced \
+by f_C (C = G_k (nε/d)^(1/k) from the declared G_k), then one ℓ2-Laplace draw calibrated to \
+Δ = 2C/(λn) + 2r_acc. Pure ε-DP for every dataset; no localisation, so the ridge λ's bias and the \
+noise d·Δ/ε stay coupled: compare it with Localized Double Output Perturbation.";
+
+/// The single-stage variant's entry in the registry.
+pub static FAMILY_SINGLE_STAGE: Family = Family {
+    kind: AlgorithmKind::OutputPerturbationLipschitzExtension,
+    card: CardText {
+        name: "output perturbation on f_C",
+        source: "Variant derived from Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Lemma 2.2 (the Lipschitz extension); not in the paper",
+        assumptions: "Convex loss with declared G_k (k ≥ 2); W an ℓ2 ball; a smooth loss with a bounded derivative.",
+        privacy: "Pure ε, replace-one: one ℓ2-Laplace draw for Δ = 2C/(λn) + 2r_acc after a certified solve (λ-strong convexity, C-Lipschitz extended losses).",
+        utility: "E‖out − ŵ_λ‖ ≤ d·Δ/ε + r_acc + G_k^k/((k−1)λC^(k−1)), plus the ridge's bias λD²/2 in F.",
+        watch: "One jump at the end: the certified point, then the noise.",
+        module: "algo::heavy_tails::single_stage",
+        summary: CARD_SINGLE_STAGE,
+    },
+    settings: &[
+        setting(
+            Control::MomentK,
+            "moment order k",
+            "G_k is declared from the data's distribution; it sets the threshold C",
+        ),
+        setting(
+            Control::Clip,
+            "threshold C",
+            "empty: C = G_k (nε/d)^(1/k), the bias–noise balance",
+        ),
+        setting(
+            Control::Lambda1,
+            "ridge λ",
+            "empty: (G_k (d/(nε))^(1−1/k) + G₂/√n)/D, whose bias λD²/2 is of the rate's order",
+        ),
+    ],
+    needs: NEEDS,
+    solves: MINIMISATION,
+    purity: Purity::Pure,
+    demonstration: Demonstration::None,
+    plan: plan_single_stage,
+};
+
+/// The single-stage plan.
+struct SingleStageFamilyPlan {
+    plan: SingleStagePlan,
+    moment_2: f64,
+    diameter: f64,
+}
+
+fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+    replace_one_only(
+        config,
+        "the argmin's sensitivity 2C/(λn) is for a replaced record",
+    )?;
+    let (moment_k, moment_2) = moments(config)?;
+    let (_, curvature) = derivative_bounds(config.loss).unwrap_or((1.0, f64::INFINITY));
+    let diameter = declared.domain.diameter_in(config.d);
+    let clip = config.clip.unwrap_or_else(|| {
+        threshold(
+            moment_k,
+            config.n,
+            config.epsilon,
+            config.d,
+            config.moment_k,
+        )
+    });
+    let lambda = config.lambda1.unwrap_or_else(|| {
+        base_lambda(&Declared {
+            n: config.n,
+            d: config.d,
+            epsilon: config.epsilon,
+            k: config.moment_k,
+            moment_k,
+            moment_2,
+            diameter,
+            repetitions: 1,
+            clip: None,
+            lambda1: None,
+        })
+    });
+    let plan = SingleStagePlan {
+        epsilon: config.epsilon,
+        n: config.n,
+        d: config.d,
+        clip,
+        lambda,
+        l2: config.l2,
+        radius: declared.radius(),
+        loss: config.loss,
+        curvature,
+        moment: (moment_k, config.moment_k),
+    };
+    let mut preview = Preview::new(
+        AlgorithmKind::OutputPerturbationLipschitzExtension,
+        "output perturbation on the Lipschitz extension (single stage)",
+        plan.guarantee(),
+        (
+            plan.scale(),
+            NoiseShape::L2Laplace {
+                scale: plan.scale(),
+                d: config.d,
+            },
+        ),
+        1,
+        plan.sensitivity(),
+        clip,
+    );
+    preview.sensitivity_ball = Some(plan.sensitivity());
+    Ok(Planned::new(
+        preview,
+        SingleStageFamilyPlan {
+            plan,
+            moment_2,
+            diameter,
+        },
+    ))
+}
+
+impl Plan for SingleStageFamilyPlan {
+    /// (G₂ + λD)·(d·β + r_acc + G_k^k/((k−1)λC^(k−1))) + λD²/2, up to constants (digest §4.4).
+    fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
+        let p = &self.plan;
+        let (g_k, k) = p.moment;
+        let distance = p.d as f64 * p.scale()
+            + p.accuracy()
+            + libm::pow(g_k, k) / ((k - 1.0) * p.lambda * libm::pow(p.clip, k - 1.0));
+        let bound = (self.moment_2 + p.lambda * self.diameter) * distance
+            + p.lambda * self.diameter * self.diameter / 2.0;
+        Curve::flat(
+            bound,
+            "digest of Lowy 2026 §4.4: noise, certified accuracy and clipping bias, plus the ridge's bias, up to constants",
+        )
+    }
+
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
+        check_records(&problem.objective, self.plan.n)?;
+        Ok(MinRun::on(
+            problem,
+            SingleStage::new(self.plan, noise, seeded),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -509,7 +657,7 @@ mod tests {
     #[test]
     #[ignore]
     fn heavy_tail_lesson_localized_against_clipped_gd() {
-        println!("n, ε, λ₁ multiple, localized, clipped GD (T = 50)");
+        println!("n, ε, λ₁ multiple, localized, clipped GD (T = 50), single stage");
         for epsilon in [0.5, 2.0] {
             for n in [1000, 4000, 16_000, 64_000] {
                 for multiple in [1.0, 10.0, 100.0] {
@@ -517,7 +665,10 @@ mod tests {
                         n,
                         epsilon,
                         repeats: 20,
-                        compare: vec![AlgorithmKind::PureClippedGd],
+                        compare: vec![
+                            AlgorithmKind::PureClippedGd,
+                            AlgorithmKind::OutputPerturbationLipschitzExtension,
+                        ],
                         ..heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation)
                     };
                     let lambda1 = lambda_of(&base) * multiple;
@@ -525,9 +676,32 @@ mod tests {
                         lambda1: Some(lambda1),
                         ..base
                     });
-                    println!("{n}, {epsilon}, {multiple}, {:.4e}, {:.4e}", e[0], e[1]);
+                    println!(
+                        "{n}, {epsilon}, {multiple}, {:.4e}, {:.4e}, {:.4e}",
+                        e[0], e[1], e[2]
+                    );
                 }
             }
         }
+    }
+
+    #[test]
+    fn single_stage_output_perturbation_on_the_extension_releases_at_pure_epsilon() {
+        let config = heavy(AlgorithmKind::OutputPerturbationLipschitzExtension);
+        let preview = registry::plan(&config).unwrap().preview;
+        // Δ = 2C/(λn) + 2·C/(2λn) = 3C/(λn), β = Δ/ε, C = G_2 (nε/d)^(1/2).
+        let c = 0.5 * 3f64.sqrt() * (4000.0f64 / 2.0).sqrt();
+        assert!((preview.lipschitz - c).abs() < 1e-9 * c);
+        let lambda = lambda_of(&config);
+        let delta = 3.0 * c / (lambda * 4000.0);
+        assert!(
+            (preview.sensitivity - delta).abs() < 1e-12 * delta,
+            "{}",
+            preview.sensitivity
+        );
+        assert_eq!((preview.releases, preview.guarantee.delta), (1, 0.0));
+        let (w, guarantee, _) = release(config);
+        assert_eq!((guarantee.epsilon, guarantee.delta), (1.0, 0.0));
+        assert!(w.iter().all(|v| v.is_finite()) && crate::linalg::norm2(&w) <= 4.0 + 1e-9);
     }
 }

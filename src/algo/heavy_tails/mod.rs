@@ -13,9 +13,10 @@ pub mod clipped_gd;
 pub mod extension;
 pub mod family;
 pub mod localized;
+pub mod single_stage;
 
 pub use extension::{
     Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
     rare_outlier, threshold,
 };
-pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALIZED};
+pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALIZED, FAMILY_SINGLE_STAGE};
