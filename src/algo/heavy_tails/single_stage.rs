@@ -20,7 +20,7 @@
 //! point adds r_acc on each side (digest §4.4, Lemma N1's setting).
 //!
 //! # Utility
-//! E‖out − ŵ_λ‖ ≤ d·β + r_acc + E[L_B]/λ with E[L_B] ≤ G_k^k/((k−1)C^(k−1)) (digest §4.4).
+//! E‖out − ŵ_λ‖ ≤ d·β + r_acc + E L_B/λ with E L_B ≤ G_k^k/((k−1)C^(k−1)) (digest §4.4).
 //!
 //! # Reference
 //! Digest 003 §4.4 (derivation, verified numerically there), built on A. Lowy, "Optimal Rates for
