@@ -78,7 +78,9 @@ impl ClippedGdPlan {
         ridge: f64,
     ) -> f64 {
         let radius = diameter / 2.0;
-        let g2 = (moment_2 + ridge * radius).powi(2) + (d * (d + 1)) as f64 * scale * scale;
+        // Products, not powi: the same bits natively and in wasm.
+        let g = moment_2 + ridge * radius;
+        let g2 = g * g + (d * (d + 1)) as f64 * scale * scale;
         diameter / (g2.sqrt() * (steps as f64).sqrt())
     }
 

@@ -320,7 +320,8 @@ impl Plan for ClippedGdFamilyPlan {
         let (g_k, k, g_2) = self.moment;
         let radius = self.diameter / 2.0;
         let beta = p.scale();
-        let g2 = (g_2 + self.ridge * radius).powi(2) + (p.d * (p.d + 1)) as f64 * beta * beta;
+        let g = g_2 + self.ridge * radius;
+        let g2 = g * g + (p.d * (p.d + 1)) as f64 * beta * beta;
         let bound = self.diameter * g2.sqrt() / (p.steps as f64).sqrt()
             + self.diameter * libm::pow(g_k, k) / ((k - 1.0) * libm::pow(p.clip, k - 1.0));
         Curve::flat(
