@@ -14,6 +14,7 @@ pub mod extension;
 pub mod family;
 pub mod localized;
 pub mod single_stage;
+pub mod subgradient;
 
 pub use extension::{
     Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
