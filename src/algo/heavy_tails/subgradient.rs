@@ -116,6 +116,47 @@ pub fn adaptive_subgradient(
     }
 }
 
+/// Φ_Z(w, y₁…y_m) = (1/m)Σ [φ(⟨xᵢ, yᵢ⟩, labelᵢ) + C‖w − yᵢ‖] + (λ/2)‖w − w₀‖², the joint convex
+/// reformulation of Lemma 2.7 (its minimum over w ∈ W_w, yᵢ ∈ W is min_w F̂_{C,λ}(w) with the
+/// paper's W-constrained f_C), and a subgradient (proof of Prop D.1, digest pitfall 18's signs):
+/// sᵢ = (w − yᵢ)/‖w − yᵢ‖ (0 when w = yᵢ), g^(w) = (C/m)Σsᵢ + λ(w − w₀),
+/// g^(yᵢ) = (1/m)(φ′·xᵢ − C·sᵢ). `point` and `grad` are (w, y₁, …, y_m), each block of length d.
+pub fn joint_value_and_subgradient(
+    point: &[f64],
+    records: &[(&[f64], f64)],
+    glm: crate::loss::Glm,
+    threshold: f64,
+    lambda: f64,
+    centre: &[f64],
+    grad: &mut [f64],
+) -> f64 {
+    use crate::loss::GlmLoss;
+    let d = centre.len();
+    let m = records.len() as f64;
+    let w = &point[..d];
+    grad.fill(0.0);
+    let mut value = 0.0;
+    for (i, (x, label)) in records.iter().enumerate() {
+        let y = &point[(i + 1) * d..(i + 2) * d];
+        let (f, slope) = glm.value_and_derivative(crate::linalg::dot(x, y), *label);
+        let gap: Vec<f64> = w.iter().zip(y).map(|(a, b)| a - b).collect();
+        let dist = norm2(&gap);
+        value += (f + threshold * dist) / m;
+        let (gw, gy) = grad.split_at_mut((i + 1) * d);
+        let gy = &mut gy[..d];
+        axpy(slope / m, x, gy);
+        if dist > 0.0 {
+            axpy(threshold / (m * dist), &gap, &mut gw[..d]);
+            axpy(-threshold / (m * dist), &gap, gy);
+        }
+    }
+    for k in 0..d {
+        grad[k] += lambda * (w[k] - centre[k]);
+        value += 0.5 * lambda * (w[k] - centre[k]) * (w[k] - centre[k]);
+    }
+    value
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::localized::project_two_balls;
@@ -201,5 +242,85 @@ mod tests {
         assert!(gap <= alpha + 1e-9, "{gap}");
         // Not vacuous: the certificate is tight enough to matter (the start's gap is > 1).
         assert!(phi(&[1.5, 1.0]) - best > 1.0);
+    }
+
+    #[test]
+    fn over_the_records_blocks_the_joint_minimum_is_the_papers_extension() {
+        // Lemma 2.7: for fixed w, min over yᵢ ∈ W of Φ is (1/m)Σ f_C^W(w, zᵢ) + (λ/2)‖w − w₀‖².
+        // Algorithm 3 on the y-blocks (w held fixed) against the numerical f_C^W of
+        // `extension_on_ball`, on REVIEW-001-003's example (the inner minimiser on W's boundary)
+        // and one more record.
+        use super::super::extension::{Extension, extension_on_ball};
+        use crate::loss::Glm;
+        let glm = Glm::absolute();
+        let (w, centre, lambda, c) = ([0.2, 0.5], [0.0, 0.0], 0.3, 1.0);
+        let records: [(&[f64], f64); 2] = [(&[3.0, 0.5], 5.0), (&[-1.0, 2.0], 0.4)];
+        let expected = records
+            .iter()
+            .map(|(x, y)| {
+                let ext = Extension { glm, threshold: c };
+                extension_on_ball(&ext, &w, x, *y, &centre, 1.0).0
+            })
+            .sum::<f64>()
+            / 2.0
+            + 0.5 * lambda * (w[0] * w[0] + w[1] * w[1]);
+        let start = [w[0], w[1], 0.0, 0.0, 0.0, 0.0];
+        let alpha = 1e-2;
+        let out = adaptive_subgradient(
+            &start[2..],
+            2.0 * 2f64.sqrt(),
+            alpha,
+            |ys, g| {
+                let mut point = w.to_vec();
+                point.extend_from_slice(ys);
+                let mut full = vec![0.0; 6];
+                joint_value_and_subgradient(&point, &records, glm, c, lambda, &centre, &mut full);
+                g.copy_from_slice(&full[2..]);
+            },
+            |ys, _| {
+                for y in ys.chunks_exact_mut(2) {
+                    ball(1.0)(y);
+                }
+            },
+            10_000_000,
+        );
+        assert!(out.certified);
+        let mut point = w.to_vec();
+        point.extend_from_slice(&out.point);
+        let mut scratch = vec![0.0; 6];
+        let got =
+            joint_value_and_subgradient(&point, &records, glm, c, lambda, &centre, &mut scratch);
+        println!("min_y Φ = {got:.6} vs Σf_C^W/m + ridge = {expected:.6}");
+        assert!(
+            got >= expected - 1e-6 && got <= expected + alpha,
+            "{got} vs {expected}"
+        );
+    }
+
+    #[test]
+    fn the_joint_subgradient_has_the_papers_signs() {
+        // Digest pitfall 18: d/dw ‖w − yᵢ‖ = +sᵢ and d/dyᵢ = −sᵢ. Central differences of Φ at a
+        // point where Φ is differentiable (logistic loss, w ≠ yᵢ).
+        use crate::loss::Glm;
+        let records: [(&[f64], f64); 2] = [(&[1.0, -2.0], 1.0), (&[0.5, 0.3], -1.0)];
+        let point = [0.1, 0.2, -0.3, 0.4, 0.6, -0.1];
+        let (glm, c, lambda, centre) = (Glm::Logistic, 0.7, 0.5, [0.05, -0.05]);
+        let mut grad = vec![0.0; 6];
+        joint_value_and_subgradient(&point, &records, glm, c, lambda, &centre, &mut grad);
+        let h = 1e-6;
+        for k in 0..6 {
+            let (mut a, mut b) = (point, point);
+            a[k] += h;
+            b[k] -= h;
+            let mut s = vec![0.0; 6];
+            let fd = (joint_value_and_subgradient(&a, &records, glm, c, lambda, &centre, &mut s)
+                - joint_value_and_subgradient(&b, &records, glm, c, lambda, &centre, &mut s))
+                / (2.0 * h);
+            assert!(
+                (fd - grad[k]).abs() < 1e-6,
+                "coordinate {k}: {fd} vs {}",
+                grad[k]
+            );
+        }
     }
 }
