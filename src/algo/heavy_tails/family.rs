@@ -214,7 +214,8 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
         first.clip,
     );
     preview.draws = plan.draws();
-    preview.sensitivity_ball = Some(first.stage1_radius());
+    // Phase 1's argmin moves by at most 2C/(λm) between neighbours (before the certificates).
+    preview.sensitivity_ball = Some(2.0 * first.stage1_radius());
     Ok(Planned::new(preview, LocalizedFamilyPlan { plan }))
 }
 
@@ -448,7 +449,8 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
         plan.sensitivity(),
         clip,
     );
-    preview.sensitivity_ball = Some(plan.sensitivity());
+    // The argmin moves by at most 2C/(λn) between neighbours (Δ less the certified 2r_acc).
+    preview.sensitivity_ball = Some(plan.sensitivity() - 2.0 * plan.accuracy());
     Ok(Planned::new(
         preview,
         SingleStageFamilyPlan {

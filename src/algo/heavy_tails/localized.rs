@@ -538,6 +538,7 @@ pub struct PopLocalize {
     grad_evals: f64,
     draws_made: usize,
     last: Option<CertificateStatus>,
+    last_grad_norm: f64,
     constants: Option<CertificateConstants>,
 }
 
@@ -571,6 +572,7 @@ impl PopLocalize {
             grad_evals: 0.0,
             draws_made: 0,
             last: None,
+            last_grad_norm: f64::NAN,
             constants: None,
         })
     }
@@ -670,6 +672,7 @@ impl PopLocalize {
         };
         self.grad_evals += (run.grad_evals() - before) * p.m as f64 / data.n() as f64;
         self.safeguard |= run.used_safeguard();
+        self.last_grad_norm = cert.grad_norm;
         self.last = Some(CertificateStatus {
             bound: cert.distance_bound,
             threshold: run.radius(),
@@ -780,8 +783,9 @@ impl PrivateAlgorithm for PopLocalize {
             return None;
         }
         let loss = objective.value(&self.current);
-        let grad_norm = self.last.map_or(f64::NAN, |c| c.bound);
         let noise_norm = self.advance(objective.data());
+        // ‖∇Q‖ of the call's surrogate at the certificate's point (non-private).
+        let grad_norm = self.last_grad_norm;
         let report = StepReport {
             t: self.steps,
             grad_evals: self.grad_evals,
