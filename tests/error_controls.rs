@@ -13,6 +13,7 @@ use dp_playground::config::{
     AlgorithmKind, Control, DataSource, DomainChoice, GameChoice, ProblemKind, RecordChoice,
     RunConfig, SvrgNoiseChoice,
 };
+use dp_playground::data::Tail;
 use dp_playground::loss::{Glm, Wrap};
 use dp_playground::privacy::Relation;
 use dp_playground::privacy::calibration::GaussianMethod;
@@ -203,6 +204,20 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
             c.loss = Glm::Squared { label_bound: 1.0 }
         }),
         with(&|c| c.grid_resolution = 400),
+        // The heavy-tail families' settings (Lowy 2026): k, J, heavy tails and the outlier law.
+        with(&|c| c.moment_k = 1.5),
+        with(&|c| c.moment_k = 100.0),
+        with(&|c| c.repetitions = 101),
+        with(&|c| c.repetitions = 0),
+        with(&|c| {
+            c.tail = Tail::ParetoRadial { alpha: 2.5 };
+            c.moment_k = 3.0;
+            c.feature_bound = 1e6
+        }),
+        with(&|c| c.tail = Tail::RareOutlier { p: 0.01, a: 50.0 }),
+        with(&|c| c.tail = Tail::RareOutlier { p: 2.0, a: 50.0 }),
+        with(&|c| c.lambda1 = Some(0.0)),
+        with(&|c| c.lambda1 = Some(1e6)),
         with(&|c| c.clip = Some(1e-9)),
         with(&|c| c.step_size = Some(1e6)),
         with(&|c| {

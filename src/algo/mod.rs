@@ -9,6 +9,7 @@ pub mod dp_sgd;
 pub mod dp_svrg;
 pub mod exponential_grid;
 pub mod family;
+pub mod heavy_tails;
 pub mod noisy_gd;
 pub mod objective_perturbation;
 pub mod output_perturbation;

@@ -8,8 +8,8 @@ use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, s
 use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
-    byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
-    output_perturbation, smd,
+    byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, heavy_tails, noisy_gd,
+    objective_perturbation, output_perturbation, smd,
 };
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 15] = [
+pub static FAMILIES: [&Family; 18] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -36,6 +36,9 @@ pub static FAMILIES: [&Family; 15] = [
     &smd::family::FAMILY_BASELINE,
     &smd::family::FAMILY_BIAS_REDUCED,
     &smd::family::FAMILY_SCO,
+    &heavy_tails::FAMILY_LOCALIZED,
+    &heavy_tails::FAMILY_CLIPPED_GD,
+    &heavy_tails::FAMILY_SINGLE_STAGE,
 ];
 
 /// The family of `kind`.

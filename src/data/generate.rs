@@ -36,6 +36,12 @@ pub enum Tail {
     LogNormal { sigma: f64 },
     /// Contaminated Gaussian: with probability p, ξ = s·g (an outlier at scale s), else ξ = g.
     Contaminated { p: f64, scale: f64 },
+    /// The rare large outlier of Lowy 2026 (pure-DP heavy tails), Appendix G: ξ = a·e₁ with
+    /// probability p, else ξ = 0, so E‖ξ‖^k = p·a^k exactly; a = G_k·p^(−1/k) gives the k-th moment
+    /// G_k^k ([`crate::algo::heavy_tails::rare_outlier`]). The paper's hard instance for the
+    /// pure-DP lower bound: only about n·p records carry the signal. Not symmetric (the paper's
+    /// instance is indexed by one direction ν; e₁ here).
+    RareOutlier { p: f64, a: f64 },
 }
 
 impl Tail {
@@ -65,6 +71,16 @@ impl Tail {
                     ));
                 }
                 pos("scale", scale)
+            }
+            Tail::RareOutlier { p, a } => {
+                if !(0.0..=1.0).contains(&p) {
+                    return Err(Error::invalid(
+                        format!("{field}.p"),
+                        "a probability in [0, 1]",
+                        p,
+                    ));
+                }
+                pos("a", a)
             }
         }
     }
@@ -110,6 +126,15 @@ impl Tail {
                 let u: f64 = rng.random();
                 if u < p {
                     out.iter_mut().for_each(|x| *x *= scale);
+                }
+            }
+            Tail::RareOutlier { p, a } => {
+                let u: f64 = rng.random();
+                out.fill(0.0);
+                if u < p
+                    && let Some(first) = out.first_mut()
+                {
+                    *first = a;
                 }
             }
         }

@@ -40,7 +40,8 @@ impl Tail {
     /// - Gaussian: 2^(k/2) Γ((m+k)/2)/Γ(m/2) (chi distribution);
     /// - Student-t: ν^(k/2) Γ((m+k)/2) Γ((ν−k)/2)/(Γ(m/2) Γ(ν/2)) for k < ν (digest 003 §7);
     /// - Pareto-radial: α/(α − k) for k < α; log-normal radial: exp(k²σ²/2);
-    /// - contaminated: ((1 − p) + p·s^k)·(Gaussian moment).
+    /// - contaminated: ((1 − p) + p·s^k)·(Gaussian moment);
+    /// - rare outlier (Lowy 2026, Appendix G): p·a^k.
     pub fn norm_moment(&self, m: usize, k: f64) -> f64 {
         let mf = m as f64;
         let chi =
@@ -66,6 +67,7 @@ impl Tail {
             }
             Tail::LogNormal { sigma } => libm::exp(0.5 * k * k * sigma * sigma),
             Tail::Contaminated { p, scale } => ((1.0 - p) + p * libm::pow(scale, k)) * chi,
+            Tail::RareOutlier { p, a } => p * libm::pow(a, k),
         }
     }
 
@@ -74,6 +76,13 @@ impl Tail {
     pub fn norm_tail(&self, c: f64) -> Option<f64> {
         match *self {
             Tail::ParetoRadial { alpha } => Some(if c <= 1.0 { 1.0 } else { libm::pow(c, -alpha) }),
+            Tail::RareOutlier { p, a } => Some(if c < 0.0 {
+                1.0
+            } else if c < a {
+                p
+            } else {
+                0.0
+            }),
             Tail::LogNormal { sigma } => {
                 if c <= 0.0 {
                     Some(1.0)

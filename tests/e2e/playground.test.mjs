@@ -119,9 +119,9 @@ test('a corrupt link shows what was wrong and falls back to the defaults for tha
   assert.match(await broken.page.textContent('#run-error'), /line 1, column/);
   await broken.context.close();
   // A link far longer than any the page makes (issue 18) is not read at all, saying what to do.
-  const long = await openPage(`#${encodeURIComponent(`{"seed":7,"pad":"${'x'.repeat(70_000)}"}`)}`);
+  const long = await openPage(`#${encodeURIComponent(`{"seed":7,"pad":"${'x'.repeat(90_000)}"}`)}`);
   await long.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  assert.match(await long.page.textContent('#run-error'), /link: expected at most 65536 bytes.*Copy link.*got 70\d{3} bytes/);
+  assert.match(await long.page.textContent('#run-error'), /link: expected at most 81920 bytes.*Copy link.*got 90\d{3} bytes/);
   assert.equal(await long.page.inputValue('#seed'), '1');
   await long.context.close();
   await context.close();

@@ -1,0 +1,23 @@
+//! Pure ε-DP convex optimisation with heavy-tailed gradients: A. Lowy, "Optimal Rates for Pure
+//! ε-Differentially Private Stochastic Convex Optimization with Heavy Tails", 2026.
+//!
+//! The data need only a bounded k-th moment G_k of the sample-wise Lipschitz constant
+//! A(z) = sup_W ‖∇f(w, z)‖ (L may be infinite). The paper's tool is the Lipschitz extension f_C
+//! of the loss ([`extension`]), with the threshold C* = G_k (mε/d)^(1/k) from the declared G_k.
+//!
+//! Corrections taken from digest 003 and REVIEW-001-003: the GLM clipped-gradient identity holds
+//! for the R^d extension only; the paper's Laplace tail bound (Lemma C.2) is false for d ≥ 2 and
+//! is not used; δ in this paper is a failure probability, never a DP parameter.
+
+pub mod clipped_gd;
+pub mod extension;
+pub mod family;
+pub mod localized;
+pub mod single_stage;
+pub mod subgradient;
+
+pub use extension::{
+    Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
+    rare_outlier, threshold,
+};
+pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALIZED, FAMILY_SINGLE_STAGE};
