@@ -119,7 +119,7 @@ pub struct StochasticGame {
 }
 
 /// How far beyond the declared bound an audit's planted record goes when records are unclipped.
-const UNCLIPPED_PLANT: f64 = 50.0;
+const UNCLIPPED_PLANT: f64 = 1000.0;
 
 /// The record an audit plants at index 0, with `sign` = ±1: entry (j, k) of M is
 /// sign·c·(+1 when exactly one of j, k is 0, else −1), and bⱼ likewise sign·c·(±1 by j = 0). Every
@@ -129,7 +129,7 @@ const UNCLIPPED_PLANT: f64 = 50.0;
 /// of M changes no one's choice on simplices.)
 ///
 /// With heavy records left unclipped (the demonstration of [`GameSpec::leak`]) the planted record
-/// is what such a record can be: fifty times the declared bound.
+/// is what such a record can be: a thousand times the declared bound.
 fn planted_record(spec: &GameSpec, sign: f64, buf: &mut [f64]) {
     let c = if spec.leak().is_some() {
         UNCLIPPED_PLANT * spec.entry_bound
