@@ -70,3 +70,15 @@ fn unclipped_heavy_records_are_caught() {
     let r = run(&mut GameTarget::new(bare).unwrap(), 20_000, 4);
     assert!(r.violation, "{r:?}");
 }
+
+#[test]
+fn bias_reduced_smd_passes_on_the_planted_pair() {
+    // n = 2000: below it the privacy filter ends the run before a draw depends on the records.
+    let config = RunConfig {
+        n: 2000,
+        ..small_game(AlgorithmKind::BiasReducedSmd)
+    };
+    let mut target = GameTarget::new(config).unwrap();
+    let r = run(&mut target, 10_000, 5);
+    assert!(!r.violation, "{r:?}");
+}
