@@ -32,8 +32,8 @@ const ui = {
 
 /** Fields that are plain numbers, plain choices, or numbers whose blank means "the default". */
 const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
-  'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'repeats', 'delta'];
-const OPTIONAL = ['step_size', 'clip'];
+  'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'moment_k', 'repetitions', 'repeats', 'delta'];
+const OPTIONAL = ['step_size', 'clip', 'lambda1'];
 const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
 
 /** The loss parameter each loss takes (if any), with its label and default. */
@@ -54,6 +54,7 @@ const TAIL_PARAMS = {
   pareto_radial: [['alpha', 'tail index α', 3]],
   log_normal: [['sigma', 'log-normal σ', 1]],
   contaminated: [['p', 'outlier fraction p', 0.05], ['scale', 'outlier scale', 10]],
+  rare_outlier: [['p', 'outlier probability p', 0.01], ['a', 'outlier size a', 100]],
 };
 
 /** The last valid RunConfig (all fields, as normalised by Rust). */
