@@ -331,6 +331,27 @@ fn releases_and_the_sensitivity_ball_each_add_ink() {
 }
 
 #[wasm_bindgen_test]
+fn a_run_claiming_no_privacy_draws_no_claimed_line_and_says_so() {
+    // A non-private baseline's ε is ∞: JSON carries it as null, and an infinite target is an
+    // error (it used to reach the page as "[object Object]").
+    let spec = js(r#"{"series":[{"label":"baseline","x":[1,2],"eps":[1,1]}],"target":null}"#);
+    set(
+        &get(&get(&spec, "series"), "0"),
+        "eps",
+        &Float64Array::from(&[f64::INFINITY; 2][..]).into(),
+    );
+    let svg = plot_svg("privacy", spec, 480, 320).unwrap();
+    assert!(
+        svg.contains("none claimed"),
+        "{}",
+        &svg[..200.min(svg.len())]
+    );
+    let infinite = privacy();
+    set(&infinite, "target", &JsValue::from_f64(f64::INFINITY));
+    assert!(plot_svg("privacy", infinite, 480, 320).is_err());
+}
+
+#[wasm_bindgen_test]
 fn a_games_release_is_red_and_its_equilibrium_adds_ink() {
     let c = canvas(480, 320);
     draw_plot("players", c.clone(), players(false, false)).unwrap();

@@ -812,7 +812,9 @@ plotter = new Plotter(
     excess: $('excess-plot'), path: $('path-plot'), noise: $('noise-plot'), privacy: $('privacy-plot'), features: $('features-plot'),
     players: $('players-plot'),
   },
-  (e) => showError({ field: null, message: String(e) }),
+  // A plot's error is a { field, message } object from Rust (or a JS Error): its words, never
+  // "[object Object]".
+  (e) => showError({ field: null, message: `A plot could not be drawn: ${e?.message ?? String(e)}` }),
 );
 config = configFromHash();
 syncControls();

@@ -33,8 +33,10 @@ pub struct PrivacySeries {
 pub struct PrivacySpec {
     /// One entry per algorithm.
     pub series: Vec<PrivacySeries>,
-    /// The claimed ε, a dashed line.
-    pub target: f64,
+    /// The claimed ε, a dashed line; `null` when the run claims no privacy (a non-private
+    /// baseline's ε = ∞), and the caption says so.
+    #[serde(default)]
+    pub target: Option<f64>,
     /// The x axis's maximum (e.g. the planned number of steps); by default the data's.
     #[serde(default)]
     pub span: Option<f64>,
@@ -42,7 +44,9 @@ pub struct PrivacySpec {
 
 impl PrivacySpec {
     pub(super) fn check(&self) -> Result<(), Error> {
-        check_positive("privacy.target", self.target)?;
+        if let Some(target) = self.target {
+            check_positive("privacy.target", target)?;
+        }
         if let Some(span) = self.span {
             check_positive("privacy.span", span)?;
         }
@@ -73,28 +77,35 @@ pub(super) fn draw<DB: DrawingBackend>(
     .map_or(0.0, |r| r.1);
     let b = Bounds {
         x: (0.0, x_max),
-        y: (0.0, spec.target.max(eps_max) * 1.15),
+        y: (0.0, spec.target.unwrap_or(1.0).max(eps_max) * 1.15),
+    };
+    let caption = if spec.target.is_some() {
+        "privacy spent ε(t)"
+    } else {
+        "privacy spent: none claimed (a non-private run, ε = ∞)"
     };
     let mut chart = ChartBuilder::on(root)
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(56)
-        .caption("privacy spent ε(t)", (FONT, 15))
+        .caption(caption, (FONT, 15))
         .build_cartesian_2d(b.x.0..b.x.1, b.y.0..b.y.1)?;
     draw_axes(&mut chart, "steps (noisy releases)", "ε spent", &|v| {
         tick(*v)
     })?;
-    chart
-        .draw_series(DashedLineSeries::new(
-            [(0.0, spec.target), (x_max, spec.target)],
-            8,
-            5,
-            BLACK.stroke_width(1),
-        ))?
-        .label(format!("claimed ε = {}", tick(spec.target)))
-        .legend(|(x, y)| {
-            DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, BLACK.stroke_width(1))
-        });
+    if let Some(target) = spec.target {
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(0.0, target), (x_max, target)],
+                8,
+                5,
+                BLACK.stroke_width(1),
+            ))?
+            .label(format!("claimed ε = {}", tick(target)))
+            .legend(|(x, y)| {
+                DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, BLACK.stroke_width(1))
+            });
+    }
     for s in &spec.series {
         let c = color(s.color);
         for (k, piece) in clip_polyline(staircase(&s.x, &s.eps), b)
