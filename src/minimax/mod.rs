@@ -16,6 +16,7 @@
 //! bracket it with an inner solve.
 
 pub mod records;
+pub mod solvers;
 
 pub use records::{GameConstants, RecordGame, RecordScratch};
 
