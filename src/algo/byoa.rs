@@ -320,6 +320,12 @@ pub fn paper_mu(l: f64, big_d: f64, n: usize, d: usize, k: usize, epsilon: f64, 
     l / big_d * (1.0 / libm::sqrt(nf)).max(privacy)
 }
 
+/// K = ⌊log₂ n⌋ (n ≥ 1): the phase count of Algorithms 2, 4 and 5 (the proofs use μ_K = μn,
+/// digest 004 §10 (i)).
+pub fn phase_count(n: usize) -> usize {
+    (usize::BITS - 1 - n.max(1).leading_zeros()) as usize
+}
+
 /// K, n̄, μ and every phase's μ_k, radius, sensitivity and σ_k from the configuration alone.
 /// `big_d` is D (a bound on ‖x*‖), used only when `mu` is `None`.
 #[allow(clippy::too_many_arguments)]
@@ -342,7 +348,7 @@ pub fn schedule(
     }
     check_epsilon(epsilon)?;
     check_delta(delta)?;
-    let phases = (usize::BITS - 1 - n.leading_zeros()) as usize;
+    let phases = phase_count(n);
     let n_bar = n / phases;
     let mu = match mu {
         Some(m) if m.is_finite() && m > 0.0 => m,

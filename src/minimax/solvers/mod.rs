@@ -17,9 +17,16 @@
 //! # Step sizes (the paper gives none, digest 004 §4.1; ours, written down here)
 //! With ℓ the game's smoothness, μ_f = min(μₓ, μᵧ) its own moduli and m_reg = min(a, b) the
 //! regulariser's, the regulariser and constraint are taken exactly in the prox (digest §4.2):
-//! - GDA: η = (μ_f + m_reg)/(ℓ + m_reg)². The forward step on V_f contracts distances to ẑ* by
-//!   √(1 − 2ημ_f + η²ℓ²), the prox by 1/(1 + η·m_reg), so per step
-//!   q = √(1 − 2ημ_f + η²ℓ²)/(1 + η·m_reg) < 1 (as η(ℓ² − m_reg²) < 2(μ_f + m_reg)).
+//! - GDA ([`GdaSplit`]): the regulariser's moduli (a, b) are split into a prox part (p, p′) and a
+//!   forward part (a − p, b − p′) taken with V_f. The forward operator is then μ′-strongly
+//!   monotone, μ′ = min(μₓ + a − p, μᵧ + b − p′), and ℓ′-Lipschitz, ℓ′ = ℓ + max(a − p, b − p′),
+//!   and with r = min(p, p′) and η = (μ′ + r)/(ℓ′ + r)² the forward step contracts distances to
+//!   ẑ* by √(1 − 2ημ′ + η²ℓ′²), the prox by 1/(1 + ηr), so per step
+//!   q = √(1 − 2ημ′ + η²ℓ′²)/(1 + ηr) < 1 (as η(ℓ′² − r²) < 2(μ′ + r)). Two splits are
+//!   considered and the one with the smaller q taken: everything in the prox (p, p′) = (a, b)
+//!   (Algorithms 3, 4, 5), or only the common part (p, p′) = (m, m), m = min(a, b) (the C-SC
+//!   variant, whose y-block has no regulariser but the game's own μᵧ: the first split has
+//!   μ′ + r = min(μₓ, μᵧ) + 0 = 0 there and no contraction).
 //! - Extragradient (Tseng 1995, composite form, both prox steps centred at z): η = 1/(2ℓ).
 //! - VR extragradient (Palaniappan–Bach style estimator V_i(z) − V_i(z̃) + V_f(z̃), the same
 //!   record in both half-steps): η = 1/(4ℓ), epochs of |S| inner steps, snapshot at the
@@ -30,8 +37,7 @@
 mod phase;
 
 pub use phase::{
-    PhaseConstants, PhaseGame, PhaseTarget, Regulariser, TAU, certificate_bound,
-    certified_residual,
+    PhaseConstants, PhaseGame, PhaseTarget, Regulariser, TAU, certificate_bound, certified_residual,
 };
 
 use rand::{RngExt, SeedableRng};
@@ -78,7 +84,7 @@ pub struct SaddleRun {
     budget: usize,
     safeguard_bound: usize,
     cap: Option<usize>,
-    eta_gda: f64,
+    gda: GdaSplit,
     z0: (Vec<f64>, Vec<f64>),
     x: Vec<f64>,
     y: Vec<f64>,
@@ -125,7 +131,7 @@ impl SaddleRun {
         let (mut x0, mut y0) = (reg.cx.clone(), reg.cy.clone());
         game.project(&mut x0, &mut y0);
         let safeguard_bound = safeguard_bound(game, &constants, &target, &x0, &y0)?;
-        let eta_gda = gda_step(&constants);
+        let gda = GdaSplit::of(&constants);
         Ok(Self {
             kind,
             constants,
@@ -133,7 +139,7 @@ impl SaddleRun {
             budget: budget.unwrap_or(safeguard_bound),
             safeguard_bound,
             cap,
-            eta_gda,
+            gda,
             x: x0.clone(),
             y: y0.clone(),
             z0: (x0, y0),
@@ -171,7 +177,13 @@ impl SaddleRun {
     }
 
     fn try_step(&mut self, game: &PhaseGame<'_>) -> Result<()> {
-        game.data_gradients(&self.x, &self.y, &mut self.fx, &mut self.fy, &mut self.scratch)?;
+        game.data_gradients(
+            &self.x,
+            &self.y,
+            &mut self.fx,
+            &mut self.fy,
+            &mut self.scratch,
+        )?;
         self.record_evals += game.len() as u64;
         self.gx.copy_from_slice(&self.fx);
         self.gy.copy_from_slice(&self.fy);
@@ -224,11 +236,21 @@ impl SaddleRun {
         Ok(())
     }
 
-    /// z ← prox(z − η V_f(z)) with the data gradients of the certificate pass.
+    /// z ← prox_(p, p′)(z − η(V_f(z) + forward part of the regulariser)), with the data
+    /// gradients of the certificate pass ([`GdaSplit`]).
     fn gda(&mut self, game: &PhaseGame<'_>) {
-        let eta = self.eta_gda;
-        descend(eta, &self.fx, &self.fy, &mut self.x, &mut self.y);
-        game.prox(eta, &mut self.x, &mut self.y);
+        let GdaSplit { eta, prox, .. } = self.gda;
+        let reg = game.regulariser();
+        self.tx.copy_from_slice(&self.fx);
+        self.ty.copy_from_slice(&self.fy);
+        for ((g, xi), ci) in self.tx.iter_mut().zip(&self.x).zip(&reg.cx) {
+            *g += (reg.a - prox.0) * (xi - ci);
+        }
+        for ((g, yi), ci) in self.ty.iter_mut().zip(&self.y).zip(&reg.cy) {
+            *g -= (reg.b - prox.1) * (yi - ci);
+        }
+        descend(eta, &self.tx, &self.ty, &mut self.x, &mut self.y);
+        game.prox_with(eta, prox, &mut self.x, &mut self.y);
     }
 
     fn extragradient(&mut self, game: &PhaseGame<'_>) -> Result<()> {
@@ -237,7 +259,13 @@ impl SaddleRun {
         self.hy.copy_from_slice(&self.y);
         descend(eta, &self.fx, &self.fy, &mut self.hx, &mut self.hy);
         game.prox(eta, &mut self.hx, &mut self.hy);
-        game.data_gradients(&self.hx, &self.hy, &mut self.tx, &mut self.ty, &mut self.scratch)?;
+        game.data_gradients(
+            &self.hx,
+            &self.hy,
+            &mut self.tx,
+            &mut self.ty,
+            &mut self.scratch,
+        )?;
         self.record_evals += game.len() as u64;
         descend(eta, &self.tx, &self.ty, &mut self.x, &mut self.y);
         game.prox(eta, &mut self.x, &mut self.y);
@@ -275,7 +303,15 @@ impl SaddleRun {
         } else {
             (&self.x, &self.y)
         };
-        game.add_record_gradients(i, px, py, 1.0, &mut self.tx, &mut self.ty, &mut self.scratch)?;
+        game.add_record_gradients(
+            i,
+            px,
+            py,
+            1.0,
+            &mut self.tx,
+            &mut self.ty,
+            &mut self.scratch,
+        )?;
         game.add_record_gradients(
             i,
             &self.sx,
@@ -325,22 +361,53 @@ fn descend(eta: f64, gx: &[f64], gy: &[f64], x: &mut [f64], y: &mut [f64]) {
     crate::linalg::axpy(eta, gy, y);
 }
 
-/// GDA's step η = (μ_f + m_reg)/(ℓ + m_reg)² (module docs).
-fn gda_step(c: &PhaseConstants) -> f64 {
-    let m_reg = c.reg.0.min(c.reg.1);
-    let mu_f = c.mu_f.0.min(c.mu_f.1);
-    (mu_f + m_reg) / ((c.smoothness + m_reg) * (c.smoothness + m_reg))
+/// GDA's split of the regulariser between the prox and the forward step, its step and its
+/// contraction (module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GdaSplit {
+    /// (p, p′): the regulariser's moduli taken in the prox.
+    pub prox: (f64, f64),
+    /// η = (μ′ + r)/(ℓ′ + r)².
+    pub eta: f64,
+    /// q, the contraction of ‖z − ẑ*‖ per step.
+    pub contraction: f64,
+}
+
+impl GdaSplit {
+    /// The split with (p, p′) = `prox`.
+    fn with(c: &PhaseConstants, prox: (f64, f64)) -> Self {
+        let (a, b) = c.reg;
+        let mu = (c.mu_f.0 + a - prox.0).min(c.mu_f.1 + b - prox.1);
+        let ell = c.smoothness + (a - prox.0).max(b - prox.1);
+        let r = prox.0.min(prox.1);
+        let eta = (mu + r) / ((ell + r) * (ell + r));
+        let contraction = (1.0 - 2.0 * eta * mu + eta * eta * ell * ell)
+            .max(0.0)
+            .sqrt()
+            / (1.0 + eta * r);
+        Self {
+            prox,
+            eta,
+            contraction,
+        }
+    }
+
+    /// The better (smaller q) of the two splits; NaN compares as worse.
+    pub fn of(c: &PhaseConstants) -> Self {
+        let m = c.reg.0.min(c.reg.1);
+        let all = Self::with(c, c.reg);
+        let common = Self::with(c, (m, m));
+        if common.contraction < all.contraction || all.contraction.is_nan() {
+            common
+        } else {
+            all
+        }
+    }
 }
 
 /// GDA's contraction q per step (module docs).
 pub fn gda_contraction(c: &PhaseConstants) -> f64 {
-    let eta = gda_step(c);
-    let m_reg = c.reg.0.min(c.reg.1);
-    let mu_f = c.mu_f.0.min(c.mu_f.1);
-    (1.0 - 2.0 * eta * mu_f + eta * eta * c.smoothness * c.smoothness)
-        .max(0.0)
-        .sqrt()
-        / (1.0 + eta * m_reg)
+    GdaSplit::of(c).contraction
 }
 
 /// The GDA safeguard's iteration bound, from declared constants and the public start z₀ only.
@@ -379,7 +446,7 @@ pub fn safeguard_bound(
     let d0 = diameter.min((constants.lipschitz + reg_sq.sqrt()) / m);
     let needed = certified_residual(constants, target);
     let scale = 1.0 + crate::linalg::norm2(x0) + crate::linalg::norm2(y0) + d0;
-    if !(needed > 1e3 * f64::EPSILON * scale) {
+    if needed.is_nan() || needed <= 1e3 * f64::EPSILON * scale {
         return Err(Error::invalid(
             "n",
             format!(
@@ -390,7 +457,7 @@ pub fn safeguard_bound(
         ));
     }
     let q = gda_contraction(constants);
-    if !(q < 1.0) {
+    if q.is_nan() || q >= 1.0 {
         return Err(Error::invalid("mu", "a contracting GDA step", q));
     }
     let ratio = 6.0 * d0 / needed;
@@ -530,12 +597,44 @@ mod tests {
             target: l * l / (0.3 * 100.0 * 100.0),
         };
         let reg = Regulariser::none(2, 2);
-        let (run, w) = solve(&game, &reg, target, SaddleSolverKind::Extragradient, Some(2));
+        let (run, w) = solve(
+            &game,
+            &reg,
+            target,
+            SaddleSolverKind::Extragradient,
+            Some(2),
+        );
         assert!(run.used_safeguard());
         assert!(w <= target.target);
         // The safeguard's passes: at most bound + 1 certificate checks after the 2 EG steps.
         let passes = run.record_evals() as usize / 100;
         assert!(passes <= 2 * 2 + 1 + run.safeguard_bound() + 1, "{passes}");
+    }
+
+    /// The C-SC variant's phase: an x-ridge μ_k, no y-regulariser, the game's own μᵧ. GDA with
+    /// everything in the prox has no contraction there (min(μₓ, μᵧ) + min(a, b) = 0); the
+    /// split that takes the x-ridge into the forward step certifies, as do the other solvers.
+    #[test]
+    fn gda_certifies_a_csc_phase_whose_y_block_has_only_the_games_own_modulus() {
+        let game = TestGame::random(5, 120, 2, 2, 0.0, 0.5, 10.0, 10.0);
+        let reg = Regulariser {
+            a: 3.0,
+            cx: vec![0.2, -0.1],
+            b: 0.0,
+            cy: vec![0.0; 2],
+        };
+        let l = game.constants().lipschitz;
+        let target = PhaseTarget {
+            weight_x: 3.0,
+            weight_y: 0.5,
+            target: l * l / (0.5 * 120.0 * 120.0),
+        };
+        assert!(gda_contraction(&constants_of(&game, &reg)) < 1.0);
+        for kind in KINDS {
+            let (run, w) = solve(&game, &reg, target, kind, None);
+            assert!(w <= TAU * TAU * target.target, "{kind:?}: W = {w:e}");
+            assert!(!run.used_safeguard(), "{kind:?}");
+        }
     }
 
     #[test]

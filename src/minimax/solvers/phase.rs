@@ -168,7 +168,13 @@ impl<'a> PhaseGame<'a> {
     /// The exact prox of the regulariser plus the constraint for a step η (digest 004 §4.2):
     /// x ← Proj_X((x + ηa·cx)/(1 + ηa)), y ← Proj_Y((y + ηb·cy)/(1 + ηb)).
     pub fn prox(&self, eta: f64, x: &mut [f64], y: &mut [f64]) {
-        let (a, b) = (self.reg.a, self.reg.b);
+        self.prox_with(eta, (self.reg.a, self.reg.b), x, y);
+    }
+
+    /// The prox of the regulariser with moduli `(a, b)` in place of its own (same centres) plus
+    /// the constraint: the part of the regulariser GDA takes exactly (the rest goes into its
+    /// forward step).
+    pub fn prox_with(&self, eta: f64, (a, b): (f64, f64), x: &mut [f64], y: &mut [f64]) {
         for (xi, ci) in x.iter_mut().zip(&self.reg.cx) {
             *xi = (*xi + eta * a * ci) / (1.0 + eta * a);
         }

@@ -7,7 +7,7 @@ use rand::RngExt;
 use crate::domain::{Domain, DomainKind};
 use crate::error::Result;
 use crate::linalg::dot;
-use crate::minimax::{Gap, GameConstants, RecordGame, RecordScratch, SaddleProblem};
+use crate::minimax::{GameConstants, Gap, RecordGame, RecordScratch, SaddleProblem};
 use crate::rng::{Stream, seeded};
 
 /// The stored game.
@@ -114,11 +114,12 @@ impl TestGame {
                 .max_by(|&r, &s| mat[r][col].abs().total_cmp(&mat[s][col].abs()))
                 .unwrap();
             mat.swap(col, p);
-            for r in 0..k {
+            let pivot = mat[col].clone();
+            for (r, row) in mat.iter_mut().enumerate() {
                 if r != col {
-                    let f = mat[r][col] / mat[col][col];
-                    for c in col..=k {
-                        mat[r][c] -= f * mat[col][c];
+                    let f = row[col] / pivot[col];
+                    for (v, p) in row.iter_mut().zip(&pivot).skip(col) {
+                        *v -= f * p;
                     }
                 }
             }
@@ -128,16 +129,8 @@ impl TestGame {
     }
 
     fn max_norms(&self) -> (f64, f64) {
-        let cm = self
-            .m
-            .iter()
-            .map(|m| dot(m, m).sqrt())
-            .fold(0.0, f64::max);
-        let cb = self
-            .b
-            .iter()
-            .map(|b| dot(b, b).sqrt())
-            .fold(0.0, f64::max);
+        let cm = self.m.iter().map(|m| dot(m, m).sqrt()).fold(0.0, f64::max);
+        let cb = self.b.iter().map(|b| dot(b, b).sqrt()).fold(0.0, f64::max);
         (cm, cb)
     }
 }
