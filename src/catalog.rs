@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::algo::family::{CardText, Demonstration, Family, Need, Purity, SettingUse};
+use crate::algo::family::{CardText, Demonstration, Family, Need, ProblemKind, Purity, SettingUse};
 use crate::algo::registry;
 use crate::config::AlgorithmKind;
 
@@ -19,6 +19,8 @@ pub struct Card {
     pub settings: &'static [SettingUse],
     /// What it needs of the problem (picking it from the menu meets each need).
     pub needs: &'static [Need],
+    /// The problem kinds it solves (the menu lists a family under the page's `problem` choice).
+    pub solves: &'static [ProblemKind],
     pub purity: Purity,
     /// Whether it has a "demonstrate the pitfall" variant.
     pub demonstration: bool,
@@ -38,6 +40,7 @@ fn of(family: &Family) -> Card {
         text: family.card,
         settings: family.settings,
         needs: family.needs,
+        solves: family.solves,
         purity: family.purity,
         demonstration: family.demonstration != Demonstration::None,
         unclipped_features: family.demonstration == Demonstration::Unclipped,

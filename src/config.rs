@@ -13,6 +13,7 @@ use crate::data::Tail;
 use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
+use crate::minimax::game::{GameSpec, Payoffs, RecordLaw};
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
 use crate::session::problem::ProblemDeclaration;
@@ -20,6 +21,11 @@ use crate::solver::SolverKind;
 
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.
 pub const MAX_ENTRIES: usize = 20_000_000;
+/// The largest number of strategies per player of a game (d × d payoffs per record).
+pub const MAX_GAME_DIMENSION: usize = 100;
+/// The largest n·d² of a game: one pass over its streamed records draws that many payoffs
+/// (≈ 0.2 s natively at the limit).
+pub const MAX_GAME_ENTRIES: usize = 20_000_000;
 
 /// Longest link text [`RunConfig::from_json_lenient`] reads (64 KiB). The longest link the page
 /// can make (every field set, four algorithms compared, every number at 17 significant digits with
@@ -111,6 +117,32 @@ pub enum DataSource {
     Sparse,
 }
 
+/// The saddle problem's game (`problem: saddle`): every game is the stochastic regularised
+/// bilinear game of [`crate::minimax::game`], f(x, y; ξ) = (μₓ/2)‖x‖² + xᵀM_ξ y − b_ξᵀy − (μᵧ/2)‖y‖².
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum GameChoice {
+    /// Rock–paper–scissors embedded in d ≥ 3 strategies per player, both on simplices.
+    #[default]
+    RockPaperScissors,
+    /// A random d × d matrix game (payoffs uniform in [−½, ½]), both players on simplices.
+    RandomMatrix,
+    /// A random bilinear game with a linear term in y on two ℓ2 balls of radius `radius`
+    /// (strongly convex–strongly concave when μₓ, μᵧ > 0: Zhang et al.'s regularised game).
+    BallGame,
+}
+
+/// How a game's records scatter around its base payoffs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordChoice {
+    /// Every entry ±c with the base payoff as its mean: bounded by construction.
+    #[default]
+    Bounded,
+    /// The base payoff plus `feature_scale` times a draw from `tail`, clipped to ±c.
+    Heavy,
+}
+
 /// The constraint set W.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -170,6 +202,17 @@ pub struct RunConfig {
     pub data: DataSource,
     /// The kind of problem: a minimisation (today's every family) or a saddle point.
     pub problem: ProblemKind,
+    /// The saddle problem's game (`problem: saddle`).
+    pub game: GameChoice,
+    /// How the game's records scatter: bounded ±c, or heavy-tailed from `tail` and clipped.
+    pub records: RecordChoice,
+    /// Declared bound c on every payoff entry of a game record: records are clipped to it, and it
+    /// sets every constant of the saddle algorithms.
+    pub entry_bound: f64,
+    /// μₓ ≥ 0: the game's strong convexity in x.
+    pub mu_x: f64,
+    /// μᵧ ≥ 0: the game's strong concavity in y.
+    pub mu_y: f64,
     /// Number of samples (for a CSV file: its number of rows, public).
     pub n: usize,
     /// Dimension (for a CSV file: its number of feature columns).
@@ -244,6 +287,11 @@ impl Default for RunConfig {
             unseeded_noise: false,
             data: DataSource::Synthetic,
             problem: ProblemKind::Minimisation,
+            game: GameChoice::RockPaperScissors,
+            records: RecordChoice::Bounded,
+            entry_bound: 1.0,
+            mu_x: 0.0,
+            mu_y: 0.0,
             n: 2000,
             d: 2,
             tail: Tail::Gaussian,
@@ -332,6 +380,78 @@ impl RunConfig {
         Ok(config)
     }
 
+    /// The saddle problem's game, from the config alone (no records drawn): what every saddle
+    /// family's noise is calibrated to. Matrix games are on simplices; the ball game is on two ℓ2
+    /// balls of radius `radius`, with a linear term in y.
+    pub fn game_spec(&self) -> GameSpec {
+        let (payoffs, domain, offset) = match self.game {
+            GameChoice::RockPaperScissors => {
+                (Payoffs::RockPaperScissors, DomainKind::Simplex, false)
+            }
+            GameChoice::RandomMatrix => (Payoffs::Random, DomainKind::Simplex, false),
+            GameChoice::BallGame => (
+                Payoffs::Random,
+                DomainKind::L2Ball {
+                    radius: self.radius,
+                },
+                true,
+            ),
+        };
+        GameSpec {
+            payoffs,
+            dx: self.d,
+            dy: self.d,
+            offset,
+            mu_x: self.mu_x,
+            mu_y: self.mu_y,
+            x_domain: domain,
+            y_domain: domain,
+            n: self.n,
+            seed: self.seed,
+            entry_bound: self.entry_bound,
+            law: match self.records {
+                RecordChoice::Bounded => RecordLaw::Rademacher,
+                RecordChoice::Heavy => RecordLaw::Heavy {
+                    tail: self.tail,
+                    scale: self.feature_scale,
+                },
+            },
+            clip: true,
+        }
+    }
+
+    /// The game's fields in range, each error at its control.
+    fn validate_game(&self) -> Result<()> {
+        in_range_usize(Control::D, self.d, 1, MAX_GAME_DIMENSION)?;
+        if self.n * self.d * self.d > MAX_GAME_ENTRIES {
+            return Err(Error::invalid(
+                Control::N.id(),
+                format!(
+                    "n·d² ≤ {MAX_GAME_ENTRIES}: every pass over the records regenerates n payoff matrices of d × d"
+                ),
+                self.n * self.d * self.d,
+            ));
+        }
+        in_range(Control::EntryBound, self.entry_bound, 1e-3, 1e3)?;
+        in_range(Control::MuX, self.mu_x, 0.0, 1e3)?;
+        in_range(Control::MuY, self.mu_y, 0.0, 1e3)?;
+        if self.records == RecordChoice::Bounded && self.entry_bound < 0.5 {
+            return Err(Error::invalid(
+                Control::EntryBound.id(),
+                "at least 0.5 for bounded ±c records (their mean is the base payoff, up to ½)",
+                self.entry_bound,
+            ));
+        }
+        if self.game == GameChoice::RockPaperScissors && self.d < 3 {
+            return Err(Error::invalid(
+                Control::D.id(),
+                "at least 3 strategies for rock–paper–scissors",
+                self.d,
+            ));
+        }
+        self.game_spec().validate().map_err(at_control)
+    }
+
     /// The config as compact JSON (the URL-hash form).
     pub fn to_json(&self) -> String {
         // Serialising plain data with string keys cannot fail.
@@ -351,6 +471,9 @@ impl RunConfig {
     pub fn validate(&self) -> Result<()> {
         in_range_usize(Control::N, self.n, 10, 1_000_000)?;
         in_range_usize(Control::D, self.d, 1, 1000)?;
+        if self.problem == ProblemKind::Saddle {
+            self.validate_game()?;
+        }
         if self.n * self.d > MAX_ENTRIES {
             return Err(Error::invalid(
                 Control::N.id(),
@@ -700,6 +823,16 @@ pub enum Control {
     Data,
     /// `problem`: minimisation or saddle point.
     Problem,
+    /// `game`: the saddle problem's game.
+    Game,
+    /// `records`: bounded or heavy-tailed game records.
+    Records,
+    /// `entry_bound`: the declared bound c on a game record's entries.
+    EntryBound,
+    /// `mu_x`: the game's strong convexity in x.
+    MuX,
+    /// `mu_y`: the game's strong concavity in y.
+    MuY,
     /// `n`: the number of samples.
     N,
     /// `d`: the dimension.
@@ -772,11 +905,16 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 32] = [
+    pub const ALL: [Control; 37] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::Data,
         Control::Problem,
+        Control::Game,
+        Control::Records,
+        Control::EntryBound,
+        Control::MuX,
+        Control::MuY,
         Control::N,
         Control::D,
         Control::Tail,
@@ -814,6 +952,11 @@ impl Control {
             Control::UnseededNoise => "unseeded_noise",
             Control::Data => "data",
             Control::Problem => "problem",
+            Control::Game => "game",
+            Control::Records => "records",
+            Control::EntryBound => "entry_bound",
+            Control::MuX => "mu_x",
+            Control::MuY => "mu_y",
             Control::N => "n",
             Control::D => "d",
             Control::Tail => "tail",

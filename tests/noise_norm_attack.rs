@@ -90,6 +90,7 @@ fn run(config: &RunConfig, data: Dataset) -> Exported {
             noise.extend(b.noise_norm);
             if let Some(r) = b.release {
                 released.push(Released {
+                    y: None,
                     algorithm: lane.algorithm,
                     repeat: lane.repeat,
                     w: r.w,

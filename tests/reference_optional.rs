@@ -89,6 +89,7 @@ fn separable_logistic_on_a_radius_1000_ball_releases_on_both_sides_of_a_label_fl
     let (lab, clean) = release(&config, data.clone());
     let why = lab
         .problem()
+        .unwrap()
         .reference
         .as_ref()
         .expect_err("no certified reference");
@@ -132,9 +133,9 @@ fn term_hinge_at_tau_0_002_is_refused_and_at_the_smallest_tilt_releases_on_both_
     let config = at(dp_playground::loss::MIN_TILT);
     let data = generate(&generator_spec(&config), seeded(2, Stream::Data)).unwrap();
     let (lab, clean) = release(&config, data.clone());
-    assert!(lab.problem().reference.is_ok());
+    assert!(lab.problem().unwrap().reference.is_ok());
     let (lab, neighbour) = release(&config, flipped(&data, 4));
-    assert!(lab.problem().reference.is_ok());
+    assert!(lab.problem().unwrap().reference.is_ok());
     assert!(clean.excess.is_some() && neighbour.excess.is_some());
     assert_eq!(clean.ledger.guarantee, neighbour.ledger.guarantee);
 }
@@ -178,7 +179,7 @@ fn without_a_reference_the_view_for_d_above_2_is_the_coordinate_plane_through_th
     let data = Dataset::from_samples(3, x, data.labels().to_vec()).unwrap();
     config.d = 3;
     let (lab, release) = release(&config, data);
-    let problem = lab.problem();
+    let problem = lab.problem().unwrap();
     assert!(problem.reference.is_err());
     let view = problem.view();
     assert_eq!(view.w_star, None);
@@ -215,7 +216,7 @@ fn under_add_remove_a_csv_of_n_plus_or_minus_one_rows_runs_with_the_previews_of_
             // declared n alone.
             assert_eq!(lab.previews(), previews, "{kind:?}, {rows} rows");
             assert!(release.w.iter().all(|v| v.is_finite()));
-            let problem = lab.problem();
+            let problem = lab.problem().unwrap();
             assert_eq!(problem.data.n(), rows);
             // The data term is the records' sum over the declared n.
             let objective = &problem.objective;
@@ -241,7 +242,7 @@ fn under_add_remove_dp_gd_minimises_the_same_declared_n_objective_the_session_me
     let mut lab = Lab::new(config, Some(resized(&data, 501))).unwrap();
     let lanes = lab.advance(usize::MAX, || true);
     let batch = &lanes[0].batch;
-    let objective = &lab.problem().objective;
+    let objective = &lab.problem().unwrap().objective;
     for (i, loss) in batch.loss.iter().enumerate() {
         // d = 2: the path holds the iterates' coordinates themselves.
         let w = [batch.path[2 * i], batch.path[2 * i + 1]];

@@ -11,7 +11,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const KINDS: [&str; 5] = ["excess", "path", "noise", "privacy", "features"];
+const KINDS: [&str; 6] = ["excess", "path", "noise", "privacy", "features", "players"];
 
 /// The release ring's colour (src/wasm/plot/mod.rs `RELEASE_COLOR`).
 const RED: [u8; 3] = [214, 39, 40];
@@ -169,8 +169,25 @@ fn full(kind: &str) -> JsValue {
         "noise" => noise(true),
         "privacy" => privacy(),
         "features" => features(),
+        "players" => players(true, true),
         _ => unreachable!(),
     }
+}
+
+/// Rock–paper–scissors in d = 5 mid-run: both players, with or without the release and the
+/// equilibrium of the mean game.
+fn players(release: bool, equilibrium: bool) -> JsValue {
+    let mut spec = r#"{"x":[0.30,0.35,0.25,0.06,0.04],"y":[0.2,0.3,0.4,0.05,0.05]"#.to_string();
+    if release {
+        spec += r#","releaseX":[0.4,0.3,0.3,0,0],"releaseY":[0.2,0.2,0.2,0.2,0.2]"#;
+    }
+    if equilibrium {
+        let third = 1.0 / 3.0;
+        spec += &format!(
+            r#","equilibriumX":[{third},{third},{third},0,0],"equilibriumY":[{third},{third},{third},0,0]"#
+        );
+    }
+    js(&(spec + "}"))
 }
 
 /// The spec of `kind` with no data.
@@ -181,6 +198,7 @@ fn empty(kind: &str) -> JsValue {
         "noise" => r#"{"norms":[]}"#,
         "privacy" => r#"{"series":[],"target":1}"#,
         "features" => r#"{"norms":[],"threshold":2,"clippedFraction":0}"#,
+        "players" => r#"{"x":[],"y":[]}"#,
         _ => unreachable!(),
     })
 }
@@ -313,6 +331,25 @@ fn releases_and_the_sensitivity_ball_each_add_ink() {
 }
 
 #[wasm_bindgen_test]
+fn a_games_release_is_red_and_its_equilibrium_adds_ink() {
+    let c = canvas(480, 320);
+    draw_plot("players", c.clone(), players(false, false)).unwrap();
+    let (bars, red) = (inked(&c), coloured(&c, RED));
+    // Before the release nothing on the players plot is red: red means private.
+    assert_eq!(red, 0);
+    draw_plot("players", c.clone(), players(true, false)).unwrap();
+    // Ten outlined bars, 2 px wide and at least ~10 px tall each.
+    assert!(
+        coloured(&c, RED) > 200,
+        "release: {} red",
+        coloured(&c, RED)
+    );
+    draw_plot("players", c.clone(), players(false, true)).unwrap();
+    // Six black ticks 3 px thick across their slots (~50 px wide).
+    assert!(inked(&c) > bars + 300, "{} vs {bars}", inked(&c));
+}
+
+#[wasm_bindgen_test]
 fn the_noise_law_and_the_features_threshold_add_ink() {
     // The law moves the axes (to its 99.9% quantile), so compare the SVGs: the density is one
     // polyline of 241 points, which the bare histogram does not have.
@@ -334,7 +371,7 @@ fn the_noise_law_and_the_features_threshold_add_ink() {
 
 #[wasm_bindgen_test]
 fn svg_output_of_every_kind() {
-    let expected: [(&str, &str, &[&str]); 5] = [
+    let expected: [(&str, &str, &[&str]); 6] = [
         (
             "excess",
             "excess empirical risk (non-private)",
@@ -349,6 +386,7 @@ fn svg_output_of_every_kind() {
         ),
         ("privacy", "privacy spent", &["<polyline"]),
         ("features", "non-private statistic", &["<rect", "<polyline"]),
+        ("players", "y (maximising player)", &["<rect", "<polyline"]),
     ];
     for (kind, title, elements) in expected {
         let svg = plot_svg(kind, full(kind), 640, 400).unwrap();
@@ -465,6 +503,18 @@ fn bad_specs() -> Vec<(&'static str, JsValue, &'static str)> {
             "features",
             js(r#"{"norms":[],"threshold":1,"clippedFraction":2}"#),
             "clippedFraction",
+        ),
+        ("players", js(r#"{"x":[0.5,0.5]}"#), "y"),
+        (
+            "players",
+            js(r#"{"x":[0.5,0.5],"y":[1],"releaseX":[1]}"#),
+            "releaseX",
+        ),
+        ("players", js(r#"{"x":[0.5,null],"y":[1]}"#), "x"),
+        (
+            "players",
+            js(&format!(r#"{{"x":{},"y":[]}}"#, list(&[0.0; 201]))),
+            "x",
         ),
     ]
 }

@@ -3,7 +3,7 @@
 // values and messages.
 
 import init, {
-  cards, checkCsvSize, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, pickAlgorithm, previews,
+  cards, checkCsvSize, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, pickAlgorithm, pickProblem, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
@@ -32,9 +32,9 @@ const ui = {
 
 /** Fields that are plain numbers, plain choices, or numbers whose blank means "the default". */
 const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
-  'steps', 'batch', 'grid_resolution', 'repeats', 'delta'];
+  'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'repeats', 'delta'];
 const OPTIONAL = ['step_size', 'clip'];
-const CHOICES = ['algorithm', 'problem', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
+const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
 
 /** The loss parameter each loss takes (if any), with its label and default. */
 const LOSS_PARAMS = {
@@ -297,13 +297,17 @@ function showReadout() {
   ui.stepCount.textContent = String(main.gradEvals.length ? main.gradEvals[main.gradEvals.length - 1] : 0);
   const e = run.latestExcess;
   const unavailable = run.info?.referenceUnavailable;
-  ui.excess.textContent = unavailable ? 'reference unavailable (non-private diagnostic)' : sci(e);
+  const game = JSON.parse(run.info?.config ?? '{}').problem === 'saddle';
+  $('excess-name').textContent = game ? 'duality gap' : 'excess risk';
+  $('release-name').textContent = game ? 'released (x, y)' : 'released w';
+  ui.excess.textContent = unavailable && !game ? 'reference unavailable (non-private diagnostic)' : sci(e);
   ui.excess.title = unavailable ?? '';
   ui.excess.dataset.value = e === null || Number.isNaN(e) ? '' : String(e);
   const r = run.release;
-  ui.release.textContent = r
-    ? `(${r.w.slice(0, 4).map((v) => fmt(v, 4)).join(', ')}${r.w.length > 4 ? ', …' : ''}); excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`
-    : 'not yet';
+  const coords = (v) => `(${v.slice(0, 4).map((c) => fmt(c, 4)).join(', ')}${v.length > 4 ? ', …' : ''})`;
+  if (!r) ui.release.textContent = 'not yet';
+  else if (r.y) ui.release.textContent = `x = ${coords(r.w)}, y = ${coords(r.y)}; duality gap ${sci(r.excess)}`;
+  else ui.release.textContent = `${coords(r.w)}; excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`;
   $('certificate').textContent = diagnosticsWords(main.diagnostics);
   const pop = r?.population;
   $('population').textContent = pop
@@ -337,6 +341,15 @@ function diagnosticsWords(d) {
 }
 
 function describeProblem(c, info) {
+  if (c.problem === 'saddle') {
+    const game = { rock_paper_scissors: `rock–paper–scissors embedded in ${c.d} strategies`,
+      random_matrix: `a random ${c.d} × ${c.d} matrix game`, ball_game: `a random bilinear game on ℓ2 balls of radius ${c.radius} in d = ${c.d}` }[c.game];
+    const records = c.records === 'bounded' ? `entries ±${c.entry_bound}`
+      : `heavy-tailed ${c.tail.kind.replace('_', '-')} entries clipped to ±${c.entry_bound}`;
+    const reg = c.mu_x > 0 || c.mu_y > 0 ? `, regularised with μx = ${c.mu_x}, μy = ${c.mu_y}` : '';
+    $('problem-line').textContent = `Saddle point of ${game}${reg}: n = ${c.n} records with ${records}.`;
+    return;
+  }
   const source = { csv: 'your CSV file', sparse: `sparse high-dimensional data (${c.sparsity} non-zeros in w₀)` }[c.data]
     ?? `synthetic ${c.tail.kind.replace('_', '-')} data`;
   const domain = { l2_ball: `‖w‖₂ ≤ ${c.radius}`, l1_ball: `‖w‖₁ ≤ ${c.radius}`, box: `|wⱼ| ≤ ${c.radius}`,
@@ -413,7 +426,10 @@ function syncParamFields() {
   if (tailParams[0]) $('tail-a-label').textContent = tailParams[0][1];
   if (tailParams[1]) $('tail-b-label').textContent = tailParams[1][1];
   for (const el of document.querySelectorAll('#compare input')) {
-    el.disabled = el.value === $('algorithm').value;
+    // Compared algorithms run on the same problem: those that cannot solve it are off.
+    const solves = cardsByKind[el.value]?.solves.includes($('problem').value) ?? true;
+    el.disabled = el.value === $('algorithm').value || !solves;
+    el.closest('label').hidden = !solves;
     if (el.disabled) el.checked = false;
   }
   syncSettings();
@@ -439,6 +455,7 @@ function syncSettings() {
 
 /** Sets every control to `c` (the config, or a candidate that may still hold a refused value). */
 function syncControls(c = config) {
+  document.body.dataset.problem = c.problem;
   ui.epsilon.value = String(Math.log10(c.epsilon));
   ui.epsilonOutput.textContent = fmt(c.epsilon, 2);
   ui.seed.value = String(c.seed);
@@ -498,15 +515,29 @@ function configFromHash() {
  * saying what changed and why. A link is never adjusted: it restores exactly what it says.
  */
 function pickFromMenu() {
+  const kind = $('algorithm').value;
+  pickWith((from) => pickAlgorithm(from, kind), cardsByKind[kind]?.name ?? kind);
+}
+
+/**
+ * A person switched the problem menu (minimise, or a game): Rust's pickProblem poses it, an
+ * algorithm that cannot solve it giving way to the first that can, each change with its note.
+ */
+function pickProblemFromMenu() {
+  const problem = $('problem').value;
+  pickWith((from) => pickProblem(from, problem), problem === 'saddle' ? 'the game' : 'the minimisation');
+}
+
+/** Applies `picker`'s config (Rust's pick, from the controls as they stand) with its notes. */
+function pickWith(picker, name) {
   const controls = fromControls();
-  const kind = controls.algorithm;
   // Picked from where the person stands: the controls as they were under the algorithm in use
   // (Rust reads them leniently, and a setting the new algorithm refuses, say the pitfall toggle,
   // must reach the pick to be turned off with a note rather than dropped unseen).
-  const from = JSON.stringify({ ...controls, algorithm: config.algorithm });
+  const from = JSON.stringify({ ...controls, algorithm: config.algorithm, problem: config.problem });
   let picked;
   try {
-    picked = pickAlgorithm(from, kind);
+    picked = picker(from);
   } catch (e) {
     showError(e);
     return;
@@ -518,7 +549,6 @@ function pickFromMenu() {
   for (const [key, value] of Object.entries(JSON.parse(picked.config))) {
     if (JSON.stringify(value) !== JSON.stringify(read[key])) candidate[key] = value;
   }
-  const name = cardsByKind[kind]?.name ?? kind;
   $('algorithm-note').textContent = picked.notes.length ? `For ${name}: ${picked.notes.join('; ')}.` : '';
   syncControls(candidate);
   applyConfig(candidate);
@@ -685,6 +715,7 @@ function wireControls() {
       defaultParams(control);
       syncParamFields();
       if (control === $('algorithm')) pickFromMenu();
+      else if (control === $('problem')) pickProblemFromMenu();
       else applyConfig(fromControls());
     });
   }
@@ -754,7 +785,15 @@ function buildAlgorithmControls() {
   const list = cards();
   cardsByKind = Object.fromEntries(list.map((c) => [c.kind, c]));
   settingKeys = [...new Set(list.flatMap((c) => c.settings.map((s) => s.key)))];
-  $('algorithm').replaceChildren(...list.map((c) => Object.assign(document.createElement('option'), { value: c.kind, textContent: c.name })));
+  // One group per problem kind: picking an algorithm of the other kind switches the problem
+  // (Rust's pickAlgorithm says so in its note).
+  const groups = [['minimisation', 'minimise F(w)'], ['saddle', 'saddle point (a game)']].map(([kind, label]) => {
+    const group = Object.assign(document.createElement('optgroup'), { label });
+    group.append(...list.filter((c) => c.solves.includes(kind))
+      .map((c) => Object.assign(document.createElement('option'), { value: c.kind, textContent: c.name })));
+    return group;
+  }).filter((g) => g.children.length > 0);
+  $('algorithm').replaceChildren(...groups);
   $('compare').replaceChildren(...list.map((c) => {
     const label = Object.assign(document.createElement('label'), { className: 'check' });
     label.append(Object.assign(document.createElement('input'), { type: 'checkbox', value: c.kind }), ` ${c.name}`);
@@ -767,6 +806,7 @@ buildAlgorithmControls();
 plotter = new Plotter(
   {
     excess: $('excess-plot'), path: $('path-plot'), noise: $('noise-plot'), privacy: $('privacy-plot'), features: $('features-plot'),
+    players: $('players-plot'),
   },
   (e) => showError({ field: null, message: String(e) }),
 );

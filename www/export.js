@@ -55,7 +55,10 @@ export function runCsv(run) {
  */
 export function runJson(config, run) {
   const lanes = [...run.allLanes()].filter(({ lane }) => lane.release);
-  const released = lanes.map(({ a, r, lane }) => ({ algorithm: a, repeat: r, w: lane.release.w, ledger: lane.release.ledger }));
+  // A game releases both players: y beside x (w).
+  const released = lanes.map(({ a, r, lane }) => ({
+    algorithm: a, repeat: r, w: lane.release.w, ...(lane.release.y ? { y: lane.release.y } : {}), ledger: lane.release.ledger,
+  }));
   const ran = run.info?.config ?? JSON.stringify(config);
   const kind = (a) => run.info?.previews?.[a]?.kind ?? a;
   return JSON.stringify({

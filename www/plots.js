@@ -40,6 +40,8 @@ class Lane {
     this.release = null;
     /** The run's named diagnostics where it last stood (a certificate …), non-private. */
     this.diagnostics = {};
+    /** A game's players { x, y } where the run last stood (the curator's view), non-private. */
+    this.players = null;
   }
 
   append(batch) {
@@ -51,6 +53,7 @@ class Lane {
     for (const v of batch.epsSpent) this.epsSpent.push(v);
     if (batch.release) this.release = batch.release;
     if (Object.keys(batch.diagnostics ?? {}).length) this.diagnostics = batch.diagnostics;
+    if (batch.players) this.players = batch.players;
   }
 }
 
@@ -191,6 +194,19 @@ const SPECS = {
       span: Math.max(1, ...algorithmsOf(history).map((a) => eps(a).length)),
     };
   },
+  players: (history) => {
+    const main = history.lanes[0][0];
+    const release = main.release;
+    const equilibrium = history.info.equilibrium;
+    return {
+      x: main.players?.x ?? [],
+      y: main.players?.y ?? [],
+      releaseX: release?.y ? release.w : [],
+      releaseY: release?.y ?? [],
+      equilibriumX: equilibrium?.x ?? [],
+      equilibriumY: equilibrium?.y ?? [],
+    };
+  },
   features: (history) => ({
     norms: history.info.featureNorms,
     threshold: JSON.parse(history.info.config).feature_bound,
@@ -219,7 +235,7 @@ const FRAME_MS = 1000 / 60;
  */
 export class Plotter {
   constructor(canvases, onError) {
-    this.canvases = canvases; // { excess, path, noise, privacy, features }
+    this.canvases = canvases; // { excess, path, noise, privacy, features, players }
     this.onError = onError;
     this.history = null;
     this.dirty = new Set();
@@ -235,7 +251,9 @@ export class Plotter {
   request(history) {
     const newRun = history !== this.history;
     this.history = history;
-    for (const kind of Object.keys(this.canvases)) {
+    for (const [kind, canvas] of Object.entries(this.canvases)) {
+      // A plot of the other problem kind is not on the page (display: none): nothing to draw.
+      if (canvas.offsetParent === null) continue;
       if (kind !== 'features' || newRun) this.dirty.add(kind);
     }
     this.schedule();

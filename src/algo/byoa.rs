@@ -68,7 +68,6 @@ use super::output_perturbation::{
     perturb,
 };
 use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use std::sync::Arc;
 
 use super::family::{
     BOUNDED, CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
@@ -80,7 +79,7 @@ use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// How σ is calibrated.
@@ -1099,7 +1098,8 @@ fn plan_algorithm_2_run(config: &RunConfig, declared: &ProblemDeclaration) -> Re
 impl RunPlan for ByoaRunPlan {
     /// Theorem 3.4 (empirical) for Algorithm 1 on strongly convex smooth F; Algorithm 2's bound
     /// is on the population risk, which this plot does not draw.
-    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
+    fn theory(&self, posed: &Posed, preview: &Preview) -> Option<Curve> {
+        let problem = posed.min().ok()?;
         let declared = &problem.declared;
         let (beta, mu) = (declared.smoothness(), declared.strong_convexity());
         if self.phased || !(beta.is_finite() && mu > 0.0) {
@@ -1119,7 +1119,8 @@ impl RunPlan for ByoaRunPlan {
         )
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         let objective = &problem.objective;
         if self.phased {
             let run = PhasedOutputPerturbation::new(self.settings, objective, noise, seeded)?;

@@ -79,7 +79,6 @@ use crate::rng::DpRng;
 
 use super::noisy_gd::GdCalibration;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use std::sync::Arc;
 
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, setting,
@@ -87,7 +86,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -627,7 +626,8 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
 
 impl Plan for AccMdPlan {
     /// Theorem 5.3 (eqs 71–76) with the noise term written out, for smooth F.
-    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
+    fn theory(&self, posed: &Posed, preview: &Preview) -> Option<Curve> {
+        let problem = posed.min().ok()?;
         let (beta, d) = (problem.declared.smoothness(), problem.declared.d);
         if !beta.is_finite() {
             return None;
@@ -648,7 +648,8 @@ impl Plan for AccMdPlan {
         )
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         let accmd = DpAccMd::new(self.accmd, &problem.objective, noise, seeded)?;
         Ok(MinRun::on(problem, accmd))
     }

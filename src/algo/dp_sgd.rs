@@ -72,7 +72,6 @@ use crate::privacy::{
 use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use std::sync::Arc;
 
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, default_step,
@@ -81,7 +80,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, RunConfig};
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 
 /// Leaky demonstration toggles (digest 002 §9 item 9). Any of them makes the run **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -856,7 +855,8 @@ impl Plan for SgdPlan {
         Some(self.calibration.rdp())
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         let sgd =
             DpSgd::from_calibration(self.calibration.clone(), &problem.objective, noise, seeded)?;
         Ok(MinRun::on(problem, sgd))

@@ -71,7 +71,6 @@ use crate::rng::DpRng;
 
 use super::dp_sgd::{EpsilonSchedule, poisson_batch};
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use std::sync::Arc;
 
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, setting,
@@ -79,7 +78,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, RunConfig, SvrgNoiseChoice};
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 
 /// Which of the paper's two algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -997,7 +996,8 @@ impl Plan for SvrgPlan {
         self.calibration.rdp()
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         let svrg =
             DpSvrg::from_calibration(self.calibration.clone(), &problem.objective, noise, seeded)?;
         Ok(MinRun::on(problem, svrg))

@@ -57,7 +57,6 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use std::sync::Arc;
 
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, setting, statement,
@@ -65,7 +64,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Grid points scored per step (keeps a worker slice short).
@@ -484,7 +483,8 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
 impl Plan for GridPlan {
     /// Proposition G.1 with the grid's spacing. The utility's sensitivity is 2LR under TERM (its
     /// F is not a mean), as the preview and the mechanism read it.
-    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
+    fn theory(&self, posed: &Posed, preview: &Preview) -> Option<Curve> {
+        let problem = posed.min().ok()?;
         let declared = &problem.declared;
         let (radius, d, lipschitz) = (declared.radius(), declared.d, preview.lipschitz);
         let lipschitz_f = lipschitz
@@ -505,7 +505,8 @@ impl Plan for GridPlan {
         )
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         let grid = GridExponential::under(
             self.settings,
             self.relation,

@@ -6,8 +6,6 @@
 //! session, the page and the audits all go through it: [`crate::algo::registry`] lists the
 //! families.
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
 use super::registry::Planned;
@@ -20,7 +18,7 @@ use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::GaussianRow;
 use crate::privacy::{Guarantee, Rdp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::solver::SolverKind;
 use crate::theory::curve::Curve;
 
@@ -39,6 +37,14 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
+    /// The kind in words, as a note names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProblemKind::Minimisation => "minimisation",
+            ProblemKind::Saddle => "saddle-point",
+        }
+    }
+
     /// What the session measures on this kind of problem, named on the plot that draws it.
     pub fn metric(self) -> &'static str {
         match self {
@@ -348,7 +354,7 @@ pub trait Plan: Send + Sync {
     /// The theory bound as a curve, when the family's theory covers the setting. Some bounds are
     /// stated through F(w₀) − F* or ‖w*‖: a plot ingredient read from the problem (non-private),
     /// never a noise setting.
-    fn theory(&self, _problem: &Problem, _preview: &Preview) -> Option<Curve> {
+    fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
         None
     }
     /// The Rényi-DP curve of the whole run under the guarantee's own relation, when the family
@@ -356,9 +362,10 @@ pub trait Plan: Send + Sync {
     fn rdp(&self) -> Option<Rdp> {
         None
     }
-    /// The running algorithm, on `problem`, drawing its noise from `noise` (`seeded` says the
+    /// The running algorithm, on `problem` (a minimisation family takes [`Posed::min`], a saddle
+    /// family [`Posed::saddle`]), drawing its noise from `noise` (`seeded` says the
     /// stream came from the seed, so the ledger can say the run is a demonstration).
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>>;
+    fn build(&self, problem: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>>;
 }
 
 /// What is known before any data are touched: the promise and the noise that buys it.

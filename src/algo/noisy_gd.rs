@@ -54,7 +54,6 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp, zcdp};
 use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use std::sync::Arc;
 
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, default_step,
@@ -63,7 +62,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, RunConfig};
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -551,7 +550,8 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
 impl Plan for GdPlan {
     /// The PL bound (Wang, Ye & Xu 2017, Theorem 6.2's proof) at the theory step 1/β, for
     /// strongly convex smooth F; it starts from F(w₀) − F*, so it needs the reference.
-    fn theory(&self, problem: &Problem, preview: &Preview) -> Option<Curve> {
+    fn theory(&self, posed: &Posed, preview: &Preview) -> Option<Curve> {
+        let problem = posed.min().ok()?;
         let declared = &problem.declared;
         let (beta, mu, d) = (
             declared.smoothness(),
@@ -571,7 +571,8 @@ impl Plan for GdPlan {
         )
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         let gd = NoisyGd::new(
             self.calibration,
             self.step_size,

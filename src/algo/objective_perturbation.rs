@@ -87,7 +87,6 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation, check_eps
 use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use std::sync::Arc;
 
 use super::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, replace_one_only,
@@ -95,7 +94,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -692,7 +691,8 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
 impl Plan for ObjectivePlan {
     /// Strong convexity of the perturbed objective; stated through ‖w*‖, so it needs the
     /// reference.
-    fn theory(&self, problem: &Problem, _: &Preview) -> Option<Curve> {
+    fn theory(&self, posed: &Posed, _: &Preview) -> Option<Curve> {
+        let problem = posed.min().ok()?;
         let w_star = &problem.reference.as_ref().ok()?.w;
         let declared = &problem.declared;
         Curve::flat(
@@ -709,7 +709,8 @@ impl Plan for ObjectivePlan {
         )
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         let run = ObjectivePerturbation::new(self.settings, &problem.objective, noise, seeded)?;
         Ok(MinRun::on(problem, run))
     }

@@ -4,8 +4,6 @@
 //! Adding an algorithm: its file (declaring a [`Family`]), one [`AlgorithmKind`] variant and one
 //! line in [`FAMILIES`]. Nothing in `session/`, `catalog.rs` or `www/` names an algorithm.
 
-use std::sync::Arc;
-
 use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, same_promise};
 use super::run::Run;
 use super::{NoiseShape, same_law};
@@ -13,12 +11,12 @@ use super::{
     byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
     output_perturbation,
 };
-use crate::config::{AlgorithmKind, Control, RunConfig, at_control};
+use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
 use crate::privacy::Rdp;
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::rng::DpRng;
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
@@ -131,7 +129,7 @@ impl Planned {
     }
 
     /// The theory curve on `problem` (see [`Plan::theory`]).
-    pub fn theory(&self, problem: &Problem) -> Option<Curve> {
+    pub fn theory(&self, problem: &Posed) -> Option<Curve> {
         self.plan.theory(problem, &self.preview)
     }
 
@@ -143,12 +141,7 @@ impl Planned {
     /// The running algorithm on `problem`. The promise shown before the run must be the one the
     /// algorithm keeps: the guarantee and the whole noise law (every draw's kind, scale, count
     /// and sensitivity); a difference is refused here, before the first step.
-    pub fn build(
-        &self,
-        problem: &Arc<Problem>,
-        noise: DpRng,
-        seeded: bool,
-    ) -> Result<Box<dyn Run>> {
+    pub fn build(&self, problem: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let run = self
             .plan
             .build(problem, noise, seeded)
@@ -195,13 +188,25 @@ pub fn pick(config: &RunConfig, kind: AlgorithmKind) -> (RunConfig, Vec<String>)
     };
     picked.compare.retain(|k| *k != kind);
     let mut notes = Vec::new();
-    if picked.problem != ProblemKind::Minimisation && !family.solves.contains(&picked.problem) {
+    if !family.solves.contains(&picked.problem) {
         picked.problem = family.solves[0];
         notes.push(format!(
-            "problem set to {:?}: {} solves no other kind",
-            picked.problem, family.card.name
+            "problem set to {}: {} solves no other kind",
+            picked.problem.name(),
+            family.card.name
         ));
     }
+    let before = picked.compare.len();
+    picked
+        .compare
+        .retain(|k| self::family(*k).solves.contains(&picked.problem));
+    if picked.compare.len() < before {
+        notes.push(format!(
+            "compared algorithms that solve no {} problem dropped",
+            picked.problem.name()
+        ));
+    }
+    notes.extend(meet_problem_needs(&mut picked));
     if picked.delta == 0.0 && family.purity == Purity::Approximate {
         picked.delta = RunConfig::default().delta;
         notes.push(format!(
@@ -223,6 +228,59 @@ pub fn pick(config: &RunConfig, kind: AlgorithmKind) -> (RunConfig, Vec<String>)
             .filter_map(|need| need.meet(&mut picked)),
     );
     (picked, notes)
+}
+
+/// `config` posing a `problem` of another kind, as a newcomer switching the problem menu would:
+/// an algorithm that cannot solve it gives way to the first in the menu that can (picked as
+/// [`pick`] does), and the new problem's own needs are met, each change with its note.
+pub fn pose(config: &RunConfig, problem: ProblemKind) -> Result<(RunConfig, Vec<String>)> {
+    let posed = RunConfig {
+        problem,
+        ..config.clone()
+    };
+    if family(posed.algorithm).solves.contains(&problem) {
+        let (picked, notes) = pick(&posed, posed.algorithm);
+        return Ok((picked, notes));
+    }
+    let first = FAMILIES
+        .iter()
+        .find(|f| f.solves.contains(&problem))
+        .ok_or_else(|| {
+            Error::invalid(
+                Control::Problem.id(),
+                "a problem some algorithm of the menu solves",
+                problem.name(),
+            )
+        })?;
+    let (picked, mut notes) = pick(&posed, first.kind);
+    notes.insert(
+        0,
+        format!(
+            "algorithm set to {}: {} solves no {} problem",
+            first.card.name,
+            family(config.algorithm).card.name,
+            problem.name()
+        ),
+    );
+    Ok((picked, notes))
+}
+
+/// What a problem kind needs of the settings before any family's needs: a game's records stream
+/// from the seed (no loaded file), and rock–paper–scissors has three strategies.
+fn meet_problem_needs(config: &mut RunConfig) -> Vec<String> {
+    let mut notes = Vec::new();
+    if config.problem != ProblemKind::Saddle {
+        return notes;
+    }
+    if config.data == DataSource::Csv {
+        config.data = DataSource::Synthetic;
+        notes.push("data set to synthetic: a game's records stream from its seed".to_string());
+    }
+    if config.game == GameChoice::RockPaperScissors && config.d < 3 {
+        config.d = 3;
+        notes.push("d set to 3: rock–paper–scissors has three strategies".to_string());
+    }
+    notes
 }
 
 #[cfg(test)]
@@ -265,6 +323,9 @@ mod tests {
             let config = RunConfig {
                 problem: ProblemKind::Saddle,
                 data: crate::config::DataSource::Csv,
+                // Rock–paper–scissors needs three strategies: a valid game, so only the
+                // family's refusal is left to fail.
+                d: 3,
                 ..pick(&RunConfig::default(), family.kind).0
             };
             let refused = crate::session::Lab::new(config, None)

@@ -15,6 +15,7 @@ use crate::data::Dataset;
 use crate::error::Result;
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
+use crate::session::problem::Posed;
 use crate::session::problem::Problem;
 
 /// A family run on one side of a fixed neighbouring pair, released first coordinate as the
@@ -99,7 +100,8 @@ impl Auditable for FamilyTarget {
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {
         let noise = DpRng::seed_from_u64(rng.next_u64());
-        let mut run = self.plan.build(self.problem(side), noise, false)?;
+        let posed = Posed::Min(Arc::clone(self.problem(side)));
+        let mut run = self.plan.build(&posed, noise, false)?;
         while run.step().is_some() {}
         Ok(run.point().primal()[0])
     }

@@ -1,15 +1,13 @@
 //! Every lane of a run on one problem: the [`Lab`] and the [`LaneBatch`] each lane contributes to
 //! a slice.
 
-use std::sync::Arc;
-
 use crate::algo::registry;
 use crate::config::{CheckedRun, RunConfig};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 
 use super::prepare::Preview;
-use super::problem::Problem;
+use super::problem::{Posed, Problem};
 use super::run::{Batch, LanePlan, Session};
 use crate::theory::curve::Curve;
 
@@ -28,7 +26,7 @@ pub struct LaneBatch {
 /// with independent noise streams.
 pub struct Lab {
     config: CheckedRun,
-    problem: Arc<Problem>,
+    problem: Posed,
     previews: Vec<Preview>,
     theories: Vec<Option<Curve>>,
     pub(super) lanes: Vec<LaneBatchSource>,
@@ -54,7 +52,7 @@ impl Lab {
             .enumerate()
             .map(|(a, kind)| registry::plan(&config.lane(kind)).map_err(in_lane(a, kind)))
             .collect::<Result<Vec<_>>>()?;
-        let problem = Arc::new(Problem::new(&config, file)?);
+        let problem = Posed::new(&config, file)?;
         let mut lanes = Vec::new();
         let mut previews = Vec::new();
         let mut theories = Vec::new();
@@ -62,7 +60,7 @@ impl Lab {
             let lane = config.lane(kind);
             let plan = LanePlan::on(plan, &problem);
             for r in 0..config.repeats {
-                let session = Session::planned(Arc::clone(&problem), lane.clone(), &plan, r as u32)
+                let session = Session::planned(problem.clone(), lane.clone(), &plan, r as u32)
                     .map_err(in_lane(a, kind))?;
                 if r == 0 {
                     previews.push(session.preview().clone());
@@ -85,8 +83,14 @@ impl Lab {
         })
     }
 
-    /// The problem every lane shares: data, objective, reference and plane.
-    pub fn problem(&self) -> &Problem {
+    /// The minimisation problem every lane shares (data, objective, reference and plane);
+    /// `None` for a game.
+    pub fn problem(&self) -> Option<&Problem> {
+        self.problem.min().ok().map(|p| p.as_ref())
+    }
+
+    /// What every lane shares: a minimisation problem or a game.
+    pub fn posed(&self) -> &Posed {
         &self.problem
     }
 

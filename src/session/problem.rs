@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::algo::family::ProblemKind;
 use crate::algo::noisy_gd::DpGdLeak;
 use crate::algo::registry;
 use crate::config::{DataSource, RunConfig};
@@ -16,6 +17,7 @@ use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
 use crate::loss::{Bounds, Loss, LossConstants, Regularizer};
+use crate::minimax::game::StochasticGame;
 use crate::objective::Objective;
 use crate::privacy::Relation;
 use crate::reference::{self, Cap, PopulationProblem, PopulationReference, Reference};
@@ -354,6 +356,93 @@ impl Problem {
             plane,
             population,
         })
+    }
+}
+
+/// A saddle problem's instance, shared by every lane of a run: the game, whose records are
+/// streamed from the seed (**private**: the records are the data), and the plane x's path is
+/// drawn in.
+pub struct Game {
+    /// The stochastic game the config declares ([`RunConfig::game_spec`]).
+    pub game: Arc<StochasticGame>,
+    /// The plane of x's first two coordinates (data-free).
+    pub plane: Plane,
+}
+
+impl Game {
+    /// The game of `config` (which must pose a saddle problem): one streamed pass over its
+    /// records for the empirical means.
+    pub fn new(config: &RunConfig) -> Result<Self> {
+        let game = StochasticGame::new(config.game_spec()).map_err(crate::config::at_control)?;
+        Ok(Self {
+            game: Arc::new(game),
+            plane: Plane::coordinates(config.d),
+        })
+    }
+}
+
+/// What a run poses, built once and shared by every lane: a minimisation [`Problem`] or a saddle
+/// [`Game`] (the config's `problem`).
+#[derive(Clone)]
+pub enum Posed {
+    /// Data, objective and reference of a minimisation.
+    Min(Arc<Problem>),
+    /// A game.
+    Saddle(Arc<Game>),
+}
+
+impl Posed {
+    /// The instance `config` poses: the data (generated, or the loaded `file`) and objective of a
+    /// minimisation, or the game of a saddle problem.
+    pub fn new(config: &RunConfig, file: Option<Dataset>) -> Result<Self> {
+        match config.problem {
+            ProblemKind::Minimisation => Ok(Posed::Min(Arc::new(Problem::new(config, file)?))),
+            ProblemKind::Saddle => {
+                config.validate()?;
+                if config.data == DataSource::Csv {
+                    return Err(Error::invalid(
+                        "data",
+                        "generated records for a game (its records stream from the seed; \
+                         loaded files pose minimisation problems)",
+                        "a loaded file",
+                    ));
+                }
+                Ok(Posed::Saddle(Arc::new(Game::new(config)?)))
+            }
+        }
+    }
+
+    /// The minimisation problem, or an error at `problem` for a game (a minimisation family is
+    /// refused a game before it gets here: this is the type's own check).
+    pub fn min(&self) -> Result<&Arc<Problem>> {
+        match self {
+            Posed::Min(problem) => Ok(problem),
+            Posed::Saddle(_) => Err(Error::invalid(
+                "problem",
+                "a minimisation problem for this algorithm",
+                "saddle",
+            )),
+        }
+    }
+
+    /// The game, or an error at `problem` for a minimisation.
+    pub fn saddle(&self) -> Result<&Arc<Game>> {
+        match self {
+            Posed::Saddle(game) => Ok(game),
+            Posed::Min(_) => Err(Error::invalid(
+                "problem",
+                "a saddle problem for this algorithm",
+                "minimisation",
+            )),
+        }
+    }
+
+    /// The parameter view's plane (x's, for a game).
+    pub fn plane(&self) -> &Plane {
+        match self {
+            Posed::Min(problem) => &problem.plane,
+            Posed::Saddle(game) => &game.plane,
+        }
     }
 }
 

@@ -316,8 +316,11 @@ pub struct Released {
     pub algorithm: usize,
     /// Index r of the repeat (the noise stream) that released it.
     pub repeat: usize,
-    /// The released point w ∈ W.
+    /// The released point w ∈ W (x of a game).
     pub w: Vec<f64>,
+    /// A game's released y.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<Vec<f64>>,
     /// Its ledger as the lane stated it (the export drops its data-dependent events).
     pub ledger: Ledger,
 }
@@ -329,8 +332,11 @@ pub struct PrivateRelease {
     pub algorithm: AlgorithmKind,
     /// Index r of the repeat (the noise stream) that released it.
     pub repeat: usize,
-    /// The released point w ∈ W.
+    /// The released point w ∈ W (x of a game).
     pub w: Vec<f64>,
+    /// A game's released y.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<Vec<f64>>,
     /// Its ledger without the run's data-dependent events ([`Ledger::private`]).
     pub ledger: Ledger,
 }
@@ -368,6 +374,7 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
                 algorithm,
                 repeat: r.repeat,
                 w: r.w,
+                y: r.y,
                 // The run's data-dependent events (a fallback, an abort) are diagnostics.
                 ledger: r.ledger.private(),
             })
@@ -515,6 +522,7 @@ mod tests {
             private_part(
                 &config,
                 vec![Released {
+                    y: None,
                     algorithm: 0,
                     repeat: 0,
                     w: release.w.clone(),

@@ -11,13 +11,14 @@ use crate::algo::run::{Diagnostic, Point, Run};
 use crate::config::RunConfig;
 use crate::domain::Domain;
 use crate::error::Result;
+use crate::minimax::SaddleProblem;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream, seeded_repeat};
 use crate::theory::curve::Curve;
 
 use super::prepare::Preview;
-use super::problem::Problem;
+use super::problem::{Posed, Problem};
 
 /// The private output and how good it is. Only `w` (with its `ledger`) is private; `plane`,
 /// `loss`, `excess` and `population` are computed on the raw data for the plots. The noise drawn
@@ -28,14 +29,18 @@ use super::problem::Problem;
 /// exported as private.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Release {
-    /// The released point w ∈ W: the one private output, with `ledger`.
+    /// The released point w ∈ W (x ∈ X of a game): the private output, with `ledger`.
     pub w: Vec<f64>,
+    /// A game's released y ∈ Y (private, with `w`); `None` for a minimisation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<Vec<f64>>,
     /// `w` in the parameter view's plane coordinates.
     pub plane: [f64; 2],
     /// F(w) on the problem's objective. **Non-private**.
     pub loss: f64,
-    /// F(w) − F*; `None` when the reference is unavailable ([`Problem::reference`]). Computed
-    /// after the release, never before it or for it. **Non-private**.
+    /// F(w) − F*, or a game's duality gap at (w, y); `None` when the reference is unavailable
+    /// ([`Problem::reference`]). Computed after the release, never before it or for it.
+    /// **Non-private**.
     pub excess: Option<f64>,
     /// Excess population risk F_pop(w) − F_pop(w*_pop), estimated on a fresh sample with its
     /// standard error (synthetic data only). **Non-private**.
@@ -43,6 +48,15 @@ pub struct Release {
     /// What the release promises: guarantee, mechanism, caveats, any leaks
     /// ([`Session::ledger`]).
     pub ledger: Ledger,
+}
+
+/// Both players' points of a game, full length (the plane view shows only two coordinates).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Players {
+    /// x ∈ X, the minimising player.
+    pub x: Vec<f64>,
+    /// y ∈ Y, the maximising player.
+    pub y: Vec<f64>,
 }
 
 /// The events of one slice, in columns (one entry per iterate), ready to cross to JavaScript as
@@ -81,6 +95,9 @@ pub struct Batch {
     /// The run's named diagnostics where it stood at the end of the slice (a certificate, a
     /// phase, a gap …). **Non-private**.
     pub diagnostics: Vec<Diagnostic>,
+    /// A game's players where the run stood at the end of the slice (the curator's dense view of
+    /// both mixed strategies, not the release). **Non-private**. `None` for a minimisation.
+    pub players: Option<Players>,
     /// Whether the run has released: no later slice adds to it.
     pub done: bool,
 }
@@ -118,7 +135,7 @@ pub(super) struct LanePlan {
 impl LanePlan {
     /// `plan` (from [`registry::plan`], made before the problem is built so that a refused plan
     /// never waits for the data and the reference: issue 18) with its bound on `problem`.
-    pub(super) fn on(plan: Planned, problem: &Problem) -> Self {
+    pub(super) fn on(plan: Planned, problem: &Posed) -> Self {
         let theory = plan.theory(problem);
         Self { plan, theory }
     }
@@ -128,10 +145,11 @@ impl LanePlan {
 pub struct Session {
     config: RunConfig,
     preview: Preview,
-    problem: Arc<Problem>,
+    problem: Posed,
     pub(super) run: Box<dyn Run>,
     theory: Option<Curve>,
-    before: Vec<f64>,
+    /// The point each step starts from, scored once the step reports: x (or w), and y of a game.
+    before: (Vec<f64>, Vec<f64>),
     released: bool,
 }
 
@@ -141,14 +159,16 @@ impl Session {
     pub fn new(config: RunConfig) -> Result<Self> {
         config.validate()?;
         let plan = registry::plan(&config)?;
-        let problem = Arc::new(Problem::new(&config, None)?);
+        let problem = Posed::new(&config, None)?;
         let plan = LanePlan::on(plan, &problem);
         Self::planned(problem, config, &plan, 0)
     }
 
-    /// The config's main algorithm on `problem`, with the noise stream of repeat `repeat`.
+    /// The config's main algorithm on the minimisation `problem`, with the noise stream of repeat
+    /// `repeat`.
     pub fn on(problem: Arc<Problem>, config: RunConfig, repeat: u32) -> Result<Self> {
         config.validate()?;
+        let problem = Posed::Min(problem);
         let plan = LanePlan::on(registry::plan(&config)?, &problem);
         Self::planned(problem, config, &plan, repeat)
     }
@@ -156,7 +176,7 @@ impl Session {
     /// Repeat `repeat` of an algorithm already planned for `problem` (see
     /// [`Lab::new`](super::Lab::new)).
     pub(super) fn planned(
-        problem: Arc<Problem>,
+        problem: Posed,
         config: RunConfig,
         plan: &LanePlan,
         repeat: u32,
@@ -169,7 +189,10 @@ impl Session {
         let run = plan
             .plan
             .build(&problem, noise_rng, !config.unseeded_noise)?;
-        let before = run.point().primal().to_vec();
+        let before = match run.point() {
+            Point::Min(w) => (w.to_vec(), Vec::new()),
+            Point::Saddle { x, y } => (x.to_vec(), y.to_vec()),
+        };
         Ok(Self {
             config,
             preview: plan.plan.preview.clone(),
@@ -196,8 +219,14 @@ impl Session {
         &self.preview
     }
 
-    /// The problem this lane shares with the others: data, objective, reference and plane.
-    pub fn problem(&self) -> &Problem {
+    /// The minimisation problem this lane shares with the others (data, objective, reference
+    /// and plane); `None` for a game.
+    pub fn problem(&self) -> Option<&Problem> {
+        self.problem.min().ok().map(|p| p.as_ref())
+    }
+
+    /// What this lane shares with the others: a minimisation problem or a game.
+    pub fn posed(&self) -> &Posed {
         &self.problem
     }
 
@@ -209,12 +238,13 @@ impl Session {
 
     /// The certified reference, if it was available (see [`Problem::reference`]).
     pub fn reference(&self) -> Option<&Reference> {
-        self.problem.reference.as_ref().ok()
+        self.problem()?.reference.as_ref().ok()
     }
 
-    /// How many samples clipping changed. **Non-private** diagnostic.
+    /// How many samples clipping changed (0 for a game, whose records are clipped as they are
+    /// streamed). **Non-private** diagnostic.
     pub fn clipped(&self) -> usize {
-        self.problem.clipped
+        self.problem().map_or(0, |p| p.clipped)
     }
 
     /// Whether the release has been made (the batch that carried it has been returned).
@@ -226,7 +256,10 @@ impl Session {
     /// caveats (the algorithms' own ledgers name the feature bound).
     pub fn ledger(&self) -> Ledger {
         let mut ledger = self.run.ledger();
-        let loss = self.problem.declared.loss.glm;
+        let Some(problem) = self.problem() else {
+            return ledger;
+        };
+        let loss = problem.declared.loss.glm;
         if let Some(bound) = loss.label_bound() {
             ledger.caveats.push(format!(
                 "declared label bound, not measured: targets clipped to |y| ≤ {bound} ({} loss)",
@@ -237,18 +270,44 @@ impl Session {
     }
 
     /// The session's score of a point: F(w) − F* on the problem's objective, floored at 0, or
-    /// NaN without a reference. `value` is F(w) when the run computed it on the way.
+    /// NaN without a reference; for a game, the exact duality gap of the empirical game at
+    /// (x, y). `value` is F(w) when the run computed it on the way.
     fn score(&self, point: Point<'_>, value: Option<f64>) -> f64 {
-        let Ok(reference) = &self.problem.reference else {
-            return f64::NAN;
-        };
-        match point {
-            Point::Min(w) => {
-                let value = value.unwrap_or_else(|| self.problem.objective.value(w));
+        match (point, &self.problem) {
+            (Point::Min(w), Posed::Min(problem)) => {
+                let Ok(reference) = &problem.reference else {
+                    return f64::NAN;
+                };
+                let value = value.unwrap_or_else(|| problem.objective.value(w));
                 (value - reference.value).max(0.0)
             }
-            // Saddle problems are scored by a duality-gap bracket (the saddle-point families).
-            Point::Saddle { .. } => f64::NAN,
+            (Point::Saddle { x, y }, Posed::Saddle(game)) => {
+                let (mut gx, mut gy) = (vec![0.0; x.len()], vec![0.0; y.len()]);
+                game.game
+                    .duality_gap(x, y, &mut gx, &mut gy)
+                    .map_or(f64::NAN, |gap| gap.gap().max(0.0))
+            }
+            _ => f64::NAN,
+        }
+    }
+
+    /// The value the problem takes at a point: F(w), or f̂(x, y) of a game.
+    fn value(&self, point: Point<'_>) -> f64 {
+        match (point, &self.problem) {
+            (Point::Min(w), Posed::Min(problem)) => problem.objective.value(w),
+            (Point::Saddle { x, y }, Posed::Saddle(game)) => {
+                game.game.value(x, y).unwrap_or(f64::NAN)
+            }
+            _ => f64::NAN,
+        }
+    }
+
+    /// The point a step started from (copied before the step).
+    fn before(&self) -> Point<'_> {
+        let (x, y) = &self.before;
+        match self.problem {
+            Posed::Min(_) => Point::Min(x),
+            Posed::Saddle(_) => Point::Saddle { x, y },
         }
     }
 
@@ -261,15 +320,26 @@ impl Session {
     pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
         let mut batch = Batch::default();
         for _ in 0..max_steps.max(1) {
-            self.before.copy_from_slice(self.run.point().primal());
+            match self.run.point() {
+                Point::Min(w) => self.before.0.copy_from_slice(w),
+                Point::Saddle { x, y } => {
+                    self.before.0.copy_from_slice(x);
+                    self.before.1.copy_from_slice(y);
+                }
+            }
             let Some(step) = self.run.step() else {
                 break;
             };
-            let excess = self.score(Point::Min(&self.before), step.value);
+            let excess = self.score(self.before(), step.value);
+            let mut report = step.report;
+            if let Posed::Saddle(_) = self.problem {
+                // A game's loss column is f̂ at the point the step started from.
+                report.loss = self.value(self.before());
+            }
             batch.push(
-                &step.report,
+                &report,
                 excess,
-                self.problem.plane.project(&self.before),
+                self.problem.plane().project(&self.before.0),
             );
             if !keep_going() {
                 break;
@@ -278,9 +348,13 @@ impl Session {
         if self.run.is_done() && !self.released {
             self.released = true;
             let w = self.run.point().primal().to_vec();
-            let loss = self.problem.objective.value(&w);
+            let y = match self.run.point() {
+                Point::Saddle { y, .. } => Some(y.to_vec()),
+                Point::Min(_) => None,
+            };
+            let loss = self.value(self.run.point());
             let excess = self.score(self.run.point(), Some(loss));
-            let plane = self.problem.plane.project(&w);
+            let plane = self.problem.plane().project(&w);
             let final_report = StepReport {
                 t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
                 grad_evals: self.run.grad_evals(),
@@ -291,20 +365,27 @@ impl Session {
             };
             batch.push(&final_report, excess, plane);
             let population = self
-                .problem
-                .population
-                .as_ref()
+                .problem()
+                .and_then(|p| p.population.as_ref())
                 .and_then(|p| p.excess_risk(&w).ok());
+            let scored = self.reference().is_some() || y.is_some();
             batch.release = Some(Release {
-                excess: self.reference().map(|_| excess),
+                excess: scored.then_some(excess),
                 population,
                 w,
+                y,
                 plane,
                 loss,
                 ledger: self.ledger(),
             });
         }
         batch.diagnostics = self.run.diagnostics();
+        if let Point::Saddle { x, y } = self.run.point() {
+            batch.players = Some(Players {
+                x: x.to_vec(),
+                y: y.to_vec(),
+            });
+        }
         batch.done = self.released;
         batch
     }
@@ -312,11 +393,14 @@ impl Session {
     /// F on a res × res grid over the parameter view, row by row from the bottom (see
     /// [`Problem::loss_grid`]). **Non-private** (reads the data).
     pub fn loss_grid(&self, max_res: usize) -> Option<Vec<f64>> {
-        self.problem.loss_grid(max_res).map(|(grid, _)| grid)
+        self.problem()?.loss_grid(max_res).map(|(grid, _)| grid)
     }
 
-    /// The domain, for drawing its boundary.
+    /// The domain (x's, for a game), for drawing its boundary.
     pub fn domain(&self) -> &dyn Domain {
-        self.problem.objective.domain()
+        match &self.problem {
+            Posed::Min(problem) => problem.objective.domain(),
+            Posed::Saddle(game) => game.game.x_domain(),
+        }
     }
 }

@@ -704,7 +704,7 @@ fn non_smooth_tilted_and_robust_losses_run_against_a_certified_reference() {
         let mut s = Session::new(config).unwrap_or_else(|e| panic!("{label}: {e}"));
         let b = s.advance(usize::MAX, || true);
         assert!(b.release.is_some(), "{label}");
-        let reference = s.problem().reference.as_ref().unwrap();
+        let reference = s.problem().unwrap().reference.as_ref().unwrap();
         let floor = -reference.gap_bound - 1e-12 * reference.value.abs().max(1.0);
         assert!(
             b.excess.iter().all(|&e| e >= floor),
@@ -734,7 +734,7 @@ fn sparse_high_dimensional_data_favour_the_l1_geometry_of_dp_accmd() {
             ..RunConfig::default()
         };
         let mut lab = Lab::new(config, None).unwrap();
-        assert!(lab.problem().population.is_none());
+        assert!(lab.problem().unwrap().population.is_none());
         let mut finals = Vec::new();
         while !lab.is_done() {
             for lane in lab.advance(usize::MAX, || true) {

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::domain::DomainKind;
 
-use super::problem::Problem;
+use super::problem::{Game, Problem};
 
 /// Per-sample loss evaluations the contour grid may cost (≈ 50 ms in wasm).
 pub const GRID_BUDGET: f64 = 1e7;
@@ -26,6 +26,28 @@ pub struct View {
     pub domain: Option<DomainKind>,
     /// w* in plane coordinates; `None` without a reference.
     pub w_star: Option<[f64; 2]>,
+}
+
+impl Game {
+    /// The view of the minimising player's first two coordinates (x₁, x₂): a square around the
+    /// simplex's corner or the ball. Data-free; no equilibrium is marked yet.
+    pub fn view(&self) -> View {
+        use crate::domain::Domain;
+        use crate::minimax::SaddleProblem;
+        let (dx, _) = self.game.dims();
+        let spec = self.game.spec();
+        let (center, extent) = match spec.x_domain {
+            DomainKind::Simplex => ([0.5, 0.5], 0.6),
+            domain => ([0.0, 0.0], domain.radius_in(dx).min(1e6)),
+        };
+        View {
+            center,
+            extent,
+            axis_labels: ["x₁", "x₂"],
+            domain: (dx <= 2).then_some(spec.x_domain),
+            w_star: None,
+        }
+    }
 }
 
 impl Problem {
@@ -139,7 +161,7 @@ mod tests {
     #[test]
     fn in_higher_dimensions_the_view_is_the_plane_through_w_star() {
         let s = Session::new(RunConfig { d: 5, ..small() }).unwrap();
-        let problem = s.problem();
+        let problem = s.problem().unwrap();
         let plane = &problem.plane;
         assert!((crate::linalg::norm2(&plane.e1) - 1.0).abs() < 1e-12);
         assert!((crate::linalg::norm2(&plane.e2) - 1.0).abs() < 1e-12);

@@ -13,7 +13,9 @@ use wasm_bindgen::prelude::*;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{CsvOptions, Dataset, LabelColumn, LabelRange, load_csv};
 use crate::error::Error;
-use crate::session::{self, Batch, Lab};
+use crate::minimax::{RecordGame, SaddleProblem};
+use crate::session::problem::Posed;
+use crate::session::{self, Batch, Lab, Problem};
 
 pub use plot::{draw_plot, plot_svg};
 
@@ -158,6 +160,23 @@ pub fn pick_algorithm(json: &str, kind: &str) -> Result<JsValue, JsValue> {
     Ok(obj.into())
 }
 
+/// The config (JSON) posing a `problem` of another kind ("minimisation", "saddle") from the
+/// problem menu: an algorithm that cannot solve it gives way to the first that can, and the
+/// problem's needs are met. Returns `{ config, notes }` like [`pick_algorithm`].
+#[wasm_bindgen(js_name = pickProblem)]
+pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
+    let (config, _) = RunConfig::from_json_lenient(json);
+    let problem: crate::algo::family::ProblemKind =
+        serde_json::from_value(serde_json::Value::String(problem.to_string()))
+            .map_err(|e| to_js_error(&Error::invalid("problem", "a problem of the menu", e)))?;
+    let (posed, notes) =
+        crate::algo::registry::pose(&config, problem).map_err(|e| to_js_error(&e))?;
+    let obj = Object::new();
+    set(&obj, "config", &JsValue::from_str(&posed.to_json()));
+    set(&obj, "notes", &to_js(&notes)?);
+    Ok(obj.into())
+}
+
 /// The CSV options for a config's loss: margin losses need ±1 labels.
 fn csv_options(config: &RunConfig, label: LabelColumn) -> CsvOptions {
     CsvOptions {
@@ -223,6 +242,33 @@ fn load(bytes: &[u8], config: &RunConfig, label: &str) -> Result<Dataset, JsValu
     })
 }
 
+/// The minimisation problem's part of [`WasmSession::info`]: the reference (optional: a
+/// non-private diagnostic that may fail or meet its caps, `referenceUnavailable` says why), the
+/// view and the data diagnostics.
+fn min_info(obj: &Object, problem: &Problem) -> Result<(), JsValue> {
+    match &problem.reference {
+        Ok(reference) => {
+            set(obj, "reference", &to_js(reference)?);
+            set(obj, "referenceUnavailable", &JsValue::NULL);
+        }
+        Err(why) => {
+            set(obj, "reference", &JsValue::NULL);
+            set(obj, "referenceUnavailable", &JsValue::from_str(why));
+        }
+    }
+    set(obj, "clipped", &JsValue::from_f64(problem.clipped as f64));
+    set(obj, "n", &JsValue::from_f64(problem.declared.n as f64));
+    set(obj, "rows", &JsValue::from_f64(problem.data.n() as f64));
+    set(obj, "d", &JsValue::from_f64(problem.declared.d as f64));
+    set(obj, "view", &to_js(&problem.view())?);
+    set(
+        obj,
+        "featureNorms",
+        &Float64Array::from(problem.feature_norms.as_slice()).into(),
+    );
+    Ok(())
+}
+
 /// A run owned by a Web Worker: every lane (compared algorithms × repeats) on one problem.
 #[wasm_bindgen(js_name = Session)]
 pub struct WasmSession {
@@ -255,7 +301,6 @@ impl WasmSession {
     /// preview per algorithm, the reference optimum, the parameter view, and the non-private
     /// data diagnostics (clip count, feature norms before clipping).
     pub fn info(&self) -> Result<JsValue, JsValue> {
-        let problem = self.inner.problem();
         let obj = Object::new();
         set(
             &obj,
@@ -264,38 +309,47 @@ impl WasmSession {
         );
         set(&obj, "previews", &to_js(&self.inner.previews())?);
         set(&obj, "theories", &to_js(&self.inner.theories())?);
-        // The reference is optional (a non-private diagnostic that may fail or meet its caps):
-        // `reference` is null then, and `referenceUnavailable` says why.
-        match &problem.reference {
-            Ok(reference) => {
-                set(&obj, "reference", &to_js(reference)?);
-                set(&obj, "referenceUnavailable", &JsValue::NULL);
-            }
-            Err(why) => {
+        match self.inner.posed() {
+            Posed::Min(problem) => min_info(&obj, problem)?,
+            Posed::Saddle(game) => {
                 set(&obj, "reference", &JsValue::NULL);
-                set(&obj, "referenceUnavailable", &JsValue::from_str(why));
+                set(
+                    &obj,
+                    "referenceUnavailable",
+                    &JsValue::from_str(
+                        "a game is scored by its exact duality gap: it needs no reference",
+                    ),
+                );
+                let (dx, _) = game.game.dims();
+                set(&obj, "clipped", &JsValue::from_f64(0.0));
+                set(&obj, "n", &JsValue::from_f64(game.game.records() as f64));
+                set(&obj, "rows", &JsValue::from_f64(game.game.records() as f64));
+                set(&obj, "d", &JsValue::from_f64(dx as f64));
+                set(&obj, "view", &to_js(&game.view())?);
+                // The base game's equilibrium when declared in closed form (public: a property
+                // of the generator, not of the records), else null.
+                let equilibrium = match game.game.base_equilibrium() {
+                    Some((x, y)) => to_js(&serde_json::json!({ "x": x, "y": y }))?,
+                    None => JsValue::NULL,
+                };
+                set(&obj, "equilibrium", &equilibrium);
+                set(
+                    &obj,
+                    "featureNorms",
+                    &Float64Array::new_with_length(0).into(),
+                );
             }
         }
-        set(&obj, "clipped", &JsValue::from_f64(problem.clipped as f64));
-        set(&obj, "n", &JsValue::from_f64(problem.declared.n as f64));
-        set(&obj, "rows", &JsValue::from_f64(problem.data.n() as f64));
-        set(&obj, "d", &JsValue::from_f64(problem.declared.d as f64));
-        set(&obj, "view", &to_js(&problem.view())?);
-        set(
-            &obj,
-            "featureNorms",
-            &Float64Array::from(problem.feature_norms.as_slice()).into(),
-        );
         let (_, lanes) = self.inner.progress();
         set(&obj, "lanes", &JsValue::from_f64(lanes as f64));
         Ok(obj.into())
     }
 
-    /// F on a res × res grid over the parameter view, else `undefined`.
+    /// F on a res × res grid over the parameter view, else `undefined` (and for a game).
     #[wasm_bindgen(js_name = lossGrid)]
     pub fn loss_grid(&self, res: usize) -> Option<Float64Array> {
         self.inner
-            .problem()
+            .problem()?
             .loss_grid(res)
             .map(|(g, _)| Float64Array::from(g.as_slice()))
     }
@@ -363,6 +417,12 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
         .map(|d| (d.name, d.value))
         .collect();
     set(&obj, "diagnostics", &to_js(&diagnostics)?);
+    // A game's players where the run stands (non-private, the curator's view), else null.
+    let players = match &batch.players {
+        Some(p) => to_js(p)?,
+        None => JsValue::NULL,
+    };
+    set(&obj, "players", &players);
     set(&obj, "done", &JsValue::from_bool(batch.done));
     Ok(obj.into())
 }

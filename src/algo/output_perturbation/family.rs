@@ -18,7 +18,7 @@ use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::error::Result;
 use crate::loss::Wrap;
 use crate::rng::DpRng;
-use crate::session::problem::{Problem, ProblemDeclaration};
+use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 const RELATION_WHY: &str = "output perturbation's sensitivity 2L/(μn) (Lowy & Razaviyayn 2021, \
@@ -176,7 +176,8 @@ fn planned(
 
 impl RunPlan for OpRunPlan {
     /// Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ.
-    fn theory(&self, problem: &Problem, _: &Preview) -> Option<Curve> {
+    fn theory(&self, posed: &Posed, _: &Preview) -> Option<Curve> {
+        let problem = posed.min().ok()?;
         Curve::flat(
             op::theory_bound(
                 self.plan.declared,
@@ -189,7 +190,8 @@ impl RunPlan for OpRunPlan {
         )
     }
 
-    fn build(&self, problem: &Arc<Problem>, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
         if self.extra_ridge > 0.0 {
             let own = problem
                 .declared

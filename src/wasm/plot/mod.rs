@@ -25,6 +25,7 @@ mod excess;
 mod features;
 mod noise;
 mod path;
+mod players;
 mod privacy;
 
 use plotters::coord::Shift;
@@ -42,6 +43,7 @@ use excess::ExcessSpec;
 use features::FeaturesSpec;
 use noise::NoiseSpec;
 use path::PathSpec;
+use players::PlayersSpec;
 use privacy::PrivacySpec;
 
 /// The only font: the page loads no web fonts (its Content-Security-Policy forbids them).
@@ -63,7 +65,7 @@ pub(crate) const RELEASE_COLOR: RGBColor = RGBColor(214, 39, 40);
 const GRID_COLOR: RGBColor = RGBColor(230, 230, 230);
 
 /// Draws plot `kind` on a canvas. `kind` is one of "excess", "path", "noise", "privacy",
-/// "features"; `spec` is that kind's spec object (see the module docs). The spec is checked
+/// "features", "players"; `spec` is that kind's spec object (see the module docs). The spec is checked
 /// before the canvas is touched.
 #[wasm_bindgen(js_name = drawPlot)]
 pub fn draw_plot(kind: &str, canvas: HtmlCanvasElement, spec: JsValue) -> Result<(), JsValue> {
@@ -120,6 +122,7 @@ enum Spec {
     Noise(NoiseSpec),
     Privacy(PrivacySpec),
     Features(FeaturesSpec),
+    Players(PlayersSpec),
 }
 
 impl Spec {
@@ -130,10 +133,11 @@ impl Spec {
             "noise" => Spec::Noise(from_js(kind, spec)?),
             "privacy" => Spec::Privacy(from_js(kind, spec)?),
             "features" => Spec::Features(from_js(kind, spec)?),
+            "players" => Spec::Players(from_js(kind, spec)?),
             other => {
                 return Err(Error::invalid(
                     "kind",
-                    "one of excess, path, noise, privacy, features",
+                    "one of excess, path, noise, privacy, features, players",
                     format!("{other:?}"),
                 )
                 .into());
@@ -145,6 +149,7 @@ impl Spec {
             Spec::Noise(s) => s.check()?,
             Spec::Privacy(s) => s.check()?,
             Spec::Features(s) => s.check()?,
+            Spec::Players(s) => s.check()?,
         }
         Ok(spec)
     }
@@ -157,6 +162,7 @@ impl Spec {
             Spec::Noise(s) => noise::draw(root, s)?,
             Spec::Privacy(s) => privacy::draw(root, s)?,
             Spec::Features(s) => features::draw(root, s)?,
+            Spec::Players(s) => players::draw(root, s)?,
         }
         root.present()?;
         Ok(())
