@@ -14,6 +14,7 @@ use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
 use crate::minimax::game::{GameSpec, Payoffs, RecordLaw};
+use crate::minimax::solvers::SaddleSolverKind;
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
 use crate::session::problem::ProblemDeclaration;
@@ -69,11 +70,18 @@ pub enum AlgorithmKind {
     ByoaPhased,
     /// The exponential mechanism on a grid (seed 000 Algorithm 9), d ≤ 2.
     ExponentialGrid,
+    /// Seed 004 Algorithm 3: SC-SC minimax output perturbation (see
+    /// [`crate::algo::byoa_minimax`]); needs μₓ, μᵧ > 0.
+    ByoaMinimax,
+    /// Seed 004 Algorithms 4 + 5: phased convex–concave minimax output perturbation.
+    ByoaMinimaxPhased,
+    /// Seed 004 Section 4.3: the convex–strongly-concave variant of Algorithm 4; needs μᵧ > 0.
+    ByoaMinimaxCsc,
 }
 
 impl AlgorithmKind {
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 11] = [
+    pub const ALL: [AlgorithmKind; 14] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -85,6 +93,9 @@ impl AlgorithmKind {
         AlgorithmKind::Byoa,
         AlgorithmKind::ByoaPhased,
         AlgorithmKind::ExponentialGrid,
+        AlgorithmKind::ByoaMinimax,
+        AlgorithmKind::ByoaMinimaxPhased,
+        AlgorithmKind::ByoaMinimaxCsc,
     ];
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).
@@ -275,6 +286,9 @@ pub struct RunConfig {
     /// per-sample clipping, DP-SVRG with BB steps from exact gradients, DP-AccMD with the printed
     /// exact-gradient y-step. The ledger then says NOT PRIVATE.
     pub leak: bool,
+    /// Base solver of seed 004's minimax algorithms (GDA, extragradient, VR-extragradient): the
+    /// solver-swap menu; the noise does not depend on it.
+    pub minimax_solver: SaddleSolverKind,
 }
 
 /// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
@@ -321,6 +335,7 @@ impl Default for RunConfig {
             grid_resolution: 64,
             repeats: 1,
             leak: false,
+            minimax_solver: SaddleSolverKind::Extragradient,
         }
     }
 }
@@ -891,6 +906,8 @@ pub enum Control {
     Repeats,
     /// `leak`: the pitfall demonstration.
     Leak,
+    /// `minimax_solver`: the base solver of seed 004's minimax algorithms.
+    MinimaxSolver,
 }
 
 /// A control serialises as its id (the page finds the element by it).
@@ -905,7 +922,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 37] = [
+    pub const ALL: [Control; 38] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::Data,
@@ -943,6 +960,7 @@ impl Control {
         Control::GridResolution,
         Control::Repeats,
         Control::Leak,
+        Control::MinimaxSolver,
     ];
 
     /// The [`RunConfig`] key, which is also the id of the control's element on the page.
@@ -985,6 +1003,7 @@ impl Control {
             Control::GridResolution => "grid_resolution",
             Control::Repeats => "repeats",
             Control::Leak => "leak",
+            Control::MinimaxSolver => "minimax_solver",
         }
     }
 

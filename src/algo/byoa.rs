@@ -903,7 +903,7 @@ impl PhasedOutputPerturbation {
 
 /// Seed 004's calibration: the paper's (classical at δ/2) where it is valid (ε ≤ 1), the exact
 /// analytic Gaussian beyond.
-fn paper_or_analytic(epsilon: f64) -> ByoaGaussian {
+pub(crate) fn paper_or_analytic(epsilon: f64) -> ByoaGaussian {
     if epsilon <= 1.0 {
         ByoaGaussian::Paper
     } else {

@@ -65,20 +65,30 @@ use std::sync::Arc;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::byoa::{ByoaGaussian, phase_count, sigma};
+use super::byoa::{ByoaGaussian, paper_or_analytic, phase_count, sigma};
+use super::family::{
+    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse,
+    replace_one_only, setting,
+};
+use super::registry::Planned;
 use super::run::{Diagnostic, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
+use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::domain::Domain;
 use crate::error::{Error, Result};
-use crate::minimax::RecordGame;
+use crate::minimax::game::GameSpec;
 use crate::minimax::solvers::{
     PhaseConstants, PhaseGame, PhaseTarget, Regulariser, SaddleRun, SaddleSolverKind, SaddleStatus,
-    TAU,
+    TAU, safeguard_bound,
 };
+use crate::minimax::{GameConstants, RecordGame};
 use crate::noise::fill_gaussian;
 use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon, composition,
 };
 use crate::rng::DpRng;
+use crate::session::problem::{Posed, ProblemDeclaration};
+use crate::theory::curve::Curve;
 
 /// Which of the paper's minimax algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,7 +115,17 @@ pub enum MinimaxLeak {
         /// Solver iterations per phase.
         iterations: usize,
     },
+    /// The non-private baseline: no noise, and every phase solved to [`NOISE_OFF_TIGHTENING`]
+    /// times its target, so the output is the certified equilibrium itself (used to check the
+    /// solvers converge; not offered on the page).
+    NoiseOff,
 }
+
+/// How much tighter than the privacy target the noise-off baseline certifies each phase: W ≤
+/// 1e-16·T puts the point within 1e-8 of the phase's saddle point in the weighted norm, far below
+/// any gap the plots resolve, and well above f64's rounding for the games of the playground (the
+/// safeguard refuses a target it cannot certify).
+pub const NOISE_OFF_TIGHTENING: f64 = 1e-16;
 
 impl MinimaxLeak {
     /// The ledger's sentence for the leak, if any.
@@ -115,6 +135,10 @@ impl MinimaxLeak {
             MinimaxLeak::IterationCap { iterations } => Some(format!(
                 "NOT PRIVATE: the base solver is stopped after {iterations} iterations and its point released whether or not the certificate holds, so the sensitivity the noise is calibrated to is not guaranteed (Zhang et al. 2022 require the accuracy condition before the release)"
             )),
+            MinimaxLeak::NoiseOff => Some(
+                "NOT PRIVATE: noise off, the certified equilibrium itself is released (the non-private baseline)"
+                    .to_string(),
+            ),
         }
     }
 }
@@ -239,21 +263,160 @@ pub struct Declared {
 impl Declared {
     /// A game's declared constants (D from its domains' radii).
     pub fn of(game: &dyn RecordGame) -> Self {
-        let c = game.constants();
-        let (dx, dy) = game.dims();
+        Self::from_parts(
+            game.records(),
+            game.dims(),
+            game.constants(),
+            game.x_domain(),
+            game.y_domain(),
+        )
+    }
+
+    /// The declared constants of the game a configuration poses, before any record is drawn
+    /// (the same numbers [`Declared::of`] reads from the built game).
+    pub fn of_spec(spec: &GameSpec) -> Self {
+        Self::from_parts(
+            spec.n,
+            (spec.dx, spec.dy),
+            spec.constants(),
+            &spec.x_domain,
+            &spec.y_domain,
+        )
+    }
+
+    fn from_parts(
+        n: usize,
+        (dx, dy): (usize, usize),
+        c: GameConstants,
+        x_domain: &dyn Domain,
+        y_domain: &dyn Domain,
+    ) -> Self {
         Self {
-            n: game.records(),
+            n,
             dims: (dx, dy),
             lipschitz: c.lipschitz,
             smoothness: c.smoothness,
             mu_x: c.mu_x,
             mu_y: c.mu_y,
-            radius: game
-                .x_domain()
-                .radius_in(dx)
-                .max(game.y_domain().radius_in(dy)),
+            radius: x_domain.radius_in(dx).max(y_domain.radius_in(dy)),
         }
     }
+
+    /// The constants of `phase`'s operator.
+    fn phase_constants(&self, phase: &MinimaxPhase) -> PhaseConstants {
+        PhaseConstants {
+            lipschitz: self.lipschitz,
+            smoothness: self.smoothness,
+            mu_f: (self.mu_x, self.mu_y),
+            reg: phase.reg,
+        }
+    }
+}
+
+impl MinimaxPhase {
+    /// The requirement W ≤ T, tightened for the noise-off baseline.
+    fn requirement(&self, leak: MinimaxLeak) -> PhaseTarget {
+        let tightening = match leak {
+            MinimaxLeak::NoiseOff => NOISE_OFF_TIGHTENING,
+            _ => 1.0,
+        };
+        PhaseTarget {
+            weight_x: self.weight_x,
+            weight_y: self.weight_y,
+            target: self.target * tightening,
+        }
+    }
+
+    /// The phase's regulariser: centred at the latest public releases `x_out`, `y_out` on the
+    /// released block (Algorithms 4, 5, C-SC; pitfall 6), at 0 elsewhere.
+    fn regulariser(&self, x_out: &[f64], y_out: &[f64]) -> Regulariser {
+        let (cx, cy) = match self.releases {
+            Releases::Both => (vec![0.0; x_out.len()], vec![0.0; y_out.len()]),
+            Releases::X => (x_out.to_vec(), vec![0.0; y_out.len()]),
+            Releases::Y => (vec![0.0; x_out.len()], y_out.to_vec()),
+        };
+        Regulariser {
+            a: self.reg.0,
+            cx,
+            b: self.reg.1,
+            cy,
+        }
+    }
+}
+
+/// The most iterations GDA's bound may promise in a phase before GDA is refused as the base
+/// solver: one row per iteration reaches the plots, and O(κ²) iterations with κ in the thousands
+/// (the C-SC variant's late phases, whose x-ridge μ_k enters GDA's forward step) would not finish
+/// in a browser tab.
+pub const MAX_GDA_ITERATIONS: usize = 100_000;
+
+/// Refuses, before any record is read, a schedule a phase of which cannot be certified in f64
+/// (the check [`MinimaxOutputPerturbation::new`] makes when it starts a phase), and GDA as the
+/// solver when its iteration bound passes [`MAX_GDA_ITERATIONS`]. Every phase is checked with its
+/// centres at the data-independent starts P_X(0), P_Y(0) (a later phase's centres are releases,
+/// unknown here; the bound's distance term is at most the diameter either way).
+pub fn check_certifiable(
+    schedule: &MinimaxSchedule,
+    declared: &Declared,
+    x_domain: &dyn Domain,
+    y_domain: &dyn Domain,
+    settings: &MinimaxSettings,
+) -> Result<()> {
+    let (dx, dy) = declared.dims;
+    let (mut x0, mut y0) = (vec![0.0; dx], vec![0.0; dy]);
+    x_domain.project(&mut x0);
+    y_domain.project(&mut y0);
+    let diameter = x_domain.diameter_in(dx).hypot(y_domain.diameter_in(dy));
+    for phase in &schedule.phases {
+        let reg = phase.regulariser(&x0, &y0);
+        let bound = safeguard_bound(
+            diameter,
+            &reg,
+            &declared.phase_constants(phase),
+            &phase.requirement(settings.leak),
+            &x0,
+            &y0,
+        )?;
+        if settings.solver == SaddleSolverKind::Gda && bound > MAX_GDA_ITERATIONS {
+            return Err(Error::invalid(
+                "minimax_solver",
+                format!(
+                    "extragradient or VR-extragradient: GDA's O(κ²) bound is {bound} iterations in phase {} of Algorithm {} (at most {MAX_GDA_ITERATIONS})",
+                    phase.k, phase.algorithm
+                ),
+                "gda",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every noise draw of a schedule, in release order: one Gaussian per released block.
+pub fn draws_of(schedule: &MinimaxSchedule, (dx, dy): (usize, usize)) -> Vec<Draws> {
+    let mut draws = Vec::new();
+    for p in &schedule.phases {
+        if p.releases != Releases::Y {
+            draws.push(Draws {
+                noise: NoiseShape::Gaussian {
+                    sigma: p.sigma_x,
+                    d: dx,
+                },
+                count: 1,
+                sensitivity: p.sensitivity_x,
+            });
+        }
+        if p.releases != Releases::X {
+            draws.push(Draws {
+                noise: NoiseShape::Gaussian {
+                    sigma: p.sigma_y,
+                    d: dy,
+                },
+                count: 1,
+                sensitivity: p.sensitivity_y,
+            });
+        }
+    }
+    draws
 }
 
 fn positive(field: &'static str, v: f64) -> Result<f64> {
@@ -625,33 +788,10 @@ impl MinimaxOutputPerturbation {
     /// solver. Depends on the configuration and released points only.
     fn start_phase(&mut self) -> Result<()> {
         let phase = self.schedule.phases[self.index];
-        let (dx, dy) = self.declared.dims;
-        let (cx, cy) = match phase.releases {
-            Releases::Both => (vec![0.0; dx], vec![0.0; dy]),
-            Releases::X => (self.x_out.clone(), vec![0.0; dy]),
-            Releases::Y => (vec![0.0; dx], self.y_out.clone()),
-        };
-        self.reg = Regulariser {
-            a: phase.reg.0,
-            cx,
-            b: phase.reg.1,
-            cy,
-        };
-        let c = self.game.constants();
-        let constants = PhaseConstants {
-            lipschitz: self.declared.lipschitz,
-            smoothness: self.declared.smoothness,
-            mu_f: (c.mu_x, c.mu_y),
-            reg: phase.reg,
-        };
-        let target = PhaseTarget {
-            weight_x: phase.weight_x,
-            weight_y: phase.weight_y,
-            target: phase.target,
-        };
+        self.reg = phase.regulariser(&self.x_out, &self.y_out);
         let cap = match self.settings.leak {
             MinimaxLeak::IterationCap { iterations } => Some(iterations),
-            MinimaxLeak::None => None,
+            _ => None,
         };
         let view = PhaseGame::new(
             self.game.as_ref(),
@@ -660,8 +800,8 @@ impl MinimaxOutputPerturbation {
         );
         self.run = Some(SaddleRun::new(
             &view,
-            constants,
-            target,
+            self.declared.phase_constants(&phase),
+            phase.requirement(self.settings.leak),
             self.settings.solver,
             self.settings.max_iters,
             cap,
@@ -673,6 +813,11 @@ impl MinimaxOutputPerturbation {
 
     /// Releases the current phase's point: fresh Gaussian noise on the released blocks.
     fn release(&mut self, phase: MinimaxPhase, x: &[f64], y: &[f64]) -> f64 {
+        if self.settings.leak == MinimaxLeak::NoiseOff {
+            self.x_out.copy_from_slice(x);
+            self.y_out.copy_from_slice(y);
+            return 0.0;
+        }
         let mut norm_sq = 0.0;
         if phase.releases != Releases::Y {
             fill_gaussian(&mut self.rng, phase.sigma_x, &mut self.noise_x);
@@ -801,15 +946,13 @@ impl Run for MinimaxOutputPerturbation {
             caveats.push("certified mode: analytic Gaussian without the paper's failure-probability split (a deviation from the paper, valid because the certificate holds surely)".to_string());
         }
         let mechanism = match self.schedule.variant {
-            Variant::ScSc => {
-                "SC-SC output perturbation (Zhang et al. 2022, Algorithm 3)".to_string()
-            }
+            Variant::ScSc => format!("SC-SC output perturbation ({PAPER}, Algorithm 3)"),
             Variant::Phased => format!(
-                "phased convex–concave output perturbation (Zhang et al. 2022, Algorithms 4 and 5), K = {}, n̄ = {}, μ = {:.3e}",
+                "phased convex–concave output perturbation ({PAPER}, Algorithms 4 and 5), K = {}, n̄ = {}, μ = {:.3e}",
                 self.schedule.phases_per_algorithm, self.schedule.n_bar, self.schedule.mu
             ),
             Variant::ConvexStronglyConcave => format!(
-                "C-SC phased output perturbation (Zhang et al. 2022, Section 4.3), K = {}, n̄ = {}, μ = {:.3e}",
+                "C-SC phased output perturbation ({PAPER}, Section 4.3), K = {}, n̄ = {}, μ = {:.3e}",
                 self.schedule.phases_per_algorithm, self.schedule.n_bar, self.schedule.mu
             ),
         };
@@ -858,31 +1001,7 @@ impl Run for MinimaxOutputPerturbation {
     }
 
     fn draws(&self) -> Vec<Draws> {
-        let (dx, dy) = self.declared.dims;
-        let mut draws = Vec::new();
-        for p in &self.schedule.phases {
-            if p.releases != Releases::Y {
-                draws.push(Draws {
-                    noise: NoiseShape::Gaussian {
-                        sigma: p.sigma_x,
-                        d: dx,
-                    },
-                    count: 1,
-                    sensitivity: p.sensitivity_x,
-                });
-            }
-            if p.releases != Releases::X {
-                draws.push(Draws {
-                    noise: NoiseShape::Gaussian {
-                        sigma: p.sigma_y,
-                        d: dy,
-                    },
-                    count: 1,
-                    sensitivity: p.sensitivity_y,
-                });
-            }
-        }
-        draws
+        draws_of(&self.schedule, self.declared.dims)
     }
 
     fn step(&mut self) -> Option<Step> {
@@ -1001,6 +1120,255 @@ impl Run for MinimaxOutputPerturbation {
             named("certificate_threshold", TAU * TAU * p.target),
             named("safeguard", if safeguard { 1.0 } else { 0.0 }),
         ]
+    }
+}
+
+// --- The families: card, settings, needs and the data-free plan (issue 14) -------------------
+
+/// The paper, as every card and ledger names it.
+const PAPER: &str = "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”";
+
+/// Algorithm 3's one-paragraph card.
+pub const CARD_ALGORITHM_3: &str = "SC-SC minimax output perturbation (Zhang et al. 2022, \
+Algorithm 3). For a game strongly convex in x (μₓ) and strongly concave in y (μᵧ): any base solver \
+(GDA, extragradient, VR-extragradient) runs until a certificate proves μₓ‖x − x̂*‖² + μᵧ‖y − ŷ*‖² \
+≤ L²/(μn²), μ = min(μₓ, μᵧ); x and y each get a Gaussian, σₓ = (8L/(nε))√(2 ln(5/δ)/(μₓμ)) and σᵧ \
+likewise, each (ε/2, δ/2), composed to (ε, δ) under replace-one. Theorem 4.4: empirical strong gap \
+≤ 257L²(κₓκᵧ + κ)d·ln(5/δ)/(μn²ε²); swap the solver and the noise stays, only the gradient count \
+changes.";
+
+/// Algorithms 4 and 5's one-paragraph card.
+pub const CARD_ALGORITHMS_4_5: &str = "Phased convex–concave output perturbation (Zhang et al. \
+2022, Algorithms 4 and 5). K = ⌊log₂ n⌋ disjoint chunks; in phase k Algorithm 4 solves its chunk \
+plus (μ_k/2)‖x − x̃_{k−1}‖² − (μ/2)‖y‖², μ_k = μ·2^k, to a certificate and releases only x̃_k = x_k + \
+N(0, σ_k²), σ_k = (8L/(n̄ε))√(2 ln(5/δ)/(μ_kμ)); Algorithm 5 mirrors it for y. Parallel composition \
+within each, basic composition of the two: (ε, δ). Theorem 4.8: weak gap ≤ 16LD·K²(1/√n + \
+5√(d ln(5/δ))/(nε)). Watch σ_k halve every two phases while the regulariser doubles.";
+
+/// The C-SC variant's one-paragraph card.
+pub const CARD_CSC: &str = "Convex–strongly-concave phased output perturbation (Zhang et al. \
+2022, Section 4.3). Algorithm 4 without the y-regulariser, for a game μᵧ-strongly concave in y: \
+phase k certifies μ_k‖Δx‖² + μᵧ‖Δy‖² ≤ L²/(n̄²·min(μ_k, μᵧ)) and releases x̃_k with σ_k = \
+(4L/(n̄ε))√(2 ln(2.5/δ)/(μ_k·min(μ_k, μᵧ))), each phase (ε, δ) on its own chunk: (ε, δ) by parallel \
+composition; only x is released. Corollary 4.9 bounds the primal gap by 6LD·K(1/√n + \
+4√(dₓ ln(2.5/δ))/(nε)) + L²K²(8/(μᵧn) + 65dₓ ln(2.5n/δ)/(μᵧn²ε²)).";
+
+/// The problem kinds these families solve.
+const SADDLE: &[ProblemKind] = &[ProblemKind::Saddle];
+
+const SOLVER_SETTING: SettingUse = setting(
+    Control::MinimaxSolver,
+    "base solver",
+    "GDA, extragradient or VR-extragradient, each run to the certificate: the noise does not depend on it, only the gradient count does",
+);
+const CAP_SETTING: SettingUse = setting(
+    Control::Steps,
+    "iteration cap (pitfall only)",
+    "with the pitfall demonstration on, each phase's solver stops after this many iterations, certified or not",
+);
+
+/// Zhang et al. 2022, Algorithm 3's entry in [`crate::algo::registry`].
+pub static FAMILY_SC_SC: Family = Family {
+    kind: AlgorithmKind::ByoaMinimax,
+    card: CardText {
+        name: "SC-SC minimax output perturbation",
+        source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithm 3 and Theorem 4.4",
+        assumptions: "Every record's game μₓ-strongly convex in x, μᵧ-strongly concave in y, L-Lipschitz and ℓ-smooth (declared from c, μ and the domains).",
+        privacy: "A certified solve, then x and y each released with a Gaussian at (ε/2, δ/2); basic composition gives (ε, δ).",
+        utility: "Empirical strong gap O(κ²L²d log(1/δ)/(μn²ε²)) (Theorem 4.4), whichever solver.",
+        watch: "The gap falls to the certificate, then jumps to the noise's level at the release; swap the solver and only the gradient count changes.",
+        module: "algo::byoa_minimax",
+        summary: CARD_ALGORITHM_3,
+    },
+    settings: &[SOLVER_SETTING, CAP_SETTING],
+    needs: &[Need::GameModuli {
+        x: true,
+        value: 0.1,
+        why: "Zhang et al. 2022, Algorithm 3 needs a strongly convex–strongly concave game",
+    }],
+    solves: SADDLE,
+    purity: Purity::Approximate,
+    demonstration: Demonstration::IterationCap,
+    plan: plan_sc_sc,
+};
+
+/// Zhang et al. 2022, Algorithms 4 and 5's entry in [`crate::algo::registry`].
+pub static FAMILY_PHASED: Family = Family {
+    kind: AlgorithmKind::ByoaMinimaxPhased,
+    card: CardText {
+        name: "phased minimax output perturbation",
+        source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithms 4 and 5 and Theorem 4.8",
+        assumptions: "A convex–concave game, L-Lipschitz and ℓ-smooth, on bounded domains (D their radius); K = ⌊log₂ n⌋ disjoint chunks.",
+        privacy: "Each phase releases one block on its own chunk at (ε/2, δ/2): parallel composition within Algorithm 4 (x) and within Algorithm 5 (y), basic composition of the two.",
+        utility: "Weak gap O(LD·log²n·(1/√n + √(d log(1/δ))/(nε))) (Theorem 4.8).",
+        watch: "2K short phases: x's K releases, then y's, each centred at the previous release with shrinking noise.",
+        module: "algo::byoa_minimax",
+        summary: CARD_ALGORITHMS_4_5,
+    },
+    settings: &[SOLVER_SETTING, CAP_SETTING],
+    needs: &[],
+    solves: SADDLE,
+    purity: Purity::Approximate,
+    demonstration: Demonstration::IterationCap,
+    plan: plan_phased,
+};
+
+/// Zhang et al. 2022, Section 4.3's entry in [`crate::algo::registry`].
+pub static FAMILY_CSC: Family = Family {
+    kind: AlgorithmKind::ByoaMinimaxCsc,
+    card: CardText {
+        name: "C-SC phased output perturbation",
+        source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Section 4.3 and Corollary 4.9",
+        assumptions: "A game convex in x and μᵧ-strongly concave in y, L-Lipschitz and ℓ-smooth, on bounded domains; the bound wants μᵧ ≥ L/(D√n).",
+        privacy: "K phases on disjoint chunks, each releasing x with a Gaussian at (ε, δ): parallel composition; y is never released.",
+        utility: "Primal gap O(LD·log n·(1/√n + √(dₓ log(1/δ))/(nε)) + L²log²n·(1/(μᵧn) + dₓ log(n/δ)/(μᵧn²ε²))) (Corollary 4.9).",
+        watch: "x's K releases with shrinking noise; y stays at its data-independent start.",
+        module: "algo::byoa_minimax",
+        summary: CARD_CSC,
+    },
+    settings: &[SOLVER_SETTING, CAP_SETTING],
+    needs: &[Need::GameModuli {
+        x: false,
+        value: 0.1,
+        why: "the C-SC variant of Zhang et al. 2022 (Section 4.3) needs a game strongly concave in y",
+    }],
+    solves: SADDLE,
+    purity: Purity::Approximate,
+    demonstration: Demonstration::IterationCap,
+    plan: plan_csc,
+};
+
+/// The settings a configuration asks for (all data-independent).
+fn settings_of(config: &RunConfig) -> MinimaxSettings {
+    let mut settings = MinimaxSettings::new(config.epsilon, config.delta);
+    settings.calibration = paper_or_analytic(config.epsilon);
+    settings.solver = config.minimax_solver;
+    if config.leak {
+        settings.leak = MinimaxLeak::IterationCap {
+            iterations: config.steps,
+        };
+    }
+    settings
+}
+
+/// A run of one variant, planned from the configuration alone.
+struct MinimaxPlan {
+    variant: Variant,
+    settings: MinimaxSettings,
+}
+
+fn plan_sc_sc(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_variant(Variant::ScSc, config)
+}
+
+fn plan_phased(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_variant(Variant::Phased, config)
+}
+
+fn plan_csc(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_variant(Variant::ConvexStronglyConcave, config)
+}
+
+/// The preview of `variant` on the game `config` poses: the schedule, guarantee and every draw
+/// from the declared constants ([`Declared::of_spec`]), and the first phase's certifiability,
+/// all before any record is drawn.
+fn plan_variant(variant: Variant, config: &RunConfig) -> Result<Planned> {
+    replace_one_only(
+        config,
+        "the sensitivities of Zhang, Thekumparampil, Oh & He 2022 (\"Bring your own \
+         algorithm\", Lemma 4.3) hold for a fixed, public n and fixed chunks: a record added or \
+         removed changes the mean's normaliser and shifts every later chunk",
+    )?;
+    let spec = config.game_spec();
+    let declared = Declared::of_spec(&spec);
+    let settings = settings_of(config);
+    let schedule = schedule(variant, &declared, &settings)?;
+    check_certifiable(
+        &schedule,
+        &declared,
+        &spec.x_domain,
+        &spec.y_domain,
+        &settings,
+    )?;
+    let guarantee = guarantee_of(&schedule, &settings)?;
+    let draws = draws_of(&schedule, declared.dims);
+    let first = draws[0];
+    let (algorithm, kind) = match variant {
+        Variant::ScSc => (
+            "SC-SC minimax output perturbation (Zhang et al. 2022, Algorithm 3): certified solve + a Gaussian on x and on y",
+            AlgorithmKind::ByoaMinimax,
+        ),
+        Variant::Phased => (
+            "phased minimax output perturbation (Zhang et al. 2022, Algorithms 4 and 5): K phases for x, then K for y",
+            AlgorithmKind::ByoaMinimaxPhased,
+        ),
+        Variant::ConvexStronglyConcave => (
+            "C-SC phased output perturbation (Zhang et al. 2022, Section 4.3): K phases releasing x",
+            AlgorithmKind::ByoaMinimaxCsc,
+        ),
+    };
+    let sigma = first.noise.scale().unwrap_or(f64::NAN);
+    let mut preview = Preview::new(
+        kind,
+        algorithm,
+        guarantee,
+        (sigma, first.noise),
+        draws.len(),
+        first.sensitivity,
+        declared.lipschitz,
+    );
+    preview.draws = draws;
+    preview.sensitivity_ball = Some(first.sensitivity);
+    preview.metric = ProblemKind::Saddle.metric();
+    preview.leaks = settings.leak.describe().into_iter().collect();
+    Ok(Planned::new(preview, MinimaxPlan { variant, settings }))
+}
+
+impl Plan for MinimaxPlan {
+    /// Theorem 4.4's empirical strong gap (Algorithm 3), Theorem 4.8's weak gap (Algorithms 4 +
+    /// 5) or Corollary 4.9's primal gap (C-SC), each a flat line: one release. The paper states
+    /// them for ε < 1 and δ < 1/n; the last two bound population gaps, which the empirical gap
+    /// the session measures estimates.
+    fn theory(&self, posed: &Posed, _preview: &Preview) -> Option<Curve> {
+        let game = posed.saddle().ok()?;
+        let d = Declared::of(game.game.as_ref());
+        let (eps, delta) = (self.settings.epsilon, self.settings.delta);
+        let dim = d.dims.0.max(d.dims.1);
+        match self.variant {
+            Variant::ScSc => Curve::flat(
+                theorem_4_4_empirical(
+                    d.lipschitz,
+                    d.smoothness,
+                    d.mu_x,
+                    d.mu_y,
+                    d.n,
+                    dim,
+                    eps,
+                    delta,
+                ),
+                "Zhang et al. 2022, Theorem 4.4 (empirical strong gap)",
+            ),
+            Variant::Phased => Curve::flat(
+                theorem_4_8(d.lipschitz, d.radius, d.n, dim, eps, delta),
+                "Zhang et al. 2022, Theorem 4.8 (weak gap)",
+            ),
+            Variant::ConvexStronglyConcave => Curve::flat(
+                corollary_4_9(d.lipschitz, d.radius, d.mu_y, d.n, d.dims.0, eps, delta),
+                "Zhang et al. 2022, Corollary 4.9 (primal gap)",
+            ),
+        }
+    }
+
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let game = posed.saddle()?;
+        let records: Arc<dyn RecordGame> = Arc::clone(&game.game) as Arc<dyn RecordGame>;
+        Ok(Box::new(MinimaxOutputPerturbation::new(
+            self.variant,
+            records,
+            self.settings,
+            noise,
+            seeded,
+        )?))
     }
 }
 

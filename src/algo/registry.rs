@@ -8,8 +8,8 @@ use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, s
 use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
-    byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd, objective_perturbation,
-    output_perturbation,
+    byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid, noisy_gd,
+    objective_perturbation, output_perturbation,
 };
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 11] = [
+pub static FAMILIES: [&Family; 14] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -32,6 +32,9 @@ pub static FAMILIES: [&Family; 11] = [
     &byoa::FAMILY,
     &byoa::FAMILY_PHASED,
     &exponential_grid::FAMILY,
+    &byoa_minimax::FAMILY_SC_SC,
+    &byoa_minimax::FAMILY_PHASED,
+    &byoa_minimax::FAMILY_CSC,
 ];
 
 /// The family of `kind`.
@@ -320,8 +323,14 @@ mod tests {
         // A loaded-file config with no file: reaching the data would fail at `csv`/`data`, so an
         // error at `problem` proves the refusal comes first.
         for family in FAMILIES {
+            // A saddle family is refused a minimisation problem the same way.
+            let unsolved = if family.solves.contains(&ProblemKind::Saddle) {
+                ProblemKind::Minimisation
+            } else {
+                ProblemKind::Saddle
+            };
             let config = RunConfig {
-                problem: ProblemKind::Saddle,
+                problem: unsolved,
                 data: crate::config::DataSource::Csv,
                 // Rock–paper–scissors needs three strategies: a valid game, so only the
                 // family's refusal is left to fail.

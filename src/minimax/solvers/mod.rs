@@ -130,7 +130,8 @@ impl SaddleRun {
         let reg = game.regulariser();
         let (mut x0, mut y0) = (reg.cx.clone(), reg.cy.clone());
         game.project(&mut x0, &mut y0);
-        let safeguard_bound = safeguard_bound(game, &constants, &target, &x0, &y0)?;
+        let (ddx, ddy) = game.diameters(dx, dy);
+        let safeguard_bound = safeguard_bound(ddx.hypot(ddy), reg, &constants, &target, &x0, &y0)?;
         let gda = GdaSplit::of(&constants);
         Ok(Self {
             kind,
@@ -418,8 +419,12 @@ pub fn gda_contraction(c: &PhaseConstants) -> f64 {
 /// z ↦ z − V(z)/ℓ_V is 2-Lipschitz). The bound makes 3qᵗD₀ at most half the certified residual
 /// (the other half is the rounding allowance). Refused when that residual is within a thousand
 /// ulps of the problem's scale: no dataset could be certified.
+///
+/// `diameter` is that of X × Y and `reg` the phase's regulariser: everything is declared or
+/// public, so a plan can call it before any data are read.
 pub fn safeguard_bound(
-    game: &PhaseGame<'_>,
+    diameter: f64,
+    reg: &Regulariser,
     constants: &PhaseConstants,
     target: &PhaseTarget,
     x0: &[f64],
@@ -433,8 +438,6 @@ pub fn safeguard_bound(
             m,
         ));
     }
-    let (dx, dy) = game.dims();
-    let reg = game.regulariser();
     let mut reg_sq = 0.0;
     for (xi, ci) in x0.iter().zip(&reg.cx) {
         reg_sq += (reg.a * (xi - ci)).powi(2);
@@ -442,7 +445,6 @@ pub fn safeguard_bound(
     for (yi, ci) in y0.iter().zip(&reg.cy) {
         reg_sq += (reg.b * (yi - ci)).powi(2);
     }
-    let diameter = game_diameter(game, dx, dy);
     let d0 = diameter.min((constants.lipschitz + reg_sq.sqrt()) / m);
     let needed = certified_residual(constants, target);
     let scale = 1.0 + crate::linalg::norm2(x0) + crate::linalg::norm2(y0) + d0;
@@ -465,11 +467,6 @@ pub fn safeguard_bound(
         return Ok(1);
     }
     Ok((ratio.ln() / -q.ln()).ceil() as usize + 1)
-}
-
-fn game_diameter(game: &PhaseGame<'_>, dx: usize, dy: usize) -> f64 {
-    let (a, b) = game.diameters(dx, dy);
-    (a * a + b * b).sqrt()
 }
 
 #[cfg(test)]
