@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
 use crate::minimax::game::{GameSpec, Payoffs, RecordLaw};
 use crate::minimax::query_release;
+use crate::minimax::solvers::SaddleSolverKind;
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
 use crate::session::problem::ProblemDeclaration;
@@ -87,11 +88,18 @@ pub enum AlgorithmKind {
     PureClippedGd,
     /// Single-stage output perturbation on the Lipschitz extension (digest 003 §4.4).
     OutputPerturbationLipschitzExtension,
+    /// Seed 004 Algorithm 3: SC-SC minimax output perturbation (see
+    /// [`crate::algo::byoa_minimax`]); needs μₓ, μᵧ > 0.
+    ByoaMinimax,
+    /// Seed 004 Algorithms 4 + 5: phased convex–concave minimax output perturbation.
+    ByoaMinimaxPhased,
+    /// Seed 004 Section 4.3: the convex–strongly-concave variant of Algorithm 4; needs μᵧ > 0.
+    ByoaMinimaxCsc,
 }
 
 impl AlgorithmKind {
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 18] = [
+    pub const ALL: [AlgorithmKind; 21] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -110,6 +118,9 @@ impl AlgorithmKind {
         AlgorithmKind::LocalizedDoubleOutputPerturbation,
         AlgorithmKind::PureClippedGd,
         AlgorithmKind::OutputPerturbationLipschitzExtension,
+        AlgorithmKind::ByoaMinimax,
+        AlgorithmKind::ByoaMinimaxPhased,
+        AlgorithmKind::ByoaMinimaxCsc,
     ];
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).
@@ -315,6 +326,9 @@ pub struct RunConfig {
     /// λ₁, the base ridge of localisation (utility only: every phase's noise is calibrated to its
     /// own λ_t = 32^(t−1)·λ₁); `None` takes (G_k (d/(nε))^(1−1/k) + G₂/√n)/D.
     pub lambda1: Option<f64>,
+    /// Base solver of seed 004's minimax algorithms (GDA, extragradient, VR-extragradient): the
+    /// solver-swap menu; the noise does not depend on it.
+    pub minimax_solver: SaddleSolverKind,
 }
 
 /// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
@@ -365,6 +379,7 @@ impl Default for RunConfig {
             moment_k: 2.0,
             repetitions: 1,
             lambda1: None,
+            minimax_solver: SaddleSolverKind::Extragradient,
         }
     }
 }
@@ -664,8 +679,16 @@ impl RunConfig {
             if !self.algorithm.has_leak() {
                 return Err(Error::invalid(
                     Control::Leak.id(),
-                    "DP-GD, DP-SGD, DP-SVRG(++) or DP-AccMD: the algorithms with a leaky variant",
-                    format!("{:?}", self.algorithm),
+                    format!(
+                        "an algorithm with a pitfall demonstration ({})",
+                        AlgorithmKind::ALL
+                            .into_iter()
+                            .filter(|k| k.has_leak())
+                            .map(|k| registry::family(k).card.name)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    registry::family(self.algorithm).card.name,
                 ));
             }
         }
@@ -989,6 +1012,8 @@ pub enum Control {
     Repetitions,
     /// `lambda1`: the base ridge λ₁ of localisation.
     Lambda1,
+    /// `minimax_solver`: the base solver of seed 004's minimax algorithms.
+    MinimaxSolver,
 }
 
 /// A control serialises as its id (the page finds the element by it).
@@ -1003,7 +1028,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 41] = [
+    pub const ALL: [Control; 42] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::Data,
@@ -1045,6 +1070,7 @@ impl Control {
         Control::MomentK,
         Control::Repetitions,
         Control::Lambda1,
+        Control::MinimaxSolver,
     ];
 
     /// The [`RunConfig`] key, which is also the id of the control's element on the page.
@@ -1091,6 +1117,7 @@ impl Control {
             Control::MomentK => "moment_k",
             Control::Repetitions => "repetitions",
             Control::Lambda1 => "lambda1",
+            Control::MinimaxSolver => "minimax_solver",
         }
     }
 

@@ -15,6 +15,7 @@ use dp_playground::config::{
 };
 use dp_playground::data::Tail;
 use dp_playground::loss::{Glm, Wrap};
+use dp_playground::minimax::solvers::SaddleSolverKind;
 use dp_playground::privacy::Relation;
 use dp_playground::privacy::calibration::GaussianMethod;
 use dp_playground::session::{Lab, preview};
@@ -71,6 +72,11 @@ const DOMAINS: [DomainChoice; 5] = [
     DomainChoice::Box,
     DomainChoice::Simplex,
     DomainChoice::Unconstrained,
+];
+const MINIMAX_SOLVERS: [SaddleSolverKind; 3] = [
+    SaddleSolverKind::Gda,
+    SaddleSolverKind::Extragradient,
+    SaddleSolverKind::VrExtragradient,
 ];
 const SOLVERS: [SolverKind; 7] = [
     SolverKind::Gd,
@@ -229,6 +235,43 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
     ];
     for other in AlgorithmKind::ALL {
         out.push(with(&|c| c.compare = vec![other]));
+    }
+    // A game's settings where the algorithm reads a minimax solver (issue 14: Zhang et al.'s
+    // minimax families): every solver, each game with no, one and both moduli, tiny and large
+    // records, the iteration-cap pitfall, ε at both ends.
+    if base.problem == ProblemKind::Saddle
+        && registry::family(base.algorithm).takes(Control::MinimaxSolver)
+    {
+        for solver in MINIMAX_SOLVERS {
+            for (game, d) in [
+                (GameChoice::RockPaperScissors, 3),
+                (GameChoice::RandomMatrix, 4),
+                (GameChoice::BallGame, 2),
+            ] {
+                for (mu_x, mu_y) in [(0.0, 0.0), (0.1, 0.0), (0.0, 0.1), (0.1, 0.1), (1e-9, 1e-9)] {
+                    out.push(with(&|c| {
+                        c.minimax_solver = solver;
+                        c.game = game;
+                        c.d = d;
+                        c.mu_x = mu_x;
+                        c.mu_y = mu_y;
+                    }));
+                }
+            }
+        }
+        out.push(with(&|c| {
+            c.n = 10;
+            c.batch = 10
+        }));
+        out.push(with(&|c| c.entry_bound = 1e3));
+        out.push(with(&|c| {
+            c.leak = true;
+            c.steps = 1
+        }));
+        out.push(with(&|c| {
+            c.records = RecordChoice::Heavy;
+            c.entry_bound = 1e-3
+        }));
     }
     // Every base solver where the algorithm reads one (the others ignore the setting).
     let solvers = if registry::family(base.algorithm).takes(Control::Solver) {

@@ -34,7 +34,7 @@ const ui = {
 const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
   'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'moment_k', 'repetitions', 'repeats', 'delta'];
 const OPTIONAL = ['step_size', 'clip', 'lambda1'];
-const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'gaussian'];
+const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'minimax_solver', 'gaussian'];
 
 /** The loss parameter each loss takes (if any), with its label and default. */
 const LOSS_PARAMS = {

@@ -319,6 +319,12 @@ pub fn paper_mu(l: f64, big_d: f64, n: usize, d: usize, k: usize, epsilon: f64, 
     l / big_d * (1.0 / libm::sqrt(nf)).max(privacy)
 }
 
+/// K = ⌊log₂ n⌋ (n ≥ 1): the phase count of Algorithms 2, 4 and 5 (the proofs use μ_K = μn,
+/// digest 004 §10 (i)).
+pub fn phase_count(n: usize) -> usize {
+    (usize::BITS - 1 - n.max(1).leading_zeros()) as usize
+}
+
 /// K, n̄, μ and every phase's μ_k, radius, sensitivity and σ_k from the configuration alone.
 /// `big_d` is D (a bound on ‖x*‖), used only when `mu` is `None`.
 #[allow(clippy::too_many_arguments)]
@@ -341,7 +347,7 @@ pub fn schedule(
     }
     check_epsilon(epsilon)?;
     check_delta(delta)?;
-    let phases = (usize::BITS - 1 - n.leading_zeros()) as usize;
+    let phases = phase_count(n);
     let n_bar = n / phases;
     let mu = match mu {
         Some(m) if m.is_finite() && m > 0.0 => m,
@@ -897,7 +903,7 @@ impl PhasedOutputPerturbation {
 
 /// Seed 004's calibration: the paper's (classical at δ/2) where it is valid (ε ≤ 1), the exact
 /// analytic Gaussian beyond.
-fn paper_or_analytic(epsilon: f64) -> ByoaGaussian {
+pub(crate) fn paper_or_analytic(epsilon: f64) -> ByoaGaussian {
     if epsilon <= 1.0 {
         ByoaGaussian::Paper
     } else {

@@ -148,6 +148,16 @@ pub enum Need {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
+    /// A game strongly convex in x (`mu_x` > 0) when `x` says so, and strongly concave in y
+    /// (`mu_y` > 0); picking sets each that is 0 to `value`.
+    GameModuli {
+        /// Whether μₓ > 0 is needed too (not only μᵧ > 0).
+        x: bool,
+        /// The μ picking sets, > 0.
+        value: f64,
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
 }
 
 impl Need {
@@ -209,6 +219,16 @@ impl Need {
             Need::NoLasso { why } if config.l1 != 0.0 => {
                 Err(Error::invalid("l1", format!("0: {why}"), config.l1))
             }
+            Need::GameModuli { x: true, why, .. } if config.mu_x <= 0.0 => Err(Error::invalid(
+                "mu_x",
+                format!("μₓ > 0: {why}"),
+                config.mu_x,
+            )),
+            Need::GameModuli { why, .. } if config.mu_y <= 0.0 => Err(Error::invalid(
+                "mu_y",
+                format!("μᵧ > 0: {why}"),
+                config.mu_y,
+            )),
             _ => Ok(()),
         }
     }
@@ -254,6 +274,18 @@ impl Need {
             Need::NoLasso { why } => {
                 config.l1 = 0.0;
                 ("lasso l1 set to 0".to_string(), why)
+            }
+            Need::GameModuli { x, value, why } => {
+                let mut set = Vec::new();
+                if x && config.mu_x <= 0.0 {
+                    config.mu_x = value;
+                    set.push("μₓ");
+                }
+                if config.mu_y <= 0.0 {
+                    config.mu_y = value;
+                    set.push("μᵧ");
+                }
+                (format!("{} set to {value}", set.join(" and ")), why)
             }
         };
         Some(format!("{what}: {why}"))
@@ -322,6 +354,8 @@ pub enum Demonstration {
     /// It skips a gradient clip and leaves the features unclipped too: skipping a clip changes
     /// nothing when the features are clipped to the declared bound.
     Unclipped,
+    /// It stops the base solver after `steps` iterations, certified or not (seed 004 pitfall 1).
+    IterationCap,
 }
 
 /// The bounded constraint sets, the ℓ2 ball first (what picking sets).

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod byoa;
+pub mod byoa_minimax;
 pub mod dp_accmd;
 pub mod dp_sgd;
 pub mod dp_svrg;

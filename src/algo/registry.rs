@@ -8,7 +8,7 @@ use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, s
 use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
-    byoa, dp_accmd, dp_sgd, dp_svrg, exponential_grid, heavy_tails, noisy_gd,
+    byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid, heavy_tails, noisy_gd,
     objective_perturbation, output_perturbation, smd,
 };
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 18] = [
+pub static FAMILIES: [&Family; 21] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -39,6 +39,9 @@ pub static FAMILIES: [&Family; 18] = [
     &heavy_tails::FAMILY_LOCALIZED,
     &heavy_tails::FAMILY_CLIPPED_GD,
     &heavy_tails::FAMILY_SINGLE_STAGE,
+    &byoa_minimax::FAMILY_SC_SC,
+    &byoa_minimax::FAMILY_PHASED,
+    &byoa_minimax::FAMILY_CSC,
 ];
 
 /// The family of `kind`.

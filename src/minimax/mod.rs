@@ -18,6 +18,7 @@
 pub mod game;
 pub mod query_release;
 pub mod records;
+pub mod solvers;
 
 pub use records::{GameConstants, RecordGame, RecordScratch};
 
