@@ -1166,6 +1166,11 @@ const CAP_SETTING: SettingUse = setting(
     "iteration cap (pitfall only)",
     "with the pitfall demonstration on, each phase's solver stops after this many iterations, certified or not",
 );
+const LEAK_SETTING: SettingUse = setting(
+    Control::Leak,
+    "demonstrate the pitfall",
+    "release after the iteration cap, certified or not: the noise no longer covers the distance to the solution (NOT PRIVATE)",
+);
 
 /// Zhang et al. 2022, Algorithm 3's entry in [`crate::algo::registry`].
 pub static FAMILY_SC_SC: Family = Family {
@@ -1180,7 +1185,7 @@ pub static FAMILY_SC_SC: Family = Family {
         module: "algo::byoa_minimax",
         summary: CARD_ALGORITHM_3,
     },
-    settings: &[SOLVER_SETTING, CAP_SETTING],
+    settings: &[SOLVER_SETTING, CAP_SETTING, LEAK_SETTING],
     needs: &[Need::GameModuli {
         x: true,
         value: 0.1,
@@ -1205,7 +1210,7 @@ pub static FAMILY_PHASED: Family = Family {
         module: "algo::byoa_minimax",
         summary: CARD_ALGORITHMS_4_5,
     },
-    settings: &[SOLVER_SETTING, CAP_SETTING],
+    settings: &[SOLVER_SETTING, CAP_SETTING, LEAK_SETTING],
     needs: &[],
     solves: SADDLE,
     purity: Purity::Approximate,
@@ -1226,7 +1231,7 @@ pub static FAMILY_CSC: Family = Family {
         module: "algo::byoa_minimax",
         summary: CARD_CSC,
     },
-    settings: &[SOLVER_SETTING, CAP_SETTING],
+    settings: &[SOLVER_SETTING, CAP_SETTING, LEAK_SETTING],
     needs: &[Need::GameModuli {
         x: false,
         value: 0.1,

@@ -524,4 +524,18 @@ mod tests {
             assert!(!unclipped.preview.is_private());
         }
     }
+
+    #[test]
+    fn a_family_shows_the_pitfall_toggle_exactly_when_it_has_a_demonstration() {
+        // The page shows a setting's control only while a family reads it: a demonstration the
+        // family does not list under `leak` could never be switched on.
+        for family in FAMILIES {
+            assert_eq!(
+                family.takes(Control::Leak),
+                family.demonstration != Demonstration::None,
+                "{:?}",
+                family.kind
+            );
+        }
+    }
 }
