@@ -118,3 +118,33 @@ test('a game setting out of range is refused beside its control and the last run
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
+
+test('every game algorithm, picked from the menu on a fresh page, releases and draws its gap curve and both players', async () => {
+  const { page: probe, context: probeContext } = await lab.open();
+  await probe.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const cards = await probe.evaluate(() => window.__dp.run().info.cards);
+  await probeContext.close();
+  const games = Object.values(cards).filter((c) => c.solves.includes('saddle')).map((c) => c.kind);
+  assert.ok(games.length >= 6, `game algorithms in the menu: ${games}`);
+  for (const kind of games) {
+    const { context, page, seen } = await lab.open();
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await page.selectOption('#algorithm', kind);
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    assert.equal((await configInUse(page)).problem, 'saddle', kind);
+    assert.ok(await page.isVisible('#players-plot'), kind);
+    await plotsDrawn(page);
+    for (const c of ['#excess-plot', '#players-plot', '#privacy-plot']) await snapshotCanvas(page, c);
+    await page.click('#play');
+    await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
+    assert.deepEqual(await errorsShown(page), [], kind);
+    await plotsDrawn(page);
+    for (const c of ['#excess-plot', '#players-plot', '#privacy-plot']) {
+      const changed = await changedPixels(page, c);
+      assert.ok(changed > 300, `${kind} ${c}: ${changed} pixels changed`);
+    }
+    assert.ok(await redPixels(page, '#players-plot') > 50, `${kind}: the release is outlined`);
+    assert.deepEqual(seen.errors, [], kind);
+    await context.close();
+  }
+});
