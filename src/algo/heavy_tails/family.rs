@@ -341,7 +341,7 @@ impl Plan for ClippedGdFamilyPlan {
 
 /// The page's card for the single-stage variant.
 pub const CARD_SINGLE_STAGE: &str = "Single-stage output perturbation on the Lipschitz extension: \
-a variant derived from Lowy 2026's Lipschitz extension in our digest, not an algorithm of the \
+a variant we derived from Lowy 2026's Lipschitz extension, not an algorithm of the \
 paper. One certified solve of the ridge-regularised objective with every record's loss replaced \
 by f_C (C = G_k (nε/d)^(1/k) from the declared G_k), then one ℓ2-Laplace draw calibrated to \
 Δ = 2C/(λn) + 2r_acc. Pure ε-DP for every dataset; no localisation, so the ridge λ's bias and the \
@@ -473,7 +473,7 @@ impl Plan for SingleStageFamilyPlan {
             + p.lambda * self.diameter * self.diameter / 2.0;
         Curve::flat(
             bound,
-            "digest of Lowy 2026 §4.4: noise, certified accuracy and clipping bias, plus the ridge's bias, up to constants",
+            "derived from Lowy 2026 (not a theorem of the paper): noise, certified accuracy and clipping bias, plus the ridge's bias, up to constants",
         )
     }
 

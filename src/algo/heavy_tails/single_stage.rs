@@ -177,7 +177,7 @@ impl PrivateAlgorithm for SingleStage {
                 self.plan.accuracy()
             ),
         ];
-        let mechanism = "single-stage output perturbation on the Lipschitz extension (digest of Lowy 2026, not in the paper)";
+        let mechanism = "single-stage output perturbation on the Lipschitz extension (derived from Lowy 2026; not an algorithm of the paper)";
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         if let Ok(p) = PureDp::new(self.plan.epsilon, Relation::ReplaceOne) {
             ledger = ledger.with_spend("one ℓ2-Laplace output perturbation", PrivacyLoss::Pure(p));
