@@ -8,7 +8,7 @@
 //! is 0 (x = the data's histogram answers every query exactly) and max_y f̂(x, y) is the largest
 //! query error of x: the metric of query release.
 //!
-//! In the form of [`super::game::StochasticGame`], f = xᵀM y − bᵀy with M[u][j] = −qⱼ(u) the same
+//! In the form of [`super::game::StochasticGame`], f = xᵀM y − bᵀy with M\[u\]\[j\] = −qⱼ(u) the same
 //! for every record and bⱼ = −qⱼ(z) the record's answers: every entry in {−1, 1}, so the
 //! declared bound is c = 1 and a replaced record moves each bⱼ by at most 2.
 //!
@@ -124,7 +124,7 @@ impl Marginals {
         }
     }
 
-    /// M[u][j] = −qⱼ(u), row-major |Z| × |Q|.
+    /// M\[u\]\[j\] = −qⱼ(u), row-major |Z| × |Q|.
     pub fn payoffs(&self) -> Vec<f64> {
         (0..self.population.len())
             .flat_map(|u| self.queries.iter().map(move |q| -q.answer(u)))
