@@ -341,7 +341,15 @@ function diagnosticsWords(d) {
   return words.length ? words.join('; ') : 'none (this method releases without a certificate)';
 }
 
+const PATH_WORDS = {
+  minimisation: 'Loss contours (darker is lower), the domain boundary, the non-private path, w* (×, non-private), '
+    + 'the sensitivity ball (dashed) and the released points (ringed, private).',
+  saddle: 'The minimising player\'s first two weights (x₁, x₂): its non-private path, the base game\'s equilibrium '
+    + '(×, declared by the generator, where known) and the released x (ringed, private).',
+};
+
 function describeProblem(c, info) {
+  $('path-words').textContent = PATH_WORDS[c.problem] ?? PATH_WORDS.minimisation;
   if (c.problem === 'saddle') {
     const game = { rock_paper_scissors: `rock–paper–scissors embedded in ${c.d} strategies`,
       random_matrix: `a random ${c.d} × ${c.d} matrix game`, ball_game: `a random bilinear game on ℓ2 balls of radius ${c.radius} in d = ${c.d}`,

@@ -160,8 +160,9 @@ const SPECS = {
       domain: info.view.domain ?? { kind: 'none' },
       paths: algorithmsOf(history).map((a) => layer(a, decimate(history.lanes[a][0].path, 2, MAX_POINTS))),
       wStar: info.view.w_star ?? null,
-      // The ball is drawn around w*: none without a reference.
-      sensitivityRadius: info.view.w_star ? (info.previews[0].sensitivity_ball ?? null) : null,
+      // The ball is drawn around w*: none without a reference, and none around a game's declared
+      // equilibrium (the base game's, not the empirical solution a release perturbs).
+      sensitivityRadius: info.view.w_star && !info.equilibrium ? (info.previews[0].sensitivity_ball ?? null) : null,
       releases: algorithmsOf(history).map((a) => layer(a, history.lanes[a].flatMap((l) => (l.release ? l.release.plane : [])))),
     };
   },

@@ -30,7 +30,8 @@ pub struct View {
 
 impl Game {
     /// The view of the minimising player's first two coordinates (x₁, x₂): a square around the
-    /// simplex's corner or the ball. Data-free; no equilibrium is marked yet.
+    /// simplex's corner or the ball, with the base game's equilibrium x* marked where the
+    /// generator declares it (public: a property of the generator, not of the records).
     pub fn view(&self) -> View {
         use crate::domain::Domain;
         use crate::minimax::SaddleProblem;
@@ -45,7 +46,10 @@ impl Game {
             extent,
             axis_labels: ["x₁", "x₂"],
             domain: (dx <= 2).then_some(spec.x_domain),
-            w_star: None,
+            w_star: self
+                .game
+                .base_equilibrium()
+                .map(|(x, _)| self.plane.project(&x)),
         }
     }
 }
@@ -192,5 +196,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_game_view_marks_the_declared_equilibrium_and_nothing_else() {
+        use crate::algo::family::ProblemKind;
+        use crate::config::GameChoice;
+        let game = |choice| {
+            let config = RunConfig {
+                problem: ProblemKind::Saddle,
+                game: choice,
+                d: 4,
+                ..RunConfig::default()
+            };
+            Game::new(&config).unwrap().view()
+        };
+        let rps = game(GameChoice::RockPaperScissors);
+        let [a, b] = rps.w_star.expect("rock–paper–scissors declares x*");
+        assert!((a - 1.0 / 3.0).abs() < 1e-15 && (b - 1.0 / 3.0).abs() < 1e-15);
+        assert_eq!(rps.axis_labels, ["x₁", "x₂"]);
+        // A random game's equilibrium is not known in closed form: nothing is marked.
+        assert_eq!(game(GameChoice::RandomMatrix).w_star, None);
     }
 }

@@ -57,6 +57,10 @@ test('a newcomer switches the problem menu to a game, presses Play, and sees bot
   }
   assert.match(await page.textContent('#problem-line'), /rock–paper–scissors embedded in 3 strategies/);
   assert.match(await page.textContent('#excess-metric'), /duality gap/);
+  // The parameter view is x's plane, the declared equilibrium marked (a public property).
+  assert.match(await page.textContent('#path-caption'), /equilibrium/);
+  const marked = await page.evaluate(() => window.__dp.run().info.view.w_star);
+  assert.deepEqual(marked.map((v) => Number(v.toFixed(6))), [0.333333, 0.333333]);
   // The menu offers only games' algorithms to compare with.
   const offered = await page.$$eval('#compare label:not([hidden]) input', (els) => els.map((el) => el.value));
   const cards = await page.evaluate(() => window.__dp.run().info.cards);
