@@ -274,7 +274,7 @@ impl DpSvrgConfig {
                     return Err(Error::invalid(
                         "epsilon",
                         format!(
-                            "ε ≤ 0.5·ln(1/δ) = {:.3} in the as-printed mode (REVIEW-002 §1b: the c-form fails above it)",
+                            "ε ≤ 0.5·ln(1/δ) = {:.3} in the as-printed mode (Wang, Ye & Xu 2017 print σ with a constant c whose derivation fails above it)",
                             0.5 * ln
                         ),
                         self.epsilon,
