@@ -590,6 +590,13 @@ pub fn schedule(
     })
 }
 
+/// Theorem 4.4's conditioning: μ = min(μₓ, μᵧ) and κₓκᵧ + κ with κₓ = ℓ/μₓ, κᵧ = ℓ/μᵧ, κ = ℓ/μ.
+fn condition(smoothness: f64, mu_x: f64, mu_y: f64) -> (f64, f64) {
+    let mu = mu_x.min(mu_y);
+    let kappas = (smoothness / mu_x) * (smoothness / mu_y) + smoothness / mu;
+    (mu, kappas)
+}
+
 /// Theorem 4.4, empirical strong gap: 257L²(κₓκᵧ + κ)d·ln(5/δ)/(μn²ε²), κₓ = ℓ/μₓ, κᵧ = ℓ/μᵧ,
 /// κ = ℓ/μ, μ = min(μₓ, μᵧ), d = max(dₓ, dᵧ) (interior saddle point).
 #[allow(clippy::too_many_arguments)]
@@ -603,8 +610,7 @@ pub fn theorem_4_4_empirical(
     epsilon: f64,
     delta: f64,
 ) -> f64 {
-    let mu = mu_x.min(mu_y);
-    let kappas = (smoothness / mu_x) * (smoothness / mu_y) + smoothness / mu;
+    let (mu, kappas) = condition(smoothness, mu_x, mu_y);
     let n = n as f64;
     257.0 * l * l * kappas * d as f64 * (5.0 / delta).ln() / (mu * n * n * epsilon * epsilon)
 }
@@ -621,8 +627,7 @@ pub fn theorem_4_4_population(
     epsilon: f64,
     delta: f64,
 ) -> f64 {
-    let mu = mu_x.min(mu_y);
-    let kappas = (smoothness / mu_x) * (smoothness / mu_y) + smoothness / mu;
+    let (mu, kappas) = condition(smoothness, mu_x, mu_y);
     let n = n as f64;
     3.0 * l
         * l

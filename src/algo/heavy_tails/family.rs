@@ -8,8 +8,8 @@ use super::extension::{declared_moment, derivative_bounds, threshold};
 use super::localized::{Declared, LocalizedPlan, PopLocalize, base_lambda, schedule};
 use super::single_stage::{SingleStage, SingleStagePlan, check_records};
 use crate::algo::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, replace_one_only,
-    setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse,
+    replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
@@ -49,6 +49,13 @@ Phases take disjoint halves of the remaining data with a ridge growing 32-fold a
 released centre; each of the J calls per phase releases twice (ε/2 each) by output perturbation: \
 first to localise, then inside the small ball it found. Excess risk ≈ G_k·D·(d/(nε))^(1−1/k) + \
 G₂·D/√n, against the √T-worse clipped GD.";
+
+/// The moment order k as the families that clip at C* read it.
+const MOMENT_SETS_THRESHOLD: SettingUse = setting(
+    Control::MomentK,
+    "moment order k",
+    "G_k is declared from the data's distribution; it sets the threshold C",
+);
 
 /// Localized Double Output Perturbation's entry in the registry.
 pub static FAMILY_LOCALIZED: Family = Family {
@@ -113,11 +120,7 @@ pub static FAMILY_CLIPPED_GD: Family = Family {
         summary: CARD_CLIPPED_GD,
     },
     settings: &[
-        setting(
-            Control::MomentK,
-            "moment order k",
-            "G_k is declared from the data's distribution; it sets the threshold C",
-        ),
+        MOMENT_SETS_THRESHOLD,
         setting(
             Control::Clip,
             "threshold C",
@@ -361,11 +364,7 @@ pub static FAMILY_SINGLE_STAGE: Family = Family {
         summary: CARD_SINGLE_STAGE,
     },
     settings: &[
-        setting(
-            Control::MomentK,
-            "moment order k",
-            "G_k is declared from the data's distribution; it sets the threshold C",
-        ),
+        MOMENT_SETS_THRESHOLD,
         setting(
             Control::Clip,
             "threshold C",
