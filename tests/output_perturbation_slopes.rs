@@ -15,6 +15,9 @@
 //! the smallest noise term. The same 20 noise seeds are used in every cell (common random
 //! numbers), so the fitted slopes compare the same noise directions at different scales.
 
+mod common;
+
+use common::slope;
 use std::sync::Arc;
 
 use dp_playground::algo::PrivateAlgorithm;
@@ -31,17 +34,6 @@ const NS: [usize; 5] = [500, 1000, 2000, 4000, 8000];
 const EPSILONS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 const SEEDS: u32 = 20;
 const MU: f64 = 0.1;
-
-/// Least-squares slope of ln y on ln x.
-fn slope(xs: &[f64], ys: &[f64]) -> f64 {
-    let lx: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
-    let ly: Vec<f64> = ys.iter().map(|y| y.ln()).collect();
-    let k = lx.len() as f64;
-    let (mx, my) = (lx.iter().sum::<f64>() / k, ly.iter().sum::<f64>() / k);
-    let sxy: f64 = lx.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = lx.iter().map(|x| (x - mx) * (x - mx)).sum();
-    sxy / sxx
-}
 
 #[test]
 #[ignore = "slope experiment, ≈ 2 s in release: see the module docs for the command"]

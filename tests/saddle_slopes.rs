@@ -17,22 +17,14 @@
 //! Measured (≈ 5 s in release): private SMD −0.476 at ε = 100 (see the test for ε = 1); SC-SC
 //! output perturbation −1.924 at ε = 1 (gap 3.0 at n = 500, 0.0147 at n = 8000).
 
+mod common;
+
+use common::slope;
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::config::{AlgorithmKind, GameChoice, RunConfig};
 use dp_playground::session::Lab;
 
 const SEEDS: u32 = 12;
-
-/// Least-squares slope of ln y on ln x.
-fn slope(xs: &[f64], ys: &[f64]) -> f64 {
-    let lx: Vec<f64> = xs.iter().map(|x| x.ln()).collect();
-    let ly: Vec<f64> = ys.iter().map(|y| y.ln()).collect();
-    let k = lx.len() as f64;
-    let (mx, my) = (lx.iter().sum::<f64>() / k, ly.iter().sum::<f64>() / k);
-    let sxy: f64 = lx.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = lx.iter().map(|x| (x - mx) * (x - mx)).sum();
-    sxy / sxx
-}
 
 /// The released pair's exact gap, run to the end through the session.
 fn released_gap(config: &RunConfig) -> f64 {

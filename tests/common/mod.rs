@@ -5,7 +5,9 @@
 mod privacy;
 mod reference;
 mod run;
+mod slope;
 
 pub use privacy::*;
 pub use reference::{check_reference, reference_data};
 pub use run::{GOLDEN_RUN, fingerprint, golden_config};
+pub use slope::slope;
