@@ -1,9 +1,9 @@
 // The page: controls, URL hash, and the conversation with the solver worker. All validation
-// happens in Rust (normalizeConfig / configFromLink / previews / inspectCsv); this file only moves
-// values and messages.
+// happens in Rust (normalizeConfig / configFromLink / previews; a CSV file is read and parsed in
+// the worker); this file only moves values and messages.
 
 import init, {
-  cards, checkCsvSize, composeRun, composeRuns, configFromLink, inspectCsv, normalizeConfig, pickAlgorithm, pickProblem, previews,
+  cards, checkCsvSize, composeRun, composeRuns, configFromLink, csvSizeLimit, normalizeConfig, pickAlgorithm, pickProblem, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
@@ -69,8 +69,11 @@ let cardsByKind = {};
  * control shows only while the main or a compared algorithm reads it.
  */
 let settingKeys = [];
-/** The loaded CSV file (bytes), kept in this tab only. */
-let csvBytes = null;
+/** The worker's id of the loaded CSV file (parsed and kept there, in this tab only), or null. */
+let csvId = null;
+/** The CSV load in progress, { id, file }, or null; ids count loads. */
+let csvLoad = null;
+let csvLoads = 0;
 /**
  * Everything released on each CSV file loaded in this tab: file key (name, size, SHA-256) →
  * { name, runs: the configs of the runs started on it, in order }. Composed in Rust (composeRuns).
@@ -514,7 +517,7 @@ function configFromHash() {
     showError({ field: e.field, message: `The link's ${e.field ?? 'settings'} could not be used (${e.message}); the default is shown.` });
   }
   const c = JSON.parse(out.config);
-  if (c.data === 'csv' && !csvBytes) {
+  if (c.data === 'csv' && csvId === null) {
     showError({ field: 'data', message: 'This link was made with a CSV file, which a link cannot carry: load the file again. Showing synthetic data meanwhile.' });
     c.data = 'synthetic';
   }
@@ -606,8 +609,7 @@ function startRun(list) {
     type: ToWorker.CONFIGURE,
     runId,
     config: JSON.stringify(config),
-    csv: config.data === 'csv' ? csvBytes : null,
-    label: $('csv-label').value,
+    csv: config.data === 'csv' ? csvId : null,
   });
 }
 
@@ -615,6 +617,10 @@ function onWorkerMessage(event) {
   const msg = event.data;
   if (msg.type === FromWorker.LOADED) {
     startRun();
+    return;
+  }
+  if ([FromWorker.CSV_PROGRESS, FromWorker.CSV_LOADED, FromWorker.CSV_ERROR].includes(msg.type)) {
+    onCsvMessage(msg);
     return;
   }
   if (msg.runId !== runId) return; // stale: a run that has been replaced
@@ -651,26 +657,89 @@ function onWorkerError(event) {
 
 // --- CSV ----------------------------------------------------------------------------------------
 
-async function onCsvChosen() {
+/**
+ * A file was chosen (or the label column changed): the worker reads it in chunks and parses it,
+ * the progress bar and its Cancel showing meanwhile; the run and data on screen stay until it has
+ * loaded.
+ */
+function onCsvChosen() {
   const file = $('csv-file').files?.[0];
   if (!file) return;
+  $('csv-error').textContent = '';
   try {
     checkCsvSize(file.size);
   } catch (e) {
     showError({ field: 'csv', message: `${file.name}: ${e?.message ?? e}` });
     return;
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let shape;
-  try {
+  // A load in progress gives way: the worker stops it when the new one starts.
+  csvLoads += 1;
+  csvLoad = { id: csvLoads, file };
+  showCsvProgress(0, file.size, `reading ${file.name}…`);
+  worker.postMessage({
+    type: ToWorker.LOAD_CSV,
+    loadId: csvLoad.id,
+    file,
     // Checked against the loss the controls show (margin losses need ±1 labels).
-    shape = inspectCsv(bytes, JSON.stringify({ ...config, loss: lossFromControls() }), $('csv-label').value);
-  } catch (e) {
-    showError({ field: 'csv', message: `${file.name}: ${e?.message ?? e}` });
-    return;
+    config: JSON.stringify({ ...config, loss: lossFromControls() }),
+    label: $('csv-label').value,
+  });
+}
+
+/** The progress bar of a CSV load (`total` null: hidden, with its Cancel). */
+function showCsvProgress(done, total, text) {
+  const bar = $('csv-progress');
+  const busy = total !== null;
+  $('csv-loading').hidden = !busy;
+  if (!busy) return;
+  bar.max = Math.max(total, 1);
+  bar.value = done;
+  $('csv-progress-text').textContent = text;
+}
+
+/** Cancel: the load stops, and the data, preview and run on screen stay as they were. */
+function cancelCsvLoad() {
+  if (!csvLoad) return;
+  worker.postMessage({ type: ToWorker.CANCEL_LOAD, loadId: csvLoad.id });
+  $('export-status').textContent = `Loading ${csvLoad.file.name} cancelled: ${csvId === null ? 'no file is loaded' : 'the file loaded before stays'}.`;
+  csvLoad = null;
+  showCsvProgress(0, null);
+  // The input would otherwise name a file that is not loaded (and choosing it again would not
+  // fire a change).
+  $('csv-file').value = '';
+}
+
+function onCsvMessage(msg) {
+  if (csvLoad?.id !== msg.loadId) return; // a load cancelled or replaced
+  const { file } = csvLoad;
+  switch (msg.type) {
+    case FromWorker.CSV_PROGRESS: {
+      const mb = (b) => (b / 1e6).toFixed(1);
+      const text = msg.done < msg.total ? `reading ${file.name}: ${mb(msg.done)} of ${mb(msg.total)} MB`
+        : `parsing ${file.name} (${mb(msg.total)} MB)…`;
+      showCsvProgress(msg.done, msg.total, text);
+      break;
+    }
+    case FromWorker.CSV_ERROR:
+      csvLoad = null;
+      showCsvProgress(0, null);
+      showError({ field: 'csv', message: `${file.name}: ${msg.error?.message ?? msg.error}` });
+      break;
+    case FromWorker.CSV_LOADED:
+      csvLoad = null;
+      showCsvProgress(0, null);
+      csvLoaded(file, msg.loadId, msg.shape, msg.hash);
+      break;
+    default:
+      break;
   }
-  csvBytes = bytes;
-  csvKey = await fileKey(file, bytes);
+}
+
+/** The worker has parsed and kept `file` under `id`: preview it, and run on it. */
+function csvLoaded(file, id, shape, hash) {
+  csvId = id;
+  // A key for the file: its name, size and SHA-256 (the same file loaded again keeps its total).
+  csvKey = `${file.name}|${file.size}|${hash}`;
   if (!fileBudgets.has(csvKey)) fileBudgets.set(csvKey, { name: file.name, runs: [] });
   showFileBudget();
   const table = $('csv-preview');
@@ -693,16 +762,11 @@ async function onCsvChosen() {
   }
 }
 
-/** A key for a file: its name, size and SHA-256 (the same file loaded again keeps its total). */
-async function fileKey(file, bytes) {
-  let hash = '';
-  try {
-    const digest = await crypto.subtle.digest('SHA-256', bytes);
-    hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-  } catch {
-    // No WebCrypto (an insecure origin): name and size only.
-  }
-  return `${file.name}|${file.size}|${hash}`;
+/** The size limit beside the file input, as Rust states it (csvSizeLimit). */
+function showCsvLimit() {
+  const bytes = csvSizeLimit();
+  const size = bytes >= 2 ** 30 ? `${bytes / 2 ** 30} GiB` : `${bytes / 2 ** 20} MiB`;
+  $('csv-limit').textContent = `Files up to ${size}: the tab holds the file and its numbers in its memory.`;
 }
 
 // --- controls -----------------------------------------------------------------------------------
@@ -737,6 +801,7 @@ function wireControls() {
   });
   $('csv-file').addEventListener('change', onCsvChosen);
   $('csv-label').addEventListener('change', onCsvChosen);
+  $('csv-cancel').addEventListener('click', cancelCsvLoad);
   ui.play.addEventListener('click', () => {
     if (state === 'running') {
       worker.postMessage({ type: ToWorker.PAUSE, runId });
@@ -827,6 +892,7 @@ plotter = new Plotter(
 config = configFromHash();
 syncControls();
 wireControls();
+showCsvLimit();
 // The worker starts only now, so its first message finds the page's own wasm ready.
 worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 worker.onmessage = onWorkerMessage;

@@ -5,7 +5,9 @@
 
 /** Page → worker. */
 export const ToWorker = Object.freeze({
-  CONFIGURE: 'configure', // { runId, config: JSON text, csv?: Uint8Array, label?: string } → READY or ERROR
+  CONFIGURE: 'configure', // { runId, config: JSON text, csv?: loadId of a file LOADED_CSV } → READY or ERROR
+  LOAD_CSV: 'load-csv', // { loadId, file: File, config: JSON text (its loss), label } → CSV_PROGRESS…, CSV_LOADED or CSV_ERROR
+  CANCEL_LOAD: 'cancel-load', // { loadId } the load stops; nothing more is said about it
   PLAY: 'play', // { runId, speed: 'fast' | 'slow' } → BATCH… until done or PAUSE
   PAUSE: 'pause', // { runId }
   STEP: 'step', // { runId } → one BATCH of one step
@@ -17,7 +19,13 @@ export const FromWorker = Object.freeze({
   READY: 'ready', // { runId, info, grid } a run is configured, nothing computed privately yet
   BATCH: 'batch', // { runId, slice: { lanes: [{ algorithm, repeat, columns…, release }], progress, done } }
   ERROR: 'error', // { runId, error: { field, message } }
+  CSV_PROGRESS: 'csv-progress', // { loadId, done, total } bytes of the file read so far
+  CSV_LOADED: 'csv-loaded', // { loadId, shape: { n, d, head }, hash: SHA-256 hex or '' } the worker keeps the parsed file
+  CSV_ERROR: 'csv-error', // { loadId, error: { field: 'csv', message } }
 });
+
+/** Bytes of a CSV file read at a time: the progress bar moves, and a cancel lands, between chunks. */
+export const CSV_CHUNK = 1 << 20;
 
 /** Time the worker computes before yielding to its event loop (DESIGN.md §2). */
 export const SLICE_MS = 8;

@@ -1,13 +1,24 @@
 // The solver worker: owns one wasm Session and advances it in slices of ≈ SLICE_MS, yielding to
-// its event loop between slices so that pause, step and a new configuration arrive promptly.
+// its event loop between slices so that pause, step and a new configuration arrive promptly. It
+// also reads and parses a chosen CSV file (in chunks, so the page shows progress and can cancel)
+// and keeps it parsed, so that no run parses it again.
 
-import init, { Session } from './pkg/dp_playground.js';
-import { ToWorker, FromWorker, SLICE_MS, SLOW_MS, GRID_RES, batchTransferables } from './protocol.js';
+import init, { CsvFile, Session } from './pkg/dp_playground.js';
+import { ToWorker, FromWorker, SLICE_MS, SLOW_MS, GRID_RES, CSV_CHUNK, batchTransferables } from './protocol.js';
 
 let session = null;
 let runId = -1;
 let playing = false;
 let speed = 'fast';
+/**
+ * Parsed CSV files by load id: the one the page's runs use (`csvInUse`) and the latest loaded
+ * (which the page may not have accepted yet); any other is freed.
+ */
+const files = new Map();
+let csvInUse = null;
+let csvLatest = null;
+/** The load in progress: { id, cancelled }. */
+let loading = null;
 
 // A zero-delay yield: unlike setTimeout(0), a MessageChannel task is not clamped to 4 ms.
 const tick = new MessageChannel();
@@ -42,13 +53,73 @@ function slice() {
   else tick.port2.postMessage(null);
 }
 
-function configure(id, configJson, csv, label) {
+/** Frees every kept file but `keep` and the one in use. */
+function prune(keep) {
+  for (const [id, file] of files) {
+    if (id !== keep && id !== csvInUse) {
+      file.free();
+      files.delete(id);
+    }
+  }
+}
+
+async function sha256(bytes) {
+  try {
+    const digest = await crypto.subtle.digest('SHA-256', bytes);
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  } catch {
+    return ''; // no WebCrypto (an insecure origin): the page keys the file by name and size
+  }
+}
+
+/**
+ * Reads `file` in chunks of CSV_CHUNK bytes, saying how far it got after each, then parses it
+ * (labels checked against the loss of `configJson`) and keeps it under `id`. A CANCEL_LOAD, or a
+ * newer LOAD_CSV, stops it between chunks (or discards the parse) without a word.
+ */
+async function loadCsv(id, file, configJson, label) {
+  if (loading) loading.cancelled = true;
+  const job = { id, cancelled: false };
+  loading = job;
+  const say = (type, payload) => { if (!job.cancelled) self.postMessage({ type, loadId: id, ...payload }); };
+  try {
+    const bytes = new Uint8Array(file.size);
+    for (let at = 0; at < file.size; at += CSV_CHUNK) {
+      const chunk = new Uint8Array(await file.slice(at, at + CSV_CHUNK).arrayBuffer());
+      if (job.cancelled) return;
+      bytes.set(chunk, at);
+      say(FromWorker.CSV_PROGRESS, { done: at + chunk.length, total: file.size });
+    }
+    const parsed = new CsvFile(bytes, configJson, label);
+    const shape = parsed.shape(configJson);
+    const hash = await sha256(bytes);
+    if (job.cancelled) {
+      parsed.free();
+      return;
+    }
+    prune(id);
+    files.set(id, parsed);
+    csvLatest = id;
+    say(FromWorker.CSV_LOADED, { shape, hash });
+  } catch (e) {
+    say(FromWorker.CSV_ERROR, { error: asError(e) });
+  } finally {
+    if (loading === job) loading = null;
+  }
+}
+
+function configure(id, configJson, csv) {
   playing = false;
   session?.free();
   session = null;
   runId = id;
+  if (files.has(csv)) {
+    csvInUse = csv;
+    prune(csvLatest);
+  }
   try {
-    session = new Session(configJson, csv ?? undefined, label ?? undefined);
+    const file = files.get(csv);
+    session = file ? Session.withCsv(configJson, file) : new Session(configJson);
     post(FromWorker.READY, { info: session.info(), grid: session.lossGrid(GRID_RES) ?? null });
   } catch (e) {
     post(FromWorker.ERROR, { error: asError(e) });
@@ -62,7 +133,15 @@ self.onmessage = async (event) => {
   await loaded;
   const msg = event.data;
   if (msg.type === ToWorker.CONFIGURE) {
-    configure(msg.runId, msg.config, msg.csv, msg.label);
+    configure(msg.runId, msg.config, msg.csv);
+    return;
+  }
+  if (msg.type === ToWorker.LOAD_CSV) {
+    loadCsv(msg.loadId, msg.file, msg.config, msg.label);
+    return;
+  }
+  if (msg.type === ToWorker.CANCEL_LOAD) {
+    if (loading?.id === msg.loadId) loading.cancelled = true;
     return;
   }
   if (msg.runId !== runId || !session) return; // a stale command for a run that is gone

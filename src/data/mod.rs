@@ -6,7 +6,8 @@
 //!   yields chunks (a worker can yield between them) with the same bits as one-shot generation.
 //! - [`lipschitz_moment`], [`clip_fraction`], [`Tail::norm_moment`]: the tail moments G_k and clip
 //!   fractions the heavy-tailed theory needs, closed form or labelled Monte Carlo on fresh draws.
-//! - [`load_csv`]: numeric CSV with line/column errors.
+//! - [`load_csv`]: numeric CSV with line/column errors; [`CsvFile`] keeps a file read once and
+//!   checks its labels against each loss (the page parses a file once, not once per run).
 //! - [`clip_features`], [`clip_labels`], [`clip_rows`]: data-independent clipping to declared
 //!   bounds (per-sample gradient clipping: [`crate::objective::Objective::clipped_gradient`]).
 
@@ -19,7 +20,8 @@ mod synthetic;
 
 pub use clip::{clip_features, clip_labels, clip_rows, fraction_above};
 pub use csv_load::{
-    CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, MAX_CSV_BYTES, check_csv_size, load_csv,
+    CsvFile, CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, MAX_CSV_BYTES, check_csv_size,
+    load_csv,
 };
 pub use generate::{Generator, GeneratorSpec, Link, MAX_VALUES, Tail, Task, generate};
 pub use moments::{Method, Moment, clip_fraction, lipschitz_moment};

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::config::{DataSource, RunConfig};
-use crate::data::{CsvOptions, Dataset, LabelColumn, LabelRange, load_csv};
+use crate::data::{CsvFile, CsvOptions, LabelColumn, LabelRange, MAX_CSV_BYTES};
 use crate::error::Error;
 use crate::minimax::{RecordGame, SaddleProblem};
 use crate::session::problem::Posed;
@@ -177,17 +177,22 @@ pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
     Ok(obj.into())
 }
 
-/// The CSV options for a config's loss: margin losses need ±1 labels.
+/// The labels a config's loss accepts: margin losses need ±1 labels.
+fn label_range(config: &RunConfig) -> LabelRange {
+    if config.loss.is_margin() {
+        LabelRange::PlusMinusOne
+    } else {
+        LabelRange::Real
+    }
+}
+
+/// The CSV options for a config's loss.
 fn csv_options(config: &RunConfig, label: LabelColumn) -> CsvOptions {
     CsvOptions {
         label,
         delimiter: None,
         header: None,
-        labels: if config.loss.is_margin() {
-            LabelRange::PlusMinusOne
-        } else {
-            LabelRange::Real
-        },
+        labels: label_range(config),
     }
 }
 
@@ -214,32 +219,74 @@ pub fn check_csv_size(bytes: f64) -> Result<(), JsValue> {
     crate::data::check_csv_size(bytes as usize).map_err(|e| to_js_error(&e))
 }
 
+/// The largest CSV file the page reads, in bytes ([`crate::data::MAX_CSV_BYTES`]): the page
+/// states it beside its file input, so the limit lives in Rust alone.
+#[wasm_bindgen(js_name = csvSizeLimit)]
+pub fn csv_size_limit() -> f64 {
+    MAX_CSV_BYTES as f64
+}
+
 /// Parses a CSV file for the config's loss (`label`: "last", "first", a 1-based column number or
 /// a header name). Returns `{ n, d, head: first rows as [label, x…] }`, or an error naming the
 /// line and column at fault (field `csv`).
 #[wasm_bindgen(js_name = inspectCsv)]
 pub fn inspect_csv(bytes: &[u8], config_json: &str, label: &str) -> Result<JsValue, JsValue> {
-    let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
-    let data = load(bytes, &config, label)?;
-    let obj = Object::new();
-    set(&obj, "n", &JsValue::from_f64(data.n() as f64));
-    set(&obj, "d", &JsValue::from_f64(data.d() as f64));
-    let head: Vec<Vec<f64>> = data
-        .samples()
-        .take(5)
-        .map(|(x, y)| std::iter::once(y).chain(x.iter().copied()).collect())
-        .collect();
-    set(&obj, "head", &to_js(&head)?);
-    Ok(obj.into())
+    WasmCsvFile::new(bytes, config_json, label)?.shape(config_json)
 }
 
-fn load(bytes: &[u8], config: &RunConfig, label: &str) -> Result<Dataset, JsValue> {
-    let column = label_column(label).map_err(|e| to_js_error(&e))?;
-    load_csv(bytes, &csv_options(config, column)).map_err(|e| {
-        let obj = to_js_error(&e);
-        set(obj.unchecked_ref(), "field", &JsValue::from_str("csv"));
-        obj
-    })
+/// An error of the CSV file, placed at the page's CSV control.
+fn csv_error(e: &Error) -> JsValue {
+    let obj = to_js_error(e);
+    set(obj.unchecked_ref(), "field", &JsValue::from_str("csv"));
+    obj
+}
+
+/// A CSV file parsed once and kept (by the worker): every run on it takes its data from here
+/// rather than parsing the file again; the labels are checked against each run's loss.
+#[wasm_bindgen(js_name = CsvFile)]
+pub struct WasmCsvFile {
+    inner: CsvFile,
+}
+
+#[wasm_bindgen(js_class = CsvFile)]
+impl WasmCsvFile {
+    /// Parses `bytes` with the label column `label` ("last", "first", a 1-based number or a
+    /// header name), checking the labels against the loss of `config_json`; errors name the
+    /// line and column (field `csv`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8], config_json: &str, label: &str) -> Result<WasmCsvFile, JsValue> {
+        let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
+        let column = label_column(label).map_err(|e| to_js_error(&e))?;
+        CsvFile::read(bytes, &csv_options(&config, column))
+            .map(|inner| WasmCsvFile { inner })
+            .map_err(|e| csv_error(&e))
+    }
+
+    /// `{ n, d, head: first rows as [label, x…] }` for the loss of `config_json`, or the error
+    /// naming the first label that loss refuses (field `csv`).
+    pub fn shape(&self, config_json: &str) -> Result<JsValue, JsValue> {
+        let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
+        let data = self.dataset(&config)?;
+        let obj = Object::new();
+        set(&obj, "n", &JsValue::from_f64(data.n() as f64));
+        set(&obj, "d", &JsValue::from_f64(data.d() as f64));
+        let head: Vec<Vec<f64>> = data
+            .samples()
+            .take(5)
+            .map(|(x, y)| std::iter::once(y).chain(x.iter().copied()).collect())
+            .collect();
+        set(&obj, "head", &to_js(&head)?);
+        Ok(obj.into())
+    }
+}
+
+impl WasmCsvFile {
+    /// The data for `config`'s loss (margin losses need ±1 labels).
+    fn dataset(&self, config: &RunConfig) -> Result<&crate::data::Dataset, JsValue> {
+        self.inner
+            .dataset(label_range(config))
+            .map_err(|e| csv_error(&e))
+    }
 }
 
 /// The minimisation problem's part of [`WasmSession::info`]: the reference (optional: a
@@ -287,14 +334,21 @@ impl WasmSession {
     ) -> Result<WasmSession, JsValue> {
         let config = RunConfig::from_json(json).map_err(|e| to_js_error(&e))?;
         let file = match (config.data, csv) {
-            (DataSource::Csv, Some(bytes)) => {
-                Some(load(&bytes, &config, label.as_deref().unwrap_or("last"))?)
-            }
+            (DataSource::Csv, Some(bytes)) => Some(WasmCsvFile::new(
+                &bytes,
+                json,
+                label.as_deref().unwrap_or("last"),
+            )?),
             _ => None,
         };
-        Lab::new(config, file)
-            .map(|inner| WasmSession { inner })
-            .map_err(|e| to_js_error(&e))
+        Self::start(json, file.as_ref())
+    }
+
+    /// [`WasmSession::new`] on a file parsed before (the worker keeps one, so a run does not
+    /// parse it again).
+    #[wasm_bindgen(js_name = withCsv)]
+    pub fn with_csv(json: &str, file: &WasmCsvFile) -> Result<WasmSession, JsValue> {
+        Self::start(json, Some(file))
     }
 
     /// Everything the page shows about the run before it starts: the normalised config, one
@@ -387,6 +441,20 @@ impl WasmSession {
     #[wasm_bindgen(js_name = isDone)]
     pub fn is_done(&self) -> bool {
         self.inner.is_done()
+    }
+}
+
+impl WasmSession {
+    /// Validates `json` and starts the run, on `file`'s data when the config's data are "csv".
+    fn start(json: &str, file: Option<&WasmCsvFile>) -> Result<WasmSession, JsValue> {
+        let config = RunConfig::from_json(json).map_err(|e| to_js_error(&e))?;
+        let data = match (config.data, file) {
+            (DataSource::Csv, Some(file)) => Some(file.dataset(&config)?.clone()),
+            _ => None,
+        };
+        Lab::new(config, data)
+            .map(|inner| WasmSession { inner })
+            .map_err(|e| to_js_error(&e))
     }
 }
 
