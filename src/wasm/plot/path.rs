@@ -1,6 +1,9 @@
 //! The parameter view: loss contours, the domain boundary, the non-private paths, w* with its
 //! sensitivity ball, and the released points (the noise cloud over repeats).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Deserialize;
@@ -10,7 +13,7 @@ use super::{
     check_positive, circle_points, clip_polyline, color, pairs, thin, tick,
 };
 use crate::error::Error;
-use crate::figure::{BANDS, contour_fills};
+use crate::figure::{BANDS, Fill, contour_fills};
 
 /// Points of one algorithm in the plane, interleaved x0, y0, x1, y1, ….
 #[derive(Debug, Clone, Deserialize)]
@@ -364,14 +367,38 @@ fn domain_outline(domain: &DomainShape) -> Vec<(f64, f64)> {
 /// resolution), dark near the minimum, light far away; every other band a shade lighter, so
 /// neighbouring bands read apart.
 fn contour_polygons(grid: &[f64], b: Bounds) -> Vec<Polygon<(f64, f64)>> {
-    contour_fills(grid, grid_res(grid), b.x, b.y)
-        .into_iter()
+    cached_fills(grid, b)
+        .iter()
+        .cloned()
         .map(|fill| {
             let odd = if fill.band % 2 == 1 { 0.03 } else { 0.0 };
             let t = fill.band as f64 / (BANDS - 1) as f64 + odd;
             Polygon::new(fill.outline, contour_color(t).filled())
         })
         .collect()
+}
+
+thread_local! {
+    /// The last grid, its view and its fills: a run's grid is fixed while the view is redrawn on
+    /// every batch, and tracing the curves costs more than comparing the grid.
+    static LAST_FILLS: RefCell<Option<(Vec<f64>, [f64; 4], Rc<Vec<Fill>>)>> = const { RefCell::new(None) };
+}
+
+/// [`contour_fills`] of `grid` over `b`, computed once per grid and view.
+fn cached_fills(grid: &[f64], b: Bounds) -> Rc<Vec<Fill>> {
+    let view = [b.x.0, b.x.1, b.y.0, b.y.1];
+    LAST_FILLS.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((g, v, fills)) = last.as_ref()
+            && g.as_slice() == grid
+            && *v == view
+        {
+            return Rc::clone(fills);
+        }
+        let fills = Rc::new(contour_fills(grid, grid_res(grid), b.x, b.y));
+        *last = Some((grid.to_vec(), view, Rc::clone(&fills)));
+        fills
+    })
 }
 
 /// Deep blue at the minimum (t = 0) to near-white far from it (t = 1).
