@@ -378,10 +378,17 @@ fn contour_polygons(grid: &[f64], b: Bounds) -> Vec<Polygon<(f64, f64)>> {
         .collect()
 }
 
+/// The fills of one grid over one view.
+struct CachedFills {
+    grid: Vec<f64>,
+    view: [f64; 4],
+    fills: Rc<Vec<Fill>>,
+}
+
 thread_local! {
-    /// The last grid, its view and its fills: a run's grid is fixed while the view is redrawn on
-    /// every batch, and tracing the curves costs more than comparing the grid.
-    static LAST_FILLS: RefCell<Option<(Vec<f64>, [f64; 4], Rc<Vec<Fill>>)>> = const { RefCell::new(None) };
+    /// The last grid's fills: a run's grid is fixed while the view is redrawn on every batch,
+    /// and tracing the curves costs more than comparing the grid.
+    static LAST_FILLS: RefCell<Option<CachedFills>> = const { RefCell::new(None) };
 }
 
 /// [`contour_fills`] of `grid` over `b`, computed once per grid and view.
@@ -389,14 +396,18 @@ fn cached_fills(grid: &[f64], b: Bounds) -> Rc<Vec<Fill>> {
     let view = [b.x.0, b.x.1, b.y.0, b.y.1];
     LAST_FILLS.with(|last| {
         let mut last = last.borrow_mut();
-        if let Some((g, v, fills)) = last.as_ref()
-            && g.as_slice() == grid
-            && *v == view
+        if let Some(cached) = last.as_ref()
+            && cached.grid.as_slice() == grid
+            && cached.view == view
         {
-            return Rc::clone(fills);
+            return Rc::clone(&cached.fills);
         }
         let fills = Rc::new(contour_fills(grid, grid_res(grid), b.x, b.y));
-        *last = Some((grid.to_vec(), view, Rc::clone(&fills)));
+        *last = Some(CachedFills {
+            grid: grid.to_vec(),
+            view,
+            fills: Rc::clone(&fills),
+        });
         fills
     })
 }
