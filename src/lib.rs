@@ -27,6 +27,8 @@
 //! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`](mod@reference): the optimisation problem.
 //!   [`minimax`]: two-block saddle problems and their duality gap.
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
+//! - [`figure`]: the geometry of the page's figures (log-axis ticks, bands, filled contours), with
+//!   no drawing.
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
 pub mod algo;
@@ -36,6 +38,7 @@ pub mod config;
 pub mod data;
 pub mod domain;
 pub mod error;
+pub mod figure;
 pub mod linalg;
 pub mod loss;
 pub mod minimax;

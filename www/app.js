@@ -62,6 +62,17 @@ let config = null;
 let runId = 0;
 let run = new RunHistory();
 let state = 'loading';
+/**
+ * The setting Rust refused while the controls still show it ({ field, message }), else null.
+ * While it is set nothing runs: the plots show the last valid settings and Play says why it is off.
+ */
+let invalid = null;
+/**
+ * 'play' or 'step' when clicked while a run is being prepared, done once it is ready. A field's
+ * change (say a typed value, committed as the pointer goes down on Play) starts a new run; the
+ * click that follows is kept rather than lost on a disabled button.
+ */
+let pending = null;
 /** Cards by algorithm kind, from Rust. */
 let cardsByKind = {};
 /**
@@ -90,7 +101,89 @@ const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponent
 
 function clearErrors() {
   document.querySelectorAll('.error').forEach((el) => { el.textContent = ''; });
+  invalid = null;
+  showBlocked();
   syncSettings();
+}
+
+/**
+ * A setting Rust refused: the message goes next to its field, and until it is fixed Play is off,
+ * saying why beside it with a link to the field, and nothing runs (not the last valid settings
+ * under the new names).
+ */
+function refuse(error) {
+  showError(error);
+  invalid = { field: error?.field ?? null, message: error?.message ?? String(error) };
+  pending = null;
+  showBlocked();
+  if (state === 'running') {
+    // Play (which pauses) is off now: the run on screen stops where it is.
+    worker.postMessage({ type: ToWorker.PAUSE, runId });
+    setState('paused', 'paused: a setting is invalid');
+  } else {
+    setState(state, ui.status.textContent);
+  }
+}
+
+/** The control a refused field names, and the words of its label (null without one). */
+function controlOf(field) {
+  const errorEl = field && ($(`${field}-error`) ?? $(`${field.split('.')[0]}-error`));
+  const box = errorEl?.closest('.field');
+  // In a group of checks (the compared algorithms): the one ticked, else the first that can be.
+  const control = box?.querySelector(':is(input, select, textarea):checked:enabled')
+    ?? box?.querySelector(':is(input, select, textarea):enabled');
+  if (!control) return null;
+  const label = box.querySelector('label, .label');
+  return { control, label: (label?.textContent ?? field).trim().replace(/\s+/g, ' ') };
+}
+
+/** Beside Play: why it is off while a setting is invalid, with a link to that setting. */
+function showBlocked() {
+  const el = $('play-blocked');
+  if (!invalid) {
+    el.replaceChildren();
+    showShownSettings();
+    return;
+  }
+  const target = controlOf(invalid.field);
+  const parts = [`Play is off: ${invalid.message}`];
+  if (target) {
+    const link = Object.assign(document.createElement('a'), { href: `#${target.control.id || invalid.field}`, textContent: `Fix “${target.label}”` });
+    // A link in the page's own words; the hash itself holds the settings, so it is not followed.
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      target.control.closest('details')?.setAttribute('open', '');
+      target.control.scrollIntoView({ block: 'center' });
+      target.control.focus();
+    });
+    el.replaceChildren(`${parts[0]} `, link);
+  } else {
+    el.replaceChildren(parts[0]);
+  }
+  showShownSettings();
+}
+
+/**
+ * Which settings the plots and readouts show (the run's own), and, while a
+ * setting is invalid, that these are the last valid ones and not the controls.
+ */
+function showShownSettings() {
+  const c = JSON.parse(run.info?.config ?? 'null') ?? config;
+  if (!c) return;
+  const name = (kind) => cardsByKind[kind]?.name ?? kind;
+  const names = [c.algorithm, ...(c.compare ?? [])].map(name).join(' vs ');
+  const words = [names, `ε = ${fmt(c.epsilon)}`, c.delta === 0 ? 'δ = 0' : `δ = ${sci(c.delta)}`, `n = ${c.n}`, `d = ${c.d}`];
+  if (c.repeats > 1) words.push(`${c.repeats} repeats`);
+  const key = invalid?.field?.split('.')[0];
+  const was = key && key in c && typeof c[key] !== 'object' ? `; ${controlOf(invalid.field)?.label ?? key} = ${c[key]}` : '';
+  const text = invalid
+    ? `The plots and readouts show the last valid settings, not the controls: ${words.join(', ')}${was}.`
+    : `The plots and readouts show: ${words.join(', ')}.`;
+  // Said twice: above the readout and above the plots.
+  for (const el of document.querySelectorAll('.shown-settings')) {
+    el.textContent = text;
+    el.classList.toggle('stale', Boolean(invalid));
+  }
 }
 
 function showError(error) {
@@ -110,8 +203,9 @@ function setState(next, text) {
   ui.status.dataset.state = next;
   ui.status.textContent = text ?? next;
   const ready = ['ready', 'paused', 'running', 'cancelled'].includes(next);
-  ui.play.disabled = !ready;
-  ui.step.disabled = !ready || next === 'running';
+  // While a run is prepared, Play and Step take a click and act once it is ready (`pending`).
+  ui.play.disabled = invalid !== null || !(ready || next === 'loading');
+  ui.step.disabled = invalid !== null || !((ready && next !== 'running') || next === 'loading');
   ui.reset.disabled = next === 'loading';
   ui.cancel.disabled = next !== 'running';
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
@@ -554,7 +648,7 @@ function pickWith(picker, name) {
   try {
     picked = picker(from);
   } catch (e) {
-    showError(e);
+    refuse(e);
     return;
   }
   // Only what the pick changed replaces the controls' values, so a value still being typed (not
@@ -580,7 +674,7 @@ function applyConfig(candidate) {
     normalized = JSON.parse(normalizeConfig(JSON.stringify(candidate)));
     list = previews(JSON.stringify(normalized));
   } catch (e) {
-    showError(e);
+    refuse(e);
     return false;
   }
   clearErrors();
@@ -633,6 +727,12 @@ function onWorkerMessage(event) {
       showReadout();
       plotter.request(run);
       setState('ready', 'ready: press Play');
+      showShownSettings();
+      if (pending) {
+        const action = pending;
+        pending = null;
+        (action === 'play' ? play : step)();
+      }
       break;
     }
     case FromWorker.BATCH:
@@ -771,6 +871,26 @@ function showCsvLimit() {
 
 // --- controls -----------------------------------------------------------------------------------
 
+/** Plays the prepared run (once charged to a loaded file). */
+function play() {
+  if (!chargeFile()) return;
+  worker.postMessage({ type: ToWorker.PLAY, runId, speed: ui.speed.value });
+  setState('running', 'running…');
+}
+
+/** Advances the prepared run by one step. */
+function step() {
+  if (!chargeFile()) return;
+  worker.postMessage({ type: ToWorker.STEP, runId });
+  setState('paused', 'paused');
+}
+
+/** A click on Play or Step while the run is prepared: done once it is ready. */
+function wait(action) {
+  pending = action;
+  ui.status.textContent = `preparing the run with these settings; it will ${action === 'play' ? 'play' : 'step'} when ready…`;
+}
+
 function wireControls() {
   ui.epsilon.addEventListener('input', () => {
     const eps = epsilonFromSlider();
@@ -803,27 +923,32 @@ function wireControls() {
   $('csv-label').addEventListener('change', onCsvChosen);
   $('csv-cancel').addEventListener('click', cancelCsvLoad);
   ui.play.addEventListener('click', () => {
-    if (state === 'running') {
+    if (invalid) return;
+    if (state === 'loading') wait('play');
+    else if (state === 'running') {
       worker.postMessage({ type: ToWorker.PAUSE, runId });
       setState('paused', 'paused');
-    } else {
-      if (!chargeFile()) return;
-      worker.postMessage({ type: ToWorker.PLAY, runId, speed: ui.speed.value });
-      setState('running', 'running…');
-    }
+    } else play();
   });
   ui.step.addEventListener('click', () => {
-    if (!chargeFile()) return;
-    worker.postMessage({ type: ToWorker.STEP, runId });
-    setState('paused', 'paused');
+    if (invalid) return;
+    if (state === 'loading') wait('step');
+    else step();
   });
   ui.cancel.addEventListener('click', () => {
     worker.postMessage({ type: ToWorker.PAUSE, runId });
     setState('cancelled', 'cancelled: Play continues, Reset starts again');
   });
-  ui.reset.addEventListener('click', () => applyConfig(config));
+  // From the controls, not the last valid config: with a setting refused, Reset must not run the
+  // old settings either.
+  ui.reset.addEventListener('click', () => applyConfig(fromControls()));
   const say = (text) => { $('export-status').textContent = text; };
   $('copy-link').addEventListener('click', async () => {
+    if (invalid) {
+      const label = controlOf(invalid.field)?.label ?? 'a setting';
+      say(`Not copied: “${label}” is invalid, and a link now would hold the last valid settings instead. Fix it first.`);
+      return;
+    }
     const ok = await copyText(location.href);
     say(ok ? 'Link copied: it restores these settings and, seeded, this exact run.' : `Copy this link: ${location.href}`);
   });
@@ -895,7 +1020,12 @@ wireControls();
 showCsvLimit();
 // The worker starts only now, so its first message finds the page's own wasm ready.
 worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-worker.onmessage = onWorkerMessage;
+// Every message counted as it arrives (stale ones too), so a test can prove that none came.
+const received = {};
+worker.onmessage = (event) => {
+  received[event.data.type] = (received[event.data.type] ?? 0) + 1;
+  onWorkerMessage(event);
+};
 worker.onerror = onWorkerError;
 window.addEventListener('hashchange', () => {
   clearErrors();
@@ -906,4 +1036,4 @@ window.addEventListener('hashchange', () => {
   startRun();
 });
 // For the end-to-end tests: frames drawn, so a test can measure the page's frame rate.
-window.__dp = { plotter: () => plotter, run: () => run };
+window.__dp = { plotter: () => plotter, run: () => run, received: () => ({ ...received }) };

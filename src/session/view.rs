@@ -163,6 +163,21 @@ mod tests {
     }
 
     #[test]
+    fn the_contour_grid_is_as_fine_above_two_dimensions_as_in_two() {
+        // The plane through w* (d > 2) is sampled as finely as the plane of w itself (d = 2);
+        // the drawing then refines either (`figure::contour`).
+        let side = |d: usize| {
+            let s = Session::new(RunConfig { d, ..small() }).unwrap();
+            s.problem().unwrap().loss_grid(72).map(|(_, res)| res)
+        };
+        let two = side(2).expect("a grid at d = 2");
+        assert!(two >= 64, "{two}");
+        for d in [3, 5, 20] {
+            assert_eq!(side(d), Some(two), "d = {d}");
+        }
+    }
+
+    #[test]
     fn in_higher_dimensions_the_view_is_the_plane_through_w_star() {
         let s = Session::new(RunConfig { d: 5, ..small() }).unwrap();
         let problem = s.problem().unwrap();

@@ -84,7 +84,7 @@ test('pause stops the run and step advances exactly one iterate', async () => {
   await context.close();
 });
 
-test('a bad seed gets a message next to the field and the last run stays', async () => {
+test('a bad seed gets a message next to the field, the last run stays on screen, and nothing runs until it is fixed', async () => {
   const { context, page, seen } = await openPage();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await page.click('#step');
@@ -94,10 +94,20 @@ test('a bad seed gets a message next to the field and the last run stays', async
   await page.locator('#seed').blur();
   await page.waitForFunction(() => document.querySelector('#seed-error').textContent.length > 0);
   assert.match(await page.textContent('#seed-error'), /seed/);
-  // The previous run is still the one on screen and can go on.
+  // The previous run is still the one on screen, but it does not go on under the refused seed
+  // (issue 19): Play and Step are off, and beside Play the page says why.
   assert.equal(await page.textContent('#step-count'), '1');
+  assert.equal(await page.isDisabled('#step'), true);
+  assert.equal(await page.isDisabled('#play'), true);
+  assert.match(await page.textContent('#play-blocked'), /^Play is off: .*seed/);
+  // Fixed, a run with the new seed is prepared and steps.
+  await page.fill('#seed', '4');
+  await page.press('#seed', 'Enter');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.equal(await page.textContent('#play-blocked'), '');
   await page.click('#step');
-  await page.waitForFunction(() => document.querySelector('#step-count').textContent === '2');
+  await page.waitForFunction(() => document.querySelector('#step-count').textContent === '1');
+  assert.equal(JSON.parse(decodeURIComponent(await page.evaluate(() => location.hash.slice(1)))).seed, 4);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });

@@ -8,9 +8,10 @@ use serde::Deserialize;
 
 use super::{
     Bounds, FONT, Floats, GRID_COLOR, PlotError, at_least_a_decade, check_color, check_same_len,
-    clip_polyline_loglog, color, draw_axes, finite_range, thin,
+    clip_polyline_loglog, color, draw_axes, finite_range, log_axis, thin,
 };
 use crate::error::Error;
+use crate::figure::{BandPiece, band_pieces, log_tick_label};
 
 /// One algorithm's curve (compare mode has up to four).
 #[derive(Debug, Clone, Deserialize)]
@@ -138,34 +139,34 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_area_size(36)
         .y_label_area_size(60)
         .caption(&spec.title, (FONT, 15))
-        .build_cartesian_2d((b.x.0..b.x.1).log_scale(), (b.y.0..b.y.1).log_scale())?;
+        .build_cartesian_2d(log_axis(b.x), log_axis(b.y))?;
     draw_axes(
         &mut chart,
         "gradient evaluations (full passes)",
         "F(w) − F*",
-        &|v| format!("{v:.0e}"),
+        &|v| log_tick_label(*v),
     )?;
 
-    // Bands first, so that every line is drawn over every band.
+    // Bands first, so that every line is drawn over every band. A band is cut wherever its
+    // series has no value (NaN) or, on these log axes, a non-positive one: it never bridges a
+    // gap. An edge past the axis is drawn at the axis (a lower edge of 0 reaches the bottom).
     for s in &spec.series {
-        let band: Vec<usize> = (0..s.lo.len())
-            .filter(|&i| {
-                [s.x[i], s.lo[i], s.hi[i]]
-                    .iter()
-                    .all(|v| v.is_finite() && *v > 0.0)
-            })
-            .collect();
-        if band.len() >= 2 {
-            let upper = band.iter().map(|&i| (s.x[i], s.hi[i].min(b.y.1))).collect();
-            let mut lower = thin(
-                &chart,
-                band.iter().map(|&i| (s.x[i], s.lo[i].max(b.y.0))).collect(),
-            );
-            lower.reverse();
-            let mut outline = thin(&chart, upper);
-            outline.extend(lower);
+        let x: Vec<f64> =
+            s.x.iter()
+                .map(|&v| if v > 0.0 { v } else { f64::NAN })
+                .collect();
+        let hi: Vec<f64> =
+            s.hi.iter()
+                .map(|&v| if v > 0.0 { v.min(b.y.1) } else { f64::NAN })
+                .collect();
+        let lo: Vec<f64> = s.lo.iter().map(|&v| v.max(b.y.0)).collect();
+        for piece in band_pieces(&x, &lo, &hi) {
+            let piece = BandPiece {
+                upper: thin(&chart, piece.upper),
+                lower: thin(&chart, piece.lower),
+            };
             chart.draw_series(std::iter::once(Polygon::new(
-                outline,
+                piece.outline(),
                 color(s.color).mix(0.18).filled(),
             )))?;
         }

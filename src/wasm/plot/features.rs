@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::{
     FONT, Floats, PALETTE, PlotError, at_least_a_decade, check_positive, draw_axes, finite_range,
-    positive_finite, tick,
+    log_axis, positive_finite, tick,
 };
 use crate::error::Error;
 
@@ -72,7 +72,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .x_label_area_size(36)
         .y_label_area_size(56)
         .caption(caption, (FONT, 14))
-        .build_cartesian_2d((lo..hi).log_scale(), 0.0..y_max)?;
+        .build_cartesian_2d(log_axis((lo, hi)), 0.0..y_max)?;
     draw_axes(
         &mut chart,
         "‖xᵢ‖ before clipping (log scale)",

@@ -29,6 +29,7 @@ mod players;
 mod privacy;
 
 use plotters::coord::Shift;
+use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -38,6 +39,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::error::Error;
+use crate::figure::log_ticks;
 
 use excess::ExcessSpec;
 use features::FeaturesSpec;
@@ -387,6 +389,13 @@ where
         }
     }
     out
+}
+
+/// A log axis over [lo, hi] labelled at [`log_ticks`]: every decade in range, and more where
+/// decades are few (plotters' own ticks start at the first decade and leave the values below it
+/// unlabelled).
+fn log_axis((lo, hi): (f64, f64)) -> WithKeyPoints<LogCoord<f64>> {
+    (lo..hi).log_scale().with_key_points(log_ticks(lo, hi))
 }
 
 /// Widens a positive range to at least one decade around its geometric middle, so a log axis

@@ -1,6 +1,9 @@
 //! The parameter view: loss contours, the domain boundary, the non-private paths, w* with its
 //! sensitivity ball, and the released points (the noise cloud over repeats).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Deserialize;
@@ -10,6 +13,7 @@ use super::{
     check_positive, circle_points, clip_polyline, color, pairs, thin, tick,
 };
 use crate::error::Error;
+use crate::figure::{BANDS, Fill, contour_fills};
 
 /// Points of one algorithm in the plane, interleaved x0, y0, x1, y1, ….
 #[derive(Debug, Clone, Deserialize)]
@@ -253,7 +257,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .draw()?;
 
     if let Some(grid) = &spec.grid {
-        chart.draw_series(contour_cells(grid, b))?;
+        chart.draw_series(contour_polygons(grid, b))?;
     }
 
     for piece in clip_polyline(domain_outline(&spec.domain), b) {
@@ -359,49 +363,53 @@ fn domain_outline(domain: &DomainShape) -> Vec<(f64, f64)> {
     }
 }
 
-/// Shades each grid cell by the quantile of F there: dark near the minimum, light far away.
-/// Bands of equal area (quantiles of F on the grid) give even contours whatever the loss's
-/// scale; non-finite cells are left blank. Neighbouring cells of a row in the same band are one
-/// rectangle: a 72 × 72 grid is then a few hundred fills instead of 5184.
-fn contour_cells(grid: &[f64], b: Bounds) -> Vec<Rectangle<(f64, f64)>> {
-    const BANDS: f64 = 12.0;
-    let res = grid_res(grid);
-    let mut sorted: Vec<f64> = grid.iter().copied().filter(|v| v.is_finite()).collect();
-    sorted.sort_by(f64::total_cmp);
-    let quantile = |v: f64| sorted.partition_point(|&u| u < v) as f64 / sorted.len() as f64;
-    // Discrete bands read as contour lines; None for a blank cell.
-    let band = |v: f64| {
-        v.is_finite()
-            .then(|| (quantile(v) * BANDS).floor().min(BANDS - 1.0))
-    };
-    let step = (b.x.1 - b.x.0) / (res - 1) as f64;
-    let half = step / 2.0;
-    let mut cells = Vec::new();
-    for i in 0..res {
-        let row = &grid[i * res..(i + 1) * res];
-        let y = b.y.0 + i as f64 * step;
-        let mut j = 0;
-        while j < res {
-            let start = j;
-            let this = band(row[j]);
-            while j < res && band(row[j]) == this {
-                j += 1;
-            }
-            let Some(k) = this else { continue };
-            // Odd bands are a shade lighter to separate them.
-            let odd = if k as i64 % 2 == 1 { 0.03 } else { 0.0 };
-            let (x0, x1) = (b.x.0 + start as f64 * step, b.x.0 + (j - 1) as f64 * step);
-            // Edge cells are cut at the view, not drawn over the axes.
-            cells.push(Rectangle::new(
-                [
-                    ((x0 - half).max(b.x.0), (y - half).max(b.y.0)),
-                    ((x1 + half).min(b.x.1), (y + half).min(b.y.1)),
-                ],
-                contour_color(k / (BANDS - 1.0) + odd).filled(),
-            ));
+/// F's bands as filled polygons ([`contour_fills`]: smooth level curves whatever the grid's
+/// resolution), dark near the minimum, light far away; every other band a shade lighter, so
+/// neighbouring bands read apart.
+fn contour_polygons(grid: &[f64], b: Bounds) -> Vec<Polygon<(f64, f64)>> {
+    cached_fills(grid, b)
+        .iter()
+        .cloned()
+        .map(|fill| {
+            let odd = if fill.band % 2 == 1 { 0.03 } else { 0.0 };
+            let t = fill.band as f64 / (BANDS - 1) as f64 + odd;
+            Polygon::new(fill.outline, contour_color(t).filled())
+        })
+        .collect()
+}
+
+/// The fills of one grid over one view.
+struct CachedFills {
+    grid: Vec<f64>,
+    view: [f64; 4],
+    fills: Rc<Vec<Fill>>,
+}
+
+thread_local! {
+    /// The last grid's fills: a run's grid is fixed while the view is redrawn on every batch,
+    /// and tracing the curves costs more than comparing the grid.
+    static LAST_FILLS: RefCell<Option<CachedFills>> = const { RefCell::new(None) };
+}
+
+/// [`contour_fills`] of `grid` over `b`, computed once per grid and view.
+fn cached_fills(grid: &[f64], b: Bounds) -> Rc<Vec<Fill>> {
+    let view = [b.x.0, b.x.1, b.y.0, b.y.1];
+    LAST_FILLS.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some(cached) = last.as_ref()
+            && cached.grid.as_slice() == grid
+            && cached.view == view
+        {
+            return Rc::clone(&cached.fills);
         }
-    }
-    cells
+        let fills = Rc::new(contour_fills(grid, grid_res(grid), b.x, b.y));
+        *last = Some(CachedFills {
+            grid: grid.to_vec(),
+            view,
+            fills: Rc::clone(&fills),
+        });
+        fills
+    })
 }
 
 /// Deep blue at the minimum (t = 0) to near-white far from it (t = 1).
