@@ -724,6 +724,33 @@ impl RunConfig {
         }
     }
 
+    /// Reads a page link as the page does; the page's own `configFromHash` calls this, so there
+    /// is one decoder. `text` is the whole URL, its hash (`#…`) or the hash without `#`: the part
+    /// after the first `#` is percent-decoded (the page writes it with `encodeURIComponent`) and
+    /// read leniently ([`RunConfig::from_json_lenient`]). A URL without a hash, or an empty hash,
+    /// is the default config.
+    pub fn from_link(text: &str) -> (RunConfig, Vec<Error>) {
+        let text = text.trim();
+        let hash = match text.split_once('#') {
+            Some((_, hash)) => hash,
+            // A URL the page made without settings in it.
+            None if text.contains("://") => "",
+            None => text,
+        };
+        match percent_encoding::percent_decode_str(hash).decode_utf8() {
+            Ok(json) if json.trim().is_empty() => (RunConfig::default(), Vec::new()),
+            Ok(json) => Self::from_json_lenient(&json),
+            Err(e) => (
+                RunConfig::default(),
+                vec![Error::invalid(
+                    "link",
+                    "percent-encoded UTF-8 text after '#' (copy the link again with \"Copy link\")",
+                    e,
+                )],
+            ),
+        }
+    }
+
     /// Reads a hand-edited or damaged link leniently: every field that cannot be used falls back
     /// to its default on its own, and each fallback is reported as an error naming the field. Only
     /// text that is not a JSON object at all falls back as a whole.

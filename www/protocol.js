@@ -9,6 +9,7 @@ export const ToWorker = Object.freeze({
   PLAY: 'play', // { runId, speed: 'fast' | 'slow' } → BATCH… until done or PAUSE
   PAUSE: 'pause', // { runId }
   STEP: 'step', // { runId } → one BATCH of one step
+  EXPORT: 'export', // { runId, what: 'json' | 'csv' } → EXPORTED
 });
 
 /** Worker → page. */
@@ -17,6 +18,7 @@ export const FromWorker = Object.freeze({
   READY: 'ready', // { runId, info, grid } a run is configured, nothing computed privately yet
   BATCH: 'batch', // { runId, slice: { lanes: [{ algorithm, repeat, columns…, release }], progress, done } }
   ERROR: 'error', // { runId, error: { field, message } }
+  EXPORTED: 'exported', // { runId, what, text } or { runId, what, error }: the file, made in Rust
 });
 
 /** Time the worker computes before yielding to its event loop (DESIGN.md §2). */

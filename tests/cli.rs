@@ -1,0 +1,223 @@
+//! The terminal binary (issue 16 item 6): `dp-playground run` on a committed config reproduces the
+//! golden bits that native code and both browsers agree on (tests/data/golden_run.txt), from a
+//! config file and from a page link alike; `sweep` gives the same numbers on one thread and on
+//! two; bad input exits non-zero with a message, never a panic.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use dp_playground::config::RunConfig;
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+
+const BIN: &str = env!("CARGO_BIN_EXE_dp-playground");
+const GOLDEN_CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden_config.json");
+
+fn dp(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the binary starts")
+}
+
+/// A fresh scratch directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dp-playground-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout: {stdout}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).expect("the file was written")
+}
+
+/// The golden lines of the kind `key` ("release", "excess") as f64 bits.
+fn golden(key: &str) -> Vec<u64> {
+    common::GOLDEN_RUN
+        .lines()
+        .filter_map(|l| l.strip_prefix(key)?.trim().parse().ok())
+        .map(|h: String| u64::from_str_radix(&h, 16).expect("hex"))
+        .collect()
+}
+
+#[test]
+fn the_committed_config_is_the_golden_run() {
+    let text = std::fs::read_to_string(GOLDEN_CONFIG).expect("committed");
+    assert_eq!(
+        RunConfig::from_json(&text).expect("valid"),
+        common::golden_config()
+    );
+}
+
+#[test]
+fn run_reproduces_the_golden_release_and_excess_curve_bit_for_bit() {
+    let dir = scratch("golden");
+    let stdout = ok(&dp(&["run", GOLDEN_CONFIG, "--out", dir.to_str().unwrap()]));
+    assert!(
+        stdout.contains("guarantee of every release together: ε = 0.7"),
+        "{stdout}"
+    );
+
+    let json: serde_json::Value =
+        serde_json::from_str(&read(&dir, "dp-playground-run.json")).expect("JSON");
+    let w: Vec<u64> = json["private"]["releases"][0]["w"]
+        .as_array()
+        .expect("the released point")
+        .iter()
+        .map(|v| v.as_f64().expect("a number").to_bits())
+        .collect();
+    assert_eq!(w, golden("release"), "the released point's bits");
+    assert_eq!(json["private"]["composed"]["epsilon"], 0.7);
+
+    let csv = read(&dir, "dp-playground-diagnostics-NOT-PRIVATE.csv");
+    let excess: Vec<u64> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(5).expect("an excess cell"))
+        .map(|c| c.parse::<f64>().expect("a number").to_bits())
+        .collect();
+    assert_eq!(
+        excess,
+        golden("excess"),
+        "the excess curve's bits, release row included"
+    );
+    assert!(csv.trim_end().ends_with(",1"), "the release row is flagged");
+}
+
+#[test]
+fn a_page_link_a_bare_hash_and_a_file_holding_the_link_give_the_config_files_bytes() {
+    let config = common::golden_config().to_json();
+    // The page writes its hash with encodeURIComponent; any percent-encoding decodes the same.
+    let hash = utf8_percent_encode(&config, NON_ALPHANUMERIC).to_string();
+    let link = format!("http://127.0.0.1:8000/#{hash}");
+    let from_file = scratch("file");
+    ok(&dp(&[
+        "run",
+        GOLDEN_CONFIG,
+        "--out",
+        from_file.to_str().unwrap(),
+    ]));
+    let holder = scratch("holder");
+    std::fs::write(holder.join("link.txt"), format!("{link}\n")).unwrap();
+    for (name, input) in [
+        ("link", link.clone()),
+        ("hash", format!("#{hash}")),
+        (
+            "holder",
+            holder.join("link.txt").to_string_lossy().into_owned(),
+        ),
+    ] {
+        let dir = scratch(&format!("via-{name}"));
+        ok(&dp(&["run", &input, "--out", dir.to_str().unwrap()]));
+        for file in [
+            "dp-playground-run.json",
+            "dp-playground-diagnostics-NOT-PRIVATE.csv",
+        ] {
+            assert_eq!(read(&dir, file), read(&from_file, file), "{name}: {file}");
+        }
+    }
+}
+
+/// A small sweep's files, on `threads` threads.
+fn sweep_on(threads: &str) -> (String, String, Vec<String>) {
+    let dir = scratch(&format!("sweep-{threads}"));
+    let config = RunConfig {
+        n: 300,
+        d: 2,
+        steps: 30,
+        seed: 11,
+        ..RunConfig::default()
+    };
+    std::fs::write(dir.join("config.json"), config.to_json()).unwrap();
+    let stdout = ok(&dp(&[
+        "sweep",
+        dir.join("config.json").to_str().unwrap(),
+        "--epsilon",
+        "0.25,1,4",
+        "--n",
+        "200,400",
+        "--algorithms",
+        "noisy_gd,dp_sgd",
+        "--repeats",
+        "3",
+        "--threads",
+        threads,
+        "--out",
+        dir.to_str().unwrap(),
+    ]));
+    // The table, without the last line (where the files were written).
+    let table = stdout
+        .lines()
+        .filter(|l| !l.starts_with("wrote "))
+        .map(str::to_string)
+        .collect();
+    (
+        read(&dir, "dp-playground-sweep-lanes.csv"),
+        read(&dir, "dp-playground-sweep.csv"),
+        table,
+    )
+}
+
+#[test]
+fn a_sweep_gives_the_same_numbers_on_one_thread_and_on_two() {
+    let (lanes1, points1, table1) = sweep_on("1");
+    let (lanes2, points2, table2) = sweep_on("2");
+    // 2 algorithms × 2 n × 3 ε points × 3 repeats, each lane scored.
+    assert_eq!(lanes1.lines().count(), 1 + 36, "{lanes1}");
+    assert!(
+        lanes1.lines().skip(1).all(|l| !l.ends_with(',')),
+        "{lanes1}"
+    );
+    assert_eq!(lanes1, lanes2);
+    assert_eq!(points1, points2);
+    assert_eq!(table1, table2);
+    // A slope along ε for each algorithm and n, and along n for each algorithm and ε.
+    let slopes = |axis: &str| table1.iter().filter(|l| l.contains(axis)).count();
+    assert_eq!(slopes("slope of ln(mean) against ln ε"), 4, "{table1:?}");
+    assert_eq!(slopes("slope of ln(mean) against ln n"), 6, "{table1:?}");
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_a_message_and_no_panic() {
+    let dir = scratch("bad");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"epsilon": -1}"#).unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["run", "no-such-file.json"], "not a file"),
+        (&["run", bad.to_str().unwrap()], "epsilon"),
+        (&["run", GOLDEN_CONFIG, "--csv", "x.csv"], "synthetic"),
+        (
+            &["sweep", GOLDEN_CONFIG, "--algorithms", "nope"],
+            "unknown algorithm 'nope'",
+        ),
+        (&["sweep", GOLDEN_CONFIG, "--repeats", "0"], "repeat"),
+    ];
+    for (args, words) in cases {
+        let out = dp(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_shows_examples() {
+    let help = ok(&dp(&["--help"]));
+    assert!(help.contains("dp-playground run '"), "{help}");
+    assert!(help.contains("dp-playground sweep"), "{help}");
+}
