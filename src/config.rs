@@ -98,6 +98,15 @@ pub enum AlgorithmKind {
 }
 
 impl AlgorithmKind {
+    /// The algorithm's key, as a link, a card and the exports name it (`noisy_gd`, …).
+    pub fn key(self) -> String {
+        // A unit variant serialises to its snake_case name; nothing else can come out.
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
     /// Every algorithm, in menu order.
     pub const ALL: [AlgorithmKind; 21] = [
         AlgorithmKind::NoisyGd,

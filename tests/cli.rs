@@ -221,3 +221,91 @@ fn help_shows_examples() {
     assert!(help.contains("dp-playground run '"), "{help}");
     assert!(help.contains("dp-playground sweep"), "{help}");
 }
+
+#[test]
+fn the_link_decoder_reads_what_the_page_writes_and_names_what_it_cannot_read() {
+    let config = RunConfig {
+        epsilon: 0.5,
+        seed: 42,
+        ..RunConfig::default()
+    };
+    let hash = utf8_percent_encode(&config.to_json(), NON_ALPHANUMERIC).to_string();
+    for link in [
+        format!("http://127.0.0.1:8000/#{hash}"),
+        format!("#{hash}"),
+        hash.clone(),
+    ] {
+        let (read, errors) = RunConfig::from_link(&link);
+        assert!(errors.is_empty(), "{link}: {errors:?}");
+        assert_eq!(read, config, "{link}");
+    }
+    // A page URL without settings, or an empty hash: the defaults, silently (as the page).
+    for bare in ["http://127.0.0.1:8000/", "http://127.0.0.1:8000/#", ""] {
+        let (read, errors) = RunConfig::from_link(bare);
+        assert!(errors.is_empty(), "{bare}: {errors:?}");
+        assert_eq!(read, RunConfig::default());
+    }
+    // Bytes that are not UTF-8 once decoded: the defaults, and the error says "link".
+    let (read, errors) = RunConfig::from_link("http://x/#%FF%FE");
+    assert_eq!(read, RunConfig::default());
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].field(), Some("link"), "{}", errors[0]);
+}
+
+mod sweep {
+    use dp_playground::config::RunConfig;
+    use dp_playground::session::Lab;
+    use dp_playground::session::export::run_to_end;
+    use dp_playground::session::problem::ReferenceClock;
+    use dp_playground::session::sweep::{SweepSpec, loglog_slope, run_sequential};
+
+    fn spec() -> SweepSpec {
+        SweepSpec {
+            base: RunConfig {
+                n: 200,
+                d: 2,
+                steps: 10,
+                seed: 5,
+                ..RunConfig::default()
+            },
+            epsilons: vec![0.5, 2.0],
+            ns: Vec::new(),
+            algorithms: Vec::new(),
+            repeats: 2,
+        }
+    }
+
+    #[test]
+    fn a_lane_of_the_sweep_releases_what_the_same_run_releases() {
+        let points = spec().points().expect("valid");
+        let lanes = run_sequential(&points).expect("runs");
+        assert_eq!(lanes.len(), 4);
+        // The second point (ε = 2) run as `dp-playground run` runs it: the same metrics, bit
+        // for bit.
+        let mut lab = Lab::with_clock(points[1].config().clone(), None, ReferenceClock::WorkOnly)
+            .expect("valid");
+        let record = run_to_end(&mut lab);
+        let metrics: Vec<Option<u64>> = record
+            .releases()
+            .map(|(_, _, r)| r.excess.map(f64::to_bits))
+            .collect();
+        let swept: Vec<Option<u64>> = lanes[2..4].iter().map(|v| v.map(f64::to_bits)).collect();
+        assert_eq!(metrics, swept);
+        assert!(swept.iter().all(Option::is_some));
+    }
+
+    #[test]
+    fn the_slope_of_a_power_law_is_its_exponent() {
+        let xs = [1.0, 2.0, 4.0, 8.0];
+        let ys: Vec<f64> = xs.iter().map(|x: &f64| 3.0 * x.powf(-2.0)).collect();
+        assert!((loglog_slope(&xs, &ys) + 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_refused_point_is_named() {
+        let mut s = spec();
+        s.epsilons = vec![1.0, -1.0];
+        let e = s.points().expect_err("ε < 0 is refused").to_string();
+        assert!(e.contains("ε = -1"), "{e}");
+    }
+}

@@ -197,7 +197,7 @@ Examples:
             println!("NOT PRIVATE: a demonstration of a pitfall ran");
         }
         for (a, r, release) in record.releases() {
-            let kind = sweep::kind_name(lab.previews()[a].kind);
+            let kind = lab.previews()[a].kind.key();
             let w: Vec<String> = release.w.iter().map(|v| format!("{v:?}")).collect();
             print!("release {kind} repeat {r}: w = [{}]", w.join(", "));
             if let Some(y) = &release.y {
@@ -218,10 +218,7 @@ Examples:
 
     fn algorithm(name: &str) -> Result<AlgorithmKind, String> {
         serde_json::from_value(serde_json::Value::String(name.trim().to_string())).map_err(|_| {
-            let names: Vec<String> = dp_playground::catalog::cards()
-                .iter()
-                .map(|c| sweep::kind_name(c.kind))
-                .collect();
+            let names: Vec<String> = AlgorithmKind::ALL.iter().map(|k| k.key()).collect();
             format!(
                 "--algorithms: unknown algorithm '{name}'; one of {}",
                 names.join(", ")

@@ -193,13 +193,10 @@ pub fn run_json(lab: &Lab, record: &Record) -> Result<String> {
     Ok(serde_json::to_string_pretty(&export).unwrap_or_default())
 }
 
-/// A CSV cell: the shortest decimal that reads back to the same f64, empty for NaN and ±∞.
-fn cell(v: f64) -> String {
-    if v.is_finite() {
-        ryu::Buffer::new().format_finite(v).to_string()
-    } else {
-        String::new()
-    }
+/// A CSV cell: the shortest decimal that reads back to the same f64 (as the JSON writes it),
+/// empty for NaN and ±∞.
+pub fn cell(v: f64) -> String {
+    serde_json::Number::from_f64(v).map_or(String::new(), |n| n.to_string())
 }
 
 /// The diagnostics as CSV, one row per iterate of every lane (algorithm × repeat). NOT PRIVATE:
@@ -210,10 +207,7 @@ pub fn run_csv(lab: &Lab, record: &Record) -> String {
     let mut out = String::from(CSV_HEADER);
     out.push('\n');
     for (a, r, lane) in record.lanes() {
-        let kind = serde_json::to_value(lab.previews()[a].kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let kind = lab.previews()[a].kind.key();
         let n = lane.grad_evals.len();
         for i in 0..n {
             let release_row = lane.release.is_some() && i + 1 == n;

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 
+use super::export::cell;
 use super::lab::Lab;
 use super::problem::ReferenceClock;
 use super::run::Session;
@@ -78,7 +79,7 @@ impl SweepSpec {
                     };
                     config.validate().map_err(|e| {
                         Error::invalid(
-                            format!("{} at ε = {epsilon}, n = {n}", kind_name(algorithm)),
+                            format!("{} at ε = {epsilon}, n = {n}", algorithm.key()),
                             "settings the run accepts",
                             e,
                         )
@@ -97,6 +98,11 @@ impl SweepSpec {
 }
 
 impl Point {
+    /// The point's settings: the base config with its algorithm, ε, n and repeats.
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
     /// The point's run: its problem (data and reference) and its `repeats` lanes. The reference
     /// is capped by work only, so the metric does not depend on the load (threads, machine).
     pub fn lab(&self) -> Result<Lab> {
@@ -125,14 +131,6 @@ pub fn run_sequential(points: &[Point]) -> Result<Vec<Option<f64>>> {
         out.extend(lab.sessions_mut().map(finish));
     }
     Ok(out)
-}
-
-/// The snake_case name of an algorithm (its key in links and cards).
-pub fn kind_name(kind: AlgorithmKind) -> String {
-    serde_json::to_value(kind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 /// Least-squares slope of ln y on ln x (the rate a log-log plot shows).
@@ -241,7 +239,7 @@ impl Summary {
         for r in &self.rows {
             out.push_str(&format!(
                 "{:<28} {:>10} {:>8} {:>6} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e}\n",
-                kind_name(r.algorithm),
+                r.algorithm.key(),
                 r.epsilon,
                 r.n,
                 r.scored,
@@ -256,7 +254,7 @@ impl Summary {
             let axis = if s.against == "epsilon" { "ε" } else { "n" };
             out.push_str(&format!(
                 "slope of ln(mean) against ln {axis} for {} at {other} = {}: {:.3} ({} points)\n",
-                kind_name(s.algorithm),
+                s.algorithm.key(),
                 s.at,
                 s.slope,
                 s.points
@@ -272,7 +270,7 @@ impl Summary {
         for r in &self.rows {
             out.push_str(&format!(
                 "{},{},{},{},{},{},{},{}\n",
-                kind_name(r.algorithm),
+                r.algorithm.key(),
                 cell(r.epsilon),
                 r.n,
                 r.scored,
@@ -293,7 +291,7 @@ impl Summary {
             let p = &self.points[i / self.repeats.max(1)];
             out.push_str(&format!(
                 "{},{},{},{},{}\n",
-                kind_name(p.algorithm),
+                p.algorithm.key(),
                 cell(p.epsilon),
                 p.n,
                 i % self.repeats.max(1),
@@ -301,14 +299,6 @@ impl Summary {
             ));
         }
         out
-    }
-}
-
-fn cell(v: f64) -> String {
-    if v.is_finite() {
-        ryu::Buffer::new().format_finite(v).to_string()
-    } else {
-        String::new()
     }
 }
 
@@ -349,58 +339,4 @@ fn fit_slopes(rows: &[PointSummary]) -> Vec<Slope> {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec() -> SweepSpec {
-        SweepSpec {
-            base: RunConfig {
-                n: 200,
-                d: 2,
-                steps: 10,
-                seed: 5,
-                ..RunConfig::default()
-            },
-            epsilons: vec![0.5, 2.0],
-            ns: Vec::new(),
-            algorithms: Vec::new(),
-            repeats: 2,
-        }
-    }
-
-    #[test]
-    fn a_lane_of_the_sweep_releases_what_the_same_run_releases() {
-        let points = spec().points().expect("valid");
-        let lanes = run_sequential(&points).expect("runs");
-        assert_eq!(lanes.len(), 4);
-        // The second point (ε = 2) run as a page run would be: the same metrics, bit for bit.
-        let mut lab = Lab::with_clock(points[1].config.clone(), None, ReferenceClock::WorkOnly)
-            .expect("valid");
-        let record = super::super::export::run_to_end(&mut lab);
-        let metrics: Vec<Option<u64>> = record
-            .releases()
-            .map(|(_, _, r)| r.excess.map(f64::to_bits))
-            .collect();
-        let swept: Vec<Option<u64>> = lanes[2..4].iter().map(|v| v.map(f64::to_bits)).collect();
-        assert_eq!(metrics, swept);
-        assert!(swept.iter().all(Option::is_some));
-    }
-
-    #[test]
-    fn the_slope_of_a_power_law_is_its_exponent() {
-        let xs = [1.0, 2.0, 4.0, 8.0];
-        let ys: Vec<f64> = xs.iter().map(|x: &f64| 3.0 * x.powf(-2.0)).collect();
-        assert!((loglog_slope(&xs, &ys) + 2.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn a_refused_point_is_named() {
-        let mut s = spec();
-        s.epsilons = vec![1.0, -1.0];
-        let e = s.points().expect_err("ε < 0 is refused").to_string();
-        assert!(e.contains("ε = -1"), "{e}");
-    }
 }
