@@ -309,3 +309,26 @@ mod sweep {
         assert!(e.contains("ε = -1"), "{e}");
     }
 }
+
+#[test]
+fn a_swept_algorithm_gets_its_needs_met_as_on_the_page_and_says_so() {
+    // Output perturbation needs a ridge the golden config does not have: picked as from the menu.
+    let dir = scratch("picked");
+    let out = dp(&[
+        "sweep",
+        GOLDEN_CONFIG,
+        "--epsilon",
+        "0.5,2",
+        "--algorithms",
+        "noisy_gd,output_perturbation",
+        "--repeats",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    ok(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("for output_perturbation:"), "{stderr}");
+    let lanes = read(&dir, "dp-playground-sweep-lanes.csv");
+    assert_eq!(lanes.matches("output_perturbation,").count(), 4, "{lanes}");
+}

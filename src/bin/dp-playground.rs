@@ -245,6 +245,13 @@ Examples:
             repeats: args.repeats,
         };
         let points = spec.points().map_err(|e| e.to_string())?;
+        let mut noted = Vec::new();
+        for p in points.iter().filter(|p| !p.notes.is_empty()) {
+            if !noted.contains(&p.algorithm) {
+                noted.push(p.algorithm);
+                eprintln!("for {}: {}", p.algorithm.key(), p.notes.join("; "));
+            }
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads.unwrap_or(0))
             .build()

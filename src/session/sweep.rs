@@ -11,6 +11,7 @@
 
 use serde::Serialize;
 
+use crate::algo::registry;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 
@@ -43,6 +44,8 @@ pub struct Point {
     pub epsilon: f64,
     /// Its n.
     pub n: usize,
+    /// What picking the algorithm changed in the base config, and why (as the page's notes).
+    pub notes: Vec<String>,
     config: RunConfig,
 }
 
@@ -67,15 +70,21 @@ impl SweepSpec {
         };
         let mut points = Vec::new();
         for &algorithm in &algorithms {
+            // An algorithm other than the config's is picked as from the page's menu: each of its
+            // needs met (a ridge, a domain …), each change stated in the point's notes.
+            let (picked, notes) = if algorithm == self.base.algorithm {
+                (self.base.clone(), Vec::new())
+            } else {
+                registry::pick(&self.base, algorithm)
+            };
             for &n in &ns {
                 for &epsilon in &epsilons {
                     let config = RunConfig {
-                        algorithm,
                         compare: Vec::new(),
                         epsilon,
                         n,
                         repeats: self.repeats,
-                        ..self.base.clone()
+                        ..picked.clone()
                     };
                     config.validate().map_err(|e| {
                         Error::invalid(
@@ -88,6 +97,7 @@ impl SweepSpec {
                         algorithm,
                         epsilon,
                         n,
+                        notes: notes.clone(),
                         config,
                     });
                 }
