@@ -98,6 +98,15 @@ pub enum AlgorithmKind {
 }
 
 impl AlgorithmKind {
+    /// The algorithm's key, as a link, a card and the exports name it (`noisy_gd`, …).
+    pub fn key(self) -> String {
+        // A unit variant serialises to its snake_case name; nothing else can come out.
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
     /// Every algorithm, in menu order.
     pub const ALL: [AlgorithmKind; 21] = [
         AlgorithmKind::NoisyGd,
@@ -721,6 +730,33 @@ impl RunConfig {
             algorithm: kind,
             compare: Vec::new(),
             ..self.clone()
+        }
+    }
+
+    /// Reads a page link as the page does; the page's own `configFromHash` calls this, so there
+    /// is one decoder. `text` is the whole URL, its hash (`#…`) or the hash without `#`: the part
+    /// after the first `#` is percent-decoded (the page writes it with `encodeURIComponent`) and
+    /// read leniently ([`RunConfig::from_json_lenient`]). A URL without a hash, or an empty hash,
+    /// is the default config.
+    pub fn from_link(text: &str) -> (RunConfig, Vec<Error>) {
+        let text = text.trim();
+        let hash = match text.split_once('#') {
+            Some((_, hash)) => hash,
+            // A URL the page made without settings in it.
+            None if text.contains("://") => "",
+            None => text,
+        };
+        match percent_encoding::percent_decode_str(hash).decode_utf8() {
+            Ok(json) if json.trim().is_empty() => (RunConfig::default(), Vec::new()),
+            Ok(json) => Self::from_json_lenient(&json),
+            Err(e) => (
+                RunConfig::default(),
+                vec![Error::invalid(
+                    "link",
+                    "percent-encoded UTF-8 text after '#' (copy the link again with \"Copy link\")",
+                    e,
+                )],
+            ),
         }
     }
 

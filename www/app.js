@@ -3,11 +3,11 @@
 // the worker); this file only moves values and messages.
 
 import init, {
-  cards, checkCsvSize, composeRun, composeRuns, configFromLink, csvSizeLimit, normalizeConfig, pickAlgorithm, pickProblem, previews,
+  cards, checkCsvSize, composeRun, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickProblem, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
-import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download, runCsv, runJson } from './export.js';
+import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -605,8 +605,8 @@ function defaultParams(control) {
 
 /** The config in the URL hash, read field by field: what cannot be used falls back alone. */
 function configFromHash() {
-  const raw = decodeURIComponent(location.hash.replace(/^#/, ''));
-  const out = configFromLink(raw || '{}');
+  // Decoded in Rust (RunConfig::from_link), the reader `dp-playground run <link>` uses too.
+  const out = configFromUrl(location.hash);
   for (const e of out.errors) {
     showError({ field: e.field, message: `The link's ${e.field ?? 'settings'} could not be used (${e.message}); the default is shown.` });
   }
@@ -745,8 +745,29 @@ function onWorkerMessage(event) {
       showError(msg.error);
       setState('error', 'error');
       break;
+    case FromWorker.EXPORTED:
+      saveExport(msg);
+      break;
     default:
       break;
+  }
+}
+
+/** Downloads a file the worker made (the run JSON or the diagnostics CSV) and says what it holds. */
+function saveExport({ what, text, error }) {
+  if (error) {
+    showError(error);
+    return;
+  }
+  const say = (words) => { $('export-status').textContent = words; };
+  if (what === 'csv') {
+    download(DIAGNOSTICS_CSV, new Blob([text], { type: 'text/csv' }));
+    say('Diagnostics CSV saved: NOT PRIVATE, every row (the release rows too, flagged release_row = 1) is computed '
+      + 'from the raw data and the noise. The private releases are in the run JSON\'s "private" part.');
+  } else {
+    download(RUN_JSON, new Blob([text], { type: 'application/json' }));
+    say('Run JSON saved: "private" holds the released points, their ledgers and the guarantee of all of them together; '
+      + '"diagnostics" (NOT PRIVATE) the rest.');
   }
 }
 
@@ -952,23 +973,9 @@ function wireControls() {
     const ok = await copyText(location.href);
     say(ok ? 'Link copied: it restores these settings and, seeded, this exact run.' : `Copy this link: ${location.href}`);
   });
-  $('export-csv').addEventListener('click', () => {
-    download(DIAGNOSTICS_CSV, new Blob([runCsv(run)], { type: 'text/csv' }));
-    say('Diagnostics CSV saved: NOT PRIVATE, every row (the release rows too, flagged release_row = 1) is computed '
-      + 'from the raw data and the noise. The private releases are in the run JSON\'s "private" part.');
-  });
-  $('export-json').addEventListener('click', () => {
-    let text;
-    try {
-      text = runJson(config, run);
-    } catch (e) {
-      showError(e);
-      return;
-    }
-    download(RUN_JSON, new Blob([text], { type: 'application/json' }));
-    say('Run JSON saved: "private" holds the released points, their ledgers and the guarantee of all of them together; '
-      + '"diagnostics" (NOT PRIVATE) the rest.');
-  });
+  // The worker's session makes the files (Rust, session::export); EXPORTED brings them back.
+  $('export-csv').addEventListener('click', () => worker.postMessage({ type: ToWorker.EXPORT, runId, what: 'csv' }));
+  $('export-json').addEventListener('click', () => worker.postMessage({ type: ToWorker.EXPORT, runId, what: 'json' }));
   document.querySelectorAll('button.png').forEach((b) => b.addEventListener('click', () => {
     $(b.dataset.canvas).toBlob((blob) => download(`dp-playground-${b.dataset.canvas}.png`, blob), 'image/png');
   }));

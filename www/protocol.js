@@ -11,6 +11,7 @@ export const ToWorker = Object.freeze({
   PLAY: 'play', // { runId, speed: 'fast' | 'slow' } → BATCH… until done or PAUSE
   PAUSE: 'pause', // { runId }
   STEP: 'step', // { runId } → one BATCH of one step
+  EXPORT: 'export', // { runId, what: 'json' | 'csv' } → EXPORTED
 });
 
 /** Worker → page. */
@@ -22,6 +23,7 @@ export const FromWorker = Object.freeze({
   CSV_PROGRESS: 'csv-progress', // { loadId, done, total } bytes of the file read so far
   CSV_LOADED: 'csv-loaded', // { loadId, shape: { n, d, head }, hash: SHA-256 hex or '' } the worker keeps the parsed file
   CSV_ERROR: 'csv-error', // { loadId, error: { field: 'csv', message } }
+  EXPORTED: 'exported', // { runId, what, text } or { runId, what, error }: the file, made in Rust
 });
 
 /** Bytes of a CSV file read at a time: the progress bar moves, and a cancel lands, between chunks. */

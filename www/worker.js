@@ -166,6 +166,15 @@ self.onmessage = async (event) => {
         }
       }
       break;
+    case ToWorker.EXPORT:
+      // The files are made in Rust from every slice the session handed out (session::export),
+      // the same code `dp-playground run` writes them with.
+      try {
+        post(FromWorker.EXPORTED, { what: msg.what, text: msg.what === 'csv' ? session.runCsv() : session.runJson() });
+      } catch (e) {
+        post(FromWorker.EXPORTED, { what: msg.what, error: asError(e) });
+      }
+      break;
     default:
       post(FromWorker.ERROR, { error: { field: null, message: `unknown message type ${msg.type}` } });
   }

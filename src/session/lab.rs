@@ -7,7 +7,7 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 
 use super::prepare::Preview;
-use super::problem::{Posed, Problem};
+use super::problem::{Posed, Problem, ReferenceClock};
 use super::run::{Batch, LanePlan, Session};
 use crate::theory::curve::Curve;
 
@@ -42,6 +42,17 @@ pub(super) struct LaneBatchSource {
 impl Lab {
     /// Builds the problem once (from the seed or the loaded `file`) and every lane on it.
     pub fn new(config: RunConfig, file: Option<Dataset>) -> Result<Self> {
+        Self::with_clock(config, file, ReferenceClock::Capped)
+    }
+
+    /// [`Lab::new`] with the reference solves capped by `clock`: the terminal binary asks for
+    /// [`ReferenceClock::WorkOnly`], so its diagnostics do not depend on the machine's load (the
+    /// releases never depend on the reference either way).
+    pub fn with_clock(
+        config: RunConfig,
+        file: Option<Dataset>,
+        clock: ReferenceClock,
+    ) -> Result<Self> {
         let config = config.check()?;
         // A compared algorithm's errors are restated at `compare`.
         let in_lane = |a: usize, kind| move |e: Error| if a == 0 { e } else { e.in_compare(kind) };
@@ -52,7 +63,7 @@ impl Lab {
             .enumerate()
             .map(|(a, kind)| registry::plan(&config.lane(kind)).map_err(in_lane(a, kind)))
             .collect::<Result<Vec<_>>>()?;
-        let problem = Posed::new(&config, file)?;
+        let problem = Posed::with_clock(&config, file, clock)?;
         let mut lanes = Vec::new();
         let mut previews = Vec::new();
         let mut theories = Vec::new();
@@ -118,6 +129,12 @@ impl Lab {
     /// Whether every lane has made its release.
     pub fn is_done(&self) -> bool {
         self.lanes.iter().all(|l| l.session.is_done())
+    }
+
+    /// Every lane's session, in order (algorithm-major, then repeat). Lanes share nothing
+    /// mutable, so an executor may advance them in any order, or in parallel, with the same bits.
+    pub fn sessions_mut(&mut self) -> impl Iterator<Item = &mut Session> {
+        self.lanes.iter_mut().map(|l| &mut l.session)
     }
 
     /// Advances lanes round-robin, each by at most `max_steps` steps (0 counts as 1), until

@@ -6,14 +6,18 @@
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
 //! - [`View`]: the square of the parameter plane the page draws, and F on a grid over it.
+//! - [`export`]: the run JSON and diagnostics CSV the page and the terminal binary write.
+//! - [`sweep`]: a grid of runs over ε and n, lane by lane, for the terminal binary.
 //!
 //! [`RunConfig`]: crate::config::RunConfig
 
 #![deny(missing_docs)]
 
+pub mod export;
 pub mod prepare;
 pub mod problem;
 pub mod publish;
+pub mod sweep;
 
 mod lab;
 mod run;

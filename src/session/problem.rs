@@ -11,7 +11,8 @@ use crate::algo::noisy_gd::DpGdLeak;
 use crate::algo::registry;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{
-    Dataset, GeneratorSpec, Link, SparseSpec, Tail, Task, clip_labels, generate, generate_sparse,
+    CsvOptions, Dataset, GeneratorSpec, LabelColumn, LabelRange, Link, SparseSpec, Tail, Task,
+    clip_labels, generate, generate_sparse, load_csv,
 };
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
@@ -241,10 +242,38 @@ pub struct Problem {
     pub population: Option<PopulationReference>,
 }
 
+/// Whether the reference solves (F* and the population optimum) also stop at the clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReferenceClock {
+    /// Also after a fixed time (the page: a tab must not wait on a diagnostic). Whether the
+    /// reference is available then depends on the machine's speed and load.
+    #[default]
+    Capped,
+    /// The work cap only: the same reference, or the same failure, on every machine however long
+    /// it takes (the terminal binary, whose sweeps and exports must not depend on the load).
+    WorkOnly,
+}
+
 impl Problem {
-    /// Generates (or takes the loaded `file`), clips to the declared bounds, solves the reference.
+    /// Generates (or takes the loaded `file`), clips to the declared bounds, solves the reference
+    /// (under the page's caps, [`ReferenceClock::Capped`]).
     pub fn new(config: &RunConfig, file: Option<Dataset>) -> Result<Self> {
+        Self::with_clock(config, file, ReferenceClock::Capped)
+    }
+
+    /// [`Problem::new`] with the reference solves capped by `clock`.
+    pub fn with_clock(
+        config: &RunConfig,
+        file: Option<Dataset>,
+        clock: ReferenceClock,
+    ) -> Result<Self> {
         config.validate()?;
+        let capped = |mut cap: Cap| {
+            if clock == ReferenceClock::WorkOnly {
+                cap.max_seconds = f64::INFINITY;
+            }
+            cap
+        };
         let declared = ProblemDeclaration::of(config);
         let mut data = match (config.data, file) {
             (DataSource::Synthetic, _) => {
@@ -307,7 +336,7 @@ impl Problem {
         }
         let data = Arc::new(data);
         let objective = declared.objective(Arc::clone(&data), 0.0)?;
-        let cap = reference_cap(config.n, config.d);
+        let cap = capped(reference_cap(config.n, config.d));
         // A failed reference is reported, never raised: the run goes on without it.
         let reference = reference::solve_capped(&objective, REFERENCE_TOL, &cap)
             .map_err(|e| format!("reference unavailable (non-private diagnostic): {e}"));
@@ -340,7 +369,7 @@ impl Problem {
                         seeded(config.seed, Stream::Population),
                         samples,
                         POPULATION_TOL,
-                        &reference_cap(samples, config.d),
+                        &capped(reference_cap(samples, config.d)),
                     )
                     .ok()
             }
@@ -407,8 +436,19 @@ impl Posed {
     /// The instance `config` poses: the data (generated, or the loaded `file`) and objective of a
     /// minimisation, or the game of a saddle problem.
     pub fn new(config: &RunConfig, file: Option<Dataset>) -> Result<Self> {
+        Self::with_clock(config, file, ReferenceClock::Capped)
+    }
+
+    /// [`Posed::new`] with a minimisation's reference solves capped by `clock`.
+    pub fn with_clock(
+        config: &RunConfig,
+        file: Option<Dataset>,
+        clock: ReferenceClock,
+    ) -> Result<Self> {
         match config.problem {
-            ProblemKind::Minimisation => Ok(Posed::Min(Arc::new(Problem::new(config, file)?))),
+            ProblemKind::Minimisation => Ok(Posed::Min(Arc::new(Problem::with_clock(
+                config, file, clock,
+            )?))),
             ProblemKind::Saddle => {
                 config.validate()?;
                 if config.data == DataSource::Csv {
@@ -503,4 +543,40 @@ pub fn generator_spec(config: &RunConfig) -> GeneratorSpec {
         signal: config.signal,
         task,
     }
+}
+
+/// The labels `config`'s loss accepts: margin losses need ±1 labels.
+pub fn label_range(config: &RunConfig) -> LabelRange {
+    if config.loss.is_margin() {
+        LabelRange::PlusMinusOne
+    } else {
+        LabelRange::Real
+    }
+}
+
+/// How the page reads a CSV file for `config`'s loss (the page's worker and the terminal binary
+/// both read files this way): delimiter and header detected, ±1 labels for a margin loss, the
+/// label in column `label` — "last" (or empty), "first", a 1-based column number or a header name.
+pub fn csv_options(config: &RunConfig, label: &str) -> CsvOptions {
+    let label = match label.trim() {
+        "" | "last" => LabelColumn::Last,
+        "first" => LabelColumn::First,
+        t => t
+            .parse::<usize>()
+            .map(|number| LabelColumn::Number { number })
+            .unwrap_or_else(|_| LabelColumn::Name {
+                name: t.to_string(),
+            }),
+    };
+    CsvOptions {
+        label,
+        delimiter: None,
+        header: None,
+        labels: label_range(config),
+    }
+}
+
+/// Reads a CSV file for `config`'s loss as the page does ([`csv_options`]).
+pub fn load_file(bytes: &[u8], config: &RunConfig, label: &str) -> Result<Dataset> {
+    load_csv(bytes, &csv_options(config, label))
 }

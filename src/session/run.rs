@@ -65,7 +65,7 @@ pub struct Players {
 /// NaN in a column is "no value" at that step (DP-SGD's loss on an empty Poisson batch, the
 /// subgradient method's value before its first check, the excess without a reference): the plots
 /// skip it and break the line there (`wasm/plot`), the CSV export leaves the cell empty
-/// (`www/export.js`). The numbers that feed the noise are checked finite before the run
+/// ([`super::export`]). The numbers that feed the noise are checked finite before the run
 /// ([`registry::plan`], issue 18), so the noise cannot overflow a column to ±∞.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Batch {

@@ -11,10 +11,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::config::{DataSource, RunConfig};
-use crate::data::{CsvFile, CsvOptions, LabelColumn, LabelRange, MAX_CSV_BYTES};
+use crate::data::{CsvFile, MAX_CSV_BYTES};
 use crate::error::Error;
 use crate::minimax::{RecordGame, SaddleProblem};
-use crate::session::problem::Posed;
+use crate::session::export::{self, Record};
+use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
 
 pub use plot::{draw_plot, plot_svg};
@@ -64,7 +65,10 @@ pub fn normalize_config(json: &str) -> Result<String, JsValue> {
 /// each field that could not be used fell back to its default on its own.
 #[wasm_bindgen(js_name = configFromLink)]
 pub fn config_from_link(json: &str) -> JsValue {
-    let (config, errors) = RunConfig::from_json_lenient(json);
+    lenient_to_js(RunConfig::from_json_lenient(json))
+}
+
+fn lenient_to_js((config, errors): (RunConfig, Vec<Error>)) -> JsValue {
     let obj = Object::new();
     set(&obj, "config", &JsValue::from_str(&config.to_json()));
     let list = js_sys::Array::new();
@@ -73,6 +77,14 @@ pub fn config_from_link(json: &str) -> JsValue {
     }
     set(&obj, "errors", &list.into());
     obj.into()
+}
+
+/// Reads a page link (the whole URL or its hash, percent-encoded) as [`config_from_link`] reads
+/// JSON: `{ config, errors }`. The one decoder of a link, shared with the terminal binary
+/// ([`RunConfig::from_link`]).
+#[wasm_bindgen(js_name = configFromUrl)]
+pub fn config_from_url(link: &str) -> JsValue {
+    lenient_to_js(RunConfig::from_link(link))
 }
 
 /// The guarantee and noise scale a config's main algorithm would get, computed without touching
@@ -124,17 +136,6 @@ pub fn compose_runs(json: &str) -> Result<JsValue, JsValue> {
     to_js(&c)
 }
 
-/// The private part of a run's export (see [`session::publish::private_part`]): `released` is an
-/// array of `{ algorithm, repeat, w, ledger }`, one per released point.
-#[wasm_bindgen(js_name = privatePart)]
-pub fn private_part(config_json: &str, released: JsValue) -> Result<JsValue, JsValue> {
-    let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
-    let released: Vec<session::publish::Released> = serde_wasm_bindgen::from_value(released)
-        .map_err(|e| to_js_error(&Error::invalid("releases", "released points", e)))?;
-    let part = session::publish::private_part(&config, released).map_err(|e| to_js_error(&e))?;
-    to_js(&part)
-}
-
 /// Every algorithm's card (assumptions, guarantee, bound, what to watch, paper), with the
 /// settings it reads and what it needs, in menu order: the page builds its menu and settings
 /// panel from these.
@@ -175,40 +176,6 @@ pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
     set(&obj, "config", &JsValue::from_str(&posed.to_json()));
     set(&obj, "notes", &to_js(&notes)?);
     Ok(obj.into())
-}
-
-/// The labels a config's loss accepts: margin losses need ±1 labels.
-fn label_range(config: &RunConfig) -> LabelRange {
-    if config.loss.is_margin() {
-        LabelRange::PlusMinusOne
-    } else {
-        LabelRange::Real
-    }
-}
-
-/// The CSV options for a config's loss.
-fn csv_options(config: &RunConfig, label: LabelColumn) -> CsvOptions {
-    CsvOptions {
-        label,
-        delimiter: None,
-        header: None,
-        labels: label_range(config),
-    }
-}
-
-fn label_column(label: &str) -> Result<LabelColumn, Error> {
-    match label.trim() {
-        "" | "last" => Ok(LabelColumn::Last),
-        "first" => Ok(LabelColumn::First),
-        t => t
-            .parse::<usize>()
-            .map(|number| LabelColumn::Number { number })
-            .or_else(|_| {
-                Ok::<_, Error>(LabelColumn::Name {
-                    name: t.to_string(),
-                })
-            }),
-    }
 }
 
 /// Refuses a file of `bytes` bytes over the size the page reads ([`crate::data::MAX_CSV_BYTES`]),
@@ -256,8 +223,7 @@ impl WasmCsvFile {
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8], config_json: &str, label: &str) -> Result<WasmCsvFile, JsValue> {
         let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
-        let column = label_column(label).map_err(|e| to_js_error(&e))?;
-        CsvFile::read(bytes, &csv_options(&config, column))
+        CsvFile::read(bytes, &problem::csv_options(&config, label))
             .map(|inner| WasmCsvFile { inner })
             .map_err(|e| csv_error(&e))
     }
@@ -284,7 +250,7 @@ impl WasmCsvFile {
     /// The data for `config`'s loss (margin losses need ±1 labels).
     fn dataset(&self, config: &RunConfig) -> Result<&crate::data::Dataset, JsValue> {
         self.inner
-            .dataset(label_range(config))
+            .dataset(problem::label_range(config))
             .map_err(|e| csv_error(&e))
     }
 }
@@ -320,6 +286,9 @@ fn min_info(obj: &Object, problem: &Problem) -> Result<(), JsValue> {
 #[wasm_bindgen(js_name = Session)]
 pub struct WasmSession {
     inner: Lab,
+    /// Every slice handed out, for the exports ([`export`]): the same record the terminal
+    /// binary writes its files from.
+    record: Record,
 }
 
 #[wasm_bindgen(js_class = Session)]
@@ -415,6 +384,7 @@ impl WasmSession {
         let lanes = self
             .inner
             .advance(max_steps, || js_sys::Date::now() < deadline);
+        self.record.absorb(&lanes);
         let list = js_sys::Array::new();
         for lane in &lanes {
             let obj = batch_to_js(&lane.batch)?;
@@ -442,6 +412,19 @@ impl WasmSession {
     pub fn is_done(&self) -> bool {
         self.inner.is_done()
     }
+
+    /// The run JSON of everything advanced so far ([`export::run_json`]): its `private` part
+    /// and its NOT private `diagnostics`, the bytes `dp-playground run` writes for the same run.
+    #[wasm_bindgen(js_name = runJson)]
+    pub fn run_json(&self) -> Result<String, JsValue> {
+        export::run_json(&self.inner, &self.record).map_err(|e| to_js_error(&e))
+    }
+
+    /// The diagnostics CSV (NOT private) of everything advanced so far ([`export::run_csv`]).
+    #[wasm_bindgen(js_name = runCsv)]
+    pub fn run_csv(&self) -> String {
+        export::run_csv(&self.inner, &self.record)
+    }
 }
 
 impl WasmSession {
@@ -453,7 +436,10 @@ impl WasmSession {
             _ => None,
         };
         Lab::new(config, data)
-            .map(|inner| WasmSession { inner })
+            .map(|inner| WasmSession {
+                record: Record::new(&inner),
+                inner,
+            })
             .map_err(|e| to_js_error(&e))
     }
 }
