@@ -1667,10 +1667,19 @@ mod tests {
             RunConfig::from_json_lenient(r#"{"algorithm": "output_perturbation", "seed": 3}"#);
         assert_eq!((c.algorithm, c.seed), (AlgorithmKind::NoisyGd, 3));
         assert_eq!(errors.len(), 1);
-        // Not an object at all: everything falls back, with one message.
+        // Not an object at all: everything falls back, with one message at the link saying
+        // what to do and where it broke.
         let (c, errors) = RunConfig::from_json_lenient("{\"epsilon\": 1");
         assert_eq!(c, RunConfig::default());
-        assert!(matches!(errors[..], [Error::Parse { .. }]));
+        match &errors[..] {
+            [e] => {
+                assert_eq!(e.field(), Some("link"));
+                let shown = e.to_string();
+                assert!(shown.contains("copy the link again"), "{shown}");
+                assert!(shown.contains("damaged at character 13"), "{shown}");
+            }
+            other => panic!("one error at the link, got {other:?}"),
+        }
         let (c, errors) = RunConfig::from_json_lenient(r#"{"epsilon": 0.25}"#);
         assert_eq!((c.epsilon, errors.len()), (0.25, 0));
     }
