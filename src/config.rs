@@ -401,7 +401,11 @@ impl RunConfig {
     /// `compare` (serde would read `[1, false]` positionally as `seed`, `unseeded_noise`, …), are
     /// refused, so a truncated or concatenated link cannot pass for a different config.
     pub fn from_json(text: &str) -> Result<Self> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::Parse {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            if let Some(error) = out_of_range(text, &e) {
+                return error;
+            }
+            Error::Parse {
             line: e.line(),
             col: e.column(),
             message: match e.classify() {
@@ -410,7 +414,7 @@ impl RunConfig {
                 }
                 _ => strip_position(&e.to_string()),
             },
-        })?;
+        }})?;
         let serde_json::Value::Object(map) = &value else {
             return Err(Error::Parse {
                 line: 1,
@@ -437,11 +441,12 @@ impl RunConfig {
                 }
             } else {
                 // A part of the aggregation (`wrap.tau`) is shown under the loss's control.
-                at_control(Error::invalid(
-                    path,
-                    "a valid value",
-                    strip_position(&inner.to_string()),
-                ))
+                let message = inner.to_string();
+                if message.starts_with("unknown field") {
+                    return unknown_setting(&path);
+                }
+                let (wanted, got) = wanted_and_got(&message);
+                at_control(Error::invalid(path, format!("enter {wanted}"), got))
             }
         })?;
         config.validate()?;
@@ -628,7 +633,7 @@ impl RunConfig {
         if self.compare.len() > 3 {
             return Err(Error::invalid(
                 Control::Compare.id(),
-                "at most three algorithms besides the main one",
+                "untick all but three: at most three algorithms besides the main one",
                 self.compare.len(),
             ));
         }
@@ -636,8 +641,8 @@ impl RunConfig {
             if *kind == self.algorithm || self.compare[..i].contains(kind) {
                 return Err(Error::invalid(
                     Control::Compare.id(),
-                    "algorithms that differ from the main one and from each other",
-                    format!("{kind:?} twice"),
+                    "untick the main algorithm: compare it with others",
+                    format!("{} twice", registry::family(*kind).card.name),
                 ));
             }
         }
@@ -672,7 +677,7 @@ impl RunConfig {
             return Err(Error::invalid(
                 Control::Repeats.id(),
                 format!(
-                    "repeats × steps × algorithms ≤ {MAX_RUN_STEPS}: every step of every lane keeps a row the plots draw, and more do not fit the tab's memory; lower the repeats, the steps or the compared algorithms"
+                    "lower it, the steps or the compared algorithms: repeats × steps × algorithms ≤ {MAX_RUN_STEPS}, as every step keeps a row the plots draw in the tab's memory"
                 ),
                 format!("{} × {} × {lanes} = {total}", self.repeats, self.steps),
             ));
@@ -681,22 +686,14 @@ impl RunConfig {
             if !self.compare.is_empty() {
                 return Err(Error::invalid(
                     Control::Leak.id(),
-                    "one algorithm at a time: a leaky run shares its data with no compared algorithm",
-                    "leak with compare",
+                    "untick it or the compared algorithms: a leaky run is shown alone",
+                    "",
                 ));
             }
             if !self.algorithm.has_leak() {
                 return Err(Error::invalid(
                     Control::Leak.id(),
-                    format!(
-                        "an algorithm with a pitfall demonstration ({})",
-                        AlgorithmKind::ALL
-                            .into_iter()
-                            .filter(|k| k.has_leak())
-                            .map(|k| registry::family(k).card.name)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    "untick it: this algorithm has no pitfall to demonstrate",
                     registry::family(self.algorithm).card.name,
                 ));
             }
@@ -706,7 +703,10 @@ impl RunConfig {
         {
             return Err(Error::invalid(
                 Control::Delta.id(),
-                format!("δ > 0: {kind:?} has no pure ε-DP version"),
+                format!(
+                    "raise it above 0: {} has no pure ε-DP version",
+                    registry::family(kind).card.name
+                ),
                 0.0,
             ));
         }
@@ -769,24 +769,37 @@ impl RunConfig {
             errors.push(Error::invalid(
                 "link",
                 format!(
-                    "at most {MAX_LINK_BYTES} bytes (a link the page makes is about 1 KB): it was not read, so copy the link again with \"Copy link\" or set the controls by hand"
+                    "copy the link again with \"Copy link\", or set the controls by hand: a link of more than {MAX_LINK_BYTES} bytes is not read (the page makes about 1 KB)"
                 ),
                 format!("{} bytes", text.len()),
             ));
             return (RunConfig::default(), errors);
         }
+        // A link pasted from a document may carry a byte-order mark or a zero-width space.
+        let text = text.trim_start_matches(['\u{feff}', '\u{200b}']);
         let given = match serde_json::from_str::<serde_json::Value>(text) {
             Ok(serde_json::Value::Object(map)) => map,
             Ok(_) => {
-                errors.push(Error::invalid("link", "a JSON object of settings", text));
+                errors.push(Error::invalid(
+                    "link",
+                    "copy the link again: it must hold a JSON object of settings",
+                    text,
+                ));
                 return (RunConfig::default(), errors);
             }
             Err(e) => {
-                errors.push(Error::Parse {
-                    line: e.line(),
-                    col: e.column(),
-                    message: strip_position(&e.to_string()),
-                });
+                errors.push(out_of_range(text, &e).unwrap_or_else(|| {
+                    Error::invalid(
+                        "link",
+                        format!(
+                            "copy the link again, or set the controls by hand: it is damaged at \
+                             character {} ({})",
+                            e.column(),
+                            strip_position(&e.to_string())
+                        ),
+                        "",
+                    )
+                }));
                 return (RunConfig::default(), errors);
             }
         };
@@ -819,16 +832,27 @@ impl RunConfig {
                     })
                 };
                 let Some(part) = part else {
+                    if message.starts_with("unknown field") {
+                        errors.extend(alone.keys().map(|key| unknown_setting(key)));
+                        alone = serde_json::Map::new();
+                        break;
+                    }
+                    let (wanted, got) = wanted_and_got(&message);
                     errors.extend(alone.into_iter().map(|(key, _)| {
-                        Error::invalid(key, "a valid value (the default is used instead)", &message)
+                        Error::invalid(
+                            key,
+                            format!("enter {wanted}: the link's value is replaced by the default"),
+                            &got,
+                        )
                     }));
                     alone = serde_json::Map::new();
                     break;
                 };
+                let (wanted, got) = wanted_and_got(&message);
                 errors.push(at_control(Error::invalid(
                     part,
-                    "a valid value (the default is used instead)",
-                    &message,
+                    format!("enter {wanted}: the link's value is replaced by the default"),
+                    got,
                 )));
             }
             kept.extend(alone);
@@ -864,11 +888,20 @@ impl RunConfig {
                 });
             match culprit.and_then(|key| kept.remove_entry(key)) {
                 Some((key, _)) if key == root => errors.push(e),
-                Some((key, value)) => errors.push(Error::invalid(
+                Some((key, value)) => errors.push(at_control(Error::invalid(
                     key,
-                    format!("a value the other settings allow ({e}); the default is used"),
+                    format!(
+                        "choose it again: it clashed with the link's {}{}, so the default is used",
+                        Control::label_of(&field).unwrap_or("other settings"),
+                        match &e {
+                            Error::InvalidParameter { got, .. } if !got.is_empty() => {
+                                format!(" ({})", got.chars().take(40).collect::<String>())
+                            }
+                            _ => String::new(),
+                        }
+                    ),
                     value,
-                )),
+                ))),
                 None => {
                     errors.push(e);
                     return (RunConfig::default(), errors);
@@ -1165,11 +1198,141 @@ impl Control {
         Control::ALL.into_iter().find(|c| c.id() == key)
     }
 
+    /// The control's label as the page shows it (index.html's `<label>`, without its help in
+    /// parentheses): the words an error uses to name the control, since a person finds the
+    /// control by what it says, not by its key.
+    pub fn label(self) -> &'static str {
+        match self {
+            Control::Seed => "seed",
+            Control::UnseededNoise => "fresh noise from the OS",
+            Control::Data => "data source",
+            Control::Problem => "problem",
+            Control::Game => "game",
+            Control::Records => "records",
+            Control::EntryBound => "declared entry bound c",
+            Control::MuX => "strong convexity μx",
+            Control::MuY => "strong concavity μy",
+            Control::ClipRecords => "clip heavy-tailed records to ±c",
+            Control::N => "samples n",
+            Control::D => "dimension d",
+            Control::Tail => "feature tails",
+            Control::FeatureScale => "feature scale",
+            // No control: a link alone sets it, and its error shows in the run's line.
+            Control::Signal => "the link's signal ‖w₀‖",
+            Control::LabelNoise => "label noise",
+            Control::Sparsity => "non-zeros of w₀",
+            Control::Loss => "loss",
+            Control::FeatureBound => "declared ‖x‖ bound",
+            Control::Domain => "domain W",
+            Control::Radius => "radius r of W",
+            Control::L2 => "ridge λ",
+            Control::L1 => "lasso λ₁",
+            Control::Epsilon => "privacy ε",
+            Control::Delta => "δ",
+            Control::Relation => "neighbouring datasets",
+            Control::Algorithm => "algorithm",
+            Control::Compare => "compare with",
+            Control::Steps => "steps T",
+            Control::StepSize => "step size η",
+            Control::Batch => "batch b",
+            Control::Clip => "gradient clip C",
+            Control::SvrgNoise => "DP-SVRG noise",
+            Control::Solver => "base solver",
+            Control::Gaussian => "Gaussian calibration",
+            Control::GridResolution => "grid points per axis",
+            Control::Repeats => "repeats R",
+            Control::Leak => "demonstrate the pitfall",
+            Control::MomentK => "moment order k",
+            Control::Repetitions => "calls per phase J",
+            Control::Lambda1 => "base ridge λ₁",
+            Control::MinimaxSolver => "minimax base solver",
+        }
+    }
+
+    /// The label of the control (or of the part of it) an error's `field` names: a loss's or a
+    /// tail's parameter has a field of its own on the page (`loss.tau` is the tilt τ), labelled as
+    /// www/app.js labels it. `None` when the field is no control's.
+    pub fn label_of(field: &str) -> Option<&'static str> {
+        let control = Control::of(field)?;
+        let part = field.split_once('.').map(|(_, part)| part);
+        Some(match (control, part) {
+            (Control::Loss, Some("tau")) => "tilt τ",
+            (Control::Loss, Some("radius")) => "perturbation radius",
+            (Control::Loss, Some("label_bound")) => "declared label bound |y|",
+            (Control::Loss, Some("gamma")) => "smoothing γ",
+            (Control::Loss, Some("delta")) => "Huber δ",
+            (Control::Tail, Some("nu")) => "degrees of freedom ν",
+            (Control::Tail, Some("alpha")) => "tail index α",
+            (Control::Tail, Some("sigma")) => "log-normal σ",
+            (Control::Tail, Some("scale")) => "outlier scale",
+            (Control::Tail, Some("a")) => "outlier size a",
+            (Control::Tail, Some("p")) => "outlier",
+            _ => control.label(),
+        })
+    }
+
     /// Whether the page shows this control (with its error line). Only [`Control::Signal`] is
     /// set by links alone.
     pub fn on_page(self) -> bool {
         self != Control::Signal
     }
+}
+
+/// The page's words for a choice's serialised value (`l2_ball` is the "ℓ2 ball" of the domain
+/// menu), as index.html's options say them, without their help in parentheses; a value not
+/// listed is returned as it is. Errors name choices by these, so a person finds them in the menu.
+pub fn option_label(value: &str) -> &str {
+    const OPTIONS: [(&str, &str); 30] = [
+        ("l2_ball", "ℓ2 ball"),
+        ("l1_ball", "ℓ1 ball"),
+        ("box", "box"),
+        ("simplex", "probability simplex"),
+        ("unconstrained", "unconstrained"),
+        ("gd", "GD"),
+        ("agd", "AGD"),
+        ("sgd", "SGD"),
+        ("svrg", "SVRG"),
+        ("katyusha", "Katyusha"),
+        ("subgradient", "subgradient"),
+        ("stochastic_subgradient", "stochastic subgradient"),
+        ("gda", "gradient descent–ascent"),
+        ("extragradient", "extragradient"),
+        ("vr_extragradient", "variance-reduced extragradient"),
+        ("replace_one", "replace one record"),
+        ("add_remove", "add or remove one record"),
+        ("logistic", "logistic"),
+        ("hinge", "hinge"),
+        ("smoothed_hinge", "smoothed hinge"),
+        ("squared", "squared"),
+        ("huber", "Huber"),
+        ("absolute", "absolute value"),
+        ("none", "mean (ERM)"),
+        ("tilted", "tilted ERM"),
+        ("adversarial", "adversarially robust"),
+        ("rock_paper_scissors", "rock–paper–scissors"),
+        ("random_matrix", "random matrix game"),
+        ("ball_game", "random bilinear game on ℓ2 balls"),
+        ("query_release", "query release"),
+    ];
+    OPTIONS
+        .iter()
+        .find(|(v, _)| *v == value)
+        .map_or(value, |(_, label)| label)
+}
+
+/// The page's words for a serialisable choice (its `kind` for a choice with parameters, such
+/// as a loss), see [`option_label`].
+pub fn choice_label<T: Serialize>(value: &T) -> String {
+    let kind = match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(serde_json::Value::Object(o)) => o
+            .get("kind")
+            .and_then(|k| k.as_str())
+            .unwrap_or_default()
+            .to_string(),
+        _ => String::new(),
+    };
+    option_label(&kind).to_string()
 }
 
 /// The settings the algorithms (and the objective) name by their own names, and the control a
@@ -1231,9 +1394,10 @@ pub fn at_control(error: Error) -> Error {
         .find(|(name, _)| *name == field)
         .or_else(|| INTERNAL.iter().find(|(name, _)| *name == root));
     match internal {
-        Some((name, control)) => Error::InvalidParameter {
+        // The algorithm's own name for the setting is not on the page: the control's label is.
+        Some((_, control)) => Error::InvalidParameter {
             field: control.id().to_string(),
-            expected: format!("{expected} (for the algorithm's {name})"),
+            expected,
             got,
         },
         None => Error::InvalidParameter {
@@ -1314,7 +1478,7 @@ fn positional(path: &str, value: &serde_json::Value) -> Result<()> {
         serde_json::Value::Array(_) if path != Control::Compare.id() => {
             Err(at_control(Error::invalid(
                 path,
-                "a JSON object {\"kind\": …} or a single value, not an array",
+                "enter one value (or one menu choice with its parameters), not an array",
                 "an array",
             )))
         }
@@ -1323,6 +1487,80 @@ fn positional(path: &str, value: &serde_json::Value) -> Result<()> {
             .try_for_each(|(key, value)| positional(&format!("{path}.{key}"), value)),
         _ => Ok(()),
     }
+}
+
+/// The error for a setting the page has no control for (a misspelt or made-up key), at the link
+/// (whose errors show in the run's line), with the key shown as it was.
+fn unknown_setting(key: &str) -> Error {
+    Error::invalid(
+        "link",
+        "remove this setting, which the page has no control for",
+        key,
+    )
+}
+
+/// The error for a number too large for a float (`1e999`), at the setting it was given for:
+/// serde_json refuses the whole text, so the key is found before the error's position. Only a
+/// top-level setting is named (a part of a choice would name the wrong control).
+fn out_of_range(text: &str, e: &serde_json::Error) -> Option<Error> {
+    if !e.to_string().starts_with("number out of range") {
+        return None;
+    }
+    let offset: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>()
+        + e.column();
+    let before = text.get(..offset.min(text.len()))?;
+    let colon = before.rfind(':')?;
+    let key_end = before[..colon].trim_end().strip_suffix('"')?;
+    let key = &key_end[key_end.rfind('"')? + 1..];
+    let depth =
+        (before[..colon].matches('{').count()).saturating_sub(before[..colon].matches('}').count());
+    let control = Control::of(key).filter(|_| depth == 1)?;
+    let number = before[colon + 1..].trim();
+    Some(Error::invalid(
+        control.id(),
+        "enter a finite number: this one is beyond the largest a float holds",
+        number,
+    ))
+}
+
+/// serde's complaint about a value (`invalid type: string "x", expected f64`) in a person's
+/// words: what to enter instead, and the value it had (`string "x"`), for an error at the field.
+fn wanted_and_got(message: &str) -> (String, String) {
+    let message = strip_position(message);
+    let wanted = if message.contains("unknown variant") {
+        "one of the menu's choices"
+    } else if message.contains("expected f64") {
+        "a number"
+    } else if ["expected usize", "expected u64", "expected u32"]
+        .iter()
+        .any(|t| message.contains(t))
+    {
+        "a whole number ≥ 0"
+    } else if message.contains("expected a boolean") || message.contains("expected bool") {
+        "on or off"
+    } else if message.contains("expected a sequence") {
+        "a list of algorithms"
+    } else {
+        "a value the control offers"
+    };
+    let got = if let Some(rest) = message.strip_prefix("unknown variant `") {
+        rest.split('`').next().unwrap_or("").to_string()
+    } else if let Some(rest) = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+    {
+        rest.split(", expected")
+            .next()
+            .unwrap_or("")
+            .replace('`', "")
+    } else {
+        String::new()
+    };
+    (wanted.to_string(), got)
 }
 
 /// serde_json appends " at line L column C", which means nothing for a one-line hash.
@@ -1395,7 +1633,8 @@ mod tests {
         for (name, control) in INTERNAL {
             let e = at_control(Error::invalid(name, "something", 1));
             assert_eq!(e.field(), Some(control.id()), "{name}");
-            assert!(e.to_string().contains(name), "{e}");
+            // Named by the control's label, never by the algorithm's own name for it.
+            assert!(e.to_string().starts_with(control.label()), "{e}");
         }
         // An error already at a control is left alone.
         let e = Error::invalid("loss.label_bound", "a finite number > 0", 0);
@@ -1456,16 +1695,27 @@ mod tests {
         assert_eq!(c.n, RunConfig::default().n);
         assert_eq!(c.delta, RunConfig::default().delta);
         let fields: Vec<&str> = errors.iter().filter_map(|e| e.field()).collect();
-        assert_eq!(fields, ["colour", "n", "delta"]);
+        // A setting the page has no control for is named at the link (its key shown as given).
+        assert_eq!(fields, ["link", "n", "delta"]);
+        assert!(errors[0].to_string().contains("colour"), "{}", errors[0]);
         // A choice that needs another field falls back alone, not the whole link.
         let (c, errors) =
             RunConfig::from_json_lenient(r#"{"algorithm": "output_perturbation", "seed": 3}"#);
         assert_eq!((c.algorithm, c.seed), (AlgorithmKind::NoisyGd, 3));
         assert_eq!(errors.len(), 1);
-        // Not an object at all: everything falls back, with one message.
+        // Not an object at all: everything falls back, with one message at the link saying
+        // what to do and where it broke.
         let (c, errors) = RunConfig::from_json_lenient("{\"epsilon\": 1");
         assert_eq!(c, RunConfig::default());
-        assert!(matches!(errors[..], [Error::Parse { .. }]));
+        match &errors[..] {
+            [e] => {
+                assert_eq!(e.field(), Some("link"));
+                let shown = e.to_string();
+                assert!(shown.contains("copy the link again"), "{shown}");
+                assert!(shown.contains("damaged at character 13"), "{shown}");
+            }
+            other => panic!("one error at the link, got {other:?}"),
+        }
         let (c, errors) = RunConfig::from_json_lenient(r#"{"epsilon": 0.25}"#);
         assert_eq!((c.epsilon, errors.len()), (0.25, 0));
     }
@@ -1554,7 +1804,7 @@ mod tests {
         assert_eq!(c.epsilon, 0.5);
         assert_eq!(
             errors.iter().filter_map(Error::field).collect::<Vec<_>>(),
-            ["pad"]
+            ["link"]
         );
     }
 

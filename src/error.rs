@@ -6,8 +6,10 @@ use thiserror::Error;
 /// Everything that can go wrong between a user's input and a release.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum Error {
-    /// A configuration value is out of its allowed range or of the wrong kind.
-    #[error("{field}: expected {expected}, got {got}")]
+    /// A configuration value is out of its allowed range or of the wrong kind. Shown as the
+    /// control's label, what to set (`expected`, an instruction or the value wanted) and the
+    /// value it has now ([`invalid_text`]).
+    #[error("{}", invalid_text(field, expected, got))]
     InvalidParameter {
         field: String,
         expected: String,
@@ -47,12 +49,16 @@ impl Error {
     }
 
     /// This error, raised by a compared algorithm, restated at the `compare` field (where the
-    /// page shows it) with the algorithm's name.
-    pub fn in_compare(self, algorithm: impl std::fmt::Debug) -> Self {
+    /// page shows it) with the algorithm's name as the menu shows it.
+    pub fn in_compare(self, algorithm: crate::config::AlgorithmKind) -> Self {
+        let name = crate::algo::registry::family(algorithm).card.name;
         Error::invalid(
             "compare",
-            format!("settings that {algorithm:?} accepts ({self})"),
-            format!("{algorithm:?}"),
+            format!(
+                "untick {name} or change what it refuses ({})",
+                self.to_string().trim_end_matches('.')
+            ),
+            "",
         )
     }
 
@@ -63,6 +69,44 @@ impl Error {
             _ => None,
         }
     }
+}
+
+/// The verbs an `expected` text may open with to be an instruction already (it is then shown
+/// as it is); any other is a value wanted, and "set it to" says what to do with it.
+const INSTRUCTIONS: [&str; 16] = [
+    "choose", "set", "raise", "lower", "pick", "load", "use", "turn", "give", "enter", "untick",
+    "tick", "add", "remove", "copy", "save",
+];
+
+/// At most this many characters of the offending value are echoed: a pasted megabyte would
+/// otherwise fill the page.
+const MAX_ECHO: usize = 40;
+
+/// An [`Error::InvalidParameter`] as a person reads it beside the control: the control's label
+/// (the page's words, not its key), what to do, and the value it has now, shortened.
+fn invalid_text(field: &str, expected: &str, got: &str) -> String {
+    let subject = crate::config::Control::label_of(field).unwrap_or(field);
+    let first = expected.split_whitespace().next().unwrap_or("");
+    let what = if INSTRUCTIONS.contains(&first) {
+        expected.to_string()
+    } else {
+        format!("set it to {expected}")
+    };
+    let what = what.trim_end_matches('.');
+    if got.is_empty() {
+        return format!("{subject}: {what}.");
+    }
+    // A float shown in full (1e308 has 309 digits) is shortened to its exponent form.
+    let got = match got.parse::<f64>() {
+        Ok(v) if got.len() > 12 && v.is_finite() => format!("{v:e}"),
+        _ => got.to_string(),
+    };
+    let got: String = if got.chars().count() > MAX_ECHO {
+        got.chars().take(MAX_ECHO).chain(['…']).collect()
+    } else {
+        got.to_string()
+    };
+    format!("{subject}: {what} (now {got}).")
 }
 
 /// The crate's result type.

@@ -5,7 +5,10 @@
 //! compared algorithms, every base solver, calibrations, sparse data, …). Each error's field must
 //! be a [`Control`] the page shows, never an algorithm's internal name.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use dp_playground::Error;
 use dp_playground::algo::registry;
@@ -342,56 +345,98 @@ fn misplaced(error: &Error) -> Option<String> {
     }
 }
 
+/// An error the walk raised: the entry point, the config (as JSON) and the error.
+struct Raised {
+    entry: &'static str,
+    config: String,
+    error: Error,
+}
+
+/// What the walk saw: every error, the configs whose run was built, and the settings the preview
+/// accepted and the build refused.
+struct Walked {
+    raised: Vec<Raised>,
+    built: usize,
+    late: Vec<String>,
+}
+
+/// The walk over every algorithm, run once for the tests of this file (it is the slow part).
+fn walked() -> &'static Walked {
+    static WALKED: OnceLock<Walked> = OnceLock::new();
+    WALKED.get_or_init(|| {
+        let mut raised = Vec::new();
+        let mut built = 0;
+        let mut late: Vec<String> = Vec::new();
+        for algorithm in AlgorithmKind::ALL {
+            for config in walk(algorithm) {
+                let mut note = |entry, error| {
+                    raised.push(Raised {
+                        entry,
+                        config: config.to_json(),
+                        error,
+                    })
+                };
+                if let Err(e) = config.validate() {
+                    note("validate", e);
+                }
+                match preview(&config) {
+                    Err(e) => note("preview", e),
+                    // Building the run reads the (small) data: errors found there are checked
+                    // too, once per relation's worth of settings (the build does not read the
+                    // relation).
+                    Ok(_)
+                        if config.steps <= 20
+                            && config.d <= 5
+                            && config.relation == Relation::ReplaceOne =>
+                    {
+                        built += 1;
+                        if let Err(e) = Lab::new(config.clone(), None) {
+                            late.push(format!("{e}\n    with {}", config.to_json()));
+                            note("Lab::new", e);
+                        }
+                    }
+                    Ok(_) => {}
+                }
+            }
+        }
+        late.dedup();
+        Walked {
+            raised,
+            built,
+            late,
+        }
+    })
+}
+
 #[test]
 fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_page() {
+    let walked = walked();
     // One example per (entry point, field) that would land far from any control.
     let mut wrong: BTreeMap<String, String> = BTreeMap::new();
     let mut fields: BTreeMap<String, usize> = BTreeMap::new();
-    let mut note = |entry: &str, config: &RunConfig, error: Error| {
+    for Raised {
+        entry,
+        config,
+        error,
+    } in &walked.raised
+    {
         let field = error.field().unwrap_or("(none)").to_string();
         *fields.entry(field).or_default() += 1;
-        if let Some(why) = misplaced(&error) {
+        if let Some(why) = misplaced(error) {
             wrong
                 .entry(format!("{entry} at {why}"))
-                .or_insert_with(|| format!("{error}\n    with {}", config.to_json()));
-        }
-    };
-    let mut built = 0;
-    // Settings the preview accepts and the build refuses: refused only after the data were read.
-    let mut late: Vec<String> = Vec::new();
-    for algorithm in AlgorithmKind::ALL {
-        for config in walk(algorithm) {
-            if let Err(e) = config.validate() {
-                note("validate", &config, e);
-            }
-            match preview(&config) {
-                Err(e) => note("preview", &config, e),
-                // Building the run reads the (small) data: errors found there are checked too,
-                // once per relation's worth of settings (the build does not read the relation).
-                Ok(_)
-                    if config.steps <= 20
-                        && config.d <= 5
-                        && config.relation == Relation::ReplaceOne =>
-                {
-                    built += 1;
-                    if let Err(e) = Lab::new(config.clone(), None) {
-                        late.push(format!("{e}\n    with {}", config.to_json()));
-                        note("Lab::new", &config, e);
-                    }
-                }
-                Ok(_) => {}
-            }
+                .or_insert_with(|| format!("{error}\n    with {config}"));
         }
     }
+    let built = walked.built;
     eprintln!("fields raised: {fields:?}; {built} runs built");
     assert!(built > 300, "the walk must reach runs that build: {built}");
     // Issue 13: a family refuses what it cannot run before any data are read (its needs and its
     // plan), so no setting the preview accepted fails once the data exist.
-    late.dedup();
     assert!(
-        late.is_empty(),
+        walked.late.is_empty(),
         "accepted by the preview, refused after the data were read:\n{}",
-        late.join("\n")
+        walked.late.join("\n")
     );
     assert!(
         wrong.is_empty(),
@@ -399,6 +444,38 @@ fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_pa
         wrong
             .iter()
             .map(|(k, v)| format!("- {k}: {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Issue 18 item 10: every message of the walk names its control by the page's label, says what
+/// to do (an instruction verb), in at most two sentences and 300 characters, and leaks none of the
+/// code's names (`common::wording`). Each distinct message is listed once with a config raising it.
+#[test]
+fn every_error_of_the_walk_names_its_control_by_label_and_says_what_to_do() {
+    let page = common::page();
+    let mut bad: BTreeMap<String, (Vec<String>, String)> = BTreeMap::new();
+    let mut distinct = BTreeSet::new();
+    for Raised { config, error, .. } in &walked().raised {
+        let message = error.to_string();
+        distinct.insert(message.clone());
+        let faults = common::wording_faults(error, &page, &[]);
+        if !faults.is_empty() {
+            bad.entry(message).or_insert((faults, config.clone()));
+        }
+    }
+    eprintln!("{} distinct messages", distinct.len());
+    if let Ok(path) = std::env::var("DUMP_ERRORS") {
+        let all: Vec<String> = distinct.into_iter().collect();
+        std::fs::write(path, all.join("\n")).expect("the dump");
+    }
+    assert!(
+        bad.is_empty(),
+        "{} messages a person cannot act on:\n{}",
+        bad.len(),
+        bad.iter()
+            .map(|(m, (faults, config))| format!("- {m}\n    {faults:?}\n    with {config}"))
             .collect::<Vec<_>>()
             .join("\n")
     );

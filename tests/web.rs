@@ -63,7 +63,7 @@ fn errors_reach_js_as_field_and_message() {
     assert_eq!(get(&err, "field").as_string().as_deref(), Some("epsilon"));
     let message = get(&err, "message").as_string().unwrap();
     assert!(
-        message.contains("epsilon") && message.contains("-1"),
+        message.contains("privacy ε") && message.contains("-1"),
         "{message}"
     );
 

@@ -608,7 +608,8 @@ function configFromHash() {
   // Decoded in Rust (RunConfig::from_link), the reader `dp-playground run <link>` uses too.
   const out = configFromUrl(location.hash);
   for (const e of out.errors) {
-    showError({ field: e.field, message: `The link's ${e.field ?? 'settings'} could not be used (${e.message}); the default is shown.` });
+    // Rust's message names the control by its label and says what to do; the link's key is not the page's word.
+    showError({ field: e.field, message: `${e.message} The link's value was not used: the default is shown.` });
   }
   const c = JSON.parse(out.config);
   if (c.data === 'csv' && csvId === null) {

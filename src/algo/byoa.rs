@@ -977,7 +977,7 @@ pub static FAMILY_PHASED: Family = Family {
         SMOOTH,
         Need::Domains {
             allowed: BOUNDED,
-            why: "phase k's ridge μ_k = μ·2^k is set from the domain's radius D",
+            why: "phase k's ridge μ·2^k is set from the domain's radius D",
         },
         CERTIFIED_SOLVER,
     ],
@@ -1003,10 +1003,8 @@ fn settings_of(config: &RunConfig) -> ByoaSettings {
 fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
         config,
-        "the sensitivity 4G/(μn) of output perturbation with a certified solver (Zhang, \
-         Thekumparampil, Oh & He 2022, \"Bring your own algorithm\", Algorithm 1) holds for \
-         a fixed, public n: its solvers average over the records present, so a record \
-         added or removed also changes the mean's normaliser",
+        "the sensitivity 4G/(μn) (Zhang, Thekumparampil, Oh & He 2022, Algorithm 1) holds \
+         for a fixed, public n",
     )?;
     let settings = settings_of(config);
     // The algorithm's own plan from the declared constants: σ, Δ = 4L/(μn) and the
@@ -1040,9 +1038,8 @@ fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclaration) -> Re
 fn plan_algorithm_2_run(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
         config,
-        "phased output perturbation (Zhang, Thekumparampil, Oh & He 2022, \"Bring your \
-         own algorithm\", Algorithm 2) splits the n records into chunks of fixed sizes, and \
-         a record added or removed shifts every later chunk",
+        "Algorithm 2 of Zhang, Thekumparampil, Oh & He 2022 splits the n records into \
+         chunks of fixed sizes, which a record added or removed shifts",
     )?;
     let settings = settings_of(config);
     let d = config.d;

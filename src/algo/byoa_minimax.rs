@@ -381,10 +381,10 @@ pub fn check_certifiable(
             return Err(Error::invalid(
                 "minimax_solver",
                 format!(
-                    "extragradient or VR-extragradient: GDA's O(κ²) bound is {bound} iterations in phase {} of Algorithm {} (at most {MAX_GDA_ITERATIONS})",
+                    "choose extragradient or variance-reduced extragradient: GDA's O(κ²) bound is {bound} iterations in phase {} of Algorithm {} (at most {MAX_GDA_ITERATIONS})",
                     phase.k, phase.algorithm
                 ),
-                "gda",
+                "gradient descent–ascent",
             ));
         }
     }
@@ -1285,9 +1285,8 @@ fn plan_csc(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planne
 fn plan_variant(variant: Variant, config: &RunConfig) -> Result<Planned> {
     replace_one_only(
         config,
-        "the sensitivities of Zhang, Thekumparampil, Oh & He 2022 (\"Bring your own \
-         algorithm\", Lemma 4.3) hold for a fixed, public n and fixed chunks: a record added or \
-         removed changes the mean's normaliser and shifts every later chunk",
+        "the sensitivities of Zhang, Thekumparampil, Oh & He 2022 (Lemma 4.3) hold for a \
+         fixed, public n and fixed chunks",
     )?;
     let spec = config.game_spec();
     let declared = Declared::of_spec(&spec);
@@ -1496,10 +1495,10 @@ mod tests {
     fn algorithm_3_refuses_a_game_that_is_not_strongly_convex_strongly_concave() {
         let d = declared(100, (2, 2), 0.0, 0.3, 1.0);
         let err = algorithm_3_phase(&d, 0.5, 1e-6, ByoaGaussian::Paper).unwrap_err();
-        assert!(err.to_string().contains("mu_x"), "{err}");
+        assert!(err.to_string().contains("strong convexity μx"), "{err}");
         let d = declared(100, (2, 2), 0.3, 0.0, 1.0);
         let err = algorithm_3_phase(&d, 0.5, 1e-6, ByoaGaussian::Paper).unwrap_err();
-        assert!(err.to_string().contains("mu_y"), "{err}");
+        assert!(err.to_string().contains("strong concavity μy"), "{err}");
     }
 
     fn run(

@@ -558,7 +558,7 @@ pub static FAMILY: Family = Family {
             why: "DP-AccMD's noise is calibrated to a mean of per-sample gradients (tilted or robust losses run under output perturbation)",
         },
         Need::SmoothLoss {
-            why: "DP-AccMD's steps are 1/L_C-based",
+            why: "DP-AccMD's step sizes come from the loss's smoothness",
         },
         Need::Domains {
             allowed: &[DomainChoice::L2Ball, DomainChoice::L1Ball],

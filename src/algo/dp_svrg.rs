@@ -232,7 +232,8 @@ impl DpSvrgConfig {
             Some(n) if n > 0 && n <= 1_000_000_000 => Ok(n),
             _ => Err(Error::invalid(
                 "epochs",
-                "between 1 and 10⁹ noisy releases in all",
+                "lower it, or raise the batch b: T passes of m steps must make between 1 and 10⁹ \
+                 noisy steps in all",
                 format!("T = {}, m = {}", self.epochs, self.epoch_length),
             )),
         }
@@ -317,7 +318,7 @@ impl DpSvrgConfig {
                         if hi > 1e9 * d1 {
                             return Err(Error::invalid(
                                 "epsilon",
-                                "a target reachable with bounded noise",
+                                "raise it: no bounded noise reaches so small an ε",
                                 self.epsilon,
                             ));
                         }
@@ -403,9 +404,9 @@ impl DpSvrgCalibration {
             | (SvrgNoise::Certified, Relation::AddRemove) => Self::new(config),
             (SvrgNoise::AsPrinted { .. }, Relation::AddRemove) => Err(Error::invalid(
                 "relation",
-                "replace one record: DP-SVRG's as-printed σ is the paper's replace-one formula \
-                 (Wang, Ye & Xu 2017, Theorem 4.1); choose the certified noise for add/remove",
-                "add_remove",
+                "choose replace one record, or the certified DP-SVRG noise: the as-printed σ is \
+                 the paper's replace-one formula (Wang, Ye & Xu 2017, Theorem 4.1)",
+                "add or remove one record",
             )),
             (SvrgNoise::Certified, Relation::ReplaceOne) => {
                 check_delta(config.delta)?;
@@ -905,7 +906,7 @@ pub static FAMILY_PLUS_PLUS: Family = Family {
         Need::MaxSteps {
             max: 12,
             pick: 6,
-            why: "DP-SVRG++'s epochs double in length, so T epochs make (2^(T+1) − 2)·n/b noisy steps",
+            why: "DP-SVRG++ doubles each pass's length, so T passes make (2^(T+1) − 2)·n/b noisy steps",
         },
         SVRG_NEEDS_ERM,
         SVRG_NEEDS_SMOOTH,

@@ -413,7 +413,7 @@ pub static FAMILY: Family = Family {
     needs: &[
         Need::MaxDimension {
             max: 2,
-            why: "the grid mechanism evaluates F at resolution^d points",
+            why: "the grid mechanism evaluates F at (points per axis)^d points",
         },
         Need::Domains {
             allowed: &[

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::registry::Planned;
 use super::run::Run;
 use super::{Draws, NoiseShape};
-use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
+use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig, choice_label};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Wrap};
@@ -166,15 +166,15 @@ impl Need {
         match *self {
             Need::Ridge { why, .. } if config.l2 <= 0.0 => Err(Error::invalid(
                 "l2",
-                format!("a ridge l2 > 0: {why}"),
+                format!("raise it above 0: {why}"),
                 config.l2,
             )),
             Need::Domains { allowed, why } if !allowed.contains(&config.domain) => {
-                let names: Vec<String> = allowed.iter().map(serde_name).collect();
+                let names: Vec<String> = allowed.iter().map(choice_label).collect();
                 Err(Error::invalid(
                     "domain",
-                    format!("{}: {why}", names.join(" or ")),
-                    serde_name(&config.domain),
+                    format!("choose {}: {why}", names.join(" or ")),
+                    choice_label(&config.domain),
                 ))
             }
             Need::SmoothSolver { why }
@@ -185,48 +185,56 @@ impl Need {
             {
                 Err(Error::invalid(
                     "solver",
-                    format!("gd, agd, sgd, svrg or katyusha: {why}"),
-                    serde_name(&config.solver),
+                    format!("choose GD, AGD, SGD, SVRG or Katyusha: {why}"),
+                    choice_label(&config.solver),
                 ))
             }
             Need::Logistic { why } if config.loss != Glm::Logistic => Err(Error::invalid(
                 "loss",
-                format!("the logistic loss: {why}"),
-                format!("{:?}", config.loss),
+                format!("choose the logistic loss: {why}"),
+                choice_label(&config.loss),
             )),
             Need::SmoothLoss { why } if !config.loss.is_smooth() => Err(Error::invalid(
                 "loss",
-                format!("a smooth loss: {why}"),
-                format!("{:?}", config.loss),
+                format!("choose a smooth loss (logistic, smoothed hinge, squared or Huber): {why}"),
+                choice_label(&config.loss),
             )),
             // The aggregation's control sits under the loss's, which shows its errors.
             Need::PlainErm { why } if config.wrap != Wrap::None => Err(Error::invalid(
                 "loss",
-                format!("plain ERM: {why}"),
-                format!("{:?}", config.wrap),
+                format!("choose the aggregation mean (ERM): {why}"),
+                choice_label(&config.wrap),
             )),
-            Need::NotTilted { why } if matches!(config.wrap, Wrap::Tilted { .. }) => Err(
-                Error::invalid("loss", format!("ERM or the robust loss: {why}"), "tilted"),
-            ),
+            Need::NotTilted { why } if matches!(config.wrap, Wrap::Tilted { .. }) => {
+                Err(Error::invalid(
+                    "loss",
+                    format!("choose the aggregation mean (ERM) or adversarially robust: {why}"),
+                    "tilted ERM",
+                ))
+            }
             Need::MaxSteps { max, why, .. } if config.steps > max => Err(Error::invalid(
                 "steps",
-                format!("at most {max}: {why}"),
+                format!("lower it to at most {max}: {why}"),
                 config.steps,
             )),
-            Need::MaxDimension { max, why } if config.d > max => {
-                Err(Error::invalid("d", format!("d ≤ {max}: {why}"), config.d))
-            }
-            Need::NoLasso { why } if config.l1 != 0.0 => {
-                Err(Error::invalid("l1", format!("0: {why}"), config.l1))
-            }
+            Need::MaxDimension { max, why } if config.d > max => Err(Error::invalid(
+                "d",
+                format!("lower it to at most {max}: {why}"),
+                config.d,
+            )),
+            Need::NoLasso { why } if config.l1 != 0.0 => Err(Error::invalid(
+                "l1",
+                format!("set it to 0: {why}"),
+                config.l1,
+            )),
             Need::GameModuli { x: true, why, .. } if config.mu_x <= 0.0 => Err(Error::invalid(
                 "mu_x",
-                format!("μₓ > 0: {why}"),
+                format!("raise it above 0: {why}"),
                 config.mu_x,
             )),
             Need::GameModuli { why, .. } if config.mu_y <= 0.0 => Err(Error::invalid(
                 "mu_y",
-                format!("μᵧ > 0: {why}"),
+                format!("raise it above 0: {why}"),
                 config.mu_y,
             )),
             _ => Ok(()),
@@ -503,7 +511,7 @@ pub fn replace_one_only(config: &RunConfig, why: &str) -> Result<()> {
         Relation::ReplaceOne => Ok(()),
         Relation::AddRemove => Err(Error::invalid(
             "relation",
-            format!("replace one record (the only relation this algorithm supports): {why}"),
+            format!("choose replace one record, the only relation this algorithm supports: {why}"),
             "add or remove one record",
         )),
     }

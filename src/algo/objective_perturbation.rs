@@ -672,8 +672,8 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     let scale = plan.split.noise_scale(config.feature_bound) / config.n as f64;
     replace_one_only(
         config,
-        "objective perturbation's proof (Chaudhuri, Monteleoni & Sarwate 2011, Theorem 9) \
-         bounds the change of the noise b and of the Hessian when one record is replaced",
+        "the proof (Chaudhuri, Monteleoni & Sarwate 2011, Theorem 9) bounds the change \
+         when one record is replaced",
     )?;
     let mut preview = Preview::new(
         AlgorithmKind::ObjectivePerturbation,

@@ -61,16 +61,16 @@ pub fn check(family: &Family, config: &RunConfig) -> Result<()> {
         return Err(Error::invalid(
             "problem",
             format!(
-                "a problem {} solves ({})",
-                family.card.name,
+                "choose a {} problem: {} solves no other",
                 family
                     .solves
                     .iter()
-                    .map(|k| k.metric())
+                    .map(|k| k.name())
                     .collect::<Vec<_>>()
-                    .join("; ")
+                    .join(" or "),
+                family.card.name,
             ),
-            format!("{:?}", config.problem),
+            config.problem.name(),
         ));
     }
     family.needs.iter().try_for_each(|need| need.check(config))
@@ -109,8 +109,8 @@ fn finite_noise(preview: &Preview) -> Result<()> {
     let usable = |v: f64| v.is_finite() && v > 0.0;
     let constants = || {
         format!(
-            "finite declared constants (G = {:e}, sensitivity {:e}): lower the feature bound, \
-             the loss's parameters or the domain's radius",
+            "lower it, the loss's parameters or the domain's radius: the declared constants \
+             must be finite (G = {:e}, sensitivity {:e})",
             preview.lipschitz, preview.sensitivity
         )
     };
@@ -125,7 +125,7 @@ fn finite_noise(preview: &Preview) -> Result<()> {
     match preview.step_size {
         Some(eta) if !usable(eta) => Err(Error::invalid(
             Control::StepSize.id(),
-            "a step size set explicitly: the default 1/β is not a finite number > 0",
+            "set a step size: the default 1/β is not a finite number > 0",
             eta,
         )),
         _ => Ok(()),

@@ -56,8 +56,8 @@ pub fn classical_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> R
     if epsilon > 1.0 {
         return Err(Error::invalid(
             "epsilon",
-            "ε ≤ 1 for the classical Gaussian mechanism (Dwork & Roth 2014, Thm A.1); \
-             use the ZWB+19 or analytic calibration for larger ε",
+            "lower it to 1 or less, or choose the ZWB+19 or analytic Gaussian calibration: the \
+             classical one holds only for ε ≤ 1 (Dwork & Roth 2014, Thm A.1)",
             epsilon,
         ));
     }

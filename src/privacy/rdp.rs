@@ -248,10 +248,8 @@ pub fn dpsgd_noise_multiplier(q: f64, steps: u64, epsilon: f64, delta: f64) -> R
         return Err(Error::invalid(
             "epsilon",
             format!(
-                "more than {reach:.4} at delta = {delta:e}: below that, the Rényi-DP accountant \
-                 (orders up to {}) certifies ε only with noise that erases the model; raise \
-                 epsilon or delta",
-                DEFAULT_ORDERS[DEFAULT_ORDERS.len() - 1]
+                "raise it above {reach:.4}, or raise δ: at δ = {delta:.1e} the Rényi-DP \
+                 accountant certifies a smaller ε only with noise that erases the model"
             ),
             epsilon,
         ));
@@ -297,7 +295,7 @@ mod tests {
         assert_eq!(e.field(), Some("epsilon"));
         let text = e.to_string();
         assert!(
-            text.contains("0.0125") && text.contains("raise epsilon or delta"),
+            text.contains("0.0125") && text.contains("raise δ"),
             "{text}"
         );
         // Just above the reach the search answers, through the RDP curve itself.

@@ -507,7 +507,10 @@ fn a_compared_algorithm_that_cannot_run_is_named_at_the_compare_field() {
     match Lab::new(config, None) {
         Err(e) => {
             assert_eq!(e.field(), Some("compare"));
-            assert!(e.to_string().contains("ExponentialGrid"), "{e}");
+            assert!(
+                e.to_string().contains("exponential mechanism (grid)"),
+                "{e}"
+            );
         }
         Ok(_) => panic!("the grid mechanism needs d ≤ 2"),
     }

@@ -125,7 +125,11 @@ pub fn svrg_theory_preset(beta: f64, mu: f64) -> Result<(f64, usize)> {
     let kappa = beta / mu;
     let m = libm::ceil(192.0 * kappa) + 1.0;
     if m > 1e12 {
-        return Err(Error::invalid("strong_convexity", "κ = β/μ ≤ 5·10⁹", mu));
+        return Err(Error::invalid(
+            "strong_convexity",
+            "raise it: the condition number κ = β/μ must stay at most 5·10⁹",
+            mu,
+        ));
     }
     Ok((1.0 / (48.0 * beta), m as usize))
 }

@@ -6,8 +6,10 @@ mod privacy;
 mod reference;
 mod run;
 mod slope;
+mod wording;
 
 pub use privacy::*;
 pub use reference::{check_reference, reference_data};
 pub use run::{GOLDEN_RUN, fingerprint, golden_config};
 pub use slope::slope;
+pub use wording::{page, sentences, wording_faults};

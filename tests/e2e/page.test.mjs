@@ -106,7 +106,7 @@ test('a leaky demonstration runs with the same claim and its ledger says NOT PRI
   // A link is not adjusted: where it cannot apply, the reason is at the field; the page runs the default meanwhile.
   const opened = await openPage(link({ ...config, algorithm: 'output_perturbation', l2: 0.1 }));
   await opened.page.waitForFunction(() => document.querySelector('#leak-error').textContent !== '');
-  assert.match(await opened.page.textContent('#leak-error'), /leak/);
+  assert.match(await opened.page.textContent('#leak-error'), /demonstrate the pitfall: untick it/);
   assert.ok(await opened.page.isVisible('#leak-error'), 'an error beside a hidden setting shows');
   assert.deepEqual(opened.seen.errors, []);
   await opened.context.close();

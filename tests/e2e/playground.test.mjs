@@ -116,8 +116,8 @@ test('a corrupt link shows what was wrong and falls back to the defaults for tha
   const hash = `#${encodeURIComponent('{"epsilon":-5,"seed":7,"repeats":"lots","l2":0.25}')}`;
   const { context, page } = await openPage(hash);
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  assert.match(await page.textContent('#epsilon-error'), /epsilon.*default/);
-  assert.match(await page.textContent('#repeats-error'), /repeats.*default/);
+  assert.match(await page.textContent('#epsilon-error'), /privacy ε.*default/);
+  assert.match(await page.textContent('#repeats-error'), /repeats R.*default/);
   assert.match(await page.textContent('#guarantee-headline'), /ε = 1,/);
   // The fields that were fine are kept.
   assert.equal(await page.inputValue('#seed'), '7');
@@ -126,12 +126,12 @@ test('a corrupt link shows what was wrong and falls back to the defaults for tha
   // Not JSON at all: everything falls back, with one message saying where it broke.
   const broken = await openPage('#%7B%22epsilon%22%3A1');
   await broken.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  assert.match(await broken.page.textContent('#run-error'), /line 1, column/);
+  assert.match(await broken.page.textContent('#run-error'), /copy the link again.*damaged at character/);
   await broken.context.close();
   // A link far longer than any the page makes (issue 18) is not read at all, saying what to do.
   const long = await openPage(`#${encodeURIComponent(`{"seed":7,"pad":"${'x'.repeat(90_000)}"}`)}`);
   await long.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  assert.match(await long.page.textContent('#run-error'), /link: expected at most 81920 bytes.*Copy link.*got 90\d{3} bytes/);
+  assert.match(await long.page.textContent('#run-error'), /link: copy the link again with "Copy link".*81920 bytes.*now 90\d{3} bytes/);
   assert.equal(await long.page.inputValue('#seed'), '1');
   await long.context.close();
   await context.close();

@@ -143,15 +143,15 @@ pub fn declared_moment(config: &RunConfig, j: f64) -> Result<f64> {
     let (slope, _) = derivative_bounds(config.loss).ok_or_else(|| {
         Error::invalid(
             "loss",
-            "a loss with a bounded derivative (logistic, smoothed hinge or Huber): the squared \
-             loss's A(z) grows with the label and the domain",
-            format!("{:?}", config.loss),
+            "choose a loss with a bounded derivative (logistic, smoothed hinge or Huber): the \
+             squared loss's slope grows with the label and the domain",
+            crate::config::choice_label(&config.loss),
         )
     })?;
     if config.data != crate::config::DataSource::Synthetic {
         return Err(Error::invalid(
             "data",
-            "synthetic data: G_k is declared from the generating distribution (a file has none)",
+            "choose synthetic data: the moment bound is declared from the generating distribution (a file has none)",
             format!("{:?}", config.data),
         ));
     }

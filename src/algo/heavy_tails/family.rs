@@ -27,7 +27,7 @@ use crate::theory::curve::Curve;
 const NEEDS: &[Need] = &[
     Need::Domains {
         allowed: &[DomainChoice::L2Ball],
-        why: "the localisation needs W's diameter D and an exact projection onto W ∩ B(w_loc, r₀)",
+        why: "the localisation needs W's diameter D and an exact projection onto W ∩ a ball",
     },
     Need::SmoothLoss {
         why: "the certified solves run on the smooth Lipschitz extension of the loss",

@@ -113,7 +113,7 @@ impl ObjectiveDeclaration {
         {
             return Err(Error::invalid(
                 "loss",
-                "a TERM base loss with a radius-free Lipschitz constant (its β_τ must hold on R^d)",
+                "choose a loss whose Lipschitz constant does not grow with the radius: the tilted loss's smoothness must hold on all of R^d",
                 "tilted squared",
             ));
         }

@@ -21,10 +21,8 @@ use crate::rng::DpRng;
 use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
-const RELATION_WHY: &str = "output perturbation's sensitivity 2L/(μn) (Lowy & Razaviyayn 2021, \
-    \"Output perturbation for differentially private convex optimization\", Proposition 2.2) is \
-    for one record replaced among a fixed, public n, and its certified solvers average over the \
-    records present";
+const RELATION_WHY: &str = "the sensitivity 2L/(μn) (Lowy & Razaviyayn 2021, Proposition 2.2) is \
+    for one record replaced among a fixed, public n";
 
 const OP_SETTINGS: &[crate::algo::family::SettingUse] = &[
     setting(

@@ -318,7 +318,7 @@ pub fn subgradient_iterations(declared: &ObjectiveDeclaration, alpha: f64) -> Re
     if !(t.is_finite() && t <= 1e8) {
         return Err(Error::invalid(
             "alpha",
-            "a larger α: the subgradient method would need more than 10⁸ iterations",
+            "choose a smooth solver, or raise ε or the ridge λ: the subgradient method would need more than 10⁸ iterations",
             alpha,
         ));
     }
@@ -345,7 +345,7 @@ fn certified_budget(
         Error::invalid(
             "alpha",
             format!(
-                "a larger α: ρ = √(2α/μ) must exceed the certificate's rounding allowance {allowance:.2e} tenfold"
+                "choose another solver, or raise ε or the ridge λ: its accuracy ρ = √(2α/μ) must exceed the certificate's rounding allowance {allowance:.2e} tenfold"
             ),
             alpha,
         )
@@ -394,8 +394,8 @@ fn stochastic_budget(
     if declared.smoothness.is_finite() {
         return Err(Error::invalid(
             "solver",
-            "a non-smooth loss for the stochastic subgradient method (smooth losses: sgd, with the gradient-mapping certificate)",
-            "stochastic_subgradient",
+            "choose SGD for a smooth loss: the stochastic subgradient method is for non-smooth ones",
+            "stochastic subgradient",
         ));
     }
     if declared.form != Form::Erm {

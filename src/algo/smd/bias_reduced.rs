@@ -942,7 +942,7 @@ mod tests {
                 epsilon: -1.0,
                 ..ok
             })
-            .contains("epsilon")
+            .contains("privacy ε")
         );
         assert!(
             theorem_3_14(10, 1.0, 1e-6, (3, 3), unit_constants(), 20.0)

@@ -205,8 +205,8 @@ struct ScoFamilyPlan {
 fn plan_algorithm_5(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
         config,
-        "the vertex draws' sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition \
-         4.3) is for one record replaced in one of the fixed disjoint batches of a public n",
+        "the sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition 4.3) is for \
+         one record replaced in a fixed batch of a public n",
     )?;
     let ridge = declared.regularizer.l2;
     let l0 = declared.lipschitz() + ridge;
@@ -261,9 +261,9 @@ fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize), GameConsta
     if spec.x_domain != DomainKind::Simplex || spec.y_domain != DomainKind::Simplex {
         return Err(Error::invalid(
             Control::Game.id(),
-            "rock_paper_scissors or random_matrix: mirror descent with vertex sampling runs on \
-             probability simplices (González, Guzmán & Paquette 2024)",
-            "ball_game",
+            "choose rock–paper–scissors or the random matrix game: mirror descent with vertex \
+             sampling runs on probability simplices (González, Guzmán & Paquette 2024)",
+            "the ball game",
         ));
     }
     let constants = spec.constants();
@@ -369,8 +369,8 @@ fn plan_smd(config: &RunConfig, kind: AlgorithmKind) -> Result<Planned> {
 fn plan_algorithm_1(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
         config,
-        "the vertex draws' sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition \
-         3.3) is for one record replaced in one of the fixed disjoint batches of a public n",
+        "the sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition 3.3) is for \
+         one record replaced in a fixed batch of a public n",
     )?;
     plan_smd(config, AlgorithmKind::PrivateSmd)
 }
@@ -439,8 +439,8 @@ struct BiasReducedPlan {
 fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
         config,
-        "the per-batch sensitivity τ(2L₀/b)(2w_N + 1) (González, Guzmán & Paquette 2024, \
-         Proposition 3.17) is for one record replaced in one fixed batch of a public n",
+        "the per-batch sensitivity (González, Guzmán & Paquette 2024, Proposition 3.17) is \
+         for one record replaced in a fixed batch of a public n",
     )?;
     let (n, dims, constants) = simplex_game(config)?;
     let (params, theorem_applies) = theorem_3_14_or_smallest(

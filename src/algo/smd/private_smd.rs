@@ -983,9 +983,10 @@ mod tests {
         assert!(bad(params(SmdMode::Private, 5, 0)).contains("samples"));
         let mut p = params(SmdMode::Private, 5, 1);
         p.epsilon = f64::NAN;
-        assert!(bad(p).contains("epsilon"));
+        // Named by the page's labels of ε and δ.
+        assert!(bad(p).contains("privacy ε"));
         p.epsilon = 1.0;
         p.delta = 1.0;
-        assert!(bad(p).contains("delta"));
+        assert!(bad(p).starts_with("δ:"));
     }
 }

@@ -452,7 +452,7 @@ pub fn safeguard_bound(
         return Err(Error::invalid(
             "n",
             format!(
-                "fewer records or larger moduli: the certified residual {needed:.2e} must exceed the rounding allowance {:.2e}",
+                "lower it, or raise μx and μy: the certified residual {needed:.2e} must exceed the rounding allowance {:.2e}",
                 1e3 * f64::EPSILON * scale
             ),
             needed,
@@ -460,7 +460,11 @@ pub fn safeguard_bound(
     }
     let q = gda_contraction(constants);
     if q.is_nan() || q >= 1.0 {
-        return Err(Error::invalid("mu", "a contracting GDA step", q));
+        return Err(Error::invalid(
+            "minimax_solver",
+            "choose extragradient: gradient descent–ascent does not contract at these moduli",
+            "gradient descent–ascent",
+        ));
     }
     let ratio = 6.0 * d0 / needed;
     if ratio <= 1.0 {
