@@ -27,6 +27,7 @@
 //! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`](mod@reference): the optimisation problem.
 //!   [`minimax`]: two-block saddle problems and their duality gap.
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
+//! - [`plot_spec`]: the page's plot specs, parsed and checked (drawn by `wasm`).
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
 pub mod algo;
@@ -41,6 +42,7 @@ pub mod loss;
 pub mod minimax;
 pub mod noise;
 pub mod objective;
+pub mod plot_spec;
 pub mod privacy;
 pub mod reference;
 pub mod rng;

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::config::{DataSource, RunConfig};
-use crate::data::{CsvOptions, Dataset, LabelColumn, LabelRange, load_csv};
+use crate::data::{CsvOptions, Dataset, load_csv};
 use crate::error::Error;
 use crate::minimax::{RecordGame, SaddleProblem};
 use crate::session::problem::Posed;
@@ -177,35 +177,6 @@ pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
     Ok(obj.into())
 }
 
-/// The CSV options for a config's loss: margin losses need ±1 labels.
-fn csv_options(config: &RunConfig, label: LabelColumn) -> CsvOptions {
-    CsvOptions {
-        label,
-        delimiter: None,
-        header: None,
-        labels: if config.loss.is_margin() {
-            LabelRange::PlusMinusOne
-        } else {
-            LabelRange::Real
-        },
-    }
-}
-
-fn label_column(label: &str) -> Result<LabelColumn, Error> {
-    match label.trim() {
-        "" | "last" => Ok(LabelColumn::Last),
-        "first" => Ok(LabelColumn::First),
-        t => t
-            .parse::<usize>()
-            .map(|number| LabelColumn::Number { number })
-            .or_else(|_| {
-                Ok::<_, Error>(LabelColumn::Name {
-                    name: t.to_string(),
-                })
-            }),
-    }
-}
-
 /// Refuses a file of `bytes` bytes over the size the page reads ([`crate::data::MAX_CSV_BYTES`]),
 /// with the reason, at field `csv`: the page asks before it reads the file into memory.
 #[wasm_bindgen(js_name = checkCsvSize)]
@@ -234,8 +205,7 @@ pub fn inspect_csv(bytes: &[u8], config_json: &str, label: &str) -> Result<JsVal
 }
 
 fn load(bytes: &[u8], config: &RunConfig, label: &str) -> Result<Dataset, JsValue> {
-    let column = label_column(label).map_err(|e| to_js_error(&e))?;
-    load_csv(bytes, &csv_options(config, column)).map_err(|e| {
+    load_csv(bytes, &CsvOptions::for_page(label, config.loss.is_margin())).map_err(|e| {
         let obj = to_js_error(&e);
         set(obj.unchecked_ref(), "field", &JsValue::from_str("csv"));
         obj
