@@ -25,8 +25,8 @@ pub mod path;
 pub mod players;
 pub mod privacy;
 
+use serde::Deserializer;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer};
 
 use crate::error::{Error, Result};
 
@@ -151,9 +151,9 @@ impl Floats {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-impl<'de> Deserialize<'de> for Floats {
+impl<'de> serde::Deserialize<'de> for Floats {
     fn deserialize<D: Deserializer<'de>>(de: D) -> std::result::Result<Self, D::Error> {
-        let values = Vec::<f64>::deserialize(de)?;
+        let values = <Vec<f64> as serde::Deserialize>::deserialize(de)?;
         Floats::check_len::<D::Error>(values.len())?;
         Ok(Floats(values))
     }
