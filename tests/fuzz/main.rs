@@ -9,7 +9,7 @@
 //! The long run (issue 18 item 11; the README's development notes give the count run):
 //!
 //! ```sh
-//! FUZZ_EXECS=2500000 cargo test --release --test fuzz -- --ignored --nocapture
+//! FUZZ_EXECS=2500000 FUZZ_SEED=2026 cargo test --test fuzz -- --ignored --nocapture
 //! ```
 //!
 //! `FUZZ_EXECS` is per target; `FUZZ_TARGET=config|link|preview|csv|plot` runs one, `FUZZ_SEED` picks
@@ -71,7 +71,8 @@ fn selected() -> Vec<&'static Target> {
 }
 
 /// A few thousand inputs of every target, as part of the ordinary suite: the loop runs, its
-/// inputs are reproducible, and the first stream finds nothing.
+/// inputs are reproducible, and the first stream finds no crash and no broken invariant (slow
+/// inputs are printed, not failed on: the suite runs on noisy machines).
 #[test]
 fn fuzz_smoke() {
     for target in &TARGETS {
@@ -80,7 +81,10 @@ fn fuzz_smoke() {
         println!("{}", summary(&report));
         assert_eq!(report.execs, execs);
         assert!(
-            report.findings.is_empty(),
+            report
+                .findings
+                .iter()
+                .all(|f| matches!(f.kind, Kind::Slow(_))),
             "{}: {:?}",
             target.name,
             report
