@@ -29,6 +29,7 @@
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
 //! - [`figure`]: the geometry of the page's figures (log-axis ticks, bands, filled contours), with
 //!   no drawing.
+//! - [`plot_spec`]: the page's plot specs, parsed and checked (drawn by `wasm`).
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
 pub mod algo;
@@ -44,6 +45,7 @@ pub mod loss;
 pub mod minimax;
 pub mod noise;
 pub mod objective;
+pub mod plot_spec;
 pub mod privacy;
 pub mod reference;
 pub mod rng;

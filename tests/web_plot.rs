@@ -851,3 +851,242 @@ fn nan_is_the_no_value_of_a_step_and_the_excess_plot_skips_it() {
     // Steps 2–16 and 18–39: two pieces of 15 and 22 points, nothing drawn for the NaN steps.
     assert_eq!(lengths, [15, 22], "{svg}");
 }
+
+// ---- hostile specs (issue 18, item 11's acceptance) ----
+
+/// `full(kind)` with the value at `path` (keys and array indices) replaced by `value`.
+fn with(kind: &str, path: &[&str], value: JsValue) -> JsValue {
+    let spec = full(kind);
+    let mut node = spec.clone();
+    for key in &path[..path.len() - 1] {
+        node = get(&node, key);
+    }
+    set(&node, path[path.len() - 1], &value);
+    spec
+}
+
+/// A Float64Array of `n` ones: more values than any array of a spec may hold.
+fn huge(n: u32) -> JsValue {
+    let a = Float64Array::new_with_length(n);
+    a.fill(1.0, 0, n);
+    a.into()
+}
+
+/// Every hostile spec: (kind, spec, a word the error's field or message must contain).
+fn hostile_specs() -> Vec<(&'static str, JsValue, &'static str)> {
+    let mut cases = Vec::new();
+    // Non-finite scalars, each at the key that sets a view, a law or a fixed point.
+    let scalars: [(&str, &[&str]); 11] = [
+        ("path", &["extent"]),
+        ("path", &["wStar", "1"]),
+        ("path", &["sensitivityRadius"]),
+        ("path", &["domain", "radius"]),
+        ("noise", &["law", "sigma"]),
+        ("noise", &["law", "d"]),
+        ("features", &["threshold"]),
+        ("features", &["clippedFraction"]),
+        ("privacy", &["target"]),
+        ("privacy", &["span"]),
+        ("excess", &["series", "0", "color"]),
+    ];
+    for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        for (kind, path) in scalars {
+            let word = path
+                .iter()
+                .rev()
+                .find(|k| k.parse::<usize>().is_err())
+                .unwrap();
+            let word = if *word == "sigma" { "scale" } else { word };
+            cases.push((kind, with(kind, path, JsValue::from_f64(v)), word));
+        }
+        cases.push((
+            "players",
+            with("players", &["x", "1"], JsValue::from_f64(v)),
+            "x",
+        ));
+        let center = Array::of2(&JsValue::from_f64(v), &JsValue::from_f64(0.0));
+        cases.push(("path", with("path", &["center"], center.into()), "center"));
+    }
+    // Negative and zero sizes and scales.
+    for v in [-1.0, 0.0, -1e308] {
+        cases.push((
+            "path",
+            with("path", &["extent"], JsValue::from_f64(v)),
+            "extent",
+        ));
+        cases.push((
+            "features",
+            with("features", &["threshold"], JsValue::from_f64(v)),
+            "threshold",
+        ));
+        cases.push((
+            "noise",
+            with("noise", &["law", "sigma"], JsValue::from_f64(v)),
+            "scale",
+        ));
+    }
+    // Empty specs: every kind names its first required key.
+    for (kind, word) in [
+        ("excess", "series"),
+        ("path", "extent"),
+        ("noise", "norms"),
+        ("privacy", "series"),
+        ("features", "norms"),
+        ("players", "x"),
+    ] {
+        cases.push((kind, js("{}"), word));
+        cases.push((kind, JsValue::NULL, kind));
+        cases.push((kind, JsValue::from_str("{}"), kind));
+        cases.push((kind, js("[1, 2]"), kind));
+    }
+    // 10⁷ points (as the Float64Array a caller would send them in), refused before the copy.
+    let ten_million = 10_000_000;
+    cases.push((
+        "excess",
+        with("excess", &["series", "0", "x"], huge(ten_million)),
+        "x",
+    ));
+    cases.push((
+        "noise",
+        with("noise", &["norms"], huge(ten_million)),
+        "norms",
+    ));
+    cases.push((
+        "features",
+        with("features", &["norms"], huge(ten_million)),
+        "norms",
+    ));
+    cases.push((
+        "path",
+        with("path", &["paths", "0", "xy"], huge(ten_million)),
+        "xy",
+    ));
+    cases.push(("path", with("path", &["grid"], huge(ten_million)), "grid"));
+    cases.push((
+        "privacy",
+        with("privacy", &["series", "0", "eps"], huge(ten_million)),
+        "eps",
+    ));
+    // Wrong types and missing fields.
+    cases.push((
+        "path",
+        with("path", &["extent"], JsValue::from_str("1")),
+        "extent",
+    ));
+    cases.push(("excess", with("excess", &["series"], js("{}")), "series"));
+    cases.push((
+        "excess",
+        with("excess", &["series", "0", "mean"], JsValue::TRUE),
+        "mean",
+    ));
+    cases.push((
+        "noise",
+        with("noise", &["norms"], js(r#"[1, "x"]"#)),
+        "norms",
+    ));
+    cases.push((
+        "noise",
+        with("noise", &["law", "kind"], JsValue::from_str("cauchy")),
+        "law",
+    ));
+    cases.push((
+        "features",
+        with("features", &["clippedFraction"], JsValue::NULL),
+        "clippedFraction",
+    ));
+    cases.push((
+        "players",
+        with("players", &["y"], JsValue::from_f64(1.0)),
+        "y",
+    ));
+    cases.push((
+        "path",
+        with("path", &["domain"], js(r#"{"kind":"l2_ball"}"#)),
+        "radius",
+    ));
+    cases.push((
+        "privacy",
+        with("privacy", &["series", "0", "x"], JsValue::UNDEFINED),
+        "x",
+    ));
+    cases
+}
+
+/// Hostile specs to `drawPlot` and `plotSvg` are errors naming the key at fault, never panics
+/// (a panic in wasm kills the page's module); a valid spec still draws after all of them.
+#[wasm_bindgen_test]
+fn hostile_specs_are_errors_not_panics() {
+    let c = canvas(300, 200);
+    for (case, (kind, spec, word)) in hostile_specs().into_iter().enumerate() {
+        let err = draw_plot(kind, c.clone(), spec.clone())
+            .err()
+            .unwrap_or_else(|| panic!("case {case} ({kind}, {word}) was drawn"));
+        let field = get(&err, "field").as_string().unwrap_or_default();
+        let message = get(&err, "message").as_string().unwrap_or_default();
+        assert!(
+            field.contains(word) || message.contains(word),
+            "case {case} ({kind}): {field}: {message:?} should name {word:?}"
+        );
+        assert!(
+            plot_svg(kind, spec, 300, 200).is_err(),
+            "case {case} ({kind})"
+        );
+    }
+    // Sizes: zero, and negative ones (JS passes −5 as 2³² − 5), and huge ones.
+    for (w, h) in [
+        (0, 200),
+        (300, 0),
+        ((-5i32) as u32, 200),
+        (300, u32::MAX),
+        (100_000, 100),
+    ] {
+        let err = plot_svg("noise", full("noise"), w, h).unwrap_err();
+        assert_eq!(
+            get(&err, "field").as_string().as_deref(),
+            Some("size"),
+            "{w} × {h}"
+        );
+    }
+    // Non-finite data points are skipped, not drawn and not fatal (the page sends NaN excess
+    // before a reference exists): every kind still draws its axes.
+    for kind in ["excess", "path", "noise", "privacy", "features"] {
+        let spec = full(kind);
+        let poison = |v: &JsValue| {
+            if let Some(a) = v.dyn_ref::<Array>() {
+                for i in 0..a.length() {
+                    let x = a.get(i);
+                    if x.as_f64().is_some() {
+                        let bad = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][i as usize % 3];
+                        a.set(i, JsValue::from_f64(bad));
+                    }
+                }
+            }
+        };
+        for key in ["norms", "grid"] {
+            poison(&get(&spec, key));
+        }
+        for list in ["series", "paths", "releases"] {
+            if let Some(layers) = get(&spec, list).dyn_ref::<Array>() {
+                for layer in layers.iter() {
+                    for key in ["x", "mean", "lo", "hi", "eps", "xy", "theoryY"] {
+                        poison(&get(&layer, key));
+                    }
+                }
+            }
+        }
+        let c = canvas(300, 200);
+        draw_plot(kind, c.clone(), spec.clone())
+            .unwrap_or_else(|e| panic!("{kind} with non-finite data: {:?}", get(&e, "message")));
+        assert!(inked(&c) > 0, "{kind}: nothing drawn");
+        assert!(plot_svg(kind, spec, 300, 200).is_ok(), "{kind}");
+    }
+    // Degenerate canvases: drawing on them is an error or a no-op, never a panic.
+    for (w, h) in [(0, 0), (1, 1), (0, 300)] {
+        let tiny = canvas(w, h);
+        let _ = draw_plot("excess", tiny, full("excess"));
+    }
+    // The module survived: a valid spec still draws.
+    for kind in KINDS {
+        assert!(ink_of(kind, full(kind)) > 1000, "{kind} no longer draws");
+    }
+}

@@ -77,6 +77,48 @@ pub struct CsvOptions {
     pub labels: LabelRange,
 }
 
+impl LabelColumn {
+    /// The page's label-column field as a person types it: empty or "last", "first", a 1-based
+    /// column number, or else a header name.
+    pub fn from_page(text: &str) -> LabelColumn {
+        match text.trim() {
+            "" | "last" => LabelColumn::Last,
+            "first" => LabelColumn::First,
+            t => t
+                .parse::<usize>()
+                .map(|number| LabelColumn::Number { number })
+                .unwrap_or_else(|_| LabelColumn::Name {
+                    name: t.to_string(),
+                }),
+        }
+    }
+}
+
+impl CsvOptions {
+    /// The options the page loads a file with: the label column as typed (see
+    /// [`LabelColumn::from_page`]), delimiter and header detected, and ±1 labels for a margin
+    /// loss (`margin`), any finite label otherwise.
+    pub fn for_page(label: &str, margin: bool) -> CsvOptions {
+        CsvOptions {
+            label: LabelColumn::from_page(label),
+            delimiter: None,
+            header: None,
+            labels: LabelRange::for_loss(margin),
+        }
+    }
+}
+
+impl LabelRange {
+    /// The labels a loss accepts: ±1 for a margin loss (`margin`), any finite label otherwise.
+    pub fn for_loss(margin: bool) -> LabelRange {
+        if margin {
+            LabelRange::PlusMinusOne
+        } else {
+            LabelRange::Real
+        }
+    }
+}
+
 fn parse_err(line: u64, col: usize, message: impl Into<String>) -> Error {
     Error::Parse {
         line: line as usize,

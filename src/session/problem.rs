@@ -11,7 +11,7 @@ use crate::algo::noisy_gd::DpGdLeak;
 use crate::algo::registry;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{
-    CsvOptions, Dataset, GeneratorSpec, LabelColumn, LabelRange, Link, SparseSpec, Tail, Task,
+    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Tail, Task,
     clip_labels, generate, generate_sparse, load_csv,
 };
 use crate::domain::{Domain, DomainKind};
@@ -547,33 +547,13 @@ pub fn generator_spec(config: &RunConfig) -> GeneratorSpec {
 
 /// The labels `config`'s loss accepts: margin losses need ±1 labels.
 pub fn label_range(config: &RunConfig) -> LabelRange {
-    if config.loss.is_margin() {
-        LabelRange::PlusMinusOne
-    } else {
-        LabelRange::Real
-    }
+    LabelRange::for_loss(config.loss.is_margin())
 }
 
-/// How the page reads a CSV file for `config`'s loss (the page's worker and the terminal binary
-/// both read files this way): delimiter and header detected, ±1 labels for a margin loss, the
-/// label in column `label` — "last" (or empty), "first", a 1-based column number or a header name.
+/// How the page reads a CSV file for `config`'s loss ([`CsvOptions::for_page`]; the page's
+/// worker and the terminal binary both read files this way).
 pub fn csv_options(config: &RunConfig, label: &str) -> CsvOptions {
-    let label = match label.trim() {
-        "" | "last" => LabelColumn::Last,
-        "first" => LabelColumn::First,
-        t => t
-            .parse::<usize>()
-            .map(|number| LabelColumn::Number { number })
-            .unwrap_or_else(|_| LabelColumn::Name {
-                name: t.to_string(),
-            }),
-    };
-    CsvOptions {
-        label,
-        delimiter: None,
-        header: None,
-        labels: label_range(config),
-    }
+    CsvOptions::for_page(label, config.loss.is_margin())
 }
 
 /// Reads a CSV file for `config`'s loss as the page does ([`csv_options`]).

@@ -4,90 +4,17 @@
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use serde::Deserialize;
 
 use super::{
-    Bounds, FONT, Floats, GRID_COLOR, PlotError, at_least_a_decade, check_color, check_same_len,
-    clip_polyline_loglog, color, draw_axes, finite_range, log_axis, thin,
+    Bounds, FONT, GRID_COLOR, PlotError, at_least_a_decade, clip_polyline_loglog, color, draw_axes,
+    finite_range, log_axis, thin,
 };
-use crate::error::Error;
 use crate::figure::{BandPiece, band_pieces, log_tick_label};
-
-/// One algorithm's curve (compare mode has up to four).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Series {
-    /// Legend text, e.g. "DP-GD".
-    pub label: String,
-    /// Palette index 0..3.
-    #[serde(default)]
-    pub color: usize,
-    /// Gradient evaluations (full passes), increasing.
-    pub x: Floats,
-    /// Mean excess risk over repeats at `x` (one repeat: the run itself).
-    pub mean: Floats,
-    /// Lower edge of the band over repeats; empty (with `hi`) for no band.
-    #[serde(default)]
-    pub lo: Floats,
-    /// Upper edge of the band over repeats.
-    #[serde(default)]
-    pub hi: Floats,
-    /// Abscissae of the algorithm's theory bound; may be empty.
-    #[serde(default)]
-    pub theory_x: Floats,
-    /// The bound at `theory_x`, drawn dashed.
-    #[serde(default)]
-    pub theory_y: Floats,
-}
-
-/// The excess-risk plot.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExcessSpec {
-    /// One entry per algorithm.
-    pub series: Vec<Series>,
-    /// The caption.
-    #[serde(default = "default_title")]
-    pub title: String,
-    /// Why there is no reference F* (the excess columns are then NaN): the plot says so in
-    /// place of the curves instead of staying blank.
-    #[serde(default)]
-    pub unavailable: Option<String>,
-}
-
-fn default_title() -> String {
-    "excess empirical risk (non-private)".into()
-}
-
-/// At most this many algorithms are compared at once.
-const MAX_SERIES: usize = 4;
+use crate::plot_spec::excess::ExcessSpec;
 
 /// A loose bound may sit orders of magnitude above the data; the y axis stops this many times
 /// above the data's maximum so the measured curves stay readable.
 const THEORY_CLAMP: f64 = 1e3;
-
-impl ExcessSpec {
-    pub(super) fn check(&self) -> Result<(), Error> {
-        if self.series.len() > MAX_SERIES {
-            return Err(Error::invalid(
-                "excess.series",
-                format!("at most {MAX_SERIES} series"),
-                self.series.len(),
-            ));
-        }
-        for (i, s) in self.series.iter().enumerate() {
-            let f = |name: &str| format!("excess.series[{i}].{name}");
-            check_color(&f("color"), s.color)?;
-            check_same_len(&f("mean"), &s.mean, "x", &s.x)?;
-            if !(s.lo.is_empty() && s.hi.is_empty()) {
-                check_same_len(&f("lo"), &s.lo, "x", &s.x)?;
-                check_same_len(&f("hi"), &s.hi, "x", &s.x)?;
-            }
-            check_same_len(&f("theoryY"), &s.theory_y, "theoryX", &s.theory_x)?;
-        }
-        Ok(())
-    }
-}
 
 fn positive(v: f64) -> bool {
     v > 0.0

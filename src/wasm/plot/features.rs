@@ -4,39 +4,12 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use serde::Deserialize;
 
 use super::{
-    FONT, Floats, PALETTE, PlotError, at_least_a_decade, check_positive, draw_axes, finite_range,
-    log_axis, positive_finite, tick,
+    FONT, PALETTE, PlotError, at_least_a_decade, draw_axes, finite_range, log_axis,
+    positive_finite, tick,
 };
-use crate::error::Error;
-
-/// The feature-norm plot.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FeaturesSpec {
-    /// ‖xᵢ‖ before clipping (a sample of at most ~10⁴, chosen by the caller).
-    pub norms: Floats,
-    /// The declared clip bound: a vertical line.
-    pub threshold: f64,
-    /// The fraction of records clipped, shown in the caption.
-    pub clipped_fraction: f64,
-}
-
-impl FeaturesSpec {
-    pub(super) fn check(&self) -> Result<(), Error> {
-        check_positive("features.threshold", self.threshold)?;
-        if !(0.0..=1.0).contains(&self.clipped_fraction) {
-            return Err(Error::invalid(
-                "features.clippedFraction",
-                "a fraction in [0, 1]",
-                self.clipped_fraction,
-            ));
-        }
-        Ok(())
-    }
-}
+use crate::plot_spec::features::FeaturesSpec;
 
 /// Bars beyond the threshold: the records that clipping shortens.
 const CLIPPED_COLOR: RGBColor = PALETTE[1];

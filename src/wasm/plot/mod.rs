@@ -1,25 +1,12 @@
 //! The page's plots, drawn by plotters from plain JS "spec" objects.
 //!
-//! Each plot kind has one spec struct (deserialised from JS with `serde_wasm_bindgen`, camelCase
-//! keys) and one drawing function generic over plotters' [`DrawingBackend`]; the two entry points
-//! [`draw_plot`] (an `HtmlCanvasElement`, plotters-canvas) and [`plot_svg`] (a standalone SVG
-//! document, plotters' SVG backend) share them, so a figure exported as SVG is the figure on the
-//! page.
-//!
-//! A spec is parsed and checked completely before anything is drawn: a malformed spec is an
+//! Each plot kind's spec is parsed and checked by [`crate::plot_spec`] (target-independent, so
+//! fuzzed natively) before anything is drawn; here one drawing function per kind, generic over
+//! plotters' [`DrawingBackend`], serves the two entry points [`draw_plot`] (an
+//! `HtmlCanvasElement`, plotters-canvas) and [`plot_svg`] (a standalone SVG document, plotters'
+//! SVG backend), so a figure exported as SVG is the figure on the page. A malformed spec is an
 //! `Err` (a `{ field, message }` object like every other error of the wasm API) and leaves the
 //! canvas as it was.
-//!
-//! Conventions (chosen here, the issue leaves them open):
-//! - Data arrays may contain NaN (or, on log axes, non-positive) entries: they are skipped, and
-//!   break a line, because a run legitimately produces them (an iterate at the certified optimum
-//!   has excess 0). Arrays that must line up (`x`/`mean`, `lo`/`hi`, `theoryX`/`theoryY`, an
-//!   interleaved `xy`) must have matching lengths, and an empty data array is an empty plot (the
-//!   page draws before the first batch arrives).
-//! - Scalars that set the view or a law (`extent`, `sigma`, `threshold`, `target`, …) and fixed
-//!   points (`center`, `wStar`) must be finite, and scales > 0.
-//! - Unknown keys are ignored: `serde_wasm_bindgen` reads a struct's known keys only, so serde's
-//!   `deny_unknown_fields` has no effect on a JS object (a misspelt optional key takes its default).
 
 mod excess;
 mod features;
@@ -33,27 +20,21 @@ use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::error::Error;
 use crate::figure::log_ticks;
-
-use excess::ExcessSpec;
-use features::FeaturesSpec;
-use noise::NoiseSpec;
-use path::PathSpec;
-use players::PlayersSpec;
-use privacy::PrivacySpec;
+use crate::plot_spec::{Floats, PALETTE_SIZE, Spec};
 
 /// The only font: the page loads no web fonts (its Content-Security-Policy forbids them).
 const FONT: &str = "sans-serif";
 
 /// Okabe & Ito's colour-blind-safe palette (blue, orange, bluish green, reddish purple), indexed
 /// by a series' `color`.
-const PALETTE: [RGBColor; 4] = [
+const PALETTE: [RGBColor; PALETTE_SIZE] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
@@ -71,30 +52,24 @@ const GRID_COLOR: RGBColor = RGBColor(230, 230, 230);
 /// before the canvas is touched.
 #[wasm_bindgen(js_name = drawPlot)]
 pub fn draw_plot(kind: &str, canvas: HtmlCanvasElement, spec: JsValue) -> Result<(), JsValue> {
-    let spec = Spec::parse(kind, spec)?;
+    let spec = parse(kind, spec)?;
     need_document()?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
-    Ok(spec.render(&backend.into_drawing_area())?)
+    Ok(render(&spec, &backend.into_drawing_area())?)
 }
 
-/// The same plot as a standalone SVG document of `width` × `height` pixels.
+/// The same plot as a standalone SVG document of `width` × `height` pixels (each 1 to
+/// [`crate::plot_spec::MAX_SIDE`]).
 #[wasm_bindgen(js_name = plotSvg)]
 pub fn plot_svg(kind: &str, spec: JsValue, width: u32, height: u32) -> Result<String, JsValue> {
-    if width == 0 || height == 0 {
-        return Err(PlotError::from(Error::invalid(
-            "size",
-            "a width and height ≥ 1 pixel",
-            format!("{width} × {height}"),
-        ))
-        .into());
-    }
-    let spec = Spec::parse(kind, spec)?;
+    crate::plot_spec::check_size(width, height).map_err(PlotError::from)?;
+    let spec = parse(kind, spec)?;
     need_document()?;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        spec.render(&root)?;
+        render(&spec, &root)?;
     }
     Ok(svg)
 }
@@ -117,95 +92,42 @@ fn need_document() -> Result<(), PlotError> {
     }
 }
 
-/// A parsed and checked spec of one of the five kinds.
-enum Spec {
-    Excess(ExcessSpec),
-    Path(PathSpec),
-    Noise(NoiseSpec),
-    Privacy(PrivacySpec),
-    Features(FeaturesSpec),
-    Players(PlayersSpec),
+/// Reads and checks a spec from its JS value.
+fn parse(kind: &str, spec: JsValue) -> Result<Spec, PlotError> {
+    Ok(Spec::parse(
+        kind,
+        serde_wasm_bindgen::Deserializer::from(spec),
+    )?)
 }
 
-impl Spec {
-    fn parse(kind: &str, spec: JsValue) -> Result<Spec, PlotError> {
-        let spec = match kind {
-            "excess" => Spec::Excess(from_js(kind, spec)?),
-            "path" => Spec::Path(from_js(kind, spec)?),
-            "noise" => Spec::Noise(from_js(kind, spec)?),
-            "privacy" => Spec::Privacy(from_js(kind, spec)?),
-            "features" => Spec::Features(from_js(kind, spec)?),
-            "players" => Spec::Players(from_js(kind, spec)?),
-            other => {
-                return Err(Error::invalid(
-                    "kind",
-                    "one of excess, path, noise, privacy, features, players",
-                    format!("{other:?}"),
-                )
-                .into());
-            }
-        };
-        match &spec {
-            Spec::Excess(s) => s.check()?,
-            Spec::Path(s) => s.check()?,
-            Spec::Noise(s) => s.check()?,
-            Spec::Privacy(s) => s.check()?,
-            Spec::Features(s) => s.check()?,
-            Spec::Players(s) => s.check()?,
-        }
-        Ok(spec)
+fn render<DB: DrawingBackend>(spec: &Spec, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
+    root.fill(&WHITE)?;
+    match spec {
+        Spec::Excess(s) => excess::draw(root, s)?,
+        Spec::Path(s) => path::draw(root, s)?,
+        Spec::Noise(s) => noise::draw(root, s)?,
+        Spec::Privacy(s) => privacy::draw(root, s)?,
+        Spec::Features(s) => features::draw(root, s)?,
+        Spec::Players(s) => players::draw(root, s)?,
     }
-
-    fn render<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
-        root.fill(&WHITE)?;
-        match self {
-            Spec::Excess(s) => excess::draw(root, s)?,
-            Spec::Path(s) => path::draw(root, s)?,
-            Spec::Noise(s) => noise::draw(root, s)?,
-            Spec::Privacy(s) => privacy::draw(root, s)?,
-            Spec::Features(s) => features::draw(root, s)?,
-            Spec::Players(s) => players::draw(root, s)?,
-        }
-        root.present()?;
-        Ok(())
-    }
+    root.present()?;
+    Ok(())
 }
 
-/// Deserialises a spec, naming the path of the offending key (e.g. `series[1].mean`) on error.
-fn from_js<T: DeserializeOwned>(kind: &str, value: JsValue) -> Result<T, PlotError> {
-    serde_path_to_error::deserialize(serde_wasm_bindgen::Deserializer::from(value)).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." {
-            kind.to_string()
-        } else {
-            format!("{kind}.{path}")
-        };
-        Error::invalid(field, format!("a valid {kind} plot spec"), e.into_inner()).into()
-    })
-}
-
-/// A list of numbers that arrives from JS either as a plain Array or as a Float64Array. A
-/// Float64Array is copied in one go; anything else goes through serde's ordinary sequence path
-/// (so a string in an Array is an error, not a silent NaN).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Floats(pub Vec<f64>);
-
-impl std::ops::Deref for Floats {
-    type Target = [f64];
-    fn deref(&self) -> &[f64] {
-        &self.0
-    }
-}
-
+/// A list of numbers arrives from JS either as a plain Array or as a Float64Array. A
+/// Float64Array is copied in one go, after its length is checked; anything else goes through
+/// serde's ordinary sequence path (so a string in an Array is an error, not a silent NaN).
 impl<'de> Deserialize<'de> for Floats {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         let value: JsValue = serde_wasm_bindgen::preserve::deserialize(de)?;
         if let Some(typed) = value.dyn_ref::<js_sys::Float64Array>() {
+            Floats::check_len::<D::Error>(typed.length() as usize)?;
             return Ok(Floats(typed.to_vec()));
         }
-        serde_wasm_bindgen::from_value::<Vec<f64>>(value)
-            .map(Floats)
-            .map_err(|e| D::Error::custom(e.to_string()))
+        let values = serde_wasm_bindgen::from_value::<Vec<f64>>(value)
+            .map_err(|e| D::Error::custom(e.to_string()))?;
+        Floats::check_len::<D::Error>(values.len())?;
+        Ok(Floats(values))
     }
 }
 
@@ -238,61 +160,6 @@ impl From<PlotError> for JsValue {
                 format!("plotters failed: {message}"),
             )),
         }
-    }
-}
-
-// ---- checks shared by the specs ----
-
-/// A palette index.
-fn check_color(field: &str, color: usize) -> Result<(), Error> {
-    if color < PALETTE.len() {
-        Ok(())
-    } else {
-        Err(Error::invalid(field, "a palette index 0..3", color))
-    }
-}
-
-/// A finite scalar.
-fn check_finite(field: &str, v: f64) -> Result<(), Error> {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::invalid(field, "a finite number", v))
-    }
-}
-
-/// A finite scalar > 0 (a scale or a size).
-fn check_positive(field: &str, v: f64) -> Result<(), Error> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::invalid(field, "a finite number > 0", v))
-    }
-}
-
-/// Two arrays that pair up element by element.
-fn check_same_len(field: &str, a: &[f64], other: &str, b: &[f64]) -> Result<(), Error> {
-    if a.len() == b.len() {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            field,
-            format!("as many entries as {other} ({})", b.len()),
-            a.len(),
-        ))
-    }
-}
-
-/// An interleaved x0, y0, x1, y1, … array.
-fn check_pairs(field: &str, xy: &[f64]) -> Result<(), Error> {
-    if xy.len() % 2 == 0 {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            field,
-            "an even number of entries (x0, y0, x1, y1, …)",
-            xy.len(),
-        ))
     }
 }
 

@@ -3,44 +3,11 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use serde::Deserialize;
 
-use super::{
-    FONT, Floats, PALETTE, PlotError, check_positive, draw_axes, finite_range, positive_finite,
-    tick,
-};
+use super::{FONT, PALETTE, PlotError, draw_axes, finite_range, positive_finite, tick};
 use crate::algo::NoiseShape;
-use crate::error::Error;
+use crate::plot_spec::noise::NoiseSpec;
 use crate::stats::{gamma_p, ln_gamma};
-
-/// The noise plot.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NoiseSpec {
-    /// ‖noise‖₂ of each draw; NaN and 0 entries (steps that drew no noise) are ignored.
-    pub norms: Floats,
-    /// The law overlaid on the histogram (the preview's `noise`); none draws no curve.
-    #[serde(default)]
-    pub law: NoiseShape,
-    /// The caption; empty for one that states the draw count and the law.
-    #[serde(default)]
-    pub title: String,
-}
-
-impl NoiseSpec {
-    pub(super) fn check(&self) -> Result<(), Error> {
-        let (scale, d) = match self.law {
-            NoiseShape::Gaussian { sigma, d } => (sigma, d),
-            NoiseShape::L2Laplace { scale, d } => (scale, d),
-            NoiseShape::None => return Ok(()),
-        };
-        check_positive("noise.law scale", scale)?;
-        if d == 0 {
-            return Err(Error::invalid("noise.law.d", "a dimension ≥ 1", d));
-        }
-        Ok(())
-    }
-}
 
 /// The law of ‖z‖ the calibration promises, for drawing it.
 impl NoiseShape {

@@ -3,60 +3,11 @@
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use serde::Deserialize;
 
 use super::{
-    Bounds, FONT, Floats, GRID_COLOR, PlotError, check_color, check_positive, check_same_len,
-    clip_polyline, color, draw_axes, finite_range, thin, tick,
+    Bounds, FONT, GRID_COLOR, PlotError, clip_polyline, color, draw_axes, finite_range, thin, tick,
 };
-use crate::error::Error;
-
-/// One algorithm's privacy spending.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PrivacySeries {
-    /// Legend text.
-    #[serde(default)]
-    pub label: String,
-    /// Palette index 0..3.
-    #[serde(default)]
-    pub color: usize,
-    /// Steps.
-    pub x: Floats,
-    /// ε spent after each step.
-    pub eps: Floats,
-}
-
-/// The privacy plot.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PrivacySpec {
-    /// One entry per algorithm.
-    pub series: Vec<PrivacySeries>,
-    /// The claimed ε, a dashed line; `null` when the run claims no privacy (a non-private
-    /// baseline's ε = ∞), and the caption says so.
-    #[serde(default)]
-    pub target: Option<f64>,
-    /// The x axis's maximum (e.g. the planned number of steps); by default the data's.
-    #[serde(default)]
-    pub span: Option<f64>,
-}
-
-impl PrivacySpec {
-    pub(super) fn check(&self) -> Result<(), Error> {
-        if let Some(target) = self.target {
-            check_positive("privacy.target", target)?;
-        }
-        if let Some(span) = self.span {
-            check_positive("privacy.span", span)?;
-        }
-        for (i, s) in self.series.iter().enumerate() {
-            check_color(&format!("privacy.series[{i}].color"), s.color)?;
-            check_same_len(&format!("privacy.series[{i}].eps"), &s.eps, "x", &s.x)?;
-        }
-        Ok(())
-    }
-}
+use crate::plot_spec::privacy::PrivacySpec;
 
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,

@@ -1,0 +1,101 @@
+//! The players plot's spec: a game's two mixed strategies, the release and the equilibrium.
+
+use serde::Deserialize;
+
+use super::Floats;
+use crate::error::Error;
+
+/// Most strategies a player's chart draws (the games' dimension limit is 100).
+pub const MAX_STRATEGIES: usize = 200;
+
+/// The players plot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayersSpec {
+    /// x where the run stands (empty before the first step).
+    pub x: Floats,
+    /// y where the run stands.
+    pub y: Floats,
+    /// The released x (empty until the release).
+    #[serde(default)]
+    pub release_x: Floats,
+    /// The released y.
+    #[serde(default)]
+    pub release_y: Floats,
+    /// The mean game's equilibrium x, when known (empty otherwise).
+    #[serde(default)]
+    pub equilibrium_x: Floats,
+    /// The mean game's equilibrium y.
+    #[serde(default)]
+    pub equilibrium_y: Floats,
+}
+
+/// One player's bars, checked: every non-empty array of the player has the same length.
+pub struct Player<'a> {
+    /// The player's caption.
+    pub name: &'static str,
+    /// Where the run stands.
+    pub now: &'a [f64],
+    /// The release (empty until it happens).
+    pub release: &'a [f64],
+    /// The equilibrium (empty when unknown).
+    pub equilibrium: &'a [f64],
+}
+
+impl PlayersSpec {
+    /// The two players' arrays, x first.
+    pub fn players(&self) -> [Player<'_>; 2] {
+        [
+            Player {
+                name: "x (minimising player)",
+                now: &self.x,
+                release: &self.release_x,
+                equilibrium: &self.equilibrium_x,
+            },
+            Player {
+                name: "y (maximising player)",
+                now: &self.y,
+                release: &self.release_y,
+                equilibrium: &self.equilibrium_y,
+            },
+        ]
+    }
+
+    /// Checks the spec (see the module docs of [`super`]).
+    pub fn check(&self) -> Result<(), Error> {
+        let arrays = [
+            ("players.x", &self.x),
+            ("players.releaseX", &self.release_x),
+            ("players.equilibriumX", &self.equilibrium_x),
+            ("players.y", &self.y),
+            ("players.releaseY", &self.release_y),
+            ("players.equilibriumY", &self.equilibrium_y),
+        ];
+        for (field, values) in arrays {
+            if values.len() > MAX_STRATEGIES {
+                return Err(Error::invalid(
+                    field,
+                    format!("at most {MAX_STRATEGIES} strategies"),
+                    values.len(),
+                ));
+            }
+            if let Some(v) = values.iter().find(|v| !v.is_finite()) {
+                return Err(Error::invalid(field, "finite coordinates", v));
+            }
+        }
+        // Within a player, every array that is drawn has the player's length.
+        for player in arrays.chunks(3) {
+            let len = player.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+            if let Some((field, values)) =
+                player.iter().find(|(_, v)| !v.is_empty() && v.len() != len)
+            {
+                return Err(Error::invalid(
+                    *field,
+                    format!("{len} coordinates, like the player's other arrays"),
+                    values.len(),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

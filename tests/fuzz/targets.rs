@@ -1,0 +1,371 @@
+//! The fuzz targets: every parser a user reaches, with the seeds its mutants start from and
+//! what the page runs on an input the parser accepts.
+
+use std::sync::OnceLock;
+
+use arbitrary::{Result, Unstructured};
+use dp_playground::algo::family::ProblemKind;
+use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::config::RunConfig;
+use dp_playground::data::{CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, load_csv};
+use dp_playground::plot_spec::{KINDS, Spec};
+use dp_playground::session;
+use serde_json::{Value, json};
+
+use super::engine::Target;
+use super::mutate::{self, Words};
+
+/// Every target, in the order the loop runs them.
+pub const TARGETS: [Target; 5] = [
+    Target {
+        name: "config",
+        input: config_input,
+        exec: config_exec,
+        share: 1,
+    },
+    Target {
+        name: "link",
+        input: config_input,
+        exec: link_exec,
+        share: 1,
+    },
+    // A preview solves calibrations (tens to hundreds of milliseconds for some families in a
+    // debug build): a thousandth of the parsers' inputs.
+    Target {
+        name: "preview",
+        input: config_input,
+        exec: preview_exec,
+        share: 1000,
+    },
+    Target {
+        name: "csv",
+        input: csv_input,
+        exec: csv_exec,
+        share: 1,
+    },
+    Target {
+        name: "plot",
+        input: plot_input,
+        exec: plot_exec,
+        share: 1,
+    },
+];
+
+/// A seed corpus of JSON values with the words its mutations draw from.
+struct Corpus {
+    seeds: Vec<Value>,
+    keys: Vec<String>,
+    strings: Vec<String>,
+}
+
+impl Corpus {
+    fn new(seeds: Vec<Value>) -> Self {
+        let (mut keys, mut strings) = (Vec::new(), Vec::new());
+        for s in &seeds {
+            mutate::dictionary(s, &mut keys, &mut strings);
+        }
+        Corpus {
+            seeds,
+            keys,
+            strings,
+        }
+    }
+
+    fn mutant(&self, u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
+        let seed = u.choose(&self.seeds)?;
+        let words = Words {
+            keys: &self.keys,
+            strings: &self.strings,
+        };
+        mutate::json(u, seed, &words)
+    }
+}
+
+// ---- configs and links ----
+
+/// The links the page makes: the default, every algorithm picked from the menu (each need met,
+/// as the page's menu does), the saddle problem posed, and a compare set; plus every choice the
+/// config's enums offer, as words for the mutations.
+fn config_corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let base = RunConfig::default();
+        let mut configs = vec![base.clone()];
+        for family in FAMILIES {
+            configs.push(registry::pick(&base, family.kind).0);
+        }
+        if let Ok((saddle, _)) = registry::pose(&base, ProblemKind::Saddle) {
+            for family in FAMILIES {
+                configs.push(registry::pick(&saddle, family.kind).0);
+            }
+            configs.push(saddle);
+        }
+        let mut compare = base.clone();
+        compare.compare = FAMILIES.iter().skip(1).take(3).map(|f| f.kind).collect();
+        configs.push(compare);
+        let mut seeds: Vec<Value> = configs
+            .iter()
+            .filter_map(|c| serde_json::from_str(&c.to_json()).ok())
+            .collect();
+        // Choices a picked config does not show (losses, tails, domains, data sources) reach the
+        // dictionary through these.
+        seeds.extend([
+            json!({"loss": {"kind": "huber", "delta": 1.0}, "wrap": {"kind": "tilted", "tau": 1.0}}),
+            json!({"loss": {"kind": "smoothed_hinge", "gamma": 1.0}, "wrap": {"kind": "adversarial", "radius": 0.1}}),
+            json!({"loss": {"kind": "squared", "label_bound": 1.0}, "tail": {"kind": "student_t", "nu": 3.0}}),
+            json!({"tail": {"kind": "pareto_radial", "alpha": 3.0}, "data": "csv"}),
+            json!({"tail": {"kind": "log_normal", "sigma": 1.0}, "relation": "add_remove"}),
+            json!({"tail": {"kind": "contaminated", "p": 0.05, "scale": 10.0}}),
+        ]);
+        Corpus::new(seeds)
+    })
+}
+
+fn config_input(u: &mut Unstructured<'_>) -> Vec<u8> {
+    config_corpus().mutant(u).unwrap_or_default()
+}
+
+/// The strict parser (`normalizeConfig`, `preview`, `Session::new`): an accepted config passes
+/// the session's check, and its own JSON (the link the page then makes) reads back to the same
+/// config.
+fn config_exec(input: &[u8]) -> std::result::Result<(), String> {
+    // Text from JS is always valid UTF-8 by the time it reaches a `&str`.
+    let Ok(text) = std::str::from_utf8(input) else {
+        return Ok(());
+    };
+    let Ok(config) = RunConfig::from_json(text) else {
+        return Ok(());
+    };
+    config
+        .check()
+        .map_err(|e| format!("from_json accepted a config check refuses: {e}"))?;
+    match RunConfig::from_json(&config.to_json()) {
+        Ok(again) if again == config => Ok(()),
+        Ok(_) => Err("the config's own JSON reads back to another config".into()),
+        Err(e) => Err(format!("the config's own JSON is refused: {e}")),
+    }
+}
+
+/// The lenient link reader (`configFromLink`): whatever the link, the config it yields is valid.
+fn link_exec(input: &[u8]) -> std::result::Result<(), String> {
+    let Ok(text) = std::str::from_utf8(input) else {
+        return Ok(());
+    };
+    let (config, _errors) = RunConfig::from_json_lenient(text);
+    config
+        .validate()
+        .map_err(|e| format!("the lenient reader returned a config that does not validate: {e}"))
+}
+
+/// What a link reaches before a run: the previews of each lane (`previews`) and the composed
+/// guarantee (`composeRun`) of the strictly parsed config, or else of the leniently read one;
+/// then a pick from the menu and a problem posed (`pickAlgorithm`, `pickProblem`), chosen by
+/// the input, as a person would click next.
+fn preview_exec(input: &[u8]) -> std::result::Result<(), String> {
+    let Ok(text) = std::str::from_utf8(input) else {
+        return Ok(());
+    };
+    let config =
+        RunConfig::from_json(text).unwrap_or_else(|_| RunConfig::from_json_lenient(text).0);
+    for kind in config.algorithms() {
+        let _ = session::preview(&config.lane(kind));
+    }
+    let _ = session::publish::compose_run(&config);
+    let kind = FAMILIES[input.len() % FAMILIES.len()].kind;
+    let _ = session::preview(&registry::pick(&config, kind).0);
+    let problem = if input.len() % 2 == 0 {
+        ProblemKind::Saddle
+    } else {
+        ProblemKind::Minimisation
+    };
+    if let Ok((posed, _)) = registry::pose(&config, problem) {
+        let _ = session::preview(&posed);
+    }
+    Ok(())
+}
+
+// ---- CSV files ----
+
+/// The bad-input corpus, and well-formed files in each dialect the loader reads.
+fn csv_corpus() -> &'static Vec<Vec<u8>> {
+    static CORPUS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_csv");
+        let mut files: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+            .map(|entries| {
+                let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                paths.sort();
+                paths
+                    .into_iter()
+                    .filter_map(|p| std::fs::read(p).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.extend(
+            [
+                "x1,x2,y\n0.5,-1.25,1\n1e-3,2,-1\n-0.75,0.125,1\n3,4,-1\n",
+                "0.5;-1.25;1\r\n1e-3;2;-1\r\n-0.75;0.125;1\r\n",
+                "a\tb\tc\tlabel\n1\t2\t3\t0.5\n4\t5\t6\t-2.5\n7\t8\t9\t1e2\n",
+                "\u{feff}label,x\n1,0.1\n-1,0.2\n1,0.3\n-1,0.4\n",
+                "\"x\",\"y\"\n\"1.5\",\"1\"\n\"2.5\",\"-1\"\n",
+                "1,2,3,4,5,6,7,8,9,10,1\n10,9,8,7,6,5,4,3,2,1,-1\n",
+            ]
+            .map(|s| s.as_bytes().to_vec()),
+        );
+        files
+    })
+}
+
+/// Labels as a person types them in the page's label field.
+const LABELS: [&str; 10] = [
+    "",
+    "last",
+    "first",
+    "1",
+    "2",
+    "0",
+    "label",
+    "y",
+    "99999999999999999999",
+    " x1 ",
+];
+
+/// An input is one line of options — `<label>\t<margin 0/1>\t<delimiter: auto , ; tab or
+/// another>\t<header: auto 0 1>` — then the file's bytes.
+fn csv_input(u: &mut Unstructured<'_>) -> Vec<u8> {
+    let mut build = || -> Result<Vec<u8>> {
+        let label = if u.ratio(7, 8)? {
+            u.choose(&LABELS)?.to_string()
+        } else {
+            u.arbitrary::<String>()?.replace(['\t', '\n'], " ")
+        };
+        let margin = u.int_in_range(0..=1u8)?;
+        let delimiter = *u.choose(&["auto", "auto", "auto", ",", ";", "tab", "|"])?;
+        let header = *u.choose(&["auto", "auto", "0", "1"])?;
+        let seed = u.choose(csv_corpus())?;
+        let file = mutate::csv(u, seed)?;
+        let mut input = format!("{label}\t{margin}\t{delimiter}\t{header}\n").into_bytes();
+        input.extend(file);
+        Ok(input)
+    };
+    build().unwrap_or_default()
+}
+
+/// Splits an input into the options line (parsed as [`csv_input`] writes it) and the file.
+fn csv_options(input: &[u8]) -> Option<(CsvOptions, &str, &[u8])> {
+    let nl = input.iter().position(|&b| b == b'\n')?;
+    let line = std::str::from_utf8(&input[..nl]).ok()?;
+    let mut parts = line.split('\t');
+    let label = parts.next()?;
+    let margin = parts.next()? == "1";
+    let mut options = CsvOptions::for_page(label, margin);
+    options.delimiter = match parts.next()? {
+        "auto" => None,
+        "tab" => Some('\t'),
+        other => other.chars().next(),
+    };
+    options.header = match parts.next()? {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    };
+    Some((options, label, &input[nl + 1..]))
+}
+
+/// The CSV loader, as `inspectCsv` and `Session::new` call it (the page's options) and with
+/// the options set explicitly: a file it accepts holds at least one row, at most
+/// [`MAX_COLUMNS`] columns, finite numbers only, and ±1 labels where a margin loss asked.
+fn csv_exec(input: &[u8]) -> std::result::Result<(), String> {
+    let Some((options, label, file)) = csv_options(input) else {
+        return Ok(());
+    };
+    let page = CsvOptions::for_page(label, options.labels == LabelRange::PlusMinusOne);
+    for opts in [&page, &options] {
+        let Ok(data) = load_csv(file, opts) else {
+            continue;
+        };
+        if data.n() == 0 || data.d() == 0 || data.d() + 1 > MAX_COLUMNS {
+            return Err(format!(
+                "accepted a file of {} rows × {} features",
+                data.n(),
+                data.d()
+            ));
+        }
+        for (i, (x, y)) in data.samples().enumerate() {
+            if !y.is_finite() || x.iter().any(|v| !v.is_finite()) {
+                return Err(format!("row {i} holds a non-finite number"));
+            }
+            if opts.labels == LabelRange::PlusMinusOne && y != 1.0 && y != -1.0 {
+                return Err(format!("row {i}'s label {y} is not ±1 under a margin loss"));
+            }
+        }
+        if let LabelColumn::Number { number } = opts.label
+            && number > data.d() + 1
+        {
+            return Err(format!("label column {number} beyond the file's columns"));
+        }
+    }
+    Ok(())
+}
+
+// ---- plot specs ----
+
+/// Specs as the page builds them (www/plots.js), one or more per kind.
+fn plot_corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let curve: Vec<f64> = (0..40).map(|i| 0.9f64.powi(i)).collect();
+        let x: Vec<f64> = (1..=40).map(f64::from).collect();
+        let seeds = vec![
+            json!({"kind": "excess", "spec": {"series": [
+                {"label": "DP-GD", "color": 0, "x": x, "mean": curve, "lo": curve, "hi": curve,
+                 "theoryX": [1, 40], "theoryY": [0.5, 0.01]},
+                {"label": "output perturbation", "color": 1, "x": [1, 2], "mean": [0.1, 0.05]}],
+                "title": "excess", "unavailable": null}}),
+            json!({"kind": "excess", "spec": {"series": [], "unavailable": "no reference"}}),
+            json!({"kind": "path", "spec": {"extent": 1.5, "center": [0.1, -0.2],
+                "axisLabels": ["w₁", "w₂"], "grid": [1, 2, 3, 4, 5, 6, 7, 8, 9],
+                "domain": {"kind": "l2_ball", "radius": 1},
+                "paths": [{"color": 0, "label": "DP-GD", "xy": [0, 0, 0.5, 0.5, 0.7, 0.6]}],
+                "wStar": [0.7, 0.6], "sensitivityRadius": 0.1,
+                "releases": [{"color": 0, "xy": [0.6, 0.5, 0.8, 0.7]}]}}),
+            json!({"kind": "path", "spec": {"extent": 1, "domain": {"kind": "box", "lo": -1, "hi": 1}}}),
+            json!({"kind": "path", "spec": {"extent": 1, "domain": {"kind": "l1_ball", "radius": 0.5}}}),
+            json!({"kind": "path", "spec": {"extent": 1, "domain": {"kind": "simplex"}}}),
+            json!({"kind": "path", "spec": {"extent": 1, "domain": {"kind": "polyline", "xy": [0, 0, 1, 0, 0, 1]}}}),
+            json!({"kind": "path", "spec": {"extent": 1, "domain": {"kind": "unconstrained"}}}),
+            json!({"kind": "noise", "spec": {"norms": [0.3, 0.5, 0.2, 0.9],
+                "law": {"kind": "gaussian", "sigma": 0.1, "d": 10}, "title": "noise"}}),
+            json!({"kind": "noise", "spec": {"norms": [1, 2], "law": {"kind": "l2_laplace", "scale": 0.5, "d": 2}}}),
+            json!({"kind": "noise", "spec": {"norms": [], "law": {"kind": "none"}}}),
+            json!({"kind": "privacy", "spec": {"series": [{"label": "DP-GD", "color": 0,
+                "x": [1, 2, 3], "eps": [0.1, 0.2, 0.3]}], "target": 1, "span": 100}}),
+            json!({"kind": "privacy", "spec": {"series": [], "target": null}}),
+            json!({"kind": "features", "spec": {"norms": [0.5, 1, 2, 4], "threshold": 2,
+                "clippedFraction": 0.25}}),
+            json!({"kind": "players", "spec": {"x": [0.3, 0.7], "y": [0.5, 0.5],
+                "releaseX": [0.4, 0.6], "releaseY": [0.5, 0.5],
+                "equilibriumX": [0.5, 0.5], "equilibriumY": [0.5, 0.5]}}),
+        ];
+        Corpus::new(seeds)
+    })
+}
+
+/// An input is `{"kind": …, "spec": …}` mutated as a tree (so the kind is mutated too).
+fn plot_input(u: &mut Unstructured<'_>) -> Vec<u8> {
+    plot_corpus().mutant(u).unwrap_or_default()
+}
+
+/// The plot spec parser and checks `drawPlot` and `plotSvg` run before drawing.
+fn plot_exec(input: &[u8]) -> std::result::Result<(), String> {
+    let Ok(Value::Object(mut outer)) = serde_json::from_slice::<Value>(input) else {
+        return Ok(());
+    };
+    let kind = match outer.remove("kind") {
+        Some(Value::String(k)) => k,
+        _ => KINDS[input.len() % KINDS.len()].to_string(),
+    };
+    let spec = outer.remove("spec").unwrap_or(Value::Null);
+    let _ = Spec::parse(&kind, spec);
+    Ok(())
+}
