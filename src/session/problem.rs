@@ -11,8 +11,8 @@ use crate::algo::noisy_gd::DpGdLeak;
 use crate::algo::registry;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{
-    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Tail, Task,
-    clip_labels, generate, generate_sparse, load_csv,
+    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Tail, Task, clip_labels,
+    generate, generate_sparse, load_csv,
 };
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
