@@ -890,16 +890,7 @@ impl RunConfig {
                 Some((key, _)) if key == root => errors.push(e),
                 Some((key, value)) => errors.push(at_control(Error::invalid(
                     key,
-                    format!(
-                        "choose it again: it clashed with the link's {}{}, so the default is used",
-                        Control::label_of(&field).unwrap_or("other settings"),
-                        match &e {
-                            Error::InvalidParameter { got, .. } if !got.is_empty() => {
-                                format!(" ({})", got.chars().take(40).collect::<String>())
-                            }
-                            _ => String::new(),
-                        }
-                    ),
+                    clash_text(&field, &e),
                     value,
                 ))),
                 None => {
@@ -908,6 +899,37 @@ impl RunConfig {
                 }
             }
         }
+    }
+}
+
+/// What to do about a link's field that clashed with another of the link's settings (`field`,
+/// whose error `e` it caused): choose it again from the menu, which meets its needs; and why, in
+/// the other setting's own words (shortened, so the message stays one sentence a phone shows).
+fn clash_text(field: &str, e: &Error) -> String {
+    let label = Control::label_of(field).unwrap_or("other settings");
+    let shorten = |text: &str, most: usize| -> String {
+        let text = text.trim_end_matches('.');
+        if text.chars().count() > most {
+            text.chars().take(most).chain(['…']).collect()
+        } else {
+            text.to_string()
+        }
+    };
+    match e {
+        Error::InvalidParameter { expected, got, .. } => format!(
+            "choose it again from the menu, which sets what it needs (the link's {label}{}: {}); \
+             the default is used",
+            if got.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", shorten(got, 40))
+            },
+            shorten(expected, 110),
+        ),
+        _ => format!(
+            "choose it again from the menu, which sets what it needs (it clashed with the \
+             link's {label}); the default is used"
+        ),
     }
 }
 

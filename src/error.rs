@@ -8,7 +8,7 @@ use thiserror::Error;
 pub enum Error {
     /// A configuration value is out of its allowed range or of the wrong kind. Shown as the
     /// control's label, what to set (`expected`, an instruction or the value wanted) and the
-    /// value it has now ([`invalid_text`]).
+    /// value it has now (see `invalid_text`).
     #[error("{}", invalid_text(field, expected, got))]
     InvalidParameter {
         field: String,

@@ -198,7 +198,7 @@ fn bad_input_exits_non_zero_with_a_message_and_no_panic() {
     std::fs::write(&bad, r#"{"epsilon": -1}"#).unwrap();
     let cases: [(&[&str], &str); 5] = [
         (&["run", "no-such-file.json"], "not a file"),
-        (&["run", bad.to_str().unwrap()], "epsilon"),
+        (&["run", bad.to_str().unwrap()], "privacy ε"),
         (&["run", GOLDEN_CONFIG, "--csv", "x.csv"], "synthetic"),
         (
             &["sweep", GOLDEN_CONFIG, "--algorithms", "nope"],

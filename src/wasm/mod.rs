@@ -34,10 +34,18 @@ pub(crate) fn now_ms() -> f64 {
 
 /// A Rust error as a plain JS object `{ field, message }` (field is `null` when none applies).
 fn to_js_error(e: &Error) -> JsValue {
+    js_error(e.field(), &e.to_string())
+}
+
+/// The `{ field, message }` object the page shows next to control `field`.
+fn js_error(field: Option<&str>, message: &str) -> JsValue {
     let obj = Object::new();
-    let field = e.field().map_or(JsValue::NULL, JsValue::from_str);
-    set(&obj, "field", &field);
-    set(&obj, "message", &JsValue::from_str(&e.to_string()));
+    set(
+        &obj,
+        "field",
+        &field.map_or(JsValue::NULL, JsValue::from_str),
+    );
+    set(&obj, "message", &JsValue::from_str(message));
     obj.into()
 }
 

@@ -117,7 +117,7 @@ test('comparing with output perturbation at λ = 0 turns Play off instead of run
     // Rust names the comparison, and says why: λ.
     focused: () => document.activeElement.value === 'output_perturbation',
     label: /Fix “compare with/,
-    message: /^Play is off: compare: .*l2 > 0/,
+    message: /^Play is off: compare with: .*ridge λ: raise it above 0/,
     fix: () => page.uncheck('#compare input[value="output_perturbation"]'),
   });
   assert.deepEqual((await runConfig(page)).compare, []);

@@ -192,7 +192,7 @@ test('moving ε past 1 previews the new σ at once and the classical calibration
   assert.notEqual(await page.textContent('#guarantee-detail'), before);
   assert.match(await page.textContent('#guarantee-headline'), /ε = 3\.2,/);
   const classical = await page.$eval('#calibrations tbody tr', (r) => r.textContent);
-  assert.match(classical, /n\/a.*epsilon/);
+  assert.match(classical, /n\/a.*privacy ε/);
   assert.equal(await page.getAttribute('#status', 'data-state'), 'ready');
   assert.deepEqual(seen.errors, []);
   await context.close();
@@ -336,7 +336,7 @@ test('output perturbation: a link without a ridge is refused with the reason; pi
   // why (the link's algorithm falls back to the default), rather than adjusting it.
   const { context, page, seen } = await openPage(`#${encodeURIComponent(JSON.stringify({ algorithm: 'output_perturbation' }))}`);
   await page.waitForFunction(() => document.querySelector('#algorithm-error').textContent.length > 0);
-  assert.match(await page.textContent('#algorithm-error'), /l2.*strongly convex/);
+  assert.match(await page.textContent('#algorithm-error'), /choose it again.*ridge λ.*strongly convex/);
   assert.equal(await page.textContent('#algorithm-note'), '');
 
   // Picked from the menu (away and back), the ridge it needs is set and the note says why.

@@ -101,7 +101,7 @@ test('a game setting out of range is refused beside its control and the last run
   await page.fill('#entry_bound', '-1');
   await page.dispatchEvent('#entry_bound', 'change');
   await page.waitForFunction(() => document.getElementById('entry_bound-error').textContent !== '');
-  assert.match(await page.textContent('#entry_bound-error'), /entry_bound/);
+  assert.match(await page.textContent('#entry_bound-error'), /declared entry bound c: set it to a number/);
   assert.deepEqual(await configInUse(page), before, 'the last good run stays');
   // Fixed, it runs; and rock–paper–scissors in two strategies is refused at d.
   await page.fill('#entry_bound', '1');

@@ -154,11 +154,11 @@ impl From<PlotError> for JsValue {
     fn from(e: PlotError) -> JsValue {
         match e {
             PlotError::Spec(e) => super::to_js_error(&e),
-            PlotError::Draw(message) => super::to_js_error(&Error::invalid(
-                "canvas",
-                "a drawable surface",
-                format!("plotters failed: {message}"),
-            )),
+            // Not a setting the person chose: the reason is shown whole, not echoed as a value.
+            PlotError::Draw(message) => super::js_error(
+                Some("canvas"),
+                &format!("The plot could not be drawn: {message}."),
+            ),
         }
     }
 }
