@@ -3,8 +3,10 @@
 // copies the link and saves the run JSON and the diagnostics CSV; the binary, given that link,
 // releases the same bits and writes byte-identical files (both made by src/session/export.rs).
 //
-// The binary is built here with `cargo build --release --bin dp-playground` (the README command;
-// incremental after the first build) and run from target/release.
+// The binary is built here in the dev profile (`cargo build --bin dp-playground`, which the native
+// tests of `scripts/test` have already built, so CI pays no second, optimised build) and run from
+// target/debug. The profile changes no bit: the arithmetic is the same IEEE operations in the same
+// order (tests/cli.rs checks the dev build against the golden run the release wasm also matches).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -15,12 +17,12 @@ import { fileURLToPath } from 'node:url';
 import { session } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'target', 'release', 'dp-playground');
+const bin = join(root, 'target', 'debug', 'dp-playground');
 let lab;
 let out;
 
 before(async () => {
-  execFileSync('cargo', ['build', '--release', '--bin', 'dp-playground'], { cwd: root, stdio: 'inherit' });
+  execFileSync('cargo', ['build', '--bin', 'dp-playground'], { cwd: root, stdio: 'inherit' });
   out = mkdtempSync(join(tmpdir(), 'dp-playground-terminal-'));
   lab = await session();
 });
