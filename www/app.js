@@ -43,7 +43,7 @@ const LOSS_PARAMS = {
 };
 /** The default declared label bound of each residual loss (targets are clipped to it). */
 const LABEL_BOUNDS = { squared: 1, huber: 10, absolute: 10 };
-/** The parameter of each aggregation (seed 000 §7), with its label and default. */
+/** The parameter of each aggregation (Lowy & Razaviyayn 2021, "Output Perturbation for Differentially Private Convex Optimization", §7), with its label and default. */
 const WRAP_PARAMS = {
   tilted: ['tau', 'tilt τ', 1],
   adversarial: ['radius', 'perturbation radius ‖v‖ ≤', 0.1],
