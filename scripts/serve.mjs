@@ -1,5 +1,5 @@
-// A static file server for the playground, bound to 127.0.0.1 only. It serves index.html, www/
-// and docs/ with the MIME types ES modules and wasm streaming need, and a Content-Security-Policy
+// A static file server for the playground, bound to 127.0.0.1 only. It serves index.html, www/,
+// docs/ and lessons/ with the MIME types ES modules and wasm streaming need, and a Content-Security-Policy
 // that forbids every origin but this one (workers take their CSP from these headers).
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -43,7 +43,8 @@ function resolve(urlPath) {
     return null; // malformed percent-encoding
   }
   const rel = normalize(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
-  const allowed = rel === 'index.html' || rel.startsWith(`www${sep}`) || rel.startsWith(`docs${sep}`);
+  const allowed = rel === 'index.html' || rel.startsWith(`www${sep}`) || rel.startsWith(`docs${sep}`)
+    || rel.startsWith(`lessons${sep}`);
   return allowed && !rel.includes('..') ? join(root, rel) : null;
 }
 

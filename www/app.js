@@ -8,6 +8,7 @@ import init, {
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
+import { setupLessons } from './lessons.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -1022,6 +1023,8 @@ plotter = new Plotter(
   // "[object Object]".
   (e) => showError({ field: null, message: `A plot could not be drawn: ${e?.message ?? String(e)}` }),
 );
+// A lesson's link (`?lesson=…`) puts its preset in the hash before the page reads it.
+await setupLessons(() => { if (worker) restoreFromHash(); });
 config = configFromHash();
 syncControls();
 wireControls();
@@ -1035,13 +1038,15 @@ worker.onmessage = (event) => {
   onWorkerMessage(event);
 };
 worker.onerror = onWorkerError;
-window.addEventListener('hashchange', () => {
+/** A link was opened (or a lesson picked): the settings in the hash replace the page's. */
+function restoreFromHash() {
   clearErrors();
   // A link restores exactly what it says: the note of an earlier pick no longer applies.
   $('algorithm-note').textContent = '';
   config = configFromHash();
   syncControls();
   startRun();
-});
+}
+window.addEventListener('hashchange', restoreFromHash);
 // For the end-to-end tests: frames drawn, so a test can measure the page's frame rate.
 window.__dp = { plotter: () => plotter, run: () => run, received: () => ({ ...received }) };

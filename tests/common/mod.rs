@@ -2,12 +2,14 @@
 //! held to the same reference values and the same golden bits. Each test binary uses a part.
 #![allow(dead_code, unused_imports)]
 
+mod paper_names;
 mod privacy;
 mod reference;
 mod run;
 mod slope;
 mod wording;
 
+pub use paper_names::names_an_internal_number;
 pub use privacy::*;
 pub use reference::{check_reference, reference_data};
 pub use run::{GOLDEN_RUN, fingerprint, golden_config};

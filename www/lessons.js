@@ -1,0 +1,135 @@
+// Lessons (issue 16 item 1) and the embed mode (item 8). A lesson is data: one JSON file in
+// lessons/, listed in lessons/index.json (tests/lessons.rs fails when a file is missing from the
+// index, and runs every preset through the parser the page uses). Picking a lesson shows its text
+// and puts its preset in the URL hash, which the page then restores like any link; Play runs it.
+// `?lesson=<id>` opens a lesson directly; `?embed&lesson=<id>` shows only the plots and the
+// controls the lesson names, for an iframe in lecture notes.
+
+const $ = (id) => document.getElementById(id);
+const DIR = new URL('../lessons/', import.meta.url);
+
+/** The URL's query: `lesson` (an id) and `embed` (a flag). */
+function query() {
+  const params = new URLSearchParams(location.search);
+  return { id: params.get('lesson'), embed: params.has('embed'), params };
+}
+
+/** Fetches a JSON file of lessons/, with the file named in the error. */
+async function fetchJson(name) {
+  const response = await fetch(new URL(name, DIR));
+  if (!response.ok) throw new Error(`lessons/${name}: ${response.status} ${response.statusText}`);
+  try {
+    return await response.json();
+  } catch (e) {
+    throw new Error(`lessons/${name} is not valid JSON (${e.message})`);
+  }
+}
+
+/** Every lesson of the index, in its order. */
+async function loadLessons() {
+  const index = await fetchJson('index.json');
+  return Promise.all(index.lessons.map((id) => fetchJson(`${id}.json`)));
+}
+
+/** The hash a lesson's preset gives, written as the page writes its own links. */
+function presetHash(lesson) {
+  return `#${encodeURIComponent(JSON.stringify(lesson.preset))}`;
+}
+
+/** The URL of the page at `lesson` (keeping `embed` if it is on), with its preset in the hash. */
+function lessonUrl(lesson, params) {
+  const next = new URLSearchParams(params);
+  next.set('lesson', lesson.id);
+  // `embed` is a bare flag: URLSearchParams would write it "embed=".
+  const search = next.toString().replace(/(^|&)embed=(&|$)/, '$1embed$2');
+  return `${location.pathname}?${search}${presetHash(lesson)}`;
+}
+
+/** A labelled paragraph of the lesson ("What to watch", "Try next"). */
+function labelled(label, text, className) {
+  const p = Object.assign(document.createElement('p'), { className });
+  p.append(Object.assign(document.createElement('strong'), { textContent: `${label}: ` }), text);
+  return p;
+}
+
+/** Shows a lesson's text in the Lessons panel. */
+function show(lesson) {
+  const body = $('lesson-body');
+  const question = document.createElement('details');
+  question.className = 'lesson-question';
+  question.append(
+    Object.assign(document.createElement('summary'), { textContent: `Question: ${lesson.question}` }),
+    Object.assign(document.createElement('p'), { textContent: lesson.answer }),
+  );
+  body.replaceChildren(
+    Object.assign(document.createElement('h2'), { id: 'lesson-title', textContent: lesson.title }),
+    ...lesson.paragraphs.map((text) => Object.assign(document.createElement('p'), { textContent: text })),
+    labelled('What to watch', lesson.watch, 'lesson-watch'),
+    question,
+    labelled('Try next', lesson.try_next, 'lesson-next'),
+  );
+  body.dataset.lesson = lesson.id;
+  body.hidden = false;
+  $('lesson-reload').hidden = false;
+  $('lesson').value = lesson.id;
+}
+
+/**
+ * Embed mode: the plots, and above them only the run buttons and the controls the lesson names
+ * (moved, not copied, so the page's own listeners keep working). Everything else is hidden by
+ * the `embed` class (style.css).
+ */
+function embed(lesson) {
+  document.documentElement.classList.add('embed');
+  const keep = $('embed-controls');
+  if (lesson) keep.append(Object.assign(document.createElement('h2'), { textContent: lesson.title }));
+  for (const id of lesson?.controls ?? ['epsilon']) {
+    const control = $(id);
+    if (control) keep.append(control.closest('.field') ?? control);
+  }
+  keep.append(document.querySelector('.controls .buttons[aria-label="Run"]'), $('play-blocked'), $('progress'), $('run-error'));
+  keep.hidden = false;
+}
+
+/**
+ * Builds the Lessons menu and, for `?lesson=<id>`, shows that lesson and (when the URL holds no
+ * settings of its own) puts its preset in the hash before the page reads it. `restore()` is the
+ * page's "a link was opened": it reads the hash and prepares the run. Never throws: a missing or
+ * broken lesson file is said beside the menu, and the page works without lessons.
+ */
+export async function setupLessons(restore) {
+  const { id, embed: embedded, params } = query();
+  const menu = $('lesson');
+  const say = (text) => { $('lesson-error').textContent = text; };
+  let lessons = [];
+  try {
+    lessons = await loadLessons();
+  } catch (e) {
+    say(`The lessons could not be read: ${e.message}. Reload the page; the playground works without them.`);
+  }
+  menu.append(...lessons.map((l) => Object.assign(document.createElement('option'), { value: l.id, textContent: l.title })));
+  const byId = new Map(lessons.map((l) => [l.id, l]));
+  const pick = (lesson) => {
+    window.history.replaceState(null, '', lessonUrl(lesson, params));
+    show(lesson);
+    restore();
+  };
+  menu.addEventListener('change', () => {
+    const lesson = byId.get(menu.value);
+    if (lesson) pick(lesson);
+  });
+  $('lesson-reload').addEventListener('click', () => {
+    const lesson = byId.get(menu.value);
+    if (lesson) pick(lesson);
+  });
+  const lesson = id === null ? null : byId.get(id);
+  if (id !== null && !lesson && lessons.length > 0) {
+    say(`There is no lesson “${id}”: pick one from the Lessons menu.`);
+  }
+  if (lesson) {
+    show(lesson);
+    const settings = location.hash.replace(/^#/, '');
+    if (settings === '') window.history.replaceState(null, '', lessonUrl(lesson, params));
+  }
+  if (embedded) embed(lesson);
+}
