@@ -481,6 +481,19 @@ fn every_error_of_the_walk_names_its_control_by_label_and_says_what_to_do() {
     );
 }
 
+/// Issue 16 item 5: no message of the walk names a paper by the project's file numbers ("seed
+/// 002", "digest 000"): a person sees authors, title and year.
+#[test]
+fn no_error_of_the_walk_names_a_paper_by_an_internal_number() {
+    let bad: BTreeSet<String> = walked()
+        .raised
+        .iter()
+        .map(|r| r.error.to_string())
+        .filter(|m| common::names_an_internal_number(m))
+        .collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
 #[test]
 fn every_control_the_page_shows_has_an_error_line() {
     let lines = error_lines_on_the_page();
