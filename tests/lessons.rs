@@ -251,6 +251,87 @@ fn no_lesson_names_a_paper_by_an_internal_number() {
     }
 }
 
+/// σ of the main algorithm of `config`, as the page states it before the run.
+fn sigma(config: &RunConfig) -> f64 {
+    session::preview(config).expect("the preview").sigma
+}
+
+/// The answers' claims that a change of the code could make false, checked on the runs they
+/// describe (the numbers themselves are in the answers; `print_what_the_questions_ask_for`
+/// prints them).
+#[test]
+fn the_answers_hold_for_the_runs_they_describe() {
+    let ratio = |a: f64, b: f64| a / b;
+    // Noise against ε: the ℓ2-Laplace scale is sensitivity/ε; the excess falls ≈ 100-fold.
+    let (at_02, at_2) = (
+        variant("noise-vs-epsilon", "{}"),
+        variant("noise-vs-epsilon", r#"{"epsilon": 2}"#),
+    );
+    assert!((ratio(sigma(&at_02), sigma(&at_2)) - 10.0).abs() < 1e-9);
+    let e = ratio(run(at_02).excess[0].unwrap(), run(at_2).excess[0].unwrap());
+    assert!((30.0..300.0).contains(&e), "excess ratio {e}");
+    // Composition: a quarter of the steps halves σ, and the shorter run ends lower here.
+    let (long, short) = (
+        variant("composition-over-steps", "{}"),
+        variant("composition-over-steps", r#"{"steps": 100}"#),
+    );
+    assert!((ratio(sigma(&long), sigma(&short)) - 2.0).abs() < 1e-6);
+    assert!(run(short).excess[0] < run(long).excess[0]);
+    // Clipping: ten times C is ten times σ, and a lower released excess.
+    let (small, g) = (
+        variant("clipping-bias", "{}"),
+        variant("clipping-bias", r#"{"clip": 1}"#),
+    );
+    assert!((ratio(sigma(&g), sigma(&small)) - 10.0).abs() < 1e-6);
+    assert!(run(g).excess[0].unwrap() < run(small).excess[0].unwrap() / 3.0);
+    // Heavy tails at n = 4000: the clipped GD baseline releases the lowest excess risk.
+    let e = run(variant("heavy-tails-threshold", "{}")).excess;
+    let e: Vec<f64> = e.into_iter().map(|v| v.expect("a reference")).collect();
+    assert!(e[1] < e[0] && e[1] < e[2], "{e:?}");
+    // Output against gradient perturbation at ε = 0.5: output perturbation is lower.
+    let e = run(variant("output-vs-gradient", "{}")).excess;
+    assert!(e[0].unwrap() < e[1].unwrap(), "{e:?}");
+    // A solver swap changes the gradient count, never σ; GD is the cheapest here.
+    let counts: Vec<f64> = ["gd", "agd", "svrg"]
+        .iter()
+        .map(|solver| {
+            let config = variant(
+                "bring-your-own-solver",
+                &format!(r#"{{"solver": "{solver}"}}"#),
+            );
+            assert_eq!(
+                sigma(&config),
+                sigma(&variant("bring-your-own-solver", "{}"))
+            );
+            run(config).grad_evals[0]
+        })
+        .collect();
+    assert!(counts[0] < counts[1] && counts[1] < counts[2], "{counts:?}");
+    let sgd = variant("certificate-black-box", "{}");
+    let agd = variant("certificate-black-box", r#"{"solver": "agd"}"#);
+    assert_eq!(sigma(&sgd), sigma(&agd));
+    // DP-SVRG: the certified σ is larger, and its release worse; the headline is a guarantee.
+    let (printed, certified) = (
+        variant("svrg-as-printed", "{}"),
+        variant("svrg-as-printed", r#"{"svrg_noise": "certified"}"#),
+    );
+    assert!(!session::preview(&printed).unwrap().leaks.is_empty());
+    assert!(session::preview(&certified).unwrap().leaks.is_empty());
+    assert!(ratio(sigma(&certified), sigma(&printed)) > 2.0);
+    assert!(run(printed).excess[0] < run(certified).excess[0]);
+    // The private duality gap jumps at the release far above the certified solve's.
+    let gap = run(variant("private-duality-gap", "{}")).excess[0].unwrap();
+    assert!(gap > 0.1, "{gap}");
+    // Vertex sampling: the non-private baseline closes the gap further.
+    let e = run(variant("vertex-sampling", "{}")).excess;
+    assert!(e[1].unwrap() < e[0].unwrap() / 3.0, "{e:?}");
+    // Many releases: ten compose to more than one and less than ten times one.
+    let total = session::publish::compose_run(&variant("many-releases", "{}"))
+        .unwrap()
+        .epsilon;
+    assert!((1.0..5.0).contains(&total), "{total}");
+}
+
 /// What each preset shows, for checking the lessons' words against the runs.
 #[test]
 #[ignore]

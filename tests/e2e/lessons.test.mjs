@@ -108,6 +108,10 @@ test('a lesson picked from the menu loads its settings in one click, and Play ru
   await page.click('#lesson-reload');
   await page.waitForFunction((s) => JSON.parse(decodeURIComponent(location.hash.slice(1))).steps === s, lesson.preset.steps);
   assert.equal(await page.inputValue('#steps'), String(lesson.preset.steps));
+  // A link to a lesson that does not exist says so beside the menu, and the page still runs.
+  await page.goto(`${lab.base}?lesson=no-such-lesson`);
+  await ready(page);
+  assert.match(await page.textContent('#lesson-error'), /no lesson “no-such-lesson”: pick one from the Lessons menu/);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
