@@ -9,6 +9,7 @@ import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 import { setupLessons } from './lessons.js';
+import { citedIn } from './references.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -384,6 +385,7 @@ function showCard(kind) {
   if (!c) return;
   const rows = [['source', c.source], ['assumptions', c.assumptions], ['privacy', c.privacy],
     ['utility', c.utility], ['what to watch', c.watch], ...(c.summary ? [['in full', c.summary]] : []),
+    ['references', citedIn(c.source, c.privacy, c.utility, c.summary).join(' ')],
     ['code', `src/${c.module.replace('::', '/')}.rs`]];
   $('card-body').replaceChildren(...rows.flatMap(([k, v]) => [
     Object.assign(document.createElement('dt'), { textContent: k }),

@@ -2,7 +2,7 @@
 // its link, runs to its release and its question unfolds; a lesson picked from the menu loads in
 // one click; embed mode shows the plots and the lesson's few controls only; and no visible text
 // (every algorithm card picked from the menu, every lesson, the references) names a paper by the
-// project's file numbers.
+// project's file numbers, while every card lists its papers in full (venue or arXiv id).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -152,6 +152,12 @@ test('no visible text names a paper by an internal number: every card, every les
       && document.querySelector('#card-body dd') !== null, kind);
     await openAll();
     found.push(...await internalNumbers(page, kind));
+    // The card's papers in full, from the references list: with a venue or an arXiv id.
+    const references = await page.evaluate(() => {
+      const dt = [...document.querySelectorAll('#card-body dt')].find((d) => d.textContent === 'references');
+      return dt?.nextElementSibling.textContent ?? '';
+    });
+    assert.match(references, /arXiv:\d{4}\.\d{4,5}|NeurIPS|COLT|CCS|Journal/, `${kind}: its card's references`);
   }
   for (const lesson of lessons) {
     await page.selectOption('#lesson', lesson.id);
