@@ -8,6 +8,7 @@ import init, {
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
+import { SweepPanel } from './sweep.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -689,6 +690,8 @@ function applyConfig(candidate) {
 
 let worker;
 let plotter;
+/** The sweep panel (www/sweep.js); it reads the last valid settings. */
+let sweepPanel = null;
 
 function startRun(list) {
   runId += 1;
@@ -699,6 +702,7 @@ function startRun(list) {
     showError(e);
   }
   showComposed(config);
+  sweepPanel?.settingsChanged();
   describeProblem(config, null);
   worker.postMessage({
     type: ToWorker.CONFIGURE,
@@ -1026,6 +1030,7 @@ config = configFromHash();
 syncControls();
 wireControls();
 showCsvLimit();
+sweepPanel = new SweepPanel(() => (invalid ? null : config));
 // The worker starts only now, so its first message finds the page's own wasm ready.
 worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 // Every message counted as it arrives (stale ones too), so a test can prove that none came.
