@@ -224,9 +224,22 @@ export class SweepPanel {
     $('sweep-run').disabled = true;
     $('sweep-cancel').disabled = false;
     $('sweep-status').textContent = `Starting ${total} runs on ${workers} worker${workers > 1 ? 's' : ''}…`;
+    // Each worker stays on the point it has built while that point has tasks left; then it
+    // takes a point no worker has started, else helps with the point with the most left.
+    const started = new Set();
     const give = (w) => {
-      const task = queue.shift();
-      if (!task) return;
+      if (queue.length === 0) return;
+      let at = queue.findIndex((t) => t.point === w.point);
+      if (at < 0) at = queue.findIndex((t) => !started.has(t.point));
+      if (at < 0) {
+        const left = new Map();
+        for (const t of queue) left.set(t.point, (left.get(t.point) ?? 0) + 1);
+        const most = [...left].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+        at = queue.findIndex((t) => t.point === most);
+      }
+      const [task] = queue.splice(at, 1);
+      started.add(task.point);
+      w.point = task.point;
       pool.busy += 1;
       w.postMessage({ sweepId, ...message, task });
     };
@@ -321,7 +334,8 @@ export class SweepPanel {
       const slope = summary.slopes.find((s) => s.algorithm === kind);
       const theory = summary.theorySlopes.find((s) => s.algorithm === kind);
       return {
-        label: `${names[kind]}: slope ${fmt(slope?.slope)}${theory ? ` (theorem ${fmt(theory.slope)})` : ''}`,
+        label: `${names[kind]}: fitted slope ${fmt(slope?.slope)}`,
+        theoryLabel: theory ? `${names[kind]}, theorem's bound: slope ${fmt(theory.slope)}` : '',
         color,
         x,
         mean: idx.map((i) => num(summary.rows[i].mean)),

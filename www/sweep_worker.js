@@ -9,6 +9,8 @@ const ready = init();
 /** The plan of the sweep in progress, keyed by its settings and request. */
 let plan = null;
 let planKey = null;
+/** The point built last: { key, index, point }. */
+let built = null;
 
 function asError(e) {
   if (e && typeof e === 'object' && 'message' in e) return { field: e.field ?? null, message: String(e.message) };
@@ -21,18 +23,26 @@ self.onmessage = async ({ data }) => {
   try {
     const key = `${config}\n${request}`;
     if (key !== planKey) {
+      built?.point.free();
+      built = null;
       plan?.free();
       plan = new SweepPlan(config, request);
       planKey = key;
     }
-    const point = plan.point(task.point);
+    // The point built last is kept: the pool gives a worker more of the same point while any
+    // remains, so its data and reference are built once.
+    if (built?.key !== key || built.index !== task.point) {
+      built?.point.free();
+      built = null;
+      built = { key, index: task.point, point: plan.point(task.point) };
+    }
+    const { point } = built;
     const bound = point.bound() ?? null;
     for (let r = task.start; r < task.end; r += 1) {
       const metric = point.lane(r) ?? null;
       self.postMessage({ type: 'lane', sweepId, point: task.point, repeat: r, metric, bound });
     }
-    point.free();
-    self.postMessage({ type: 'task-done', sweepId });
+    self.postMessage({ type: 'task-done', sweepId, point: task.point });
   } catch (e) {
     self.postMessage({ type: 'error', sweepId, error: asError(e) });
   }

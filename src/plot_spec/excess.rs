@@ -31,6 +31,9 @@ pub struct Series {
     /// The bound at `theory_x`, drawn dashed.
     #[serde(default)]
     pub theory_y: Floats,
+    /// The bound's legend text; empty: the label followed by "bound".
+    #[serde(default)]
+    pub theory_label: String,
 }
 
 /// The excess-risk plot.

@@ -7,7 +7,7 @@
 //! - the request as the page's panel sends it, with limits a tab can afford and errors naming
 //!   the panel's controls ([`SweepRequest`], [`PageSweep::new`]);
 //! - the tasks a pool shares out ([`PageSweep::tasks`]): contiguous repeats of one point, so a
-//!   worker builds a point's data and reference once per task;
+//!   worker that stays on a point builds its data and reference once;
 //! - one point's lanes run one at a time ([`PointLanes`]), so a worker can report each lane;
 //! - what the whole sweep publishes, composed from the configs alone ([`PageSweep::composition`]);
 //! - the theorem's bound at each point and its own fitted slope ([`PageSummary`]).
@@ -207,13 +207,12 @@ impl PageSweep {
         publish::compose_runs(&configs)
     }
 
-    /// The tasks for a pool of `workers`: each point's repeats cut into contiguous pieces, about
-    /// three tasks per worker in all (so a worker that finishes early takes another), never
-    /// fewer than one repeat each. Point-major, so the plot fills point by point.
+    /// The tasks for a pool of `workers`: each point's repeats cut into `workers` contiguous
+    /// pieces (none empty), point-major. A pool that keeps each worker on the point it has
+    /// built builds each point about once, and at the end every worker can still help with the
+    /// last point; one worker gets one task per point.
     pub fn tasks(&self, workers: usize) -> Vec<Task> {
-        let workers = workers.max(1);
-        let points = self.points.len().max(1);
-        let pieces = (3 * workers).div_ceil(points).clamp(1, self.repeats.max(1));
+        let pieces = workers.clamp(1, self.repeats.max(1));
         let size = self.repeats.div_ceil(pieces).max(1);
         let mut out = Vec::new();
         for point in 0..self.points.len() {

@@ -93,7 +93,7 @@ test('a sweep of 5 ε values × R = 10 for output perturbation (δ = 0): progres
   const svg = await saveDownload(page, '#sweep-svg');
   assert.match(svg.text, /^<svg/);
   assert.match(svg.text, /privacy ε/);
-  assert.ok(svg.text.includes(`slope ${String(Number(slope.toPrecision(3)))}`), 'the legend gives the fitted slope');
+  assert.ok(svg.text.includes(`fitted slope ${String(Number(slope.toPrecision(3)))}`), 'the legend gives the fitted slope');
 
   // A long sweep (over n up to 10⁵, 500 runs), cancelled mid-way: no more progress, the last
   // finished sweep stays.

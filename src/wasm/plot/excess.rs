@@ -106,11 +106,14 @@ pub(super) fn draw<DB: DrawingBackend>(
             let series =
                 chart.draw_series(DashedLineSeries::new(piece, 6, 4, c.stroke_width(2)))?;
             if k == 0 {
-                series
-                    .label(format!("{} bound", s.label))
-                    .legend(move |(x, y)| {
-                        DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, c.stroke_width(2))
-                    });
+                let label = if s.theory_label.is_empty() {
+                    format!("{} bound", s.label)
+                } else {
+                    s.theory_label.clone()
+                };
+                series.label(label).legend(move |(x, y)| {
+                    DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, c.stroke_width(2))
+                });
             }
         }
         let data = clip_polyline_loglog(s.x.iter().copied().zip(s.mean.iter().copied()), b);
