@@ -10,6 +10,7 @@ import { Plotter, RunHistory, svgOf } from './plots.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 import { setupLessons } from './lessons.js';
 import { citedIn } from './references.js';
+import { SweepPanel } from './sweep.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -692,6 +693,8 @@ function applyConfig(candidate) {
 
 let worker;
 let plotter;
+/** The sweep panel (www/sweep.js); it reads the last valid settings. */
+let sweepPanel = null;
 
 function startRun(list) {
   runId += 1;
@@ -702,6 +705,7 @@ function startRun(list) {
     showError(e);
   }
   showComposed(config);
+  sweepPanel?.settingsChanged();
   describeProblem(config, null);
   worker.postMessage({
     type: ToWorker.CONFIGURE,
@@ -1031,6 +1035,7 @@ config = configFromHash();
 syncControls();
 wireControls();
 showCsvLimit();
+sweepPanel = new SweepPanel(() => (invalid ? null : config));
 // The worker starts only now, so its first message finds the page's own wasm ready.
 worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 // Every message counted as it arrives (stale ones too), so a test can prove that none came.

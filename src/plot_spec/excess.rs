@@ -31,6 +31,9 @@ pub struct Series {
     /// The bound at `theory_x`, drawn dashed.
     #[serde(default)]
     pub theory_y: Floats,
+    /// The bound's legend text; empty: the label followed by "bound".
+    #[serde(default)]
+    pub theory_label: String,
 }
 
 /// The excess-risk plot.
@@ -46,6 +49,20 @@ pub struct ExcessSpec {
     /// place of the curves instead of staying blank.
     #[serde(default)]
     pub unavailable: Option<String>,
+    /// The x axis's label (a sweep draws the same plot against ε or n).
+    #[serde(default = "default_x_label")]
+    pub x_label: String,
+    /// The y axis's label (a sweep of a game draws the duality gap).
+    #[serde(default = "default_y_label")]
+    pub y_label: String,
+}
+
+fn default_x_label() -> String {
+    "gradient evaluations (full passes)".into()
+}
+
+fn default_y_label() -> String {
+    "F(w) − F*".into()
 }
 
 fn default_title() -> String {

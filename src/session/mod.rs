@@ -8,6 +8,7 @@
 //! - [`View`]: the square of the parameter plane the page draws, and F on a grid over it.
 //! - [`export`]: the run JSON and diagnostics CSV the page and the terminal binary write.
 //! - [`sweep`]: a grid of runs over ε and n, lane by lane, for the terminal binary.
+//! - [`sweep_lanes`]: the same grid cut into tasks for the page's pool of workers.
 //!
 //! [`RunConfig`]: crate::config::RunConfig
 
@@ -18,6 +19,7 @@ pub mod prepare;
 pub mod problem;
 pub mod publish;
 pub mod sweep;
+pub mod sweep_lanes;
 
 mod lab;
 mod run;

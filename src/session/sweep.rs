@@ -86,11 +86,15 @@ impl SweepSpec {
                         repeats: self.repeats,
                         ..picked.clone()
                     };
+                    // The whole refusal is restated (an echoed value would be cut at 40 chars).
                     config.validate().map_err(|e| {
                         Error::invalid(
                             format!("{} at ε = {epsilon}, n = {n}", algorithm.key()),
-                            "settings the run accepts",
-                            e,
+                            format!(
+                                "change what it refuses ({})",
+                                e.to_string().trim_end_matches('.')
+                            ),
+                            "",
                         )
                     })?;
                     points.push(Point {

@@ -1,5 +1,6 @@
 //! Excess empirical risk against gradient evaluations (log-log): the mean over repeats with its
-//! band, per algorithm, and each algorithm's theory bound dashed.
+//! band, per algorithm, and each algorithm's theory bound dashed. A sweep draws the same plot
+//! against ε or n (its axis labels are the spec's).
 
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -67,12 +68,9 @@ pub(super) fn draw<DB: DrawingBackend>(
         .y_label_area_size(60)
         .caption(&spec.title, (FONT, 15))
         .build_cartesian_2d(log_axis(b.x), log_axis(b.y))?;
-    draw_axes(
-        &mut chart,
-        "gradient evaluations (full passes)",
-        "F(w) − F*",
-        &|v| log_tick_label(*v),
-    )?;
+    draw_axes(&mut chart, &spec.x_label, &spec.y_label, &|v| {
+        log_tick_label(*v)
+    })?;
 
     // Bands first, so that every line is drawn over every band. A band is cut wherever its
     // series has no value (NaN) or, on these log axes, a non-positive one: it never bridges a
@@ -108,11 +106,14 @@ pub(super) fn draw<DB: DrawingBackend>(
             let series =
                 chart.draw_series(DashedLineSeries::new(piece, 6, 4, c.stroke_width(2)))?;
             if k == 0 {
-                series
-                    .label(format!("{} bound", s.label))
-                    .legend(move |(x, y)| {
-                        DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, c.stroke_width(2))
-                    });
+                let label = if s.theory_label.is_empty() {
+                    format!("{} bound", s.label)
+                } else {
+                    s.theory_label.clone()
+                };
+                series.label(label).legend(move |(x, y)| {
+                    DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, c.stroke_width(2))
+                });
             }
         }
         let data = clip_polyline_loglog(s.x.iter().copied().zip(s.mean.iter().copied()), b);
