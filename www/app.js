@@ -8,6 +8,8 @@ import init, {
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
+import { mountNeighbours } from './neighbours.js';
+import { mountAudit } from './audit.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -1025,6 +1027,9 @@ plotter = new Plotter(
 config = configFromHash();
 syncControls();
 wireControls();
+// The teaching panels read the page's current settings when they start a job.
+mountNeighbours(() => config);
+mountAudit(() => config);
 showCsvLimit();
 // The worker starts only now, so its first message finds the page's own wasm ready.
 worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
