@@ -3,7 +3,7 @@
 //! toy pairs, and the audit tab's chunked audits and scenarios. Fixed seeds throughout.
 
 use dp_playground::audit::neighbours::{
-    Differing, LossLaw, NeighbourJob, TOY_N, fitted_losses, losses, neighbour_target,
+    Differing, LossLaw, NeighbourJob, fitted_losses, losses, neighbour_target, toy_n,
 };
 use dp_playground::audit::scenarios::{AuditJob, SCENARIOS, scenario_for};
 use dp_playground::audit::{
@@ -173,15 +173,17 @@ fn neighbouring_view_of_dp_gd_shows_its_leak() {
 #[test]
 fn neighbouring_view_of_output_perturbation() {
     // Pure ε = 1 (ℓ2-Laplace in one dimension): the law is Laplace with Δ_T/b = ε, its profile
-    // reaches δ = 0 at ε. The label flip attains Δ_F < Δ_T, so the fitted losses stay within
-    // [−ε, ε] (up to the fit), and D's releases sit above D′'s.
+    // reaches δ = 0 at ε. The label flip moves the minimiser by Δ_F = 2 < Δ_T (n = 10): D's
+    // releases sit above D′'s by more than half of it, and the fitted losses have a mean
+    // between 0 and ε.
     let config = page(AlgorithmKind::OutputPerturbation, 0.0, 1, false);
     let v = view_of(&config, Differing::LabelFlip, 2_000);
     let LossLaw::Laplace { epsilon } = v.law else {
         panic!("{:?}", v.law)
     };
     assert!((epsilon - 1.0).abs() < 1e-9, "{epsilon}");
-    assert!(v.means[0] > v.means[1], "{:?}", v.means);
+    assert!(v.means[0] - v.means[1] > 1.0, "{:?}", v.means);
+    assert!(v.loss.mean > 0.0 && v.loss.mean < 1.0, "{}", v.loss.mean);
     assert_eq!(v.loss.atoms.len(), 2);
     assert!(!v.audit.violation, "{:?}", v.audit);
     // With δ > 0 the same family releases with Gaussian noise.
@@ -204,14 +206,15 @@ fn the_records_differ_as_named_and_other_families_are_refused() {
         let t = neighbour_target(&config, record).unwrap();
         use dp_playground::audit::Side;
         let (d, dp) = (&t.problem(Side::D).data, &t.problem(Side::DPrime).data);
-        assert_eq!((d.n(), dp.n()), (TOY_N, TOY_N));
+        let n = toy_n(AlgorithmKind::NoisyGd);
+        assert_eq!((d.n(), dp.n()), (n, n));
         // Only the first record differs.
         assert_ne!(
             (d.features(0)[0], d.label(0)),
             (dp.features(0)[0], dp.label(0)),
             "{record:?}"
         );
-        for i in 1..TOY_N {
+        for i in 1..n {
             assert_eq!(
                 (d.features(i)[0], d.label(i)),
                 (dp.features(i)[0], dp.label(i))
@@ -228,7 +231,8 @@ fn the_records_differ_as_named_and_other_families_are_refused() {
             .unwrap();
         assert_eq!(err.field(), Some("algorithm"), "{kind:?}");
         assert!(
-            err.to_string().contains("DP-GD and output perturbation"),
+            err.to_string()
+                .contains("pick DP-GD or output perturbation"),
             "{err}"
         );
     }

@@ -93,7 +93,7 @@ async function run(getConfig) {
       $('neighbours-status').textContent = 'cancelled';
     }
   } catch (e) {
-    $('neighbours-error').textContent = e.field === 'algorithm' ? `Not available for this algorithm: ${e.message}.` : e.message;
+    $('neighbours-error').textContent = e.field === 'algorithm' ? `Not available for this algorithm. ${e.message}` : e.message;
     $('neighbours-status').textContent = '';
   } finally {
     setRunning(false);

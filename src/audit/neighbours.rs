@@ -44,8 +44,6 @@ use crate::privacy::ApproxDp;
 use crate::privacy::calibration::gaussian_delta;
 use crate::rng::{DpRng, Stream, seeded};
 
-/// Records in each dataset of the toy pair.
-pub const TOY_N: usize = 100;
 /// Most steps of an iterative family the view runs (the page's `steps`, capped here).
 pub const MAX_STEPS: usize = 50;
 /// Fewest and most runs per side.
@@ -67,47 +65,79 @@ pub enum Differing {
     LabelFlip,
 }
 
-/// The families the view runs, and why the others are not offered.
-pub const UNAVAILABLE: &str = "the neighbouring view runs DP-GD and output perturbation: their \
-     toy pairs attain the sensitivity and their noise laws have a privacy loss in closed form. \
-     Subsampled, variance-reduced, mirror-descent and game algorithms compose noise with \
-     data-dependent steps, and the exponential mechanism samples rather than adds noise; audit \
-     them in the audit tab instead";
+/// The families the view runs, and why the others are not offered (the refusal's words).
+pub const UNAVAILABLE: &str = "pick DP-GD or output perturbation for the neighbouring view: \
+     they have a toy pair that attains their sensitivity and noise whose privacy loss has a \
+     closed form. Subsampled noise, sampling mechanisms and games would each need their own; \
+     audit the others in the audit tab";
 
-/// The toy pair both families run on (d = 1, Huber loss with threshold 1, declared feature bound 1
-/// and label bound 10, so G = 1): n − 1 records (0, 0), whose loss does not depend on w, and D's
-/// first record (1, +10), whose residual stays beyond the threshold on |w| < 9, so its gradient
-/// is the constant −1. D′'s worst cases (the outlier clipped to (−1, 10), the flip (1, −10)) have
-/// the gradient +1: the mean gradients differ by exactly 2G/n, the sensitivity, everywhere. So
-/// DP-GD's releases differ by the sum of those steps and its privacy loss is close to the worst
-/// case N(μ, 2μ); output perturbation's minimisers differ by Δ_F (its noise covers Δ_T > Δ_F).
-const SHARED: (f64, f64) = (0.0, 0.0);
+/// A toy pair: n records, n − 1 copies of `shared` and D's `first` record, in one dimension under
+/// the Huber loss (threshold 1, declared feature bound 1, label bound 10, so G = 1). D's record
+/// (1, +10) has its residual beyond the threshold wherever |w| < 9, so its gradient is the
+/// constant −1; D′'s worst cases (the outlier clipped to (−1, 10), the flip (1, −10)) have the
+/// constant gradient +1. The mean gradients differ by exactly 2G/n, the sensitivity, everywhere.
+struct Toy {
+    n: usize,
+    shared: (f64, f64),
+}
+
 const FIRST: (f64, f64) = (1.0, 10.0);
 const LABEL_BOUND: f64 = 10.0;
 
+/// The toy of each family the view runs.
+fn toy(algorithm: AlgorithmKind) -> Result<Toy> {
+    match algorithm {
+        // Shared records (0, 0) with zero gradient: DP-GD's releases differ by the sum of its
+        // steps' differences and stay well inside |w| < 9 (n = 100 keeps the noise small), so
+        // its privacy loss is close to the worst case N(μ, 2μ).
+        AlgorithmKind::NoisyGd => Ok(Toy {
+            n: 100,
+            shared: (0.0, 0.0),
+        }),
+        // Shared records (0.5, 10), whose gradient is the constant −0.5 too: F is linear plus
+        // the ridge λ/2 w², so the minimisers (9·0.5 ± 1)/(nλ) = 5.5 and 3.5 (n = 10, λ = 0.1)
+        // sit exactly Δ_F = 2 apart, and both lie beyond the certified accuracy ρ ≈ 0.7 Δ_F of
+        // the page's default α from the solver's start 0, so the certified points differ too.
+        // (With a pair centred at 0, as in the audit's, the solver may certify at its start on
+        // both sides and the two clouds coincide.)
+        AlgorithmKind::OutputPerturbation => Ok(Toy {
+            n: 10,
+            shared: (0.5, 10.0),
+        }),
+        _ => Err(Error::invalid("algorithm", UNAVAILABLE, "")),
+    }
+}
+
+/// Records in each dataset of `algorithm`'s toy pair (100 for DP-GD, 10 for output
+/// perturbation; 0 for a family the view does not run).
+pub fn toy_n(algorithm: AlgorithmKind) -> usize {
+    toy(algorithm).map_or(0, |t| t.n)
+}
+
 /// The page's `config` as the view runs it: its family, ε, δ, steps (at most [`MAX_STEPS`]),
-/// base solver, Gaussian calibration and demonstration switch, on the toy pair of [`TOY_N`]
+/// base solver, Gaussian calibration and demonstration switch, on the toy pair of [`toy_n`]
 /// one-dimensional records (replace-one) whose first record is replaced as `differing` says.
 /// DP-GD runs with the settings of its audit ([`super::dp_gd_target`]: η = 1, radius 100, ridge
 /// 0.01) on the Huber loss, output perturbation with those of its own
 /// ([`super::output_perturbation_target`]).
 /// Errors name the control at fault (an algorithm the view does not run names `algorithm`).
 pub fn neighbour_target(config: &RunConfig, differing: Differing) -> Result<FamilyTarget> {
+    let toy = toy(config.algorithm)?;
+    let n = toy.n;
     let base = RunConfig {
         steps: config.steps.min(MAX_STEPS),
         leak: config.leak,
         solver: config.solver,
         gaussian: config.gaussian,
         seed: config.seed,
-        ..base_config(TOY_N, config.epsilon, config.delta)
+        ..base_config(n, config.epsilon, config.delta)
     };
     let config = match config.algorithm {
         AlgorithmKind::NoisyGd => RunConfig {
             loss: Glm::huber(1.0),
             ..dp_gd_config(base)
         },
-        AlgorithmKind::OutputPerturbation => output_perturbation_config(base),
-        other => return Err(Error::invalid("algorithm", UNAVAILABLE, other.key())),
+        _ => output_perturbation_config(base),
     };
     let (x, y) = FIRST;
     let other = match differing {
@@ -121,7 +151,7 @@ pub fn neighbour_target(config: &RunConfig, differing: Differing) -> Result<Fami
             )
         }
     };
-    let pair = pair_1d([Some(FIRST), Some(other)], TOY_N, SHARED)?;
+    let pair = pair_1d([Some(FIRST), Some(other)], n, toy.shared)?;
     FamilyTarget::new(config, pair)
 }
 
@@ -164,7 +194,7 @@ impl LossLaw {
             ) => Ok(Self::Laplace {
                 epsilon: sensitivity / scale,
             }),
-            _ => Err(Error::invalid("algorithm", UNAVAILABLE, "this noise law")),
+            _ => Err(Error::invalid("algorithm", UNAVAILABLE, "")),
         }
     }
 

@@ -83,7 +83,7 @@ test('another family gets a reason, next to the panel, not a blank plot', async 
   await page.click('#neighbours-panel > summary');
   await page.click('#neighbours-run');
   await page.waitForFunction(() => document.getElementById('neighbours-error').textContent !== '', null, { timeout: 30_000 });
-  assert.match(await page.textContent('#neighbours-error'), /Not available for this algorithm: .*DP-GD and output perturbation.*audit tab/);
+  assert.match(await page.textContent('#neighbours-error'), /Not available for this algorithm\. .*pick DP-GD or output perturbation.*audit tab/);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
