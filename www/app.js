@@ -11,6 +11,8 @@ import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 import { setupLessons } from './lessons.js';
 import { citedIn } from './references.js';
 import { SweepPanel } from './sweep.js';
+import { mountNeighbours } from './neighbours.js';
+import { mountAudit } from './audit.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -1034,6 +1036,9 @@ await setupLessons(() => { if (worker) restoreFromHash(); });
 config = configFromHash();
 syncControls();
 wireControls();
+// The teaching panels read the page's current settings when they start a job.
+mountNeighbours(() => config);
+mountAudit(() => config);
 showCsvLimit();
 sweepPanel = new SweepPanel(() => (invalid ? null : config));
 // The worker starts only now, so its first message finds the page's own wasm ready.

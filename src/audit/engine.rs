@@ -1,6 +1,7 @@
 //! The audit's statistics: region choice on one half of the runs, Clopper–Pearson bound on the
 //! other. Kept apart from the targets so the argument of the module docs is made once, for all.
 
+use super::sampler::PairDraws;
 use super::{AuditReport, Auditable, RejectionTail, Side};
 use crate::error::{Error, Result};
 use crate::privacy::ApproxDp;
@@ -137,11 +138,7 @@ pub fn audit(
     alpha: f64,
     rng: &mut DpRng,
 ) -> Result<AuditReport> {
-    let mut on_d = Vec::with_capacity(runs_per_side);
-    let mut on_d_prime = Vec::with_capacity(runs_per_side);
-    for _ in 0..runs_per_side {
-        on_d.push(target.run(Side::D, rng)?);
-        on_d_prime.push(target.run(Side::DPrime, rng)?);
-    }
-    audit_samples(&on_d, &on_d_prime, target.claim(), alpha)
+    let mut draws = PairDraws::with_capacity(runs_per_side);
+    draws.draw(target, rng, runs_per_side)?;
+    audit_samples(&draws.on_d, &draws.on_d_prime, target.claim(), alpha)
 }

@@ -74,6 +74,11 @@ impl FamilyTarget {
         &self.config
     }
 
+    /// The family's plan: the guarantee and noise law every run shares.
+    pub fn plan(&self) -> &Planned {
+        &self.plan
+    }
+
     /// The problem of `side`, as the session builds it.
     pub fn problem(&self, side: Side) -> &Arc<Problem> {
         match side {

@@ -52,7 +52,9 @@
 //! target; the whole-algorithm target in `family.rs`, apart from any family; each family's
 //! audit (its configuration, its neighbouring pair, its planted bugs) in one file named after
 //! the family, next to the helpers in `pairs.rs` they share. Adding a family's audit means one
-//! new file here and one `pub use` line below.
+//! new file here and one `pub use` line below. `sampler.rs` draws runs on both sides, at once or
+//! a chunk at a time; the page's audit tab (`scenarios.rs`) and its neighbouring-datasets view
+//! (`neighbours.rs`) are built on it.
 
 #![deny(missing_docs)]
 
@@ -64,10 +66,13 @@ mod exponential_grid;
 mod family;
 mod game;
 mod mechanisms;
+pub mod neighbours;
 mod noisy_gd;
 mod objective_perturbation;
 mod output_perturbation;
 mod pairs;
+mod sampler;
+pub mod scenarios;
 #[cfg(test)]
 mod tests;
 
@@ -83,6 +88,7 @@ pub use noisy_gd::dp_gd_target;
 pub use objective_perturbation::ObjectivePerturbationTarget;
 pub use output_perturbation::{OutputPerturbationTarget, output_perturbation_target};
 pub use pairs::base_config;
+pub use sampler::PairDraws;
 
 use serde::{Deserialize, Serialize};
 

@@ -24,12 +24,17 @@ use crate::error::Result;
 /// its sensitivity 2G/n do not depend on it).
 pub fn dp_gd_target(config: RunConfig) -> Result<FamilyTarget> {
     let pair = pair_1d([Some((1.0, 1.0)), Some((50.0, -1.0))], config.n, (1.0, 1.0))?;
-    let config = RunConfig {
+    FamilyTarget::new(dp_gd_config(config), pair)
+}
+
+/// The settings of [`dp_gd_target`] on top of `config` (DP-GD, η = 1, radius 100, ridge 0.01),
+/// shared with the neighbouring view, which runs the same family on pairs of its own.
+pub(crate) fn dp_gd_config(config: RunConfig) -> RunConfig {
+    RunConfig {
         algorithm: AlgorithmKind::NoisyGd,
         step_size: Some(1.0),
         radius: 100.0,
         l2: 0.01,
         ..config
-    };
-    FamilyTarget::new(config, pair)
+    }
 }

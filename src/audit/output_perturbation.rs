@@ -40,7 +40,14 @@ fn non_smooth(solver: SolverKind) -> bool {
 /// loss is the absolute loss (the same constant tail gradient, so the same tight pair).
 pub fn output_perturbation_target(config: RunConfig) -> Result<FamilyTarget> {
     let pair = tail_gradient_pair(config.n)?;
-    let config = RunConfig {
+    FamilyTarget::new(output_perturbation_config(config), pair)
+}
+
+/// The settings of [`output_perturbation_target`] on top of `config` (Huber or absolute loss,
+/// ridge λ = 0.1, radius 10), shared with the neighbouring view, which runs the same family on
+/// pairs of its own.
+pub(crate) fn output_perturbation_config(config: RunConfig) -> RunConfig {
+    RunConfig {
         algorithm: AlgorithmKind::OutputPerturbation,
         loss: if non_smooth(config.solver) {
             Glm::absolute()
@@ -50,8 +57,7 @@ pub fn output_perturbation_target(config: RunConfig) -> Result<FamilyTarget> {
         l2: LAMBDA,
         radius: 10.0,
         ..config
-    };
-    FamilyTarget::new(config, pair)
+    }
 }
 
 /// Output perturbation ([`OutputPerturbation`], seed 000 Algorithm 1) on the pair of

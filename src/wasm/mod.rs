@@ -6,6 +6,7 @@
 
 mod plot;
 mod sweep;
+mod teach;
 
 use js_sys::{Float64Array, Object, Reflect};
 use wasm_bindgen::JsCast;
@@ -21,6 +22,7 @@ use crate::session::{self, Batch, Lab, Problem};
 
 pub use plot::{draw_plot, plot_svg};
 pub use sweep::{WasmSweepPlan, WasmSweepPoint};
+pub use teach::{WasmAuditJob, WasmNeighbourJob, audit_scenarios};
 
 /// Installs the panic hook once, so that a bug shows as a console message rather than a bare trap.
 #[wasm_bindgen(start)]
