@@ -63,7 +63,7 @@ function show(report) {
   out.dataset.bug = bug;
   const at = report.claimed.delta > 0 ? ` at δ = ${report.claimed.delta.toExponential(0)}` : '';
   out.textContent = report.violation
-    ? `CAUGHT: ε̂ = ${report.epsilon_lower.toFixed(2)} > claimed ε = ${claimed.toPrecision(3)}${at}. With confidence ${1 - report.alpha}, this mechanism is not ε-DP as claimed.`
+    ? `CAUGHT: ε̂ = ${report.epsilon_lower.toFixed(2)} > claimed ε = ${claimed.toPrecision(3)}${at}. With confidence ${1 - report.alpha}, this mechanism does not meet its claim.`
     : `Passed: ε̂ = ${report.epsilon_lower.toFixed(2)} ≤ claimed ε = ${claimed.toPrecision(3)}${at}. No violation seen — which proves nothing: ε̂ is only a lower bound on one pair and one statistic.`;
   $('audit-counts').textContent = `Region ${report.tail === 'upper' ? 'x ≥' : 'x ≤'} ${report.threshold.toPrecision(4)}, chosen on the first half of the runs; `
     + `on the second half it held ${report.hits_numerator} of ${report.runs_per_side / 2} runs on ${report.numerator === 'd' ? 'D' : 'D′'} and ${report.hits_denominator} on the other side.`;
