@@ -207,7 +207,7 @@ function setState(next, text) {
   ui.play.disabled = invalid !== null || !(ready || next === 'loading');
   ui.step.disabled = invalid !== null || !((ready && next !== 'running') || next === 'loading');
   ui.reset.disabled = next === 'loading';
-  ui.cancel.disabled = next !== 'running';
+  ui.cancel.disabled = next !== 'running'; // while preparing: showPreparation
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
   ui.play.setAttribute('aria-pressed', String(next === 'running'));
 }
@@ -689,8 +689,26 @@ function applyConfig(candidate) {
 
 let worker;
 let plotter;
+/** Whether the worker is preparing the current run and has reported progress (a long preparation). */
+let preparing = false;
+
+/**
+ * Stops a worker that is busy preparing a run (generating and certifying a large problem is one
+ * call: neither a Cancel nor the next configuration can reach it) and starts a fresh one, which
+ * waits for its next CONFIGURE. Not while it holds or reads a CSV file, which would be lost: the
+ * next run then waits its turn. Returns whether it did.
+ */
+function restartBusyWorker() {
+  if (!preparing || csvId !== null || csvLoad) return false;
+  preparing = false;
+  worker.terminate();
+  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  listenTo(worker, { startOnLoad: false });
+  return true;
+}
 
 function startRun(list) {
+  restartBusyWorker();
   runId += 1;
   setState('loading', 'preparing data and reference optimum…');
   try {
@@ -714,6 +732,11 @@ function onWorkerMessage(event) {
     startRun();
     return;
   }
+  if (msg.type === FromWorker.PROGRESS) {
+    if (msg.runId === runId && state === 'loading') showPreparation(msg);
+    return;
+  }
+  if (msg.runId === runId && (msg.type === FromWorker.READY || msg.type === FromWorker.ERROR)) preparing = false;
   if ([FromWorker.CSV_PROGRESS, FromWorker.CSV_LOADED, FromWorker.CSV_ERROR].includes(msg.type)) {
     onCsvMessage(msg);
     return;
@@ -752,6 +775,17 @@ function onWorkerMessage(event) {
     default:
       break;
   }
+}
+
+/** How far the worker got preparing the run (a large one takes seconds): the status and the bar. */
+function showPreparation({ stage, fraction }) {
+  preparing = true;
+  // Cancel stops the busy worker (restartBusyWorker), unless it holds a CSV file.
+  ui.cancel.disabled = csvId !== null || csvLoad !== null;
+  ui.status.textContent = `preparing: ${stage}, ${Math.round(100 * fraction)}%`;
+  ui.progress.max = 1;
+  ui.progress.value = fraction;
+  ui.progress.hidden = false;
 }
 
 /** Downloads a file the worker made (the run JSON or the diagnostics CSV) and says what it holds. */
@@ -958,6 +992,14 @@ function wireControls() {
     else step();
   });
   ui.cancel.addEventListener('click', () => {
+    if (state === 'loading') {
+      if (restartBusyWorker()) {
+        pending = null;
+        ui.progress.hidden = true;
+        setState('stopped', 'cancelled while preparing: Reset prepares it again');
+      }
+      return;
+    }
     worker.postMessage({ type: ToWorker.PAUSE, runId });
     setState('cancelled', 'cancelled: Play continues, Reset starts again');
   });
@@ -1011,6 +1053,12 @@ function buildAlgorithmControls() {
   }));
 }
 
+// The worker starts before the page's own module loads, so both fetch and compile at once
+// (first visit). Its first message (LOADED) waits here until the page's wasm is ready too.
+worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const early = [];
+worker.onmessage = (event) => early.push(event);
+worker.onerror = (event) => early.push(event);
 await init();
 buildAlgorithmControls();
 plotter = new Plotter(
@@ -1026,15 +1074,18 @@ config = configFromHash();
 syncControls();
 wireControls();
 showCsvLimit();
-// The worker starts only now, so its first message finds the page's own wasm ready.
-worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 // Every message counted as it arrives (stale ones too), so a test can prove that none came.
 const received = {};
-worker.onmessage = (event) => {
-  received[event.data.type] = (received[event.data.type] ?? 0) + 1;
-  onWorkerMessage(event);
-};
-worker.onerror = onWorkerError;
+/** Handles `w`'s messages; a restarted worker's LOADED starts nothing (its CONFIGURE is queued). */
+function listenTo(w, { startOnLoad }) {
+  w.onmessage = (event) => {
+    received[event.data.type] = (received[event.data.type] ?? 0) + 1;
+    if (startOnLoad || event.data.type !== FromWorker.LOADED) onWorkerMessage(event);
+  };
+  w.onerror = onWorkerError;
+}
+listenTo(worker, { startOnLoad: true });
+for (const event of early.splice(0)) (event.type === 'error' ? onWorkerError : worker.onmessage)(event);
 window.addEventListener('hashchange', () => {
   clearErrors();
   // A link restores exactly what it says: the note of an earlier pick no longer applies.

@@ -17,6 +17,7 @@ export const ToWorker = Object.freeze({
 /** Worker → page. */
 export const FromWorker = Object.freeze({
   LOADED: 'loaded', // {} the wasm module is instantiated
+  PROGRESS: 'progress', // { runId, stage: words, fraction } while a CONFIGURE is prepared (a few a second)
   READY: 'ready', // { runId, info, grid } a run is configured, nothing computed privately yet
   BATCH: 'batch', // { runId, slice: { lanes: [{ algorithm, repeat, columns…, release }], progress, done } }
   ERROR: 'error', // { runId, error: { field, message } }

@@ -3,11 +3,14 @@
 // also reads and parses a chosen CSV file (in chunks, so the page shows progress and can cancel)
 // and keeps it parsed, so that no run parses it again.
 
-import init, { CsvFile, Session } from './pkg/dp_playground.js';
+import init, { CsvFile, Session, onProgress } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker, SLICE_MS, SLOW_MS, GRID_RES, CSV_CHUNK, batchTransferables } from './protocol.js';
 
 let session = null;
 let runId = -1;
+/** When the last CONFIGURE began: its preparation reports progress only once it is slow. */
+let configuredAt = 0;
+const QUIET_MS = 250;
 let playing = false;
 let speed = 'fast';
 /**
@@ -109,6 +112,7 @@ async function loadCsv(id, file, configJson, label) {
 }
 
 function configure(id, configJson, csv) {
+  configuredAt = performance.now();
   playing = false;
   session?.free();
   session = null;
@@ -127,7 +131,13 @@ function configure(id, configJson, csv) {
 }
 
 // Messages that arrive while the module instantiates wait for it, in order.
-const loaded = init();
+const loaded = init().then(() => {
+  // Preparing a large problem is one long call: it says how far it got, and the page shows it
+  // (and may stop this worker: a Cancel cannot reach a busy one). A quick one says nothing.
+  onProgress((stage, fraction) => {
+    if (performance.now() - configuredAt > QUIET_MS) post(FromWorker.PROGRESS, { stage, fraction });
+  });
+});
 
 self.onmessage = async (event) => {
   await loaded;

@@ -5,6 +5,7 @@
 //! control at fault.
 
 mod plot;
+mod progress;
 
 use js_sys::{Float64Array, Object, Reflect};
 use wasm_bindgen::JsCast;
@@ -19,6 +20,7 @@ use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
 
 pub use plot::{draw_plot, plot_svg};
+pub use progress::on_progress;
 
 /// Installs the panic hook once, so that a bug shows as a console message rather than a bare trap.
 #[wasm_bindgen(start)]
