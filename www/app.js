@@ -695,12 +695,16 @@ let preparing = false;
 /**
  * Stops a worker that is busy preparing a run (generating and certifying a large problem is one
  * call: neither a Cancel nor the next configuration can reach it) and starts a fresh one, which
- * waits for its next CONFIGURE. Not while it holds or reads a CSV file, which would be lost: the
- * next run then waits its turn. Returns whether it did.
+ * waits for its next CONFIGURE. `stale`: it is busy with a run that has been replaced (it said
+ * so). Not while it holds or reads a CSV file, which would be lost: the next run then waits its
+ * turn. Returns whether it did.
  */
-function restartBusyWorker() {
-  if (!preparing || csvId !== null || csvLoad) return false;
+function restartBusyWorker(stale = false) {
+  if (!(preparing || stale) || csvId !== null || csvLoad) return false;
   preparing = false;
+  // Whatever the old worker said last is about runs that are gone.
+  worker.onmessage = null;
+  worker.onerror = null;
   worker.terminate();
   worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   listenTo(worker, { startOnLoad: false });
@@ -718,6 +722,11 @@ function startRun(list) {
   }
   showComposed(config);
   describeProblem(config, null);
+  configureWorker();
+}
+
+/** Asks the worker to prepare the current run. */
+function configureWorker() {
   worker.postMessage({
     type: ToWorker.CONFIGURE,
     runId,
@@ -733,7 +742,11 @@ function onWorkerMessage(event) {
     return;
   }
   if (msg.type === FromWorker.PROGRESS) {
-    if (msg.runId === runId && state === 'loading') showPreparation(msg);
+    if (state !== 'loading') return;
+    if (msg.runId === runId) showPreparation(msg);
+    // Still preparing a run that has been replaced (a second setting typed within 250 ms of the
+    // first): the current run would wait behind it.
+    else if (restartBusyWorker(true)) configureWorker();
     return;
   }
   if (msg.runId === runId && (msg.type === FromWorker.READY || msg.type === FromWorker.ERROR)) preparing = false;
