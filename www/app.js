@@ -772,6 +772,10 @@ function onWorkerMessage(event) {
       }
       break;
     }
+    case FromWorker.GRID:
+      run.grid = msg.grid;
+      plotter.request(run);
+      break;
     case FromWorker.BATCH:
       run.append(msg.slice);
       showReadout();

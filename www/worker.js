@@ -124,7 +124,10 @@ function configure(id, configJson, csv) {
   try {
     const file = files.get(csv);
     session = file ? Session.withCsv(configJson, file) : new Session(configJson);
-    post(FromWorker.READY, { info: session.info(), grid: session.lossGrid(GRID_RES) ?? null });
+    post(FromWorker.READY, { info: session.info(), grid: null });
+    // The contours follow (F on a grid: up to 10⁷ loss evaluations, the longest part of preparing
+    // a small run), so the page draws everything else meanwhile; a Play waits behind them.
+    post(FromWorker.GRID, { grid: session.lossGrid(GRID_RES) ?? null });
   } catch (e) {
     post(FromWorker.ERROR, { error: asError(e) });
   }
