@@ -26,6 +26,7 @@
 //!   each algorithm promises.
 //! - [`data`], [`loss`], [`domain`], [`objective`], [`reference`](mod@reference): the optimisation problem.
 //!   [`minimax`]: two-block saddle problems and their duality gap.
+//! - [`progress`]: how far the work before a run got (the page shows it while it waits).
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
 //! - [`figure`]: the geometry of the page's figures (log-axis ticks, bands, filled contours), with
 //!   no drawing.
@@ -47,6 +48,7 @@ pub mod noise;
 pub mod objective;
 pub mod plot_spec;
 pub mod privacy;
+pub mod progress;
 pub mod reference;
 pub mod rng;
 pub mod session;

@@ -212,7 +212,7 @@ function setState(next, text) {
   ui.play.disabled = invalid !== null || !(ready || next === 'loading');
   ui.step.disabled = invalid !== null || !((ready && next !== 'running') || next === 'loading');
   ui.reset.disabled = next === 'loading';
-  ui.cancel.disabled = next !== 'running';
+  ui.cancel.disabled = next !== 'running'; // while preparing: showPreparation
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
   ui.play.setAttribute('aria-pressed', String(next === 'running'));
 }
@@ -697,8 +697,32 @@ let worker;
 let plotter;
 /** The sweep panel (www/sweep.js); it reads the last valid settings. */
 let sweepPanel = null;
+/** Whether the page has read its link and listens to its worker (a lesson picked before then waits). */
+let pageStarted = false;
+/** Whether the worker is preparing the current run and has reported progress (a long preparation). */
+let preparing = false;
+
+/**
+ * Stops a worker that is busy preparing a run (generating and certifying a large problem is one
+ * call: neither a Cancel nor the next configuration can reach it) and starts a fresh one, which
+ * waits for its next CONFIGURE. `stale`: it is busy with a run that has been replaced (it said
+ * so). Not while it holds or reads a CSV file, which would be lost: the next run then waits its
+ * turn. Returns whether it did.
+ */
+function restartBusyWorker(stale = false) {
+  if (!(preparing || stale) || csvId !== null || csvLoad) return false;
+  preparing = false;
+  // Whatever the old worker said last is about runs that are gone.
+  worker.onmessage = null;
+  worker.onerror = null;
+  worker.terminate();
+  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  listenTo(worker, { startOnLoad: false });
+  return true;
+}
 
 function startRun(list) {
+  restartBusyWorker();
   runId += 1;
   setState('loading', 'preparing data and reference optimum…');
   try {
@@ -709,6 +733,11 @@ function startRun(list) {
   showComposed(config);
   sweepPanel?.settingsChanged();
   describeProblem(config, null);
+  configureWorker();
+}
+
+/** Asks the worker to prepare the current run. */
+function configureWorker() {
   worker.postMessage({
     type: ToWorker.CONFIGURE,
     runId,
@@ -723,6 +752,15 @@ function onWorkerMessage(event) {
     startRun();
     return;
   }
+  if (msg.type === FromWorker.PROGRESS) {
+    if (state !== 'loading') return;
+    if (msg.runId === runId) showPreparation(msg);
+    // Still preparing a run that has been replaced (a second setting typed within 250 ms of the
+    // first): the current run would wait behind it.
+    else if (restartBusyWorker(true)) configureWorker();
+    return;
+  }
+  if (msg.runId === runId && (msg.type === FromWorker.READY || msg.type === FromWorker.ERROR)) preparing = false;
   if ([FromWorker.CSV_PROGRESS, FromWorker.CSV_LOADED, FromWorker.CSV_ERROR].includes(msg.type)) {
     onCsvMessage(msg);
     return;
@@ -745,6 +783,10 @@ function onWorkerMessage(event) {
       }
       break;
     }
+    case FromWorker.GRID:
+      run.grid = msg.grid;
+      plotter.request(run);
+      break;
     case FromWorker.BATCH:
       run.append(msg.slice);
       showReadout();
@@ -761,6 +803,17 @@ function onWorkerMessage(event) {
     default:
       break;
   }
+}
+
+/** How far the worker got preparing the run (a large one takes seconds): the status and the bar. */
+function showPreparation({ stage, fraction }) {
+  preparing = true;
+  // Cancel stops the busy worker (restartBusyWorker), unless it holds a CSV file.
+  ui.cancel.disabled = csvId !== null || csvLoad !== null;
+  ui.status.textContent = `preparing: ${stage}, ${Math.round(100 * fraction)}%`;
+  ui.progress.max = 1;
+  ui.progress.value = fraction;
+  ui.progress.hidden = false;
 }
 
 /** Downloads a file the worker made (the run JSON or the diagnostics CSV) and says what it holds. */
@@ -967,6 +1020,14 @@ function wireControls() {
     else step();
   });
   ui.cancel.addEventListener('click', () => {
+    if (state === 'loading') {
+      if (restartBusyWorker()) {
+        pending = null;
+        ui.progress.hidden = true;
+        setState('stopped', 'cancelled while preparing: Reset prepares it again');
+      }
+      return;
+    }
     worker.postMessage({ type: ToWorker.PAUSE, runId });
     setState('cancelled', 'cancelled: Play continues, Reset starts again');
   });
@@ -1020,6 +1081,12 @@ function buildAlgorithmControls() {
   }));
 }
 
+// The worker starts before the page's own module loads, so both fetch and compile at once
+// (first visit). Its first message (LOADED) waits here until the page's wasm is ready too.
+worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const early = [];
+worker.onmessage = (event) => early.push(event);
+worker.onerror = (event) => early.push(event);
 await init();
 buildAlgorithmControls();
 plotter = new Plotter(
@@ -1032,7 +1099,7 @@ plotter = new Plotter(
   (e) => showError({ field: null, message: `A plot could not be drawn: ${e?.message ?? String(e)}` }),
 );
 // A lesson's link (`?lesson=…`) puts its preset in the hash before the page reads it.
-await setupLessons(() => { if (worker) restoreFromHash(); });
+await setupLessons(() => { if (pageStarted) restoreFromHash(); });
 config = configFromHash();
 syncControls();
 wireControls();
@@ -1041,15 +1108,19 @@ mountNeighbours(() => config);
 mountAudit(() => config);
 showCsvLimit();
 sweepPanel = new SweepPanel(() => (invalid ? null : config));
-// The worker starts only now, so its first message finds the page's own wasm ready.
-worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 // Every message counted as it arrives (stale ones too), so a test can prove that none came.
 const received = {};
-worker.onmessage = (event) => {
-  received[event.data.type] = (received[event.data.type] ?? 0) + 1;
-  onWorkerMessage(event);
-};
-worker.onerror = onWorkerError;
+/** Handles `w`'s messages; a restarted worker's LOADED starts nothing (its CONFIGURE is queued). */
+function listenTo(w, { startOnLoad }) {
+  w.onmessage = (event) => {
+    received[event.data.type] = (received[event.data.type] ?? 0) + 1;
+    if (startOnLoad || event.data.type !== FromWorker.LOADED) onWorkerMessage(event);
+  };
+  w.onerror = onWorkerError;
+}
+listenTo(worker, { startOnLoad: true });
+for (const event of early.splice(0)) (event.type === 'error' ? onWorkerError : worker.onmessage)(event);
+pageStarted = true;
 /** A link was opened (or a lesson picked): the settings in the hash replace the page's. */
 function restoreFromHash() {
   clearErrors();

@@ -17,7 +17,9 @@ export const ToWorker = Object.freeze({
 /** Worker → page. */
 export const FromWorker = Object.freeze({
   LOADED: 'loaded', // {} the wasm module is instantiated
-  READY: 'ready', // { runId, info, grid } a run is configured, nothing computed privately yet
+  PROGRESS: 'progress', // { runId, stage: words, fraction } while a CONFIGURE is prepared (a few a second)
+  READY: 'ready', // { runId, info, grid: null } a run is configured, nothing computed privately yet
+  GRID: 'grid', // { runId, grid } F on the parameter view's grid (or null), right after READY
   BATCH: 'batch', // { runId, slice: { lanes: [{ algorithm, repeat, columns…, release }], progress, done } }
   ERROR: 'error', // { runId, error: { field, message } }
   CSV_PROGRESS: 'csv-progress', // { loadId, done, total } bytes of the file read so far

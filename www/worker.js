@@ -3,11 +3,14 @@
 // also reads and parses a chosen CSV file (in chunks, so the page shows progress and can cancel)
 // and keeps it parsed, so that no run parses it again.
 
-import init, { CsvFile, Session } from './pkg/dp_playground.js';
+import init, { CsvFile, Session, onProgress } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker, SLICE_MS, SLOW_MS, GRID_RES, CSV_CHUNK, batchTransferables } from './protocol.js';
 
 let session = null;
 let runId = -1;
+/** When the last CONFIGURE began: its preparation reports progress only once it is slow. */
+let configuredAt = 0;
+const QUIET_MS = 250;
 let playing = false;
 let speed = 'fast';
 /**
@@ -109,6 +112,7 @@ async function loadCsv(id, file, configJson, label) {
 }
 
 function configure(id, configJson, csv) {
+  configuredAt = performance.now();
   playing = false;
   session?.free();
   session = null;
@@ -120,14 +124,23 @@ function configure(id, configJson, csv) {
   try {
     const file = files.get(csv);
     session = file ? Session.withCsv(configJson, file) : new Session(configJson);
-    post(FromWorker.READY, { info: session.info(), grid: session.lossGrid(GRID_RES) ?? null });
+    post(FromWorker.READY, { info: session.info(), grid: null });
+    // The contours follow (F on a grid: up to 10⁷ loss evaluations, the longest part of preparing
+    // a small run), so the page draws everything else meanwhile; a Play waits behind them.
+    post(FromWorker.GRID, { grid: session.lossGrid(GRID_RES) ?? null });
   } catch (e) {
     post(FromWorker.ERROR, { error: asError(e) });
   }
 }
 
 // Messages that arrive while the module instantiates wait for it, in order.
-const loaded = init();
+const loaded = init().then(() => {
+  // Preparing a large problem is one long call: it says how far it got, and the page shows it
+  // (and may stop this worker: a Cancel cannot reach a busy one). A quick one says nothing.
+  onProgress((stage, fraction) => {
+    if (performance.now() - configuredAt > QUIET_MS) post(FromWorker.PROGRESS, { stage, fraction });
+  });
+});
 
 self.onmessage = async (event) => {
   await loaded;

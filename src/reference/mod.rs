@@ -136,6 +136,7 @@ impl Meter {
     /// An error once `passes` exceed the pass cap or the time is up (checked once per outer
     /// iteration, each of which costs at least one pass, so the clock is read rarely).
     pub(super) fn check(&self, passes: usize) -> Result<()> {
+        let passes_done = passes as f64 / self.cap.max_passes as f64;
         if passes > self.cap.max_passes {
             return Err(Error::invalid(
                 "reference",
@@ -148,6 +149,8 @@ impl Meter {
         }
         if self.cap.max_seconds.is_finite() {
             let elapsed = now_seconds() - self.started;
+            // Whichever cap is nearer says how far the solve may still go.
+            crate::progress::done(passes_done.max(elapsed / self.cap.max_seconds));
             if elapsed > self.cap.max_seconds {
                 return Err(Error::invalid(
                     "reference",
@@ -158,6 +161,8 @@ impl Meter {
                     format!("none after {elapsed:.1} s ({passes} passes over the data)"),
                 ));
             }
+        } else {
+            crate::progress::done(passes_done);
         }
         Ok(())
     }

@@ -21,6 +21,7 @@ use crate::loss::{Bounds, Loss, LossConstants, Regularizer};
 use crate::minimax::game::StochasticGame;
 use crate::objective::Objective;
 use crate::privacy::Relation;
+use crate::progress::{self, Stage};
 use crate::reference::{self, Cap, PopulationProblem, PopulationReference, Reference};
 use crate::rng::{Stream, seeded};
 
@@ -275,6 +276,7 @@ impl Problem {
             cap
         };
         let declared = ProblemDeclaration::of(config);
+        progress::begin(Stage::Data);
         let mut data = match (config.data, file) {
             (DataSource::Synthetic, _) => {
                 generate(&generator_spec(config), seeded(config.seed, Stream::Data))?
@@ -337,6 +339,7 @@ impl Problem {
         let data = Arc::new(data);
         let objective = declared.objective(Arc::clone(&data), 0.0)?;
         let cap = capped(reference_cap(config.n, config.d));
+        progress::begin(Stage::Reference);
         // A failed reference is reported, never raised: the run goes on without it.
         let reference = reference::solve_capped(&objective, REFERENCE_TOL, &cap)
             .map_err(|e| format!("reference unavailable (non-private diagnostic): {e}"));
@@ -364,6 +367,7 @@ impl Problem {
                     clip: true,
                 };
                 // An estimate for the readout only: a failure leaves it out, not the run.
+                progress::begin(Stage::Population);
                 problem
                     .solve_capped(
                         seeded(config.seed, Stream::Population),

@@ -7,6 +7,7 @@
 mod plot;
 mod sweep;
 mod teach;
+mod progress;
 
 use js_sys::{Float64Array, Object, Reflect};
 use wasm_bindgen::JsCast;
@@ -23,6 +24,7 @@ use crate::session::{self, Batch, Lab, Problem};
 pub use plot::{draw_plot, plot_svg};
 pub use sweep::{WasmSweepPlan, WasmSweepPoint};
 pub use teach::{WasmAuditJob, WasmNeighbourJob, audit_scenarios};
+pub use progress::on_progress;
 
 /// Installs the panic hook once, so that a bug shows as a console message rather than a bare trap.
 #[wasm_bindgen(start)]
