@@ -4,6 +4,7 @@
 //! [`draw_plot`] and [`plot_svg`]. Errors cross as `{ field, message }` objects so the page can put them next to the
 //! control at fault.
 
+mod bench;
 mod plot;
 
 use js_sys::{Float64Array, Object, Reflect};
@@ -18,6 +19,7 @@ use crate::session::export::{self, Record};
 use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
 
+pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
 pub use plot::{draw_plot, plot_svg};
 
 /// Installs the panic hook once, so that a bug shows as a console message rather than a bare trap.
