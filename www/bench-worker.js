@@ -30,10 +30,18 @@ async function runPlan(quick) {
     try {
       let readMin = NaN;
       for (const { case: name, repeats } of size.cases) {
-        // One untimed warm-up run sets how many runs each timed batch holds.
-        const runs = benchRunsPerTiming(time(workload, name, 1));
+        // An untimed warm-up run sets how many runs a timed batch holds (bench::runs_per_timing).
+        // A batch that then reads shorter than that minimum is not kept: it grows and is timed
+        // again. Firefox's clock ticks in whole milliseconds, and on a loaded machine the
+        // warm-up run can read a whole tick (or be descheduled), choosing too few runs.
+        let runs = benchRunsPerTiming(time(workload, name, 1));
         const times = [];
-        for (let r = 0; r < repeats; r += 1) times.push(time(workload, name, runs));
+        while (times.length < repeats) {
+          const perRun = time(workload, name, runs);
+          const wanted = benchRunsPerTiming(perRun);
+          if (wanted > runs) runs = wanted;
+          else times.push(perRun);
+        }
         const min = minOf(times);
         if (name === 'read') readMin = min;
         post('case', {
