@@ -52,7 +52,7 @@ const MIN_TIMED_MS: f64 = 20.0;
 const MAX_RUNS: usize = 1_000;
 
 /// How many runs to time together, given one untimed run that took `first_ms`: enough for
-/// [`MIN_TIMED_MS`], at least 1, at most [`MAX_RUNS`].
+/// 20 ms (`MIN_TIMED_MS`), at least 1, at most 1,000 (`MAX_RUNS`).
 pub fn runs_per_timing(first_ms: f64) -> usize {
     if first_ms > 0.0 {
         (MIN_TIMED_MS / first_ms).ceil().clamp(1.0, MAX_RUNS as f64) as usize
