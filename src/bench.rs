@@ -306,8 +306,8 @@ impl Workload {
     }
 }
 
-/// The native driver's timing (`Instant` panics on wasm32, where the page's worker times instead).
-#[cfg(not(target_arch = "wasm32"))]
+/// The native driver's timing, for native code only: `Instant` compiles on wasm32 but panics
+/// there, where the page's worker times with `performance.now()` instead.
 pub mod native {
     use super::{Case, Summary, Workload, runs_per_timing};
     use crate::error::Result;
