@@ -1,6 +1,7 @@
-// A static file server for the playground, bound to 127.0.0.1 only. It serves index.html, www/,
-// docs/ and lessons/ with the MIME types ES modules and wasm streaming need, and a Content-Security-Policy
-// that forbids every origin but this one (workers take their CSP from these headers).
+// A static file server for the playground, bound to 127.0.0.1 only. It serves index.html,
+// bench.html (the benchmark page), www/, docs/ and lessons/ with the MIME types ES modules and wasm
+// streaming need, and a Content-Security-Policy that forbids every origin but this one (workers take
+// their CSP from these headers).
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -43,8 +44,8 @@ function resolve(urlPath) {
     return null; // malformed percent-encoding
   }
   const rel = normalize(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
-  const allowed = rel === 'index.html' || rel.startsWith(`www${sep}`) || rel.startsWith(`docs${sep}`)
-    || rel.startsWith(`lessons${sep}`);
+  const allowed = rel === 'index.html' || rel === 'bench.html' || rel.startsWith(`www${sep}`)
+    || rel.startsWith(`docs${sep}`) || rel.startsWith(`lessons${sep}`);
   return allowed && !rel.includes('..') ? join(root, rel) : null;
 }
 

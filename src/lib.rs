@@ -31,10 +31,12 @@
 //! - [`figure`]: the geometry of the page's figures (log-axis ticks, bands, filled contours), with
 //!   no drawing.
 //! - [`plot_spec`]: the page's plot specs, parsed and checked (drawn by `wasm`).
+//! - [`bench`](mod@bench): the benchmark cases native code and the browser time alike.
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
 pub mod algo;
 pub mod audit;
+pub mod bench;
 pub mod catalog;
 pub mod config;
 pub mod data;

@@ -4,6 +4,7 @@
 //! [`draw_plot`] and [`plot_svg`]. Errors cross as `{ field, message }` objects so the page can put them next to the
 //! control at fault.
 
+mod bench;
 mod plot;
 mod sweep;
 mod teach;
@@ -21,6 +22,7 @@ use crate::session::export::{self, Record};
 use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
 
+pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
 pub use plot::{draw_plot, plot_svg};
 pub use sweep::{WasmSweepPlan, WasmSweepPoint};
 pub use teach::{WasmAuditJob, WasmNeighbourJob, audit_scenarios};
