@@ -6,9 +6,9 @@
 
 mod bench;
 mod plot;
+mod progress;
 mod sweep;
 mod teach;
-mod progress;
 
 use js_sys::{Float64Array, Object, Reflect};
 use wasm_bindgen::JsCast;
@@ -24,9 +24,9 @@ use crate::session::{self, Batch, Lab, Problem};
 
 pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
 pub use plot::{draw_plot, plot_svg};
+pub use progress::on_progress;
 pub use sweep::{WasmSweepPlan, WasmSweepPoint};
 pub use teach::{WasmAuditJob, WasmNeighbourJob, audit_scenarios};
-pub use progress::on_progress;
 
 /// Installs the panic hook once, so that a bug shows as a console message rather than a bare trap.
 #[wasm_bindgen(start)]
