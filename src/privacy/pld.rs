@@ -489,13 +489,15 @@ mod tests {
 
     #[test]
     fn realfft_accountant_gives_the_radix2_epsilon() {
-        // ε(δ) of DP-SGD through both FFTs: the same bracket to 1e-12 (the bisection stops at a
-        // 1e-9 width, so equal ends mean the δ curves agree far below that).
+        // ε(δ) of DP-SGD through both FFTs: the same bracket up to the bisection's resolution.
+        // The bisection stops at a 1e-9 width, so δ curves that differ only by FFT rounding
+        // (≈ 1e-16 per bin) can still land one bisection step apart (measured: 1.7e-9 on the
+        // upper end of the first case); 4e-9 allows two steps, far below the bracket's T·h.
         for (q, z, steps, h) in [(0.01, 1.0, 1000, 1e-3), (0.05, 0.8, 300, 1e-4)] {
             let new = dpsgd_epsilon_pld(q, z, steps, 1e-5, h).unwrap();
             let old = epsilon_radix2(q, z, steps, 1e-5, h);
             assert!(
-                (new.upper - old.upper).abs() <= 1e-12 && (new.lower - old.lower).abs() <= 1e-12,
+                (new.upper - old.upper).abs() <= 4e-9 && (new.lower - old.lower).abs() <= 4e-9,
                 "{new:?} vs {old:?}"
             );
         }

@@ -204,8 +204,8 @@ mod tests {
 
     #[test]
     fn newton_direction_solves_the_regularised_system() {
-        // H = [[2, 1], [1, 3]], μ = 1: (H + I)p = −g with g = (1, 2) gives p = −(1/5)(4 − 2, −1 + 3)
-        // = (−0.4, −0.4).
+        // H = [[2, 1], [1, 3]], μ = 1: H + I = [[3, 1], [1, 4]] (determinant 11), so
+        // (H + I)p = −g with g = (1, 2) gives p = −(1/11)(4·1 − 1·2, −1·1 + 3·2) = −(2, 5)/11.
         let mut p = [0.0; 2];
         assert!(newton_direction(
             &[2.0, 1.0, 1.0, 3.0],
@@ -214,7 +214,7 @@ mod tests {
             &mut p
         ));
         assert!(
-            (p[0] + 0.4).abs() < 1e-15 && (p[1] + 0.4).abs() < 1e-15,
+            (p[0] + 2.0 / 11.0).abs() < 1e-15 && (p[1] + 5.0 / 11.0).abs() < 1e-15,
             "{p:?}"
         );
         // A NaN entry: refused, direction untouched.
