@@ -57,7 +57,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::linalg::{axpy, norm2};
+use crate::linalg::{Kernels, Portable, axpy, norm2};
 use crate::loss::{GlmLoss, Loss, Wrap, with_glm};
 use crate::noise::fill_gaussian;
 use crate::objective::Objective;
@@ -600,6 +600,12 @@ fn dot_and_square(w: &[f64], x: &[f64]) -> (f64, f64) {
 /// The fused per-sample kernel for GLM losses: ∇f(w; x, y) = φ′(⟨w,x⟩, y)·x has norm |φ′|·‖x‖, so
 /// clipping costs one scalar and each sample is one read of x for ⟨w,x⟩ and ‖x‖², then one axpy
 /// (DESIGN.md §7). Returns (Σ losses, number clipped).
+///
+/// Four samples per sweep, as the full-gradient pass ([`crate::objective`]): four independent
+/// dot-product chains, the loss's four-lane math, then one sweep over the sum that adds all four
+/// ([`crate::linalg::axpy4`]) — the same roundings in the same order as one sample at a time
+/// (`blocked_kernel_gives_the_bits_of_one_sample_at_a_time`). On x86-64 with AVX2 the kernel is
+/// compiled a second time for AVX2 and chosen at run time, with the same bits.
 #[inline]
 fn fused_clipped_sum<L: GlmLoss + ?Sized>(
     loss: &L,
@@ -610,17 +616,49 @@ fn fused_clipped_sum<L: GlmLoss + ?Sized>(
     clip: Option<f64>,
     sum: &mut [f64],
 ) -> (f64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = crate::linalg::Avx2::detect() {
+        // SAFETY: `detect` found AVX2 on this CPU.
+        return unsafe { fused_clipped_sum_avx2(loss, x, y, w, batch, clip, sum, avx2) };
+    }
+    fused_clipped_sum_with(loss, x, y, w, batch, clip, sum, Portable)
+}
+
+/// [`fused_clipped_sum_with`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+fn fused_clipped_sum_avx2<L: GlmLoss + ?Sized>(
+    loss: &L,
+    x: &[f64],
+    y: &[f64],
+    w: &[f64],
+    batch: &[usize],
+    clip: Option<f64>,
+    sum: &mut [f64],
+    kernels: crate::linalg::Avx2,
+) -> (f64, u64) {
+    fused_clipped_sum_with(loss, x, y, w, batch, clip, sum, kernels)
+}
+
+/// [`fused_clipped_sum`] with the given kernels.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn fused_clipped_sum_with<L: GlmLoss + ?Sized, K: Kernels>(
+    loss: &L,
+    x: &[f64],
+    y: &[f64],
+    w: &[f64],
+    batch: &[usize],
+    clip: Option<f64>,
+    sum: &mut [f64],
+    kernels: K,
+) -> (f64, u64) {
     let d = w.len();
     let mut value = 0.0;
     let mut clipped = 0;
-    for (k, &i) in batch.iter().enumerate() {
-        if let Some(&ahead) = batch.get(k + PREFETCH_DISTANCE) {
-            prefetch(&x[ahead * d..(ahead + 1) * d]);
-        }
-        let xi = &x[i * d..(i + 1) * d];
-        let (t, sq) = dot_and_square(w, xi);
-        let (v, g) = loss.value_and_derivative(t, y[i]);
-        value += v;
+    // The clipped coefficient of one sample: φ′·c with c = C/‖∇f‖ when ‖∇f‖ > C.
+    let mut coefficient = |g: f64, sq: f64| {
         let norm = g.abs() * libm::sqrt(sq);
         let c = match clip {
             Some(c) if norm > c => {
@@ -629,7 +667,37 @@ fn fused_clipped_sum<L: GlmLoss + ?Sized>(
             }
             _ => 1.0,
         };
-        axpy(g * c, xi, sum);
+        g * c
+    };
+    let row = |i: usize| &x[i * d..(i + 1) * d];
+    let blocks = batch.chunks_exact(4);
+    let rest = blocks.remainder();
+    for (b, block) in blocks.enumerate() {
+        for k in 0..4 {
+            if let Some(&ahead) = batch.get(4 * b + k + PREFETCH_DISTANCE) {
+                prefetch(row(ahead));
+            }
+        }
+        let xs = [row(block[0]), row(block[1]), row(block[2]), row(block[3])];
+        let ts = xs.map(|xi| dot_and_square(w, xi));
+        let ys = core::array::from_fn(|k| y[block[k]]);
+        let (v, g) = kernels.derivative4(loss, ts.map(|(t, _)| t), ys);
+        for vk in v {
+            value += vk;
+        }
+        let c: [f64; 4] = core::array::from_fn(|k| coefficient(g[k], ts[k].1));
+        kernels.axpy4(c, xs, sum);
+    }
+    let done = batch.len() - rest.len();
+    for (k, &i) in rest.iter().enumerate() {
+        if let Some(&ahead) = batch.get(done + k + PREFETCH_DISTANCE) {
+            prefetch(row(ahead));
+        }
+        let xi = row(i);
+        let (t, sq) = dot_and_square(w, xi);
+        let (v, g) = loss.value_and_derivative(t, y[i]);
+        value += v;
+        axpy(coefficient(g, sq), xi, sum);
     }
     (value, clipped)
 }
@@ -1037,6 +1105,53 @@ mod tests {
         assert!((mean - 50.0).abs() < 0.7, "mean {mean}");
         assert!((var / 47.5 - 1.0).abs() < 0.15, "var {var}");
         assert!(counts.iter().all(|&k| (50..=150).contains(&k)));
+    }
+
+    #[test]
+    fn blocked_kernel_gives_the_bits_of_one_sample_at_a_time() {
+        // The four-sample kernel (and its AVX2 copy, where this CPU has AVX2) against the
+        // one-sample loop it replaced, on every remainder of a block of four, with clipping
+        // active for part of the samples and margins large enough to reach the loss's rare path.
+        let d = 7;
+        let n = 40;
+        let x: Vec<f64> = (0..n * d)
+            .map(|k| (k as f64 * 0.37).sin() * (1.0 + (k % 5) as f64))
+            .collect();
+        let y: Vec<f64> = (0..n)
+            .map(|i| if i % 3 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        let w: Vec<f64> = (0..d).map(|j| 40.0 * (j as f64 - 3.0)).collect();
+        for len in 0..=13 {
+            let batch: Vec<usize> = (0..len).map(|k| (7 * k + 3) % n).collect();
+            for clip in [None, Some(0.5)] {
+                let mut fast = vec![0.25; d];
+                let got = fused_clipped_sum(&Logistic, &x, &y, &w, &batch, clip, &mut fast);
+                let mut slow = vec![0.25; d];
+                let (mut value, mut clipped) = (0.0, 0);
+                for &i in &batch {
+                    let xi = &x[i * d..(i + 1) * d];
+                    let (t, sq) = dot_and_square(&w, xi);
+                    let (v, g) = Logistic.value_and_derivative(t, y[i]);
+                    value += v;
+                    let norm = g.abs() * libm::sqrt(sq);
+                    let c = match clip {
+                        Some(c) if norm > c => {
+                            clipped += 1;
+                            c / norm
+                        }
+                        _ => 1.0,
+                    };
+                    axpy(g * c, xi, &mut slow);
+                }
+                assert_eq!(got.0.to_bits(), value.to_bits(), "len {len}");
+                assert_eq!(got.1, clipped, "len {len}");
+                let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&slow), "len {len}, clip {clip:?}");
+                if clip.is_some() && len >= 4 {
+                    assert!(clipped > 0 && clipped < len as u64, "clipping is exercised");
+                }
+            }
+        }
     }
 
     #[test]

@@ -25,12 +25,23 @@
 //! instead, so the method stays pure ε-DP; sensitivity 2γ/μ by the argument below; the share
 //! ε_res = 0.01ε (the residual noise is tiny next to b's effect at every γ the plan allows).
 //!
-//! Step 4 is solved here by Nesterov's accelerated gradient method for strongly convex functions
-//! (η = 1/β, momentum (√κ − 1)/(√κ + 1), β = cR² + Λ + Δ, μ = Λ + Δ), one iteration per
-//! [`PrivateAlgorithm::step`]. Its budget K is fixed from the configuration and ‖b‖ alone (noise,
+//! Step 4 is solved by a damped Newton method ([`StepSolver::Newton`], the default): per
+//! [`PrivateAlgorithm::step`] the d × d Hessian of J_b in one pass ([`crate::solver::newton`]),
+//! the direction p = −∇²J_b⁻¹∇J_b by Cholesky, and a backtracking line search from the unit step
+//! that accepts a point when J_b falls by the Armijo fraction 10⁻⁴ of the predicted decrease or
+//! the gradient norm halves (near w* the decrease of J_b is below the rounding of its n-term sum,
+//! while the gradient still shrinks quadratically). At d = 20, n = 10⁵ it certifies in a handful
+//! of steps where the first-order method needed hundreds of passes (`cargo bench --bench logreg`).
+//! Nesterov's accelerated gradient method for strongly convex functions
+//! ([`StepSolver::Nesterov`]: η = 1/β, momentum (√κ − 1)/(√κ + 1), β = cR² + Λ + Δ, μ = Λ + Δ)
+//! is kept as the reference; the choice of solver changes only which certified point w̃ is
+//! released, never the guarantee (the privacy argument below holds for any w̃ that meets the
+//! certificate). The step budget K is fixed from the configuration and ‖b‖ alone (noise,
 //! not data): from w₀ = 0, ‖∇J_b(0)‖ ≤ G₀ = R + ‖b‖/n, and Nesterov (2004, Thm 2.2.3) gives
 //! J_b(w_k) − J_b* ≤ (1 − 1/√κ)^k·G₀²/μ, so ‖∇J_b(w_k)‖² ≤ 2β(J_b(w_k) − J_b*) ≤ (γ/2)² once
-//! k ≥ K = ⌈2√κ·ln(2√(2κ)·G₀/γ)⌉. The other γ/2 is left for rounding: the computed gradient g̃ is
+//! k ≥ K = ⌈2√κ·ln(2√(2κ)·G₀/γ)⌉ (Newton with backtracking converges globally on a strongly
+//! convex J_b with Lipschitz Hessian and quadratically near w*, Boyd & Vandenberghe 2004 §9.5.3;
+//! it uses K only as a cap). The other γ/2 is left for rounding: the computed gradient g̃ is
 //! within A(w) = 4ε_mach((n + d)R + (d + 1)β‖w‖ + ‖b‖/n) of the exact one (n summed terms of
 //! norm ≤ R, inner products of d terms moving ℓ′ by at most c·d·ε_mach·‖w‖R), and the solver stops
 //! at the first w with ‖g̃‖ + A(w) ≤ γ. The plan refuses, from the configuration alone, a γ below
@@ -79,12 +90,13 @@
 //! at R = 1 only. We use cR², the value the change of variables above gives.
 
 use crate::error::{Error, Result};
-use crate::linalg::norm2;
+use crate::linalg::{dot, norm2};
 use crate::loss::{Glm, Loss, Wrap};
 use crate::noise::L2Laplace;
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation, check_epsilon};
 use crate::rng::DpRng;
+use crate::solver::newton;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
@@ -121,6 +133,16 @@ Guarantee: pure ε-DP under replace-one; part of ε pays for the noise, part for
 variables and part for the residual. The plot shows the solver converging to the perturbed \
 minimiser, whose excess risk shrinks like 1/(nε)² (dashed: the bound).";
 
+/// The solver of step 4 (module docs). Either releases a point certified to ‖∇J_b‖ ≤ γ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StepSolver {
+    /// Damped Newton: one Hessian pass and a Cholesky solve per step (fast at small d).
+    #[default]
+    Newton,
+    /// Nesterov's accelerated gradient method: two gradient passes per step.
+    Nesterov,
+}
+
 /// The declared inputs of objective perturbation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ObjectivePerturbationConfig {
@@ -130,6 +152,8 @@ pub struct ObjectivePerturbationConfig {
     pub tolerance: Option<f64>,
     /// The most solver iterations the plan may need (at b = 0); more is refused at `l2`.
     pub max_iters: usize,
+    /// The solver of step 4.
+    pub solver: StepSolver,
 }
 
 impl Default for ObjectivePerturbationConfig {
@@ -138,6 +162,7 @@ impl Default for ObjectivePerturbationConfig {
             epsilon: 1.0,
             tolerance: None,
             max_iters: 100_000,
+            solver: StepSolver::default(),
         }
     }
 }
@@ -375,6 +400,15 @@ pub struct ObjectivePerturbation {
     residual: Vec<f64>,
     step_size: f64,
     momentum: f64,
+    solver: StepSolver,
+    /// Newton: the data term's Hessian at w (d × d) and the direction.
+    hessian: Vec<f64>,
+    direction: Vec<f64>,
+    /// Newton: J(w) (without the linear term) when `grad` holds ∇J_b(w), `None` before the first
+    /// evaluation.
+    value: Option<f64>,
+    /// Passes over the data so far (gradient, value or Hessian passes).
+    passes: f64,
     t: usize,
     done: bool,
     /// Whether the release met the certificate ‖∇J_b‖ ≤ γ (false only if rounding won).
@@ -454,6 +488,14 @@ impl ObjectivePerturbation {
             residual: vec![0.0; d],
             step_size: 1.0 / plan.beta,
             momentum: (root - 1.0) / (root + 1.0),
+            solver: config.solver,
+            hessian: match config.solver {
+                StepSolver::Newton => vec![0.0; d * d],
+                StepSolver::Nesterov => Vec::new(),
+            },
+            direction: vec![0.0; d],
+            value: None,
+            passes: 0.0,
             t: 0,
             done: false,
             certified: false,
@@ -485,14 +527,119 @@ impl ObjectivePerturbation {
         norm2(&self.linear)
     }
 
-    /// Gradient of the perturbed objective at `w` into `grad`; returns J(w) (without the noise term).
+    /// Gradient of the perturbed objective at `w` (or `y`) into `grad` (or `w_prev`, Newton's
+    /// trial gradient); returns J(point) (without the noise term).
     fn perturbed_gradient(&mut self, objective: &Objective, at_y: bool) -> f64 {
-        let point = if at_y { &self.y } else { &self.w };
-        let value = objective.value_and_gradient(point, &mut self.grad);
-        for ((g, l), p) in self.grad.iter_mut().zip(&self.linear).zip(point) {
+        self.passes += 1.0;
+        let (point, grad) = match (at_y, self.solver) {
+            (false, _) => (&self.w, &mut self.grad),
+            (true, StepSolver::Nesterov) => (&self.y, &mut self.grad),
+            (true, StepSolver::Newton) => (&self.y, &mut self.w_prev),
+        };
+        let value = objective.value_and_gradient(point, grad);
+        for ((g, l), p) in grad.iter_mut().zip(&self.linear).zip(point) {
             *g += l + self.plan.split.extra_ridge * p;
         }
         value
+    }
+
+    /// J_b(v) = J(v) + ⟨b/n, v⟩ + (Δ/2)‖v‖² from J(v).
+    fn perturbed_value(&self, value: f64, v: &[f64]) -> f64 {
+        let sq = dot(v, v);
+        value + dot(&self.linear, v) + 0.5 * self.plan.split.extra_ridge * sq
+    }
+
+    /// The report at w and the certificate check (releasing when it holds or the budget is
+    /// spent); `true` with the report when it released.
+    fn report_or_release(&mut self, loss: f64) -> (StepReport, bool) {
+        let grad_norm = norm2(&self.grad);
+        let report = StepReport {
+            t: self.t,
+            grad_evals: self.passes,
+            loss,
+            noise_norm: norm2(&self.linear),
+            grad_norm,
+            epsilon_spent: self.guarantee.epsilon,
+        };
+        let allowance = self.plan.allowance(norm2(&self.w), norm2(&self.linear));
+        self.certified = grad_norm + allowance <= self.plan.tolerance;
+        if self.certified || self.t >= self.budget {
+            self.release();
+            return (report, true);
+        }
+        (report, false)
+    }
+
+    /// One Nesterov iteration (constant momentum, strongly convex): y_t = w_t + m(w_t − w_{t−1}),
+    /// w_{t+1} = y_t − η∇(y_t). The report is at w_t.
+    fn nesterov_step(&mut self, objective: &Objective) -> StepReport {
+        let loss = self.perturbed_gradient(objective, false);
+        let (report, released) = self.report_or_release(loss);
+        if released {
+            return report;
+        }
+        for ((y, w), p) in self.y.iter_mut().zip(&self.w).zip(&self.w_prev) {
+            *y = w + self.momentum * (w - p);
+        }
+        self.perturbed_gradient(objective, true);
+        self.w_prev.copy_from_slice(&self.w);
+        for ((w, y), g) in self.w.iter_mut().zip(&self.y).zip(&self.grad) {
+            *w = y - self.step_size * g;
+        }
+        self.t += 1;
+        report
+    }
+
+    /// One damped Newton iteration (module docs). The report is at w_t; the line search's
+    /// accepted point brings its gradient along, so a step costs one Hessian pass and one
+    /// value-and-gradient pass per trial.
+    fn newton_step(&mut self, objective: &Objective) -> StepReport {
+        let loss = match self.value {
+            Some(v) => v,
+            None => self.perturbed_gradient(objective, false),
+        };
+        let (report, released) = self.report_or_release(loss);
+        if released {
+            return report;
+        }
+        let data = objective.data();
+        newton::logistic_hessian(
+            data.matrix_slice(),
+            data.labels(),
+            &self.w,
+            objective.n(),
+            &mut self.hessian,
+        );
+        self.passes += 1.0;
+        // The ridge Λ is in the objective's gradient; Δ in the perturbation's.
+        let mu = self.plan.mu;
+        if !newton::newton_direction(&self.hessian, mu, &self.grad, &mut self.direction) {
+            // Only non-finite data or iterates get here: a gradient step instead.
+            for (p, g) in self.direction.iter_mut().zip(&self.grad) {
+                *p = -self.step_size * g;
+            }
+        }
+        let start = self.perturbed_value(loss, &self.w);
+        let slope = dot(&self.grad, &self.direction);
+        let grad_norm = report.grad_norm;
+        let mut s = 1.0;
+        let accepted = loop {
+            for ((y, w), p) in self.y.iter_mut().zip(&self.w).zip(&self.direction) {
+                *y = w + s * p;
+            }
+            let value = self.perturbed_gradient(objective, true);
+            let trial = self.perturbed_value(value, &self.y);
+            let armijo = trial <= start + 1e-4 * s * slope;
+            if armijo || norm2(&self.w_prev) <= 0.5 * grad_norm || s < 1e-12 {
+                break value;
+            }
+            s *= 0.5;
+        };
+        std::mem::swap(&mut self.w, &mut self.y);
+        std::mem::swap(&mut self.grad, &mut self.w_prev);
+        self.value = Some(accepted);
+        self.t += 1;
+        report
     }
 
     /// Step 5: w ← w̃ + z. Drawn whether or not the certificate held (no data-dependent abort).
@@ -560,34 +707,10 @@ impl PrivateAlgorithm for ObjectivePerturbation {
         if self.done || objective.dim() != self.w.len() || objective.n() != self.n {
             return None;
         }
-        // Nesterov (constant momentum, strongly convex): y_t = w_t + m(w_t − w_{t−1}),
-        // w_{t+1} = y_t − η∇(y_t). The report is at w_t.
-        let loss = self.perturbed_gradient(objective, false);
-        let grad_norm = norm2(&self.grad);
-        let report = StepReport {
-            t: self.t,
-            grad_evals: (2 * self.t + 1) as f64,
-            loss,
-            noise_norm: norm2(&self.linear),
-            grad_norm,
-            epsilon_spent: self.guarantee.epsilon,
-        };
-        let allowance = self.plan.allowance(norm2(&self.w), norm2(&self.linear));
-        self.certified = grad_norm + allowance <= self.plan.tolerance;
-        if self.certified || self.t >= self.budget {
-            self.release();
-            return Some(report);
-        }
-        for ((y, w), p) in self.y.iter_mut().zip(&self.w).zip(&self.w_prev) {
-            *y = w + self.momentum * (w - p);
-        }
-        self.perturbed_gradient(objective, true);
-        self.w_prev.copy_from_slice(&self.w);
-        for ((w, y), g) in self.w.iter_mut().zip(&self.y).zip(&self.grad) {
-            *w = y - self.step_size * g;
-        }
-        self.t += 1;
-        Some(report)
+        Some(match self.solver {
+            StepSolver::Newton => self.newton_step(objective),
+            StepSolver::Nesterov => self.nesterov_step(objective),
+        })
     }
 
     fn current(&self) -> &[f64] {
@@ -599,7 +722,7 @@ impl PrivateAlgorithm for ObjectivePerturbation {
     }
 
     fn grad_evals(&self) -> f64 {
-        2.0 * self.t as f64
+        self.passes
     }
 
     fn draws(&self) -> Vec<Draws> {
@@ -798,6 +921,46 @@ mod tests {
             .collect();
         let excess = obj.value(&solved) - reference.value;
         assert!(excess.abs() < 1e-12, "excess {excess}");
+    }
+
+    #[test]
+    fn newton_releases_the_point_the_first_order_solver_releases() {
+        // Same seed: the same b and the same residual z. Both solvers certify
+        // ‖∇J_b(w̃)‖ ≤ γ, so each w̃ is within γ/μ of the perturbed minimiser and the two
+        // releases within 2γ/μ of each other — at the diffprivlib-like tiny ridge Λ = 1/n
+        // (κ ≈ 250) and at a moderate one; Newton needs a handful of passes, Nesterov hundreds.
+        for (ridge, seed) in [(1e-3, 3), (0.01, 4)] {
+            let obj = objective(logistic(), Regularizer::ridge(ridge), false).unwrap();
+            let run = |solver| {
+                let config = ObjectivePerturbationConfig {
+                    solver,
+                    ..ObjectivePerturbationConfig::default()
+                };
+                let mut alg =
+                    ObjectivePerturbation::new(config, &obj, seeded(seed, Stream::Noise), true)
+                        .unwrap();
+                while alg.step(&obj).is_some() {}
+                assert!(alg.certified(), "{solver:?} certified");
+                alg
+            };
+            let (newton, nesterov) = (run(StepSolver::Newton), run(StepSolver::Nesterov));
+            assert_eq!(newton.residual, nesterov.residual, "the same z");
+            let plan = newton.plan();
+            let gap = crate::linalg::dist2(newton.current(), nesterov.current());
+            assert!(
+                gap <= 2.0 * plan.tolerance / plan.mu,
+                "Λ = {ridge}: {gap:e} > 2γ/μ = {:e}",
+                2.0 * plan.tolerance / plan.mu
+            );
+            // The noise moved the point: the check above is not about two zero vectors.
+            assert!(norm2(newton.current()) > 1e3 * gap);
+            assert!(
+                newton.grad_evals() <= 20.0 && nesterov.grad_evals() > 100.0,
+                "passes: Newton {}, Nesterov {}",
+                newton.grad_evals(),
+                nesterov.grad_evals()
+            );
+        }
     }
 
     #[test]

@@ -62,6 +62,7 @@ pub mod dual;
 mod gd;
 mod katyusha;
 pub mod max_loss;
+pub mod newton;
 mod sgd;
 mod subgradient;
 mod svrg;
