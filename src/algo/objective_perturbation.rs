@@ -40,8 +40,10 @@
 //! not data): from w₀ = 0, ‖∇J_b(0)‖ ≤ G₀ = R + ‖b‖/n, and Nesterov (2004, Thm 2.2.3) gives
 //! J_b(w_k) − J_b* ≤ (1 − 1/√κ)^k·G₀²/μ, so ‖∇J_b(w_k)‖² ≤ 2β(J_b(w_k) − J_b*) ≤ (γ/2)² once
 //! k ≥ K = ⌈2√κ·ln(2√(2κ)·G₀/γ)⌉ (Newton with backtracking converges globally on a strongly
-//! convex J_b with Lipschitz Hessian and quadratically near w*, Boyd & Vandenberghe 2004 §9.5.3;
-//! it uses K only as a cap). The other γ/2 is left for rounding: the computed gradient g̃ is
+//! convex J_b with Lipschitz Hessian and quadratically near w*, Boyd & Vandenberghe 2004 §9.5.3,
+//! but with no step bound we can state from the configuration: after 50 steps without the
+//! certificate it hands over to Nesterov's method, restarted at its iterate with the budget this
+//! bound gives from the iterate's gradient norm). The other γ/2 is left for rounding: the computed gradient g̃ is
 //! within A(w) = 4ε_mach((n + d)R + (d + 1)β‖w‖ + ‖b‖/n) of the exact one (n summed terms of
 //! norm ≤ R, inner products of d terms moving ℓ′ by at most c·d·ε_mach·‖w‖R), and the solver stops
 //! at the first w with ‖g̃‖ + A(w) ≤ γ. The plan refuses, from the configuration alone, a γ below
@@ -132,6 +134,11 @@ the logistic loss, a ridge term, no constraint, features clipped to the declared
 Guarantee: pure ε-DP under replace-one; part of ε pays for the noise, part for the change of \
 variables and part for the residual. The plot shows the solver converging to the perturbed \
 minimiser, whose excess risk shrinks like 1/(nε)² (dashed: the bound).";
+
+/// Newton steps before the solve hands over to Nesterov's method, whose iteration bound is
+/// proved (module docs): damped Newton converges globally, but its worst-case step count on an
+/// ill-conditioned J_b has no bound we can state from the configuration.
+const NEWTON_STEPS: usize = 50;
 
 /// The solver of step 4 (module docs). Either releases a point certified to ‖∇J_b‖ ≤ γ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -326,8 +333,14 @@ impl AmpPlan {
 
     /// K = ⌈2√κ·ln(2√(2κ)·G₀/γ)⌉ with G₀ = R + ‖b‖/n: Nesterov's iterations to ‖∇‖ ≤ γ/2.
     fn budget(&self, linear_norm: f64) -> f64 {
+        self.budget_from(self.feature_bound + linear_norm)
+    }
+
+    /// Nesterov's iterations to ‖∇‖ ≤ γ/2 from any start whose gradient norm is at most `g0`:
+    /// J_b(w₀) − J_b* + (μ/2)‖w₀ − w*‖² ≤ 2(J_b(w₀) − J_b*) ≤ g0²/μ by strong convexity, the
+    /// bound [`Self::budget`]'s argument starts from.
+    fn budget_from(&self, g0: f64) -> f64 {
         let kappa = self.beta / self.mu;
-        let g0 = self.feature_bound + linear_norm;
         let ratio = 2.0 * libm::sqrt(2.0 * kappa) * g0 / self.tolerance;
         libm::ceil(2.0 * libm::sqrt(kappa) * libm::log(ratio.max(1.0)))
     }
@@ -563,7 +576,10 @@ impl ObjectivePerturbation {
         };
         let allowance = self.plan.allowance(norm2(&self.w), norm2(&self.linear));
         self.certified = grad_norm + allowance <= self.plan.tolerance;
-        if self.certified || self.t >= self.budget {
+        // Newton's steps carry no iteration bound of their own: only Nesterov's budget may end
+        // the solve uncertified (newton_step hands over to it at NEWTON_STEPS).
+        let spent = self.solver == StepSolver::Nesterov && self.t >= self.budget;
+        if self.certified || spent {
             self.release();
             return (report, true);
         }
@@ -600,6 +616,10 @@ impl ObjectivePerturbation {
         };
         let (report, released) = self.report_or_release(loss);
         if released {
+            return report;
+        }
+        if self.t >= NEWTON_STEPS {
+            self.hand_over_to_nesterov(report.grad_norm);
             return report;
         }
         let data = objective.data();
@@ -640,6 +660,25 @@ impl ObjectivePerturbation {
         self.value = Some(accepted);
         self.t += 1;
         report
+    }
+
+    /// Newton did not certify within [`NEWTON_STEPS`]: Nesterov goes on from w (momentum
+    /// restarted) with the budget its bound gives from w's gradient norm (computed, plus the
+    /// rounding allowance), so the certificate holds in exact arithmetic whatever Newton did.
+    /// The budget is a function of the (non-private) iterate; it decides only how long the solve
+    /// runs, never whether a release happens.
+    fn hand_over_to_nesterov(&mut self, grad_norm: f64) {
+        let allowance = self.plan.allowance(norm2(&self.w), norm2(&self.linear));
+        let more = self.plan.budget_from(grad_norm + allowance);
+        let more = if more.is_finite() {
+            more as usize
+        } else {
+            usize::MAX
+        };
+        self.budget = self.t.saturating_add(more);
+        self.solver = StepSolver::Nesterov;
+        self.w_prev.copy_from_slice(&self.w);
+        self.value = None;
     }
 
     /// Step 5: w ← w̃ + z. Drawn whether or not the certificate held (no data-dependent abort).
@@ -921,6 +960,44 @@ mod tests {
             .collect();
         let excess = obj.value(&solved) - reference.value;
         assert!(excess.abs() < 1e-12, "excess {excess}");
+    }
+
+    #[test]
+    fn a_newton_solve_handed_over_to_nesterov_still_certifies_within_the_new_budget() {
+        // Newton's steps have no bound from the configuration; at NEWTON_STEPS the solve goes
+        // on by Nesterov from Newton's iterate, with the budget its bound gives there. Here the
+        // hand-over is forced after one Newton step: the release must still be certified (the
+        // ledger has no NOT PROVEN event), with the same noise as a plain Newton run.
+        let obj = objective(logistic(), Regularizer::ridge(1e-3), false).unwrap();
+        let mut alg = ObjectivePerturbation::new(
+            ObjectivePerturbationConfig::default(),
+            &obj,
+            seeded(3, Stream::Noise),
+            true,
+        )
+        .unwrap();
+        let first = alg.step(&obj).unwrap();
+        assert!(
+            !alg.certified() && !alg.is_done(),
+            "one Newton step does not certify here"
+        );
+        alg.hand_over_to_nesterov(first.grad_norm);
+        assert_eq!(alg.solver, StepSolver::Nesterov);
+        let cap = alg.budget;
+        while alg.step(&obj).is_some() {}
+        assert!(alg.certified(), "certified after the hand-over");
+        assert!(
+            alg.t <= cap,
+            "within the budget set at the hand-over: {} > {cap}",
+            alg.t
+        );
+        assert!(
+            alg.ledger()
+                .events
+                .iter()
+                .all(|e| !e.contains("NOT PROVEN")),
+            "no uncertified release"
+        );
     }
 
     #[test]
