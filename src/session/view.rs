@@ -109,7 +109,7 @@ impl Problem {
     /// res ≤ `max_res`, lowered so that the grid costs at most [`GRID_BUDGET`] per-sample
     /// evaluations (a large n would stall the worker); where even the floor resolution would
     /// pass it (n > 156,250), F is estimated on an evenly strided subsample that fits
-    /// ([`Problem::grid_objective`]). **Non-private** (reads the data).
+    /// (`Problem::grid_objective`). **Non-private** (reads the data).
     pub fn loss_grid(&self, max_res: usize) -> Option<(Vec<f64>, usize)> {
         if max_res < MIN_GRID_RES {
             return None;
