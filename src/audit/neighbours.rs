@@ -3,8 +3,9 @@
 //! clouds of releases.
 //!
 //! The runs are the family's own ([`FamilyTarget`]: the plan's guarantee,
-//! [`Planned::build`](crate::algo::registry::Planned::build) on the problem the session builds), on the one-dimensional pairs of the audits with the
-//! differing record chosen by the student ([`Differing`]). Everything here is a non-private
+//! [`Planned::build`](crate::algo::registry::Planned::build) on the problem the session builds),
+//! on the one-dimensional pairs of the audits with the differing record chosen by the student
+//! ([`Differing`]). Everything here is a non-private
 //! diagnostic: thousands of releases of one toy pair, drawn to show a distribution, not a
 //! private release of anyone's data.
 //!
