@@ -19,7 +19,8 @@ use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::objective_perturbation::{
     ObjectivePerturbation, ObjectivePerturbationConfig,
 };
-use dp_playground::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_features, generate};
+use dp_playground::bench;
+use dp_playground::data::{Dataset, clip_features, generate};
 use dp_playground::domain::DomainKind;
 use dp_playground::loss::{Glm, Loss, Regularizer};
 use dp_playground::objective::Objective;
@@ -34,17 +35,7 @@ const EPSILON: f64 = 1.0;
 const RIDGE: f64 = 1.0 / N as f64;
 
 fn records(seed: u32) -> Arc<Dataset> {
-    let spec = GeneratorSpec {
-        n: N,
-        d: D,
-        features: Tail::StudentT { nu: 5.0 },
-        feature_scale: 1.0 / (D as f64).sqrt(),
-        signal: 2.0,
-        task: Task::Classification {
-            link: Link::Logistic,
-            flip: 0.05,
-        },
-    };
+    let spec = bench::spec(N, D);
     let mut data = generate(&spec, seeded(seed, Stream::Data)).expect("generate");
     clip_features(&mut data, 1.0);
     Arc::new(data)

@@ -2,10 +2,11 @@
 // in the file given), the benchmark page in Chromium and Firefox (served here on a free port), and
 // the peers' result when that file exists. Usage:
 //   node scripts/bench.mjs NATIVE_OUTPUT PEERS_RESULT_JSON [--quick]
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchInChromium, benchInFirefox } from './bench-browsers.mjs';
+// The README serve command on a free port, as the end-to-end tests start it.
+import { serve } from '../tests/e2e/harness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [nativeFile, peersFile, flag] = process.argv.slice(2);
@@ -19,20 +20,6 @@ function nativeResults() {
   return JSON.parse(line.slice('BENCH_JSON '.length));
 }
 
-/** scripts/serve.mjs on a free port (the package is built already): resolves with its URL. */
-function serve() {
-  const child = spawn(process.execPath, ['scripts/serve.mjs', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) resolve(m[0]);
-    });
-    child.on('exit', (code) => reject(new Error(`scripts/serve.mjs exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 /** case figures by "n×d|case". */
 function index(results) {

@@ -159,8 +159,9 @@ pub fn plan(quick: bool) -> Vec<SizePlan> {
         .collect()
 }
 
-/// The generator spec of a size: the page's heavy-tailed logistic task.
-fn spec(n: usize, d: usize) -> GeneratorSpec {
+/// The generator spec of a size: the page's heavy-tailed logistic task (also the data of
+/// `benches/logreg.rs`, the diffprivlib case).
+pub fn spec(n: usize, d: usize) -> GeneratorSpec {
     GeneratorSpec {
         n,
         d,
