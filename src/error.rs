@@ -82,10 +82,28 @@ const INSTRUCTIONS: [&str; 16] = [
 /// otherwise fill the page.
 const MAX_ECHO: usize = 40;
 
+/// The teaching panels' controls (index.html's labels): they are no [`crate::config::Control`],
+/// since no run config holds them, but their errors name them by what they say all the same.
+const PANEL_LABELS: [(&str, &str); 4] = [
+    ("neighbour_record", "the record that differs"),
+    ("neighbour_runs", "runs on each side"),
+    ("audit_scenario", "mechanism"),
+    ("audit_bug", "planted bug"),
+];
+
+fn panel_label(field: &str) -> Option<&'static str> {
+    PANEL_LABELS
+        .iter()
+        .find(|(key, _)| *key == field)
+        .map(|(_, label)| *label)
+}
+
 /// An [`Error::InvalidParameter`] as a person reads it beside the control: the control's label
 /// (the page's words, not its key), what to do, and the value it has now, shortened.
 fn invalid_text(field: &str, expected: &str, got: &str) -> String {
-    let subject = crate::config::Control::label_of(field).unwrap_or(field);
+    let subject = crate::config::Control::label_of(field)
+        .or_else(|| panel_label(field))
+        .unwrap_or(field);
     let first = expected.split_whitespace().next().unwrap_or("");
     let what = if INSTRUCTIONS.contains(&first) {
         expected.to_string()
@@ -111,3 +129,31 @@ fn invalid_text(field: &str, expected: &str, got: &str) -> String {
 
 /// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_teaching_panels_error_names_its_control_by_the_pages_words() {
+        let text = Error::invalid("neighbour_runs", "100 to 5000 runs per side", 7).to_string();
+        assert!(
+            text.starts_with("runs on each side: set it to 100 to 5000"),
+            "{text}"
+        );
+        assert!(!text.contains("neighbour_runs"), "{text}");
+    }
+
+    #[test]
+    fn every_panel_label_is_the_label_index_html_shows() {
+        let page = include_str!("../index.html");
+        for (key, label) in PANEL_LABELS {
+            let tag = format!("<label for=\"{key}\">{label}</label>");
+            let legend = format!("id=\"{key}\" class=\"bugs\"><legend>{label}</legend>");
+            assert!(
+                page.contains(&tag) || page.contains(&legend),
+                "{key}: {label}"
+            );
+        }
+    }
+}
