@@ -353,7 +353,9 @@ test('output perturbation: a link without a ridge is refused with the reason; pi
   assert.equal(await page.inputValue('#l2'), '0.1');
   assert.equal(await page.textContent('#l2-error'), '');
 
-  // The person chooses another ridge; picking again changes nothing, and the note clears.
+  // The person chooses another ridge (in the "more settings" fold); picking again changes
+  // nothing, and the note clears.
+  await openMoreSettings(page);
   await page.fill('#l2', '0.05');
   await page.press('#l2', 'Enter');
   await page.locator('#l2').blur();
