@@ -9,7 +9,7 @@
 //   the time until the run is ready (data generated, reference certified or given up), the
 //   progress messages the worker sent meanwhile, the main thread's frame rate (requestAnimationFrame
 //   timestamps) and its longest task; then presses Play and measures the frame rate while it runs.
-import { launch, serve } from '../tests/e2e/harness.mjs';
+import { launch, openMoreSettings, serve } from '../tests/e2e/harness.mjs';
 
 const args = process.argv.slice(2);
 const repeatsAt = args.indexOf('--repeats');
@@ -87,6 +87,7 @@ try {
     // A newcomer types the two numbers; each change starts a new run.
     await page.fill('#n', '1000000');
     await page.$eval('#n', (input) => input.blur());
+    await openMoreSettings(page);
     await page.fill('#d', '20');
     await page.$eval('#d', (input) => input.blur());
     // The status line as it changes (the worker's progress reports), with the time since typing.

@@ -13,6 +13,7 @@ import { citedIn } from './references.js';
 import { SweepPanel } from './sweep.js';
 import { mountNeighbours } from './neighbours.js';
 import { mountAudit } from './audit.js';
+import { mountLayout, reveal } from './layout.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -157,7 +158,7 @@ function showBlocked() {
     // A link in the page's own words; the hash itself holds the settings, so it is not followed.
     link.addEventListener('click', (event) => {
       event.preventDefault();
-      target.control.closest('details')?.setAttribute('open', '');
+      reveal(target.control);
       target.control.scrollIntoView({ block: 'center' });
       target.control.focus();
     });
@@ -197,7 +198,7 @@ function showError(error) {
   el.textContent = error?.message ?? String(error);
   // A message inside a closed panel, or beside a setting the algorithm does not read, would go
   // unseen.
-  el.closest('details')?.setAttribute('open', '');
+  reveal(el);
   el.closest('[hidden]')?.removeAttribute('hidden');
 }
 
@@ -1098,6 +1099,8 @@ plotter = new Plotter(
   // "[object Object]".
   (e) => showError({ field: null, message: `A plot could not be drawn: ${e?.message ?? String(e)}` }),
 );
+// Before the link is read: the folds a narrow screen closes must not hide its errors.
+mountLayout({ canvases: Object.values(plotter.canvases), redraw: (canvas) => plotter.redraw(canvas) });
 // A lesson's link (`?lesson=…`) puts its preset in the hash before the page reads it.
 await setupLessons(() => { if (pageStarted) restoreFromHash(); });
 config = configFromHash();

@@ -261,6 +261,14 @@ export class Plotter {
     this.schedule();
   }
 
+  /** Draws the plot on `canvas` again: it was just shown (by a tab) or resized, which clears it. */
+  redraw(canvas) {
+    const kind = Object.keys(this.canvases).find((k) => this.canvases[k] === canvas);
+    if (!kind || !this.history) return;
+    this.dirty.add(kind);
+    this.schedule();
+  }
+
   /** Whether every requested drawing is on screen (the end-to-end tests wait for this). */
   get idle() {
     return this.dirty.size === 0 && !this.scheduled;

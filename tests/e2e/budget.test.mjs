@@ -3,7 +3,7 @@
 // running total counts every run on it, and a cap refuses the run that would exceed it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -40,6 +40,7 @@ test('repeats = 10 typed into the control: the guarantee panel states the compos
 test('a loaded CSV keeps a running total of what was released on it, and a cap refuses the run that would exceed it', async () => {
   const { context, page, seen } = await lab.open();
   await ready(page);
+  await openMoreSettings(page);
   const rows = ['x1,x2,label'];
   for (let i = 0; i < 120; i++) {
     const x = [Math.sin(i), Math.cos(3 * i)];

@@ -7,7 +7,7 @@
 // every read after the first waits until the test opens a gate. The page's code is unchanged.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -34,6 +34,7 @@ function csvOf(name, rows) {
 async function pageWithHeldReads(free) {
   const { context, page, seen } = await lab.open();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(page);
   const [worker] = page.workers();
   assert.ok(worker, 'the solver worker runs');
   await worker.evaluate((passing) => {

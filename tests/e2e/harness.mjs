@@ -92,3 +92,11 @@ export async function session() {
   };
   return { base, open, close };
 }
+
+/**
+ * Opens the page's "more settings" fold (closed on a fresh page, issue 19 item 2) as a person
+ * does, by its summary; a fold an error already opened stays open.
+ */
+export async function openMoreSettings(page) {
+  if (!(await page.$eval('#more-settings', (d) => d.open))) await page.click('#more-settings > summary');
+}

@@ -3,7 +3,7 @@
 // declared constants (the problem line, the release's ledger).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -18,6 +18,7 @@ after(async () => {
 test('each residual loss shows a declared label bound that is clipped to, shown, and checked at its field', async () => {
   const { context, page, seen } = await lab.open('');
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(page);
   // The default logistic loss takes ±1 labels: no bound to declare.
   assert.equal(await page.isVisible('#label-bound'), false);
   for (const [kind, dflt] of [['squared', '1'], ['huber', '10'], ['absolute', '10']]) {

@@ -5,7 +5,7 @@
 // `node scripts/measure-tab.mjs large`, not asserted here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plotsDrawn, session } from './harness.mjs';
+import { openMoreSettings, plotsDrawn, session } from './harness.mjs';
 
 let lab;
 
@@ -27,6 +27,7 @@ test('a large problem shows its progress while prepared, and Cancel stops it', a
   const { page, seen } = await lab.open();
   await page.waitForSelector('#status[data-state="ready"]');
   await typeNumber(page, 'n', 1_000_000);
+  await openMoreSettings(page);
   await typeNumber(page, 'd', 20);
   await page.waitForFunction(() => /^preparing: [a-z -]+( \(non-private\))?, \d+%$/
     .test(document.querySelector('#status').textContent));

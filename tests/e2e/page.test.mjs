@@ -2,7 +2,7 @@
 // your own CSV, and the frame rate while a large run computes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
+import { changedPixels, openMoreSettings, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
 
 let lab;
 
@@ -184,6 +184,7 @@ test('compare and repeats: several algorithms on the same data, R noise draws ea
 test('your own CSV: it loads with a preview and runs; a corrupt one names line and column and the run stays', async () => {
   const { context, page, seen } = await openPage();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(page);
   const rows = ['x1,x2,x3,label'];
   for (let i = 0; i < 300; i++) {
     const x = [Math.sin(i), Math.cos(3 * i), Math.sin(7 * i) / 2];

@@ -3,7 +3,7 @@
 // the first decade, and a band that bridged the gaps of its series.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -88,6 +88,7 @@ test('λ = 0 typed under output perturbation turns Play off, says why beside it,
   await ready(page);
   const l2 = (await runConfig(page)).l2;
   assert.ok(l2 > 0, `the pick set λ = ${l2}`);
+  await openMoreSettings(page);
   const before = await received(page);
   await page.fill('#l2', '0');
   // Play clicked straight after typing: the refusal, not the last valid run.

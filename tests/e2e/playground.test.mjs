@@ -1,7 +1,7 @@
 // End to end: the page served by the README serve command, in real (headless) Chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
+import { changedPixels, openMoreSettings, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
 
 let lab;
 let base;
@@ -87,6 +87,8 @@ test('pause stops the run and step advances exactly one iterate', async () => {
 test('a bad seed gets a message next to the field, the last run stays on screen, and nothing runs until it is fixed', async () => {
   const { context, page, seen } = await openPage();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  // The seed is in the "more settings" fold.
+  await openMoreSettings(page);
   await page.click('#step');
   await page.waitForFunction(() => document.querySelector('#excess').dataset.value !== '');
   await page.fill('#seed', '-3');
@@ -170,6 +172,7 @@ test('reset replays the same seeded run to the same release', async () => {
 
 test('fresh OS noise gives a different release each time, and the ledger drops the seeded caveat', async () => {
   const { context, page, seen } = await openPage();
+  await openMoreSettings(page);
   const seeded = await runToRelease(page);
   assert.match(seeded.caveats, /seeded run/);
   await page.check('#unseeded');
@@ -265,6 +268,7 @@ test('exports: the run JSON (private part and diagnostics apart), the diagnostic
 test('a copied link, opened in a fresh page, restores the settings and the same release', async () => {
   const first = await openPage();
   await first.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(first.page);
   await first.page.$eval('#epsilon', (el) => { el.value = '-0.5'; el.dispatchEvent(new Event('change')); });
   await first.page.fill('#seed', '42');
   await first.page.press('#seed', 'Enter');
@@ -315,6 +319,7 @@ test('objective perturbation states both of its noise draws and its budget split
   const { context, page, seen } = await openPage();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await page.selectOption('#algorithm', 'objective_perturbation');
+  await openMoreSettings(page);
   await page.selectOption('#domain', 'unconstrained');
   await page.fill('#l2', '0.1');
   await page.press('#l2', 'Enter');
@@ -348,7 +353,9 @@ test('output perturbation: a link without a ridge is refused with the reason; pi
   assert.equal(await page.inputValue('#l2'), '0.1');
   assert.equal(await page.textContent('#l2-error'), '');
 
-  // The person chooses another ridge; picking again changes nothing, and the note clears.
+  // The person chooses another ridge (in the "more settings" fold); picking again changes
+  // nothing, and the note clears.
+  await openMoreSettings(page);
   await page.fill('#l2', '0.05');
   await page.press('#l2', 'Enter');
   await page.locator('#l2').blur();

@@ -3,7 +3,7 @@
 // runs with the declared n, and the preview does not depend on its row count.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -37,6 +37,7 @@ const ready = (page) => page.waitForSelector('#status[data-state="ready"]', { ti
 test('a run whose reference optimum is unavailable still releases, and the excess plot says "reference unavailable"', async () => {
   const { context, page, seen } = await lab.open();
   await ready(page);
+  await openMoreSettings(page);
   // R^d without a ridge: DP-GD runs (the logistic loss is Lipschitz), but the certified
   // reference needs λ₂ > 0 there. The old page refused the whole run.
   await page.selectOption('#domain', 'unconstrained');
@@ -58,6 +59,7 @@ test('a run whose reference optimum is unavailable still releases, and the exces
 test('add/remove: a CSV of n ± 1 rows runs with the declared n and the same preview; replace-one takes n from the file', async () => {
   const { context, page, seen } = await lab.open();
   await ready(page);
+  await openMoreSettings(page);
   await page.selectOption('#relation', 'add_remove');
   await page.fill('#n', '300');
   await page.press('#n', 'Enter');

@@ -4,7 +4,7 @@
 // run releases both players, and the players plot draws them (the release in red).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
+import { changedPixels, openMoreSettings, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
 
 let lab;
 
@@ -35,6 +35,7 @@ test('a newcomer switches the problem menu to a game, presses Play, and sees bot
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.ok(!(await page.isVisible('#game')), 'no game panel while minimising');
   assert.ok(!(await page.isVisible('#players-plot')), 'no players plot while minimising');
+  await openMoreSettings(page);
 
   await page.selectOption('#problem', 'saddle');
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
@@ -95,6 +96,7 @@ test('a newcomer switches the problem menu to a game, presses Play, and sees bot
 test('a game setting out of range is refused beside its control and the last run stays', async () => {
   const { context, page, seen } = await lab.open();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(page);
   await page.selectOption('#problem', 'saddle');
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   const before = await configInUse(page);

@@ -5,7 +5,7 @@
 // sweep mid-way (no more progress) with the page still usable.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -40,6 +40,7 @@ test('a sweep of 5 ε values × R = 10 for output perturbation (δ = 0): progres
   await ready(page);
   await page.selectOption('#algorithm', 'output_perturbation');
   await ready(page);
+  await openMoreSettings(page);
   await set(page, '#delta', '0');
   await ready(page);
   await set(page, '#n', '500');
