@@ -3,7 +3,7 @@
 // the worker); this file only moves values and messages.
 
 import init, {
-  cards, checkCsvSize, composeRun, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickProblem, previews,
+  cards, checkCsvSize, composeRun, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickProblem, plotAxes, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, svgOf } from './plots.js';
@@ -14,6 +14,7 @@ import { SweepPanel } from './sweep.js';
 import { mountNeighbours } from './neighbours.js';
 import { mountAudit } from './audit.js';
 import { mountLayout, reveal } from './layout.js';
+import { Pins, showCompare } from './pins.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -99,6 +100,8 @@ const fileBudgets = new Map();
 /** The loaded file's key, and the run already charged to it (a run is charged when it starts). */
 let csvKey = null;
 let chargedRun = 0;
+/** Finished runs kept on the plots to compare with the next (www/pins.js). */
+const pins = new Pins();
 
 const fmt = (v, digits = 3) => (v === null || v === undefined ? '–' : String(Number(Number(v).toPrecision(digits))));
 const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponential(2));
@@ -215,6 +218,7 @@ function setState(next, text) {
   ui.reset.disabled = next === 'loading';
   ui.cancel.disabled = next !== 'running'; // while preparing: showPreparation
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
+  $('pin').disabled = next !== 'released';
   ui.play.setAttribute('aria-pressed', String(next === 'running'));
 }
 
@@ -427,10 +431,21 @@ function showReadout() {
       textContent: `In this run (non-private: depends on the data): ${c}`, className: 'event',
     })),
   );
+  showPins();
   const [done, total] = run.progress;
   ui.progress.max = total;
   ui.progress.value = done;
   ui.progress.hidden = total <= 1;
+}
+
+/** The compare readout: this run's and the pinned runs' rows, and what the screen shows together. */
+function showPins() {
+  $('clear-pins').hidden = pins.size === 0;
+  showCompare(run, config, pins, { fmt, sci, statement }, (i) => {
+    pins.list.splice(i, 1);
+    showPins();
+    plotter.request(run);
+  });
 }
 
 /**
@@ -1004,6 +1019,17 @@ function wireControls() {
     syncSettings();
     applyConfig(fromControls());
   });
+  $('pin').addEventListener('click', () => {
+    if (state !== 'released' || !run.release) return;
+    pins.add(run, plotter.theories);
+    showPins();
+    plotter.request(run);
+  });
+  $('clear-pins').addEventListener('click', () => {
+    pins.clear();
+    showPins();
+    plotter.request(run);
+  });
   $('csv-file').addEventListener('change', onCsvChosen);
   $('csv-label').addEventListener('change', onCsvChosen);
   $('csv-cancel').addEventListener('click', cancelCsvLoad);
@@ -1054,7 +1080,7 @@ function wireControls() {
   document.querySelectorAll('button.svg').forEach((b) => b.addEventListener('click', () => {
     if (!run.info) return;
     try {
-      const svg = svgOf(run, b.dataset.plot, $(`${b.dataset.plot}-plot`), plotter.theories);
+      const svg = svgOf(run, b.dataset.plot, $(`${b.dataset.plot}-plot`), plotter.theories, plotter.decorate);
       download(`dp-playground-${b.dataset.plot}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     } catch (e) {
       showError({ field: null, message: String(e) });
@@ -1101,6 +1127,7 @@ plotter = new Plotter(
 );
 // Before the link is read: the folds a narrow screen closes must not hide its errors.
 mountLayout({ canvases: Object.values(plotter.canvases), redraw: (canvas) => plotter.redraw(canvas) });
+plotter.decorate = (kind, s) => pins.decorate(kind, s, config);
 // A lesson's link (`?lesson=…`) puts its preset in the hash before the page reads it.
 await setupLessons(() => { if (pageStarted) restoreFromHash(); });
 config = configFromHash();
@@ -1135,4 +1162,8 @@ function restoreFromHash() {
 }
 window.addEventListener('hashchange', restoreFromHash);
 // For the end-to-end tests: frames drawn, so a test can measure the page's frame rate.
-window.__dp = { plotter: () => plotter, run: () => run, received: () => ({ ...received }) };
+window.__dp = {
+  plotter: () => plotter, run: () => run, received: () => ({ ...received }),
+  // The spec a plot is drawn from (with its pinned layers) and the axes Rust draws it with.
+  spec: (kind) => plotter.spec(kind), axes: (kind) => plotAxes(kind, plotter.spec(kind)),
+};

@@ -221,9 +221,9 @@ export function spec(history, kind, theories = []) {
   return SPECS[kind](history, theories);
 }
 
-/** The plot `kind` of `history` as an SVG document. */
-export function svgOf(history, kind, canvas, theories) {
-  return plotSvg(kind, spec(history, kind, theories), canvas.width, canvas.height);
+/** The plot `kind` of `history` as an SVG document (`decorate(kind, spec)`: adds the pinned runs). */
+export function svgOf(history, kind, canvas, theories, decorate = (k, s) => s) {
+  return plotSvg(kind, decorate(kind, spec(history, kind, theories)), canvas.width, canvas.height);
 }
 
 /** A frame at 60 Hz; a draw longer than this costs the page a frame. */
@@ -247,6 +247,14 @@ export class Plotter {
     this.theories = [];
     this.frames = 0;
     this.draws = 0;
+    /** Adds what is drawn besides the history (the pinned runs, www/pins.js) to a plot's spec. */
+    this.decorate = (kind, s) => s;
+  }
+
+  /** The spec plot `kind` is drawn from now (null before a run is prepared). */
+  spec(kind) {
+    const h = this.history;
+    return h?.info ? this.decorate(kind, spec(h, kind, this.theories)) : null;
   }
 
   /** Marks every plot of `history` for redrawing (the feature plot only for a new run). */
@@ -309,7 +317,7 @@ export class Plotter {
     const h = this.history;
     if (!h || !h.info) return;
     try {
-      drawPlot(kind, this.canvases[kind], spec(h, kind, this.theories));
+      drawPlot(kind, this.canvases[kind], this.spec(kind));
       this.draws += 1;
     } catch (e) {
       this.onError(e);

@@ -55,6 +55,9 @@ pub struct ExcessSpec {
     /// The y axis's label (a sweep of a game draws the duality gap).
     #[serde(default = "default_y_label")]
     pub y_label: String,
+    /// Pinned runs' curves (their theory is not drawn), faded; the axes hold them too.
+    #[serde(default)]
+    pub pinned: Vec<Series>,
 }
 
 fn default_x_label() -> String {
@@ -82,8 +85,15 @@ impl ExcessSpec {
                 self.series.len(),
             ));
         }
-        for (i, s) in self.series.iter().enumerate() {
-            let f = |name: &str| format!("excess.series[{i}].{name}");
+        super::pinned::check_count(
+            "excess.pinned",
+            self.pinned.len(),
+            super::pinned::MAX_PINNED_SERIES,
+        )?;
+        let all = self.series.iter().map(|s| ("series", s));
+        let pinned = self.pinned.iter().map(|s| ("pinned", s));
+        for (i, (key, s)) in all.enumerate().chain(pinned.enumerate()) {
+            let f = |name: &str| format!("excess.{key}[{i}].{name}");
             check_color(&f("color"), s.color)?;
             check_same_len(&f("mean"), &s.mean, "x", &s.x)?;
             if !(s.lo.is_empty() && s.hi.is_empty()) {

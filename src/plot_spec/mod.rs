@@ -22,6 +22,7 @@ pub mod excess;
 pub mod features;
 pub mod noise;
 pub mod path;
+pub mod pinned;
 pub mod players;
 pub mod privacy;
 

@@ -18,11 +18,15 @@ pub struct NoiseSpec {
     /// The caption; empty for one that states the draw count and the law.
     #[serde(default)]
     pub title: String,
+    /// Pinned runs' main-algorithm norms, outlined faded; the axes hold them too.
+    #[serde(default)]
+    pub pinned: Vec<super::pinned::PinnedNorms>,
 }
 
 impl NoiseSpec {
     /// Checks the spec (see the module docs of [`super`]).
     pub fn check(&self) -> Result<(), Error> {
+        super::pinned::check_count("noise.pinned", self.pinned.len(), super::pinned::MAX_PINS)?;
         let (scale, d) = match self.law {
             NoiseShape::Gaussian { sigma, d } => (sigma, d),
             NoiseShape::L2Laplace { scale, d } => (scale, d),

@@ -135,6 +135,9 @@ pub struct PathSpec {
     /// Released points, one layer per algorithm: the private outputs.
     #[serde(default)]
     pub releases: Vec<PathLayer>,
+    /// Pinned runs' paths and releases, faded; the view holds theirs too.
+    #[serde(default)]
+    pub pinned: Vec<super::pinned::PinnedPath>,
 }
 
 fn default_axis_labels() -> [String; 2] {
@@ -178,6 +181,14 @@ impl PathSpec {
                 check_color(&format!("path.{name}[{i}].color"), layer.color)?;
                 check_pairs(&format!("path.{name}[{i}].xy"), &layer.xy)?;
             }
+        }
+        super::pinned::check_count(
+            "path.pinned",
+            self.pinned.len(),
+            super::pinned::MAX_PINNED_SERIES,
+        )?;
+        for (i, layer) in self.pinned.iter().enumerate() {
+            layer.check(i)?;
         }
         if let Some(w) = self.w_star {
             check_finite("path.wStar[0]", w[0])?;

@@ -28,6 +28,9 @@ pub struct PlayersSpec {
     /// The mean game's equilibrium y.
     #[serde(default)]
     pub equilibrium_y: Floats,
+    /// Pinned games' releases, drawn as faded ticks.
+    #[serde(default)]
+    pub pinned: Vec<super::pinned::PinnedPlayers>,
 }
 
 /// One player's bars, checked: every non-empty array of the player has the same length.
@@ -63,6 +66,27 @@ impl PlayersSpec {
 
     /// Checks the spec (see the module docs of [`super`]).
     pub fn check(&self) -> Result<(), Error> {
+        super::pinned::check_count("players.pinned", self.pinned.len(), super::pinned::MAX_PINS)?;
+        for (i, p) in self.pinned.iter().enumerate() {
+            for (name, values, now) in [("x", &p.x, &self.x), ("y", &p.y, &self.y)] {
+                let field = format!("players.pinned[{i}].{name}");
+                if values.iter().any(|v| !v.is_finite()) {
+                    return Err(Error::invalid(
+                        field,
+                        "finite coordinates",
+                        "a non-finite one",
+                    ));
+                }
+                // A pin of another game's size has no bar to stand on.
+                if !now.is_empty() && !values.is_empty() && values.len() != now.len() {
+                    return Err(Error::invalid(
+                        field,
+                        format!("{} coordinates, like the current run's", now.len()),
+                        values.len(),
+                    ));
+                }
+            }
+        }
         let arrays = [
             ("players.x", &self.x),
             ("players.releaseX", &self.release_x),

@@ -34,6 +34,9 @@ pub struct PrivacySpec {
     /// The x axis's maximum (e.g. the planned number of steps); by default the data's.
     #[serde(default)]
     pub span: Option<f64>,
+    /// Pinned runs' spending, faded; the axes hold them too.
+    #[serde(default)]
+    pub pinned: Vec<PrivacySeries>,
 }
 
 impl PrivacySpec {
@@ -45,9 +48,16 @@ impl PrivacySpec {
         if let Some(span) = self.span {
             check_positive("privacy.span", span)?;
         }
-        for (i, s) in self.series.iter().enumerate() {
-            check_color(&format!("privacy.series[{i}].color"), s.color)?;
-            check_same_len(&format!("privacy.series[{i}].eps"), &s.eps, "x", &s.x)?;
+        super::pinned::check_count(
+            "privacy.pinned",
+            self.pinned.len(),
+            super::pinned::MAX_PINNED_SERIES,
+        )?;
+        let all = self.series.iter().map(|s| ("series", s));
+        let pinned = self.pinned.iter().map(|s| ("pinned", s));
+        for (i, (key, s)) in all.enumerate().chain(pinned.enumerate()) {
+            check_color(&format!("privacy.{key}[{i}].color"), s.color)?;
+            check_same_len(&format!("privacy.{key}[{i}].eps"), &s.eps, "x", &s.x)?;
         }
         Ok(())
     }

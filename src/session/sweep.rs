@@ -179,6 +179,43 @@ pub struct PointSummary {
     pub max: f64,
 }
 
+/// Mean and spread of one metric over repeats (a sweep's point, the page's compare readout).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Spread {
+    /// Values summarised.
+    pub scored: usize,
+    /// Their mean (NaN if none).
+    pub mean: f64,
+    /// Their sample standard deviation (NaN below two).
+    pub sd: f64,
+    /// The smallest value (NaN if none).
+    pub min: f64,
+    /// The largest value (NaN if none).
+    pub max: f64,
+}
+
+impl Spread {
+    /// Summarises `values` (the caller leaves out repeats without a metric).
+    pub fn of(values: impl IntoIterator<Item = f64>) -> Self {
+        let v: Vec<f64> = values.into_iter().collect();
+        let k = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / k;
+        let sd = if v.len() > 1 {
+            (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt()
+        } else {
+            f64::NAN
+        };
+        let fold = |f: fn(f64, f64) -> f64| v.iter().copied().reduce(f).unwrap_or(f64::NAN);
+        Spread {
+            scored: v.len(),
+            mean,
+            sd,
+            min: fold(f64::min),
+            max: fold(f64::max),
+        }
+    }
+}
+
 /// A fitted rate: the slope of ln(mean metric) against ln ε or ln n, with the other held fixed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Slope {
@@ -213,24 +250,16 @@ impl Summary {
             .iter()
             .zip(lanes.chunks(repeats.max(1)))
             .map(|(p, values)| {
-                let v: Vec<f64> = values.iter().flatten().copied().collect();
-                let k = v.len() as f64;
-                let mean = v.iter().sum::<f64>() / k;
-                let sd = if v.len() > 1 {
-                    (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt()
-                } else {
-                    f64::NAN
-                };
-                let fold = |f: fn(f64, f64) -> f64| v.iter().copied().reduce(f).unwrap_or(f64::NAN);
+                let s = Spread::of(values.iter().flatten().copied());
                 PointSummary {
                     algorithm: p.algorithm,
                     epsilon: p.epsilon,
                     n: p.n,
-                    scored: v.len(),
-                    mean,
-                    sd,
-                    min: fold(f64::min),
-                    max: fold(f64::max),
+                    scored: s.scored,
+                    mean: s.mean,
+                    sd: s.sd,
+                    min: s.min,
+                    max: s.max,
                 }
             })
             .collect();

@@ -5,6 +5,7 @@
 //! control at fault.
 
 mod bench;
+mod pins;
 mod plot;
 mod progress;
 mod sweep;
@@ -23,6 +24,7 @@ use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
 
 pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
+pub use pins::spread_of;
 pub use plot::{draw_plot, plot_svg};
 pub use progress::on_progress;
 pub use sweep::{WasmSweepPlan, WasmSweepPoint};

@@ -8,10 +8,10 @@ use plotters::prelude::*;
 
 use super::{
     Bounds, FONT, GRID_COLOR, PlotError, at_least_a_decade, clip_polyline_loglog, color, draw_axes,
-    finite_range, log_axis, thin,
+    faded, finite_range, log_axis, thin,
 };
 use crate::figure::{BandPiece, band_pieces, log_tick_label};
-use crate::plot_spec::excess::ExcessSpec;
+use crate::plot_spec::excess::{ExcessSpec, Series};
 
 /// A loose bound may sit orders of magnitude above the data; the y axis stops this many times
 /// above the data's maximum so the measured curves stay readable.
@@ -23,14 +23,13 @@ fn positive(v: f64) -> bool {
 
 /// The axes' ranges: x over data and theory; y over data and band, and over the theory up to
 /// [`THEORY_CLAMP`] × the data's maximum; each at least a decade.
-fn ranges(spec: &ExcessSpec) -> Bounds {
-    let xs = spec
-        .series
+fn ranges(series: &[Series]) -> Bounds {
+    let xs = series
         .iter()
         .flat_map(|s| s.x.iter().chain(s.theory_x.iter()).copied());
     let x = finite_range(xs, positive).unwrap_or((1.0, 10.0));
     let data = finite_range(
-        spec.series.iter().flat_map(|s| {
+        series.iter().flat_map(|s| {
             let valid = |i: usize| s.x[i] > 0.0;
             (0..s.x.len())
                 .filter(move |&i| valid(i))
@@ -43,7 +42,7 @@ fn ranges(spec: &ExcessSpec) -> Bounds {
         positive,
     );
     let theory = finite_range(
-        spec.series.iter().flat_map(|s| s.theory_y.iter().copied()),
+        series.iter().flat_map(|s| s.theory_y.iter().copied()),
         positive,
     );
     let y = match (data, theory) {
@@ -57,11 +56,18 @@ fn ranges(spec: &ExcessSpec) -> Bounds {
     Bounds { x, y }
 }
 
+/// The axes drawn: the current run's own ranges, held over the pinned runs' (their own ranges
+/// computed alike), so the next run is not rescaled alone.
+pub(super) fn axes(spec: &ExcessSpec) -> Bounds {
+    let pinned = (!spec.pinned.is_empty()).then(|| ranges(&spec.pinned));
+    ranges(&spec.series).hold(pinned)
+}
+
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &ExcessSpec,
 ) -> Result<(), PlotError> {
-    let b = ranges(spec);
+    let b = axes(spec);
     let mut chart = ChartBuilder::on(root)
         .margin(12)
         .x_label_area_size(36)
@@ -94,6 +100,20 @@ pub(super) fn draw<DB: DrawingBackend>(
                 piece.outline(),
                 color(s.color).mix(0.18).filled(),
             )))?;
+        }
+    }
+    // Pinned runs under the current one, faded, each with its label (what differs).
+    for s in &spec.pinned {
+        let c = faded(s.color);
+        let data = clip_polyline_loglog(s.x.iter().copied().zip(s.mean.iter().copied()), b);
+        for (k, piece) in data.into_iter().enumerate() {
+            let piece = thin(&chart, piece);
+            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(3)))?;
+            if k == 0 {
+                series.label(s.label.clone()).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3))
+                });
+            }
         }
     }
     for s in &spec.series {
@@ -143,7 +163,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
     }
     let theory = spec.series.iter().any(|s| !s.theory_x.is_empty());
-    if spec.series.len() > 1 || theory {
+    if spec.series.len() > 1 || theory || !spec.pinned.is_empty() {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)

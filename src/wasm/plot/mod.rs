@@ -11,6 +11,7 @@
 mod excess;
 mod features;
 mod noise;
+mod overlay;
 mod path;
 mod players;
 mod privacy;
@@ -174,6 +175,14 @@ fn pairs(xy: &[f64]) -> impl Iterator<Item = (f64, f64)> + Clone + '_ {
 
 // ---- drawing helpers shared by the plots ----
 
+/// A pinned run's colour: its algorithm's, faded, so the current run stands out over it.
+fn faded(i: usize) -> RGBAColor {
+    color(i).mix(PINNED_ALPHA)
+}
+
+/// The opacity of pinned runs' marks.
+const PINNED_ALPHA: f64 = 0.4;
+
 /// A short axis label: at most three significant digits, no trailing zeros, scientific only
 /// when the magnitude needs it.
 fn tick(v: f64) -> String {
@@ -307,6 +316,16 @@ struct Bounds {
 }
 
 impl Bounds {
+    /// The axes a plot with pins holds: each the union of these and the pinned runs' own
+    /// (`crate::plot_spec::pinned::hold`).
+    fn hold(self, pinned: Option<Bounds>) -> Bounds {
+        use crate::plot_spec::pinned::hold;
+        Bounds {
+            x: hold(self.x, pinned.map(|p| p.x)),
+            y: hold(self.y, pinned.map(|p| p.y)),
+        }
+    }
+
     fn contains(&self, (x, y): (f64, f64)) -> bool {
         (self.x.0..=self.x.1).contains(&x) && (self.y.0..=self.y.1).contains(&y)
     }

@@ -4,9 +4,12 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{FONT, PALETTE, PlotError, draw_axes, finite_range, positive_finite, tick};
+use super::{
+    FONT, GRID_COLOR, PALETTE, PlotError, draw_axes, faded, finite_range, positive_finite, tick,
+};
 use crate::algo::NoiseShape;
 use crate::plot_spec::noise::NoiseSpec;
+use crate::plot_spec::pinned::hold;
 use crate::stats::{gamma_p, ln_gamma};
 
 /// The law of ‖z‖ the calibration promises, for drawing it.
@@ -80,6 +83,37 @@ fn gamma_density(r: f64, k: f64, b: f64) -> f64 {
 /// The axis extends to the law's 99.9% quantile, so its whole bulk shows.
 const AXIS_QUANTILE: f64 = 0.999;
 
+/// The x axis drawn: up to the largest draw and the law's [`AXIS_QUANTILE`], of the current run
+/// and of every pinned one (y follows the histograms' heights; see [`draw`]).
+pub(super) fn x_axis(spec: &NoiseSpec) -> (f64, f64) {
+    let own = x_max_of(&positive_finite(&spec.norms), Some(&spec.law));
+    let pinned = spec
+        .pinned
+        .iter()
+        .map(|p| (0.0, x_max_of(&positive_finite(&p.norms), None)));
+    let (_, x_max) = pinned.fold((0.0, own), |held, p| hold(held, Some(p)));
+    (0.0, if x_max > 0.0 { x_max } else { 1.0 })
+}
+
+/// The largest draw, or the law's [`AXIS_QUANTILE`] if larger (0 for nothing).
+fn x_max_of(norms: &[f64], law: Option<&NoiseShape>) -> f64 {
+    let data_max = finite_range(norms.iter().copied(), |_| true).map(|r| r.1);
+    [data_max, law.and_then(|l| l.quantile(AXIS_QUANTILE))]
+        .into_iter()
+        .flatten()
+        .fold(0.0, f64::max)
+}
+
+/// Counts of `norms` in `bins` bins of [0, x_max], and the scale that makes them a density.
+fn histogram(norms: &[f64], x_max: f64, bins: usize) -> (Vec<usize>, f64) {
+    let width = x_max / bins as f64;
+    let mut counts = vec![0usize; bins];
+    for v in norms {
+        counts[((v / width) as usize).min(bins - 1)] += 1;
+    }
+    (counts, 1.0 / (norms.len().max(1) as f64 * width))
+}
+
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &NoiseSpec,
@@ -87,20 +121,20 @@ pub(super) fn draw<DB: DrawingBackend>(
     // The algorithms report a norm of 0 for a step that drew no noise (a solver step of
     // output perturbation); a real draw is 0 with probability 0.
     let norms = positive_finite(&spec.norms);
-    let data_max = finite_range(norms.iter().copied(), |_| true).map(|r| r.1);
-    let x_max = [data_max, spec.law.quantile(AXIS_QUANTILE)]
-        .into_iter()
-        .flatten()
-        .fold(0.0, f64::max);
-    let x_max = if x_max > 0.0 { x_max } else { 1.0 };
+    let x_max = x_axis(spec).1;
     // About √n bins, at least 10 and at most 60: enough to show a shape, few enough to fill.
     let bins = ((norms.len() as f64).sqrt().round() as usize).clamp(10, 60);
     let width = x_max / bins as f64;
-    let mut counts = vec![0usize; bins];
-    for v in &norms {
-        counts[((v / width) as usize).min(bins - 1)] += 1;
-    }
-    let scale = 1.0 / (norms.len().max(1) as f64 * width);
+    let (counts, scale) = histogram(&norms, x_max, bins);
+    // Pinned runs' histograms on the same bins, so the two widths compare at a glance.
+    let pinned: Vec<(&str, Vec<usize>, f64)> = spec
+        .pinned
+        .iter()
+        .map(|p| {
+            let (counts, scale) = histogram(&positive_finite(&p.norms), x_max, bins);
+            (p.label.as_str(), counts, scale)
+        })
+        .collect();
     let density: Vec<(f64, f64)> = if matches!(spec.law, NoiseShape::None) {
         Vec::new()
     } else {
@@ -115,6 +149,11 @@ pub(super) fn draw<DB: DrawingBackend>(
     let y_max = counts
         .iter()
         .map(|&c| c as f64 * scale)
+        .chain(
+            pinned
+                .iter()
+                .flat_map(|(_, c, s)| c.iter().map(move |&c| c as f64 * s)),
+        )
         .chain(density.iter().map(|p| p.1))
         .fold(0.0, f64::max);
     let y_max = if y_max > 0.0 {
@@ -156,6 +195,34 @@ pub(super) fn draw<DB: DrawingBackend>(
     )?;
     if !density.is_empty() {
         chart.draw_series(LineSeries::new(density, BLACK.stroke_width(2)))?;
+    }
+    for (k, (label, counts, scale)) in pinned.iter().enumerate() {
+        let c = faded(1 + k);
+        chart
+            .draw_series(
+                counts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(i, &n)| {
+                        let x0 = i as f64 * width;
+                        Rectangle::new(
+                            [(x0, 0.0), (x0 + width, n as f64 * scale)],
+                            c.stroke_width(2),
+                        )
+                    }),
+            )?
+            .label(*label)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], c.stroke_width(2)));
+    }
+    if !pinned.is_empty() {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(GRID_COLOR)
+            .label_font((FONT, 12))
+            .draw()?;
     }
     Ok(())
 }

@@ -8,10 +8,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    Bounds, FONT, PlotError, RELEASE_COLOR, circle_points, clip_polyline, color, pairs, thin, tick,
+    Bounds, FONT, PINNED_ALPHA, PlotError, RELEASE_COLOR, circle_points, clip_polyline, color,
+    faded, pairs, thin, tick,
 };
 use crate::figure::{BANDS, Fill, contour_fills};
 use crate::plot_spec::path::{DomainShape, PathSpec, grid_res};
+use crate::plot_spec::pinned::hold_view;
 
 /// The view [−extent, extent]² around the spec's centre.
 fn bounds(spec: &PathSpec) -> Bounds {
@@ -19,6 +21,17 @@ fn bounds(spec: &PathSpec) -> Bounds {
     Bounds {
         x: (cx - spec.extent, cx + spec.extent),
         y: (cy - spec.extent, cy + spec.extent),
+    }
+}
+
+/// The view drawn: the current run's, held over the pinned runs' views (the same data give the
+/// same view; a pin on other data widens it to show both).
+pub(super) fn axes(spec: &PathSpec) -> Bounds {
+    let pinned = spec.pinned.iter().map(|p| (p.center, p.extent));
+    let ([cx, cy], e) = hold_view((spec.center, spec.extent), pinned);
+    Bounds {
+        x: (cx - e, cx + e),
+        y: (cy - e, cy + e),
     }
 }
 
@@ -42,7 +55,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &PathSpec,
 ) -> Result<(), PlotError> {
-    let b = bounds(spec);
+    let b = axes(spec);
     let area = root.margin(12, 12, 12, 12).titled(
         "parameter view (lines non-private; red rings: private releases)",
         (FONT, 15),
@@ -62,11 +75,44 @@ pub(super) fn draw<DB: DrawingBackend>(
         .draw()?;
 
     if let Some(grid) = &spec.grid {
-        chart.draw_series(contour_polygons(grid, b))?;
+        // The grid spans the current run's own view, whatever view the pins hold.
+        chart.draw_series(contour_polygons(grid, bounds(spec)))?;
     }
 
     for piece in clip_polyline(domain_outline(&spec.domain), b) {
         chart.draw_series(LineSeries::new(piece, BLACK.stroke_width(1)))?;
+    }
+
+    // Pinned runs under the current one, faded: their paths, and their releases ringed in a
+    // faded red (private outputs of an earlier run).
+    for pin in &spec.pinned {
+        let c = faded(pin.color);
+        let mut labelled = false;
+        for piece in clip_polyline(pairs(&pin.path), b) {
+            let piece = thin(&chart, piece);
+            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(1)))?;
+            if !labelled {
+                series.label(pin.label.clone()).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3))
+                });
+                labelled = true;
+            }
+        }
+        let inside: Vec<(f64, f64)> = pairs(&pin.releases).filter(|&p| b.contains(p)).collect();
+        chart.draw_series(inside.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
+        let ring = RELEASE_COLOR.mix(PINNED_ALPHA);
+        let rings = chart.draw_series(
+            inside
+                .iter()
+                .map(|&p| Circle::new(p, 5, ring.stroke_width(2))),
+        )?;
+        if !labelled && !inside.is_empty() {
+            rings.label(pin.label.clone()).legend(move |(x, y)| {
+                EmptyElement::at((x + 10, y))
+                    + Circle::new((0, 0), 4, c.filled())
+                    + Circle::new((0, 0), 5, ring.stroke_width(2))
+            });
+        }
     }
 
     for layer in &spec.paths {
@@ -133,7 +179,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .iter()
         .chain(&spec.releases)
         .any(|l| !l.label.is_empty());
-    if labelled || spec.w_star.is_some() {
+    if labelled || spec.w_star.is_some() || !spec.pinned.is_empty() {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)

@@ -6,7 +6,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{FONT, PALETTE, PlotError, RELEASE_COLOR, draw_axes, finite_range, tick};
+use super::{
+    FONT, GRID_COLOR, PALETTE, PlotError, RELEASE_COLOR, draw_axes, faded, finite_range, tick,
+};
 use crate::plot_spec::players::{Player, PlayersSpec};
 
 /// The bars where the run stands.
@@ -20,6 +22,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .players()
         .iter()
         .flat_map(|p| [p.now, p.release, p.equilibrium])
+        .chain(spec.pinned.iter().flat_map(|p| [&p.x[..], &p.y[..]]))
         .flat_map(|v| v.iter().copied())
         .collect::<Vec<_>>();
     // One value axis for both players, always through 0 (a simplex's [0, 1] when it fits).
@@ -28,8 +31,13 @@ pub(super) fn draw<DB: DrawingBackend>(
     let pad = 0.05 * (hi - lo);
     let (lo, hi) = (if lo < 0.0 { lo - pad } else { 0.0 }, hi + pad);
     let halves = root.split_evenly((1, 2));
-    for (area, player) in halves.iter().zip(spec.players()) {
-        draw_player(area, &player, lo, hi)?;
+    for (k, (area, player)) in halves.iter().zip(spec.players()).enumerate() {
+        let pinned: Vec<(&str, &[f64])> = spec
+            .pinned
+            .iter()
+            .map(|p| (p.label.as_str(), if k == 0 { &p.x[..] } else { &p.y[..] }))
+            .collect();
+        draw_player(area, &player, &pinned, lo, hi)?;
     }
     Ok(())
 }
@@ -37,6 +45,7 @@ pub(super) fn draw<DB: DrawingBackend>(
 fn draw_player<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     player: &Player<'_>,
+    pinned: &[(&str, &[f64])],
     lo: f64,
     hi: f64,
 ) -> Result<(), PlotError> {
@@ -66,5 +75,25 @@ fn draw_player<DB: DrawingBackend>(
         let (a, b) = slot(i, 0.05);
         PathElement::new(vec![(a, v), (b, v)], BLACK.stroke_width(3))
     }))?;
+    // Pinned games' releases: a faded tick each, in the palette's later colours.
+    for (k, (label, values)) in pinned.iter().enumerate() {
+        let c = faded(1 + k);
+        chart
+            .draw_series(values.iter().enumerate().map(|(i, &v)| {
+                let (a, b) = slot(i, 0.2);
+                PathElement::new(vec![(a, v), (b, v)], c.stroke_width(4))
+            }))?
+            .label(*label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(4)));
+    }
+    if !pinned.is_empty() {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(GRID_COLOR)
+            .label_font((FONT, 12))
+            .draw()?;
+    }
     Ok(())
 }

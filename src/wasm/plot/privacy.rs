@@ -5,31 +5,40 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::{
-    Bounds, FONT, GRID_COLOR, PlotError, clip_polyline, color, draw_axes, finite_range, thin, tick,
+    Bounds, FONT, GRID_COLOR, PlotError, clip_polyline, color, draw_axes, faded, finite_range,
+    thin, tick,
 };
-use crate::plot_spec::privacy::PrivacySpec;
+use crate::plot_spec::privacy::{PrivacySeries, PrivacySpec};
+
+/// The axes of `series`: steps from 0 to `span` (by default the data's last), ε from 0 to a
+/// little above the larger of `floor` and the ε spent.
+fn ranges(series: &[PrivacySeries], span: Option<f64>, floor: f64) -> Bounds {
+    let data_x = finite_range(series.iter().flat_map(|s| s.x.iter().copied()), |_| true);
+    let x_max = span
+        .or(data_x.map(|r| r.1))
+        .filter(|v| *v > 0.0)
+        .unwrap_or(1.0);
+    let eps_max = finite_range(series.iter().flat_map(|s| s.eps.iter().copied()), |_| true)
+        .map_or(0.0, |r| r.1);
+    Bounds {
+        x: (0.0, x_max),
+        y: (0.0, floor.max(eps_max) * 1.15),
+    }
+}
+
+/// The axes drawn: the current run's (up to its planned steps and claimed ε), held over the
+/// pinned runs' spending.
+pub(super) fn axes(spec: &PrivacySpec) -> Bounds {
+    let pinned = (!spec.pinned.is_empty()).then(|| ranges(&spec.pinned, None, 0.0));
+    ranges(&spec.series, spec.span, spec.target.unwrap_or(1.0)).hold(pinned)
+}
 
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &PrivacySpec,
 ) -> Result<(), PlotError> {
-    let data_x = finite_range(spec.series.iter().flat_map(|s| s.x.iter().copied()), |_| {
-        true
-    });
-    let x_max = spec
-        .span
-        .or(data_x.map(|r| r.1))
-        .filter(|v| *v > 0.0)
-        .unwrap_or(1.0);
-    let eps_max = finite_range(
-        spec.series.iter().flat_map(|s| s.eps.iter().copied()),
-        |_| true,
-    )
-    .map_or(0.0, |r| r.1);
-    let b = Bounds {
-        x: (0.0, x_max),
-        y: (0.0, spec.target.unwrap_or(1.0).max(eps_max) * 1.15),
-    };
+    let b = axes(spec);
+    let x_max = b.x.1;
     let caption = if spec.target.is_some() {
         "privacy spent ε(t)"
     } else {
@@ -57,17 +66,19 @@ pub(super) fn draw<DB: DrawingBackend>(
                 DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, BLACK.stroke_width(1))
             });
     }
-    for s in &spec.series {
-        let c = color(s.color);
+    // Pinned runs first and faded, the current run over them.
+    let pinned = spec.pinned.iter().map(|s| (s, faded(s.color), 3));
+    let current = spec.series.iter().map(|s| (s, color(s.color).to_rgba(), 2));
+    for (s, c, width) in pinned.chain(current) {
         for (k, piece) in clip_polyline(staircase(&s.x, &s.eps), b)
             .into_iter()
             .enumerate()
         {
             let piece = thin(&chart, piece);
-            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(2)))?;
+            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(width)))?;
             if k == 0 && !s.label.is_empty() {
                 series.label(s.label.clone()).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(width))
                 });
             }
         }
