@@ -246,6 +246,11 @@ pub struct RunConfig {
     /// the run is then not reproducible, which is what a private release needs. The synthetic
     /// data still come from the seed.
     pub unseeded_noise: bool,
+    /// Which noise draw of the seed this run is: 0 is the seed's own noise, and the page's "New
+    /// noise draw" advances it (the data, from `seed`, stay). Every draw up to this one is counted
+    /// as a release on the same data by [`crate::session::publish::compose_run`] (DESIGN.md §5
+    /// rule 7): a new draw is a new release, where Reset → Play repeats the same one.
+    pub noise_draw: u32,
     /// Synthetic data or the loaded CSV file.
     pub data: DataSource,
     /// The kind of problem: a minimisation (today's every family) or a saddle point.
@@ -348,6 +353,7 @@ impl Default for RunConfig {
         Self {
             seed: 1,
             unseeded_noise: false,
+            noise_draw: 0,
             data: DataSource::Synthetic,
             problem: ProblemKind::Minimisation,
             game: GameChoice::RockPaperScissors,
@@ -1023,6 +1029,8 @@ pub enum Control {
     Seed,
     /// `unseeded_noise`: noise from the operating system.
     UnseededNoise,
+    /// `noise_draw`: which noise draw of the seed (the data stay).
+    NoiseDraw,
     /// `data`: synthetic, sparse or the loaded CSV file.
     Data,
     /// `problem`: minimisation or saddle point.
@@ -1119,9 +1127,10 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 42] = [
+    pub const ALL: [Control; 43] = [
         Control::Seed,
         Control::UnseededNoise,
+        Control::NoiseDraw,
         Control::Data,
         Control::Problem,
         Control::Game,
@@ -1169,6 +1178,7 @@ impl Control {
         match self {
             Control::Seed => "seed",
             Control::UnseededNoise => "unseeded_noise",
+            Control::NoiseDraw => "noise_draw",
             Control::Data => "data",
             Control::Problem => "problem",
             Control::Game => "game",
@@ -1227,6 +1237,7 @@ impl Control {
         match self {
             Control::Seed => "seed",
             Control::UnseededNoise => "fresh noise from the OS",
+            Control::NoiseDraw => "noise draw",
             Control::Data => "data source",
             Control::Problem => "problem",
             Control::Game => "game",

@@ -43,6 +43,24 @@ pub fn seeded_repeat(seed: u32, stream: Stream, repeat: u32) -> DpRng {
     )
 }
 
+/// The stream of repeat `repeat` of noise draw `draw` of a seeded run: draw 0 is
+/// [`seeded_repeat`]'s stream (so every run made before draws existed keeps its bits), and each
+/// later draw is keyed with all 256 bits of the generator's seed from (seed, stream, repeat,
+/// draw), a key [`seeded_repeat`]'s 64-bit expansion is not built from.
+pub fn seeded_draw(seed: u32, stream: Stream, repeat: u32, draw: u32) -> DpRng {
+    if draw == 0 {
+        return seeded_repeat(seed, stream, repeat);
+    }
+    let mut key = [0u8; 32];
+    key[..4].copy_from_slice(&seed.to_le_bytes());
+    key[4..12].copy_from_slice(&(stream as u64).to_le_bytes());
+    key[12..16].copy_from_slice(&repeat.to_le_bytes());
+    key[16..20].copy_from_slice(&draw.to_le_bytes());
+    // A tag, so that no other keyed use of the generator can coincide with a draw's key.
+    key[20..30].copy_from_slice(b"noise-draw");
+    StdRng::from_seed(key)
+}
+
 /// A generator keyed with 256 bits from the operating system (getrandom: `getrandom(2)` natively,
 /// `crypto.getRandomValues` in the browser). This is the unseeded mode of DESIGN.md §5 rule 6.
 ///
@@ -58,6 +76,18 @@ pub fn from_os() -> Result<DpRng> {
 mod tests {
     use super::*;
     use rand::Rng;
+
+    #[test]
+    fn noise_draw_zero_is_the_repeat_stream_and_later_draws_differ() {
+        let first = |draw| seeded_draw(7, Stream::Noise, 2, draw).next_u64();
+        assert_eq!(first(0), seeded_repeat(7, Stream::Noise, 2).next_u64());
+        assert_ne!(first(1), first(0));
+        assert_ne!(first(2), first(1));
+        // The same draw of the same run is the same stream (a link reproduces it).
+        assert_eq!(first(1), first(1));
+        // Another repeat's draw is another stream.
+        assert_ne!(seeded_draw(7, Stream::Noise, 3, 1).next_u64(), first(1));
+    }
 
     #[test]
     fn os_generators_differ_and_seeded_ones_repeat() {

@@ -15,11 +15,14 @@ import { mountNeighbours } from './neighbours.js';
 import { mountAudit } from './audit.js';
 import { mountLayout, reveal } from './layout.js';
 import { Pins, showCompare } from './pins.js';
+import { annotate, explainPage, wordsUsed } from './glossary.js';
+import { bindTyped, composedWords, holdHeight, markStale } from './steady.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   epsilon: $('epsilon'),
   epsilonOutput: $('epsilon-output'),
+  epsilonTyped: $('epsilon-typed'),
   seed: $('seed'),
   unseeded: $('unseeded'),
   play: $('play'),
@@ -39,7 +42,7 @@ const ui = {
 
 /** Fields that are plain numbers, plain choices, or numbers whose blank means "the default". */
 const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
-  'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'moment_k', 'repetitions', 'repeats', 'delta'];
+  'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'moment_k', 'repetitions', 'repeats', 'delta', 'noise_draw'];
 const OPTIONAL = ['step_size', 'clip', 'lambda1'];
 const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'minimax_solver', 'gaussian'];
 
@@ -216,6 +219,9 @@ function setState(next, text) {
   ui.play.disabled = invalid !== null || !(ready || next === 'loading');
   ui.step.disabled = invalid !== null || !((ready && next !== 'running') || next === 'loading');
   ui.reset.disabled = next === 'loading';
+  // A new noise draw is a new run: not while one is prepared, nor with noise from the OS (every
+  // run draws afresh there).
+  $('new-draw').disabled = next === 'loading' || invalid !== null || Boolean(config?.unseeded_noise);
   ui.cancel.disabled = next !== 'running'; // while preparing: showPreparation
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
   $('pin').disabled = next !== 'released';
@@ -287,7 +293,7 @@ function showGuarantees(list) {
   ui.headline.textContent = headline(p);
   ui.headline.classList.toggle('not-private', p.leaks.length > 0);
   $('guarantee-leaks').replaceChildren(...p.leaks.map((text) => Object.assign(document.createElement('li'), { textContent: text, className: 'leak' })));
-  ui.detail.textContent = `${noiseWords(p)} Stated before the run, from the settings alone.`;
+  annotate(ui.detail, `${noiseWords(p)} Stated before the run, from the settings alone.`);
   showCalibrations(p.single_release);
   // What the excess plot draws depends on the problem (excess risk, or a duality gap).
   $('excess-metric').textContent = p.metric;
@@ -321,9 +327,7 @@ function showComposed(cfg) {
   el.dataset.releases = String(c.releases);
   const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them; this states what the correct mechanisms would promise.' : '';
   const seeded = cfg.unseeded_noise ? '' : ' Seeded runs are demonstrations, but what they publish counts.';
-  el.textContent = c.releases === 1
-    ? `This run publishes 1 release: ${composedStatement(c)}.${demo}${seeded}`
-    : `This run publishes ${c.releases} releases: together ${composedStatement(c)} (${c.method}).${demo}${seeded}`;
+  annotate(el, `${composedWords(cfg, c, composedStatement(c))}${demo}${seeded}`);
 }
 
 /** The running total of the loaded file, next to it. */
@@ -395,7 +399,10 @@ function showCard(kind) {
     ['utility', c.utility], ['what to watch', c.watch], ...(c.summary ? [['in full', c.summary]] : []),
     ['references', citedIn(c.source, c.privacy, c.utility, c.summary).join(' ')],
     ['code', `src/${c.module.replace('::', '/')}.rs`]];
-  $('card-body').replaceChildren(...rows.flatMap(([k, v]) => [
+  // The glossary's words the card uses, explained after it (www/glossary.js).
+  const words = wordsUsed(c.name, c.assumptions, c.privacy, c.utility, c.watch, c.summary ?? '')
+    .map((line) => ['meaning', line]);
+  $('card-body').replaceChildren(...[...rows, ...words].flatMap(([k, v]) => [
     Object.assign(document.createElement('dt'), { textContent: k }),
     Object.assign(document.createElement('dd'), { textContent: v }),
   ]));
@@ -424,7 +431,11 @@ function showReadout() {
     : (r ? 'n/a (no generator to sample a population from here)' : '–');
   ui.caveats.replaceChildren(
     ...(r ? r.ledger.leaks : []).map((c) => Object.assign(document.createElement('li'), { textContent: c, className: 'leak' })),
-    ...(r ? r.ledger.caveats : []).map((c) => Object.assign(document.createElement('li'), { textContent: c })),
+    ...(r ? r.ledger.caveats : []).map((c) => {
+      const li = document.createElement('li');
+      annotate(li, c);
+      return li;
+    }),
     // What happened on these data (a fallback, an abort): facts about the raw data, so labelled
     // non-private and kept out of the private export.
     ...(r ? r.ledger.events ?? [] : []).map((c) => Object.assign(document.createElement('li'), {
@@ -483,12 +494,14 @@ function describeProblem(c, info) {
     ?? `synthetic ${c.tail.kind.replace('_', '-')} data`;
   const domain = { l2_ball: `‖w‖₂ ≤ ${c.radius}`, l1_ball: `‖w‖₁ ≤ ${c.radius}`, box: `|wⱼ| ≤ ${c.radius}`,
     simplex: 'the simplex', unconstrained: 'R^d' }[c.domain];
-  const clipped = info ? `; clipping shortened ${info.clipped} of them (non-private)` : '';
+  // Counted once the data are made; until then the words keep their place (a line that came and
+  // went moved every control under it, issue 19 item 6).
+  const clipped = `; clipping shortened ${info ? info.clipped : '…'} of them (non-private)`;
   // The no-clipping demonstrations leave the features as they are (their card says which).
   const unclipped = c.leak && Boolean(cardsByKind[c.algorithm]?.unclipped_features);
   const targets = c.loss.label_bound === undefined ? '' : `, targets to |y| ≤ ${c.loss.label_bound}`;
-  $('problem-line').textContent = `${c.loss.kind.replace('_', ' ')} loss on ${source}, n = ${c.n}, d = ${c.d}, `
-    + `${unclipped ? `features NOT clipped to ‖x‖ ≤ ${c.feature_bound} (the demonstration)` : `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}`}${targets}; domain ${domain}.`;
+  annotate($('problem-line'), `${c.loss.kind.replace('_', ' ')} loss on ${source}, n = ${c.n}, d = ${c.d}, `
+    + `${unclipped ? `features NOT clipped to ‖x‖ ≤ ${c.feature_bound} (the demonstration)` : `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}`}${targets}; domain ${domain}.`);
 }
 
 // --- config ↔ controls ↔ URL hash ---------------------------------------------------------------
@@ -530,7 +543,8 @@ function fromControls() {
   for (const k of NUMBERS) c[k] = numberOrText($(k).value);
   for (const k of OPTIONAL) c[k] = $(k).value.trim() === '' ? null : numberOrText($(k).value);
   for (const k of CHOICES) c[k] = $(k).value;
-  c.epsilon = epsilonFromSlider();
+  // The typed value (the slider writes its value there): Rust validates it like every field.
+  c.epsilon = numberOrText(ui.epsilonTyped.value);
   c.seed = numberOrText(ui.seed.value);
   c.unseeded_noise = ui.unseeded.checked;
   c.leak = $('leak').checked;
@@ -588,6 +602,7 @@ function syncControls(c = config) {
   document.body.dataset.problem = c.problem;
   ui.epsilon.value = String(Math.log10(c.epsilon));
   ui.epsilonOutput.textContent = fmt(c.epsilon, 2);
+  ui.epsilonTyped.value = String(c.epsilon);
   ui.seed.value = String(c.seed);
   ui.unseeded.checked = c.unseeded_noise;
   $('leak').checked = c.leak;
@@ -703,6 +718,7 @@ function applyConfig(candidate) {
   clearErrors();
   config = normalized;
   window.history.replaceState(null, '', `#${encodeURIComponent(JSON.stringify(config))}`);
+  markStale(Boolean(run.info));
   startRun(list);
   return true;
 }
@@ -748,6 +764,7 @@ function startRun(list) {
   }
   showComposed(config);
   sweepPanel?.settingsChanged();
+  holdHeight($('problem-line'));
   describeProblem(config, null);
   configureWorker();
 }
@@ -788,6 +805,7 @@ function onWorkerMessage(event) {
       run = new RunHistory(msg.info, msg.grid);
       plotter.theories = msg.info.theories ?? [];
       describeProblem(JSON.parse(msg.info.config), msg.info);
+      holdHeight($('problem-line'), false);
       showReadout();
       plotter.request(run);
       setState('ready', 'ready: press Play');
@@ -804,6 +822,7 @@ function onWorkerMessage(event) {
       plotter.request(run);
       break;
     case FromWorker.BATCH:
+      markStale(false);
       run.append(msg.slice);
       showReadout();
       plotter.request(run);
@@ -992,6 +1011,11 @@ function wait(action) {
 }
 
 function wireControls() {
+  // The typed ε and the slider move together; registered first, so the slider's value is typed
+  // before a change applies the controls.
+  bindTyped(ui.epsilon, ui.epsilonTyped, epsilonFromSlider, (eps) => {
+    ui.epsilonOutput.textContent = fmt(eps, 2);
+  });
   ui.epsilon.addEventListener('input', () => {
     const eps = epsilonFromSlider();
     ui.epsilonOutput.textContent = fmt(eps, 2);
@@ -1004,10 +1028,12 @@ function wireControls() {
   });
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
-  const controls = [ui.epsilon, ui.seed, ui.unseeded, $('leak'), $('clip_records'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
+  const controls = [ui.epsilon, ui.epsilonTyped, ui.seed, ui.unseeded, $('leak'), $('clip_records'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
     $('loss'), $('loss-param'), $('label-bound'), $('wrap'), $('wrap-param'), $('tail'), $('tail-a'), $('tail-b')];
   for (const control of controls) {
     control.addEventListener('change', () => {
+      // New data (another seed): its noise draws start again from the seed's own.
+      if (control === ui.seed) $('noise_draw').value = '0';
       defaultParams(control);
       syncParamFields();
       if (control === $('algorithm')) pickFromMenu();
@@ -1061,6 +1087,11 @@ function wireControls() {
   // From the controls, not the last valid config: with a setting refused, Reset must not run the
   // old settings either.
   ui.reset.addEventListener('click', () => applyConfig(fromControls()));
+  // The next noise of the same seed (the data stay), in the link and counted in the total.
+  $('new-draw').addEventListener('click', () => {
+    $('noise_draw').value = String((config?.noise_draw ?? 0) + 1);
+    applyConfig(fromControls());
+  });
   const say = (text) => { $('export-status').textContent = text; };
   $('copy-link').addEventListener('click', async () => {
     if (invalid) {
@@ -1137,6 +1168,7 @@ wireControls();
 mountNeighbours(() => config);
 mountAudit(() => config);
 showCsvLimit();
+explainPage();
 sweepPanel = new SweepPanel(() => (invalid ? null : config));
 // Every message counted as it arrives (stale ones too), so a test can prove that none came.
 const received = {};
@@ -1158,6 +1190,7 @@ function restoreFromHash() {
   $('algorithm-note').textContent = '';
   config = configFromHash();
   syncControls();
+  markStale(Boolean(run.info));
   startRun();
 }
 window.addEventListener('hashchange', restoreFromHash);

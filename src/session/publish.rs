@@ -33,7 +33,7 @@ pub enum Form {
 pub struct Share {
     /// The algorithm (main or compared) whose releases these are.
     pub algorithm: AlgorithmKind,
-    /// Releases it makes (the run's repeats).
+    /// Releases it makes (the run's repeats, times the noise draws counted).
     pub releases: usize,
     /// The guarantee of each of them, as its ledger states it.
     pub guarantee: Guarantee,
@@ -80,10 +80,12 @@ struct Lane {
     approx: (f64, f64),
 }
 
-/// The guarantee of every release `config` makes: each algorithm (main and compared) × repeats.
-/// From the config alone; seeded runs count too (they publish their releases all the same).
+/// The guarantee of every release `config` makes: each algorithm (main and compared) × repeats,
+/// and as many times over as its noise draw counts (`noise_draw` k: draws 0 to k, each a release
+/// on the same data, counted at these settings). From the config alone; seeded runs count too
+/// (they publish their releases all the same).
 pub fn compose_run(config: &RunConfig) -> Result<Composition> {
-    compose_runs(std::slice::from_ref(config))
+    compose(&[(config, config.noise_draw as usize + 1)])
 }
 
 /// The guarantee of every release of every run in `configs`, made one after the other on the
@@ -99,10 +101,18 @@ pub fn compose_run(config: &RunConfig) -> Result<Composition> {
 /// - releases stated under different neighbouring relations are stated under replace-one, each
 ///   add/remove one by group privacy for two records (a replacement is a removal and an addition):
 ///   ρ → 4ρ (Bun & Steinke 2016, Prop. 1.9), ε → 2ε, δ → (1 + e^ε)δ.
+///
+/// Each config counts once, whatever its noise draw: the list itself is the runs that were made.
 pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
+    let once: Vec<(&RunConfig, usize)> = configs.iter().map(|c| (c, 1)).collect();
+    compose(&once)
+}
+
+/// [`compose_runs`] of each config made `times` times (its releases are alike: the same plan).
+fn compose(runs: &[(&RunConfig, usize)]) -> Result<Composition> {
     let mut lanes = Vec::new();
     let mut not_private = false;
-    for config in configs {
+    for &(config, times) in runs {
         config.validate()?;
         for (i, kind) in config.algorithms().enumerate() {
             let lane = config.lane(kind);
@@ -132,7 +142,7 @@ pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
                 cost,
                 share: Share {
                     algorithm: kind,
-                    releases: config.repeats,
+                    releases: config.repeats * times,
                     guarantee: g,
                     form,
                 },
@@ -551,6 +561,24 @@ mod tests {
             ..RunConfig::default()
         };
         assert_eq!(compose_run(&config).unwrap_err().field(), Some("repeats"));
+    }
+
+    #[test]
+    fn every_noise_draw_on_the_same_data_counts_once_in_a_run_and_not_again_in_a_file_list() {
+        // Draw 1 is the second release on these data: it costs what two runs of draw 0 cost.
+        let second = RunConfig {
+            noise_draw: 1,
+            ..gd(3)
+        };
+        let c = compose_run(&second).unwrap();
+        assert_eq!(c.releases, 6);
+        assert_eq!(c.epsilon, compose_runs(&[gd(3), gd(3)]).unwrap().epsilon);
+        assert!(c.epsilon > compose_run(&gd(3)).unwrap().epsilon);
+        // A file's list names each run made: the draw is not counted again there.
+        assert_eq!(
+            compose_runs(&[gd(3), second]).unwrap().epsilon,
+            compose_runs(&[gd(3), gd(3)]).unwrap().epsilon
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::minimax::SaddleProblem;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{Estimate, Reference};
-use crate::rng::{self, Stream, seeded_repeat};
+use crate::rng::{self, Stream};
 use crate::theory::curve::Curve;
 
 use super::prepare::Preview;
@@ -184,7 +184,7 @@ impl Session {
         let noise_rng = if config.unseeded_noise {
             rng::from_os()?
         } else {
-            seeded_repeat(config.seed, Stream::Noise, repeat)
+            rng::seeded_draw(config.seed, Stream::Noise, repeat, config.noise_draw)
         };
         let run = plan
             .plan

@@ -55,7 +55,7 @@ test('DP-GD: both distributions, the privacy loss against N(μ, 2μ), and the ε
   assert.ok(!view.audit.violation, JSON.stringify(view.audit));
   assert.match(await page.textContent('#neighbours-summary'), /N\(μ, 2μ\) with μ = .*a lower bound/);
   // Say what these draws are: a non-private teaching diagnostic.
-  assert.match(await page.textContent('#neighbours-panel'), /non-private.*not a\s+private release of your data/s);
+  assert.match(await page.textContent('#neighbours-panel'), /measured on the raw data \(not private\).*not a\s+private release of your data/s);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
