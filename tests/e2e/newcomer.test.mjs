@@ -4,7 +4,7 @@
 // draw that is a new release, kept in the link and counted in the total.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -57,6 +57,8 @@ test('a word is explained on hover and on keyboard focus, in a role="tooltip" el
   await page.focus('#population-term');
   assert.match((await tooltipOf(page, '#population-term')).text, /fresh\s+sample.*not private/s);
   assert.match(await page.textContent('#problem-line [data-term="clipped"]'), /^clipping shortened \d+ of them$/);
+  // The declared bound lives in the "more settings" fold, which a person opens first.
+  await openMoreSettings(page);
   await page.focus('#feature_bound');
   const bound = await tooltipOf(page, '#feature_bound');
   assert.ok(bound.visible);
