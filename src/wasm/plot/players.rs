@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{FONT, PALETTE, PlotError, RELEASE_COLOR, draw_axes, finite_range, tick};
+use super::{PALETTE, PlotError, RELEASE_COLOR, draw_axes, finite_range, tick, titled};
 use crate::plot_spec::players::{Player, PlayersSpec};
 
 /// The bars where the run stands.
@@ -46,11 +46,10 @@ fn draw_player<DB: DrawingBackend>(
         .max()
         .unwrap_or(0)
         .max(1);
-    let mut chart = ChartBuilder::on(area)
-        .margin(10)
+    let area = titled(&area.margin(10, 10, 10, 10), player.name, 14)?;
+    let mut chart = ChartBuilder::on(&area)
         .x_label_area_size(34)
         .y_label_area_size(44)
-        .caption(player.name, (FONT, 14))
         .build_cartesian_2d(0.0..k as f64, lo..hi)?;
     draw_axes(&mut chart, "strategy", "weight", &|v| tick(*v))?;
     let slot = |i: usize, inset: f64| (i as f64 + inset, i as f64 + 1.0 - inset);
