@@ -104,7 +104,7 @@ const fmt = (v, digits = 3) => (v === null || v === undefined ? '–' : String(N
 const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponential(2));
 /**
  * Gradient evaluations in full passes: a whole number when it is one up to rounding (a phased
- * run's passes over chunks of n̄ records add up to 3.0000000000000004), else four digits.
+ * run's passes over chunks of n̄ records add up to 3.000000000000001), else four digits.
  */
 const passes = (v) => {
   const whole = Math.round(v);

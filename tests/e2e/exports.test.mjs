@@ -151,7 +151,7 @@ test('the phased run (Zhang et al. 2022, Algorithm 2) shows its step count as a 
   await page.selectOption('#algorithm', 'byoa_phased');
   await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"algorithm":"byoa_phased"'));
   await runToRelease(page);
-  // Its passes over chunks of n̄ records add up to 3 up to rounding: it read 3.0000000000000004.
+  // Its passes over chunks of n̄ records add up to 3 up to rounding: it read 3.000000000000001.
   const steps = await page.textContent('#step-count');
   assert.match(steps, /^\d+(\.\d{1,4})?$/, steps);
   assert.deepEqual(seen.errors, []);
