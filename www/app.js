@@ -6,7 +6,8 @@ import init, {
   cards, checkCsvSize, composeRun, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickProblem, plotAxes, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
-import { Plotter, RunHistory, svgOf } from './plots.js';
+import { Plotter, RunHistory, spec as plotSpec } from './plots.js';
+import { exportPng, exportSvg, mountScaleMenus, pngScale } from './figures.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 import { setupLessons } from './lessons.js';
 import { citedIn } from './references.js';
@@ -108,6 +109,14 @@ const pins = new Pins();
 
 const fmt = (v, digits = 3) => (v === null || v === undefined ? '–' : String(Number(Number(v).toPrecision(digits))));
 const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponential(2));
+/**
+ * Gradient evaluations in full passes: a whole number when it is one up to rounding (a phased
+ * run's passes over chunks of n̄ records add up to 3.000000000000001), else four digits.
+ */
+const passes = (v) => {
+  const whole = Math.round(v);
+  return Math.abs(v - whole) <= 1e-9 * Math.max(1, Math.abs(v)) ? String(whole) : fmt(v, 4);
+};
 
 // --- errors next to the control they are about -------------------------------------------------
 
@@ -410,7 +419,7 @@ function showCard(kind) {
 
 function showReadout() {
   const main = run.main;
-  ui.stepCount.textContent = String(main.gradEvals.length ? main.gradEvals[main.gradEvals.length - 1] : 0);
+  ui.stepCount.textContent = passes(main.gradEvals.length ? main.gradEvals[main.gradEvals.length - 1] : 0);
   const e = run.latestExcess;
   const unavailable = run.info?.referenceUnavailable;
   const game = JSON.parse(run.info?.config ?? '{}').problem === 'saddle';
@@ -473,9 +482,10 @@ function diagnosticsWords(d) {
 
 const PATH_WORDS = {
   minimisation: 'Loss contours (darker is lower), the domain boundary, the non-private path, w* (×, non-private), '
-    + 'the sensitivity ball (dashed) and the released points (ringed, private).',
+    + 'the sensitivity ball (dashed, named in the legend where it is large enough to see) and the released points '
+    + '(red dots, private).',
   saddle: 'The minimising player\'s first two weights (x₁, x₂): its non-private path, the base game\'s equilibrium '
-    + '(×, declared by the generator, where known) and the released x (ringed, private).',
+    + '(×, declared by the generator, where known) and the released x (red dots, private).',
 };
 
 function describeProblem(c, info) {
@@ -804,6 +814,9 @@ function onWorkerMessage(event) {
       msg.info.cards = cardsByKind;
       run = new RunHistory(msg.info, msg.grid);
       plotter.theories = msg.info.theories ?? [];
+      // The caption names a dashed bound only when one is drawn.
+      $('excess-bound-words').textContent = plotter.theories.some((t) => t?.x?.length)
+        ? 'the theory bound dashed' : 'no theory bound applies to these settings, so none is drawn';
       describeProblem(JSON.parse(msg.info.config), msg.info);
       holdHeight($('problem-line'), false);
       showReadout();
@@ -1105,17 +1118,22 @@ function wireControls() {
   // The worker's session makes the files (Rust, session::export); EXPORTED brings them back.
   $('export-csv').addEventListener('click', () => worker.postMessage({ type: ToWorker.EXPORT, runId, what: 'csv' }));
   $('export-json').addEventListener('click', () => worker.postMessage({ type: ToWorker.EXPORT, runId, what: 'json' }));
-  document.querySelectorAll('button.png').forEach((b) => b.addEventListener('click', () => {
-    $(b.dataset.canvas).toBlob((blob) => download(`dp-playground-${b.dataset.canvas}.png`, blob), 'image/png');
-  }));
-  document.querySelectorAll('button.svg').forEach((b) => b.addEventListener('click', () => {
+  // Figures for slides (www/figures.js): the run's settings inside the figure and in its name.
+  mountScaleMenus();
+  const exportFigure = (kind, save) => {
     if (!run.info) return;
     try {
-      const svg = svgOf(run, b.dataset.plot, $(`${b.dataset.plot}-plot`), plotter.theories, plotter.decorate);
-      download(`dp-playground-${b.dataset.plot}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+      // The pinned runs go into the exported figure too, as on the page.
+      save(kind, plotter.decorate(kind, plotSpec(run, kind, plotter.theories)), run.info.config, $(`${kind}-plot`));
     } catch (e) {
       showError({ field: null, message: String(e) });
     }
+  };
+  document.querySelectorAll('button.png').forEach((b) => b.addEventListener('click', () => {
+    exportFigure(b.dataset.canvas.replace(/-plot$/, ''), (...args) => exportPng(...args, pngScale(b)));
+  }));
+  document.querySelectorAll('button.svg').forEach((b) => b.addEventListener('click', () => {
+    exportFigure(b.dataset.plot, exportSvg);
   }));
 }
 

@@ -2,7 +2,7 @@
 // The drawing itself is done by the wasm plotting functions (plotters-canvas, or plotters' SVG
 // backend for the SVG export); this file only turns the history into their plain specs.
 
-import { drawPlot, plotSvg } from './pkg/dp_playground.js';
+import { drawPlot } from './pkg/dp_playground.js';
 
 /** Most points per series handed to the plotter: more cannot be seen and only costs frame time. */
 const MAX_POINTS = 2000;
@@ -219,11 +219,6 @@ const SPECS = {
 /** The spec of plot `kind` for `history`. */
 export function spec(history, kind, theories = []) {
   return SPECS[kind](history, theories);
-}
-
-/** The plot `kind` of `history` as an SVG document (`decorate(kind, spec)`: adds the pinned runs). */
-export function svgOf(history, kind, canvas, theories, decorate = (k, s) => s) {
-  return plotSvg(kind, decorate(kind, spec(history, kind, theories)), canvas.width, canvas.height);
 }
 
 /** A frame at 60 Hz; a draw longer than this costs the page a frame. */

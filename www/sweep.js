@@ -4,7 +4,7 @@
 // grid, every lane, the summary, the slopes, the CSV and what the sweep publishes. This file only
 // shares the tasks out, shows progress and draws the summary with the excess plot's drawing.
 
-import { SweepPlan, cards, drawPlot, plotSvg } from './pkg/dp_playground.js';
+import { SweepPlan, cards, drawPlot, drawPlotScaled, plotSvg, sweepFigureContext } from './pkg/dp_playground.js';
 import { download } from './export.js';
 
 const $ = (id) => document.getElementById(id);
@@ -12,7 +12,6 @@ const $ = (id) => document.getElementById(id);
 /** The terminal's file names (`dp-playground sweep` writes the same bytes). */
 export const SWEEP_CSV = 'dp-playground-sweep.csv';
 export const SWEEP_LANES_CSV = 'dp-playground-sweep-lanes.csv';
-const SWEEP_SVG = 'dp-playground-sweep.svg';
 
 /** The default values: the current setting times these factors (log-spaced, 5 values). */
 const FACTORS = [0.25, 0.5, 1, 2, 4];
@@ -85,15 +84,27 @@ export class SweepPanel {
     $('sweep-cancel').addEventListener('click', () => this.cancel());
     $('sweep-csv').addEventListener('click', () => this.save(SWEEP_CSV, this.result?.summary.csv, 'text/csv'));
     $('sweep-lanes-csv').addEventListener('click', () => this.save(SWEEP_LANES_CSV, this.result?.summary.lanesCsv, 'text/csv'));
-    $('sweep-svg').addEventListener('click', () => {
-      if (!this.result) return;
-      try {
-        const canvas = $('sweep-plot');
-        this.save(SWEEP_SVG, plotSvg('excess', this.spec(this.result), canvas.width, canvas.height), 'image/svg+xml');
-      } catch (e) {
-        this.showError(e);
-      }
-    });
+    // Figures for slides: the sweep's settings inside the figure and in its file name.
+    $('sweep-svg').addEventListener('click', () => this.exportFigure((spec, stem, canvas) => {
+      this.save(`${stem}.svg`, plotSvg('excess', spec, canvas.width, canvas.height), 'image/svg+xml');
+    }));
+    $('sweep-png').addEventListener('click', () => this.exportFigure((spec, stem, canvas) => {
+      const scale = Number($('sweep-png-scale').value);
+      const offscreen = document.createElement('canvas');
+      drawPlotScaled('excess', offscreen, spec, canvas.width, canvas.height, scale);
+      offscreen.toBlob((blob) => download(scale === 1 ? `${stem}.png` : `${stem}_${scale}x.png`, blob), 'image/png');
+    }));
+  }
+
+  /** Hands the last sweep's spec with its context line, its file name stem and the canvas to `save`. */
+  exportFigure(save) {
+    if (!this.result) return;
+    try {
+      const { caption, stem } = sweepFigureContext(JSON.stringify(this.result.cfg), JSON.stringify(this.result.request));
+      save({ ...this.spec(this.result), context: caption }, stem, $('sweep-plot'));
+    } catch (e) {
+      this.showError(e);
+    }
   }
 
   save(name, text, type) {
@@ -215,7 +226,7 @@ export class SweepPanel {
     this.sweepId += 1;
     const sweepId = this.sweepId;
     const pool = {
-      plan, points, repeats, total, workers, cfg, axis: $('sweep-axis').value,
+      plan, points, repeats, total, workers, cfg, axis: $('sweep-axis').value, request: JSON.parse(message.request),
       lanes: new Array(total).fill(null), bounds: new Array(points.length).fill(null),
       done: 0, started: performance.now(), busy: 0, list: [],
     };
@@ -311,12 +322,13 @@ export class SweepPanel {
     this.stop(pool);
     this.result = {
       summary, points: pool.points, axis: pool.axis, problem: pool.cfg.problem, workers: pool.workers, elapsedMs,
+      cfg: pool.cfg, request: pool.request,
     };
     $('sweep-progress').value = 1;
     // The measured time, exact, for the speed-up measurement (tests/e2e/sweep_speedup.mjs).
     $('sweep-status').dataset.elapsedMs = String(elapsedMs);
     $('sweep-status').textContent = `Done: ${pool.total} runs on ${pool.workers} worker${pool.workers > 1 ? 's' : ''} in ${(elapsedMs / 1000).toFixed(1)} s.`;
-    for (const id of ['sweep-csv', 'sweep-lanes-csv', 'sweep-svg']) $(id).disabled = false;
+    for (const id of ['sweep-csv', 'sweep-lanes-csv', 'sweep-svg', 'sweep-png']) $(id).disabled = false;
     this.draw();
   }
 

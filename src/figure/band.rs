@@ -52,6 +52,42 @@ pub fn band_pieces(x: &[f64], lo: &[f64], hi: &[f64]) -> Vec<BandPiece> {
     pieces
 }
 
+/// Lowest a band's lower edge is drawn on a log axis, as a fraction of the smallest positive
+/// mean: one repeat that lands near the optimum (an excess of 10⁻⁹) would otherwise stretch the
+/// axis over many decades and squash every curve into its top.
+pub const BAND_FLOOR_FRACTION: f64 = 0.1;
+
+/// Where a band's lower edge is cut on a log axis: the smallest positive finite mean ×
+/// [`BAND_FLOOR_FRACTION`] (`None` when no mean is positive: then nothing is drawn anyway).
+pub fn band_floor<'a>(means: impl IntoIterator<Item = &'a f64>) -> Option<f64> {
+    means
+        .into_iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold(None, |acc: Option<f64>, v| {
+            Some(acc.map_or(v, |m| m.min(v)))
+        })
+        .map(|m| m * BAND_FLOOR_FRACTION)
+}
+
+/// `lo` with every finite value below `floor` raised to it, and whether any was (the plot then
+/// says that the band is cut). NaN stays NaN: a gap stays a gap.
+pub fn clamp_lower_edge(lo: &[f64], floor: f64) -> (Vec<f64>, bool) {
+    let mut cut = false;
+    let edge = lo
+        .iter()
+        .map(|&v| {
+            if v.is_nan() || v >= floor {
+                v
+            } else {
+                cut = true;
+                floor
+            }
+        })
+        .collect();
+    (edge, cut)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +172,24 @@ mod tests {
         assert_eq!(pieces.len(), 1);
         assert_eq!(pieces[0].upper, [(1.0, 2.0), (2.0, 2.0)]);
         assert!(band_pieces(&[], &[], &[]).is_empty());
+    }
+
+    #[test]
+    fn the_lower_edge_is_cut_at_a_tenth_of_the_smallest_positive_mean() {
+        // A repeat that reached the optimum dips to 1e-9; the means stay near 1e-2.
+        let means = [0.5, 0.02, f64::NAN, 0.0, 0.01];
+        let floor = band_floor(&means).unwrap();
+        assert!((floor - 1e-3).abs() < 1e-15, "{floor}");
+        let (edge, cut) = clamp_lower_edge(&[0.4, 1e-9, NAN, 0.0, 0.005], floor);
+        assert!(cut);
+        assert_eq!(edge[0], 0.4);
+        assert_eq!(edge[1], floor);
+        assert!(edge[2].is_nan(), "a gap stays a gap");
+        // A lower edge of 0 (an iterate at the optimum) is cut too, not left to reach the axis.
+        assert_eq!(edge[3], floor);
+        assert_eq!(edge[4], 0.005);
+        // Nothing below the floor: nothing cut, nothing said.
+        assert!(!clamp_lower_edge(&[0.4, 0.01], floor).1);
+        assert_eq!(band_floor(&[0.0, -1.0, NAN]), None);
     }
 }

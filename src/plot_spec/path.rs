@@ -208,7 +208,71 @@ impl PathSpec {
     }
 }
 
+/// Smallest radius, in pixels, at which the sensitivity ball is drawn: a smaller circle reads as
+/// a dot, not as a ball.
+pub const MIN_BALL_PIXELS: f64 = 3.0;
+
+impl PathSpec {
+    /// Whether the sensitivity ball can be seen when the view is drawn at `pixels_per_unit`: it
+    /// exists, its radius is at least [`MIN_BALL_PIXELS`], and its circle passes through the
+    /// view (neither wholly outside it nor wrapping all of it). The plot draws the ball, and
+    /// names it in its legend, only then.
+    pub fn ball_visible(&self, pixels_per_unit: f64) -> bool {
+        let (Some(w), Some(r)) = (self.w_star, self.sensitivity_radius) else {
+            return false;
+        };
+        if r * pixels_per_unit < MIN_BALL_PIXELS {
+            return false;
+        }
+        let [cx, cy] = self.center;
+        let e = self.extent;
+        // Nearest and farthest points of the view square from w*.
+        let near = |w: f64, c: f64| (w - c).abs().max(e) - e;
+        let far = |w: f64, c: f64| (w - c).abs() + e;
+        let nearest = near(w[0], cx).hypot(near(w[1], cy));
+        let farthest = far(w[0], cx).hypot(far(w[1], cy));
+        nearest <= r && r <= farthest
+    }
+}
+
 /// The side of a square grid of `grid.len()` values (rounded; the check refuses non-squares).
 pub fn grid_res(grid: &[f64]) -> usize {
     (grid.len() as f64).sqrt().round() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(w_star: [f64; 2], radius: f64) -> PathSpec {
+        PathSpec {
+            extent: 1.0,
+            center: [0.0, 0.0],
+            axis_labels: default_axis_labels(),
+            grid: None,
+            domain: DomainShape::None,
+            paths: vec![],
+            w_star: Some(w_star),
+            sensitivity_radius: Some(radius),
+            releases: vec![],
+            pinned: vec![],
+        }
+    }
+
+    #[test]
+    fn the_ball_is_visible_only_when_big_enough_and_in_view() {
+        // 200 px per unit: a radius of 0.1 is 20 px.
+        assert!(spec([0.2, 0.1], 0.1).ball_visible(200.0));
+        // 0.005 is one pixel: a dot, not a ball.
+        assert!(!spec([0.2, 0.1], 0.005).ball_visible(200.0));
+        // Wholly outside the view.
+        assert!(!spec([3.0, 0.0], 0.5).ball_visible(200.0));
+        // Around the whole view: its circle is off the canvas.
+        assert!(!spec([0.0, 0.0], 5.0).ball_visible(200.0));
+        // Centred outside, reaching in.
+        assert!(spec([1.5, 0.0], 0.8).ball_visible(200.0));
+        let mut none = spec([0.0, 0.0], 0.1);
+        none.sensitivity_radius = None;
+        assert!(!none.ball_visible(200.0));
+    }
 }

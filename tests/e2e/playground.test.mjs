@@ -258,7 +258,8 @@ test('exports: the run JSON (private part and diagnostics apart), the diagnostic
     const text = svg.bytes.toString('utf8');
     assert.match(text, /^(<\?xml[^>]*>\s*)?<svg/, plot);
     assert.match(text, /<\/svg>\s*$/, plot);
-    assert.equal(svg.name, `dp-playground-${plot}.svg`);
+    // The plot and the run's key settings (www/figures.js, src/figure/context.rs).
+    assert.match(svg.name, new RegExp(`^${plot}_dp-gd_eps1_delta[0-9e.-]+_n\\d+_R1\\.svg$`));
   }
 
   assert.deepEqual(svgs.seen.errors, []);

@@ -94,6 +94,9 @@ test('a sweep of 5 ε values × R = 10 for output perturbation (δ = 0): progres
   const svg = await saveDownload(page, '#sweep-svg');
   assert.match(svg.text, /^<svg/);
   assert.match(svg.text, /privacy ε/);
+  // The figure and its file name carry the sweep's settings (issue 19 item 5).
+  assert.match(svg.name, /^sweep_output-perturbation_eps0\.25to4_delta[0-9e.-]+_n500_R10\.svg$/);
+  assert.match(svg.text, /ε = 0\.25 … 4 \(5 values\)/);
   assert.ok(svg.text.includes(`fitted slope ${String(Number(slope.toPrecision(3)))}`), 'the legend gives the fitted slope');
 
   // A long sweep (over n up to 10⁵, 500 runs), cancelled mid-way: no more progress, the last

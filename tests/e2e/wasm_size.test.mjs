@@ -13,10 +13,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * Bytes of www/pkg/dp_playground_bg.wasm under gzip -9 (what a static host sends compressed): the
  * size when the budget was set (634,813 by zlib, issue 17), raised once when the sweep panel, the
  * teaching panels and the benchmark cases landed beside it (690,583), plus room for one small
- * algorithm. A ratchet, not a goal: issue 17 asks for 300 KB; README "Speed in the tab" says what
- * takes the space and what was tried.
+ * algorithm; raised again by 2,000 for the figures fit for slides (issue 19 item 5: PNG drawn at
+ * 2× or 3×, the context line inside an exported figure, the text boxes the export test checks),
+ * which took it to 705,751. A ratchet, not a goal: issue 17 asks for 300 KB; README "Speed in the
+ * tab" says what takes the space and what was tried.
  */
-export const BUDGET = 705_000;
+export const BUDGET = 707_000;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

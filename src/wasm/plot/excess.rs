@@ -8,9 +8,12 @@ use plotters::prelude::*;
 
 use super::{
     Bounds, FONT, GRID_COLOR, PlotError, at_least_a_decade, clip_polyline_loglog, color, draw_axes,
-    faded, finite_range, log_axis, thin,
+    faded, finite_range, log_axis, thin, titled,
 };
-use crate::figure::{BandPiece, band_pieces, log_tick_label};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::figure::{BandPiece, band_floor, band_pieces, clamp_lower_edge, log_tick_label};
+use crate::plot_spec::Floats;
 use crate::plot_spec::excess::{ExcessSpec, Series};
 
 /// A loose bound may sit orders of magnitude above the data; the y axis stops this many times
@@ -67,12 +70,29 @@ pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     spec: &ExcessSpec,
 ) -> Result<(), PlotError> {
+    // A repeat that lands near the optimum (10⁻⁹) would stretch the log axis over decades and
+    // squash the curves: the band's lower edge is cut at a tenth of the smallest mean (of the
+    // current and the pinned runs), and the plot says so.
+    let mut spec = spec.clone();
+    let mut cut = false;
+    let means = spec
+        .series
+        .iter()
+        .chain(&spec.pinned)
+        .flat_map(|s| s.mean.iter());
+    if let Some(floor) = band_floor(means) {
+        for s in spec.series.iter_mut().chain(spec.pinned.iter_mut()) {
+            let (lo, c) = clamp_lower_edge(&s.lo, floor);
+            s.lo = Floats(lo);
+            cut |= c;
+        }
+    }
+    let spec = &spec;
     let b = axes(spec);
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
+    let area = titled(&root.margin(12, 12, 12, 12), &spec.title, 15)?;
+    let mut chart = ChartBuilder::on(&area)
         .x_label_area_size(36)
         .y_label_area_size(60)
-        .caption(&spec.title, (FONT, 15))
         .build_cartesian_2d(log_axis(b.x), log_axis(b.y))?;
     draw_axes(&mut chart, &spec.x_label, &spec.y_label, &|v| {
         log_tick_label(*v)
@@ -116,6 +136,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             }
         }
     }
+    let mut labelled = false;
     for s in &spec.series {
         let c = color(s.color);
         let theory = clip_polyline_loglog(
@@ -126,6 +147,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             let series =
                 chart.draw_series(DashedLineSeries::new(piece, 6, 4, c.stroke_width(2)))?;
             if k == 0 {
+                labelled = true;
                 let label = if s.theory_label.is_empty() {
                     format!("{} bound", s.label)
                 } else {
@@ -141,6 +163,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             let piece = thin(&chart, piece);
             let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(2)))?;
             if k == 0 {
+                labelled = true;
                 series.label(s.label.clone()).legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
                 });
@@ -162,8 +185,23 @@ pub(super) fn draw<DB: DrawingBackend>(
             ))?;
         }
     }
-    let theory = spec.series.iter().any(|s| !s.theory_x.is_empty());
-    if spec.series.len() > 1 || theory || !spec.pinned.is_empty() {
+    if cut {
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        root.draw_text(
+            "band cut below at ⅒ of the lowest mean",
+            &(FONT, 11)
+                .into_font()
+                .color(&RGBColor(90, 90, 90))
+                .pos(Pos::new(HPos::Left, VPos::Bottom)),
+            (
+                xr.start - root.get_base_pixel().0 + 6,
+                yr.end - root.get_base_pixel().1 - 4,
+            ),
+        )?;
+    }
+    // A legend whenever a curve is drawn, one algorithm or several: an exported figure names
+    // what it shows.
+    if labelled || !spec.pinned.is_empty() {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)

@@ -6,8 +6,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    FONT, PALETTE, PlotError, at_least_a_decade, draw_axes, finite_range, log_axis,
-    positive_finite, tick,
+    PALETTE, PlotError, at_least_a_decade, draw_axes, finite_range, log_axis, positive_finite,
+    tick, titled,
 };
 use crate::plot_spec::features::FeaturesSpec;
 
@@ -40,11 +40,10 @@ pub(super) fn draw<DB: DrawingBackend>(
         tick(t),
         100.0 * spec.clipped_fraction
     );
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
+    let area = titled(&root.margin(12, 12, 12, 12), &caption, 14)?;
+    let mut chart = ChartBuilder::on(&area)
         .x_label_area_size(36)
         .y_label_area_size(56)
-        .caption(caption, (FONT, 14))
         .build_cartesian_2d(log_axis((lo, hi)), 0.0..y_max)?;
     draw_axes(
         &mut chart,

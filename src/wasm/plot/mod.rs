@@ -10,6 +10,7 @@
 
 mod excess;
 mod features;
+mod frame;
 mod noise;
 mod overlay;
 mod path;
@@ -27,8 +28,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::error::Error;
+use crate::figure::context::Shown;
 use crate::figure::log_ticks;
 use crate::plot_spec::{Floats, PALETTE_SIZE, Spec};
+use frame::{Frame, titled};
 
 /// The only font: the page loads no web fonts (its Content-Security-Policy forbids them).
 const FONT: &str = "sans-serif";
@@ -50,29 +53,144 @@ const GRID_COLOR: RGBColor = RGBColor(230, 230, 230);
 
 /// Draws plot `kind` on a canvas. `kind` is one of "excess", "path", "noise", "privacy",
 /// "features", "players"; `spec` is that kind's spec object (see the module docs). The spec is checked
-/// before the canvas is touched.
+/// before the canvas is touched. A spec's optional `context` string (the run's settings, from
+/// [`figure_context`]) is drawn along the figure's bottom.
 #[wasm_bindgen(js_name = drawPlot)]
 pub fn draw_plot(kind: &str, canvas: HtmlCanvasElement, spec: JsValue) -> Result<(), JsValue> {
+    let context = context_of(&spec);
     let spec = parse(kind, spec)?;
     need_document()?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
-    Ok(render(&spec, &backend.into_drawing_area())?)
+    let root = Frame::native(backend).into_drawing_area();
+    Ok(render(&spec, &root, context.as_deref())?)
+}
+
+/// Most a PNG export is scaled: 3× a figure of [`crate::plot_spec::MAX_SIDE`] / 3 pixels is
+/// as large as a canvas may be.
+const MAX_SCALE: u32 = 3;
+
+/// Draws plot `kind` as a figure of `width` × `height` (logical) pixels at `scale` (1, 2 or 3)
+/// onto `canvas`, which is resized to `scale` × that: fonts, lines and markers are drawn at
+/// the scale, not upscaled pixels (for a PNG fit for a slide).
+#[wasm_bindgen(js_name = drawPlotScaled)]
+pub fn draw_plot_scaled(
+    kind: &str,
+    canvas: HtmlCanvasElement,
+    spec: JsValue,
+    width: u32,
+    height: u32,
+    scale: u32,
+) -> Result<(), JsValue> {
+    if !(1..=MAX_SCALE).contains(&scale) {
+        return Err(PlotError::Spec(Error::invalid(
+            "scale",
+            format!("a PNG scale of 1 to {MAX_SCALE}"),
+            scale,
+        ))
+        .into());
+    }
+    let (w, h) = (width.saturating_mul(scale), height.saturating_mul(scale));
+    crate::plot_spec::check_size(w, h).map_err(PlotError::from)?;
+    let context = context_of(&spec);
+    let spec = parse(kind, spec)?;
+    need_document()?;
+    canvas.set_width(w);
+    canvas.set_height(h);
+    let ctx: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
+    let s = f64::from(scale);
+    ctx.set_transform(s, 0.0, 0.0, s, 0.0, 0.0)
+        .map_err(|_| PlotError::Draw("the canvas refused its scale".into()))?;
+    let backend = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
+    let root = Frame::new(backend, (width, height)).into_drawing_area();
+    Ok(render(&spec, &root, context.as_deref())?)
 }
 
 /// The same plot as a standalone SVG document of `width` × `height` pixels (each 1 to
-/// [`crate::plot_spec::MAX_SIDE`]).
+/// [`crate::plot_spec::MAX_SIDE`]), with the spec's `context` line like [`draw_plot`].
 #[wasm_bindgen(js_name = plotSvg)]
 pub fn plot_svg(kind: &str, spec: JsValue, width: u32, height: u32) -> Result<String, JsValue> {
     crate::plot_spec::check_size(width, height).map_err(PlotError::from)?;
+    let context = context_of(&spec);
     let spec = parse(kind, spec)?;
     need_document()?;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        render(&spec, &root)?;
+        let root =
+            Frame::native(SVGBackend::with_string(&mut svg, (width, height))).into_drawing_area();
+        render(&spec, &root, context.as_deref())?;
     }
     Ok(svg)
+}
+
+/// Where every text of the last drawn plot landed: `{ width, height, texts: [{ text, left,
+/// top, right, bottom }] }` in the figure's logical pixels. For the page's tests: no text of a
+/// plot may run off its canvas.
+#[wasm_bindgen(js_name = plotTextBoxes)]
+pub fn plot_text_boxes() -> Result<JsValue, JsValue> {
+    serde_wasm_bindgen::to_value(&frame::text_boxes())
+        .map_err(|e| PlotError::Draw(e.to_string()).into())
+}
+
+/// What an exported figure of plot `plot` says about the run of `config` (the run's settings as
+/// JSON): `{ caption, stem }`, the context line drawn inside the figure and the file name
+/// without its extension (see [`crate::figure::context`]).
+#[wasm_bindgen(js_name = figureContext)]
+pub fn figure_context(plot: &str, config: &str) -> Result<JsValue, JsValue> {
+    figure_context_of(plot, &Shown::run(&read_config(config)?))
+}
+
+/// The run's settings, read as every other entry point reads them (one copy of the parser in
+/// the module: a second `serde_json` reader of `RunConfig` cost 9 KB of the gzipped wasm).
+fn read_config(config: &str) -> Result<crate::config::RunConfig, PlotError> {
+    crate::config::RunConfig::from_json(config).map_err(PlotError::Spec)
+}
+
+/// [`figure_context`] for the sweep panel's plot: `request` is the sweep as the panel sent it
+/// (its axis, values, algorithms and repeats), `config` the settings around which it swept.
+#[wasm_bindgen(js_name = sweepFigureContext)]
+pub fn sweep_figure_context(config: &str, request: &str) -> Result<JsValue, JsValue> {
+    let config = read_config(config)?;
+    let request = read_json("request", "the sweep's request as JSON", request)?;
+    figure_context_of("sweep", &Shown::sweep(&config, &request))
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(
+    field: &str,
+    what: &str,
+    text: &str,
+) -> Result<T, PlotError> {
+    serde_json::from_str(text).map_err(|e| PlotError::Spec(Error::invalid(field, what, e)))
+}
+
+fn figure_context_of(plot: &str, shown: &Shown) -> Result<JsValue, JsValue> {
+    let name = shown.file_name(plot, "x");
+    let out = FigureContext {
+        caption: shown.caption(),
+        stem: name.strip_suffix(".x").unwrap_or(&name).to_string(),
+    };
+    serde_wasm_bindgen::to_value(&out).map_err(|e| PlotError::Draw(e.to_string()).into())
+}
+
+/// [`figure_context`]'s answer.
+#[derive(serde::Serialize)]
+struct FigureContext {
+    caption: String,
+    stem: String,
+}
+
+/// The optional `context` string of a spec (the run's settings, drawn under an exported plot).
+fn context_of(spec: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(spec, &JsValue::from_str("context"))
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|s| !s.is_empty())
 }
 
 /// plotters measures text by laying out a `<span>` in `document.body` and unwraps every step, so
@@ -101,8 +219,17 @@ fn parse(kind: &str, spec: JsValue) -> Result<Spec, PlotError> {
     )?)
 }
 
-fn render<DB: DrawingBackend>(spec: &Spec, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
+fn render<DB: DrawingBackend>(
+    spec: &Spec,
+    root: &DrawingArea<DB, Shift>,
+    context: Option<&str>,
+) -> Result<(), PlotError> {
     root.fill(&WHITE)?;
+    let area = match context {
+        Some(text) => frame::with_context(root, text)?,
+        None => root.clone(),
+    };
+    let root = &area;
     match spec {
         Spec::Excess(s) => excess::draw(root, s)?,
         Spec::Path(s) => path::draw(root, s)?,

@@ -6,6 +6,7 @@ use plotters::prelude::*;
 
 use super::{
     FONT, GRID_COLOR, PALETTE, PlotError, draw_axes, faded, finite_range, positive_finite, tick,
+    titled,
 };
 use crate::algo::NoiseShape;
 use crate::plot_spec::noise::NoiseSpec;
@@ -173,11 +174,10 @@ pub(super) fn draw<DB: DrawingBackend>(
     // The draws are a diagnostic of the raw data and the noise: with the non-private path they
     // name the dataset. The plot says so whatever its caption.
     let title = format!("{title} · NON-PRIVATE");
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
+    let area = titled(&root.margin(12, 12, 12, 12), &title, 15)?;
+    let mut chart = ChartBuilder::on(&area)
         .x_label_area_size(36)
         .y_label_area_size(56)
-        .caption(title, (FONT, 15))
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
     draw_axes(&mut chart, "‖z‖", "density", &|v| tick(*v))?;
     chart.draw_series(

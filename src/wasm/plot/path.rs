@@ -5,12 +5,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::{
     Bounds, FONT, PINNED_ALPHA, PlotError, RELEASE_COLOR, circle_points, clip_polyline, color,
-    faded, pairs, thin, tick,
+    faded, pairs, thin, tick, titled,
 };
+use crate::figure::legend::{first_of_each, release_label};
 use crate::figure::{BANDS, Fill, contour_fills};
 use crate::plot_spec::path::{DomainShape, PathSpec, grid_res};
 use crate::plot_spec::pinned::hold_view;
@@ -56,9 +58,10 @@ pub(super) fn draw<DB: DrawingBackend>(
     spec: &PathSpec,
 ) -> Result<(), PlotError> {
     let b = axes(spec);
-    let area = root.margin(12, 12, 12, 12).titled(
-        "parameter view (lines non-private; red rings: private releases)",
-        (FONT, 15),
+    let area = titled(
+        &root.margin(12, 12, 12, 12),
+        "parameter view (lines non-private; red dots: private releases)",
+        15,
     )?;
     let mut chart = ChartBuilder::on(&square(&area))
         .x_label_area_size(X_LABELS)
@@ -115,9 +118,31 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
     }
 
-    for layer in &spec.paths {
+    // Each legend text once: a path and a release are named apart ("DP-GD", "DP-GD release
+    // (private)"), and a label repeated by the caller is not listed twice.
+    let release_labels: Vec<String> = spec
+        .releases
+        .iter()
+        .map(|l| {
+            if l.label.is_empty() {
+                String::new()
+            } else {
+                release_label(&l.label)
+            }
+        })
+        .collect();
+    let texts: Vec<&str> = spec
+        .paths
+        .iter()
+        .map(|l| l.label.as_str())
+        .chain(release_labels.iter().map(String::as_str))
+        .collect();
+    let listed = first_of_each(&texts);
+    let (path_listed, release_listed) = listed.split_at(spec.paths.len());
+
+    for (layer, &list) in spec.paths.iter().zip(path_listed) {
         let c = color(layer.color);
-        let mut labelled = false;
+        let mut labelled = !list;
         for piece in clip_polyline(pairs(&layer.xy), b) {
             let piece = thin(&chart, piece);
             let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(1)))?;
@@ -140,9 +165,27 @@ pub(super) fn draw<DB: DrawingBackend>(
         chart.draw_series(markers)?;
     }
 
-    if let (Some(w), Some(r)) = (spec.w_star, spec.sensitivity_radius) {
-        for piece in clip_polyline(circle_points((w[0], w[1]), r), b) {
-            chart.draw_series(DashedLineSeries::new(piece, 5, 4, BLACK.stroke_width(1)))?;
+    // The ball only where it can be seen, and named in the legend only then (a caption that
+    // names a ball nobody can find misleads).
+    let pixels_per_unit = {
+        let (x0, _) = chart.backend_coord(&(b.x.0, b.y.0));
+        let (x1, _) = chart.backend_coord(&(b.x.1, b.y.0));
+        f64::from(x1 - x0) / (b.x.1 - b.x.0)
+    };
+    if let (Some(w), Some(r)) = (spec.w_star, spec.sensitivity_radius)
+        && spec.ball_visible(pixels_per_unit)
+    {
+        for (k, piece) in clip_polyline(circle_points((w[0], w[1]), r), b)
+            .into_iter()
+            .enumerate()
+        {
+            let series =
+                chart.draw_series(DashedLineSeries::new(piece, 5, 4, BLACK.stroke_width(1)))?;
+            if k == 0 {
+                series.label("sensitivity ball (dashed)").legend(|(x, y)| {
+                    DashedPathElement::new(vec![(x, y), (x + 20, y)], 4, 3, BLACK.stroke_width(1))
+                });
+            }
         }
     }
     if let Some(w) = spec.w_star {
@@ -155,21 +198,30 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
     }
 
-    for layer in &spec.releases {
-        let c = color(layer.color);
+    let compared = spec.releases.len() > 1;
+    for ((layer, label), &list) in spec.releases.iter().zip(release_labels).zip(release_listed) {
+        // Red marks what is private, on every plot: a red dot with a white edge, which stands
+        // out on the blue contours (a dot in the algorithm's blue did not). Compared
+        // algorithms' releases keep a ring in their colour to tell them apart.
+        let ring = if compared {
+            color(layer.color).stroke_width(2)
+        } else {
+            TRANSPARENT.stroke_width(0)
+        };
         let inside: Vec<(f64, f64)> = pairs(&layer.xy).filter(|&p| b.contains(p)).collect();
-        // A filled dot in the algorithm's colour inside a red ring: red marks what is private.
-        chart.draw_series(inside.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
-        let rings = chart.draw_series(
+        chart.draw_series(inside.iter().map(|&p| Circle::new(p, 6, ring)))?;
+        chart.draw_series(inside.iter().map(|&p| Circle::new(p, 5, WHITE.filled())))?;
+        let dots = chart.draw_series(
             inside
                 .iter()
-                .map(|&p| Circle::new(p, 5, RELEASE_COLOR.stroke_width(2))),
+                .map(|&p| Circle::new(p, 4, RELEASE_COLOR.filled())),
         )?;
-        if !layer.label.is_empty() && !inside.is_empty() {
-            rings.label(layer.label.clone()).legend(move |(x, y)| {
+        if list && !inside.is_empty() {
+            dots.label(label).legend(move |(x, y)| {
                 EmptyElement::at((x + 10, y))
-                    + Circle::new((0, 0), 4, c.filled())
-                    + Circle::new((0, 0), 5, RELEASE_COLOR.stroke_width(2))
+                    + Circle::new((0, 0), 6, ring)
+                    + Circle::new((0, 0), 5, WHITE.filled())
+                    + Circle::new((0, 0), 4, RELEASE_COLOR.filled())
             });
         }
     }

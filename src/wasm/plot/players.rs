@@ -8,6 +8,7 @@ use plotters::prelude::*;
 
 use super::{
     FONT, GRID_COLOR, PALETTE, PlotError, RELEASE_COLOR, draw_axes, faded, finite_range, tick,
+    titled,
 };
 use crate::plot_spec::players::{Player, PlayersSpec};
 
@@ -55,11 +56,10 @@ fn draw_player<DB: DrawingBackend>(
         .max()
         .unwrap_or(0)
         .max(1);
-    let mut chart = ChartBuilder::on(area)
-        .margin(10)
+    let area = titled(&area.margin(10, 10, 10, 10), player.name, 14)?;
+    let mut chart = ChartBuilder::on(&area)
         .x_label_area_size(34)
         .y_label_area_size(44)
-        .caption(player.name, (FONT, 14))
         .build_cartesian_2d(0.0..k as f64, lo..hi)?;
     draw_axes(&mut chart, "strategy", "weight", &|v| tick(*v))?;
     let slot = |i: usize, inset: f64| (i as f64 + inset, i as f64 + 1.0 - inset);

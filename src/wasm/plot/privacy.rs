@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::{
     Bounds, FONT, GRID_COLOR, PlotError, clip_polyline, color, draw_axes, faded, finite_range,
-    thin, tick,
+    thin, tick, titled,
 };
 use crate::plot_spec::privacy::{PrivacySeries, PrivacySpec};
 
@@ -44,11 +44,10 @@ pub(super) fn draw<DB: DrawingBackend>(
     } else {
         "privacy spent: none claimed (a non-private run, ε = ∞)"
     };
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
+    let area = titled(&root.margin(12, 12, 12, 12), caption, 15)?;
+    let mut chart = ChartBuilder::on(&area)
         .x_label_area_size(36)
         .y_label_area_size(56)
-        .caption(caption, (FONT, 15))
         .build_cartesian_2d(b.x.0..b.x.1, b.y.0..b.y.1)?;
     draw_axes(&mut chart, "steps (noisy releases)", "ε spent", &|v| {
         tick(*v)
