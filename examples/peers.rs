@@ -11,8 +11,10 @@
 //! `cargo run --release --example peers -- measure DIR` reads them back and prints one JSON line
 //! of our native figures: the read and the logistic value+gradient (ms), one DP-SGD epoch (ms,
 //! b = 256, clip 1, ε = 1, δ = 1e-5), and objective perturbation at ε = 1 with ridge Λ = 1/n
-//! (scikit-learn's C = 1, as diffprivlib's default): its time and test log-loss, beside the
-//! non-private optimum's test log-loss.
+//! (scikit-learn's C = 1, as diffprivlib's default) and data norm R = 1, the settings run.py gives
+//! diffprivlib: its time and test log-loss, beside the non-private optimum's test log-loss, and
+//! what differs by design (the ε′ on b, and the residual noise that covers the certified point's
+//! distance to the exact minimiser, which diffprivlib does not add).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -21,7 +23,7 @@ use std::time::Instant;
 
 use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::objective_perturbation::{
-    ObjectivePerturbation, ObjectivePerturbationConfig,
+    AmpPlan, ObjectivePerturbation, ObjectivePerturbationConfig,
 };
 use dp_playground::bench::native::measure;
 use dp_playground::bench::{Case, Summary, Workload, dataset};
@@ -130,19 +132,18 @@ fn measure_ours(dir: &Path) -> Res<()> {
     let epoch_ms = measure(&mut sgd, Case::DpSgdEpoch, 5)?.summary;
 
     let (train, test) = (read(dir, "lr", 20)?, read(dir, "lr_test", 20)?);
-    let n = train.n() as f64;
+    let (rows, dim) = (train.n(), train.d());
+    let n = rows as f64;
     let objective = logistic(train, 1.0 / n)?;
     let test_loss = |w: &[f64]| -> Res<f64> { Ok(logistic(test.clone(), 0.0)?.data_term(w, None)) };
+    let config = ObjectivePerturbationConfig::default();
+    let plan = AmpPlan::new(&config, rows, dim, 1.0 / n, 1.0)?;
     let mut times = Vec::new();
     let mut losses = Vec::new();
     for seed in 0..OP_RUNS {
         let t = Instant::now();
-        let mut op = ObjectivePerturbation::new(
-            ObjectivePerturbationConfig::default(),
-            &objective,
-            seeded(seed, Stream::Noise),
-            true,
-        )?;
+        let mut op =
+            ObjectivePerturbation::new(config, &objective, seeded(seed, Stream::Noise), true)?;
         while op.step(&objective).is_some() {}
         times.push(t.elapsed().as_secs_f64() * 1e3);
         losses.push(test_loss(op.current())?);
@@ -156,8 +157,12 @@ fn measure_ours(dir: &Path) -> Res<()> {
             "logistic_gradient": summary(grad_ms),
             "dp_sgd_epoch": summary(epoch_ms),
             "objective_perturbation": {
-                "epsilon": ObjectivePerturbationConfig::default().epsilon,
+                "epsilon": config.epsilon,
                 "l2": 1.0 / n,
+                "data_norm": 1.0,
+                "epsilon_noise": plan.split.epsilon_noise,
+                "epsilon_residual": plan.epsilon_residual,
+                "residual_mean_norm": dim as f64 * plan.residual_scale,
                 "time": summary(Summary::of(&times)),
                 "test_log_loss_median": Summary::of(&losses).median,
                 "test_log_loss_runs": losses,

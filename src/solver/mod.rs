@@ -61,6 +61,7 @@ mod certified;
 pub mod dual;
 mod gd;
 mod katyusha;
+pub mod logistic_pass;
 pub mod max_loss;
 pub mod newton;
 mod sgd;
