@@ -61,11 +61,11 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::byoa_minimax::{Declared, MAX_GDA_ITERATIONS};
-use super::output_perturbation::k_delta;
 use super::family::{
     CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse,
     replace_one_only, setting, statement,
 };
+use super::output_perturbation::k_delta;
 use super::registry::Planned;
 use super::run::{Diagnostic, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
@@ -297,7 +297,10 @@ fn guarantee_of(settings: &AdversarialSettings, c: &Calibration) -> Guarantee {
 /// The noise law: one Gaussian on x.
 fn draws_of(c: &Calibration, dx: usize) -> Vec<Draws> {
     vec![Draws {
-        noise: NoiseShape::Gaussian { sigma: c.sigma, d: dx },
+        noise: NoiseShape::Gaussian {
+            sigma: c.sigma,
+            d: dx,
+        },
         count: 1,
         sensitivity: c.sensitivity,
     }]

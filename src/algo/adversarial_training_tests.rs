@@ -24,7 +24,11 @@ fn the_corrected_sensitivity_is_0_004828_where_the_paper_prints_0_002002() {
     let alpha = l * l / (mu * n * n);
     let corrected = corrected_sensitivity(delta_f, alpha, mu);
     assert!(close(corrected, 0.004828, 1e-4), "{corrected}");
-    assert!(close(misprinted_sensitivity(delta_f, alpha, mu), 0.002002, 1e-9));
+    assert!(close(
+        misprinted_sensitivity(delta_f, alpha, mu),
+        0.002002,
+        1e-9
+    ));
 }
 
 /// The test that fails on the misprinted constant: calibrated to Δ + 2α/μ, the ZWB+19 Gaussian's
@@ -36,8 +40,8 @@ fn the_misprinted_noise_breaks_the_delta_budget_and_the_corrected_noise_keeps_it
     let (delta_f, alpha, mu, delta) = (0.002, 1e-6, 1.0, 1e-5);
     let truth = corrected_sensitivity(delta_f, alpha, mu);
     for (eps, review) in [(0.5, 3.8e-3), (1.0, 9.0e-3), (2.0, 2.4e-2)] {
-        let printed = zwb_gaussian_sigma(misprinted_sensitivity(delta_f, alpha, mu), eps, delta)
-            .unwrap();
+        let printed =
+            zwb_gaussian_sigma(misprinted_sensitivity(delta_f, alpha, mu), eps, delta).unwrap();
         let leaked = gaussian_delta(eps, printed, truth).unwrap();
         assert!(close(leaked, review, 0.05), "ε = {eps}: δ = {leaked:e}");
         let sigma = zwb_gaussian_sigma(truth, eps, delta).unwrap();
@@ -161,7 +165,10 @@ fn the_same_noise_seed_gives_the_same_noise_whichever_solver() {
     assert_eq!(runs[0].noise, runs[1].noise);
     assert_eq!(runs[0].noise, runs[2].noise);
     let counts: Vec<f64> = runs.iter().map(|r| r.grad_evals()).collect();
-    assert!(counts[0] != counts[1] && counts[1] != counts[2], "{counts:?}");
+    assert!(
+        counts[0] != counts[1] && counts[1] != counts[2],
+        "{counts:?}"
+    );
 }
 
 /// The worst black box the contract allows stays within √(2α/μₓ) of x̂* but pushes its output
@@ -180,7 +187,11 @@ fn the_worst_case_black_box_pushes_within_the_certified_radius() {
         let undone: Vec<f64> = r.x_out.iter().zip(&r.noise).map(|(o, z)| o - z).collect();
         assert!(crate::linalg::dist2(&undone, &x_t) <= 1e-12);
         let off = crate::linalg::dist2(&x_t, &xs);
-        assert!(off <= c.radius && off >= 0.98 * c.radius, "{off} vs {}", c.radius);
+        assert!(
+            off <= c.radius && off >= 0.98 * c.radius,
+            "{off} vs {}",
+            c.radius
+        );
         assert!(sign * (x_t[0] - xs[0]) >= 0.98 * c.radius);
     }
 }

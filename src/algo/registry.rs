@@ -8,8 +8,8 @@ use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, s
 use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
-    adversarial_training, byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid, heavy_tails, noisy_gd,
-    objective_perturbation, output_perturbation, smd,
+    adversarial_training, byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid,
+    heavy_tails, noisy_gd, objective_perturbation, output_perturbation, smd,
 };
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
