@@ -95,6 +95,9 @@ pub enum AlgorithmKind {
     ByoaMinimaxPhased,
     /// Seed 004 Section 4.3: the convex–strongly-concave variant of Algorithm 4; needs μᵧ > 0.
     ByoaMinimaxCsc,
+    /// Seed 000 Algorithm 8: black-box adversarial training through a certified saddle solver
+    /// (see [`crate::algo::adversarial_training`]); needs μₓ, μᵧ > 0.
+    AdversarialTraining,
 }
 
 impl AlgorithmKind {
@@ -108,7 +111,7 @@ impl AlgorithmKind {
     }
 
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 21] = [
+    pub const ALL: [AlgorithmKind; 22] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -130,6 +133,7 @@ impl AlgorithmKind {
         AlgorithmKind::ByoaMinimax,
         AlgorithmKind::ByoaMinimaxPhased,
         AlgorithmKind::ByoaMinimaxCsc,
+        AlgorithmKind::AdversarialTraining,
     ];
 
     /// Whether the algorithm offers pure ε-DP (δ = 0).

@@ -364,6 +364,8 @@ pub enum Demonstration {
     Unclipped,
     /// It stops the base solver after `steps` iterations, certified or not (seed 004 pitfall 1).
     IterationCap,
+    /// It calibrates its noise to a paper's misprinted sensitivity (seed 000 Algorithm 8).
+    Misprint,
 }
 
 /// The bounded constraint sets, the ℓ2 ball first (what picking sets).

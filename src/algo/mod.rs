@@ -3,6 +3,7 @@
 
 #![deny(missing_docs)]
 
+pub mod adversarial_training;
 pub mod byoa;
 pub mod byoa_minimax;
 pub mod dp_accmd;

@@ -8,8 +8,8 @@ use super::family::{Demonstration, Family, Plan, Preview, ProblemKind, Purity, s
 use super::run::Run;
 use super::{NoiseShape, same_law};
 use super::{
-    byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid, heavy_tails, noisy_gd,
-    objective_perturbation, output_perturbation, smd,
+    adversarial_training, byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid,
+    heavy_tails, noisy_gd, objective_perturbation, output_perturbation, smd,
 };
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 21] = [
+pub static FAMILIES: [&Family; 22] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -42,6 +42,7 @@ pub static FAMILIES: [&Family; 21] = [
     &byoa_minimax::FAMILY_SC_SC,
     &byoa_minimax::FAMILY_PHASED,
     &byoa_minimax::FAMILY_CSC,
+    &adversarial_training::FAMILY,
 ];
 
 /// The family of `kind`.

@@ -58,6 +58,7 @@
 
 #![deny(missing_docs)]
 
+mod adversarial_training;
 mod dp_accmd;
 mod dp_sgd;
 mod dp_svrg;
@@ -76,6 +77,7 @@ pub mod scenarios;
 #[cfg(test)]
 mod tests;
 
+pub use adversarial_training::AdversarialTrainingTarget;
 pub use dp_accmd::dp_accmd_target;
 pub use dp_sgd::dp_sgd_target;
 pub use dp_svrg::{dp_svrg_target, svrg_bb_target};
