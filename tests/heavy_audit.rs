@@ -45,7 +45,8 @@ fn every_heavy_tail_family_passes_at_its_claimed_epsilon_on_the_outlier_pair() {
     // to C by the extension; it must pass (it can fail only with probability α). Measured with
     // 4000 runs a side: ε̂ = 0.000 for all four. Localized Double
     // Output Perturbation is audited at the default λ₁ (with the proofs' constants) and at the
-    // declared λ₁ = 10⁻³, 1270 times smaller than the default 1.27 here: λ₁ is utility only, the noise follows λ_t.
+    // declared λ₁ = 10⁻³, 1270 times smaller than the default 1.27 here: λ₁ is utility only, the
+    // noise follows λ_t.
     for (i, algorithm) in FAMILIES.into_iter().enumerate() {
         let r = audited(config(algorithm), Bug::None, 2_000, 40 + i as u32);
         assert!(!r.violation, "{r:?}");
