@@ -342,7 +342,9 @@ pub struct RunConfig {
     /// trick; 1 means no aggregation).
     pub repetitions: usize,
     /// λ₁, the base ridge of localisation (utility only: every phase's noise is calibrated to its
-    /// own λ_t = 32^(t−1)·λ₁); `None` takes (G_k (d/(nε))^(1−1/k) + G₂/√n)/D.
+    /// own λ_t = 32^(t−1)·λ₁); `None` takes the localisation bound's minimiser with the proofs'
+    /// constants (`algo::heavy_tails::localized::calibrated_lambda`); the single-stage variant's
+    /// ridge λ takes (G_k (d/(nε))^(1−1/k) + G₂/√n)/D.
     pub lambda1: Option<f64>,
     /// Base solver of seed 004's minimax algorithms (GDA, extragradient, VR-extragradient): the
     /// solver-swap menu; the noise does not depend on it.

@@ -49,13 +49,34 @@ impl FamilyTarget {
         })
     }
 
+    /// As [`FamilyTarget::new`], with the plan made from `config` as given, its data source
+    /// kept: the heavy-tail families declare G_k from the synthetic generating distribution the
+    /// config names (and refuse a file, which has none). The runs are on the pair, entered as a
+    /// loaded file.
+    pub fn declared_by(config: RunConfig, pair: [Dataset; 2]) -> Result<Self> {
+        let plan = registry::plan(&config)?;
+        Self::assemble(config, plan, pair, |problem, _| Ok(problem))
+    }
+
     fn with_problems(
+        config: RunConfig,
+        pair: [Dataset; 2],
+        prepare: impl Fn(Problem, Dataset) -> Result<Problem>,
+    ) -> Result<Self> {
+        let plan = registry::plan(&RunConfig {
+            data: DataSource::Csv,
+            ..config.clone()
+        })?;
+        Self::assemble(config, plan, pair, prepare)
+    }
+
+    fn assemble(
         mut config: RunConfig,
+        plan: Planned,
         pair: [Dataset; 2],
         prepare: impl Fn(Problem, Dataset) -> Result<Problem>,
     ) -> Result<Self> {
         config.data = DataSource::Csv;
-        let plan = registry::plan(&config)?;
         let [d, d_prime] = pair;
         let problem = |data: Dataset| -> Result<Arc<Problem>> {
             let built = Problem::new(&config, Some(data.clone()))?;

@@ -40,7 +40,10 @@
 //! DP-SVRG on unclipped data ([`FamilyTarget::with_clipping_skipped`]), objective perturbation
 //! with its noise halved, output perturbation (seed 000 Algorithm 1) skipping its certificate
 //! (and at an accuracy α tighter than the page's). The grid exponential mechanism runs on a pair
-//! with one huge target (issue 12). The pairs are worst cases for the query at hand. A
+//! with one huge target (issue 12). The heavy-tail families of Lowy 2026 run with their G_k
+//! declared from the generating distribution on a pair whose differing record is a huge outlier
+//! ([`heavy_tail_target`]), beside the planted bug of a threshold measured from the sample
+//! ([`Bug::MeasuredThreshold`]). The pairs are worst cases for the query at hand. A
 //! saddle-point family is one [`GameTarget`]: the config's game with one record planted at the
 //! declared bound's two extremes.
 //!
@@ -66,6 +69,7 @@ mod engine;
 mod exponential_grid;
 mod family;
 mod game;
+mod heavy_tails;
 mod mechanisms;
 pub mod neighbours;
 mod noisy_gd;
@@ -85,6 +89,7 @@ pub use engine::{audit, audit_samples};
 pub use exponential_grid::{HUGE_LABEL, grid_target};
 pub use family::{FamilyTarget, claim_of};
 pub use game::GameTarget;
+pub use heavy_tails::{HeavyTailTarget, heavy_tail_target};
 pub use mechanisms::{GaussianMeanTarget, LaplaceMeanTarget};
 pub use noisy_gd::dp_gd_target;
 pub use objective_perturbation::ObjectivePerturbationTarget;
@@ -164,4 +169,8 @@ pub enum Bug {
     /// Output perturbation releases its base solver's point after a fixed number of steps
     /// ("ran T steps") without checking the accuracy certificate (DESIGN.md §5 rule 3).
     CertificateSkipped,
+    /// A heavy-tail family's threshold C set from a moment G_k measured on the sample instead of
+    /// the one declared from the generating distribution (Lowy 2026's G_k is public; digest 003
+    /// pitfall 3).
+    MeasuredThreshold,
 }
