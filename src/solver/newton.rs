@@ -34,7 +34,7 @@ pub fn logistic_curvature(t: f64, y: f64) -> f64 {
 /// dividing by `over` (the declared n). `scratch` holds the tiles and a chunk of samples (resized
 /// here once; keep it across calls so a Newton step allocates nothing).
 ///
-/// One pass, tiled: a chunk of [`CHUNK`] samples is copied with its scaled form ℓ″ᵢxᵢ, and every
+/// One pass, tiled: a chunk of `CHUNK` samples is copied with its scaled form ℓ″ᵢxᵢ, and every
 /// 4 × 4 tile of the lower triangle is then added up over the chunk in registers (16 running sums,
 /// no loads or stores of the Hessian per sample). Each entry is still the sum over samples in
 /// sample order of (ℓ″ᵢxᵢⱼ)·xᵢₖ, the bits of one rank-one update at a time
