@@ -15,10 +15,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * teaching panels and the benchmark cases landed beside it (690,583), plus room for one small
  * algorithm; raised again by 2,000 for the figures fit for slides (issue 19 item 5: PNG drawn at
  * 2× or 3×, the context line inside an exported figure, the text boxes the export test checks),
- * which took it to 705,751. A ratchet, not a goal: issue 17 asks for 300 KB; README "Speed in the
+ * which took it to 705,751; raised a third time when pinned runs (their plot layers, spreadOf),
+ * Lowy & Razaviyayn's Algorithm 8, the tiled Newton and blocked logistic passes and the noise
+ * draw landed together at 734,394 (not attributed one by one), plus the same small room. A ratchet, not a goal: issue 17 asks for 300 KB; README "Speed in the
  * tab" says what takes the space and what was tried.
  */
-export const BUDGET = 707_000;
+export const BUDGET = 740_000;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
