@@ -18,18 +18,27 @@ function framed(kind, baseSpec, config) {
   return { spec: { ...baseSpec, context: caption }, stem };
 }
 
-/** Downloads plot `kind` as an SVG document the size of its canvas. */
+/**
+ * The size a figure is exported at: the canvas's designed size (index.html's), not the size a
+ * phone fits it to (www/layout.js), so a figure made on a phone is the figure made on a desktop.
+ */
+function figureSize(canvas) {
+  const { designedWidth, designedHeight } = canvas.dataset;
+  return designedWidth ? [Number(designedWidth), Number(designedHeight)] : [canvas.width, canvas.height];
+}
+
+/** Downloads plot `kind` as an SVG document the (designed) size of its canvas. */
 export function exportSvg(kind, baseSpec, config, canvas) {
   const { spec, stem } = framed(kind, baseSpec, config);
-  const svg = plotSvg(kind, spec, canvas.width, canvas.height);
+  const svg = plotSvg(kind, spec, ...figureSize(canvas));
   download(`${stem}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
 }
 
-/** Downloads plot `kind` as a PNG of `scale` × its canvas's size, drawn at that scale. */
+/** Downloads plot `kind` as a PNG of `scale` × its canvas's (designed) size, drawn at that scale. */
 export function exportPng(kind, baseSpec, config, canvas, scale) {
   const { spec, stem } = framed(kind, baseSpec, config);
   const offscreen = document.createElement('canvas');
-  drawPlotScaled(kind, offscreen, spec, canvas.width, canvas.height, scale);
+  drawPlotScaled(kind, offscreen, spec, ...figureSize(canvas), scale);
   const name = scale === 1 ? `${stem}.png` : `${stem}_${scale}x.png`;
   offscreen.toBlob((blob) => download(name, blob), 'image/png');
 }

@@ -86,6 +86,8 @@ function mountPlotTabs(section, onShow) {
  */
 function fitCanvases(canvases, onResized) {
   const designed = new Map(canvases.map((c) => [c, [c.width, c.height]]));
+  // Exports keep the designed size whatever the screen (www/figures.js reads these).
+  for (const c of canvases) Object.assign(c.dataset, { designedWidth: c.width, designedHeight: c.height });
   const fit = (canvas) => {
     const [w, h] = designed.get(canvas);
     const displayed = Math.floor(canvas.clientWidth);

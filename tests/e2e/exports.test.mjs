@@ -157,3 +157,20 @@ test('the phased run (Zhang et al. 2022, Algorithm 2) shows its step count as a 
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
+
+test('a figure exported on a phone has the designed size, not the size the phone fits the canvas to', async () => {
+  const { context, page, seen } = await lab.open('', { width: 390, height: 844 });
+  await runToRelease(page);
+  const shown = await page.$eval('#excess-plot', (c) => [c.width, c.height]);
+  const designed = await page.$eval('#excess-plot', (c) => [Number(c.dataset.designedWidth), Number(c.dataset.designedHeight)]);
+  // index.html's size, and the phone draws narrower than it.
+  assert.deepEqual(designed, [640, 460]);
+  assert.ok(shown[0] < designed[0], `fitted to the phone: ${shown}`);
+  await page.locator('figure:has(#excess-plot) select.png-scale').selectOption('1');
+  const png = await saveDownload(page, 'button.png[data-canvas="excess-plot"]');
+  assert.deepEqual(pngSize(png.bytes), designed);
+  const svg = (await saveDownload(page, 'button.svg[data-plot="excess"]')).bytes.toString('utf8');
+  assert.match(svg, /<svg[^>]*width="640"[^>]*height="460"/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
