@@ -22,7 +22,7 @@ function framed(kind, baseSpec, config) {
  * The size a figure is exported at: the canvas's designed size (index.html's), not the size a
  * phone fits it to (www/layout.js), so a figure made on a phone is the figure made on a desktop.
  */
-function figureSize(canvas) {
+export function figureSize(canvas) {
   const { designedWidth, designedHeight } = canvas.dataset;
   return designedWidth ? [Number(designedWidth), Number(designedHeight)] : [canvas.width, canvas.height];
 }

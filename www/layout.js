@@ -79,26 +79,31 @@ function mountPlotTabs(section, onShow) {
 }
 
 /**
- * On a narrow screen a canvas is drawn at the size it is displayed (one canvas pixel per CSS
- * pixel), so the plots' fonts, set in canvas pixels, keep their size instead of shrinking with
- * the canvas; on a wide screen each keeps the size index.html gives it. `onResized(canvas)` runs
- * after a canvas changed size (which clears it).
+ * Sizes `canvas` for the screen before it is drawn: on a narrow screen at the size it is
+ * displayed (one canvas pixel per CSS pixel), so a plot's fonts, set in canvas pixels, keep their
+ * size instead of shrinking with the canvas; on a wide screen at the size index.html gives it,
+ * which it records for exports (www/figures.js `figureSize`). Returns whether the size changed
+ * (which clears the canvas). A canvas not displayed (another tab, a closed panel) is left as it is.
  */
+export function fitForScreen(canvas) {
+  if (!canvas.dataset.designedWidth) {
+    Object.assign(canvas.dataset, { designedWidth: canvas.width, designedHeight: canvas.height });
+  }
+  const w = Number(canvas.dataset.designedWidth);
+  const h = Number(canvas.dataset.designedHeight);
+  const displayed = Math.floor(canvas.clientWidth);
+  if (displayed === 0) return false;
+  const width = NARROW.matches ? Math.min(displayed, w) : w;
+  if (width === canvas.width) return false;
+  canvas.width = width;
+  canvas.height = Math.round((h * width) / w);
+  return true;
+}
+
+/** Keeps the run's plots fitted (`fitForScreen`) as the screen changes; `onResized(canvas)` redraws one. */
 function fitCanvases(canvases, onResized) {
-  const designed = new Map(canvases.map((c) => [c, [c.width, c.height]]));
-  // Exports keep the designed size whatever the screen (www/figures.js reads these).
-  for (const c of canvases) Object.assign(c.dataset, { designedWidth: c.width, designedHeight: c.height });
-  const fit = (canvas) => {
-    const [w, h] = designed.get(canvas);
-    const displayed = Math.floor(canvas.clientWidth);
-    // Not displayed (another tab, the other problem kind): it is fitted once it shows.
-    if (displayed === 0) return;
-    const width = NARROW.matches ? Math.min(displayed, w) : w;
-    if (width === canvas.width) return;
-    canvas.width = width;
-    canvas.height = Math.round((h * width) / w);
-    onResized(canvas);
-  };
+  const fit = (canvas) => { if (fitForScreen(canvas)) onResized(canvas); };
+  for (const canvas of canvases) fitForScreen(canvas);
   const observer = new ResizeObserver((entries) => entries.forEach((e) => fit(e.target)));
   for (const canvas of canvases) observer.observe(canvas);
   NARROW.addEventListener('change', () => canvases.forEach(fit));

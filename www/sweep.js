@@ -6,6 +6,8 @@
 
 import { SweepPlan, cards, drawPlot, drawPlotScaled, plotSvg, sweepFigureContext } from './pkg/dp_playground.js';
 import { download } from './export.js';
+import { figureSize } from './figures.js';
+import { fitForScreen } from './layout.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -86,12 +88,12 @@ export class SweepPanel {
     $('sweep-lanes-csv').addEventListener('click', () => this.save(SWEEP_LANES_CSV, this.result?.summary.lanesCsv, 'text/csv'));
     // Figures for slides: the sweep's settings inside the figure and in its file name.
     $('sweep-svg').addEventListener('click', () => this.exportFigure((spec, stem, canvas) => {
-      this.save(`${stem}.svg`, plotSvg('excess', spec, canvas.width, canvas.height), 'image/svg+xml');
+      this.save(`${stem}.svg`, plotSvg('excess', spec, ...figureSize(canvas)), 'image/svg+xml');
     }));
     $('sweep-png').addEventListener('click', () => this.exportFigure((spec, stem, canvas) => {
       const scale = Number($('sweep-png-scale').value);
       const offscreen = document.createElement('canvas');
-      drawPlotScaled('excess', offscreen, spec, canvas.width, canvas.height, scale);
+      drawPlotScaled('excess', offscreen, spec, ...figureSize(canvas), scale);
       offscreen.toBlob((blob) => download(scale === 1 ? `${stem}.png` : `${stem}_${scale}x.png`, blob), 'image/png');
     }));
   }
@@ -368,6 +370,8 @@ export class SweepPanel {
   draw() {
     const result = this.result;
     try {
+      // On a phone, drawn at its displayed size so its text keeps its size (www/layout.js).
+      fitForScreen($('sweep-plot'));
       drawPlot('excess', $('sweep-plot'), this.spec(result));
     } catch (e) {
       this.showError(e);

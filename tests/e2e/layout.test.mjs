@@ -242,3 +242,23 @@ test('phone: no visible text under 10 px, on the page and in every plot as drawn
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
+
+test('phone: the teaching panels draw at their displayed size, so their 11 px text stays at least 10 px on screen', async () => {
+  const { context, page, seen } = await lab.open('', PHONE);
+  await ready(page);
+  await page.click('#neighbours-panel > summary');
+  await page.selectOption('#neighbour_runs', '500');
+  await page.click('#neighbours-run');
+  await page.waitForFunction(() => document.getElementById('neighbours-status').textContent === 'done', null, { timeout: 60_000 });
+  for (const id of ['neighbours-releases', 'neighbours-loss', 'neighbours-profile']) {
+    const { width, shown, designed } = await page.$eval(`#${id}`, (c) => ({
+      width: c.width, shown: c.clientWidth, designed: Number(c.dataset.designedWidth),
+    }));
+    // teach-draw.js writes 11 canvas px; shown at shown / width of that.
+    const css = (11 * shown) / width;
+    assert.ok(css >= SMALLEST, `${id}: 11 canvas px shown at ${css.toFixed(1)} CSS px (${width} drawn, ${shown} shown)`);
+    assert.ok(width < designed, `${id}: drawn narrower than its designed ${designed} on a phone`);
+  }
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
