@@ -147,31 +147,28 @@ fn hessian_with<K: Kernels>(x: &[f64], y: &[f64], w: &[f64], scratch: &mut [f64]
         let mut t = 0;
         for jt in 0..dp / 4 {
             for kt in 0..=jt {
-                let tile: &mut [f64; 16] = (&mut tiles[16 * t..16 * t + 16])
-                    .try_into()
-                    .expect("16 entries");
-                add_tile(tile, zs, xs, dp, 4 * jt, 4 * kt);
+                add_tile(&mut tiles[16 * t..16 * t + 16], zs, xs, dp, 4 * jt, 4 * kt);
                 t += 1;
             }
         }
     }
 }
 
-/// tile[4r + c] += Σᵢ zᵢ[j₀ + r]·xᵢ[k₀ + c] over the chunk's rows (`dp` wide), in row order, in
-/// sixteen running sums (four registers of four under AVX2).
+/// tile[4r + c] (its 16 entries) += Σᵢ zᵢ[j₀ + r]·xᵢ[k₀ + c] over the chunk's rows (`dp` wide),
+/// in row order, in sixteen running sums (four registers of four under AVX2).
 #[inline(always)]
-fn add_tile(tile: &mut [f64; 16], zs: &[f64], xs: &[f64], dp: usize, j0: usize, k0: usize) {
-    let mut acc = *tile;
+fn add_tile(tile: &mut [f64], zs: &[f64], xs: &[f64], dp: usize, j0: usize, k0: usize) {
+    let mut acc = [0.0; 16];
+    acc.copy_from_slice(tile);
     for (zi, xi) in zs.chunks_exact(dp).zip(xs.chunks_exact(dp)) {
-        let z: [f64; 4] = zi[j0..j0 + 4].try_into().expect("4 entries");
-        let v: [f64; 4] = xi[k0..k0 + 4].try_into().expect("4 entries");
+        let (z, v) = (&zi[j0..j0 + 4], &xi[k0..k0 + 4]);
         for r in 0..4 {
             for c in 0..4 {
                 acc[4 * r + c] += z[r] * v[c];
             }
         }
     }
-    *tile = acc;
+    tile.copy_from_slice(&acc);
 }
 
 /// The Newton direction p = −(H + μI)⁻¹g for a symmetric positive semi-definite `hessian`
