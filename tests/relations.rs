@@ -310,8 +310,9 @@ fn the_preview_says_not_private_for_every_leak_and_for_as_printed_noise() {
         });
     }
     // Four leaky variants of issue 12, private SMD's dense gradients and Zhang et al.'s three
-    // minimax iteration caps (issue 14), DP-SVRG(++) as printed.
-    assert_eq!(demonstrations.len(), 11);
+    // minimax iteration caps (issue 14), Lowy & Razaviyayn's Algorithm 8 with the misprinted
+    // sensitivity (issue 14), DP-SVRG(++) as printed.
+    assert_eq!(demonstrations.len(), 12);
     for config in demonstrations {
         let what = format!(
             "{:?} (leak {}, {:?})",
