@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { session } from './harness.mjs';
+import { openMoreSettings, session } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'target', 'debug', 'dp-playground');
@@ -60,6 +60,8 @@ test('dp-playground run <the copied link> releases the page\'s bits and writes t
   // A few controls, set as a person would: ε on its slider, the seed, n, and a compared algorithm
   // (so the link carries more than one lane).
   await page.$eval('#epsilon', (el) => { el.value = '-0.3'; el.dispatchEvent(new Event('change')); });
+  // The seed sits in the "more settings" fold, which a person opens first.
+  await openMoreSettings(page);
   await type(page, 'seed', '4242');
   await type(page, 'n', '600');
   await page.check('#compare input[value="dp_sgd"]');
