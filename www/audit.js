@@ -80,6 +80,9 @@ async function run(getConfig) {
   $('audit-result').textContent = '';
   delete $('audit-result').dataset.verdict;
   $('audit-progress').value = 0;
+  // Said at once, before the worker's first chunk: a "done" left from the last audit would
+  // otherwise stand beside a run that has only begun.
+  $('audit-status').textContent = 'starting…';
   setRunning(true);
   job = startJob({ type: 'audit', scenario: $('audit_scenario').value, bug, seed: getConfig()?.seed ?? 1 }, (done, total) => {
     $('audit-progress').value = done / total;
