@@ -14,6 +14,7 @@ import { citedIn } from './references.js';
 import { SweepPanel } from './sweep.js';
 import { mountNeighbours } from './neighbours.js';
 import { mountAudit } from './audit.js';
+import { mountHeavy } from './heavy.js';
 import { mountLayout, reveal } from './layout.js';
 import { Pins, showCompare } from './pins.js';
 import { annotate, explainPage, wordsUsed } from './glossary.js';
@@ -739,6 +740,8 @@ let worker;
 let plotter;
 /** The sweep panel (www/sweep.js); it reads the last valid settings. */
 let sweepPanel = null;
+/** The heavy-tail panel (www/heavy.js); it follows the last valid settings. */
+let heavyPanel = null;
 /** Whether the page has read its link and listens to its worker (a lesson picked before then waits). */
 let pageStarted = false;
 /** Whether the worker is preparing the current run and has reported progress (a long preparation). */
@@ -774,6 +777,7 @@ function startRun(list) {
   }
   showComposed(config);
   sweepPanel?.settingsChanged();
+  heavyPanel?.configured();
   holdHeight($('problem-line'));
   describeProblem(config, null);
   configureWorker();
@@ -822,6 +826,7 @@ function onWorkerMessage(event) {
       showReadout();
       plotter.request(run);
       setState('ready', 'ready: press Play');
+      heavyPanel?.dataReady();
       showShownSettings();
       if (pending) {
         const action = pending;
@@ -1185,6 +1190,8 @@ wireControls();
 // The teaching panels read the page's current settings when they start a job.
 mountNeighbours(() => config);
 mountAudit(() => config);
+// The data's feature norms are the run's on screen once it is ready (non-private diagnostics).
+heavyPanel = mountHeavy({ config: () => config, norms: () => (state === 'loading' ? null : run.info?.featureNorms ?? null) });
 showCsvLimit();
 explainPage();
 sweepPanel = new SweepPanel(() => (invalid ? null : config));

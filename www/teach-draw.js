@@ -170,6 +170,40 @@ export function drawLogXCurves(canvas, { curves, markers = [], xlabel, ylabel })
   legend(ctx, w, [...curves.map((c) => ({ label: c.label, color: c.color, dashed: c.dashed })), ...markers.map((m) => ({ label: m.label, color: m.color }))]);
 }
 
+/**
+ * Curves ({ points: [[x, y]…], color, label, dashed }) on linear axes (points with a non-finite
+ * y are skipped): the heavy-tail panel's f against f_C (www/heavy.js).
+ */
+export function drawCurves(canvas, { curves, xlabel, ylabel }) {
+  const { ctx, w, h } = frame(canvas);
+  const pts = curves.flatMap((c) => c.points).filter(([px, py]) => Number.isFinite(px) && Number.isFinite(py));
+  if (!pts.length) return;
+  const lo = Math.min(...pts.map(([px]) => px));
+  const hi = Math.max(...pts.map(([px]) => px), lo + 1e-12);
+  const bottom = Math.min(...pts.map(([, py]) => py), 0);
+  const top = Math.max(...pts.map(([, py]) => py), bottom + 1e-3) * 1.1;
+  const x = (v) => PAD.left + ((v - lo) / (hi - lo)) * w;
+  const y = (v) => PAD.top + h - ((v - bottom) / (top - bottom)) * h;
+  axes(ctx, w, h, x, y, xlabel, ylabel, niceTicks(lo, hi).map((v) => ({ v, label: fmt(v) })),
+    niceTicks(bottom, top, 4).map((v) => ({ v, label: fmt(v) })));
+  for (const c of curves) {
+    ctx.strokeStyle = c.color;
+    ctx.lineWidth = 2;
+    ctx.setLineDash(c.dashed ? [6, 3] : []);
+    ctx.beginPath();
+    let pen = false;
+    for (const [px, py] of c.points) {
+      if (!Number.isFinite(py)) { pen = false; continue; }
+      if (pen) ctx.lineTo(x(px), y(py));
+      else ctx.moveTo(x(px), y(py));
+      pen = true;
+    }
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  legend(ctx, w, curves.map((c) => ({ label: c.label, color: c.color, dashed: c.dashed })));
+}
+
 /** Horizontal bars: the claimed ε and the audit's lower bound ε̂ (`bars`: { label, value, color }). */
 export function drawBars(canvas, { bars, xlabel }) {
   const { ctx, w, h } = frame(canvas);

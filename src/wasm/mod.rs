@@ -5,6 +5,7 @@
 //! control at fault.
 
 mod bench;
+mod heavy;
 mod pins;
 mod plot;
 mod progress;
@@ -24,6 +25,7 @@ use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
 
 pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
+pub use heavy::{heavy_largest_record, heavy_panel, heavy_record};
 pub use pins::spread_of;
 pub use plot::{draw_plot, plot_svg};
 pub use progress::on_progress;

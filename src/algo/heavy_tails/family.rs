@@ -156,7 +156,10 @@ struct LocalizedFamilyPlan {
     plan: LocalizedPlan,
 }
 
-fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+/// The schedule, threshold and noise law of a localized run on `config`, from the config alone:
+/// the plan [`FAMILY_LOCALIZED`] runs, and what the page's ledger per phase shows
+/// ([`super::explorer`]). Refuses a config whose first phase cannot run.
+pub fn localized_plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<LocalizedPlan> {
     replace_one_only(
         config,
         "n is public and the blocks are a fixed partition of it",
@@ -185,7 +188,7 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
         feature_bound: config.feature_bound,
     };
     plan.phases = schedule(&schedule_of, |p| plan.budgets(p).is_some());
-    let Some(first) = plan.phases.first().copied() else {
+    if plan.phases.is_empty() {
         let (field, got) = if config.repetitions > 1 {
             ("repetitions", config.repetitions.to_string())
         } else {
@@ -198,6 +201,19 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
                 config.n, config.repetitions, config.d
             ),
             got,
+        ));
+    }
+    Ok(plan)
+}
+
+fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+    let plan = localized_plan(config, declared)?;
+    // localized_plan refuses an empty schedule.
+    let Some(first) = plan.phases.first().copied() else {
+        return Err(Error::invalid(
+            "n",
+            "enough records for one phase",
+            config.n,
         ));
     };
     let releases = 2 * config.repetitions * plan.phases.len();

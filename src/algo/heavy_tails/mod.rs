@@ -10,6 +10,7 @@
 //! is not used; δ in this paper is a failure probability, never a DP parameter.
 
 pub mod clipped_gd;
+pub mod explorer;
 pub mod extension;
 pub mod family;
 pub mod localized;
