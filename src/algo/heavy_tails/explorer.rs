@@ -198,7 +198,16 @@ pub fn tail_readout(config: &RunConfig) -> Result<TailReadout> {
         )
     };
     let mut note = String::new();
-    if k_bound <= K_MIN {
+    if config.moment_k > k_max && k_bound > K_MIN {
+        // The run reads its own k, not the slider's: say what it gets.
+        note = format!(
+            "The run's k = {} is not below the tail index {}: its G_k is {}, which only the clip to ‖x‖ ≤ B bounds. The slider offers k < {}.",
+            shown(config.moment_k),
+            shown(k_bound),
+            shown(declared_moment(config, config.moment_k)?),
+            shown(k_bound)
+        );
+    } else if k_bound <= K_MIN {
         note = format!(
             "No k ≥ 2 has a finite moment at this tail index ({}): only the clip to ‖x‖ ≤ B bounds G_k. Raise it above 2.",
             shown(k_bound)
@@ -763,6 +772,11 @@ mod tests {
         config.moment_k = 4.0;
         let r = tail_readout(&config).unwrap();
         assert!((r.k - 2.95).abs() < 1e-12, "{}", r.k);
+        assert!(
+            r.note.starts_with("The run's k = 4 is not below"),
+            "{}",
+            r.note
+        );
         assert_eq!(r.index.unwrap().key, "alpha");
         // Multivariate t: G₂² = ν·d/(ν − 2)·scale² in closed form.
         config.tail = Tail::StudentT { nu: 5.0 };
