@@ -18,10 +18,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * which took it to 705,751; raised a third time when pinned runs (their plot layers, spreadOf),
  * Lowy & Razaviyayn's Algorithm 8, the tiled Newton and blocked logistic passes and the noise
  * draw landed together at 734,394 (not attributed one by one), plus the same small room; raised by
- * 4,000 for the heavy-tail panel (issue 15 item 4: its readouts, explorer and ledger, 741,624). A ratchet, not a goal: issue 17 asks for 300 KB; README "Speed in the
+ * 8,000 for the heavy-tail panel (issue 15 item 4: its readouts, explorer and ledger, 746,160). A ratchet, not a goal: issue 17 asks for 300 KB; README "Speed in the
  * tab" says what takes the space and what was tried.
  */
-export const BUDGET = 744_000;
+export const BUDGET = 748_000;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
