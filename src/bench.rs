@@ -13,6 +13,9 @@
 //! single pass at a small size takes microseconds; a repeat's time is the batch's time over its
 //! runs.
 //!
+//! `cargo bench --bench dp_sgd` times the DP-SGD case through this module too, so the two native
+//! DP-SGD figures are one figure.
+//!
 //! The data are the page's kind: Student-t (ν = 5) features clipped to the declared bound 1,
 //! logistic labels with 5 % flipped, from a fixed seed. Nothing here is a private release; the
 //! DP-SGD case runs the private algorithm only to time it.

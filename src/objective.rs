@@ -764,7 +764,7 @@ where
                 filled += 1;
                 if filled == 4 {
                     let xs = block.map(|(x, _)| x);
-                    let t = xs.map(|x| kernels.dot(w, x));
+                    let t = kernels.dot4(w, xs);
                     let (v, c) = kernels.derivative4(loss, t, block.map(|(_, y)| y));
                     for vk in v {
                         value += vk;

@@ -4,14 +4,24 @@ DP-SGD epoch and diffprivlib's LogisticRegression at epsilon = 1, against our na
 prints the ratios and test log-losses.
 
 Usage: run.py DATA_DIR OURS_JSON RESULT_JSON
+
+Threads: every peer runs on PEERS_THREADS threads (default 1, as ours: one core, and no OpenMP
+thread spinning against a loaded machine's other processes), set here before numpy and torch load
+and stated in the output. Opacus trains in float32, torch's default and the dtype of Opacus's own
+examples; numpy's gradient stays in float64, as ours.
 """
 import json
+import os
 import sys
 import time
 import warnings
 from pathlib import Path
 
-import numpy as np
+THREADS = int(os.environ.get("PEERS_THREADS", "1"))
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[var] = str(THREADS)
+
+import numpy as np  # noqa: E402  (after the thread settings, which numpy reads when it loads)
 
 
 def load(data, name):
@@ -22,15 +32,18 @@ def load(data, name):
 
 
 def timed(f, repeats):
-    """min and median wall time of f() in ms (one untimed warm-up call first)."""
+    """min and median wall time of f() in ms (one untimed warm-up call first), and the min of the
+    process's CPU time over the same calls: on a loaded machine the wall time counts the other
+    processes' turns, the CPU time does not (with one thread it is the idle machine's figure)."""
     f()
-    times = []
+    times, cpu = [], []
     for _ in range(repeats):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         f()
         times.append((time.perf_counter() - t) * 1e3)
+        cpu.append((time.process_time() - c) * 1e3)
     times.sort()
-    return {"min_ms": times[0], "median_ms": times[len(times) // 2]}
+    return {"min_ms": times[0], "median_ms": times[len(times) // 2], "min_cpu_ms": min(cpu)}
 
 
 def numpy_gradient(x, y):
@@ -52,11 +65,12 @@ def opacus_epoch(x, y, batch=256, clip=1.0, epsilon=1.0, delta=1e-5, lr=0.5):
     import torch
     from opacus import PrivacyEngine
 
+    torch.set_num_threads(THREADS)
     torch.manual_seed(0)
-    xs = torch.tensor(x, dtype=torch.float64)
-    ys = torch.tensor((y + 1) / 2, dtype=torch.float64)
+    xs = torch.tensor(x, dtype=torch.float32)
+    ys = torch.tensor((y + 1) / 2, dtype=torch.float32)
     loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(xs, ys), batch_size=batch)
-    model = torch.nn.Linear(x.shape[1], 1, bias=False).double()
+    model = torch.nn.Linear(x.shape[1], 1, bias=False)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -74,7 +88,7 @@ def opacus_epoch(x, y, batch=256, clip=1.0, epsilon=1.0, delta=1e-5, lr=0.5):
             optimizer.step()
 
     return {**timed(epoch, 3), "noise_multiplier": optimizer.noise_multiplier,
-            "torch_threads": torch.get_num_threads()}
+            "torch_threads": torch.get_num_threads(), "dtype": str(xs.dtype)}
 
 
 def diffprivlib_lr(x, y, x_test, y_test, epsilon=1.0):
@@ -134,9 +148,13 @@ def main():
     result = {
         "versions": {"numpy": np.__version__, "torch": torch.__version__, "opacus": opacus.__version__,
                      "diffprivlib": diffprivlib.__version__},
+        "threads": THREADS, "load_average": os.getloadavg(),
         "rows": rows, "peers": peers, "ours": ours,
     }
     out.write_text(json.dumps(result, indent=1))
+    print(f"torch {torch.__version__} (cuda build: {torch.version.cuda is not None}, run on the CPU), "
+          f"{THREADS} thread(s) for every peer, Opacus in {peers['opacus_epoch']['dtype']}, "
+          f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'case':<40} {'peer':<12} {'peer ms':>10} {'ours ms':>10} {'ours faster':>12}")
     for r in rows:
         print(f"{r['case']:<40} {r['peer']:<12} {r['peer_ms']:10.2f} {r['ours_ms']:10.2f} {r['speedup']:11.1f}×")

@@ -91,7 +91,7 @@ fn pass_with<K: Kernels>(
         let mut fours = xb.chunks_exact(4 * d).zip(yb.chunks_exact(4));
         for (x4, y4) in fours.by_ref() {
             let xs: [&[f64]; 4] = std::array::from_fn(|k| &x4[k * d..(k + 1) * d]);
-            let t = xs.map(|xi| kernels.dot(w, xi));
+            let t = kernels.dot4(w, xs);
             let (v, c) = kernels.derivative4(&Logistic, t, [y4[0], y4[1], y4[2], y4[3]]);
             for vk in v {
                 value += vk;
