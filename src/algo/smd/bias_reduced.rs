@@ -521,6 +521,13 @@ impl Run for BiasReducedSmd {
              data); a privacy filter on (ACC) stops the run before it could exceed ε"
                 .to_string(),
             "only the sampled output vertices and their average are released".to_string(),
+            super::private_smd::draws_so_far(
+                self.filter.draws() as usize,
+                self.max_draws,
+                self.epsilon_uniform,
+                self.filter.spent(),
+                self.params.epsilon,
+            ),
         ];
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         match self.stop {

@@ -327,6 +327,8 @@ pub struct BoostedSmd {
     spent_done: f64,
     /// Record gradients evaluated so far.
     gradient_records: f64,
+    /// Vertex draws (and the selection) made by the sub-runs done.
+    draws_done: usize,
     scores: Vec<f64>,
     t: usize,
     failure: Option<String>,
@@ -363,6 +365,7 @@ impl BoostedSmd {
             spare_y: vec![0.0; dy],
             spent_done: 0.0,
             gradient_records: 0.0,
+            draws_done: 0,
             scores: Vec::new(),
             t: 0,
             failure: None,
@@ -478,6 +481,11 @@ impl BoostedSmd {
         let (i_count, j_count) = (self.plan.candidates, self.plan.responses);
         // A placeholder while the next stage is made; a failure leaves the run done.
         let stage = std::mem::replace(&mut self.stage, Stage::Selected(0));
+        self.draws_done += match &stage {
+            Stage::Candidate(_, run) => run.filter().draws() as usize,
+            Stage::Response(_, _, _, run) => run.draws_made(),
+            Stage::Selected(_) => 0,
+        };
         self.stage = match stage {
             Stage::Candidate(i, run) => {
                 if let Point::Saddle { x, y } = run.point() {
@@ -531,6 +539,7 @@ impl BoostedSmd {
         self.gradient_records +=
             (2 * self.candidates.len() * self.plan.responses * s4.len()) as f64;
         let chosen = gumbel_max(&mut self.rng, &self.plan.selection_log_weights(&scores))?;
+        self.draws_done += 1;
         let (x, y) = &self.candidates[chosen];
         self.rx.copy_from_slice(x);
         self.ry.copy_from_slice(y);
@@ -558,12 +567,29 @@ impl Run for BoostedSmd {
                  payoff part |xᵀMy − bᵀy| ≤ B_f (from the entry bound c, not measured)",
                 p.constants.linf_lipschitz, p.value_bound
             ),
-            "the best responses are Algorithm 5's, not Asi et al.'s private Frank–Wolfe: the \
-             guarantee holds, Theorem 3.20's constants do not"
+            "the best responses are Algorithm 5's, not the private Frank–Wolfe of Asi, Feldman, \
+             Koren & Talwar 2021 the paper names: the guarantee holds, Theorem 3.20's constants \
+             do not"
                 .to_string(),
             "only the selected candidate is released; the other candidates, the best responses \
              and the scores are non-private diagnostics"
                 .to_string(),
+            {
+                let draws = p.noise_draws();
+                let planned: usize = draws.iter().map(|d| d.count).sum();
+                let per_draw = draws[..3]
+                    .iter()
+                    .map(|d| 2.0 * d.sensitivity)
+                    .fold(0.0, f64::max);
+                format!(
+                    "vertex draws: {} of at most {planned} planned, each ε₀ ≤ {per_draw:.4e} \
+                     (exponential mechanism), composed by (ACC) within each part and in parallel \
+                     across the parts to ε = {:.4} so far, of the stated ε = {}",
+                    self.draws_done,
+                    self.spent_done.max(self.spent_now()),
+                    p.epsilon
+                )
+            },
         ];
         let ledger = Ledger::new(p.guarantee.clone(), mechanism, self.seeded, caveats);
         match &self.failure {
@@ -647,12 +673,17 @@ impl Run for BoostedSmd {
             named("candidate", candidate as f64),
             named("epsilon_spent", self.spent_done.max(self.spent_now())),
         ];
-        if let Stage::Candidate(_, run) = &self.stage {
-            d.extend(
+        match &self.stage {
+            Stage::Candidate(_, run) => d.extend(
                 run.diagnostics()
                     .into_iter()
                     .filter(|x| matches!(x.name, "vertex_draws" | "epsilon_per_draw")),
-            );
+            ),
+            Stage::Response(_, _, _, run) => {
+                d.push(named("vertex_draws", run.draws_made() as f64));
+                d.push(named("epsilon_per_draw", run.plan().epsilon0));
+            }
+            Stage::Selected(_) => {}
         }
         d
     }
@@ -676,7 +707,7 @@ pub static FAMILY: Family = Family {
         source: SOURCE_4,
         assumptions: "Both players on simplices; every record's f convex–concave, L₀-Lipschitz, L₁- and L₂-smooth (ℓ1 to ℓ∞), and its payoff bounded by B_f (declared from the entry bound c); n ≥ 4·I·J = 308.",
         privacy: "Parallel composition: I runs of Algorithm 3 and 2IJ best responses by Algorithm 5, each (ε, δ) on its own part, and an ε-DP exponential-mechanism selection with score sensitivity 4B_f/m on the last quarter m = n/4.",
-        utility: "With probability 1 − β: Gap ≲ √(ℓ/n) + ℓ/√(nε) + B_f/√n + B_f/(nε) up to polylog(n, 1/β) (Theorem 3.20, with Asi et al.'s private Frank–Wolfe as the best-response solver; here Algorithm 5, so the constants are not the theorem's).",
+        utility: "With probability 1 − β: Gap ≲ √(ℓ/n) + ℓ/√(nε) + B_f/√n + B_f/(nε) up to polylog(n, 1/β) (Theorem 3.20, with the private Frank–Wolfe of Asi, Feldman, Koren & Talwar 2021, “Private Stochastic Convex Optimization: Optimal Rates in ℓ1 Geometry”, as the best-response solver; here Algorithm 5, so the constants are not the theorem's).",
         watch: "The plot of ε spent climbs within each part and never above ε: a record is read by one part only. The run ends with the selection of one candidate.",
         module: "algo::smd::boosted",
         summary: CARD_ALGORITHM_4,

@@ -341,6 +341,13 @@ impl PrivateAlgorithm for PrivateSco {
             ),
             "only the K output vertices drawn from the final average are released".to_string(),
             "single pass over disjoint batches, no subsampling amplification".to_string(),
+            super::private_smd::draws_so_far(
+                self.made,
+                p.draws,
+                p.epsilon0,
+                self.epsilon_spent(),
+                p.epsilon,
+            ),
         ];
         let ledger = Ledger::new(p.guarantee.clone(), mechanism, self.seeded, caveats);
         match &self.failure {
