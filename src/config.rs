@@ -79,6 +79,9 @@ pub enum AlgorithmKind {
     /// Seed 001 Algorithm 3: private SMD with the bias-reduced gradient, stopped by a privacy
     /// filter.
     BiasReducedSmd,
+    /// Seed 001 Algorithm 4: Algorithm 3 boosted to high probability, a candidate chosen by the
+    /// exponential mechanism (see [`crate::algo::smd::boosted`]).
+    BoostedSmd,
     /// Seed 001 Algorithm 5: DP-SCO on the simplex by private SMD with anytime online-to-batch.
     PrivateSco,
     /// Localized Double Output Perturbation, Lowy 2026 Algorithms 1 and 4 (pure ε, heavy tails;
@@ -111,7 +114,7 @@ impl AlgorithmKind {
     }
 
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 22] = [
+    pub const ALL: [AlgorithmKind; 23] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -126,6 +129,7 @@ impl AlgorithmKind {
         AlgorithmKind::PrivateSmd,
         AlgorithmKind::SmdBaseline,
         AlgorithmKind::BiasReducedSmd,
+        AlgorithmKind::BoostedSmd,
         AlgorithmKind::PrivateSco,
         AlgorithmKind::LocalizedDoubleOutputPerturbation,
         AlgorithmKind::PureClippedGd,

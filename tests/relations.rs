@@ -181,6 +181,7 @@ fn every_algorithm_keeps_or_refuses_the_relation_at_a_control_on_the_page() {
         "DpSvrgPlusPlus (AsPrinted noise)",
         "PrivateSmd (Certified noise)",
         "BiasReducedSmd (Certified noise)",
+        "BoostedSmd (Certified noise)",
         "PrivateSco (Certified noise)",
         // Lowy 2026's pure-ε heavy-tail families: n public, a fixed partition into blocks.
         "LocalizedDoubleOutputPerturbation (Certified noise)",

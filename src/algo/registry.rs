@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 22] = [
+pub static FAMILIES: [&Family; 23] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -35,6 +35,7 @@ pub static FAMILIES: [&Family; 22] = [
     &smd::family::FAMILY,
     &smd::family::FAMILY_BASELINE,
     &smd::family::FAMILY_BIAS_REDUCED,
+    &smd::boosted::FAMILY,
     &smd::family::FAMILY_SCO,
     &heavy_tails::FAMILY_LOCALIZED,
     &heavy_tails::FAMILY_CLIPPED_GD,

@@ -45,7 +45,8 @@
 //! ([`heavy_tail_target`]), beside the planted bug of a threshold measured from the sample
 //! ([`Bug::MeasuredThreshold`]). The pairs are worst cases for the query at hand. A
 //! saddle-point family is one [`GameTarget`]: the config's game with one record planted at the
-//! declared bound's two extremes.
+//! declared bound's two extremes; private mirror descent's dense-gradient pitfall runs on a pair
+//! of kinked games built for it ([`SmdDenseGradientTarget`]).
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -78,6 +79,7 @@ mod output_perturbation;
 mod pairs;
 mod sampler;
 pub mod scenarios;
+mod smd_dense_gradient;
 #[cfg(test)]
 mod tests;
 
@@ -96,6 +98,7 @@ pub use objective_perturbation::ObjectivePerturbationTarget;
 pub use output_perturbation::{OutputPerturbationTarget, output_perturbation_target};
 pub use pairs::base_config;
 pub use sampler::PairDraws;
+pub use smd_dense_gradient::{KinkGame, SmdDenseGradientTarget};
 
 use serde::{Deserialize, Serialize};
 

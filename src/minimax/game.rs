@@ -384,6 +384,48 @@ impl StochasticGame {
         &self.spec
     }
 
+    /// (1/|batch|) Σ_{i ∈ batch} f(x, y; ξᵢ): the game's value at (x, y) over the records `batch`
+    /// alone (non-empty, below n), one streamed pass, with `scratch` from
+    /// [`RecordGame::scratch`]. Algorithm 4 of González, Guzmán & Paquette 2024 scores its
+    /// candidates on a part of the records no other step reads. **Non-private** on its own.
+    pub fn batch_value(
+        &self,
+        batch: std::ops::Range<usize>,
+        x: &[f64],
+        y: &[f64],
+        scratch: &mut RecordScratch,
+    ) -> Result<f64> {
+        let s = &self.spec;
+        if x.len() != s.dx || y.len() != s.dy {
+            return Err(Error::DimensionMismatch {
+                what: "point",
+                expected: s.dx + s.dy,
+                got: x.len() + y.len(),
+            });
+        }
+        if batch.is_empty() || batch.end > s.n {
+            return Err(Error::invalid(
+                "record",
+                format!("a non-empty range below {}", s.n),
+                format!("{batch:?}"),
+            ));
+        }
+        scratch.buf.resize(s.dx * s.dy + s.dy, 0.0);
+        let count = batch.len() as f64;
+        let mut total = 0.0;
+        for i in batch {
+            self.fill_record(i, &mut scratch.buf);
+            let (m, b) = scratch.buf.split_at(s.dx * s.dy);
+            let bilinear: f64 = m
+                .chunks_exact(s.dy)
+                .zip(x)
+                .map(|(row, xi)| xi * dot(row, y))
+                .sum();
+            total += bilinear - dot(b, y);
+        }
+        Ok(total / count + 0.5 * s.mu_x * dot(x, x) - 0.5 * s.mu_y * dot(y, y))
+    }
+
     /// M̄ (dₓ × dᵧ, row-major) and b̄: the empirical game. **Non-private** (a mean of the records).
     pub fn mean_payoffs(&self) -> (&[f64], &[f64]) {
         (&self.mean_m, &self.mean_b)

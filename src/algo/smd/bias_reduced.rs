@@ -379,6 +379,8 @@ pub struct BiasReducedSmd {
     grad_records: usize,
     last_level: u32,
     stop: Option<&'static str>,
+    /// The records this run may read: all of the game's, or one part of a split (Algorithm 4).
+    records: Range<usize>,
 }
 
 impl BiasReducedSmd {
@@ -390,6 +392,27 @@ impl BiasReducedSmd {
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
+        let all = 0..game.records();
+        Self::on_records(game, all, params, rng, seeded)
+    }
+
+    /// A run that reads only the records `records` of `game` (a part of a public, data-independent
+    /// split: Algorithm 4 runs one per part); its batches are taken in order from that range, and
+    /// `params` must be planned for its length. Errors name the field to change.
+    pub fn on_records(
+        game: Arc<dyn RecordGame>,
+        records: Range<usize>,
+        params: BiasReducedParams,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        if records.is_empty() || records.end > game.records() {
+            return Err(Error::invalid(
+                "n",
+                format!("a non-empty part of the {} records", game.records()),
+                format!("{records:?}"),
+            ));
+        }
         for (who, dom) in [("x domain", game.x_domain()), ("y domain", game.y_domain())] {
             if dom.name() != Simplex.name() {
                 return Err(Error::invalid(
@@ -427,11 +450,12 @@ impl BiasReducedSmd {
             filter,
             max_score_change: 0.0,
             used: 0.0,
-            next_record: 0,
+            next_record: records.start,
             t: 0,
             grad_records: 0,
             last_level: 0,
             stop: None,
+            records,
         })
     }
 
@@ -497,6 +521,13 @@ impl Run for BiasReducedSmd {
              data); a privacy filter on (ACC) stops the run before it could exceed ε"
                 .to_string(),
             "only the sampled output vertices and their average are released".to_string(),
+            super::private_smd::draws_so_far(
+                self.filter.draws() as usize,
+                self.max_draws,
+                self.epsilon_uniform,
+                self.filter.spent(),
+                self.params.epsilon,
+            ),
         ];
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         match self.stop {
@@ -526,7 +557,7 @@ impl Run for BiasReducedSmd {
         let level = self.tg.sample(&mut self.rng);
         let half = libm::exp2(f64::from(level));
         let b = ((half / self.params.alpha).ceil() as usize).max(1);
-        if self.next_record + b > self.game.records() {
+        if self.next_record + b > self.records.end {
             self.stop = Some("records");
             return None;
         }
@@ -602,7 +633,7 @@ impl Run for BiasReducedSmd {
     }
 
     fn grad_evals(&self) -> f64 {
-        self.grad_records as f64 / self.game.records() as f64
+        self.grad_records as f64 / self.records.len() as f64
     }
 
     fn diagnostics(&self) -> Vec<Diagnostic> {
@@ -613,7 +644,10 @@ impl Run for BiasReducedSmd {
             named("epsilon_per_draw", 2.0 * self.max_score_change),
             named("level", f64::from(self.last_level)),
             named("budget_used", self.used),
-            named("records_used", self.next_record as f64),
+            named(
+                "records_used",
+                (self.next_record - self.records.start) as f64,
+            ),
             named(
                 "filter_stopped",
                 if self.stop == Some("privacy filter") {

@@ -256,7 +256,7 @@ impl Plan for ScoFamilyPlan {
 
 /// The declared game of `config`, which must be on simplices (entropic mirror descent), with a
 /// finite declared L₀: (n, (dx, dy), constants).
-fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize), GameConstants)> {
+pub(super) fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize), GameConstants)> {
     let spec = config.game_spec();
     if spec.x_domain != DomainKind::Simplex || spec.y_domain != DomainKind::Simplex {
         return Err(Error::invalid(

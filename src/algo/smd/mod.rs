@@ -13,12 +13,15 @@
 //!   baseline and the leaky demonstration (digest 001 §4.1).
 //! - [`bias_reduced`]: Algorithm 2 (the bias-reduced gradient) and Algorithm 3 (Algorithm 1 with
 //!   it and a privacy filter), with Theorem 3.14's parameters (digest 001 §4.2–4.3).
+//! - [`boosted`]: Algorithm 4, boosting Algorithm 3 to high probability by private selection
+//!   among candidates run on disjoint parts (digest 001 §4.4), with its registry entry.
 //! - [`family`]: their entries in [`crate::algo::registry`]: Algorithm 1 (with its leaky
 //!   demonstration), the non-private baseline, Algorithm 3 and Algorithm 5.
 //! - [`sco`]: Algorithm 5, DP-SCO on the simplex by private SMD with anytime online-to-batch
 //!   (digest 001 §4.5).
 
 pub mod bias_reduced;
+pub mod boosted;
 pub mod family;
 pub mod primitives;
 pub mod private_smd;

@@ -426,6 +426,16 @@ pub fn theory_bound(t: usize, k: usize, tau: f64, l0: f64, l1: f64, l2: f64, ell
     8.0 * l1 * (ell / t).sqrt() + 2.0 * ell / (tau * t) + 5.0 * tau * l0 * l0 + bias
 }
 
+/// The ledger's line on the vertex draws: how many were made of those planned, the ε of each
+/// and their composition by (ACC) so far — the running part of the stated ε, never above it
+/// (the plan's τ keeps (ACC) of every planned draw ≤ ε). Shared by seed 001's families.
+pub fn draws_so_far(made: usize, planned: usize, per_draw: f64, spent: f64, stated: f64) -> String {
+    format!(
+        "vertex draws: {made} of {planned} planned, each ε₀ ≤ {per_draw:.4e} (exponential \
+         mechanism), composed by (ACC) to ε = {spent:.4} so far, of the stated ε = {stated}"
+    )
+}
+
 /// Algorithm 1 (and its baseline and leaky modes) as a [`Run`] over a record game.
 pub struct PrivateSmd {
     game: Arc<dyn RecordGame>,
@@ -589,6 +599,16 @@ impl Run for PrivateSmd {
                 .to_string(),
             "single pass over disjoint batches, no subsampling amplification".to_string(),
         ];
+        let mut caveats = caveats;
+        if p.draws > 0 {
+            caveats.push(draws_so_far(
+                self.draws,
+                p.draws,
+                p.epsilon0,
+                self.epsilon_spent(),
+                p.guarantee.epsilon,
+            ));
+        }
         let mut ledger = Ledger::new(p.guarantee.clone(), mechanism, self.seeded, caveats);
         if let Some(rho) = p.guarantee.rho
             && let Ok(z) = Zcdp::new(rho, Relation::ReplaceOne)

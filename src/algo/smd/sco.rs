@@ -255,6 +255,70 @@ impl PrivateSco {
     pub fn draws_made(&self) -> usize {
         self.made
     }
+
+    /// One step of Algorithm 5 with the batch gradient from `gradient(point, batch, g)`: it
+    /// writes the mean gradient of the records `batch` (indices in 0..n of the run's own records)
+    /// at `point` into `g` and returns their mean loss (NaN when it has none). The objective is
+    /// the caller's: a problem's minibatch ([`PrivateAlgorithm::step`]) or one player's side of
+    /// a game with the other player fixed (the best responses of Algorithm 4,
+    /// [`super::boosted`]). `None` once done.
+    pub fn step_with(
+        &mut self,
+        mut gradient: impl FnMut(&[f64], std::ops::Range<usize>, &mut [f64]) -> Result<f64>,
+    ) -> Option<StepReport> {
+        if self.t >= self.plan.steps || self.failure.is_some() {
+            return None;
+        }
+        let t1 = self.t + 1;
+        for (a, v) in self.average.iter_mut().zip(&self.x) {
+            *a += (v - *a) / t1 as f64;
+        }
+        if resamples(t1, self.plan.period) {
+            self.draw_from_average();
+        }
+        self.w_hat.write_dense(&mut self.point);
+        let b = self.plan.batch;
+        let loss = match gradient(&self.point, self.t * b..(self.t + 1) * b, &mut self.g) {
+            Ok(v) => v,
+            Err(e) => {
+                self.failure = Some(format!("the objective refused a gradient: {e}"));
+                return None;
+            }
+        };
+        for (g, p) in self.g.iter_mut().zip(&self.point) {
+            *g += self.ridge * p;
+        }
+        for (s, g) in self.score.iter_mut().zip(&self.g) {
+            *s -= self.plan.tau * g;
+        }
+        softmax_into(&self.score, &mut self.x);
+        self.t = t1;
+        if self.t == self.plan.steps {
+            // The release: K fresh draws from w^T.
+            self.draw_from_average();
+            self.w_hat.write_dense(&mut self.release);
+        }
+        let grad_norm = self.g.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        Some(StepReport {
+            t: self.t - 1,
+            grad_evals: (self.t * self.plan.batch) as f64 / self.plan.n as f64,
+            loss,
+            noise_norm: 0.0,
+            grad_norm,
+            epsilon_spent: self.epsilon_spent(),
+        })
+    }
+
+    /// (ACC) of the draws made so far at the plan's ε₀: the running part of the stated ε.
+    pub fn epsilon_spent(&self) -> f64 {
+        let e0 = self.plan.epsilon0;
+        acc_epsilon(self.made as f64 * e0 * e0, self.plan.delta)
+    }
+
+    /// The last ŵ (itself a private draw) while running; the K fresh output draws once done.
+    pub fn current_point(&self) -> &[f64] {
+        self.current()
+    }
 }
 
 impl PrivateAlgorithm for PrivateSco {
@@ -277,6 +341,13 @@ impl PrivateAlgorithm for PrivateSco {
             ),
             "only the K output vertices drawn from the final average are released".to_string(),
             "single pass over disjoint batches, no subsampling amplification".to_string(),
+            super::private_smd::draws_so_far(
+                self.made,
+                p.draws,
+                p.epsilon0,
+                self.epsilon_spent(),
+                p.epsilon,
+            ),
         ];
         let ledger = Ledger::new(p.guarantee.clone(), mechanism, self.seeded, caveats);
         match &self.failure {
@@ -286,50 +357,15 @@ impl PrivateAlgorithm for PrivateSco {
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
-        if self.is_done() {
-            return None;
-        }
-        let t1 = self.t + 1;
-        for (a, v) in self.average.iter_mut().zip(&self.x) {
-            *a += (v - *a) / t1 as f64;
-        }
-        if resamples(t1, self.plan.period) {
-            self.draw_from_average();
-        }
-        self.w_hat.write_dense(&mut self.point);
-        let b = self.plan.batch;
-        self.indices.clear();
-        self.indices.extend(self.t * b..(self.t + 1) * b);
-        let loss = match objective.minibatch_gradient(&self.point, &self.indices, &mut self.g) {
-            Ok(v) => v,
-            Err(e) => {
-                self.failure = Some(format!("the objective refused a gradient: {e}"));
-                return None;
-            }
-        };
-        for (g, p) in self.g.iter_mut().zip(&self.point) {
-            *g += self.ridge * p;
-        }
-        for (s, g) in self.score.iter_mut().zip(&self.g) {
-            *s -= self.plan.tau * g;
-        }
-        softmax_into(&self.score, &mut self.x);
-        self.t = t1;
-        if self.t == self.plan.steps {
-            // The release: K fresh draws from w^T.
-            self.draw_from_average();
-            self.w_hat.write_dense(&mut self.release);
-        }
-        let grad_norm = self.g.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-        let e0 = self.plan.epsilon0;
-        Some(StepReport {
-            t: self.t - 1,
-            grad_evals: self.grad_evals(),
-            loss,
-            noise_norm: 0.0,
-            grad_norm,
-            epsilon_spent: acc_epsilon(self.made as f64 * e0 * e0, self.plan.delta),
-        })
+        // The index buffer lives in the state (no allocation inside an iteration).
+        let mut indices = std::mem::take(&mut self.indices);
+        let report = self.step_with(|point, batch, g| {
+            indices.clear();
+            indices.extend(batch);
+            objective.minibatch_gradient(point, &indices, g)
+        });
+        self.indices = indices;
+        report
     }
 
     /// The last ŵ (itself a private draw) while running; the K fresh output draws once done.

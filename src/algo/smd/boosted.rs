@@ -1,0 +1,962 @@
+//! Seed 001 **Algorithm 4**: boosted private stochastic mirror descent with bias-reduced
+//! sampling, a candidate chosen by the exponential mechanism.
+//!
+//! # Algorithm
+//! Split the n records, in order, into four quarters S₁…S₄ of m = ⌊n/4⌋ (the remainder is
+//! dropped). Split S₁ into I equal parts and run Algorithm 3 ([`super::bias_reduced`]) on each,
+//! at the full (ε, δ): candidates (xᵢ, yᵢ), i ∈ \[I\]. Split S₂ and S₃ into I·J equal parts each;
+//! on part (i, j) of S₂ a DP-SCO solver finds xᵢⱼ ≈ argmin_v F(v, yᵢ) (the best response to yᵢ),
+//! on part (i, j) of S₃ it finds yᵢⱼ ≈ argmax_w F(xᵢ, w). Score each candidate on S₄ by the
+//! empirical gap proxy Gᵢ = maxⱼ F_{S₄}(xᵢ, yᵢⱼ) − minⱼ F_{S₄}(xᵢⱼ, yᵢ), and release the
+//! candidate i* drawn with P\[i* = i\] ∝ exp(−ε·Gᵢ/(2Δ_G)) (the exponential mechanism).
+//!
+//! Our choices, where the paper leaves them (digest 001 §4.4):
+//! - **The DP-SCO solver** is Algorithm 5 ([`super::sco`]) on the best-response objective,
+//!   not the private variance-reduced Frank–Wolfe of Asi et al. 2021 the paper names: any
+//!   (ε, δ)-DP solver keeps the privacy of the pipeline, but Theorem 3.20's constants then do not
+//!   apply (the digest's "playground fallback").
+//! - **β** (the failure probability) is fixed at [`FAILURE_PROBABILITY`]: I = ⌈log₂(4/β)⌉ = 7
+//!   and J = ⌈log₂(8I/β)⌉ = 11 (proof of Theorem 3.20), so n must be at least 4·I·J = 308.
+//! - **B_f**, the bound on the record-dependent part of f, is declared from the entry bound c:
+//!   on simplices |xᵀMy| ≤ c and |bᵀy| ≤ c, so B_f = c (matrix games) or 2c (games with an
+//!   offset b, query release); the regularisers (μ/2)‖·‖² are the same for every record and
+//!   cancel in a replacement.
+//! - Candidates are run in order, each followed by its 2J best responses, then the selection; a
+//!   part too small for Algorithm 3 to take a step leaves its candidate at the uniform start
+//!   (data-independent).
+//!
+//! # Assumptions
+//! Those of Algorithm 3 (both players on simplices; every record's f convex–concave,
+//! L₀-Lipschitz, L₁-smooth and L₂-second-order-smooth from ℓ1 to ℓ∞, declared) and a bounded
+//! f: |f(x, y; ξ) − f(x, y; ξ′)| ≤ 2B_f for every pair of records (declared, above).
+//!
+//! # Privacy
+//! Replace-one, n public. The parts are fixed by n alone and every record lies in exactly one:
+//! one Algorithm 3 run ((ε, δ)-DP by its privacy filter), one Algorithm 5 run ((ε, δ)-DP by
+//! (ACC), Proposition 4.3) or the selection. The later steps read earlier outputs only as
+//! post-processing, so by parallel composition the release is (ε, δ)-DP (proof of Theorem 3.20).
+//! The selection: replacing one record of S₄ (|S₄| = m) moves each F_{S₄} by at most 2B_f/m,
+//! each max term of Gᵢ by as much, so Gᵢ by Δ_G = 4B_f/m (= 16B_f/n at m = n/4), and the
+//! exponential mechanism exp(−εGᵢ/(2Δ_G)) is ε-DP — the paper's exp(−nεGᵢ/(32B_f)).
+//! The running ε of the privacy plot is the largest any one record has been charged so far: the
+//! running (ACC) of the sub-run under way, the largest of those done, ε once selected.
+//!
+//! # Utility
+//! Theorem 3.20 (second-order-smooth, bounded f), with probability ≥ 1 − β:
+//! Gap ≲ √(ℓ/n) + ℓ/√(nε) + B_f/√n + B_f/(nε), up to polylog(n, 1/β), with Asi et al.'s
+//! Frank–Wolfe as the best-response solver; drawn with constants 1 and L₀ + L₁ in front of the
+//! first two terms ([`theorem_3_20_bound`]).
+//!
+//! # Reference
+//! González, Guzmán & Paquette 2024, "Mirror Descent Algorithms with Nearly
+//! Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems",
+//! Algorithm 4, Theorem 3.20 and its proof (3.21–3.25); digest 001 §4.4, P11, P16.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+
+use super::bias_reduced::{
+    BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT, declared as declared_bias_reduced,
+    theorem_3_14_or_smallest,
+};
+use super::family::simplex_game;
+use super::private_smd::ell;
+use super::sco::{PrivateSco, ScoPlan};
+use crate::algo::family::replace_one_only;
+use crate::algo::family::{CardText, Demonstration, Family, Plan, Preview, ProblemKind, Purity};
+use crate::algo::registry::Planned;
+use crate::algo::run::{Diagnostic, Point, Run, Step};
+use crate::algo::{Draws, NoiseShape, StepReport};
+use crate::config::{AlgorithmKind, RunConfig};
+use crate::error::{Error, Result};
+use crate::minimax::game::{GameSpec, StochasticGame};
+use crate::minimax::{GameConstants, RecordGame, RecordScratch, SaddleProblem};
+use crate::noise::gumbel_max;
+use crate::privacy::{Guarantee, Ledger, Relation};
+use crate::rng::DpRng;
+use crate::session::problem::{Posed, ProblemDeclaration};
+use crate::theory::curve::Curve;
+
+/// β, the failure probability the repetitions I and J are set for (our fixed choice).
+pub const FAILURE_PROBABILITY: f64 = 0.05;
+
+/// (I, J) for failure probability β (proof of Theorem 3.20): I = ⌈log₂(4/β)⌉ candidates,
+/// J = ⌈log₂(8I/β)⌉ best responses per candidate and player.
+pub fn repetitions(beta: f64) -> (usize, usize) {
+    let i = libm::ceil(libm::log2(4.0 / beta)).max(1.0);
+    let j = libm::ceil(libm::log2(8.0 * i / beta)).max(1.0);
+    (i as usize, j as usize)
+}
+
+/// B_f for the page's games on simplices, from the declared entry bound c alone: the
+/// record-dependent part xᵀMy − bᵀy of f is at most c + c (with an offset b) in size.
+pub fn value_bound(spec: &GameSpec) -> f64 {
+    let c = spec.entry_bound;
+    if spec.offset { 2.0 * c } else { c }
+}
+
+/// Everything Algorithm 4 fixes before it reads a record: the split, each sub-run's plan, the
+/// selection's sensitivity and the guarantee.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoostedPlan {
+    /// ε of the target (every sub-run and the selection run at it: parallel composition).
+    pub epsilon: f64,
+    /// δ.
+    pub delta: f64,
+    /// n.
+    pub n: usize,
+    /// (dx, dy).
+    pub dims: (usize, usize),
+    /// The declared constants.
+    pub constants: GameConstants,
+    /// I: candidates.
+    pub candidates: usize,
+    /// J: best responses per candidate and player.
+    pub responses: usize,
+    /// m = ⌊n/4⌋: the size of each quarter.
+    pub quarter: usize,
+    /// ⌊m/I⌋: the records of each Algorithm 3 run.
+    pub candidate_part: usize,
+    /// ⌊m/(IJ)⌋: the records of each best-response run.
+    pub response_part: usize,
+    /// Algorithm 3's settings for one part (Theorem 3.14 at n = ⌊m/I⌋, or its smallest budget).
+    pub candidate: BiasReducedParams,
+    /// Whether that part is large enough for Theorem 3.14.
+    pub theorem_3_14_applies: bool,
+    /// Algorithm 3's uniform per-draw bound ε_u and its declared draws, per run.
+    pub candidate_draws: (f64, usize),
+    /// Algorithm 5 for x's best responses (dimension dx, n = ⌊m/(IJ)⌋).
+    pub x_response: ScoPlan,
+    /// Algorithm 5 for y's best responses (dimension dy).
+    pub y_response: ScoPlan,
+    /// B_f.
+    pub value_bound: f64,
+    /// Δ_G = 4B_f/m: the sensitivity of each candidate's score.
+    pub selection_sensitivity: f64,
+    /// The guarantee stated before the run.
+    pub guarantee: Guarantee,
+}
+
+impl BoostedPlan {
+    /// The plan for `n` records of a game on simplices of dimensions `dims` with declared
+    /// `constants` and value bound B_f, at (ε, δ), best responses of at most `max_steps` steps
+    /// each. Errors name the field to change.
+    pub fn new(
+        n: usize,
+        dims: (usize, usize),
+        constants: GameConstants,
+        value_bound: f64,
+        (epsilon, delta): (f64, f64),
+        max_steps: usize,
+    ) -> Result<Self> {
+        crate::privacy::check_epsilon(epsilon)?;
+        crate::privacy::check_delta(delta)?;
+        let (candidates, responses) = repetitions(FAILURE_PROBABILITY);
+        let least = 4 * candidates * responses;
+        if n < least {
+            return Err(Error::invalid(
+                "n",
+                format!(
+                    "at least 4·I·J = {least} records: Algorithm 4 splits them into \
+                     {candidates} + 2·{} parts and a scoring quarter (González, Guzmán & \
+                     Paquette 2024, I = {candidates}, J = {responses} at β = {FAILURE_PROBABILITY})",
+                    candidates * responses
+                ),
+                n,
+            ));
+        }
+        if !(value_bound.is_finite() && value_bound > 0.0) {
+            return Err(Error::invalid(
+                "entry_bound",
+                "a finite declared bound c > 0 (it bounds f, which the selection scores)",
+                value_bound,
+            ));
+        }
+        let quarter = n / 4;
+        let candidate_part = quarter / candidates;
+        let response_part = quarter / (candidates * responses);
+        let (candidate, theorem_3_14_applies) = theorem_3_14_or_smallest(
+            candidate_part,
+            epsilon,
+            delta,
+            dims,
+            constants,
+            PROP_3_17_CONSTANT,
+        )?;
+        let (_, uniform, max_draws) = declared_bias_reduced(&candidate, constants.linf_lipschitz)?;
+        let lipschitz = (constants.linf_lipschitz, constants.l1_smoothness);
+        let sco = |d| ScoPlan::new(response_part, d, lipschitz, epsilon, delta, max_steps);
+        let (x_response, y_response) = (sco(dims.0)?, sco(dims.1)?);
+        let selection_sensitivity = 4.0 * value_bound / quarter as f64;
+        let guarantee = Guarantee {
+            epsilon,
+            delta,
+            relation: Relation::ReplaceOne,
+            rho: None,
+            accounting: format!(
+                "parallel composition over disjoint parts: {candidates} runs of Algorithm 3 on \
+                 {candidate_part} records each ((ε, δ) by their privacy filters), {} best \
+                 responses by Algorithm 5 on {response_part} records each ((ε, δ) by (ACC)), and \
+                 the exponential-mechanism selection on {quarter} records (ε, score sensitivity \
+                 4B_f/m = {selection_sensitivity:.4e}); each record is read by one of them \
+                 (González, Guzmán & Paquette 2024, Algorithm 4, proof of Theorem 3.20)",
+                2 * candidates * responses
+            ),
+        };
+        Ok(Self {
+            epsilon,
+            delta,
+            n,
+            dims,
+            constants,
+            candidates,
+            responses,
+            quarter,
+            candidate_part,
+            response_part,
+            candidate,
+            theorem_3_14_applies,
+            candidate_draws: (uniform, max_draws),
+            x_response,
+            y_response,
+            value_bound,
+            selection_sensitivity,
+            guarantee,
+        })
+    }
+
+    /// Every draw of the run: the candidates' vertex draws (score sensitivity ε_u/2 each, at
+    /// most the declared count per run), the best responses' (ε₀/2), and the one selection
+    /// (score sensitivity Δ_G). [`Run::draws`] returns exactly this.
+    pub fn noise_draws(&self) -> Vec<Draws> {
+        let (uniform, max_draws) = self.candidate_draws;
+        let pairs = self.candidates * self.responses;
+        vec![
+            Draws {
+                noise: NoiseShape::None,
+                count: self.candidates * max_draws,
+                sensitivity: uniform / 2.0,
+            },
+            Draws {
+                noise: NoiseShape::None,
+                count: pairs * self.x_response.draws,
+                sensitivity: self.x_response.epsilon0 / 2.0,
+            },
+            Draws {
+                noise: NoiseShape::None,
+                count: pairs * self.y_response.draws,
+                sensitivity: self.y_response.epsilon0 / 2.0,
+            },
+            Draws {
+                noise: NoiseShape::None,
+                count: 1,
+                sensitivity: self.selection_sensitivity,
+            },
+        ]
+    }
+
+    /// The records of candidate i's Algorithm 3 run (part i of S₁).
+    pub fn candidate_records(&self, i: usize) -> Range<usize> {
+        let start = i * self.candidate_part;
+        start..start + self.candidate_part
+    }
+
+    /// The records of best response (i, j) of x (`quarter` 1, in S₂) or of y (`quarter` 2, in S₃).
+    pub fn response_records(&self, quarter: usize, i: usize, j: usize) -> Range<usize> {
+        let start = quarter * self.quarter + (i * self.responses + j) * self.response_part;
+        start..start + self.response_part
+    }
+
+    /// S₄, the records the selection scores on.
+    pub fn selection_records(&self) -> Range<usize> {
+        3 * self.quarter..4 * self.quarter
+    }
+
+    /// The exponential mechanism's log-weights −ε·Gᵢ/(2Δ_G) for the scores G.
+    pub fn selection_log_weights(&self, scores: &[f64]) -> Vec<f64> {
+        scores
+            .iter()
+            .map(|g| -self.epsilon * g / (2.0 * self.selection_sensitivity))
+            .collect()
+    }
+}
+
+/// Theorem 3.20's bound with its constants and polylog factors set to 1:
+/// (L₀ + L₁)(√(ℓ/n) + ℓ/√(nε)) + B_f(1/√n + 1/(nε)).
+pub fn theorem_3_20_bound(plan: &BoostedPlan) -> f64 {
+    let (n, l) = (plan.n as f64, ell(plan.dims.0, plan.dims.1));
+    let c = plan.constants;
+    let lip = c.linf_lipschitz + c.l1_smoothness;
+    let ne = n * plan.epsilon;
+    lip * ((l / n).sqrt() + l / ne.sqrt()) + plan.value_bound * (1.0 / n.sqrt() + 1.0 / ne)
+}
+
+/// The sub-run under way.
+enum Stage {
+    /// Candidate i's Algorithm 3 run.
+    Candidate(usize, Box<BiasReducedSmd>),
+    /// Best response j to candidate i: of x (on S₂) when `true`, of y (on S₃) otherwise.
+    Response(usize, usize, bool, Box<PrivateSco>),
+    /// The selection is made.
+    Selected(usize),
+}
+
+/// Algorithm 4 as a [`Run`] on a game of the page.
+pub struct BoostedSmd {
+    game: Arc<StochasticGame>,
+    plan: BoostedPlan,
+    rng: DpRng,
+    seeded: bool,
+    stage: Stage,
+    /// (xᵢ, yᵢ) of the candidates done.
+    candidates: Vec<(Vec<f64>, Vec<f64>)>,
+    /// xᵢⱼ and yᵢⱼ of the best responses done, by candidate.
+    x_responses: Vec<Vec<Vec<f64>>>,
+    y_responses: Vec<Vec<Vec<f64>>>,
+    /// The current point: the candidate under way, then the selected one.
+    rx: Vec<f64>,
+    ry: Vec<f64>,
+    /// The other player's gradient, discarded by a best response.
+    spare_x: Vec<f64>,
+    spare_y: Vec<f64>,
+    scratch: RecordScratch,
+    /// The largest running ε of the sub-runs done (parallel composition: the most any record
+    /// has been charged).
+    spent_done: f64,
+    /// Record gradients evaluated so far.
+    gradient_records: f64,
+    /// Vertex draws (and the selection) made by the sub-runs done.
+    draws_done: usize,
+    scores: Vec<f64>,
+    t: usize,
+    failure: Option<String>,
+}
+
+impl BoostedSmd {
+    /// A run of `plan` on `game`, which must have the plan's n and dimensions.
+    pub fn new(
+        game: Arc<StochasticGame>,
+        plan: BoostedPlan,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
+        if game.records() != plan.n || game.dims() != plan.dims {
+            return Err(Error::invalid(
+                "n",
+                format!("the planned {} records in {:?}", plan.n, plan.dims),
+                game.records(),
+            ));
+        }
+        let (dx, dy) = plan.dims;
+        let mut run = Self {
+            scratch: game.scratch(),
+            game,
+            rng,
+            seeded,
+            stage: Stage::Selected(0),
+            candidates: Vec::new(),
+            x_responses: Vec::new(),
+            y_responses: Vec::new(),
+            rx: vec![1.0 / dx as f64; dx],
+            ry: vec![1.0 / dy as f64; dy],
+            spare_x: vec![0.0; dx],
+            spare_y: vec![0.0; dy],
+            spent_done: 0.0,
+            gradient_records: 0.0,
+            draws_done: 0,
+            scores: Vec::new(),
+            t: 0,
+            failure: None,
+            plan,
+        };
+        run.stage = run.candidate(0)?;
+        Ok(run)
+    }
+
+    /// The plan fixed before the run.
+    pub fn plan(&self) -> &BoostedPlan {
+        &self.plan
+    }
+
+    /// The candidates' scores Gᵢ once selected (non-private on their own).
+    pub fn scores(&self) -> &[f64] {
+        &self.scores
+    }
+
+    /// The selected candidate, once done.
+    pub fn selected(&self) -> Option<usize> {
+        match self.stage {
+            Stage::Selected(i) if self.failure.is_none() => Some(i),
+            _ => None,
+        }
+    }
+
+    fn candidate(&mut self, i: usize) -> Result<Stage> {
+        let run = BiasReducedSmd::on_records(
+            Arc::clone(&self.game) as Arc<dyn RecordGame>,
+            self.plan.candidate_records(i),
+            self.plan.candidate,
+            DpRng::seed_from_u64(self.rng.next_u64()),
+            self.seeded,
+        )?;
+        Ok(Stage::Candidate(i, Box::new(run)))
+    }
+
+    fn response(&mut self, i: usize, j: usize, of_x: bool) -> Stage {
+        let plan = if of_x {
+            &self.plan.x_response
+        } else {
+            &self.plan.y_response
+        };
+        let run = PrivateSco::new(
+            plan.clone(),
+            0.0,
+            DpRng::seed_from_u64(self.rng.next_u64()),
+            self.seeded,
+        );
+        Stage::Response(i, j, of_x, Box::new(run))
+    }
+
+    /// The running ε of the sub-run under way.
+    fn spent_now(&self) -> f64 {
+        match &self.stage {
+            Stage::Candidate(_, run) => run.filter().spent(),
+            Stage::Response(_, _, _, run) => run.epsilon_spent(),
+            Stage::Selected(_) => self.plan.epsilon,
+        }
+    }
+
+    /// One step of the sub-run under way; `Ok(None)` when it had finished (its output is then
+    /// stored and the next sub-run started).
+    fn advance(&mut self) -> Result<Option<StepReport>> {
+        let game = Arc::clone(&self.game);
+        let plan = &self.plan;
+        let (spare_x, spare_y, scratch) = (&mut self.spare_x, &mut self.spare_y, &mut self.scratch);
+        let report = match &mut self.stage {
+            Stage::Candidate(_, run) => {
+                let before = run.grad_evals();
+                let step = run.step();
+                let records = (run.grad_evals() - before) * plan.candidate_part as f64;
+                self.gradient_records += records;
+                if let Point::Saddle { x, y } = run.point() {
+                    self.rx.copy_from_slice(x);
+                    self.ry.copy_from_slice(y);
+                }
+                step.map(|s| s.report)
+            }
+            Stage::Response(i, j, of_x, run) => {
+                let (i, j, of_x) = (*i, *j, *of_x);
+                let (x_i, y_i) = &self.candidates[i];
+                let start = plan.response_records(if of_x { 1 } else { 2 }, i, j).start;
+                let step = run.step_with(|point, batch, g| {
+                    let records = start + batch.start..start + batch.end;
+                    if of_x {
+                        game.batch_gradients(records, point, y_i, g, spare_y, scratch)?;
+                    } else {
+                        // −F(xᵢ, ·) is minimised: its gradient is −∇ᵧf.
+                        game.batch_gradients(records, x_i, point, spare_x, g, scratch)?;
+                        g.iter_mut().for_each(|v| *v = -*v);
+                    }
+                    Ok(f64::NAN)
+                });
+                if step.is_some() {
+                    self.gradient_records += run.plan().batch as f64;
+                }
+                step
+            }
+            Stage::Selected(_) => return Ok(None),
+        };
+        if report.is_some() {
+            return Ok(report);
+        }
+        self.finish_stage()?;
+        Ok(None)
+    }
+
+    /// Stores the output of the sub-run that has finished and starts the next one (or selects).
+    fn finish_stage(&mut self) -> Result<()> {
+        self.spent_done = self.spent_done.max(self.spent_now());
+        let (i_count, j_count) = (self.plan.candidates, self.plan.responses);
+        // A placeholder while the next stage is made; a failure leaves the run done.
+        let stage = std::mem::replace(&mut self.stage, Stage::Selected(0));
+        self.draws_done += match &stage {
+            Stage::Candidate(_, run) => run.filter().draws() as usize,
+            Stage::Response(_, _, _, run) => run.draws_made(),
+            Stage::Selected(_) => 0,
+        };
+        self.stage = match stage {
+            Stage::Candidate(i, run) => {
+                if let Point::Saddle { x, y } = run.point() {
+                    self.candidates.push((x.to_vec(), y.to_vec()));
+                }
+                self.x_responses.push(Vec::new());
+                self.y_responses.push(Vec::new());
+                self.response(i, 0, true)
+            }
+            Stage::Response(i, j, true, run) => {
+                self.x_responses[i].push(run.current_point().to_vec());
+                self.response(i, j, false)
+            }
+            Stage::Response(i, j, false, run) => {
+                self.y_responses[i].push(run.current_point().to_vec());
+                if j + 1 < j_count {
+                    self.response(i, j + 1, true)
+                } else if i + 1 < i_count {
+                    self.candidate(i + 1)?
+                } else {
+                    Stage::Selected(self.select()?)
+                }
+            }
+            done @ Stage::Selected(_) => done,
+        };
+        Ok(())
+    }
+
+    /// Gᵢ on S₄ for every candidate, then the exponential mechanism; the chosen candidate becomes
+    /// the current point.
+    fn select(&mut self) -> Result<usize> {
+        let s4 = self.plan.selection_records();
+        let mut scores = Vec::with_capacity(self.candidates.len());
+        for (i, (x_i, y_i)) in self.candidates.iter().enumerate() {
+            let mut worst_for_x = f64::NEG_INFINITY;
+            for y_ij in &self.y_responses[i] {
+                let v = self
+                    .game
+                    .batch_value(s4.clone(), x_i, y_ij, &mut self.scratch)?;
+                worst_for_x = worst_for_x.max(v);
+            }
+            let mut worst_for_y = f64::NEG_INFINITY;
+            for x_ij in &self.x_responses[i] {
+                let v = self
+                    .game
+                    .batch_value(s4.clone(), x_ij, y_i, &mut self.scratch)?;
+                worst_for_y = worst_for_y.max(-v);
+            }
+            scores.push(worst_for_x + worst_for_y);
+        }
+        self.gradient_records +=
+            (2 * self.candidates.len() * self.plan.responses * s4.len()) as f64;
+        let chosen = gumbel_max(&mut self.rng, &self.plan.selection_log_weights(&scores))?;
+        self.draws_done += 1;
+        let (x, y) = &self.candidates[chosen];
+        self.rx.copy_from_slice(x);
+        self.ry.copy_from_slice(y);
+        self.scores = scores;
+        Ok(chosen)
+    }
+}
+
+impl Run for BoostedSmd {
+    fn guarantee(&self) -> &Guarantee {
+        &self.plan.guarantee
+    }
+
+    fn ledger(&self) -> Ledger {
+        let p = &self.plan;
+        let mechanism = format!(
+            "boosted private stochastic mirror descent (González, Guzmán & Paquette 2024, \
+             Algorithm 4): {} candidates by Algorithm 3, {} best responses each per player by \
+             Algorithm 5, one chosen by the exponential mechanism on the last quarter",
+            p.candidates, p.responses
+        );
+        let caveats = vec![
+            format!(
+                "declared L₀ = {} and B_f = {}: every record's gradient has ‖·‖_∞ ≤ L₀ and its \
+                 payoff part |xᵀMy − bᵀy| ≤ B_f (from the entry bound c, not measured)",
+                p.constants.linf_lipschitz, p.value_bound
+            ),
+            "the best responses are Algorithm 5's, not the private Frank–Wolfe of Asi, Feldman, \
+             Koren & Talwar 2021 the paper names: the guarantee holds, Theorem 3.20's constants \
+             do not"
+                .to_string(),
+            "only the selected candidate is released; the other candidates, the best responses \
+             and the scores are non-private diagnostics"
+                .to_string(),
+            {
+                let draws = p.noise_draws();
+                let planned: usize = draws.iter().map(|d| d.count).sum();
+                let per_draw = draws[..3]
+                    .iter()
+                    .map(|d| 2.0 * d.sensitivity)
+                    .fold(0.0, f64::max);
+                format!(
+                    "vertex draws: {} of at most {planned} planned, each ε₀ ≤ {per_draw:.4e} \
+                     (exponential mechanism), composed by (ACC) within each part and in parallel \
+                     across the parts to ε = {:.4} so far, of the stated ε = {}",
+                    self.draws_done,
+                    self.spent_done.max(self.spent_now()),
+                    p.epsilon
+                )
+            },
+        ];
+        let ledger = Ledger::new(p.guarantee.clone(), mechanism, self.seeded, caveats);
+        match &self.failure {
+            Some(f) => ledger.with_event(f.clone()),
+            None => ledger,
+        }
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        self.plan.noise_draws()
+    }
+
+    fn step(&mut self) -> Option<Step> {
+        if self.is_done() {
+            return None;
+        }
+        loop {
+            let report = match self.advance() {
+                Ok(r) => r,
+                Err(e) => {
+                    // The candidate under way is kept as the point; the release still happens.
+                    self.failure = Some(format!("a sub-run failed: {e}"));
+                    None
+                }
+            };
+            if let Some(mut report) = report {
+                report.t = self.t;
+                report.grad_evals = self.grad_evals();
+                report.loss = f64::NAN;
+                report.epsilon_spent = self.spent_done.max(self.spent_now());
+                self.t += 1;
+                return Some(Step {
+                    report,
+                    value: None,
+                });
+            }
+            if self.is_done() {
+                // The selection is a step of its own.
+                let report = StepReport {
+                    t: self.t,
+                    grad_evals: self.grad_evals(),
+                    loss: f64::NAN,
+                    noise_norm: 0.0,
+                    grad_norm: f64::NAN,
+                    epsilon_spent: self.plan.epsilon,
+                };
+                self.t += 1;
+                return Some(Step {
+                    report,
+                    value: None,
+                });
+            }
+        }
+    }
+
+    fn point(&self) -> Point<'_> {
+        Point::Saddle {
+            x: &self.rx,
+            y: &self.ry,
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Selected(_)) || self.failure.is_some()
+    }
+
+    fn grad_evals(&self) -> f64 {
+        self.gradient_records / self.plan.n as f64
+    }
+
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        let named = |name, value| Diagnostic { name, value };
+        let (phase, candidate) = match &self.stage {
+            Stage::Candidate(i, _) => (1.0, *i),
+            Stage::Response(i, _, true, _) => (2.0, *i),
+            Stage::Response(i, _, false, _) => (3.0, *i),
+            Stage::Selected(i) => (4.0, *i),
+        };
+        let mut d = vec![
+            named("phase", phase),
+            named("candidate", candidate as f64),
+            named("epsilon_spent", self.spent_done.max(self.spent_now())),
+        ];
+        match &self.stage {
+            Stage::Candidate(_, run) => d.extend(
+                run.diagnostics()
+                    .into_iter()
+                    .filter(|x| matches!(x.name, "vertex_draws" | "epsilon_per_draw")),
+            ),
+            Stage::Response(_, _, _, run) => {
+                d.push(named("vertex_draws", run.draws_made() as f64));
+                d.push(named("epsilon_per_draw", run.plan().epsilon0));
+            }
+            Stage::Selected(_) => {}
+        }
+        d
+    }
+}
+
+/// Algorithm 4's card paragraph.
+pub const CARD_ALGORITHM_4: &str = "Boosting to high probability. The records are split into \
+    four quarters: Algorithm 3 runs on I parts of the first, giving I candidate equilibria; a \
+    private best-response solver (Algorithm 5 here) answers each candidate J times per player on \
+    parts of the second and third; the last quarter scores each candidate by its worst best \
+    response (a gap proxy), and the exponential mechanism picks one. Every record is read by one \
+    step only, so the whole is (ε, δ)-DP by parallel composition.";
+
+const SOURCE_4: &str = "González, Guzmán & Paquette 2024, “Mirror Descent Algorithms with Nearly Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems”, Algorithm 4, Theorem 3.20";
+
+/// Algorithm 4's entry in [`crate::algo::registry`].
+pub static FAMILY: Family = Family {
+    kind: AlgorithmKind::BoostedSmd,
+    card: CardText {
+        name: "boosted private mirror descent",
+        source: SOURCE_4,
+        assumptions: "Both players on simplices; every record's f convex–concave, L₀-Lipschitz, L₁- and L₂-smooth (ℓ1 to ℓ∞), and its payoff bounded by B_f (declared from the entry bound c); n ≥ 4·I·J = 308.",
+        privacy: "Parallel composition: I runs of Algorithm 3 and 2IJ best responses by Algorithm 5, each (ε, δ) on its own part, and an ε-DP exponential-mechanism selection with score sensitivity 4B_f/m on the last quarter m = n/4.",
+        utility: "With probability 1 − β: Gap ≲ √(ℓ/n) + ℓ/√(nε) + B_f/√n + B_f/(nε) up to polylog(n, 1/β) (Theorem 3.20, with the private Frank–Wolfe of Asi, Feldman, Koren & Talwar 2021, “Private Stochastic Convex Optimization: Optimal Rates in ℓ1 Geometry”, as the best-response solver; here Algorithm 5, so the constants are not the theorem's).",
+        watch: "The plot of ε spent climbs within each part and never above ε: a record is read by one part only. The run ends with the selection of one candidate.",
+        module: "algo::smd::boosted",
+        summary: CARD_ALGORITHM_4,
+    },
+    settings: &[],
+    needs: &[],
+    solves: &[ProblemKind::Saddle],
+    purity: Purity::Approximate,
+    demonstration: Demonstration::None,
+    plan: plan_algorithm_4,
+};
+
+/// Algorithm 4's plan.
+struct BoostedFamilyPlan {
+    plan: BoostedPlan,
+}
+
+fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    replace_one_only(
+        config,
+        "its parts are fixed by a public n and each sub-run's sensitivity is for one record \
+         replaced (González, Guzmán & Paquette 2024, Algorithm 4)",
+    )?;
+    let (n, dims, constants) = simplex_game(config)?;
+    let lanes = config.repeats.max(1) * (1 + config.compare.len());
+    let (i, j) = repetitions(FAILURE_PROBABILITY);
+    let max_steps = (crate::config::MAX_RUN_STEPS / lanes / (2 * i * j)).max(1);
+    let plan = BoostedPlan::new(
+        n,
+        dims,
+        constants,
+        value_bound(&config.game_spec()),
+        (config.epsilon, config.delta),
+        max_steps,
+    )?;
+    let draws = plan.noise_draws();
+    let first = draws[0];
+    let mut preview = Preview::new(
+        AlgorithmKind::BoostedSmd,
+        "boosted private stochastic mirror descent: candidates by Algorithm 3, best responses, \
+         selection by the exponential mechanism (González, Guzmán & Paquette 2024, Algorithm 4)",
+        plan.guarantee.clone(),
+        (first.sensitivity, NoiseShape::None),
+        draws.iter().map(|d| d.count).sum(),
+        first.sensitivity,
+        constants.linf_lipschitz,
+    );
+    preview.draws = draws;
+    preview.step_size = Some(plan.candidate.tau);
+    preview.metric = ProblemKind::Saddle.metric();
+    Ok(Planned::new(preview, BoostedFamilyPlan { plan }))
+}
+
+impl Plan for BoostedFamilyPlan {
+    /// Theorem 3.20's end-of-run bound (a flat line; constants and polylogs 1).
+    fn theory(&self, posed: &Posed, _preview: &Preview) -> Option<Curve> {
+        posed.saddle().ok()?;
+        Curve::flat(
+            theorem_3_20_bound(&self.plan),
+            "González, Guzmán & Paquette 2024, Theorem 3.20 (constants and polylog factors 1, probability 1 − β)",
+        )
+    }
+
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let game = posed.saddle()?;
+        Ok(Box::new(BoostedSmd::new(
+            Arc::clone(&game.game),
+            self.plan.clone(),
+            noise,
+            seeded,
+        )?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::GameChoice;
+    use crate::rng::{Stream, seeded};
+
+    fn game_config(game: GameChoice, d: usize, n: usize, epsilon: f64) -> RunConfig {
+        let config = RunConfig {
+            problem: ProblemKind::Saddle,
+            game,
+            d,
+            n,
+            epsilon,
+            algorithm: AlgorithmKind::BoostedSmd,
+            ..RunConfig::default()
+        };
+        crate::algo::registry::pick(&config, AlgorithmKind::BoostedSmd).0
+    }
+
+    fn plan_of(config: &RunConfig) -> BoostedPlan {
+        let (n, dims, constants) = simplex_game(config).unwrap();
+        let bound = value_bound(&config.game_spec());
+        BoostedPlan::new(
+            n,
+            dims,
+            constants,
+            bound,
+            (config.epsilon, config.delta),
+            usize::MAX,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn i_and_j_follow_the_proof_of_theorem_3_20() {
+        // I = ⌈log₂(4/β)⌉, J = ⌈log₂(8I/β)⌉: β = 0.01 → log₂ 400 = 8.6, log₂ 7200 = 12.8.
+        assert_eq!(repetitions(0.01), (9, 13));
+        assert_eq!(repetitions(FAILURE_PROBABILITY), (7, 11));
+        assert_eq!(repetitions(0.5), (3, 6));
+    }
+
+    #[test]
+    fn the_selection_is_the_papers_exp_of_minus_n_eps_g_over_32_b_f() {
+        // |S₄| = n/4: the score sensitivity 4B_f/|S₄| is 16B_f/n, and the exponential mechanism's
+        // log-weight −εG/(2Δ) is the paper's −nεG/(32B_f).
+        let config = game_config(GameChoice::RandomMatrix, 4, 4000, 0.7);
+        let p = plan_of(&config);
+        assert_eq!(p.value_bound, 1.0);
+        assert!((p.selection_sensitivity - 16.0 / 4000.0).abs() < 1e-15);
+        let g = [0.3, 0.05, 1.2];
+        for (w, g) in p.selection_log_weights(&g).iter().zip(g) {
+            let paper = -4000.0 * 0.7 * g / 32.0;
+            assert!((w / paper - 1.0).abs() < 1e-12, "{w} vs {paper}");
+        }
+        // Query release has an offset b: B_f = 2c.
+        let qr = game_config(GameChoice::QueryRelease, 4, 4000, 0.7);
+        assert_eq!(value_bound(&qr.game_spec()), 2.0 * qr.entry_bound);
+    }
+
+    #[test]
+    fn every_record_is_read_by_one_part_at_most() {
+        let p = plan_of(&game_config(GameChoice::RockPaperScissors, 3, 2001, 1.0));
+        let mut parts: Vec<Range<usize>> =
+            (0..p.candidates).map(|i| p.candidate_records(i)).collect();
+        for q in [1, 2] {
+            for i in 0..p.candidates {
+                for j in 0..p.responses {
+                    parts.push(p.response_records(q, i, j));
+                }
+            }
+        }
+        parts.push(p.selection_records());
+        let mut owner = vec![0u32; p.n];
+        for part in &parts {
+            assert!(!part.is_empty() && part.end <= p.n, "{part:?}");
+            for r in part.clone() {
+                owner[r] += 1;
+            }
+        }
+        assert!(owner.iter().all(|c| *c <= 1));
+        assert_eq!(p.selection_records().len(), 2001 / 4);
+    }
+
+    #[test]
+    fn the_declared_value_bound_holds_for_every_record_at_every_vertex() {
+        // |f(x, y; ξ)| ≤ B_f for every record at every pair of vertices (f is bilinear, so its
+        // extremes on the simplices are at vertices), on the three games on simplices.
+        for (game, d) in [
+            (GameChoice::RockPaperScissors, 4),
+            (GameChoice::RandomMatrix, 5),
+            (GameChoice::QueryRelease, 3),
+        ] {
+            let config = game_config(game, d, 400, 1.0);
+            let g = StochasticGame::new(config.game_spec()).unwrap();
+            let bound = value_bound(&config.game_spec());
+            let (dx, dy) = g.dims();
+            let mut scratch = g.scratch();
+            let mut largest = 0.0_f64;
+            for i in 0..50 {
+                for a in 0..dx {
+                    for b in 0..dy {
+                        let (mut x, mut y) = (vec![0.0; dx], vec![0.0; dy]);
+                        x[a] = 1.0;
+                        y[b] = 1.0;
+                        let v = g.batch_value(i..i + 1, &x, &y, &mut scratch).unwrap();
+                        largest = largest.max(v.abs());
+                    }
+                }
+            }
+            assert!(largest <= bound + 1e-12, "{game:?}: {largest} > {bound}");
+            // The mean over every record is the empirical game's value.
+            let (x, y) = (vec![1.0 / dx as f64; dx], vec![1.0 / dy as f64; dy]);
+            let all = g.batch_value(0..400, &x, &y, &mut scratch).unwrap();
+            assert!((all - g.value(&x, &y).unwrap()).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn too_few_records_is_an_error_naming_n() {
+        let config = game_config(GameChoice::RockPaperScissors, 3, 300, 1.0);
+        let e = crate::algo::registry::plan(&config).err().unwrap();
+        assert_eq!(e.field(), Some("n"), "{e}");
+        assert!(e.to_string().contains("308"), "{e}");
+    }
+
+    #[test]
+    fn the_running_epsilon_climbs_to_the_stated_epsilon_and_never_above() {
+        let config = game_config(GameChoice::RandomMatrix, 5, 6000, 2.0);
+        let planned = crate::algo::registry::plan(&config).unwrap();
+        let stated = planned.preview.guarantee.clone();
+        let game = crate::session::problem::Game::new(&config).unwrap();
+        let posed = Posed::Saddle(Arc::new(game));
+        let mut run = planned
+            .build(&posed, seeded(3, Stream::Noise), true)
+            .unwrap();
+        let mut spent = Vec::new();
+        while let Some(step) = run.step() {
+            spent.push(step.report.epsilon_spent);
+        }
+        assert_eq!(run.guarantee(), &stated);
+        assert!(spent.windows(2).all(|w| w[0] <= w[1]), "not monotone");
+        assert!(spent.iter().all(|e| *e <= stated.epsilon));
+        assert_eq!(*spent.last().unwrap(), stated.epsilon);
+        // Some sub-run spent a real part of ε before the selection.
+        assert!(spent[spent.len() - 2] > 0.0);
+        assert!(run.ledger().is_private());
+        let Point::Saddle { x, y } = run.point() else {
+            panic!()
+        };
+        assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!((y.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        println!("{} steps, {:.3} passes", spent.len(), run.grad_evals());
+    }
+
+    #[test]
+    fn the_selected_candidate_is_one_of_the_candidates_with_the_smallest_score_most_often() {
+        // A large sample and ε: the scores differ by far more than 2Δ_G/ε, so the exponential
+        // mechanism picks the candidate of the smallest score (its release is that candidate).
+        let config = game_config(GameChoice::RockPaperScissors, 3, 40_000, 8.0);
+        let plan = plan_of(&config);
+        let game = Arc::new(StochasticGame::new(config.game_spec()).unwrap());
+        let mut run = BoostedSmd::new(game, plan, seeded(4, Stream::Noise), true).unwrap();
+        while run.step().is_some() {}
+        let chosen = run.selected().unwrap();
+        let scores = run.scores().to_vec();
+        assert_eq!(scores.len(), run.plan().candidates);
+        let best = scores.iter().copied().fold(f64::INFINITY, f64::min);
+        println!("scores {scores:?}, chosen {chosen}");
+        assert!(scores[chosen] - best <= 20.0 * run.plan().selection_sensitivity / 8.0);
+        let Point::Saddle { x, y } = run.point() else {
+            panic!()
+        };
+        assert_eq!(
+            (x, y),
+            (&run.candidates[chosen].0[..], &run.candidates[chosen].1[..])
+        );
+    }
+}
