@@ -13,6 +13,7 @@ pub mod clipped_gd;
 pub mod extension;
 pub mod family;
 pub mod localized;
+pub mod rates;
 pub mod single_stage;
 pub mod subgradient;
 
