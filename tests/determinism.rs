@@ -27,3 +27,40 @@ fn a_different_seed_gives_a_different_fingerprint() {
     };
     assert_ne!(common::fingerprint(other), common::GOLDEN_RUN);
 }
+
+/// Each heavy-tail family (Lowy 2026) on a seeded run: the same bits as the golden file, which
+/// tests/web.rs checks in the browsers. Refresh with `UPDATE_GOLDEN=1 cargo test --test
+/// determinism` after an intended numerical change (it writes tests/data/heavy_golden_runs.txt).
+#[test]
+fn heavy_tail_runs_match_their_golden_fingerprints() {
+    let now = common::heavy_fingerprints();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/heavy_golden_runs.txt"
+            ),
+            &now,
+        )
+        .expect("write the golden file");
+        return;
+    }
+    // Each family's section on its own, so a failure names the family.
+    for (name, _) in common::HEAVY_FAMILIES {
+        let (got, golden) = (
+            common::heavy_section(&now, name),
+            common::heavy_section(common::HEAVY_GOLDEN_RUNS, name),
+        );
+        assert!(golden.is_some(), "{name}: not in the golden file");
+        assert_eq!(got, golden, "{name}: the run's bits changed");
+    }
+    assert_eq!(now, common::HEAVY_GOLDEN_RUNS);
+    // Not vacuous: every family drew noise and released a point.
+    for (name, _) in common::HEAVY_FAMILIES {
+        let section = common::heavy_section(&now, name).unwrap_or_default();
+        assert!(
+            section.contains("release ") && section.contains("noise 3"),
+            "{name}: {section}"
+        );
+    }
+}

@@ -1,32 +1,62 @@
 //! Issue 15's rate experiment (Lowy 2026, "Optimal Rates for Pure ε-Differentially Private
 //! Stochastic Convex Optimization with Heavy Tails"): on Pareto-radial features with tail index
-//! α = 3 and k = 2, Localized Double Output Perturbation's excess population risk against n,
-//! fitted on log-log axes (excess empirical risk), beside the pure-ε clipped GD baseline and the single-stage output
-//! perturbation on f_C at the same ε, all run through the session as the page runs them.
+//! α = 3 and k = 2, Localized Double Output Perturbation's excess risk against n, fitted on
+//! log-log axes, beside the pure-ε clipped GD baseline and the single-stage output perturbation
+//! on f_C at the same ε, all run through the session as the page runs them.
 //!
-//! Ignored by default. Run with
+//! The experiments are ignored by default. Run with
 //!
 //! ```text
 //! cargo test --release --test heavy_slopes -- --ignored --nocapture
+//! HEAVY_STEPS=0 HEAVY_SEEDS=2 cargo test --release --test heavy_slopes explore -- --ignored --nocapture
+//! HEAVY_EPS=10 HEAVY_SEEDS=2 cargo test --release --test heavy_slopes explore -- --ignored --nocapture
 //! ```
+//!
+//! (`explore` reads HEAVY_EPS, HEAVY_NS, HEAVY_D, HEAVY_RADIUS, HEAVY_L2, HEAVY_SEEDS,
+//! HEAVY_REPEATS and HEAVY_STEPS, where 0 gives the clipped GD baseline the T = √(nε/d) that minimises its own
+//! bound.) One test is not ignored: the single-stage variant's excess falls in n with its ridge
+//! with the constants (issue 15 item 4).
 //!
 //! Theorem 3.1's bound at k = 2 is G_k·D·(d/(nε))^(1/2) + G₂·D/√n: slope −1/2 in n.
 //!
-//! Why the slope is out of reach at these n: with the constants the proofs carry, the default λ₁
-//! (`calibrated_lambda`) puts phase 1's release a/λ₁ ≈ D/√32 ≈ 1.37 from its target at every n
-//! (both scale as n^(−1/2)), and the localisation bound D·√(2S) it minimises is 22, 11 and 5.5 at
-//! n = 4000, 16 000 and 64 000 (ε = 1, d = 2, D = 8, G₂ = 0.87): above the trivial D·G₁ = 6 until
-//! n ≈ 64 000. Later phases pull the centre back only where λ_t = 32^(t−1)·λ₁ is below the
-//! problem's curvature, which needs far larger nε; until then phase 1's noise sets the excess.
+//! Measured (debug build; mean released excess empirical risk, ε = 1, T = 50; "centre" is the
+//! excess at the centre of W, where every family starts; the population estimate agrees with the
+//! empirical one to 2 % at n = 4000 and stops at its work cap above):
 //!
-//! Measured (24 s in release; mean excess empirical risk over 4 seeds × 4 repeats, ε = 1):
+//! | n | localized | clipped GD, T = 50 | single stage | centre |
+//! |---|---|---|---|---|
+//! | 4000 | 0.206 | 0.0196 | 0.0995 | 0.226 |
+//! | 16 000 | 0.162 | 0.0138 | 0.0727 | 0.222 |
+//! | 64 000 | 0.117 | 0.0129 | 0.0522 | 0.224 |
+//! | slope | −0.20 | −0.15 | −0.23 | |
 //!
-//! | n | localized | clipped GD, T = 50 | single stage |
-//! |---|---|---|---|
-//! | 4000 | 0.206 | 0.0196 | 0.538 |
-//! | 16 000 | 0.162 | 0.0137 | 0.526 |
-//! | 64 000 | 0.117 | 0.0129 | 0.525 |
-//! | slope | −0.20 | −0.15 | −0.01 |
+//! Why the acceptance's −1/2 ± 0.15 (and "clipped GD measurably worse") does not hold at ε = 1:
+//! - **The localized release has not left the centre's neighbourhood.** Its excess is 0.91 of the
+//!   centre's at n = 4000 and 0.52 at 64 000. λ₁ with the proofs' constants (`calibrated_lambda`)
+//!   is 0.344, 0.172, 0.086 at these n, while the data term's curvature is at most
+//!   sup φ″·E‖x‖²/d + l2 = 0.25·0.75/2 + 0.01 = 0.104 in every direction (φ″ = 1/4 only at margin
+//!   0): the ridge around the centre is never small against it, later phases (λ_t = 32^(t−1)·λ₁)
+//!   cannot move, and the excess falls with
+//!   1/λ₁ ∝ √n only as a transient, not at the rate. λ₁ reaches a tenth of that curvature at
+//!   n ≈ 64 000·(0.086/0.0104)² ≈ 4.4·10⁶ (λ₁ ∝ n^(−1/2)). A larger ε shrinks λ₁ until the
+//!   sampling term 2G₂/√m dominates it: at ε = 10 (λ₁ = 0.133, 0.066, 0.033) the
+//!   slope is steeper: 0.105, 0.067, 0.040 at n = 4000, 16 000, 64 000, slope −0.35 (2 seeds ×
+//!   4 repeats), the edge of −1/2 ± 0.15; the baseline (T = 50) sits at its floor 0.013 there.
+//!   At ε = 100 the slope is −0.52 (0.0684, 0.0354, 0.0162), within the acceptance's band, but the
+//!   baseline (0.0127, 0.0125, 0.0129) is still better at every n
+//!   (`localized_reaches_the_theorems_slope_where_n_epsilon_is_large`).
+//! - **The baseline pays its √T nowhere on these data.** Pure composition gives each step ε/T,
+//!   so C = G_k (n(ε/T)/d)^(1/2) shrinks as T^(−1/2) and the step noise β = 2CT/(nε) grows as √T;
+//!   averaged over T steps the noise's variance d(d+1)β²/T is then independent of T. The √T is
+//!   left in the clipping bias, bounded by G_k^k/C^(k−1) = G₂²/C = 0.137 at n = 4000, T = 50; but
+//!   the data's real tail (α = 3, lighter than k = 2 declares) makes it E(A − C)₊ ≤ 0.125/(2C²) =
+//!   0.0021, 66 times less, and a curved loss turns a gradient bias into an excess of its square.
+//!   At its own theory T = √(nε/d) (45, 89, 179) the baseline falls faster still: 0.0218, 0.0097,
+//!   0.0045, slope −0.57 (2 seeds × 4 repeats), while its bound, ∝ (d/(nε))^(1/4), is the one
+//!   with the √T.
+//! - Theorem 3.1 is a worst case over convex losses; the paper's hard instance (a linear loss and a
+//!   rare outlier, Appendix G) has no curvature, but its R^d extension is −∞ (digest 003 §4.3), so
+//!   no family here runs on it.
 
 mod common;
 
@@ -39,10 +69,16 @@ use dp_playground::session::problem::ReferenceClock;
 /// Pareto-radial features (α = 3: G_k finite for k < 3), logistic loss, k = 2, on the ball of
 /// radius `radius`, at ε, with every heavy-tail family as a lane.
 fn config(n: usize, epsilon: f64, radius: f64, l2: f64, seed: u32, repeats: usize) -> RunConfig {
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     RunConfig {
         seed,
         n,
-        d: 2,
+        d: env("HEAVY_D", 2),
         tail: Tail::ParetoRadial { alpha: 3.0 },
         feature_scale: 0.5,
         feature_bound: 1e3,
@@ -51,7 +87,15 @@ fn config(n: usize, epsilon: f64, radius: f64, l2: f64, seed: u32, repeats: usiz
         moment_k: 2.0,
         delta: 0.0,
         epsilon,
-        steps: 50,
+        // HEAVY_STEPS = 0: the T that minimises the baseline's own bound, √(nε/d) (see the
+        // module docs); otherwise T as given (50 by default).
+        steps: match env("HEAVY_STEPS", 50) {
+            0 => ((n as f64 * epsilon / env("HEAVY_D", 2) as f64)
+                .sqrt()
+                .round() as usize)
+                .max(1),
+            t => t,
+        },
         repeats,
         algorithm: AlgorithmKind::LocalizedDoubleOutputPerturbation,
         compare: vec![
@@ -62,24 +106,60 @@ fn config(n: usize, epsilon: f64, radius: f64, l2: f64, seed: u32, repeats: usiz
     }
 }
 
-/// Sums of each lane's released excess empirical risk F̂(w) − F̂*, and the count of releases. (The
-/// population estimate, on 10n fresh records, exceeds its work cap from n = 16 000 on.)
-fn run(config: RunConfig, sums: &mut [(f64, usize)]) {
+/// Per lane: sums of the released excess empirical risk F̂(w) − F̂*, of the released excess
+/// population risk (where the page's population estimate on 10n fresh records was within its
+/// work cap), and of the excess at the lane's first point (the centre of W, where every family
+/// starts), with their counts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    empirical: (f64, usize),
+    population: (f64, usize),
+    centre: (f64, usize),
+}
+
+fn add(sum: &mut (f64, usize), v: f64) {
+    if v.is_finite() {
+        sum.0 += v;
+        sum.1 += 1;
+    }
+}
+
+fn mean(sum: (f64, usize)) -> f64 {
+    if sum.1 == 0 {
+        f64::NAN
+    } else {
+        sum.0 / sum.1 as f64
+    }
+}
+
+fn run(config: RunConfig, sums: &mut [Sums]) {
     // The population optimum under the work cap only, not the page's 2 s clock: a loaded machine
     // would otherwise leave it out.
     let mut lab = Lab::with_clock(config.clone(), None, ReferenceClock::WorkOnly)
         .unwrap_or_else(|e| panic!("{config:?}: {e}"));
+    let mut started = vec![false; lab.sessions_mut().count()];
     while !lab.is_done() {
         for lane in lab.advance(usize::MAX, || true) {
-            if let Some(excess) = lane.batch.release.as_ref().and_then(|r| r.excess) {
-                sums[lane.algorithm].0 += excess;
-                sums[lane.algorithm].1 += 1;
+            let s = &mut sums[lane.algorithm];
+            let index = lane.algorithm * config.repeats + lane.repeat;
+            if !std::mem::replace(&mut started[index], true)
+                && let Some(&first) = lane.batch.excess.first()
+            {
+                add(&mut s.centre, first);
+            }
+            if let Some(r) = lane.batch.release.as_ref() {
+                add(&mut s.empirical, r.excess.unwrap_or(f64::NAN));
+                add(
+                    &mut s.population,
+                    r.population.map_or(f64::NAN, |e| e.value),
+                );
             }
         }
     }
 }
 
-/// The mean excess population risk per lane at each n (seeds × repeats each), printed.
+/// The means per lane at each n (seeds × repeats each), printed: for each family the excess
+/// empirical risk, the excess population risk and the centre's excess.
 fn table(
     ns: &[usize],
     epsilon: f64,
@@ -87,21 +167,47 @@ fn table(
     l2: f64,
     seeds: u32,
     repeats: usize,
-) -> Vec<Vec<f64>> {
+) -> Vec<Vec<[f64; 3]>> {
     println!(
-        "ε = {epsilon}, R = {radius}, l2 = {l2}: n, localized, clipped GD (T = 50), single stage"
+        "ε = {epsilon}, R = {radius}, l2 = {l2}; per family: empirical, population, centre's excess"
     );
+    println!("      n | localized                  | clipped GD                 | single stage");
     ns.iter()
         .map(|&n| {
-            let mut sums = vec![(0.0, 0usize); 3];
+            let mut sums = vec![Sums::default(); 3];
             for seed in 1..=seeds {
                 run(config(n, epsilon, radius, l2, seed, repeats), &mut sums);
             }
-            let means: Vec<f64> = sums.iter().map(|(s, c)| s / *c as f64).collect();
-            println!("{n:>7} {:.4e} {:.4e} {:.4e}", means[0], means[1], means[2]);
+            let means: Vec<[f64; 3]> = sums
+                .iter()
+                .map(|s| [mean(s.empirical), mean(s.population), mean(s.centre)])
+                .collect();
+            let cells: Vec<String> = means
+                .iter()
+                .map(|m| format!("{:.3e} {:.3e} {:.3e}", m[0], m[1], m[2]))
+                .collect();
+            println!("{n:>7} | {}", cells.join(" | "));
             means
         })
         .collect()
+}
+
+/// Prints each family's fitted slopes (empirical, and population where every n was scored).
+fn slopes(ns: &[usize], rows: &[Vec<[f64; 3]>]) {
+    let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
+    for (lane, name) in ["localized", "clipped GD", "single stage"]
+        .iter()
+        .enumerate()
+    {
+        let of = |j: usize| -> Vec<f64> { rows.iter().map(|r| r[lane][j]).collect() };
+        let population = of(1);
+        let pop = if population.iter().all(|y| y.is_finite()) {
+            format!("{:.3}", slope(&xs, &population))
+        } else {
+            "–".to_string()
+        };
+        println!("{name}: slope {:.3} (population {pop})", slope(&xs, &of(0)));
+    }
 }
 
 /// The experiment of the issue's acceptance: ε = 1, R = 4, n from 4000 to 64 000, 4 seeds × 4
@@ -114,16 +220,36 @@ fn table(
 fn localized_double_output_perturbation_against_clipped_gd_in_n() {
     let ns = [4000, 16_000, 64_000];
     let rows = table(&ns, 1.0, 4.0, 0.01, 4, 4);
-    let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
     for (lane, name) in ["localized", "clipped GD", "single stage"]
         .iter()
         .enumerate()
     {
-        let ys: Vec<f64> = rows.iter().map(|r| r[lane]).collect();
+        let ys: Vec<f64> = rows.iter().map(|r| r[lane][0]).collect();
         assert!(ys.iter().all(|y| y.is_finite()), "{name}: {ys:?}");
-        println!("{name}: slope {:.3}", slope(&xs, &ys));
     }
-    assert!(rows.iter().all(|r| r[0] < 6.0), "{rows:?}");
+    slopes(&ns, &rows);
+    assert!(rows.iter().all(|r| r[0][0] < 6.0), "{rows:?}");
+}
+
+/// Where nε is large enough for λ₁ to fall below the loss's curvature, the localized family's
+/// excess falls at Theorem 3.1's exponent: at ε = 100 (λ₁ = 0.076 at n = 4000, 0.019 at
+/// 64 000, against a curvature of at most 0.104), 2 seeds × 4 repeats: 0.0684, 0.0354, 0.0162,
+/// slope −0.52, within the acceptance's −1/2 ± 0.15. The clipped GD baseline (T = 50) sits at its
+/// optimisation floor 0.013 there and is not worse. ε = 100 is no meaningful privacy: this shows
+/// the rate, not a setting to use.
+#[test]
+#[ignore = "slope experiment, minutes in a debug build: see the module docs for the command"]
+fn localized_reaches_the_theorems_slope_where_n_epsilon_is_large() {
+    let ns = [4000, 16_000, 64_000];
+    let rows = table(&ns, 100.0, 4.0, 0.01, 2, 4);
+    slopes(&ns, &rows);
+    let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
+    let localized: Vec<f64> = rows.iter().map(|r| r[0][0]).collect();
+    let fitted = slope(&xs, &localized);
+    assert!(
+        (fitted + 0.5).abs() <= 0.15,
+        "{localized:?}: slope {fitted}"
+    );
 }
 
 /// A free exploration: HEAVY_EPS, HEAVY_RADIUS, HEAVY_NS (comma-separated) from the environment.
@@ -141,12 +267,53 @@ fn explore() {
     let repeats: usize = get("HEAVY_REPEATS", "4").parse().unwrap();
     let l2: f64 = get("HEAVY_L2", "0.01").parse().unwrap();
     let rows = table(&ns, epsilon, radius, l2, seeds, repeats);
-    let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
-    for (lane, name) in ["localized", "clipped GD", "single stage"]
-        .iter()
-        .enumerate()
-    {
-        let ys: Vec<f64> = rows.iter().map(|r| r[lane]).collect();
-        println!("{name}: slope {:.3}", slope(&xs, &ys));
+    slopes(&ns, &rows);
+}
+
+/// The single-stage variant's mean released excess empirical risk at n over `seeds` × 4 repeats
+/// (only that family runs), with the ridge λ declared or (None) its default.
+fn single_stage_at(n: usize, lambda: Option<f64>, seeds: u32) -> f64 {
+    let mut sums = vec![Sums::default(); 3];
+    for seed in 1..=seeds {
+        let config = RunConfig {
+            algorithm: AlgorithmKind::OutputPerturbationLipschitzExtension,
+            compare: Vec::new(),
+            lambda1: lambda,
+            ..config(n, 1.0, 4.0, 0.01, seed, 4)
+        };
+        run(config, &mut sums);
     }
+    mean(sums[0].empirical)
+}
+
+/// Issue 15 item 4: the single-stage variant's default ridge, now with the constants
+/// (`single_stage::calibrated_ridge`), lets its excess fall in n. With the digest's λ = (G_k
+/// (d/(nε))^(1/2) + G₂/√n)/D (0.0058 at n = 2000, 0.0015 at n = 32 000, declared here as the
+/// old default computed it) the draw's scale 3C/(λnε) is 7 at both against R = 4: every release
+/// lands on the boundary of W and the excess stays flat (measured: 0.309 and 0.296, against 0.101
+/// and 0.059 with the constants; the old default fails the first assertion). Fixed seeds; about
+/// two minutes in a debug build on a loaded machine.
+#[test]
+fn the_single_stage_ridge_with_the_constants_lets_the_excess_fall_in_n() {
+    let g = 0.5 * 3f64.sqrt();
+    let digest = |n: f64| (g * (2.0 / n).sqrt() + g / n.sqrt()) / 8.0;
+    let (small, large) = (2000, 32_000);
+    let now = [
+        single_stage_at(small, None, 2),
+        single_stage_at(large, None, 2),
+    ];
+    let old = [
+        single_stage_at(small, Some(digest(small as f64)), 1),
+        single_stage_at(large, Some(digest(large as f64)), 1),
+    ];
+    println!("single stage, calibrated λ: {now:?}; digest's λ: {old:?}");
+    // Falls: a 16-fold n at least a third off (the bound's n^(−1/4) gives half).
+    assert!(now[1] < 0.67 * now[0], "{now:?}");
+    // And well below where the digest's λ left it, at both n.
+    assert!(
+        now[0] < 0.5 * old[0] && now[1] < 0.5 * old[1],
+        "{now:?} vs {old:?}"
+    );
+    // The digest's λ is flat: its releases sit on the boundary whatever n.
+    assert!(old[1] > 0.8 * old[0], "{old:?}");
 }

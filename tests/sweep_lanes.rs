@@ -184,3 +184,97 @@ fn a_bad_request_is_an_error_at_the_panels_control() {
     assert!(page.summary(vec![Some(1.0)], vec![None, None]).is_err());
     assert!(page.point(2).is_err());
 }
+
+/// A sweep of a heavy-tail family (Lowy 2026) carries the reference curves digest 003 §6 asks for
+/// beside the family's own upper bound: Theorem 4.1's pure-DP lower bound (only where ε ≤ 1, its
+/// range) and the approximate-DP rate, each at the declared constants of its point; other sweeps
+/// carry none.
+#[test]
+fn a_heavy_tail_sweep_carries_the_pure_dp_lower_bound_and_the_approximate_dp_rate() {
+    use dp_playground::algo::heavy_tails::rates::{APPROXIMATE_LABEL, LOWER_LABEL};
+    use dp_playground::data::Tail;
+    let heavy = RunConfig {
+        n: 1000,
+        d: 2,
+        tail: Tail::ParetoRadial { alpha: 3.0 },
+        feature_scale: 0.5,
+        feature_bound: 1e3,
+        l2: 0.01,
+        moment_k: 2.0,
+        delta: 0.0,
+        epsilon: 0.5,
+        algorithm: AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        ..RunConfig::default()
+    };
+    let summary_of = |axis, values: &[f64], algorithms: &[&str]| {
+        let page = PageSweep::new(heavy.clone(), &request(axis, values, algorithms, 1.0)).unwrap();
+        // The references are computed from the configs alone: no lane needs to run.
+        page.summary(
+            vec![Some(0.1); page.lanes()],
+            vec![None; page.points().len()],
+        )
+        .unwrap()
+    };
+    // Declared closed forms (logistic: |φ′| ≤ 1; Pareto-radial α = 3 at scale 0.5): G₁ = 0.75,
+    // G₂ = G_k = 0.5·√3 (k = 2); D = 8; δ = 0.1 (a failure probability).
+    let (g1, g2, d, diameter, l) = (0.75, 0.5 * 3f64.sqrt(), 2.0, 8.0, 10f64.ln());
+    let lower = |n: f64, eps: f64| {
+        diameter * f64::min(g1, g2 * (l / n).sqrt() + g2 * ((d + l) / (n * eps)).sqrt())
+    };
+    let approximate =
+        |n: f64, eps: f64| g2 * diameter / n.sqrt() + g2 * diameter * (d.sqrt() / (n * eps)).sqrt();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b;
+
+    let ns = [1000.0, 4000.0, 16000.0];
+    let summary = summary_of(
+        Axis::N,
+        &ns,
+        &["localized_double_output_perturbation", "pure_clipped_gd"],
+    );
+    let labels: Vec<&str> = summary
+        .references
+        .iter()
+        .map(|r| r.label.as_str())
+        .collect();
+    assert_eq!(labels, [LOWER_LABEL, APPROXIMATE_LABEL]);
+    for (r, f) in summary
+        .references
+        .iter()
+        .zip([&lower as &dyn Fn(f64, f64) -> f64, &approximate])
+    {
+        assert_eq!(r.x, ns, "{}", r.label);
+        for (&n, &y) in ns.iter().zip(&r.y) {
+            assert!(
+                close(y, f(n, 0.5)),
+                "{} at n = {n}: {y} vs {}",
+                r.label,
+                f(n, 0.5)
+            );
+        }
+        // Both fall in n; pure DP's lower bound stays above the (ε, δ) rate (d against √d).
+        assert!(r.y.windows(2).all(|w| w[1] < w[0]), "{r:?}");
+    }
+    let (lo, approx) = (&summary.references[0].y, &summary.references[1].y);
+    assert!(
+        lo.iter().zip(approx).all(|(a, b)| a > b),
+        "{lo:?} vs {approx:?}"
+    );
+
+    // Against ε: the lower bound only where ε ≤ 1 (Theorem 4.1's range), the rate everywhere.
+    let summary = summary_of(Axis::Epsilon, &[0.25, 1.0, 4.0], &["pure_clipped_gd"]);
+    assert_eq!(summary.references[0].x, [0.25, 1.0]);
+    assert!(close(summary.references[0].y[1], lower(1000.0, 1.0)));
+    assert_eq!(summary.references[1].x, [0.25, 1.0, 4.0]);
+    assert!(close(summary.references[1].y[2], approximate(1000.0, 4.0)));
+
+    // No heavy-tail family, no reference curves.
+    let page = PageSweep::new(
+        base(),
+        &request(Axis::N, &[100.0, 400.0], &["output_perturbation"], 1.0),
+    )
+    .unwrap();
+    let summary = page
+        .summary(vec![Some(0.1); page.lanes()], vec![None; 2])
+        .unwrap();
+    assert!(summary.references.is_empty());
+}

@@ -31,6 +31,21 @@ fn same_bits_as_native() {
     );
 }
 
+/// Each heavy-tail family (Lowy 2026) gives the native bits of its seeded run in the browser
+/// (tests/determinism.rs checks the same file natively).
+#[wasm_bindgen_test]
+fn heavy_tail_runs_give_the_native_bits() {
+    let now = common::heavy_fingerprints();
+    for (name, _) in common::HEAVY_FAMILIES {
+        assert_eq!(
+            common::heavy_section(&now, name),
+            common::heavy_section(common::HEAVY_GOLDEN_RUNS, name),
+            "{name}"
+        );
+    }
+    assert_eq!(now, common::HEAVY_GOLDEN_RUNS);
+}
+
 /// The first lane of a slice (a single-algorithm, single-repeat run has only it).
 fn lane0(slice: &JsValue) -> JsValue {
     js_sys::Array::from(&get(slice, "lanes")).get(0)

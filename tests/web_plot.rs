@@ -1090,3 +1090,34 @@ fn hostile_specs_are_errors_not_panics() {
         assert!(ink_of(kind, full(kind)) > 1000, "{kind} no longer draws");
     }
 }
+
+#[wasm_bindgen_test]
+fn reference_bounds_are_drawn_dotted_grey_with_their_legend() {
+    // A heavy-tail sweep's plot (www/sweep.js) carries Lowy 2026's lower bound as a reference.
+    let with_reference = |refs: &str| {
+        js(&format!(
+            r#"{{"series":[{}],"references":[{refs}]}}"#,
+            series("localized", 0, false, None)
+        ))
+    };
+    let reference = r#"{"label":"pure-DP lower bound (Lowy 2026, Thm 4.1), up to constants","x":[1,100],"y":[0.5,0.05]}"#;
+    let svg = plot_svg("excess", with_reference(reference), 480, 320).unwrap();
+    let bare = plot_svg("excess", with_reference(""), 480, 320).unwrap();
+    assert!(
+        svg.contains("pure-DP lower bound (Lowy 2026, Thm 4.1)"),
+        "no legend"
+    );
+    // Grey RGB(110, 110, 110), only where a reference is drawn.
+    assert!(svg.contains("#6E6E6E") && !bare.contains("#6E6E6E"));
+    // On a canvas it adds ink in the plot's lower half (the legend sits at the top).
+    let c = canvas(480, 320);
+    draw_plot("excess", c.clone(), with_reference("")).unwrap();
+    let without = inked_rows(&c, 160, 320);
+    draw_plot("excess", c.clone(), with_reference(reference)).unwrap();
+    assert!(inked_rows(&c, 160, 320) > without + 100);
+    // A reference whose x and y differ in length is refused, naming it.
+    let bad = r#"{"label":"x","x":[1,2],"y":[1]}"#;
+    let err = draw_plot("excess", canvas(480, 320), with_reference(bad)).unwrap_err();
+    let field = get(&err, "field").as_string().unwrap_or_default();
+    assert!(field.contains("references[0]"), "{field}");
+}

@@ -361,6 +361,9 @@ export class SweepPanel {
     });
     return {
       series,
+      // Bounds no swept algorithm attains (a heavy-tail family's pure-DP lower bound and the
+      // (ε, δ)-DP rate), computed in Rust from the declared constants; drawn dotted.
+      references: summary.references ?? [],
       title: `released ${metric} against ${axis === 'epsilon' ? 'ε' : 'n'} (non-private)`,
       xLabel: axis === 'epsilon' ? 'privacy ε' : 'records n',
       yLabel: problem === 'saddle' ? 'duality gap' : 'F(w) − F*',

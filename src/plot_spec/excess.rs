@@ -36,6 +36,18 @@ pub struct Series {
     pub theory_label: String,
 }
 
+/// A bound no plotted algorithm attains (a lower bound, another model's rate), drawn dotted grey
+/// with its legend: a sweep of a heavy-tail family draws Lowy 2026's.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Reference {
+    /// Legend text: which bound, from which paper.
+    pub label: String,
+    /// Abscissae (the swept axis's values).
+    pub x: Floats,
+    /// The bound at `x`.
+    pub y: Floats,
+}
+
 /// The excess-risk plot.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -58,6 +70,9 @@ pub struct ExcessSpec {
     /// Pinned runs' curves (their theory is not drawn), faded; the axes hold them too.
     #[serde(default)]
     pub pinned: Vec<Series>,
+    /// Reference bounds drawn dotted (none on a run's plot).
+    #[serde(default)]
+    pub references: Vec<Reference>,
 }
 
 fn default_x_label() -> String {
@@ -101,6 +116,9 @@ impl ExcessSpec {
                 check_same_len(&f("hi"), &s.hi, "x", &s.x)?;
             }
             check_same_len(&f("theoryY"), &s.theory_y, "theoryX", &s.theory_x)?;
+        }
+        for (i, r) in self.references.iter().enumerate() {
+            check_same_len(&format!("excess.references[{i}].y"), &r.y, "x", &r.x)?;
         }
         Ok(())
     }

@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::algo::heavy_tails::rates::{ReferenceCurve, sweep_references};
 use crate::config::{AlgorithmKind, DataSource, RunConfig};
 use crate::error::{Error, Result};
 
@@ -271,6 +272,13 @@ impl PageSweep {
             theory_slopes: theory.slopes.iter().filter(|s| keep(s)).cloned().collect(),
             csv: summary.points_csv(),
             lanes_csv: summary.lanes_csv(),
+            references: sweep_references(self.points.iter().map(|p| {
+                let x = match self.axis {
+                    Axis::Epsilon => p.epsilon,
+                    Axis::N => p.n as f64,
+                };
+                (x, p.config())
+            })),
         })
     }
 }
@@ -316,4 +324,7 @@ pub struct PageSummary {
     pub csv: String,
     /// [`Summary::lanes_csv`]: one row per lane, exact values.
     pub lanes_csv: String,
+    /// Bounds no swept algorithm attains, drawn dotted: for a heavy-tail family, Lowy 2026's
+    /// pure-DP lower bound and the approximate-DP rate ([`crate::algo::heavy_tails::rates`]).
+    pub references: Vec<ReferenceCurve>,
 }

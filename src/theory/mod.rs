@@ -7,8 +7,11 @@
 //! - [`gradient_perturbation`]: seed 002's DP-GD (PL and non-convex), DP-SVRG, DP-SVRG++ and
 //!   DP-AccMD bounds, with the digest's corrected step-size conditions, and the objective
 //!   perturbation baseline's (Chaudhuri et al. 2011).
+//! - [`heavy_tails`]: seed 003's pure-DP upper and lower bounds and the approximate-DP rate
+//!   (Lowy 2026), for the sweep's curves against n and ε.
 
 pub mod byoa;
 pub mod curve;
 pub mod gradient_perturbation;
+pub mod heavy_tails;
 pub mod output_perturbation;

@@ -104,7 +104,7 @@ impl WasmSweepPlan {
 
     /// The summary: `lanes` is every lane's metric (point-major, `null` where unscored),
     /// `bounds` each point's theory bound (or `null`): `{ rows, bounds, slopes, theorySlopes,
-    /// csv, lanesCsv }`.
+    /// csv, lanesCsv, references }` (references: `[{ label, x, y }]`, dotted).
     pub fn summary(&self, lanes: JsValue, bounds: JsValue) -> Result<JsValue, JsValue> {
         let read = |v: JsValue, what: &str| {
             serde_wasm_bindgen::from_value::<Vec<Option<f64>>>(v)

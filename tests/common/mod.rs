@@ -2,6 +2,7 @@
 //! held to the same reference values and the same golden bits. Each test binary uses a part.
 #![allow(dead_code, unused_imports)]
 
+mod heavy;
 mod paper_names;
 mod privacy;
 mod reference;
@@ -9,6 +10,10 @@ mod run;
 mod slope;
 mod wording;
 
+pub use heavy::{
+    HEAVY_FAMILIES, HEAVY_GOLDEN_RUNS, heavy_config, heavy_fingerprint, heavy_fingerprints,
+    heavy_section,
+};
 pub use paper_names::names_an_internal_number;
 pub use privacy::*;
 pub use reference::{check_reference, reference_data};

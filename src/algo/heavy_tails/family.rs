@@ -5,8 +5,9 @@
 
 use super::clipped_gd::{ClippedGdPlan, PureClippedGd};
 use super::extension::{declared_moment, derivative_bounds, threshold};
-use super::localized::{Declared, LocalizedPlan, PopLocalize, base_lambda, schedule};
-use super::single_stage::{SingleStage, SingleStagePlan, check_records};
+use super::localized::{Declared, LocalizedPlan, PopLocalize, schedule};
+use super::rates::log_inv_delta;
+use super::single_stage::{SingleStage, SingleStagePlan, calibrated_ridge, check_records};
 use crate::algo::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse,
     replace_one_only, setting,
@@ -20,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::rng::DpRng;
 use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
+use crate::theory::heavy_tails::{Rates, pure_upper};
 
 /// The needs both families share: the ℓ2 ball W (its diameter D enters λ₁, its projection is
 /// exact), a smooth loss with a bounded derivative (certified solves of the extension), plain ERM
@@ -239,17 +241,25 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
 }
 
 impl Plan for LocalizedFamilyPlan {
-    /// Theorem 3.1's bound with the constants and log(1/δ) set to 1 ("up to constants").
+    /// Theorem 3.1's bound with the constants set to 1, at the failure probability δ = 0.1 the
+    /// sweep's lower bound is drawn at ([`super::rates`]).
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
         let declared = &self.plan.declared;
-        let (n, d) = (declared.n as f64, declared.d as f64);
-        let bound = declared.moment_k
-            * declared.diameter
-            * libm::pow(d / (n * declared.epsilon), 1.0 - 1.0 / declared.k)
-            + declared.moment_2 * declared.diameter / n.sqrt();
+        let rates = Rates {
+            n: declared.n as f64,
+            d: declared.d as f64,
+            epsilon: declared.epsilon,
+            k: declared.k,
+            // G₁ ≤ G₂; the upper bound does not read it.
+            g1: declared.moment_2,
+            g2: declared.moment_2,
+            gk: declared.moment_k,
+            diameter: declared.diameter,
+            log_inv_delta: log_inv_delta(),
+        };
         Curve::flat(
-            bound,
-            "Lowy 2026, Theorem 3.1, up to constants: G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n",
+            pure_upper(&rates),
+            "Lowy 2026, Theorem 3.1, with probability ≥ 0.9, up to constants: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)",
         )
     }
 
@@ -389,7 +399,7 @@ pub static FAMILY_SINGLE_STAGE: Family = Family {
         setting(
             Control::Lambda1,
             "ridge λ",
-            "empty: (G_k (d/(nε))^(1−1/k) + G₂/√n)/D, whose bias λD²/2 is of the rate's order",
+            "empty: √(2G₂·a)/R, the ridge that balances its bias λR²/2 against the noise, certificate, clipping bias and sampling error a/λ (the proofs' constants)",
         ),
     ],
     needs: NEEDS,
@@ -424,18 +434,16 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
         )
     });
     let lambda = config.lambda1.unwrap_or_else(|| {
-        base_lambda(&Declared {
-            n: config.n,
-            d: config.d,
-            epsilon: config.epsilon,
-            k: config.moment_k,
+        calibrated_ridge(
+            config.n,
+            config.d,
+            config.epsilon,
+            config.moment_k,
             moment_k,
             moment_2,
-            diameter,
-            repetitions: 1,
-            clip: None,
-            lambda1: None,
-        })
+            declared.radius(),
+            clip,
+        )
     });
     let plan = SingleStagePlan {
         epsilon: config.epsilon,
@@ -635,23 +643,6 @@ mod tests {
         assert_eq!(at(add_remove).as_deref(), Some("relation"));
     }
 
-    /// The digest's λ₁ for `config`.
-    fn lambda_of(config: &RunConfig) -> f64 {
-        let (moment_k, moment_2) = moments(config).unwrap();
-        super::super::localized::base_lambda(&Declared {
-            n: config.n,
-            d: config.d,
-            epsilon: config.epsilon,
-            k: config.moment_k,
-            moment_k,
-            moment_2,
-            diameter: 2.0 * config.radius,
-            repetitions: config.repetitions,
-            clip: None,
-            lambda1: None,
-        })
-    }
-
     #[test]
     fn single_stage_output_perturbation_on_the_extension_releases_at_pure_epsilon() {
         let config = heavy(AlgorithmKind::OutputPerturbationLipschitzExtension);
@@ -659,7 +650,10 @@ mod tests {
         // Δ = 2C/(λn) + 2·C/(2λn) = 3C/(λn), β = Δ/ε, C = G_2 (nε/d)^(1/2).
         let c = 0.5 * 3f64.sqrt() * (4000.0f64 / 2.0).sqrt();
         assert!((preview.lipschitz - c).abs() < 1e-9 * c);
-        let lambda = lambda_of(&config);
+        // λ = √(2G₂·a)/R with the proofs' constants (single_stage::calibrated_ridge), from an
+        // independent Python transcription: a = 3·√6·C/n + C/(2n) + G₂²/C + 2G₂/√n = 0.122744,
+        // λ = 0.115271 (28 times the digest's λ, which left the constants out).
+        let lambda = 0.115_270_880_678_759_54;
         let delta = 3.0 * c / (lambda * 4000.0);
         assert!(
             (preview.sensitivity - delta).abs() < 1e-12 * delta,

@@ -14,6 +14,7 @@ pub mod explorer;
 pub mod extension;
 pub mod family;
 pub mod localized;
+pub mod rates;
 pub mod single_stage;
 pub mod subgradient;
 

@@ -63,7 +63,20 @@ fn ranges(series: &[Series]) -> Bounds {
 /// computed alike), so the next run is not rescaled alone.
 pub(super) fn axes(spec: &ExcessSpec) -> Bounds {
     let pinned = (!spec.pinned.is_empty()).then(|| ranges(&spec.pinned));
-    ranges(&spec.series).hold(pinned)
+    // Reference bounds count as theory curves (clamped alike above the data).
+    let references = spec.references.iter().map(|r| Series {
+        label: r.label.clone(),
+        color: 0,
+        x: Floats(Vec::new()),
+        mean: Floats(Vec::new()),
+        lo: Floats(Vec::new()),
+        hi: Floats(Vec::new()),
+        theory_x: r.x.clone(),
+        theory_y: r.y.clone(),
+        theory_label: String::new(),
+    });
+    let all: Vec<Series> = spec.series.iter().cloned().chain(references).collect();
+    ranges(&all).hold(pinned)
 }
 
 pub(super) fn draw<DB: DrawingBackend>(
@@ -137,6 +150,21 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
     }
     let mut labelled = false;
+    // Reference bounds (no algorithm's): dotted grey, under the algorithms' curves.
+    for r in &spec.references {
+        let grey = RGBColor(110, 110, 110);
+        let line = clip_polyline_loglog(r.x.iter().copied().zip(r.y.iter().copied()), b);
+        for (k, piece) in line.into_iter().enumerate() {
+            let series =
+                chart.draw_series(DashedLineSeries::new(piece, 2, 4, grey.stroke_width(2)))?;
+            if k == 0 {
+                labelled = true;
+                series.label(r.label.clone()).legend(move |(x, y)| {
+                    DashedPathElement::new(vec![(x, y), (x + 20, y)], 2, 3, grey.stroke_width(2))
+                });
+            }
+        }
+    }
     for s in &spec.series {
         let c = color(s.color);
         let theory = clip_polyline_loglog(
