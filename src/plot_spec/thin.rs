@@ -35,7 +35,7 @@ impl Thinned {
             return;
         }
         self.last.clear();
-        if self.seen.is_multiple_of(self.stride) {
+        if self.seen % self.stride == 0 {
             self.rows.extend_from_slice(row);
             if self.rows.len() / self.width.max(1) > self.max {
                 self.halve();

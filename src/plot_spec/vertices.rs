@@ -22,6 +22,11 @@ pub struct VerticesSpec {
     pub dense_y: Floats,
 }
 
+/// Whether `v` numbers one of `d` strategies (0-based).
+fn is_strategy(v: f64, d: usize) -> bool {
+    v.fract() == 0.0 && (0.0..d as f64).contains(&v)
+}
+
 impl VerticesSpec {
     /// Checks the spec: a pair of draws per step, each a strategy of its player (when the
     /// dense iterate says how many there are), the dense iterates finite weights.
@@ -59,7 +64,7 @@ impl VerticesSpec {
                 .iter()
                 .skip(player)
                 .step_by(2)
-                .find(|v| !v.is_nan() && !(v.fract() == 0.0 && (0.0..d as f64).contains(*v)));
+                .find(|v| !(v.is_nan() || is_strategy(**v, d)));
             if let Some(v) = bad {
                 return Err(Error::invalid(
                     "vertices.draws",
