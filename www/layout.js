@@ -10,6 +10,7 @@ const TAB_NAMES = {
   'excess-plot': 'risk',
   'path-plot': 'parameters',
   'players-plot': 'players',
+  'vertices-plot': 'vertices',
   'noise-plot': 'noise',
   'privacy-plot': 'privacy',
   'features-plot': 'data',

@@ -3,6 +3,7 @@
 // backend for the SVG export); this file only turns the history into their plain specs.
 
 import { drawPlot } from './pkg/dp_playground.js';
+import { appendViews, emptyViews, ternaryFields, verticesSpec } from './saddle_views.js';
 
 /** Most points per series handed to the plotter: more cannot be seen and only costs frame time. */
 const MAX_POINTS = 2000;
@@ -42,6 +43,8 @@ class Lane {
     this.diagnostics = {};
     /** A game's players { x, y } where the run last stood (the curator's view), non-private. */
     this.players = null;
+    /** A game's views (ternary path, vertex draws, dense iterate, phases, stop): saddle_views.js. */
+    this.views = emptyViews();
   }
 
   append(batch) {
@@ -54,6 +57,7 @@ class Lane {
     if (batch.release) this.release = batch.release;
     if (Object.keys(batch.diagnostics ?? {}).length) this.diagnostics = batch.diagnostics;
     if (batch.players) this.players = batch.players;
+    appendViews(this.views, batch.views);
   }
 }
 
@@ -207,8 +211,11 @@ const SPECS = {
       releaseY: release?.y ?? [],
       equilibriumX: equilibrium?.x ?? [],
       equilibriumY: equilibrium?.y ?? [],
+      // Both players of three strategies: ternary plots with their paths.
+      ...ternaryFields(history),
     };
   },
+  vertices: (history) => verticesSpec(history),
   features: (history) => ({
     norms: history.info.featureNorms,
     threshold: JSON.parse(history.info.config).feature_bound,
@@ -232,7 +239,7 @@ const FRAME_MS = 1000 / 60;
  */
 export class Plotter {
   constructor(canvases, onError) {
-    this.canvases = canvases; // { excess, path, noise, privacy, features, players }
+    this.canvases = canvases; // { excess, path, noise, privacy, features, players, vertices }
     this.onError = onError;
     this.history = null;
     this.dirty = new Set();

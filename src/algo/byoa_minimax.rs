@@ -71,7 +71,7 @@ use super::family::{
     replace_one_only, setting,
 };
 use super::registry::Planned;
-use super::run::{Diagnostic, Point, Run, Step};
+use super::run::{Diagnostic, PhaseRow, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
@@ -1125,6 +1125,57 @@ impl Run for MinimaxOutputPerturbation {
             named("certificate_threshold", TAU * TAU * p.target),
             named("safeguard", if safeguard { 1.0 } else { 0.0 }),
         ]
+    }
+
+    fn phases(&self) -> Vec<PhaseRow> {
+        self.schedule
+            .phases
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let (gradients, state) = match self.logs.get(i) {
+                    Some(log) if log.safeguard => {
+                        (log.record_evals, "released by the GDA safeguard")
+                    }
+                    Some(log) => (log.record_evals, "released"),
+                    None if i == self.index && self.aborted => (0, "aborted"),
+                    None if i == self.index => (
+                        self.run.as_ref().map_or(0, |r| r.record_evals()),
+                        if self.t == 0 { "waiting" } else { "running" },
+                    ),
+                    None => (0, "waiting"),
+                };
+                phase_row(p, gradients as f64, state)
+            })
+            .collect()
+    }
+}
+
+/// A phase's row of the timeline: its fixed schedule, with the gradients used and its state.
+fn phase_row(p: &MinimaxPhase, gradients: f64, state: &'static str) -> PhaseRow {
+    // W = wₓ‖Δx‖² + wᵧ‖Δy‖² ≤ T bounds the released block's distance by √(T/w).
+    let radius = |w: f64| {
+        if w > 0.0 {
+            (p.target / w).sqrt()
+        } else {
+            f64::INFINITY
+        }
+    };
+    let (sigma, releases, target_radius) = match p.releases {
+        Releases::Both => (p.sigma_x, "x, y", radius(p.weight_x)),
+        Releases::X => (p.sigma_x, "x", radius(p.weight_x)),
+        Releases::Y => (p.sigma_y, "y", radius(p.weight_y)),
+    };
+    PhaseRow {
+        algorithm: p.algorithm,
+        k: p.k,
+        records: p.records,
+        mu_k: p.mu_k,
+        sigma,
+        releases,
+        target_radius,
+        gradients,
+        state,
     }
 }
 

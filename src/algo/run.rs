@@ -77,6 +77,62 @@ pub trait Run: Send {
     fn grad_evals(&self) -> f64;
     /// Named diagnostics where the run stands (empty for most). **Non-private**.
     fn diagnostics(&self) -> Vec<Diagnostic>;
+    /// A vertex-sampling run's two views of where it stands (`None` for every other run): see
+    /// [`VertexView`].
+    fn vertex_view(&self) -> Option<VertexView<'_>> {
+        None
+    }
+    /// A phased run's timeline, one row per phase of its schedule (empty for unphased runs):
+    /// see [`PhaseRow`].
+    fn phases(&self) -> Vec<PhaseRow> {
+        Vec::new()
+    }
+    /// Why the run ended before its planned steps, once it has (a budget, a privacy filter), as
+    /// a sentence; `None` while it runs and for runs of a fixed length.
+    fn stopped(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A vertex-sampling run (González, Guzmán & Paquette 2024) seen two ways: the vertices it drew
+/// for its output, which the guarantee covers (each draw is an exponential-mechanism release
+/// counted in ε: what an outsider may see), and the dense iterate they are drawn from (the
+/// curator's view, **non-private**).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VertexView<'a> {
+    /// The dense iterate x^t (**non-private**).
+    pub dense_x: &'a [f64],
+    /// The dense iterate y^t (**non-private**).
+    pub dense_y: &'a [f64],
+    /// The output vertices (x's, y's) the last step drew; `None` before the first step.
+    pub last_draw: Option<(usize, usize)>,
+}
+
+/// One phase of a phased run's schedule (Zhang, Thekumparampil, Oh & He 2022, Algorithms 3–5).
+/// Everything but `gradients` and `state` is fixed by the configuration before the data are read
+/// (public); those two depend on the data (**non-private**).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseRow {
+    /// The paper's algorithm number (3, 4 or 5).
+    pub algorithm: u8,
+    /// k = 1..K within its algorithm.
+    pub k: usize,
+    /// n̄: the records of the phase's chunk.
+    pub records: usize,
+    /// μ_k, the phase's regularisation.
+    pub mu_k: f64,
+    /// σ_k of the phase's release (x's, or y's for Algorithm 5).
+    pub sigma: f64,
+    /// Which block the phase releases: "x", "y" or "x, y".
+    pub releases: &'static str,
+    /// The certified radius the solver must reach before the release: the distance to the
+    /// phase's saddle point, in the released block's ℓ2 norm, that its target allows.
+    pub target_radius: f64,
+    /// Record gradient evaluations the phase has used so far (0 before it starts).
+    /// **Non-private**.
+    pub gradients: f64,
+    /// "waiting", "running", "released" or "released by the GDA safeguard". **Non-private**.
+    pub state: &'static str,
 }
 
 /// The objective a minimisation algorithm steps on.

@@ -25,6 +25,9 @@ pub mod path;
 pub mod pinned;
 pub mod players;
 pub mod privacy;
+pub mod ternary;
+pub mod thin;
+pub mod vertices;
 
 use serde::Deserializer;
 use serde::de::DeserializeOwned;
@@ -37,6 +40,7 @@ use noise::NoiseSpec;
 use path::PathSpec;
 use players::PlayersSpec;
 use privacy::PrivacySpec;
+use vertices::VerticesSpec;
 
 /// The colours a series' `color` can index (the drawing's palette has this many).
 pub const PALETTE_SIZE: usize = 4;
@@ -67,7 +71,9 @@ pub fn check_size(width: u32, height: u32) -> Result<()> {
 }
 
 /// The plot kinds, as `drawPlot` and `plotSvg` name them.
-pub const KINDS: [&str; 6] = ["excess", "path", "noise", "privacy", "features", "players"];
+pub const KINDS: [&str; 7] = [
+    "excess", "path", "noise", "privacy", "features", "players", "vertices",
+];
 
 /// A parsed and checked spec of one of the plot kinds.
 #[derive(Debug, Clone)]
@@ -78,6 +84,7 @@ pub enum Spec {
     Privacy(PrivacySpec),
     Features(FeaturesSpec),
     Players(PlayersSpec),
+    Vertices(VerticesSpec),
 }
 
 impl Spec {
@@ -91,10 +98,11 @@ impl Spec {
             "privacy" => Spec::Privacy(read(kind, spec)?),
             "features" => Spec::Features(read(kind, spec)?),
             "players" => Spec::Players(read(kind, spec)?),
+            "vertices" => Spec::Vertices(read(kind, spec)?),
             other => {
                 return Err(Error::invalid(
                     "kind",
-                    "one of excess, path, noise, privacy, features, players",
+                    "one of excess, path, noise, privacy, features, players, vertices",
                     format!("{other:?}"),
                 ));
             }
@@ -106,6 +114,7 @@ impl Spec {
             Spec::Privacy(s) => s.check()?,
             Spec::Features(s) => s.check()?,
             Spec::Players(s) => s.check()?,
+            Spec::Vertices(s) => s.check()?,
         }
         Ok(spec)
     }

@@ -31,6 +31,16 @@ pub struct PlayersSpec {
     /// Pinned games' releases, drawn as faded ticks.
     #[serde(default)]
     pub pinned: Vec<super::pinned::PinnedPlayers>,
+    /// Whether both players are simplices of three strategies, drawn as ternary plots
+    /// ([`super::ternary`]) rather than bars.
+    #[serde(default)]
+    pub ternary: bool,
+    /// x's path for the ternary plot: points (x₁, x₂, x₃) one after another.
+    #[serde(default)]
+    pub path_x: Floats,
+    /// y's path for the ternary plot.
+    #[serde(default)]
+    pub path_y: Floats,
 }
 
 /// One player's bars, checked: every non-empty array of the player has the same length.
@@ -43,6 +53,8 @@ pub struct Player<'a> {
     pub release: &'a [f64],
     /// The equilibrium (empty when unknown).
     pub equilibrium: &'a [f64],
+    /// The ternary plot's path (points of three, one after another; empty for bars).
+    pub path: &'a [f64],
 }
 
 impl PlayersSpec {
@@ -54,12 +66,14 @@ impl PlayersSpec {
                 now: &self.x,
                 release: &self.release_x,
                 equilibrium: &self.equilibrium_x,
+                path: &self.path_x,
             },
             Player {
                 name: "y (maximising player)",
                 now: &self.y,
                 release: &self.release_y,
                 equilibrium: &self.equilibrium_y,
+                path: &self.path_y,
             },
         ]
     }
@@ -107,6 +121,7 @@ impl PlayersSpec {
                 return Err(Error::invalid(field, "finite coordinates", v));
             }
         }
+        self.check_ternary(&arrays)?;
         // Within a player, every array that is drawn has the player's length.
         for player in arrays.chunks(3) {
             let len = player.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
@@ -121,5 +136,70 @@ impl PlayersSpec {
             }
         }
         Ok(())
+    }
+
+    /// A ternary plot draws three strategies per player and a path of whole points.
+    fn check_ternary(&self, arrays: &[(&str, &Floats)]) -> Result<(), Error> {
+        for (field, path) in [
+            ("players.pathX", &self.path_x),
+            ("players.pathY", &self.path_y),
+        ] {
+            if path.len() % 3 != 0 {
+                return Err(Error::invalid(
+                    field,
+                    "points of three strategies (p₁, p₂, p₃, p₁, …)",
+                    path.len(),
+                ));
+            }
+            if path.iter().any(|v| v.is_infinite()) {
+                return Err(Error::invalid(
+                    field,
+                    "finite weights (NaN breaks the path)",
+                    "±∞",
+                ));
+            }
+        }
+        if !self.ternary {
+            return Ok(());
+        }
+        match arrays.iter().find(|(_, v)| !v.is_empty() && v.len() != 3) {
+            Some((field, v)) => Err(Error::invalid(
+                *field,
+                "three strategies (a ternary plot; leave `ternary` off for bars)",
+                v.len(),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Spec;
+    use serde_json::json;
+
+    fn field(spec: serde_json::Value) -> Option<String> {
+        Spec::parse("players", spec)
+            .err()
+            .and_then(|e| e.field().map(str::to_string))
+    }
+
+    #[test]
+    fn a_ternary_spec_takes_three_strategies_and_whole_points() {
+        let third = 1.0 / 3.0;
+        let ok = json!({"x": [0.2, 0.3, 0.5], "y": [third, third, third], "ternary": true,
+            "pathX": [third, third, third, 0.2, 0.3, 0.5], "pathY": [], "releaseX": [0.1, 0.1, 0.8]});
+        assert!(Spec::parse("players", ok).is_ok());
+        let four = json!({"x": [0.25, 0.25, 0.25, 0.25], "y": [0.5, 0.5, 0.0], "ternary": true});
+        assert_eq!(field(four).as_deref(), Some("players.x"));
+        // The same four strategies as bars are fine.
+        let bars = json!({"x": [0.25, 0.25, 0.25, 0.25], "y": [0.5, 0.5]});
+        assert!(Spec::parse("players", bars).is_ok());
+        let partial = json!({"x": [0.2, 0.3, 0.5], "y": [], "ternary": true, "pathX": [0.2, 0.3]});
+        assert_eq!(field(partial).as_deref(), Some("players.pathX"));
+        // A path may come before the point where the run stands (the page draws before a
+        // batch's players arrive).
+        let early = json!({"x": [], "y": [], "ternary": true, "pathY": [0.2, 0.3, 0.5]});
+        assert!(Spec::parse("players", early).is_ok());
     }
 }

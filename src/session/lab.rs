@@ -120,6 +120,12 @@ impl Lab {
         &self.theories
     }
 
+    /// The main algorithm's first lane's game views before it steps (its phase schedule, its
+    /// dense start; no rows), or `None` for a minimisation: what the page shows before Play.
+    pub fn game_views(&self) -> Option<super::game_views::GameViews> {
+        self.lanes.first()?.session.game_views()
+    }
+
     /// (lanes released, lanes in all).
     pub fn progress(&self) -> (usize, usize) {
         let done = self.lanes.iter().filter(|l| l.session.is_done()).count();

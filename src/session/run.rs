@@ -17,6 +17,7 @@ use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream};
 use crate::theory::curve::Curve;
 
+use super::game_views::{GameViews, ViewRecorder};
 use super::prepare::Preview;
 use super::problem::{Posed, Problem};
 
@@ -98,6 +99,9 @@ pub struct Batch {
     /// A game's players where the run stood at the end of the slice (the curator's dense view of
     /// both mixed strategies, not the release). **Non-private**. `None` for a minimisation.
     pub players: Option<Players>,
+    /// What the slice adds to a game's views (ternary path, vertex draws beside the dense
+    /// iterate, phase timeline, why the run stopped); `None` for a minimisation.
+    pub views: Option<GameViews>,
     /// Whether the run has released: no later slice adds to it.
     pub done: bool,
 }
@@ -325,6 +329,7 @@ impl Session {
     /// the run is done, so a slice that made no progress would spin forever.
     pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
         let mut batch = Batch::default();
+        let mut views = ViewRecorder::new(&self.problem, self.run.as_ref());
         for _ in 0..max_steps.max(1) {
             match self.run.point() {
                 Point::Min(w) => self.before.0.copy_from_slice(w),
@@ -347,6 +352,10 @@ impl Session {
                 excess,
                 self.problem.plane().project(&self.before.0),
             );
+            if let Some(views) = &mut views {
+                let draw = self.run.vertex_view().and_then(|v| v.last_draw);
+                views.record(report.t as f64, (&self.before.0, &self.before.1), draw);
+            }
             if !keep_going() {
                 break;
             }
@@ -370,6 +379,9 @@ impl Session {
                 epsilon_spent: self.run.guarantee().epsilon,
             };
             batch.push(&final_report, excess, plane);
+            if let (Some(views), Some(y)) = (&mut views, &y) {
+                views.record(final_report.t as f64, (&w, y), None);
+            }
             let population = self
                 .problem()
                 .and_then(|p| p.population.as_ref())
@@ -392,8 +404,15 @@ impl Session {
                 y: y.to_vec(),
             });
         }
+        batch.views = views.map(|v| v.finish(self.run.as_ref()));
         batch.done = self.released;
         batch
+    }
+
+    /// The game views where the run stands, without per-step rows (see [`GameViews`]); `None`
+    /// for a minimisation.
+    pub fn game_views(&self) -> Option<GameViews> {
+        ViewRecorder::new(&self.problem, self.run.as_ref()).map(|v| v.finish(self.run.as_ref()))
     }
 
     /// F on a res × res grid over the parameter view, row by row from the bottom (see

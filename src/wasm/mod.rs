@@ -385,6 +385,12 @@ impl WasmSession {
         }
         let (_, lanes) = self.inner.progress();
         set(&obj, "lanes", &JsValue::from_f64(lanes as f64));
+        // The saddle views before Play (a phased run's schedule, whether it samples vertices).
+        let views = match self.inner.game_views() {
+            Some(v) => to_js(&v)?,
+            None => JsValue::NULL,
+        };
+        set(&obj, "views", &views);
         Ok(obj.into())
     }
 
@@ -497,6 +503,13 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
         None => JsValue::NULL,
     };
     set(&obj, "players", &players);
+    // A game's views (ternary path, vertex draws, dense iterate, phases, why it stopped), else
+    // null: see `session::game_views`.
+    let views = match &batch.views {
+        Some(v) => to_js(v)?,
+        None => JsValue::NULL,
+    };
+    set(&obj, "views", &views);
     set(&obj, "done", &JsValue::from_bool(batch.done));
     Ok(obj.into())
 }

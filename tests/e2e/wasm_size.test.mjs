@@ -17,11 +17,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * 2× or 3×, the context line inside an exported figure, the text boxes the export test checks),
  * which took it to 705,751; raised a third time when pinned runs (their plot layers, spreadOf),
  * Lowy & Razaviyayn's Algorithm 8, the tiled Newton and blocked logistic passes and the noise
- * draw landed together at 734,394 (not attributed one by one), plus the same small room; raised by
- * 8,000 for the heavy-tail panel (issue 15 item 4: its readouts, explorer and ledger, 746,160). A ratchet, not a goal: issue 17 asks for 300 KB; README "Speed in the
- * tab" says what takes the space and what was tried.
+ * draw landed together at 734,394 (not attributed one by one), plus the same small room; raised a
+ * fourth time when issue 15's heavy-tail panel (its readouts, explorer and ledger: 746,160 on its
+ * branch alone, +11,766) and issue 14's saddle views (the ternary plot, the vertex view, the phase
+ * timeline's rows crossing to the page: 747,426 alone, +13,032) landed with Algorithm 4 and the
+ * heavy-tail rates, measured together at MERGED, plus the same small room. A ratchet, not a goal:
+ * issue 17 asks for 300 KB; README "Speed in the tab" says what takes the space and what was tried.
  */
-export const BUDGET = 748_000;
+export const BUDGET = 775_000;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -346,6 +346,11 @@ fn plot_corpus() -> &'static Corpus {
             json!({"kind": "players", "spec": {"x": [0.3, 0.7], "y": [0.5, 0.5],
                 "releaseX": [0.4, 0.6], "releaseY": [0.5, 0.5],
                 "equilibriumX": [0.5, 0.5], "equilibriumY": [0.5, 0.5]}}),
+            json!({"kind": "players", "spec": {"x": [0.2, 0.3, 0.5], "y": [0.4, 0.3, 0.3],
+                "releaseX": [0.1, 0.1, 0.8], "ternary": true,
+                "pathX": [0.3, 0.3, 0.4, 0.2, 0.3, 0.5], "pathY": [0.4, 0.3, 0.3, 0.4, 0.3, 0.3]}}),
+            json!({"kind": "vertices", "spec": {"steps": [0, 4, 8], "draws": [0, 2, 1, 1, 2, 0],
+                "denseX": [0.2, 0.3, 0.5], "denseY": [0.6, 0.2, 0.2]}}),
         ];
         Corpus::new(seeds)
     })

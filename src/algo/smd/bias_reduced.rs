@@ -52,7 +52,7 @@ use super::primitives::{
     EntropicPlayer, PrivacyFilter, SparseAverage, TruncatedGeometric, equal_epsilon0,
 };
 use super::private_smd::ell;
-use crate::algo::run::{Diagnostic, Point, Run, Step};
+use crate::algo::run::{Diagnostic, Point, Run, Step, VertexView};
 use crate::algo::{Draws, NoiseShape, StepReport};
 use crate::domain::{Domain, Simplex};
 use crate::error::{Error, Result};
@@ -378,9 +378,23 @@ pub struct BiasReducedSmd {
     t: usize,
     grad_records: usize,
     last_level: u32,
+    /// The output vertices the last step drew (x's, y's): the public view's newest draw.
+    last_draw: Option<(usize, usize)>,
+    /// When the run stopped: the step it did not take, its draws, their ε_m, and the (ACC) ε
+    /// they would have brought the total to (the filter's refusal, for the readout).
+    refused: Option<Refused>,
     stop: Option<&'static str>,
     /// The records this run may read: all of the game's, or one part of a split (Algorithm 4).
     records: Range<usize>,
+}
+
+/// The step the privacy filter refused: what it would have cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Refused {
+    step: usize,
+    draws: u64,
+    epsilon_m: f64,
+    would_spend: f64,
 }
 
 impl BiasReducedSmd {
@@ -454,6 +468,8 @@ impl BiasReducedSmd {
             t: 0,
             grad_records: 0,
             last_level: 0,
+            last_draw: None,
+            refused: None,
             stop: None,
             records,
         })
@@ -565,11 +581,22 @@ impl Run for BiasReducedSmd {
         let epsilon_m = 2.0 * self.max_score_change;
         let count = 2 * ((2usize << level) + 1) as u64;
         if !self.filter.charge(epsilon_m, count) {
+            self.refused = Some(Refused {
+                step: self.t,
+                draws: count,
+                epsilon_m,
+                would_spend: super::primitives::acc_epsilon(
+                    self.filter.sum_sq() + count as f64 * epsilon_m * epsilon_m,
+                    self.params.delta,
+                ),
+            });
             self.stop = Some("privacy filter");
             return None;
         }
-        self.out_x.push(self.x.sample(&mut self.rng));
-        self.out_y.push(self.y.sample(&mut self.rng));
+        let drawn = (self.x.sample(&mut self.rng), self.y.sample(&mut self.rng));
+        self.out_x.push(drawn.0);
+        self.out_y.push(drawn.1);
+        self.last_draw = Some(drawn);
         let batch = self.next_record..self.next_record + b;
         if self
             .estimator
@@ -659,6 +686,55 @@ impl Run for BiasReducedSmd {
             named("output_support_x", self.out_x.nonzeros() as f64),
             named("output_support_y", self.out_y.nonzeros() as f64),
         ]
+    }
+
+    fn vertex_view(&self) -> Option<VertexView<'_>> {
+        Some(VertexView {
+            dense_x: self.x.iterate(),
+            dense_y: self.y.iterate(),
+            last_draw: self.last_draw,
+        })
+    }
+
+    /// Each reason depends on the truncated-geometric levels N_t alone, never on the records
+    /// (digest 001 P8), so saying it reveals nothing about them.
+    fn stopped(&self) -> Option<String> {
+        let steps = self.t;
+        let reason = match self.stop? {
+            "privacy filter" => {
+                let r = self.refused?;
+                format!(
+                    "the privacy filter stopped the run before step {}: that step's {} vertex \
+                     draws at ε_m = {:.3e} each would have brought (ACC) to ε = {:.4}, above the \
+                     budget ε = {}; {} draws were charged, ε spent {:.4}",
+                    r.step + 1,
+                    r.draws,
+                    r.epsilon_m,
+                    r.would_spend,
+                    self.params.epsilon,
+                    self.filter.draws(),
+                    self.filter.spent()
+                )
+            }
+            "budget U" => format!(
+                "the run spent its budget: Σ2^N_t = {} would pass U − 2^M = {:.1} at the next \
+                 step (the privacy filter did not bind; ε spent {:.4} of {})",
+                self.used,
+                self.params.budget - libm::exp2(f64::from(self.params.level)),
+                self.filter.spent(),
+                self.params.epsilon
+            ),
+            "records" => format!(
+                "the next step's batch would pass the n = {} records ({} used; the privacy \
+                 filter did not bind, ε spent {:.4} of {})",
+                self.game.records(),
+                self.next_record,
+                self.filter.spent(),
+                self.params.epsilon
+            ),
+            _ => "the game refused a gradient".to_string(),
+        };
+        Some(format!("Stopped after {steps} steps: {reason}."))
     }
 }
 
@@ -854,6 +930,16 @@ mod tests {
         let before = run.guarantee().clone();
         run_to_end(&mut run);
         assert_eq!(run.stopped_by(), Some("budget U"));
+        // The page's sentence says the budget ended it and the filter did not bind.
+        let said = run.stopped().expect("a sentence once stopped");
+        assert!(
+            said.starts_with(&format!(
+                "Stopped after {} steps: the run spent its budget",
+                run.steps_taken()
+            )),
+            "{said}"
+        );
+        assert!(said.contains("the privacy filter did not bind"), "{said}");
         assert_eq!(run.guarantee(), &before);
         assert!(run.filter().spent() <= 1.0);
         assert!(run.worst_case_equivalent_draws() < run.draws()[0].count as f64 + 1.0);
@@ -891,6 +977,19 @@ mod tests {
         assert_eq!(run.stopped_by(), Some("privacy filter"));
         let spent = run.filter().spent();
         assert!(spent <= 1.0 && spent > 0.5, "{spent}");
+        // The page says when (the step it refused) and why (what that step would have spent).
+        let refused = run.refused.expect("the refused step is kept");
+        assert_eq!(refused.step, run.steps_taken());
+        assert!(refused.would_spend > 1.0, "{refused:?}");
+        let said = run.stopped().expect("a sentence once stopped");
+        assert!(
+            said.contains(&format!(
+                "the privacy filter stopped the run before step {}",
+                run.steps_taken() + 1
+            )),
+            "{said}"
+        );
+        assert!(said.contains("above the budget ε = 1"), "{said}");
         assert!(run.steps_taken() > 1);
         let d = run.diagnostics();
         let get = |k: &str| d.iter().find(|x| x.name == k).unwrap().value;

@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 use super::primitives::{
     EntropicPlayer, SparseAverage, acc_epsilon, corollary_epsilon0, equal_epsilon0,
 };
-use crate::algo::run::{Diagnostic, Point, Run, Step};
+use crate::algo::run::{Diagnostic, Point, Run, Step, VertexView};
 use crate::algo::{Draws, NoiseShape, StepReport};
 use crate::domain::{Domain, Simplex};
 use crate::error::{Error, Result};
@@ -459,6 +459,8 @@ pub struct PrivateSmd {
     scratch: RecordScratch,
     t: usize,
     draws: usize,
+    /// The output vertices the last step drew (x's, y's): the public view's newest draw.
+    last_draw: Option<(usize, usize)>,
     failure: Option<String>,
 }
 
@@ -505,6 +507,7 @@ impl PrivateSmd {
             gy: vec![0.0; dy],
             t: 0,
             draws: 0,
+            last_draw: None,
             failure: None,
         })
     }
@@ -565,8 +568,10 @@ impl PrivateSmd {
 
     fn private_draws(&mut self) {
         let k = self.plan.params.samples;
-        self.out_x.push(self.x.sample(&mut self.rng));
-        self.out_y.push(self.y.sample(&mut self.rng));
+        let drawn = (self.x.sample(&mut self.rng), self.y.sample(&mut self.rng));
+        self.out_x.push(drawn.0);
+        self.out_y.push(drawn.1);
+        self.last_draw = Some(drawn);
         self.x_hat.clear();
         self.y_hat.clear();
         for _ in 0..k {
@@ -721,6 +726,15 @@ impl Run for PrivateSmd {
             named("output_support_x", self.out_x.nonzeros() as f64),
             named("output_support_y", self.out_y.nonzeros() as f64),
         ]
+    }
+
+    /// The baseline draws no vertex, so it has no public view.
+    fn vertex_view(&self) -> Option<VertexView<'_>> {
+        (self.plan.params.mode != SmdMode::NonPrivate).then(|| VertexView {
+            dense_x: self.x.iterate(),
+            dense_y: self.y.iterate(),
+            last_draw: self.last_draw,
+        })
     }
 }
 

@@ -16,6 +16,8 @@ mod overlay;
 mod path;
 mod players;
 mod privacy;
+mod ternary;
+mod vertices;
 
 use plotters::coord::Shift;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
@@ -52,7 +54,7 @@ pub(crate) const RELEASE_COLOR: RGBColor = RGBColor(214, 39, 40);
 const GRID_COLOR: RGBColor = RGBColor(230, 230, 230);
 
 /// Draws plot `kind` on a canvas. `kind` is one of "excess", "path", "noise", "privacy",
-/// "features", "players"; `spec` is that kind's spec object (see the module docs). The spec is checked
+/// "features", "players", "vertices"; `spec` is that kind's spec object (see the module docs). The spec is checked
 /// before the canvas is touched. A spec's optional `context` string (the run's settings, from
 /// [`figure_context`]) is drawn along the figure's bottom.
 #[wasm_bindgen(js_name = drawPlot)]
@@ -236,7 +238,9 @@ fn render<DB: DrawingBackend>(
         Spec::Noise(s) => noise::draw(root, s)?,
         Spec::Privacy(s) => privacy::draw(root, s)?,
         Spec::Features(s) => features::draw(root, s)?,
+        Spec::Players(s) if s.ternary => ternary::draw(root, s)?,
         Spec::Players(s) => players::draw(root, s)?,
+        Spec::Vertices(s) => vertices::draw(root, s)?,
     }
     root.present()?;
     Ok(())

@@ -18,7 +18,7 @@ pub fn plot_axes(kind: &str, spec: JsValue) -> Result<JsValue, JsValue> {
         Spec::Path(s) => both(path::axes(s)),
         Spec::Privacy(s) => both(privacy::axes(s)),
         Spec::Noise(s) => vec![("x", noise::x_axis(s))],
-        Spec::Features(_) | Spec::Players(_) => return Ok(JsValue::NULL),
+        Spec::Features(_) | Spec::Players(_) | Spec::Vertices(_) => return Ok(JsValue::NULL),
     };
     let pair = |(lo, hi): (f64, f64)| js_sys::Array::of2(&lo.into(), &hi.into());
     let out = js_sys::Object::new();
