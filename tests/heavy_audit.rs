@@ -10,8 +10,9 @@ use dp_playground::rng::{Stream, seeded};
 
 const ALPHA: f64 = 1e-3;
 
-const FAMILIES: [AlgorithmKind; 3] = [
+const FAMILIES: [AlgorithmKind; 4] = [
     AlgorithmKind::LocalizedDoubleOutputPerturbation,
+    AlgorithmKind::LocalizedOutputPerturbation,
     AlgorithmKind::PureClippedGd,
     AlgorithmKind::OutputPerturbationLipschitzExtension,
 ];

@@ -5,7 +5,8 @@
 
 use super::clipped_gd::{ClippedGdPlan, PureClippedGd};
 use super::extension::{declared_moment, derivative_bounds, threshold};
-use super::localized::{Declared, LocalizedPlan, PopLocalize, base_lambda, schedule};
+use super::joint::{HeavySolver, WORK_ALLOWANCE};
+use super::localized::{Call, Declared, LocalizedPlan, PopLocalize, base_lambda, schedule_of};
 use super::single_stage::{SingleStage, SingleStagePlan, check_records};
 use crate::algo::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse,
@@ -24,7 +25,7 @@ use crate::theory::curve::Curve;
 /// The needs both families share: the ℓ2 ball W (its diameter D enters λ₁, its projection is
 /// exact), a smooth loss with a bounded derivative (certified solves of the extension), plain ERM
 /// without a lasso (the extension is of one record's loss).
-const NEEDS: &[Need] = &[
+pub(super) const NEEDS: &[Need] = &[
     Need::Domains {
         allowed: &[DomainChoice::L2Ball],
         why: "the localisation needs W's diameter D and an exact projection onto W ∩ a ball",
@@ -55,6 +56,13 @@ const MOMENT_SETS_THRESHOLD: SettingUse = setting(
     Control::MomentK,
     "moment order k",
     "G_k is declared from the data's distribution; it sets the threshold C",
+);
+
+/// The certified solver as the localized families read it (utility and run time only).
+pub const HEAVY_SOLVER: SettingUse = setting(
+    Control::HeavySolver,
+    "certified solver",
+    "AGD on the smooth R^d extension, or the paper's Algorithm 3 on the joint reformulation (W-constrained f_C), refused before the run where its iteration bound ⌈(3·D_K·L/α)²⌉ exceeds the work allowance (small n and λ₁ only); the noise is the same",
 );
 
 /// Localized Double Output Perturbation's entry in the registry.
@@ -91,6 +99,7 @@ pub static FAMILY_LOCALIZED: Family = Family {
             "base ridge λ₁",
             "empty: the λ₁ that minimises the localisation bound with the proofs' constants (the noise's 12·d, the 32-fold growth), about 100 times (G_k (d/(nε))^(1−1/k) + G₂/√n)/D; λ_t = 32^(t−1)·λ₁ (utility only: the noise follows λ_t)",
         ),
+        HEAVY_SOLVER,
     ],
     needs: NEEDS,
     solves: MINIMISATION,
@@ -152,18 +161,35 @@ fn moments(config: &RunConfig) -> Result<(f64, f64)> {
 }
 
 /// The localized run's plan: the schedule, its noise law and the guarantee.
-struct LocalizedFamilyPlan {
+pub(super) struct LocalizedFamilyPlan {
     plan: LocalizedPlan,
 }
 
 fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_pop_localize(
+        config,
+        declared,
+        Call::Double,
+        "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)",
+    )
+}
+
+/// The plan of Algorithm 1 (Pop-Localize) with `call` as its ERM solver: the schedule, its noise
+/// law, the guarantee and, for Algorithm 3 as the solver, its iteration bound against the work
+/// allowance, all before any data.
+pub(super) fn plan_pop_localize(
+    config: &RunConfig,
+    declared: &ProblemDeclaration,
+    call: Call,
+    name: &'static str,
+) -> Result<Planned> {
     replace_one_only(
         config,
         "n is public and the blocks are a fixed partition of it",
     )?;
     let (moment_k, moment_2) = moments(config)?;
     let (_, curvature) = derivative_bounds(config.loss).unwrap_or((1.0, f64::INFINITY));
-    let schedule_of = Declared {
+    let schedule_of_declared = Declared {
         n: config.n,
         d: config.d,
         epsilon: config.epsilon,
@@ -176,15 +202,17 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
         lambda1: config.lambda1,
     };
     let mut plan = LocalizedPlan {
-        declared: schedule_of,
+        declared: schedule_of_declared,
         phases: Vec::new(),
         extension_loss: config.loss,
         l2: config.l2,
         radius: declared.radius(),
         curvature,
         feature_bound: config.feature_bound,
+        call,
+        solver: config.heavy_solver,
     };
-    plan.phases = schedule(&schedule_of, |p| plan.budgets(p).is_some());
+    plan.phases = schedule_of(call, &schedule_of_declared, |p| plan.budgets(p).is_some());
     let Some(first) = plan.phases.first().copied() else {
         let (field, got) = if config.repetitions > 1 {
             ("repetitions", config.repetitions.to_string())
@@ -200,10 +228,13 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
             got,
         ));
     };
-    let releases = 2 * config.repetitions * plan.phases.len();
+    if config.heavy_solver == HeavySolver::AdaptiveSubgradient {
+        affordable(&plan)?;
+    }
+    let releases = call.draws() * config.repetitions * plan.phases.len();
     let mut preview = Preview::new(
-        AlgorithmKind::LocalizedDoubleOutputPerturbation,
-        "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)",
+        config.algorithm,
+        name,
         plan.guarantee(),
         (
             first.beta,
@@ -222,6 +253,37 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
     Ok(Planned::new(preview, LocalizedFamilyPlan { plan }))
 }
 
+/// Refuses Algorithm 3 as the solver when Prop 2.9's bound Σ J·⌈(3·D_K·L/α)²⌉·m over the run
+/// exceeds [`WORK_ALLOWANCE`] record gradients: decided from the declared constants alone, so a
+/// run never stops for lack of iterations (DESIGN §5 rule 6).
+fn affordable(plan: &LocalizedPlan) -> Result<()> {
+    let work = plan.joint_work();
+    if work <= WORK_ALLOWANCE {
+        return Ok(());
+    }
+    let (t, worst) = plan
+        .phases
+        .iter()
+        .map(|p| {
+            let most = plan
+                .joint_bounds(p)
+                .and_then(|b| b.into_iter().max())
+                .map_or(f64::INFINITY, |b| b as f64);
+            (p.t, most)
+        })
+        .fold((1, 0.0), |a, b| if b.1 > a.1 { b } else { a });
+    Err(Error::invalid(
+        Control::HeavySolver.id(),
+        format!(
+            "choose the certified AGD: Algorithm 3 would need up to ⌈(3·D_K·L/α)²⌉ = {worst:.2e} \
+             iterations in phase {t} and {work:.2e} record gradients in all, above the allowance \
+             of {WORK_ALLOWANCE:.0e} (Prop 2.9's bound, from the declared constants; a smaller n, \
+             base ridge λ₁ or ‖x‖ bound lowers it)"
+        ),
+        "adaptive_subgradient",
+    ))
+}
+
 impl Plan for LocalizedFamilyPlan {
     /// Theorem 3.1's bound with the constants and log(1/δ) set to 1 ("up to constants").
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
@@ -233,7 +295,14 @@ impl Plan for LocalizedFamilyPlan {
             + declared.moment_2 * declared.diameter / n.sqrt();
         Curve::flat(
             bound,
-            "Lowy 2026, Theorem 3.1, up to constants: G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n",
+            match self.plan.call {
+                Call::Double => {
+                    "Lowy 2026, Theorem 3.1, up to constants: G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n"
+                }
+                Call::Localize => {
+                    "Lowy 2026's rate through Theorem 2.1 with Algorithm 2 as the ERM solver (derived, not a theorem of the paper), up to constants: G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n"
+                }
+            },
         )
     }
 
