@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::algo::family::ProblemKind;
 use crate::algo::family::{Demonstration, Purity};
+use crate::algo::heavy_tails::HeavySolver;
 use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;
@@ -19,7 +20,6 @@ use crate::minimax::solvers::SaddleSolverKind;
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
 use crate::session::problem::ProblemDeclaration;
-use crate::algo::heavy_tails::HeavySolver;
 use crate::solver::SolverKind;
 
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.

@@ -257,6 +257,13 @@ pub(super) fn plan_pop_localize(
 /// exceeds [`WORK_ALLOWANCE`] record gradients: decided from the declared constants alone, so a
 /// run never stops for lack of iterations (DESIGN §5 rule 6).
 fn affordable(plan: &LocalizedPlan) -> Result<()> {
+    let count = |v: f64| {
+        if v.is_finite() {
+            format!("{v:.1e}")
+        } else {
+            "more than 1e19".to_string()
+        }
+    };
     let work = plan.joint_work();
     if work <= WORK_ALLOWANCE {
         return Ok(());
@@ -275,10 +282,11 @@ fn affordable(plan: &LocalizedPlan) -> Result<()> {
     Err(Error::invalid(
         Control::HeavySolver.id(),
         format!(
-            "choose the certified AGD: Algorithm 3 would need up to ⌈(3·D_K·L/α)²⌉ = {worst:.2e} \
-             iterations in phase {t} and {work:.2e} record gradients in all, above the allowance \
-             of {WORK_ALLOWANCE:.0e} (Prop 2.9's bound, from the declared constants; a smaller n, \
-             base ridge λ₁ or ‖x‖ bound lowers it)"
+            "choose the certified AGD: Algorithm 3 needs up to {} iterations in phase {t} ({} \
+             record gradients), above the allowance of {WORK_ALLOWANCE:.0e} (Prop 2.9's bound \
+             from the declared constants); a smaller n, λ₁ or ‖x‖ bound lowers it",
+            count(worst),
+            count(work)
         ),
         "adaptive_subgradient",
     ))

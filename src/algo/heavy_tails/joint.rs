@@ -59,9 +59,7 @@ impl HeavySolver {
     /// The words the guarantee and the ledger use for it.
     pub fn describe(self) -> &'static str {
         match self {
-            HeavySolver::Agd => {
-                "certified AGD on the R^d extension (gradient-mapping certificate)"
-            }
+            HeavySolver::Agd => "certified AGD on the R^d extension (gradient-mapping certificate)",
             HeavySolver::AdaptiveSubgradient => {
                 "Algorithm 3 on the joint reformulation with the W-constrained f_C (Lemmas 2.7–2.8)"
             }
@@ -93,7 +91,10 @@ pub fn stages(call: Call, phase: &Phase, diameter: f64) -> Vec<(f64, f64)> {
         Call::Localize => vec![first],
         Call::Double => {
             let w0 = diameter.min(2.0 * phase.r0);
-            vec![first, ((w0 * w0 + m * diameter * diameter).sqrt(), phase.alpha)]
+            vec![
+                first,
+                ((w0 * w0 + m * diameter * diameter).sqrt(), phase.alpha),
+            ]
         }
     }
 }
@@ -299,7 +300,10 @@ mod tests {
         assert!(run.passes() as usize <= bound);
         let w = run.certified_point()[0];
         let gap = f(w) - 0.16;
-        println!("W: w = {w:.4}, gap {gap:.2e} ≤ α = {alpha} after {} iterations", run.passes());
+        println!(
+            "W: w = {w:.4}, gap {gap:.2e} ≤ α = {alpha} after {} iterations",
+            run.passes()
+        );
         assert!((-1e-12..=alpha).contains(&gap), "{gap}");
         // The certificate's distance √(2α/λ) holds by strong convexity.
         assert!(w.abs() <= run.target() + 1e-12, "{w}");

@@ -1270,6 +1270,35 @@ mod tests {
     }
 
     #[test]
+    fn algorithm_2_alone_draws_at_the_full_epsilon_on_the_worked_example() {
+        // Digest 003 §3.2 on §3.7's example at the digest's λ₁: Algorithm 2 with the whole ε has
+        // β = 6C/(λmε) and r₀ = 100ζ·C·d/(λmε) (ζ = 3), half of Algorithm 4's 12C/(λmε) and
+        // 600·C·d/(λmε): phase 1 β₁ = 6·20/(0.0045261·10⁴) = 2.651, r₀ = 1325.6.
+        let digest = worked_example();
+        let declared = Declared {
+            lambda1: Some(base_lambda(&digest)),
+            ..digest
+        };
+        let single = nominal_schedule_of(Call::Localize, &declared);
+        let double = nominal_schedule(&declared);
+        assert!(close(single[0].beta, 2.651, 1e-3), "{}", single[0].beta);
+        assert!(close(single[0].r0, 1325.6, 1e-3), "{}", single[0].r0);
+        for (a, b) in single.iter().zip(&double) {
+            assert_eq!((a.m, a.lambda, a.clip), (b.m, b.lambda, b.clip));
+            assert!(close(2.0 * a.beta, b.beta, 1e-12) && close(2.0 * a.r0, b.r0, 1e-12));
+            // The one draw spends the whole ε on Δ = 6C/(λm) (Lemma 2.4).
+            assert!(close(a.beta, a.sensitivity() / declared.epsilon, 1e-12));
+        }
+        // Its default λ₁ carries its own constants (noise 6·√(d(d+1)), certificate C/m): smaller
+        // than Algorithm 4's, whose draws are twice as wide.
+        let own = calibrated_lambda_of(Call::Localize, &digest);
+        assert!(
+            own < calibrated_lambda(&digest) && own > base_lambda(&digest),
+            "{own}"
+        );
+    }
+
+    #[test]
     fn lambda_one_with_the_constants_minimises_the_localisation_bound() {
         // The worked example again, λ₁ now with the proofs' constants (values from an independent
         // Python transcription of the derivation): a₁ = 12·√110·C₁/(m₁ε) + C₁/(6m₁) +

@@ -197,13 +197,24 @@ mod tests {
             assert!((2.0 * scale(a) - scale(b)).abs() < 1e-12 * scale(b));
         }
         assert!(
-            single.preview.guarantee.accounting.contains("Algorithms 1 and 2")
-                && single.preview.guarantee.accounting.contains("certified AGD"),
+            single
+                .preview
+                .guarantee
+                .accounting
+                .contains("Algorithms 1 and 2")
+                && single
+                    .preview
+                    .guarantee
+                    .accounting
+                    .contains("certified AGD"),
             "{}",
             single.preview.guarantee.accounting
         );
         let (w, ledger) = release(config);
-        assert_eq!((ledger.guarantee.epsilon, ledger.guarantee.delta), (1.0, 0.0));
+        assert_eq!(
+            (ledger.guarantee.epsilon, ledger.guarantee.delta),
+            (1.0, 0.0)
+        );
         assert!(w.iter().all(|v| v.is_finite()) && crate::linalg::norm2(&w) <= 4.0 + 1e-9);
     }
 
@@ -267,11 +278,21 @@ mod tests {
         // The solver changes neither the noise law nor ε: only what runs before the draw.
         assert_eq!(a.draws, b.draws);
         assert_eq!(a.guarantee.epsilon, b.guarantee.epsilon);
-        assert!(a.guarantee.accounting.contains("Algorithm 3"), "{:?}", a.guarantee);
+        assert!(
+            a.guarantee.accounting.contains("Algorithm 3"),
+            "{:?}",
+            a.guarantee
+        );
         let (w, ledger) = release(joint);
-        assert!(w.iter().all(|v| v.is_finite()) && w[0].abs() <= 1.0 + 1e-12, "{w:?}");
+        assert!(
+            w.iter().all(|v| v.is_finite()) && w[0].abs() <= 1.0 + 1e-12,
+            "{w:?}"
+        );
         let said = format!("{ledger:?}");
-        assert!(said.contains("Algorithm 3 on the joint reformulation"), "{said}");
+        assert!(
+            said.contains("Algorithm 3 on the joint reformulation"),
+            "{said}"
+        );
         assert!(!said.contains("ABORTED"), "{said}");
     }
 }

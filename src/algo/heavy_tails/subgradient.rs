@@ -222,7 +222,9 @@ impl Joint<'_> {
             .zip(ys.chunks_exact(d))
             .zip(gys.chunks_exact_mut(d))
         {
-            let (f, slope) = self.glm.value_and_derivative(crate::linalg::dot(x, y), *label);
+            let (f, slope) = self
+                .glm
+                .value_and_derivative(crate::linalg::dot(x, y), *label);
             let dist = crate::linalg::dist2(w, y);
             value += (f + self.threshold * dist) / m;
             axpy(slope / m, x, gy);
