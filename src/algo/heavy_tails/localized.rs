@@ -1283,7 +1283,8 @@ mod tests {
         let double = nominal_schedule(&declared);
         assert!(close(single[0].beta, 2.651, 1e-3), "{}", single[0].beta);
         assert!(close(single[0].r0, 1325.6, 1e-3), "{}", single[0].r0);
-        for (a, b) in single.iter().zip(&double) {
+        // The phases with records (t ≥ 15 has m_t = 0 and infinite scales, never run).
+        for (a, b) in single.iter().zip(&double).filter(|(a, _)| a.m > 0) {
             assert_eq!((a.m, a.lambda, a.clip), (b.m, b.lambda, b.clip));
             assert!(close(2.0 * a.beta, b.beta, 1e-12) && close(2.0 * a.r0, b.r0, 1e-12));
             // The one draw spends the whole ε on Δ = 6C/(λm) (Lemma 2.4).
