@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::algo::family::ProblemKind;
 use crate::algo::family::{Demonstration, Purity};
+use crate::algo::heavy_tails::HeavySolver;
 use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;
@@ -87,6 +88,9 @@ pub enum AlgorithmKind {
     /// Localized Double Output Perturbation, Lowy 2026 Algorithms 1 and 4 (pure ε, heavy tails;
     /// see [`crate::algo::heavy_tails`]).
     LocalizedDoubleOutputPerturbation,
+    /// Localized output perturbation, Lowy 2026 Algorithms 1 and 2 (OutputPert-Localize in every
+    /// call; see [`crate::algo::heavy_tails::output_pert_localize`]).
+    LocalizedOutputPerturbation,
     /// The pure-ε noisy clipped GD baseline of Lowy 2026's lesson (ε/T per step).
     PureClippedGd,
     /// Single-stage output perturbation on the Lipschitz extension (digest 003 §4.4).
@@ -114,7 +118,7 @@ impl AlgorithmKind {
     }
 
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 23] = [
+    pub const ALL: [AlgorithmKind; 24] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -132,6 +136,7 @@ impl AlgorithmKind {
         AlgorithmKind::BoostedSmd,
         AlgorithmKind::PrivateSco,
         AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        AlgorithmKind::LocalizedOutputPerturbation,
         AlgorithmKind::PureClippedGd,
         AlgorithmKind::OutputPerturbationLipschitzExtension,
         AlgorithmKind::ByoaMinimax,
@@ -353,6 +358,10 @@ pub struct RunConfig {
     /// Base solver of seed 004's minimax algorithms (GDA, extragradient, VR-extragradient): the
     /// solver-swap menu; the noise does not depend on it.
     pub minimax_solver: SaddleSolverKind,
+    /// Certified solver of the localized heavy-tail families (Lowy 2026): the AGD on the smooth
+    /// R^d extension, or the paper's Algorithm 3 on the joint reformulation where its iteration
+    /// bound fits the work allowance (the noise does not depend on it).
+    pub heavy_solver: HeavySolver,
 }
 
 /// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
@@ -405,6 +414,7 @@ impl Default for RunConfig {
             repetitions: 1,
             lambda1: None,
             minimax_solver: SaddleSolverKind::Extragradient,
+            heavy_solver: HeavySolver::Agd,
         }
     }
 }
@@ -1123,6 +1133,8 @@ pub enum Control {
     Lambda1,
     /// `minimax_solver`: the base solver of seed 004's minimax algorithms.
     MinimaxSolver,
+    /// `heavy_solver`: the certified solver of the localized heavy-tail families.
+    HeavySolver,
 }
 
 /// A control serialises as its id (the page finds the element by it).
@@ -1137,7 +1149,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 43] = [
+    pub const ALL: [Control; 44] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::NoiseDraw,
@@ -1181,6 +1193,7 @@ impl Control {
         Control::Repetitions,
         Control::Lambda1,
         Control::MinimaxSolver,
+        Control::HeavySolver,
     ];
 
     /// The [`RunConfig`] key, which is also the id of the control's element on the page.
@@ -1229,6 +1242,7 @@ impl Control {
             Control::Repetitions => "repetitions",
             Control::Lambda1 => "lambda1",
             Control::MinimaxSolver => "minimax_solver",
+            Control::HeavySolver => "heavy_solver",
         }
     }
 
@@ -1289,6 +1303,7 @@ impl Control {
             Control::Repetitions => "calls per phase J",
             Control::Lambda1 => "base ridge λ₁",
             Control::MinimaxSolver => "minimax base solver",
+            Control::HeavySolver => "certified solver",
         }
     }
 

@@ -276,6 +276,13 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
             c.entry_bound = 1e-3
         }));
     }
+    // Lowy 2026's Algorithm 3 where the algorithm reads `heavy_solver`: refused at that control
+    // where Prop 2.9's iteration bound exceeds the work allowance.
+    if registry::family(base.algorithm).takes(Control::HeavySolver) {
+        out.push(with(&|c| {
+            c.heavy_solver = dp_playground::algo::heavy_tails::HeavySolver::AdaptiveSubgradient
+        }));
+    }
     // Every base solver where the algorithm reads one (the others ignore the setting).
     let solvers = if registry::family(base.algorithm).takes(Control::Solver) {
         &SOLVERS[..]

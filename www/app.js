@@ -47,7 +47,7 @@ const ui = {
 const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
   'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'moment_k', 'repetitions', 'repeats', 'delta', 'noise_draw'];
 const OPTIONAL = ['step_size', 'clip', 'lambda1'];
-const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'minimax_solver', 'gaussian'];
+const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'minimax_solver', 'heavy_solver', 'gaussian'];
 
 /** The loss parameter each loss takes (if any), with its label and default. */
 const LOSS_PARAMS = {

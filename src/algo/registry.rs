@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 23] = [
+pub static FAMILIES: [&Family; 24] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -38,6 +38,7 @@ pub static FAMILIES: [&Family; 23] = [
     &smd::boosted::FAMILY,
     &smd::family::FAMILY_SCO,
     &heavy_tails::FAMILY_LOCALIZED,
+    &heavy_tails::FAMILY_OUTPUT_PERT_LOCALIZE,
     &heavy_tails::FAMILY_CLIPPED_GD,
     &heavy_tails::FAMILY_SINGLE_STAGE,
     &byoa_minimax::FAMILY_SC_SC,

@@ -25,8 +25,9 @@ pub struct HeavyTailTarget {
     claim: ApproxDp,
 }
 
-/// `config`'s heavy-tail family (`config.algorithm`: Localized Double Output Perturbation, the
-/// pure-ε clipped GD baseline or the single-stage output perturbation on f_C) as the page runs it
+/// `config`'s heavy-tail family (`config.algorithm`: Localized Double Output Perturbation,
+/// localized output perturbation (Algorithms 1 + 2), the pure-ε clipped GD baseline or the
+/// single-stage output perturbation on f_C) as the page runs it
 /// at `config`'s n and ε, with G_k declared from `config`'s synthetic distribution (the page's
 /// Pareto-radial features with α = 3, scale 0.5, k = 2), in one dimension on the ball of radius
 /// 4 (logistic loss, feature bound 1000, ridge 0.01).
@@ -43,6 +44,7 @@ pub fn heavy_tail_target(config: RunConfig, bug: Bug) -> Result<HeavyTailTarget>
     if !matches!(
         config.algorithm,
         AlgorithmKind::LocalizedDoubleOutputPerturbation
+            | AlgorithmKind::LocalizedOutputPerturbation
             | AlgorithmKind::PureClippedGd
             | AlgorithmKind::OutputPerturbationLipschitzExtension
     ) {

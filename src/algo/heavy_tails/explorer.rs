@@ -17,7 +17,8 @@
 use serde::Serialize;
 
 use super::extension::{Extension, declared_moment, derivative_bounds, threshold};
-use super::family::localized_plan;
+use super::family::{call_of, localized_plan};
+use super::localized::Call;
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::{Tail, clip_labels, generate};
 use crate::error::{Error, Result};
@@ -39,6 +40,7 @@ pub fn is_heavy(kind: AlgorithmKind) -> bool {
     matches!(
         kind,
         AlgorithmKind::LocalizedDoubleOutputPerturbation
+            | AlgorithmKind::LocalizedOutputPerturbation
             | AlgorithmKind::PureClippedGd
             | AlgorithmKind::OutputPerturbationLipschitzExtension
     )
@@ -263,8 +265,9 @@ pub fn threshold_call(config: &RunConfig) -> Result<ThresholdCall> {
         words,
     };
     Ok(match config.algorithm {
-        AlgorithmKind::LocalizedDoubleOutputPerturbation => {
-            let plan = localized_plan(config, &ProblemDeclaration::of(config))?;
+        AlgorithmKind::LocalizedDoubleOutputPerturbation
+        | AlgorithmKind::LocalizedOutputPerturbation => {
+            let plan = localized_plan(config, &ProblemDeclaration::of(config), call_of(config))?;
             let first = *plan
                 .phases
                 .first()
@@ -561,8 +564,11 @@ pub fn sets_noise(control: Control) -> Option<bool> {
         Control::MomentK | Control::Clip | Control::Steps | Control::Epsilon | Control::Tail => {
             Some(true)
         }
-        // λ₁ (the noise follows λ_t: ε holds for every λ₁), J (parallel blocks), η.
-        Control::Lambda1 | Control::Repetitions | Control::StepSize => Some(false),
+        // λ₁ (the noise follows λ_t: ε holds for every λ₁), J (parallel blocks), η, and the
+        // certified solver (the noise law is the same whichever certifies the point).
+        Control::Lambda1 | Control::Repetitions | Control::StepSize | Control::HeavySolver => {
+            Some(false)
+        }
         _ => None,
     }
 }
@@ -642,8 +648,11 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
         })
     };
     Ok(match config.algorithm {
-        AlgorithmKind::LocalizedDoubleOutputPerturbation => {
-            let plan = localized_plan(config, &ProblemDeclaration::of(config))?;
+        AlgorithmKind::LocalizedDoubleOutputPerturbation
+        | AlgorithmKind::LocalizedOutputPerturbation => {
+            let call = call_of(config);
+            let plan = localized_plan(config, &ProblemDeclaration::of(config), call)?;
+            let per_call = call.draws();
             let j = config.repetitions;
             let rows = plan
                 .phases
@@ -653,10 +662,10 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
                     StageRow {
                         stage: format!("phase {} (λ = {})", p.t, shown(p.lambda)),
                         records: p.m,
-                        draws: 2 * j,
+                        draws: per_call * j,
                         epsilon_each: each,
-                        // Each record is in one call of the phase: its two draws.
-                        epsilon_stage: 2.0 * each,
+                        // Each record is in one call of the phase: its draws.
+                        epsilon_stage: per_call as f64 * each,
                         clip: p.clip,
                         sensitivity: p.sensitivity(),
                         scale: p.beta,
@@ -665,10 +674,16 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
                 .collect();
             StageLedger {
                 rows,
-                composition: format!(
-                    "Every record is read by exactly one call (J = {j} disjoint blocks per phase, phases on disjoint halves): its two draws at ε/2 each give ε = {} in total (parallel composition).",
-                    shown(config.epsilon)
-                ),
+                composition: match call {
+                    Call::Double => format!(
+                        "Every record is read by exactly one call (J = {j} disjoint blocks per phase, phases on disjoint halves): its two draws at ε/2 each give ε = {} in total (parallel composition).",
+                        shown(config.epsilon)
+                    ),
+                    Call::Localize => format!(
+                        "Every record is read by exactly one call (J = {j} disjoint blocks per phase, phases on disjoint halves): its one draw at the whole ε gives ε = {} in total (parallel composition).",
+                        shown(config.epsilon)
+                    ),
+                },
             }
         }
         AlgorithmKind::PureClippedGd => StageLedger {
@@ -801,6 +816,7 @@ mod tests {
     fn the_explorers_c_star_is_the_threshold_each_family_runs_with() {
         for kind in [
             AlgorithmKind::LocalizedDoubleOutputPerturbation,
+            AlgorithmKind::LocalizedOutputPerturbation,
             AlgorithmKind::PureClippedGd,
             AlgorithmKind::OutputPerturbationLipschitzExtension,
         ] {
@@ -909,6 +925,7 @@ mod tests {
     fn every_setting_of_the_heavy_families_is_in_one_knob_group() {
         for kind in [
             AlgorithmKind::LocalizedDoubleOutputPerturbation,
+            AlgorithmKind::LocalizedOutputPerturbation,
             AlgorithmKind::PureClippedGd,
             AlgorithmKind::OutputPerturbationLipschitzExtension,
         ] {

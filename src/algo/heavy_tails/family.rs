@@ -5,7 +5,8 @@
 
 use super::clipped_gd::{ClippedGdPlan, PureClippedGd};
 use super::extension::{declared_moment, derivative_bounds, threshold};
-use super::localized::{Declared, LocalizedPlan, PopLocalize, schedule};
+use super::joint::{HeavySolver, WORK_ALLOWANCE};
+use super::localized::{Call, Declared, LocalizedPlan, PopLocalize, schedule_of};
 use super::rates::log_inv_delta;
 use super::single_stage::{SingleStage, SingleStagePlan, calibrated_ridge, check_records};
 use crate::algo::family::{
@@ -26,7 +27,7 @@ use crate::theory::heavy_tails::{Rates, pure_upper};
 /// The needs both families share: the ℓ2 ball W (its diameter D enters λ₁, its projection is
 /// exact), a smooth loss with a bounded derivative (certified solves of the extension), plain ERM
 /// without a lasso (the extension is of one record's loss).
-const NEEDS: &[Need] = &[
+pub(super) const NEEDS: &[Need] = &[
     Need::Domains {
         allowed: &[DomainChoice::L2Ball],
         why: "the localisation needs W's diameter D and an exact projection onto W ∩ a ball",
@@ -57,6 +58,13 @@ const MOMENT_SETS_THRESHOLD: SettingUse = setting(
     Control::MomentK,
     "moment order k",
     "G_k is declared from the data's distribution; it sets the threshold C",
+);
+
+/// The certified solver as the localized families read it (utility and run time only).
+pub const HEAVY_SOLVER: SettingUse = setting(
+    Control::HeavySolver,
+    "certified solver",
+    "AGD on the smooth R^d extension, or the paper's Algorithm 3 on the joint reformulation (W-constrained f_C), refused before the run where its iteration bound ⌈(3·D_K·L/α)²⌉ exceeds the work allowance (small n and λ₁ only); the noise is the same",
 );
 
 /// Localized Double Output Perturbation's entry in the registry.
@@ -93,6 +101,7 @@ pub static FAMILY_LOCALIZED: Family = Family {
             "base ridge λ₁",
             "empty: the λ₁ that minimises the localisation bound with the proofs' constants (the noise's 12·d, the 32-fold growth), about 100 times (G_k (d/(nε))^(1−1/k) + G₂/√n)/D; λ_t = 32^(t−1)·λ₁ (utility only: the noise follows λ_t)",
         ),
+        HEAVY_SOLVER,
     ],
     needs: NEEDS,
     solves: MINIMISATION,
@@ -154,21 +163,45 @@ fn moments(config: &RunConfig) -> Result<(f64, f64)> {
 }
 
 /// The localized run's plan: the schedule, its noise law and the guarantee.
-struct LocalizedFamilyPlan {
+pub(super) struct LocalizedFamilyPlan {
     plan: LocalizedPlan,
 }
 
-/// The schedule, threshold and noise law of a localized run on `config`, from the config alone:
-/// the plan [`FAMILY_LOCALIZED`] runs, and what the page's ledger per phase shows
-/// ([`super::explorer`]). Refuses a config whose first phase cannot run.
-pub fn localized_plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<LocalizedPlan> {
+fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_pop_localize(
+        config,
+        declared,
+        Call::Double,
+        "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)",
+    )
+}
+
+/// The ERM solver Algorithm 1 calls when `config`'s algorithm runs: Algorithm 2 for localized
+/// output perturbation, Algorithm 4 (Double-OutputPert) otherwise.
+pub fn call_of(config: &RunConfig) -> Call {
+    if config.algorithm == AlgorithmKind::LocalizedOutputPerturbation {
+        Call::Localize
+    } else {
+        Call::Double
+    }
+}
+
+/// The schedule, threshold and noise law of a localized run on `config` (Algorithm 1 with `call`
+/// as its ERM solver), from the config alone: the plan the localized families run, and what the
+/// page's ledger per phase shows ([`super::explorer`], with [`call_of`]). Refuses a config whose
+/// first phase cannot run.
+pub fn localized_plan(
+    config: &RunConfig,
+    declared: &ProblemDeclaration,
+    call: Call,
+) -> Result<LocalizedPlan> {
     replace_one_only(
         config,
         "n is public and the blocks are a fixed partition of it",
     )?;
     let (moment_k, moment_2) = moments(config)?;
     let (_, curvature) = derivative_bounds(config.loss).unwrap_or((1.0, f64::INFINITY));
-    let schedule_of = Declared {
+    let schedule_of_declared = Declared {
         n: config.n,
         d: config.d,
         epsilon: config.epsilon,
@@ -181,15 +214,17 @@ pub fn localized_plan(config: &RunConfig, declared: &ProblemDeclaration) -> Resu
         lambda1: config.lambda1,
     };
     let mut plan = LocalizedPlan {
-        declared: schedule_of,
+        declared: schedule_of_declared,
         phases: Vec::new(),
         extension_loss: config.loss,
         l2: config.l2,
         radius: declared.radius(),
         curvature,
         feature_bound: config.feature_bound,
+        call,
+        solver: config.heavy_solver,
     };
-    plan.phases = schedule(&schedule_of, |p| plan.budgets(p).is_some());
+    plan.phases = schedule_of(call, &schedule_of_declared, |p| plan.budgets(p).is_some());
     if plan.phases.is_empty() {
         let (field, got) = if config.repetitions > 1 {
             ("repetitions", config.repetitions.to_string())
@@ -208,8 +243,16 @@ pub fn localized_plan(config: &RunConfig, declared: &ProblemDeclaration) -> Resu
     Ok(plan)
 }
 
-fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    let plan = localized_plan(config, declared)?;
+/// The plan of Algorithm 1 (Pop-Localize) with `call` as its ERM solver: the schedule, its noise
+/// law, the guarantee and, for Algorithm 3 as the solver, its iteration bound against the work
+/// allowance, all before any data.
+pub(super) fn plan_pop_localize(
+    config: &RunConfig,
+    declared: &ProblemDeclaration,
+    call: Call,
+    name: &'static str,
+) -> Result<Planned> {
+    let plan = localized_plan(config, declared, call)?;
     // localized_plan refuses an empty schedule.
     let Some(first) = plan.phases.first().copied() else {
         return Err(Error::invalid(
@@ -218,10 +261,13 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
             config.n,
         ));
     };
-    let releases = 2 * config.repetitions * plan.phases.len();
+    if config.heavy_solver == HeavySolver::AdaptiveSubgradient {
+        affordable(&plan)?;
+    }
+    let releases = plan.call.draws() * config.repetitions * plan.phases.len();
     let mut preview = Preview::new(
-        AlgorithmKind::LocalizedDoubleOutputPerturbation,
-        "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)",
+        config.algorithm,
+        name,
         plan.guarantee(),
         (
             first.beta,
@@ -238,6 +284,45 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
     // Phase 1's argmin moves by at most 2C/(λm) between neighbours (before the certificates).
     preview.sensitivity_ball = Some(2.0 * first.stage1_radius());
     Ok(Planned::new(preview, LocalizedFamilyPlan { plan }))
+}
+
+/// Refuses Algorithm 3 as the solver when Prop 2.9's bound Σ J·⌈(3·D_K·L/α)²⌉·m over the run
+/// exceeds [`WORK_ALLOWANCE`] record gradients: decided from the declared constants alone, so a
+/// run never stops for lack of iterations (DESIGN §5 rule 6).
+fn affordable(plan: &LocalizedPlan) -> Result<()> {
+    let count = |v: f64| {
+        if v.is_finite() {
+            format!("{v:.1e}")
+        } else {
+            "more than 1e19".to_string()
+        }
+    };
+    let work = plan.joint_work();
+    if work <= WORK_ALLOWANCE {
+        return Ok(());
+    }
+    let (t, worst) = plan
+        .phases
+        .iter()
+        .map(|p| {
+            let most = plan
+                .joint_bounds(p)
+                .and_then(|b| b.into_iter().max())
+                .map_or(f64::INFINITY, |b| b as f64);
+            (p.t, most)
+        })
+        .fold((1, 0.0), |a, b| if b.1 > a.1 { b } else { a });
+    Err(Error::invalid(
+        Control::HeavySolver.id(),
+        format!(
+            "choose the certified AGD: Algorithm 3 needs up to {} iterations in phase {t} ({} \
+             record gradients), above the allowance of {WORK_ALLOWANCE:.0e} (Prop 2.9's bound \
+             from the declared constants); a smaller n, λ₁ or ‖x‖ bound lowers it",
+            count(worst),
+            count(work)
+        ),
+        "adaptive_subgradient",
+    ))
 }
 
 impl Plan for LocalizedFamilyPlan {
@@ -259,7 +344,14 @@ impl Plan for LocalizedFamilyPlan {
         };
         Curve::flat(
             pure_upper(&rates),
-            "Lowy 2026, Theorem 3.1, with probability ≥ 0.9, up to constants: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)",
+            match self.plan.call {
+                Call::Double => {
+                    "Lowy 2026, Theorem 3.1, with probability ≥ 0.9, up to constants: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)"
+                }
+                Call::Localize => {
+                    "Lowy 2026's rate through Theorem 2.1 with Algorithm 2 as the ERM solver (derived, not a theorem of the paper), with probability ≥ 0.9, up to constants: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)"
+                }
+            },
         )
     }
 

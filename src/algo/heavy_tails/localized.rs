@@ -69,6 +69,8 @@ use crate::rng::DpRng;
 use crate::solver::{CertificateConstants, CertifiedRun, FiniteSum, SolverKind};
 
 use super::extension::{Extension, threshold};
+use super::joint::{HeavySolver, JointRun, joint_lipschitz, stage_bounds, stages};
+use super::subgradient::Joint;
 
 /// The paper's ridge growth per phase (Algorithm 1).
 pub const GROWTH: f64 = 32.0;
@@ -121,9 +123,10 @@ pub struct Phase {
     pub alpha: f64,
     /// ξ_t = C/(6λm), the inexact projection's tolerance.
     pub xi: f64,
-    /// β_t = 12C/(λmε), the scale of both draws of every call.
+    /// β_t = 12C/(λmε), the scale of both draws of every Algorithm 4 call (6C/(λmε), the one
+    /// draw of an Algorithm 2 call).
     pub beta: f64,
-    /// r₀ = 600·C·d/(λmε), the radius of W₀.
+    /// r₀ = 600·C·d/(λmε), the radius of W₀ (300·C·d/(λmε) for Algorithm 2 at the full ε).
     pub r0: f64,
 }
 
@@ -156,14 +159,60 @@ pub fn base_lambda(declared: &Declared) -> f64 {
         / declared.diameter
 }
 
+/// The ERM solver each call of Pop-Localize (Algorithm 1) runs: it sets the draws per call, their
+/// scale and the certified accuracy of the released point. Both calibrate to Δ = 6C/(λm).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Call {
+    /// Algorithm 4 Double-OutputPert: two draws at ε/2 (β = 12C/(λmε)), the second inside W₀.
+    #[default]
+    Double,
+    /// Algorithm 2 OutputPert-Localize: one draw at the full ε (β = 6C/(λmε)) after a point
+    /// certified within C/(λm); the call releases w_loc (W₀ = W ∩ B(w_loc, r₀) is post-processing).
+    Localize,
+}
+
+impl Call {
+    /// The ℓ2-Laplace draws of one call.
+    pub fn draws(self) -> usize {
+        match self {
+            Call::Double => 2,
+            Call::Localize => 1,
+        }
+    }
+
+    /// β·λmε/C: 12 (Δ = 6C/(λm) at ε/2) or 6 (the same Δ at ε).
+    fn noise_factor(self) -> f64 {
+        match self {
+            Call::Double => 12.0,
+            Call::Localize => 6.0,
+        }
+    }
+
+    /// λm/C times the certified distance of the point the call's last draw perturbs: C/(6λm)
+    /// (Algorithm 4's stage 2) or C/(λm) (Algorithm 2's gap C²/(2λm²)).
+    fn certificate_factor(self) -> f64 {
+        match self {
+            Call::Double => 1.0 / 6.0,
+            Call::Localize => 1.0,
+        }
+    }
+}
+
 /// The bound a_t on λ_t·‖w̄_{t+1} − w*_t‖ for one Double-OutputPert call on m records at threshold
 /// C (see [`calibrated_lambda`]): the stage-2 draw, the certificate, the extension's bias and the
 /// sampling error, each with the constant the proofs carry.
+#[cfg(test)]
 fn call_error(declared: &Declared, m: usize, clip: f64) -> f64 {
+    call_error_of(Call::Double, declared, m, clip)
+}
+
+/// [`call_error`] for either call: Algorithm 2's draw has scale 6C/(λmε) and its point is
+/// certified within C/(λm).
+fn call_error_of(call: Call, declared: &Declared, m: usize, clip: f64) -> f64 {
     let (d, k, mf) = (declared.d as f64, declared.k, m as f64);
-    // E‖b‖² = d(d+1)β² for the ℓ2-Laplace of scale β = 12C/(λmε).
-    let noise = 12.0 * (d * (d + 1.0)).sqrt() * clip / (mf * declared.epsilon);
-    let certificate = clip / (6.0 * mf);
+    // E‖b‖² = d(d+1)β² for the ℓ2-Laplace of scale β = 12C/(λmε) (6C/(λmε) for Algorithm 2).
+    let noise = call.noise_factor() * (d * (d + 1.0)).sqrt() * clip / (mf * declared.epsilon);
+    let certificate = call.certificate_factor() * clip / mf;
     let bias = libm::pow(declared.moment_k, k) / ((k - 1.0) * libm::pow(clip, k - 1.0));
     let sampling = 2.0 * declared.moment_2 / mf.sqrt();
     noise + certificate + bias + sampling
@@ -208,10 +257,15 @@ fn call_error(declared: &Declared, m: usize, clip: f64) -> f64 {
 ///
 /// Everything here is declared (n, d, ε, k, G_k, G₂, D, J, C): λ₁ never reads the sample.
 pub fn calibrated_lambda(declared: &Declared) -> f64 {
+    calibrated_lambda_of(Call::Double, declared)
+}
+
+/// [`calibrated_lambda`] for either call (the same derivation with [`call_error_of`]'s a_t).
+pub fn calibrated_lambda_of(call: Call, declared: &Declared) -> f64 {
     let m_min = declared.d.max(10);
     let calls: Vec<f64> = phase_sizes(declared)
         .take_while(|&(_, m)| m >= m_min)
-        .map(|(_, m)| call_error(declared, m, clip_of(declared, m)))
+        .map(|(_, m)| call_error_of(call, declared, m, clip_of(declared, m)))
         .collect();
     let Some((last, earlier)) = calls.split_last() else {
         // No phase runs: the schedule refuses the run; any positive λ₁ will do.
@@ -256,9 +310,21 @@ pub fn nominal_phases(n: usize) -> usize {
 /// All T = ⌈log₂ n⌉ phases of Algorithm 1 with Algorithm 4 (digest 003 §3.7), including those
 /// with m_t too small to run ([`schedule`] keeps the ones that run).
 pub fn nominal_schedule(declared: &Declared) -> Vec<Phase> {
+    nominal_schedule_of(Call::Double, declared)
+}
+
+/// [`nominal_schedule`] for either call: with Algorithm 2 each call's one draw has scale
+/// β_t = 6C_t/(λ_t m_t ε) and W₀'s radius is r₀ = 100ζ·C_t·d/(λ_t m_t ε) (Algorithm 2 at the
+/// full ε); the default λ₁ is [`calibrated_lambda_of`] that call.
+pub fn nominal_schedule_of(call: Call, declared: &Declared) -> Vec<Phase> {
     let lambda1 = declared
         .lambda1
-        .unwrap_or_else(|| calibrated_lambda(declared));
+        .unwrap_or_else(|| calibrated_lambda_of(call, declared));
+    // Algorithm 4 runs Algorithm 2 at ε/2; Algorithm 2 alone has the whole ε.
+    let loc_epsilon = match call {
+        Call::Double => declared.epsilon / 2.0,
+        Call::Localize => declared.epsilon,
+    };
     let (d, eps) = (declared.d as f64, declared.epsilon);
     let mut offset = 0;
     phase_sizes(declared)
@@ -278,8 +344,8 @@ pub fn nominal_schedule(declared: &Declared) -> Vec<Phase> {
                 alpha_loc: clip * clip / (2.0 * lambda * mf * mf),
                 alpha: clip * clip / (72.0 * lambda * mf * mf),
                 xi: clip / (6.0 * lambda * mf),
-                beta: 12.0 * clip / (lambda * mf * eps),
-                r0: 100.0 * ZETA * clip * d / (lambda * mf * (eps / 2.0)),
+                beta: call.noise_factor() * clip / (lambda * mf * eps),
+                r0: 100.0 * ZETA * clip * d / (lambda * mf * loc_epsilon),
             };
             offset += records;
             phase
@@ -290,8 +356,17 @@ pub fn nominal_schedule(declared: &Declared) -> Vec<Phase> {
 /// The phases that run: m_t ≥ max(10, d), and both certificates' radii clear of the rounding
 /// allowance for the declared constants (`certifiable`). Data-free.
 pub fn schedule(declared: &Declared, certifiable: impl Fn(&Phase) -> bool) -> Vec<Phase> {
+    schedule_of(Call::Double, declared, certifiable)
+}
+
+/// [`schedule`] for either call.
+pub fn schedule_of(
+    call: Call,
+    declared: &Declared,
+    certifiable: impl Fn(&Phase) -> bool,
+) -> Vec<Phase> {
     let m_min = declared.d.max(10);
-    nominal_schedule(declared)
+    nominal_schedule_of(call, declared)
         .into_iter()
         .take_while(|p| p.m >= m_min && certifiable(p))
         .collect()
@@ -510,9 +585,42 @@ pub struct LocalizedPlan {
     pub curvature: f64,
     /// The declared feature bound B (records are clipped to it).
     pub feature_bound: f64,
+    /// Algorithm 4 or Algorithm 2 in every call.
+    pub call: Call,
+    /// The certified solver of every stage.
+    pub solver: HeavySolver,
 }
 
 impl LocalizedPlan {
+    /// Prop 2.9's iteration bounds of Algorithm 3 for each stage of phase `p`'s calls, from the
+    /// declared constants ([`joint_lipschitz`]); `None` when one overflows.
+    pub fn joint_bounds(&self, p: &Phase) -> Option<Vec<usize>> {
+        let slope = super::extension::derivative_bounds(self.extension_loss)
+            .map_or(f64::INFINITY, |(slope, _)| slope);
+        let lipschitz = joint_lipschitz(
+            p,
+            self.declared.diameter,
+            (self.l2, self.radius),
+            slope,
+            self.feature_bound,
+        );
+        stage_bounds(self.call, p, self.declared.diameter, lipschitz)
+    }
+
+    /// The record gradients Algorithm 3 may need over the whole run, Σ J·T_α·m (∞ on overflow).
+    pub fn joint_work(&self) -> f64 {
+        self.phases
+            .iter()
+            .map(|p| match self.joint_bounds(p) {
+                Some(bounds) => {
+                    bounds.iter().map(|&t| t as f64).sum::<f64>()
+                        * (p.m * self.declared.repetitions) as f64
+                }
+                None => f64::INFINITY,
+            })
+            .sum()
+    }
+
     /// The certificate constants of phase `p` (declared: B, l2, λ_t, C_t).
     pub fn constants(&self, p: &Phase) -> CertificateConstants {
         let mu = self.l2 + p.lambda;
@@ -581,7 +689,7 @@ impl LocalizedPlan {
                     scale: p.beta,
                     d: self.declared.d,
                 },
-                count: 2 * self.declared.repetitions,
+                count: self.call.draws() * self.declared.repetitions,
                 sensitivity: p.sensitivity(),
             })
             .collect()
@@ -594,12 +702,70 @@ impl LocalizedPlan {
             delta: 0.0,
             relation: Relation::ReplaceOne,
             rho: None,
-            accounting: format!(
-                "pure ε: {} phases × J = {} Double-OutputPert calls on disjoint blocks (parallel \
-                 composition), each ε/2 + ε/2 (Lowy 2026, Algorithms 1 and 4, Theorem 3.1)",
-                self.phases.len(),
-                self.declared.repetitions
-            ),
+            accounting: match self.call {
+                Call::Double => format!(
+                    "pure ε: {} phases × J = {} Double-OutputPert calls on disjoint blocks \
+                     (parallel composition), each ε/2 + ε/2 (Lowy 2026, Algorithms 1 and 4, \
+                     Theorem 3.1); solver: {}",
+                    self.phases.len(),
+                    self.declared.repetitions,
+                    self.solver.describe()
+                ),
+                Call::Localize => format!(
+                    "pure ε: {} phases × J = {} OutputPert-Localize calls on disjoint blocks \
+                     (parallel composition), each one ℓ2-Laplace draw at ε for Δ = 6C/(λm) \
+                     (Lowy 2026, Algorithms 1 and 2, Lemma 2.4); solver: {}",
+                    self.phases.len(),
+                    self.declared.repetitions,
+                    self.solver.describe()
+                ),
+            },
+        }
+    }
+}
+
+/// One stage's certified solve: the AGD on the R^d extension, or Algorithm 3 on Φ.
+enum Solve {
+    Agd(CertifiedRun),
+    Joint(JointRun),
+}
+
+impl Solve {
+    fn current(&self) -> &[f64] {
+        match self {
+            Solve::Agd(run) => run.current(),
+            Solve::Joint(run) => run.current(),
+        }
+    }
+    fn is_certified(&self) -> bool {
+        match self {
+            Solve::Agd(run) => run.is_certified(),
+            Solve::Joint(run) => run.is_certified(),
+        }
+    }
+    fn failed(&self) -> bool {
+        match self {
+            Solve::Agd(run) => run.failed(),
+            Solve::Joint(run) => run.failed(),
+        }
+    }
+    fn certified_point(&self) -> &[f64] {
+        match self {
+            Solve::Agd(run) => run.certified_point(),
+            Solve::Joint(run) => run.certified_point(),
+        }
+    }
+    /// Passes over the block so far.
+    fn passes(&self) -> f64 {
+        match self {
+            Solve::Agd(run) => run.grad_evals(),
+            Solve::Joint(run) => run.passes(),
+        }
+    }
+    fn radius(&self) -> f64 {
+        match self {
+            Solve::Agd(run) => run.radius(),
+            Solve::Joint(run) => run.radius(),
         }
     }
 }
@@ -607,9 +773,9 @@ impl LocalizedPlan {
 /// Where a call stands.
 enum Stage {
     /// Stage 1: certifying w̃ over W.
-    Localise(CertifiedRun),
+    Localise(Solve),
     /// Stage 2: certifying w_a over W₀.
-    Optimise(CertifiedRun),
+    Optimise(Solve),
 }
 
 /// Localized Double Output Perturbation as a step-wise [`PrivateAlgorithm`]. Each step is one
@@ -722,6 +888,80 @@ impl PopLocalize {
         self.region.project(&mut self.current);
     }
 
+    /// The certified solve of one stage of phase `p`'s current call from `start`: to `radius`
+    /// (AGD within `budget` iterations) or to Algorithm 3's gap `alpha` of stage `index`.
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        data: &Dataset,
+        p: &Phase,
+        constants: CertificateConstants,
+        start: &[f64],
+        radius: f64,
+        budget: usize,
+        index: usize,
+    ) -> Solve {
+        match self.plan.solver {
+            HeavySolver::Agd => {
+                let q = self.surrogate(data, p);
+                Solve::Agd(CertifiedRun::new(
+                    &q,
+                    constants,
+                    SolverKind::Agd,
+                    0,
+                    start,
+                    radius,
+                    budget,
+                    budget,
+                ))
+            }
+            HeavySolver::AdaptiveSubgradient => {
+                let (diameter, alpha) = stages(self.plan.call, p, self.plan.declared.diameter)
+                    [index.min(self.plan.call.draws() - 1)];
+                // The plan refused the solver unless every bound exists; 1 would only fail.
+                let bound = self
+                    .plan
+                    .joint_bounds(p)
+                    .and_then(|b| b.get(index).copied())
+                    .unwrap_or(1);
+                Solve::Joint(JointRun::new(
+                    start,
+                    p.offset + self.call * p.m,
+                    p.m,
+                    diameter,
+                    alpha,
+                    bound,
+                    constants.strong_convexity,
+                    radius,
+                ))
+            }
+        }
+    }
+
+    /// One step of `solve` on the current block; returns (certified distance bound, ‖∇‖ or NaN).
+    fn step_solve(&self, solve: &mut Solve, data: &Dataset, p: &Phase) -> (f64, f64) {
+        match solve {
+            Solve::Agd(run) => {
+                let q = self.surrogate(data, p);
+                let cert = run.step(&q);
+                (cert.distance_bound, cert.grad_norm)
+            }
+            Solve::Joint(run) => {
+                let joint = Joint {
+                    glm: self.plan.extension_loss,
+                    threshold: p.clip,
+                    lambda: p.lambda,
+                    l2: self.plan.l2,
+                    centre: &self.centre,
+                };
+                (
+                    run.step(&joint, data, &self.region, self.plan.radius),
+                    f64::NAN,
+                )
+            }
+        }
+    }
+
     /// Advances the current call by one solver step; returns the noise norm of a draw it made.
     fn advance(&mut self, data: &Dataset) -> f64 {
         let p = self.plan.phases[self.phase];
@@ -743,16 +983,15 @@ impl PopLocalize {
             Some(stage) => stage,
             None => {
                 self.region = Region::Ball(self.plan.radius);
-                let q = self.surrogate(data, &p);
-                Stage::Localise(CertifiedRun::new(
-                    &q,
+                let centre = self.centre.clone();
+                Stage::Localise(self.solve(
+                    data,
+                    &p,
                     constants,
-                    SolverKind::Agd,
-                    0,
-                    &self.centre,
+                    &centre,
                     p.stage1_radius(),
                     first,
-                    first,
+                    0,
                 ))
             }
         };
@@ -760,16 +999,15 @@ impl PopLocalize {
             Stage::Localise(run) => (run, true),
             Stage::Optimise(run) => (run, false),
         };
-        let before = run.grad_evals();
-        let cert = {
-            let q = self.surrogate(data, &p);
-            run.step(&q)
-        };
-        self.grad_evals += (run.grad_evals() - before) * p.m as f64 / data.n() as f64;
-        self.safeguard |= run.used_safeguard();
-        self.last_grad_norm = cert.grad_norm;
+        let before = run.passes();
+        let (bound, grad_norm) = self.step_solve(&mut run, data, &p);
+        self.grad_evals += (run.passes() - before) * p.m as f64 / data.n() as f64;
+        if let Solve::Agd(agd) = &run {
+            self.safeguard |= agd.used_safeguard();
+        }
+        self.last_grad_norm = grad_norm;
         self.last = Some(CertificateStatus {
-            bound: cert.distance_bound,
+            bound,
             threshold: run.radius(),
             sensitivity: p.sensitivity(),
             met: run.is_certified(),
@@ -792,7 +1030,7 @@ impl PopLocalize {
         if self.done {
             return norm;
         }
-        if localising {
+        if localising && self.plan.call == Call::Double {
             // w_loc = Π_W(w̃ + b₁); W₀ = W ∩ B(w_loc, r₀); stage 2 starts at w_loc.
             Region::Ball(self.plan.radius).project(&mut point);
             self.region = Region::Localised {
@@ -800,20 +1038,19 @@ impl PopLocalize {
                 centre: point.clone(),
                 r: p.r0,
             };
-            let q = self.surrogate(data, &p);
-            self.stage = Some(Stage::Optimise(CertifiedRun::new(
-                &q,
+            self.stage = Some(Stage::Optimise(self.solve(
+                data,
+                &p,
                 constants,
-                SolverKind::Agd,
-                0,
                 &point,
                 p.stage2_radius(),
                 second,
-                second,
+                1,
             )));
             self.current.copy_from_slice(&point);
         } else {
-            // w_DP = Π_{W₀}(w_a + b₂).
+            // Algorithm 4: w_DP = Π_{W₀}(w_a + b₂); Algorithm 2: w_loc = Π_W(w̃ + b), its W₀ a
+            // public ball around it.
             self.region.project(&mut point);
             self.candidates.push(point);
             self.call += 1;
@@ -849,14 +1086,29 @@ impl PrivateAlgorithm for PopLocalize {
                 first.clip
             ),
             "records clipped to the declared feature bound; each record is used in exactly one call (disjoint blocks)".to_string(),
-            "each stage releases only after its certificate (‖w − argmin‖ ≤ C/(λm), then ≤ C/(6λm)) held; the solver's stopping time depends on the data (timing, outside the model)".to_string(),
+            match self.plan.call {
+                Call::Double => "each stage releases only after its certificate (‖w − argmin‖ ≤ C/(λm), then ≤ C/(6λm)) held; the solver's stopping time depends on the data (timing, outside the model)",
+                Call::Localize => "each call releases only after its certificate (‖w − argmin‖ ≤ C/(λm)) held; the solver's stopping time depends on the data (timing, outside the model)",
+            }
+            .to_string(),
+            format!("certified solver: {}", self.plan.solver.describe()),
             "δ in Lowy 2026's utility bound is a failure probability, not a DP parameter".to_string(),
         ];
-        let mechanism = "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)";
+        let mechanism = match self.plan.call {
+            Call::Double => "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)",
+            Call::Localize => "Localized OutputPert-Localize (Lowy 2026, Algorithms 1 and 2)",
+        };
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         if let Ok(p) = PureDp::new(self.plan.declared.epsilon, Relation::ReplaceOne) {
             ledger = ledger.with_spend(
-                "ℓ2-Laplace output perturbations, ε/2 + ε/2 per call, calls on disjoint blocks",
+                match self.plan.call {
+                    Call::Double => {
+                        "ℓ2-Laplace output perturbations, ε/2 + ε/2 per call, calls on disjoint blocks"
+                    }
+                    Call::Localize => {
+                        "ℓ2-Laplace output perturbations, one at ε per call, calls on disjoint blocks"
+                    }
+                },
                 PrivacyLoss::Pure(p),
             );
         }
@@ -887,8 +1139,11 @@ impl PrivateAlgorithm for PopLocalize {
             loss,
             noise_norm,
             grad_norm,
-            // Every record's loss after the draws so far: ε/2 after the first, ε after the second.
-            epsilon_spent: self.plan.declared.epsilon * (self.draws_made.min(2) as f64) / 2.0,
+            // Every record's loss after the draws so far: ε/2 after the first, ε after the second
+            // (Algorithm 4); ε after the one draw (Algorithm 2).
+            epsilon_spent: self.plan.declared.epsilon
+                * (self.draws_made.min(self.plan.call.draws()) as f64)
+                / self.plan.call.draws() as f64,
         };
         self.steps += 1;
         Some(report)
@@ -1015,6 +1270,36 @@ mod tests {
     }
 
     #[test]
+    fn algorithm_2_alone_draws_at_the_full_epsilon_on_the_worked_example() {
+        // Digest 003 §3.2 on §3.7's example at the digest's λ₁: Algorithm 2 with the whole ε has
+        // β = 6C/(λmε) and r₀ = 100ζ·C·d/(λmε) (ζ = 3), half of Algorithm 4's 12C/(λmε) and
+        // 600·C·d/(λmε): phase 1 β₁ = 6·20/(0.0045261·10⁴) = 2.651, r₀ = 1325.6.
+        let digest = worked_example();
+        let declared = Declared {
+            lambda1: Some(base_lambda(&digest)),
+            ..digest
+        };
+        let single = nominal_schedule_of(Call::Localize, &declared);
+        let double = nominal_schedule(&declared);
+        assert!(close(single[0].beta, 2.651, 1e-3), "{}", single[0].beta);
+        assert!(close(single[0].r0, 1325.6, 1e-3), "{}", single[0].r0);
+        // The phases with records (t ≥ 15 has m_t = 0 and infinite scales, never run).
+        for (a, b) in single.iter().zip(&double).filter(|(a, _)| a.m > 0) {
+            assert_eq!((a.m, a.lambda, a.clip), (b.m, b.lambda, b.clip));
+            assert!(close(2.0 * a.beta, b.beta, 1e-12) && close(2.0 * a.r0, b.r0, 1e-12));
+            // The one draw spends the whole ε on Δ = 6C/(λm) (Lemma 2.4).
+            assert!(close(a.beta, a.sensitivity() / declared.epsilon, 1e-12));
+        }
+        // Its default λ₁ carries its own constants (noise 6·√(d(d+1)), certificate C/m): smaller
+        // than Algorithm 4's, whose draws are twice as wide.
+        let own = calibrated_lambda_of(Call::Localize, &digest);
+        assert!(
+            own < calibrated_lambda(&digest) && own > base_lambda(&digest),
+            "{own}"
+        );
+    }
+
+    #[test]
     fn lambda_one_with_the_constants_minimises_the_localisation_bound() {
         // The worked example again, λ₁ now with the proofs' constants (values from an independent
         // Python transcription of the derivation): a₁ = 12·√110·C₁/(m₁ε) + C₁/(6m₁) +
@@ -1105,6 +1390,8 @@ mod tests {
                 radius: 1.0,
                 curvature: 0.25,
                 feature_bound: 1.0,
+                call: Call::Double,
+                solver: HeavySolver::Agd,
             };
             let g = plan.guarantee();
             assert_eq!((g.epsilon, g.delta), (1.0, 0.0));

@@ -13,7 +13,9 @@ pub mod clipped_gd;
 pub mod explorer;
 pub mod extension;
 pub mod family;
+pub mod joint;
 pub mod localized;
+pub mod output_pert_localize;
 pub mod rates;
 pub mod single_stage;
 pub mod subgradient;
@@ -23,3 +25,5 @@ pub use extension::{
     rare_outlier, threshold,
 };
 pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALIZED, FAMILY_SINGLE_STAGE};
+pub use joint::HeavySolver;
+pub use output_pert_localize::FAMILY_OUTPUT_PERT_LOCALIZE;

@@ -1,7 +1,8 @@
-//! Lowy 2026's certified solver pieces: Algorithm 3 (Adaptive-Inexact-ProjSubgrad) and the
-//! inexact projection onto W ∩ B(c, r) (Lemma 2.8). Library code with tests: the families run the
-//! certified AGD on the smooth extension instead, because Algorithm 3 on the joint reformulation
-//! needs about 10¹³ iterations at m = 10³ (digest 003 §4.5).
+//! Lowy 2026's certified solver pieces: Algorithm 3 (Adaptive-Inexact-ProjSubgrad), the inexact
+//! projection onto W ∩ B(c, r) (Lemma 2.8) and the joint reformulation (Lemma 2.7). The localized
+//! families run them as their certified solver when asked ([`super::joint`]) and when Prop 2.9's
+//! iteration bound fits the work allowance: at m = 10³ it is about 10¹³ iterations (digest 003
+//! §4.5), so by default they run the certified AGD on the smooth extension.
 //!
 //! # Algorithm 3 (Prop 2.9 / C.5)
 //! x₁ ∈ K, S₀ = 0; for t = 1, 2, …: g_t a subgradient of Φ at x_t (stop if 0);
@@ -69,6 +70,89 @@ pub struct Certified {
     pub certified: bool,
 }
 
+/// Algorithm 3's state, advanced one iteration at a time (the families step it in slices).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Adaptive {
+    x: Vec<f64>,
+    sum: Vec<f64>,
+    g: Vec<f64>,
+    squares: f64,
+    t: usize,
+    diameter: f64,
+    alpha: f64,
+}
+
+impl Adaptive {
+    /// x₁ = `start` ∈ K, for a K of diameter ≤ `diameter` and the target gap `alpha`.
+    pub fn new(start: &[f64], diameter: f64, alpha: f64) -> Self {
+        Self {
+            x: start.to_vec(),
+            sum: vec![0.0; start.len()],
+            g: vec![0.0; start.len()],
+            squares: 0.0,
+            t: 0,
+            diameter,
+            alpha,
+        }
+    }
+
+    /// One iteration: `subgradient(x, g)` writes a subgradient of Φ at x, `project(x, ξ)` replaces
+    /// x by a ξ-inexact projection onto K. Returns the certified point once the stopping rule
+    /// 3·D_K·√S_t ≤ α·t holds (the average x̄_t), or x_t itself when its subgradient is 0.
+    pub fn iterate(
+        &mut self,
+        mut subgradient: impl FnMut(&[f64], &mut [f64]),
+        mut project: impl FnMut(&mut [f64], f64),
+    ) -> Option<Vec<f64>> {
+        self.t += 1;
+        subgradient(&self.x, &mut self.g);
+        axpy(1.0, &self.x, &mut self.sum);
+        let norm = norm2(&self.g);
+        if norm == 0.0 {
+            return Some(self.x.clone());
+        }
+        self.squares += norm * norm;
+        let eta = self.diameter / self.squares.sqrt();
+        let xi = self.diameter.min(self.alpha * eta / (6.0 * self.diameter));
+        axpy(-eta, &self.g, &mut self.x);
+        project(&mut self.x, xi);
+        (self.gap_bound() <= self.alpha).then(|| self.average())
+    }
+
+    /// x̄_t, the average of x₁…x_t.
+    pub fn average(&self) -> Vec<f64> {
+        let t = self.t.max(1) as f64;
+        self.sum.iter().map(|s| s / t).collect()
+    }
+
+    /// 3·D_K·√S_t/t, the stopping rule's left side over t: the run stops once it is ≤ α, and then
+    /// Φ(x̄_t) − min_K Φ ≤ α (Prop 2.9 / C.5). Infinite before the first iteration.
+    pub fn gap_bound(&self) -> f64 {
+        if self.t == 0 {
+            return f64::INFINITY;
+        }
+        3.0 * self.diameter * self.squares.sqrt() / self.t as f64
+    }
+
+    /// t, the iterations so far.
+    pub fn iterations(&self) -> usize {
+        self.t
+    }
+
+    /// x_t, the current (non-private) iterate.
+    pub fn current(&self) -> &[f64] {
+        &self.x
+    }
+}
+
+/// Prop 2.9's bound on Algorithm 3's iterations, ⌈(3·D_K·L/α)²⌉, for Φ L-Lipschitz on K of
+/// diameter D_K; `None` when it does not fit a usize (or is not a finite number).
+pub fn iteration_bound(diameter: f64, lipschitz: f64, alpha: f64) -> Option<usize> {
+    let bound = libm::ceil(libm::pow(3.0 * diameter * lipschitz / alpha, 2.0));
+    (bound.is_finite() && bound >= 0.0 && bound < usize::MAX as f64 / 2.0)
+        .then_some(bound.max(1.0) as usize)
+}
+
 /// Algorithm 3 from `start` ∈ K: `subgradient(x, g)` writes a subgradient of Φ at x, and
 /// `project(x, ξ)` replaces x by a ξ-inexact projection onto K. Stops by the certificate or
 /// after `budget` iterations (then `certified` is false).
@@ -80,47 +164,89 @@ pub fn adaptive_subgradient(
     mut project: impl FnMut(&mut [f64], f64),
     budget: usize,
 ) -> Certified {
-    let d = start.len();
-    let mut x = start.to_vec();
-    let mut sum = vec![0.0; d];
-    let mut g = vec![0.0; d];
-    let mut squares = 0.0;
-    for t in 1..=budget {
-        subgradient(&x, &mut g);
-        axpy(1.0, &x, &mut sum);
-        let norm = norm2(&g);
-        if norm == 0.0 {
+    let mut run = Adaptive::new(start, diameter, alpha);
+    for _ in 0..budget {
+        if let Some(point) = run.iterate(&mut subgradient, &mut project) {
             return Certified {
-                point: x,
-                iterations: t,
-                certified: true,
-            };
-        }
-        squares += norm * norm;
-        let eta = diameter / squares.sqrt();
-        let xi = diameter.min(alpha * eta / (6.0 * diameter));
-        axpy(-eta, &g, &mut x);
-        project(&mut x, xi);
-        if 3.0 * diameter * squares.sqrt() <= alpha * t as f64 {
-            return Certified {
-                point: sum.iter().map(|s| s / t as f64).collect(),
-                iterations: t,
+                point,
+                iterations: run.iterations(),
                 certified: true,
             };
         }
     }
     Certified {
-        point: sum.iter().map(|s| s / budget.max(1) as f64).collect(),
+        point: run.average(),
         iterations: budget,
         certified: false,
     }
 }
 
-/// Φ_Z(w, y₁…y_m) = (1/m)Σ [φ(⟨xᵢ, yᵢ⟩, labelᵢ) + C‖w − yᵢ‖] + (λ/2)‖w − w₀‖², the joint convex
-/// reformulation of Lemma 2.7 (its minimum over w ∈ W_w, yᵢ ∈ W is min_w F̂_{C,λ}(w) with the
-/// paper's W-constrained f_C), and a subgradient (proof of Prop D.1, digest pitfall 18's signs):
-/// sᵢ = (w − yᵢ)/‖w − yᵢ‖ (0 when w = yᵢ), g^(w) = (C/m)Σsᵢ + λ(w − w₀),
-/// g^(yᵢ) = (1/m)(φ′·xᵢ − C·sᵢ). `point` and `grad` are (w, y₁, …, y_m), each block of length d.
+/// The joint convex reformulation of Lemma 2.7 for one block of records:
+/// Φ_Z(w, y₁…y_m) = (1/m)Σ [φ(⟨xᵢ, yᵢ⟩, labelᵢ) + C‖w − yᵢ‖] + (l2/2)‖w‖² + (λ/2)‖w − w₀‖²,
+/// whose minimum over w ∈ W_w, yᵢ ∈ W is min_w F̂_{C,λ}(w) with the paper's W-constrained f_C
+/// (plus the problem's ridge l2, data-free).
+#[derive(Debug, Clone, Copy)]
+pub struct Joint<'a> {
+    /// The GLM loss φ.
+    pub glm: crate::loss::Glm,
+    /// The threshold C.
+    pub threshold: f64,
+    /// λ of the ridge around the public centre.
+    pub lambda: f64,
+    /// The problem's ridge l2 around 0.
+    pub l2: f64,
+    /// The public centre w₀.
+    pub centre: &'a [f64],
+}
+
+impl Joint<'_> {
+    /// Φ at `point` and a subgradient into `grad` (proof of Prop D.1, digest pitfall 18's signs):
+    /// sᵢ = (w − yᵢ)/‖w − yᵢ‖ (0 when w = yᵢ), g^(w) = (C/m)Σsᵢ + l2·w + λ(w − w₀),
+    /// g^(yᵢ) = (1/m)(φ′·xᵢ − C·sᵢ). `point` and `grad` are (w, y₁, …, y_m), each block of
+    /// length d; `records` are the block's (xᵢ, labelᵢ).
+    pub fn value_and_subgradient(
+        &self,
+        point: &[f64],
+        records: &[(&[f64], f64)],
+        grad: &mut [f64],
+    ) -> f64 {
+        use crate::loss::GlmLoss;
+        let d = self.centre.len();
+        let m = records.len() as f64;
+        grad.fill(0.0);
+        let (w, ys) = point.split_at(d);
+        let (gw, gys) = grad.split_at_mut(d);
+        let mut value = 0.0;
+        for (((x, label), y), gy) in records
+            .iter()
+            .zip(ys.chunks_exact(d))
+            .zip(gys.chunks_exact_mut(d))
+        {
+            let (f, slope) = self
+                .glm
+                .value_and_derivative(crate::linalg::dot(x, y), *label);
+            let dist = crate::linalg::dist2(w, y);
+            value += (f + self.threshold * dist) / m;
+            axpy(slope / m, x, gy);
+            if dist > 0.0 {
+                let s = self.threshold / (m * dist);
+                for k in 0..d {
+                    let gap = w[k] - y[k];
+                    gw[k] += s * gap;
+                    gy[k] -= s * gap;
+                }
+            }
+        }
+        for k in 0..d {
+            let off = w[k] - self.centre[k];
+            gw[k] += self.lambda * off + self.l2 * w[k];
+            value += 0.5 * self.lambda * off * off + 0.5 * self.l2 * w[k] * w[k];
+        }
+        value
+    }
+}
+
+/// [`Joint::value_and_subgradient`] without the problem's ridge (l2 = 0).
 pub fn joint_value_and_subgradient(
     point: &[f64],
     records: &[(&[f64], f64)],
@@ -130,31 +256,14 @@ pub fn joint_value_and_subgradient(
     centre: &[f64],
     grad: &mut [f64],
 ) -> f64 {
-    use crate::loss::GlmLoss;
-    let d = centre.len();
-    let m = records.len() as f64;
-    let w = &point[..d];
-    grad.fill(0.0);
-    let mut value = 0.0;
-    for (i, (x, label)) in records.iter().enumerate() {
-        let y = &point[(i + 1) * d..(i + 2) * d];
-        let (f, slope) = glm.value_and_derivative(crate::linalg::dot(x, y), *label);
-        let gap: Vec<f64> = w.iter().zip(y).map(|(a, b)| a - b).collect();
-        let dist = norm2(&gap);
-        value += (f + threshold * dist) / m;
-        let (gw, gy) = grad.split_at_mut((i + 1) * d);
-        let gy = &mut gy[..d];
-        axpy(slope / m, x, gy);
-        if dist > 0.0 {
-            axpy(threshold / (m * dist), &gap, &mut gw[..d]);
-            axpy(-threshold / (m * dist), &gap, gy);
-        }
+    Joint {
+        glm,
+        threshold,
+        lambda,
+        l2: 0.0,
+        centre,
     }
-    for k in 0..d {
-        grad[k] += lambda * (w[k] - centre[k]);
-        value += 0.5 * lambda * (w[k] - centre[k]) * (w[k] - centre[k]);
-    }
-    value
+    .value_and_subgradient(point, records, grad)
 }
 
 #[cfg(test)]
