@@ -10,10 +10,12 @@ use dp_playground::rng::{Stream, seeded};
 
 const ALPHA: f64 = 1e-3;
 
-const FAMILIES: [AlgorithmKind; 3] = [
+const FAMILIES: [AlgorithmKind; 5] = [
     AlgorithmKind::LocalizedDoubleOutputPerturbation,
     AlgorithmKind::PureClippedGd,
     AlgorithmKind::OutputPerturbationLipschitzExtension,
+    AlgorithmKind::EmPgm,
+    AlgorithmKind::LocalizedApproxEm,
 ];
 
 fn config(algorithm: AlgorithmKind) -> RunConfig {
