@@ -95,6 +95,11 @@ pub enum AlgorithmKind {
     PureClippedGd,
     /// Single-stage output perturbation on the Lipschitz extension (digest 003 §4.4).
     OutputPerturbationLipschitzExtension,
+    /// EM-PGM, Lowy 2026 Algorithm 5, on a grid for d ≤ 2 (see [`crate::algo::heavy_tails::em_pgm`]).
+    EmPgm,
+    /// The localised approximate exponential mechanism, Lowy 2026 Algorithms 6–7, on a grid for
+    /// d ≤ 2 (see [`crate::algo::heavy_tails::approx_em`]).
+    LocalizedApproxEm,
     /// Seed 004 Algorithm 3: SC-SC minimax output perturbation (see
     /// [`crate::algo::byoa_minimax`]); needs μₓ, μᵧ > 0.
     ByoaMinimax,
@@ -118,7 +123,7 @@ impl AlgorithmKind {
     }
 
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 24] = [
+    pub const ALL: [AlgorithmKind; 26] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -139,6 +144,8 @@ impl AlgorithmKind {
         AlgorithmKind::LocalizedOutputPerturbation,
         AlgorithmKind::PureClippedGd,
         AlgorithmKind::OutputPerturbationLipschitzExtension,
+        AlgorithmKind::EmPgm,
+        AlgorithmKind::LocalizedApproxEm,
         AlgorithmKind::ByoaMinimax,
         AlgorithmKind::ByoaMinimaxPhased,
         AlgorithmKind::ByoaMinimaxCsc,

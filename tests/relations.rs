@@ -188,6 +188,8 @@ fn every_algorithm_keeps_or_refuses_the_relation_at_a_control_on_the_page() {
         "LocalizedOutputPerturbation (Certified noise)",
         "PureClippedGd (Certified noise)",
         "OutputPerturbationLipschitzExtension (Certified noise)",
+        "EmPgm (Certified noise)",
+        "LocalizedApproxEm (Certified noise)",
         // Zhang et al.'s minimax sensitivities hold for a fixed, public n (issue 14).
         "ByoaMinimax (Certified noise)",
         "ByoaMinimaxPhased (Certified noise)",

@@ -133,6 +133,33 @@ pub fn theory_bound(
         + lipschitz_f * h * (d as f64).sqrt() / 2.0
 }
 
+/// The square grid of `resolution` points per axis over the cube centre ± half_width in
+/// d = 1 or 2 dimensions, the points `keep` accepts, point after point (row-major, x fastest).
+/// Fixed before any data are read when its arguments are (the grid mechanisms' privacy needs
+/// exactly that: a grid may depend on public settings and earlier releases only).
+pub fn square_grid(
+    centre: &[f64],
+    half_width: f64,
+    resolution: usize,
+    keep: impl Fn(&[f64]) -> bool,
+) -> Vec<f64> {
+    let (d, r) = (centre.len(), resolution.max(2));
+    let h = 2.0 * half_width / (r - 1) as f64;
+    let coord = |axis: usize, i: usize| centre[axis] - half_width + i as f64 * h;
+    let mut grid = Vec::new();
+    let mut point = centre.to_vec();
+    for idx in 0..r.pow(d.min(2) as u32) {
+        point[0] = coord(0, idx % r);
+        if d == 2 {
+            point[1] = coord(1, idx / r);
+        }
+        if keep(&point) {
+            grid.extend_from_slice(&point);
+        }
+    }
+    grid
+}
+
 /// Seed 000 Algorithm 9 on a grid, as a step-wise [`PrivateAlgorithm`].
 pub struct GridExponential {
     settings: GridSettings,
@@ -219,19 +246,9 @@ impl GridExponential {
         let sensitivity = sensitivity_under(lipschitz, radius, n, erm, relation);
         let mechanism = ExponentialMechanism::new(settings.epsilon, sensitivity)?;
         let r = settings.resolution;
-        let h = 2.0 * radius / (r - 1) as f64;
-        let coord = |i: usize| -radius + i as f64 * h;
-        let mut grid = Vec::new();
-        let mut point = vec![0.0; d];
-        for idx in 0..r.pow(d as u32) {
-            point[0] = coord(idx % r);
-            if d == 2 {
-                point[1] = coord(idx / r);
-            }
-            if objective.domain().contains(&point, 1e-12) {
-                grid.extend_from_slice(&point);
-            }
-        }
+        let grid = square_grid(&vec![0.0; d], radius, r, |point| {
+            objective.domain().contains(point, 1e-12)
+        });
         if grid.is_empty() {
             return Err(Error::invalid(
                 "resolution",

@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 24] = [
+pub static FAMILIES: [&Family; 26] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -41,6 +41,8 @@ pub static FAMILIES: [&Family; 24] = [
     &heavy_tails::FAMILY_OUTPUT_PERT_LOCALIZE,
     &heavy_tails::FAMILY_CLIPPED_GD,
     &heavy_tails::FAMILY_SINGLE_STAGE,
+    &heavy_tails::FAMILY_EM_PGM,
+    &heavy_tails::FAMILY_APPROX_EM,
     &byoa_minimax::FAMILY_SC_SC,
     &byoa_minimax::FAMILY_PHASED,
     &byoa_minimax::FAMILY_CSC,

@@ -47,6 +47,8 @@ pub fn heavy_tail_target(config: RunConfig, bug: Bug) -> Result<HeavyTailTarget>
             | AlgorithmKind::LocalizedOutputPerturbation
             | AlgorithmKind::PureClippedGd
             | AlgorithmKind::OutputPerturbationLipschitzExtension
+            | AlgorithmKind::EmPgm
+            | AlgorithmKind::LocalizedApproxEm
     ) {
         return Err(Error::invalid(
             "algorithm",

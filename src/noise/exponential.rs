@@ -78,6 +78,17 @@ impl ExponentialMechanism {
 
     /// The exact selection probabilities (softmax in log space), for plots and tests.
     pub fn probabilities(&self, utilities: &[f64]) -> Result<Vec<f64>> {
+        Ok(self
+            .log_probabilities(utilities)?
+            .into_iter()
+            .map(libm::exp)
+            .collect())
+    }
+
+    /// The logarithms of the selection probabilities, wⱼ − log Σ exp(w), never exponentiated:
+    /// a candidate whose probability underflows to 0 in [`Self::probabilities`] keeps its finite
+    /// log here, so a privacy check can compare every candidate's log-ratio, however unlikely.
+    pub fn log_probabilities(&self, utilities: &[f64]) -> Result<Vec<f64>> {
         let w = self.log_weights(utilities);
         if w.is_empty() || w.iter().any(|v| !v.is_finite()) {
             return Err(Error::invalid(
@@ -87,7 +98,7 @@ impl ExponentialMechanism {
             ));
         }
         let lse = crate::stats::log_sum_exp(w.iter().copied());
-        Ok(w.iter().map(|v| libm::exp(v - lse)).collect())
+        Ok(w.iter().map(|v| v - lse).collect())
     }
 
     /// Selects one candidate index.

@@ -9,7 +9,9 @@
 //! for the R^d extension only; the paper's Laplace tail bound (Lemma C.2) is false for d ≥ 2 and
 //! is not used; δ in this paper is a failure probability, never a DP parameter.
 
+pub mod approx_em;
 pub mod clipped_gd;
+pub mod em_pgm;
 pub mod explorer;
 pub mod extension;
 pub mod family;
@@ -20,6 +22,8 @@ pub mod rates;
 pub mod single_stage;
 pub mod subgradient;
 
+pub use approx_em::FAMILY as FAMILY_APPROX_EM;
+pub use em_pgm::FAMILY as FAMILY_EM_PGM;
 pub use extension::{
     Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
     rare_outlier, threshold,
