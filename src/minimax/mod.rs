@@ -16,6 +16,7 @@
 //! bracket it with an inner solve.
 
 pub mod game;
+pub mod group_dro;
 pub mod query_release;
 pub mod records;
 pub mod solvers;
@@ -25,6 +26,62 @@ pub use records::{GameConstants, RecordGame, RecordScratch};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
+
+/// What a run needs to know of a game before any record is drawn: its size, its two sets, its
+/// declared constants and its leak, all from the configuration alone (DESIGN.md §5 rule 2).
+/// Every saddle family plans from this, whichever game the menu poses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameDeclaration {
+    /// n, the number of records.
+    pub n: usize,
+    /// (dₓ, dᵧ).
+    pub dims: (usize, usize),
+    /// X.
+    pub x_domain: DomainKind,
+    /// Y.
+    pub y_domain: DomainKind,
+    /// The declared constants.
+    pub constants: GameConstants,
+    /// The ledger's sentence when the records break the declared bounds (a demonstration).
+    pub leak: Option<&'static str>,
+}
+
+/// A game a session poses: a [`RecordGame`] with what the page shows beside it.
+pub trait PosedGame: RecordGame {
+    /// X as a value (the parameter view draws its boundary).
+    fn x_domain_kind(&self) -> DomainKind;
+    /// The ledger's sentence when the records break the declared bounds.
+    fn leak(&self) -> Option<&'static str>;
+    /// The equilibrium of the generator's population game, where it is known in closed form (a
+    /// declared property of the generator, not a measurement of the records).
+    fn base_equilibrium(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        None
+    }
+}
+
+impl PosedGame for game::StochasticGame {
+    fn x_domain_kind(&self) -> DomainKind {
+        self.spec().x_domain
+    }
+
+    fn leak(&self) -> Option<&'static str> {
+        self.spec().leak()
+    }
+
+    fn base_equilibrium(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        game::StochasticGame::base_equilibrium(self)
+    }
+}
+
+impl PosedGame for group_dro::GroupDro {
+    fn x_domain_kind(&self) -> DomainKind {
+        self.spec().x_domain()
+    }
+
+    fn leak(&self) -> Option<&'static str> {
+        self.spec().leak()
+    }
+}
 
 /// A two-block problem min_{x∈X} max_{y∈Y} φ(x, y), φ convex in x and concave in y.
 pub trait SaddleProblem {
