@@ -641,7 +641,10 @@ impl RunConfig {
         in_range(Control::EntryBound, self.entry_bound, 1e-3, 1e3)?;
         in_range(Control::MuX, self.mu_x, 0.0, 1e3)?;
         in_range(Control::MuY, self.mu_y, 0.0, 1e3)?;
-        if self.records == RecordChoice::Bounded && self.entry_bound < 0.5 && self.dro_spec().is_none() {
+        if self.records == RecordChoice::Bounded
+            && self.entry_bound < 0.5
+            && self.dro_spec().is_none()
+        {
             return Err(Error::invalid(
                 Control::EntryBound.id(),
                 "at least 0.5 for bounded ±c records (their mean is the base payoff, up to ½)",

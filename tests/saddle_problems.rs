@@ -69,7 +69,10 @@ fn noise_off_a_certified_solver_closes_the_certified_gap_below_1e_6() {
             ..dro(game)
         };
         let posed = Game::new(&config).unwrap();
-        for solver in [SaddleSolverKind::Extragradient, SaddleSolverKind::VrExtragradient] {
+        for solver in [
+            SaddleSolverKind::Extragradient,
+            SaddleSolverKind::VrExtragradient,
+        ] {
             let mut settings = MinimaxSettings::new(1.0, 1e-6);
             settings.solver = solver;
             settings.leak = MinimaxLeak::NoiseOff;
@@ -84,7 +87,10 @@ fn noise_off_a_certified_solver_closes_the_certified_gap_below_1e_6() {
             .unwrap();
             let (x, y) = run.run_to_end();
             let (x, y) = (x.to_vec(), y.to_vec());
-            assert!(!run.aborted() && run.logs()[0].certified, "{game:?} {solver:?}");
+            assert!(
+                !run.aborted() && run.logs()[0].certified,
+                "{game:?} {solver:?}"
+            );
             let (mut gx, mut gy) = (vec![0.0; 3], vec![0.0; DY]);
             let gap = posed.game.duality_gap(&x, &y, &mut gx, &mut gy).unwrap();
             assert!(
@@ -129,7 +135,12 @@ fn each_saddle_family_runs_or_is_refused_at_a_field_before_the_data() {
                             ..config.clone()
                         };
                         let r = release(config.clone());
-                        assert!(r.ledger.is_private(), "{:?}: {:?}", family.kind, r.ledger.leaks);
+                        assert!(
+                            r.ledger.is_private(),
+                            "{:?}: {:?}",
+                            family.kind,
+                            r.ledger.leaks
+                        );
                         assert_eq!(r.ledger.guarantee.epsilon, config.epsilon);
                         assert_eq!(r.w.len(), 3);
                         assert_eq!(r.y.as_ref().map(Vec::len), Some(DY));
@@ -194,7 +205,10 @@ fn unclipped_heavy_records_say_not_private_before_and_after() {
 /// Bad settings are refused at their control with what to do, and never panic.
 #[test]
 fn bad_settings_are_refused_at_their_control() {
-    let (ok, _) = registry::pick(&dro(GameChoice::GroupDroLogistic), AlgorithmKind::ByoaMinimax);
+    let (ok, _) = registry::pick(
+        &dro(GameChoice::GroupDroLogistic),
+        AlgorithmKind::ByoaMinimax,
+    );
     let cases: [(fn(&mut RunConfig), &str); 5] = [
         (|c| c.radius = 0.0, "radius"),
         (|c| c.radius = f64::NAN, "radius"),

@@ -143,7 +143,11 @@ impl DroSpec {
             return Err(Error::invalid("radius", "a finite number > 0", self.radius));
         }
         if !(self.bound.is_finite() && self.bound > 0.0) {
-            return Err(Error::invalid("entry_bound", "a finite number > 0", self.bound));
+            return Err(Error::invalid(
+                "entry_bound",
+                "a finite number > 0",
+                self.bound,
+            ));
         }
         for (field, mu) in [("mu_x", self.mu_x), ("mu_y", self.mu_y)] {
             if !(mu.is_finite() && mu >= 0.0) {
@@ -153,7 +157,11 @@ impl DroSpec {
         if let DroLaw::Heavy { tail, scale } = self.law {
             tail.validate("tail")?;
             if !(scale.is_finite() && scale >= 0.0) {
-                return Err(Error::invalid("feature_scale", "a finite number ≥ 0", scale));
+                return Err(Error::invalid(
+                    "feature_scale",
+                    "a finite number ≥ 0",
+                    scale,
+                ));
             }
         }
         Ok(())
@@ -403,9 +411,7 @@ impl SaddleProblem for GroupDro {
         let mut risks = [0.0; GROUPS];
         let mut grads = vec![0.0; GROUPS * s.d];
         self.group_risks(x, &mut risks, &mut grads);
-        gx.iter_mut()
-            .zip(x)
-            .for_each(|(g, xi)| *g = s.mu_x * xi);
+        gx.iter_mut().zip(x).for_each(|(g, xi)| *g = s.mu_x * xi);
         for (j, yj) in y.iter().enumerate() {
             axpy(*yj, &grads[j * s.d..(j + 1) * s.d], gx);
         }

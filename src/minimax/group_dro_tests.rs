@@ -62,11 +62,11 @@ fn brute_min_x(p: &GroupDro, recs: &[Vec<f64>], y: &[f64]) -> f64 {
     let h = 1e-6;
     for _ in 0..3000 {
         let mut g = vec![0.0; x.len()];
-        for i in 0..x.len() {
+        for (i, gi) in g.iter_mut().enumerate() {
             let (mut xp, mut xm) = (x.clone(), x.clone());
             xp[i] += h;
             xm[i] -= h;
-            g[i] = (brute_value(p, recs, &xp, y) - brute_value(p, recs, &xm, y)) / (2.0 * h);
+            *gi = (brute_value(p, recs, &xp, y) - brute_value(p, recs, &xm, y)) / (2.0 * h);
         }
         axpy(-0.2, &g, &mut x);
         p.spec().x_domain().project(&mut x);
@@ -113,10 +113,22 @@ fn the_gap_certificate_brackets_brute_force_values_on_a_small_instance() {
                 let value = brute_value(&p, &recs, &x, &y);
                 assert!((p.value(&x, &y).unwrap() - value).abs() < 1e-12);
                 let max_y = brute_max_y(&p, &recs, &x);
-                assert!(max_y <= gap.upper + 1e-12, "{loss:?}: {max_y} > {}", gap.upper);
-                assert!(gap.upper - max_y < 2e-3, "{loss:?}: {} vs {max_y}", gap.upper);
+                assert!(
+                    max_y <= gap.upper + 1e-12,
+                    "{loss:?}: {max_y} > {}",
+                    gap.upper
+                );
+                assert!(
+                    gap.upper - max_y < 2e-3,
+                    "{loss:?}: {} vs {max_y}",
+                    gap.upper
+                );
                 let min_x = brute_min_x(&p, &recs, &y);
-                assert!(gap.lower <= min_x + 1e-9, "{loss:?}: {} > {min_x}", gap.lower);
+                assert!(
+                    gap.lower <= min_x + 1e-9,
+                    "{loss:?}: {} > {min_x}",
+                    gap.lower
+                );
                 assert!(gap.lower <= value && value <= gap.upper);
             }
         }
@@ -130,7 +142,9 @@ fn without_the_pull_the_upper_side_is_the_worst_groups_risk() {
     let recs = records(&p);
     let x = [0.4, -0.7];
     let (mut gx, mut gy) = ([0.0; 2], [0.0; 3]);
-    let gap = p.duality_gap(&x, &[1.0, 0.0, 0.0], &mut gx, &mut gy).unwrap();
+    let gap = p
+        .duality_gap(&x, &[1.0, 0.0, 0.0], &mut gx, &mut gy)
+        .unwrap();
     let worst = (0..3)
         .map(|j| {
             let mut e = [0.0; 3];
@@ -138,7 +152,11 @@ fn without_the_pull_the_upper_side_is_the_worst_groups_risk() {
             brute_value(&p, &recs, &x, &e)
         })
         .fold(f64::NEG_INFINITY, f64::max);
-    assert!((gap.upper - worst).abs() < 1e-12, "{} vs {worst}", gap.upper);
+    assert!(
+        (gap.upper - worst).abs() < 1e-12,
+        "{} vs {worst}",
+        gap.upper
+    );
 }
 
 /// Near the saddle point the certified bracket closes: from a long extragradient run on the
@@ -263,7 +281,11 @@ fn no_record_exceeds_the_declared_lipschitz_bound() {
         }
         assert!(worst <= c.lipschitz, "{loss:?}: {worst} > {}", c.lipschitz);
         // The bound is not vacuous: the records come within a factor 10 of it.
-        assert!(worst > c.lipschitz / 10.0, "{loss:?}: {worst} vs {}", c.lipschitz);
+        assert!(
+            worst > c.lipschitz / 10.0,
+            "{loss:?}: {worst} vs {}",
+            c.lipschitz
+        );
     }
 }
 
@@ -319,11 +341,22 @@ fn bad_settings_are_errors_naming_the_field() {
     assert_eq!(field(DroSpec { mu_y: -0.1, ..ok }).as_deref(), Some("mu_y"));
     let p = GroupDro::new(ok).unwrap();
     let (mut gx, mut gy) = ([0.0; 2], [0.0; 3]);
-    assert!(p.duality_gap(&[0.0], &[1.0, 0.0, 0.0], &mut gx[..1], &mut gy).is_err());
+    assert!(
+        p.duality_gap(&[0.0], &[1.0, 0.0, 0.0], &mut gx[..1], &mut gy)
+            .is_err()
+    );
     assert!(p.value(&[f64::NAN, 0.0], &[1.0, 0.0, 0.0]).is_err());
     let mut scratch = p.scratch();
     assert!(
-        p.add_record_gradients(ok.n, &[0.0; 2], &[1.0, 0.0, 0.0], 1.0, &mut gx, &mut gy, &mut scratch)
-            .is_err()
+        p.add_record_gradients(
+            ok.n,
+            &[0.0; 2],
+            &[1.0, 0.0, 0.0],
+            1.0,
+            &mut gx,
+            &mut gy,
+            &mut scratch
+        )
+        .is_err()
     );
 }

@@ -258,9 +258,7 @@ impl Session {
         let problem = match &self.problem {
             Posed::Min(problem) => problem,
             Posed::Saddle(game) => {
-                ledger
-                    .leaks
-                    .extend(game.game.leak().map(String::from));
+                ledger.leaks.extend(game.game.leak().map(String::from));
                 return ledger;
             }
         };

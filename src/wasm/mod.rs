@@ -18,7 +18,6 @@ use wasm_bindgen::prelude::*;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{CsvFile, MAX_CSV_BYTES};
 use crate::error::Error;
-use crate::minimax::{PosedGame, RecordGame, SaddleProblem};
 use crate::session::export::{self, Record};
 use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
