@@ -10,7 +10,6 @@ use dp_playground::algo::byoa_minimax::{
     Declared, MinimaxLeak, MinimaxOutputPerturbation, MinimaxSettings, Variant,
 };
 use dp_playground::algo::registry::{self, FAMILIES};
-use dp_playground::algo::run::Run;
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RecordChoice, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::minimax::solvers::SaddleSolverKind;
@@ -209,7 +208,8 @@ fn bad_settings_are_refused_at_their_control() {
         &dro(GameChoice::GroupDroLogistic),
         AlgorithmKind::ByoaMinimax,
     );
-    let cases: [(fn(&mut RunConfig), &str); 5] = [
+    type Spoil = fn(&mut RunConfig);
+    let cases: [(Spoil, &str); 5] = [
         (|c| c.radius = 0.0, "radius"),
         (|c| c.radius = f64::NAN, "radius"),
         (|c| c.entry_bound = -1.0, "entry_bound"),
