@@ -14,7 +14,9 @@ use crate::data::Tail;
 use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
+use crate::minimax::GameDeclaration;
 use crate::minimax::game::{GameSpec, Payoffs, RecordLaw};
+use crate::minimax::group_dro::{DroLaw, DroLoss, DroSpec, GROUPS};
 use crate::minimax::query_release;
 use crate::minimax::solvers::SaddleSolverKind;
 use crate::privacy::Relation;
@@ -198,6 +200,25 @@ pub enum GameChoice {
     /// Query release over d binary attributes: a synthetic histogram x over the 2^d universe
     /// elements against the worst signed 2-way marginal y ([`crate::minimax::query_release`]).
     QueryRelease,
+    /// Zhang et al.'s ℓ1 system fit: min over ‖x‖₂ ≤ `radius` of ‖Āx − b̄‖₁, the non-smooth primal
+    /// of the bilinear game yᵀ(A_ξx − b_ξ) with y in the box [−1, 1]^d (a smooth game).
+    L1SystemFit,
+    /// Worst-group logistic regression: x in the ℓ2 ball of radius `radius` over d features, y
+    /// the weights of three groups ([`crate::minimax::group_dro`]).
+    GroupDroLogistic,
+    /// Worst-group least squares, as [`GameChoice::GroupDroLogistic`] with the squared loss.
+    GroupDroSquares,
+}
+
+impl GameChoice {
+    /// The group DRO loss of this choice, if it is one.
+    pub fn dro_loss(self) -> Option<DroLoss> {
+        match self {
+            GameChoice::GroupDroLogistic => Some(DroLoss::Logistic),
+            GameChoice::GroupDroSquares => Some(DroLoss::Squares),
+            _ => None,
+        }
+    }
 }
 
 /// How a game's records scatter around its base payoffs.
@@ -491,23 +512,40 @@ impl RunConfig {
     /// balls of radius `radius`, with a linear term in y.
     pub fn game_spec(&self) -> GameSpec {
         let (dx, dy) = self.game_dims();
-        let (payoffs, domain, offset) = match self.game {
-            GameChoice::RockPaperScissors => {
-                (Payoffs::RockPaperScissors, DomainKind::Simplex, false)
-            }
-            GameChoice::RandomMatrix => (Payoffs::Random, DomainKind::Simplex, false),
+        let ball = DomainKind::L2Ball {
+            radius: self.radius,
+        };
+        let (payoffs, x_domain, y_domain, offset) = match self.game {
+            GameChoice::RockPaperScissors => (
+                Payoffs::RockPaperScissors,
+                DomainKind::Simplex,
+                DomainKind::Simplex,
+                false,
+            ),
+            GameChoice::RandomMatrix => (
+                Payoffs::Random,
+                DomainKind::Simplex,
+                DomainKind::Simplex,
+                false,
+            ),
             GameChoice::QueryRelease => (
                 Payoffs::QueryRelease { attributes: self.d },
                 DomainKind::Simplex,
+                DomainKind::Simplex,
                 true,
             ),
-            GameChoice::BallGame => (
+            // f = yᵀ(A_ξx − b_ξ) = xᵀ(A_ξᵀ)y − b_ξᵀy: max over the box of y is ‖Āx − b̄‖₁.
+            GameChoice::L1SystemFit => (
                 Payoffs::Random,
-                DomainKind::L2Ball {
-                    radius: self.radius,
-                },
+                ball,
+                DomainKind::Box { lo: -1.0, hi: 1.0 },
                 true,
             ),
+            // Group DRO is posed by `dro_spec`; its games never reach here but through
+            // `game_declaration`, which asks `dro_spec` first.
+            GameChoice::BallGame | GameChoice::GroupDroLogistic | GameChoice::GroupDroSquares => {
+                (Payoffs::Random, ball, ball, true)
+            }
         };
         GameSpec {
             payoffs,
@@ -516,8 +554,8 @@ impl RunConfig {
             offset,
             mu_x: self.mu_x,
             mu_y: self.mu_y,
-            x_domain: domain,
-            y_domain: domain,
+            x_domain,
+            y_domain,
             n: self.n,
             seed: self.seed,
             entry_bound: self.entry_bound,
@@ -532,10 +570,59 @@ impl RunConfig {
         }
     }
 
+    /// The group DRO problem, when the game is one, from the config alone: d features, x in the
+    /// ℓ2 ball of radius `radius`, c = `entry_bound` bounding ‖a‖ and |b|, the records' tails.
+    pub fn dro_spec(&self) -> Option<DroSpec> {
+        Some(DroSpec {
+            loss: self.game.dro_loss()?,
+            d: self.d,
+            n: self.n,
+            seed: self.seed,
+            radius: self.radius,
+            bound: self.entry_bound,
+            mu_x: self.mu_x,
+            mu_y: self.mu_y,
+            law: match self.records {
+                RecordChoice::Bounded => DroLaw::Bounded,
+                RecordChoice::Heavy => DroLaw::Heavy {
+                    tail: self.tail,
+                    scale: self.feature_scale,
+                },
+            },
+            clip: self.clip_records,
+        })
+    }
+
+    /// What every saddle family plans from: the game's size, sets, declared constants and leak,
+    /// before any record is drawn (the same numbers the built game reports).
+    pub fn game_declaration(&self) -> GameDeclaration {
+        if let Some(dro) = self.dro_spec() {
+            return GameDeclaration {
+                n: dro.n,
+                dims: (dro.d, GROUPS),
+                x_domain: dro.x_domain(),
+                y_domain: dro.y_domain(),
+                constants: dro.constants(),
+                leak: dro.leak(),
+            };
+        }
+        let spec = self.game_spec();
+        GameDeclaration {
+            n: spec.n,
+            dims: (spec.dx, spec.dy),
+            x_domain: spec.x_domain,
+            y_domain: spec.y_domain,
+            constants: spec.constants(),
+            leak: spec.leak(),
+        }
+    }
+
     /// The players' dimensions (dₓ, dᵧ): d each, or query release's 2^d histogram cells and
-    /// 8·C(d, 2) signed marginals (0 × 0 when d is out of its range, which validation refuses).
+    /// 8·C(d, 2) signed marginals (0 × 0 when d is out of its range, which validation refuses),
+    /// or group DRO's d features against its three groups.
     pub fn game_dims(&self) -> (usize, usize) {
         match self.game {
+            GameChoice::GroupDroLogistic | GameChoice::GroupDroSquares => (self.d, GROUPS),
             GameChoice::QueryRelease if self.d <= query_release::MAX_ATTRIBUTES => {
                 query_release::dims(self.d)
             }
@@ -575,7 +662,10 @@ impl RunConfig {
         in_range(Control::EntryBound, self.entry_bound, 1e-3, 1e3)?;
         in_range(Control::MuX, self.mu_x, 0.0, 1e3)?;
         in_range(Control::MuY, self.mu_y, 0.0, 1e3)?;
-        if self.records == RecordChoice::Bounded && self.entry_bound < 0.5 {
+        if self.records == RecordChoice::Bounded
+            && self.entry_bound < 0.5
+            && self.dro_spec().is_none()
+        {
             return Err(Error::invalid(
                 Control::EntryBound.id(),
                 "at least 0.5 for bounded ±c records (their mean is the base payoff, up to ½)",
@@ -595,6 +685,10 @@ impl RunConfig {
                 "at least 3 strategies for rock–paper–scissors",
                 self.d,
             ));
+        }
+        if let Some(dro) = self.dro_spec() {
+            in_range(Control::Radius, self.radius, 1e-3, 1e3)?;
+            return dro.validate().map_err(at_control);
         }
         self.game_spec().validate().map_err(at_control)
     }
@@ -1347,7 +1441,7 @@ impl Control {
 /// menu), as index.html's options say them, without their help in parentheses; a value not
 /// listed is returned as it is. Errors name choices by these, so a person finds them in the menu.
 pub fn option_label(value: &str) -> &str {
-    const OPTIONS: [(&str, &str); 30] = [
+    const OPTIONS: [(&str, &str); 33] = [
         ("l2_ball", "ℓ2 ball"),
         ("l1_ball", "ℓ1 ball"),
         ("box", "box"),
@@ -1378,6 +1472,9 @@ pub fn option_label(value: &str) -> &str {
         ("random_matrix", "random matrix game"),
         ("ball_game", "random bilinear game on ℓ2 balls"),
         ("query_release", "query release"),
+        ("l1_system_fit", "ℓ1 system fit"),
+        ("group_dro_logistic", "worst-group logistic regression"),
+        ("group_dro_squares", "worst-group least squares"),
     ];
     OPTIONS
         .iter()

@@ -11,8 +11,8 @@ use dp_playground::algo::byoa_minimax::{
 use dp_playground::algo::registry;
 use dp_playground::algo::run::Run;
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RunConfig};
+use dp_playground::minimax::RecordGame;
 use dp_playground::minimax::solvers::SaddleSolverKind;
-use dp_playground::minimax::{RecordGame, SaddleProblem};
 use dp_playground::rng::{Stream, seeded};
 use dp_playground::session::problem::Game;
 use dp_playground::session::{Lab, Release};

@@ -496,8 +496,14 @@ function describeProblem(c, info) {
   if (c.problem === 'saddle') {
     const game = { rock_paper_scissors: `rock–paper–scissors embedded in ${c.d} strategies`,
       random_matrix: `a random ${c.d} × ${c.d} matrix game`, ball_game: `a random bilinear game on ℓ2 balls of radius ${c.radius} in d = ${c.d}`,
-      query_release: `query release: a histogram over the ${2 ** c.d} rows of ${c.d} binary attributes against the worst of ${4 * c.d * (c.d - 1)} signed 2-way marginals` }[c.game];
-    const records = c.records === 'bounded' ? `entries ±${c.entry_bound}`
+      query_release: `query release: a histogram over the ${2 ** c.d} rows of ${c.d} binary attributes against the worst of ${4 * c.d * (c.d - 1)} signed 2-way marginals`,
+      l1_system_fit: `the ℓ1 system fit min ‖Āx − b̄‖₁ over ‖x‖₂ ≤ ${c.radius}, d = ${c.d} equations, through its game yᵀ(Ax − b) with y in [−1, 1]^${c.d}`,
+      group_dro_logistic: `worst-group logistic regression: x in the ℓ2 ball of radius ${c.radius} over d = ${c.d} features against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
+      group_dro_squares: `worst-group least squares: x in the ℓ2 ball of radius ${c.radius} over d = ${c.d} features against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)` }[c.game];
+    const dro = c.game.startsWith('group_dro');
+    const records = dro ? (c.records === 'bounded' ? `‖a‖ ≤ ${c.entry_bound} and |b| ≤ ${c.entry_bound}`
+      : `heavy-tailed ${c.tail.kind.replace('_', '-')} features and labels ${c.clip_records ? `clipped to ‖a‖, |b| ≤ ${c.entry_bound}` : `NOT clipped to ${c.entry_bound} (the demonstration)`}`)
+      : c.records === 'bounded' ? `entries ±${c.entry_bound}`
       : `heavy-tailed ${c.tail.kind.replace('_', '-')} entries ${c.clip_records ? `clipped to ±${c.entry_bound}` : `NOT clipped to ±${c.entry_bound} (the demonstration)`}`;
     const reg = c.mu_x > 0 || c.mu_y > 0 ? `, regularised with μx = ${c.mu_x}, μy = ${c.mu_y}` : '';
     $('problem-line').textContent = `Saddle point of ${game}${reg}: n = ${c.n} records with ${records}.`;

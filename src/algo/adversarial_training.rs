@@ -686,8 +686,8 @@ fn plan(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
         config,
         "the minimiser's sensitivity (Zhang, Thekumparampil, Oh & He 2022, Lemma 4.3) holds for a fixed, public n",
     )?;
-    let spec = config.game_spec();
-    let declared = Declared::of_spec(&spec);
+    let spec = config.game_declaration();
+    let declared = Declared::of_declaration(&spec);
     let settings = settings_of(config);
     let c = calibrate(&declared, &settings)?;
     check_certifiable(
@@ -734,7 +734,7 @@ impl Plan for AdversarialPlan {
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let game = posed.saddle()?;
-        let records: Arc<dyn RecordGame> = Arc::clone(&game.game) as Arc<dyn RecordGame>;
+        let records: Arc<dyn RecordGame> = game.game.clone();
         Ok(Box::new(AdversarialTraining::new(
             records,
             self.settings,

@@ -81,7 +81,7 @@ use crate::minimax::solvers::{
     PhaseConstants, PhaseGame, PhaseTarget, Regulariser, SaddleRun, SaddleSolverKind, SaddleStatus,
     TAU, safeguard_bound,
 };
-use crate::minimax::{GameConstants, RecordGame};
+use crate::minimax::{GameConstants, GameDeclaration, RecordGame};
 use crate::noise::fill_gaussian;
 use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon, composition,
@@ -281,6 +281,18 @@ impl Declared {
             spec.constants(),
             &spec.x_domain,
             &spec.y_domain,
+        )
+    }
+
+    /// The declared constants of the game a configuration poses, whichever game it is, before
+    /// any record is drawn (the same numbers [`Declared::of`] reads from the built game).
+    pub fn of_declaration(declaration: &GameDeclaration) -> Self {
+        Self::from_parts(
+            declaration.n,
+            declaration.dims,
+            declaration.constants,
+            &declaration.x_domain,
+            &declaration.y_domain,
         )
     }
 
@@ -1339,8 +1351,8 @@ fn plan_variant(variant: Variant, config: &RunConfig) -> Result<Planned> {
         "the sensitivities of Zhang, Thekumparampil, Oh & He 2022 (Lemma 4.3) hold for a \
          fixed, public n and fixed chunks",
     )?;
-    let spec = config.game_spec();
-    let declared = Declared::of_spec(&spec);
+    let spec = config.game_declaration();
+    let declared = Declared::of_declaration(&spec);
     let settings = settings_of(config);
     let schedule = schedule(variant, &declared, &settings)?;
     check_certifiable(
@@ -1421,7 +1433,7 @@ impl Plan for MinimaxPlan {
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let game = posed.saddle()?;
-        let records: Arc<dyn RecordGame> = Arc::clone(&game.game) as Arc<dyn RecordGame>;
+        let records: Arc<dyn RecordGame> = game.game.clone();
         Ok(Box::new(MinimaxOutputPerturbation::new(
             self.variant,
             records,

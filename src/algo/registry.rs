@@ -101,7 +101,7 @@ pub fn plan(config: &RunConfig) -> Result<Planned> {
 /// The leak of the game `config` poses, if any ([`crate::minimax::game::GameSpec::leak`]).
 pub fn game_leak(config: &RunConfig) -> Option<&'static str> {
     (config.problem == ProblemKind::Saddle)
-        .then(|| config.game_spec().leak())
+        .then(|| config.game_declaration().leak)
         .flatten()
 }
 

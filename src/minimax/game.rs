@@ -307,7 +307,7 @@ fn linf_radius(domain: &DomainKind, d: usize) -> f64 {
 }
 
 /// H_{ρ,W}(g) = max_{v∈W} gᵀv − (ρ/2)‖v‖², with `buf` (len g) as scratch.
-fn conjugate(domain: &DomainKind, rho: f64, g: &[f64], buf: &mut [f64]) -> f64 {
+pub(crate) fn conjugate(domain: &DomainKind, rho: f64, g: &[f64], buf: &mut [f64]) -> f64 {
     if rho == 0.0 {
         return domain.support_l1(g, 0.0);
     }

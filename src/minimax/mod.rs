@@ -16,6 +16,7 @@
 //! bracket it with an inner solve.
 
 pub mod game;
+pub mod group_dro;
 pub mod query_release;
 pub mod records;
 pub mod solvers;
@@ -25,6 +26,99 @@ pub use records::{GameConstants, RecordGame, RecordScratch};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
+
+/// What a run needs to know of a game before any record is drawn: its size, its two sets, its
+/// declared constants and its leak, all from the configuration alone (DESIGN.md §5 rule 2).
+/// Every saddle family plans from this, whichever game the menu poses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameDeclaration {
+    /// n, the number of records.
+    pub n: usize,
+    /// (dₓ, dᵧ).
+    pub dims: (usize, usize),
+    /// X.
+    pub x_domain: DomainKind,
+    /// Y.
+    pub y_domain: DomainKind,
+    /// The declared constants.
+    pub constants: GameConstants,
+    /// The ledger's sentence when the records break the declared bounds (a demonstration).
+    pub leak: Option<&'static str>,
+}
+
+/// A game a session poses: a [`RecordGame`] with what the page shows beside it.
+pub trait PosedGame: RecordGame {
+    /// X as a value (the parameter view draws its boundary).
+    fn x_domain_kind(&self) -> DomainKind;
+    /// The ledger's sentence when the records break the declared bounds.
+    fn leak(&self) -> Option<&'static str>;
+    /// The equilibrium of the generator's population game, where it is known in closed form (a
+    /// declared property of the generator, not a measurement of the records).
+    fn base_equilibrium(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        None
+    }
+    /// Y as a value (the players plot draws a ternary plot when both players are 3-simplices).
+    fn y_domain_kind(&self) -> DomainKind;
+    /// The game's value at (x, y) over the records `batch` alone, for games that score points by
+    /// it (González, Guzmán & Paquette's Algorithm 4). **Non-private** on its own. Games without
+    /// it are refused at `game` (the boosted family plans only on matrix games, so a page run
+    /// never gets here).
+    fn batch_value(
+        &self,
+        batch: std::ops::Range<usize>,
+        _x: &[f64],
+        _y: &[f64],
+        _scratch: &mut RecordScratch,
+    ) -> Result<f64> {
+        Err(Error::invalid(
+            "game",
+            "a matrix game (its value over a part of the records scores Algorithm 4's candidates)",
+            format!("records {batch:?} of another game"),
+        ))
+    }
+}
+
+impl PosedGame for game::StochasticGame {
+    fn y_domain_kind(&self) -> DomainKind {
+        self.spec().y_domain
+    }
+
+    fn batch_value(
+        &self,
+        batch: std::ops::Range<usize>,
+        x: &[f64],
+        y: &[f64],
+        scratch: &mut RecordScratch,
+    ) -> Result<f64> {
+        game::StochasticGame::batch_value(self, batch, x, y, scratch)
+    }
+
+    fn x_domain_kind(&self) -> DomainKind {
+        self.spec().x_domain
+    }
+
+    fn leak(&self) -> Option<&'static str> {
+        self.spec().leak()
+    }
+
+    fn base_equilibrium(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        game::StochasticGame::base_equilibrium(self)
+    }
+}
+
+impl PosedGame for group_dro::GroupDro {
+    fn y_domain_kind(&self) -> DomainKind {
+        self.spec().y_domain()
+    }
+
+    fn x_domain_kind(&self) -> DomainKind {
+        self.spec().x_domain()
+    }
+
+    fn leak(&self) -> Option<&'static str> {
+        self.spec().leak()
+    }
+}
 
 /// A two-block problem min_{x∈X} max_{y∈Y} φ(x, y), φ convex in x and concave in y.
 pub trait SaddleProblem {

@@ -54,10 +54,9 @@ impl ViewRecorder {
         let Posed::Saddle(game) = posed else {
             return None;
         };
-        let spec = game.game.spec();
         let three = |dims: usize, domain: DomainKind| dims == 3 && domain == DomainKind::Simplex;
         let (dx, dy) = crate::minimax::SaddleProblem::dims(game.game.as_ref());
-        let ternary = three(dx, spec.x_domain) && three(dy, spec.y_domain);
+        let ternary = three(dx, game.game.x_domain_kind()) && three(dy, game.game.y_domain_kind());
         let draws = run.vertex_view().is_some();
         let width = 1 + if draws { 2 } else { 0 } + if ternary { 6 } else { 0 };
         Some(Self {

@@ -18,7 +18,9 @@ use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
 use crate::loss::{Bounds, Loss, LossConstants, Regularizer};
+use crate::minimax::PosedGame;
 use crate::minimax::game::StochasticGame;
+use crate::minimax::group_dro::GroupDro;
 use crate::objective::Objective;
 use crate::privacy::Relation;
 use crate::progress::{self, Stage};
@@ -396,8 +398,9 @@ impl Problem {
 /// streamed from the seed (**private**: the records are the data), and the plane x's path is
 /// drawn in.
 pub struct Game {
-    /// The stochastic game the config declares ([`RunConfig::game_spec`]).
-    pub game: Arc<StochasticGame>,
+    /// The game the config declares ([`RunConfig::game_declaration`]): a stochastic bilinear game
+    /// or group DRO.
+    pub game: Arc<dyn PosedGame>,
     /// The plane of x's first two coordinates (data-free).
     pub plane: Plane,
 }
@@ -406,9 +409,14 @@ impl Game {
     /// The game of `config` (which must pose a saddle problem): one streamed pass over its
     /// records for the empirical means.
     pub fn new(config: &RunConfig) -> Result<Self> {
-        let game = StochasticGame::new(config.game_spec()).map_err(crate::config::at_control)?;
+        let game: Arc<dyn PosedGame> = match config.dro_spec() {
+            Some(dro) => Arc::new(GroupDro::new(dro).map_err(crate::config::at_control)?),
+            None => Arc::new(
+                StochasticGame::new(config.game_spec()).map_err(crate::config::at_control)?,
+            ),
+        };
         Ok(Self {
-            game: Arc::new(game),
+            game,
             plane: Plane::coordinates(config.game_dims().0),
         })
     }
@@ -417,6 +425,14 @@ impl Game {
     /// replace-one neighbours at the largest distance the declared bound allows
     /// ([`StochasticGame::with_planted_record`]). For audits.
     pub fn planted(config: &RunConfig, sign: f64) -> Result<Self> {
+        if config.dro_spec().is_some() {
+            return Err(Error::invalid(
+                crate::config::Control::Game.id(),
+                "a matrix, ball or query-release game to audit: the audit's planted neighbour is \
+                 a payoff record, and group DRO's records are not",
+                "group DRO",
+            ));
+        }
         let game = StochasticGame::with_planted_record(config.game_spec(), sign)
             .map_err(crate::config::at_control)?;
         Ok(Self {

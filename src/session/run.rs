@@ -11,7 +11,6 @@ use crate::algo::run::{Diagnostic, Point, Run};
 use crate::config::RunConfig;
 use crate::domain::Domain;
 use crate::error::Result;
-use crate::minimax::SaddleProblem;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream};
@@ -263,9 +262,7 @@ impl Session {
         let problem = match &self.problem {
             Posed::Min(problem) => problem,
             Posed::Saddle(game) => {
-                ledger
-                    .leaks
-                    .extend(game.game.spec().leak().map(String::from));
+                ledger.leaks.extend(game.game.leak().map(String::from));
                 return ledger;
             }
         };

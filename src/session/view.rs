@@ -38,10 +38,9 @@ impl Game {
     /// generator declares it (public: a property of the generator, not of the records).
     pub fn view(&self) -> View {
         use crate::domain::Domain;
-        use crate::minimax::SaddleProblem;
         let (dx, _) = self.game.dims();
-        let spec = self.game.spec();
-        let (center, extent) = match spec.x_domain {
+        let x_domain = self.game.x_domain_kind();
+        let (center, extent) = match x_domain {
             DomainKind::Simplex => ([0.5, 0.5], 0.6),
             domain => ([0.0, 0.0], domain.radius_in(dx).min(1e6)),
         };
@@ -49,7 +48,7 @@ impl Game {
             center,
             extent,
             axis_labels: ["x₁", "x₂"],
-            domain: (dx <= 2).then_some(spec.x_domain),
+            domain: (dx <= 2).then_some(x_domain),
             w_star: self
                 .game
                 .base_equilibrium()

@@ -19,7 +19,6 @@ use wasm_bindgen::prelude::*;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{CsvFile, MAX_CSV_BYTES};
 use crate::error::Error;
-use crate::minimax::{RecordGame, SaddleProblem};
 use crate::session::export::{self, Record};
 use crate::session::problem::{self, Posed};
 use crate::session::{self, Batch, Lab, Problem};
@@ -360,7 +359,7 @@ impl WasmSession {
                     &obj,
                     "referenceUnavailable",
                     &JsValue::from_str(
-                        "a game is scored by its exact duality gap: it needs no reference",
+                        "a game is scored by its duality gap (exact, or a certified upper bound for group DRO): it needs no reference",
                     ),
                 );
                 let (dx, _) = game.game.dims();

@@ -940,7 +940,10 @@ mod tests {
             assert!(groups.noise.contains(&"moment_k") && groups.noise.contains(&"clip"));
         }
         let localized = knob_groups(AlgorithmKind::LocalizedDoubleOutputPerturbation).unwrap();
-        assert_eq!(localized.utility, vec!["repetitions", "lambda1", "heavy_solver"]);
+        assert_eq!(
+            localized.utility,
+            vec!["repetitions", "lambda1", "heavy_solver"]
+        );
         assert!(knob_groups(AlgorithmKind::NoisyGd).is_none());
     }
 

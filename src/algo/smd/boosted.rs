@@ -71,8 +71,8 @@ use crate::algo::run::{Diagnostic, Point, Run, Step};
 use crate::algo::{Draws, NoiseShape, StepReport};
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
-use crate::minimax::game::{GameSpec, StochasticGame};
-use crate::minimax::{GameConstants, RecordGame, RecordScratch, SaddleProblem};
+use crate::minimax::game::GameSpec;
+use crate::minimax::{GameConstants, PosedGame, RecordGame, RecordScratch};
 use crate::noise::gumbel_max;
 use crate::privacy::{Guarantee, Ledger, Relation};
 use crate::rng::DpRng;
@@ -305,7 +305,7 @@ enum Stage {
 
 /// Algorithm 4 as a [`Run`] on a game of the page.
 pub struct BoostedSmd {
-    game: Arc<StochasticGame>,
+    game: Arc<dyn PosedGame>,
     plan: BoostedPlan,
     rng: DpRng,
     seeded: bool,
@@ -337,7 +337,7 @@ pub struct BoostedSmd {
 impl BoostedSmd {
     /// A run of `plan` on `game`, which must have the plan's n and dimensions.
     pub fn new(
-        game: Arc<StochasticGame>,
+        game: Arc<dyn PosedGame>,
         plan: BoostedPlan,
         rng: DpRng,
         seeded: bool,
@@ -786,6 +786,8 @@ impl Plan for BoostedFamilyPlan {
 mod tests {
     use super::*;
     use crate::config::GameChoice;
+    use crate::minimax::SaddleProblem;
+    use crate::minimax::game::StochasticGame;
     use crate::rng::{Stream, seeded};
 
     fn game_config(game: GameChoice, d: usize, n: usize, epsilon: f64) -> RunConfig {

@@ -257,16 +257,17 @@ impl Plan for ScoFamilyPlan {
 /// The declared game of `config`, which must be on simplices (entropic mirror descent), with a
 /// finite declared L₀: (n, (dx, dy), constants).
 pub(super) fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize), GameConstants)> {
-    let spec = config.game_spec();
+    let spec = config.game_declaration();
     if spec.x_domain != DomainKind::Simplex || spec.y_domain != DomainKind::Simplex {
         return Err(Error::invalid(
             Control::Game.id(),
-            "choose rock–paper–scissors or the random matrix game: mirror descent with vertex \
-             sampling runs on probability simplices (González, Guzmán & Paquette 2024)",
-            "the ball game",
+            "choose rock–paper–scissors, the random matrix game or query release: mirror \
+             descent with vertex sampling runs on probability simplices (González, Guzmán & \
+             Paquette 2024)",
+            crate::config::choice_label(&config.game),
         ));
     }
-    let constants = spec.constants();
+    let constants = spec.constants;
     let l0 = constants.linf_lipschitz;
     if !(l0.is_finite() && l0 > 0.0) {
         return Err(Error::invalid(
@@ -275,7 +276,7 @@ pub(super) fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize),
             l0,
         ));
     }
-    Ok((spec.n, (spec.dx, spec.dy), constants))
+    Ok((spec.n, spec.dims, constants))
 }
 
 /// Theorem 3.1's regime for the declared constants (this module's written-down choice).
