@@ -260,7 +260,7 @@ pub fn calibrated_lambda(declared: &Declared) -> f64 {
     calibrated_lambda_of(Call::Double, declared)
 }
 
-/// [`calibrated_lambda`] for either call (the same derivation with [`call_error_of`]'s a_t).
+/// [`calibrated_lambda`] for either call (the same derivation with `call_error_of`'s a_t).
 pub fn calibrated_lambda_of(call: Call, declared: &Declared) -> f64 {
     let m_min = declared.d.max(10);
     let calls: Vec<f64> = phase_sizes(declared)
