@@ -21,10 +21,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * fourth time when issue 15's heavy-tail panel (its readouts, explorer and ledger: 746,160 on its
  * branch alone, +11,766) and issue 14's saddle views (the ternary plot, the vertex view, the phase
  * timeline's rows crossing to the page: 747,426 alone, +13,032) landed with Algorithm 4 and the
- * heavy-tail rates, measured together at MERGED, plus the same small room. A ratchet, not a goal:
+ * heavy-tail rates, measured together at 805,907 by this test's gzip (797,221 by zlib 9: +62,827 in one stop, which
+ * also brought the group DRO and ℓ1 games, the localized output perturbation and the grid mechanisms of Lowy 2026, not attributed
+ * one by one), plus the same small room. A ratchet, not a goal:
  * issue 17 asks for 300 KB; README "Speed in the tab" says what takes the space and what was tried.
  */
-export const BUDGET = 775_000;
+export const BUDGET = 812_000;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
