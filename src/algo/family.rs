@@ -143,6 +143,13 @@ pub enum Need {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
+    /// At least `min` records; picking sets `n = min` when below (not for a loaded file).
+    MinRecords {
+        /// The fewest records the family accepts.
+        min: usize,
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// No lasso term (`l1` = 0).
     NoLasso {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
@@ -222,6 +229,11 @@ impl Need {
                 format!("lower it to at most {max}: {why}"),
                 config.d,
             )),
+            Need::MinRecords { min, why } if config.n < min => Err(Error::invalid(
+                "n",
+                format!("raise it to at least {min}: {why}"),
+                config.n,
+            )),
             Need::NoLasso { why } if config.l1 != 0.0 => Err(Error::invalid(
                 "l1",
                 format!("set it to 0: {why}"),
@@ -278,6 +290,13 @@ impl Need {
                 config.d = max;
                 config.sparsity = config.sparsity.min(max);
                 (format!("dimension d set to {max}"), why)
+            }
+            Need::MinRecords { min, why } => {
+                if config.data == crate::config::DataSource::Csv {
+                    return None;
+                }
+                config.n = min;
+                (format!("samples n set to {min}"), why)
             }
             Need::NoLasso { why } => {
                 config.l1 = 0.0;

@@ -65,7 +65,9 @@ use super::family::simplex_game;
 use super::private_smd::ell;
 use super::sco::{PrivateSco, ScoPlan};
 use crate::algo::family::replace_one_only;
-use crate::algo::family::{CardText, Demonstration, Family, Plan, Preview, ProblemKind, Purity};
+use crate::algo::family::{
+    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity,
+};
 use crate::algo::registry::Planned;
 use crate::algo::run::{Diagnostic, Point, Run, Step};
 use crate::algo::{Draws, NoiseShape, StepReport};
@@ -81,6 +83,11 @@ use crate::theory::curve::Curve;
 
 /// β, the failure probability the repetitions I and J are set for (our fixed choice).
 pub const FAILURE_PROBABILITY: f64 = 0.05;
+
+/// 4·I·J at [`FAILURE_PROBABILITY`]: the fewest records the run's parts need, declared as the
+/// family's need so that a compare lane is refused at `n` before any data (tested against
+/// [`repetitions`]).
+pub const LEAST_RECORDS: usize = 308;
 
 /// (I, J) for failure probability β (proof of Theorem 3.20): I = ⌈log₂(4/β)⌉ candidates,
 /// J = ⌈log₂(8I/β)⌉ best responses per candidate and player.
@@ -713,7 +720,10 @@ pub static FAMILY: Family = Family {
         summary: CARD_ALGORITHM_4,
     },
     settings: &[],
-    needs: &[],
+    needs: &[Need::MinRecords {
+        min: LEAST_RECORDS,
+        why: "Algorithm 4 splits them into 7 candidate parts, 154 best-response parts and a scoring quarter (I = 7, J = 11 at β = 0.05)",
+    }],
     solves: &[ProblemKind::Saddle],
     purity: Purity::Approximate,
     demonstration: Demonstration::None,
@@ -789,6 +799,23 @@ mod tests {
     use crate::minimax::SaddleProblem;
     use crate::minimax::game::StochasticGame;
     use crate::rng::{Stream, seeded};
+
+    #[test]
+    fn the_declared_least_records_is_four_i_j() {
+        let (i, j) = repetitions(FAILURE_PROBABILITY);
+        assert_eq!(4 * i * j, LEAST_RECORDS);
+        // Picking the family raises n to the need.
+        let picked = game_config(GameChoice::RockPaperScissors, 3, 300, 1.0);
+        assert_eq!(picked.n, LEAST_RECORDS);
+        // A compare lane below the need is refused by the check, before any data, at `compare`
+        // with n named.
+        let mut config = picked;
+        config.n = LEAST_RECORDS - 1;
+        config.algorithm = AlgorithmKind::PrivateSmd;
+        config.compare = vec![AlgorithmKind::BoostedSmd];
+        let e = config.check().err().unwrap();
+        assert!(e.to_string().contains("samples n"), "{e}");
+    }
 
     fn game_config(game: GameChoice, d: usize, n: usize, epsilon: f64) -> RunConfig {
         let config = RunConfig {
@@ -903,7 +930,11 @@ mod tests {
 
     #[test]
     fn too_few_records_is_an_error_naming_n() {
-        let config = game_config(GameChoice::RockPaperScissors, 3, 300, 1.0);
+        let mut config = game_config(GameChoice::RockPaperScissors, 3, 300, 1.0);
+        config.n = 300;
+        let e = config.check().err().unwrap();
+        assert_eq!(e.field(), Some("n"), "{e}");
+        // The plan refuses it too, whatever reaches it.
         let e = crate::algo::registry::plan(&config).err().unwrap();
         assert_eq!(e.field(), Some("n"), "{e}");
         assert!(e.to_string().contains("308"), "{e}");
