@@ -669,21 +669,9 @@ impl Plan for ApproxEmFamilyPlan {
 
 #[cfg(test)]
 mod tests {
+    use super::super::em_pgm::tests::records;
     use super::*;
     use crate::rng::{Stream, seeded};
-
-    fn records(n: usize, first: ([f64; 2], f64)) -> Dataset {
-        let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        for i in 0..n {
-            let a = i as f64 * 0.37;
-            xs.extend_from_slice(&[libm::cos(a), 0.5 * libm::sin(a)]);
-            ys.push(if i % 3 == 0 { -1.0 } else { 1.0 });
-        }
-        xs[0] = first.0[0];
-        xs[1] = first.0[1];
-        ys[0] = first.1;
-        Dataset::from_samples(2, xs, ys).unwrap()
-    }
 
     fn plan_for(n: usize, epsilon: f64, lambda: f64) -> ApproxEmPlan {
         ApproxEmPlan {

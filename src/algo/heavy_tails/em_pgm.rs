@@ -511,7 +511,7 @@ impl Plan for EmPgmFamilyPlan {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rng::{Stream, seeded};
 
