@@ -509,25 +509,7 @@ impl StochasticGame {
     }
 
     fn check(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
-        let (dx, dy) = (self.spec.dx, self.spec.dy);
-        for (what, expected, got) in [
-            ("x", dx, x.len()),
-            ("y", dy, y.len()),
-            ("gradient buffer for x", dx, gx.len()),
-            ("gradient buffer for y", dy, gy.len()),
-        ] {
-            if expected != got {
-                return Err(Error::DimensionMismatch {
-                    what,
-                    expected,
-                    got,
-                });
-            }
-        }
-        if x.iter().chain(y).any(|v| !v.is_finite()) {
-            return Err(Error::NonFinite { what: "x or y" });
-        }
-        Ok(())
+        super::check_point((self.spec.dx, self.spec.dy), x, y, gx, gy)
     }
 }
 

@@ -352,25 +352,7 @@ impl GroupDro {
     }
 
     fn check(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
-        let d = self.spec.d;
-        for (what, expected, got) in [
-            ("x", d, x.len()),
-            ("y", GROUPS, y.len()),
-            ("gradient buffer for x", d, gx.len()),
-            ("gradient buffer for y", GROUPS, gy.len()),
-        ] {
-            if expected != got {
-                return Err(Error::DimensionMismatch {
-                    what,
-                    expected,
-                    got,
-                });
-            }
-        }
-        if x.iter().chain(y).any(|v| !v.is_finite()) {
-            return Err(Error::NonFinite { what: "x or y" });
-        }
-        Ok(())
+        super::check_point((self.spec.d, GROUPS), x, y, gx, gy)
     }
 
     /// f̂(x, y) from the groups' risks.

@@ -120,6 +120,35 @@ impl PosedGame for group_dro::GroupDro {
     }
 }
 
+/// A game's point (x, y) and its gradient buffers against its dimensions (dₓ, dᵧ), and the
+/// point finite: what every game checks before it reads a record.
+pub(crate) fn check_point(
+    (dx, dy): (usize, usize),
+    x: &[f64],
+    y: &[f64],
+    gx: &[f64],
+    gy: &[f64],
+) -> Result<()> {
+    for (what, expected, got) in [
+        ("x", dx, x.len()),
+        ("y", dy, y.len()),
+        ("gradient buffer for x", dx, gx.len()),
+        ("gradient buffer for y", dy, gy.len()),
+    ] {
+        if expected != got {
+            return Err(Error::DimensionMismatch {
+                what,
+                expected,
+                got,
+            });
+        }
+    }
+    if x.iter().chain(y).any(|v| !v.is_finite()) {
+        return Err(Error::NonFinite { what: "x or y" });
+    }
+    Ok(())
+}
+
 /// A two-block problem min_{x∈X} max_{y∈Y} φ(x, y), φ convex in x and concave in y.
 pub trait SaddleProblem {
     /// (dim x, dim y).
