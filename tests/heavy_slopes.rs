@@ -8,6 +8,7 @@
 //!
 //! ```text
 //! cargo test --release --test heavy_slopes -- --ignored --nocapture
+//! cargo test --release --test heavy_slopes at_epsilon_100 -- --ignored --nocapture
 //! HEAVY_STEPS=0 HEAVY_SEEDS=2 cargo test --release --test heavy_slopes explore -- --ignored --nocapture
 //! HEAVY_EPS=10 HEAVY_SEEDS=2 cargo test --release --test heavy_slopes explore -- --ignored --nocapture
 //! ```
@@ -54,9 +55,46 @@
 //!   At its own theory T = √(nε/d) (45, 89, 179) the baseline falls faster still: 0.0218, 0.0097,
 //!   0.0045, slope −0.57 (2 seeds × 4 repeats), while its bound, ∝ (d/(nε))^(1/4), is the one
 //!   with the √T.
-//! - Theorem 3.1 is a worst case over convex losses; the paper's hard instance (a linear loss and a
-//!   rare outlier, Appendix G) has no curvature, but its R^d extension is −∞ (digest 003 §4.3), so
-//!   no family here runs on it.
+//!
+//! # Is there a setting where both hold?
+//! Not among those tried, and the reasons are structural, not a matter of sizes:
+//! - **The theorem's exponent is a worst case; a fixed instance with curvature falls faster.**
+//!   At k = 2 both terms of Theorem 3.1 are n^(−1/2) (checked above), and the bound is on the
+//!   excess *population* risk over all convex losses. On one fixed distribution whose population
+//!   risk grows quadratically around w* (here at least the ridge l2 = 0.01, and the logistic loss's
+//!   own curvature), the excess is the curvature times a squared distance, and every distance the
+//!   localized family leaves (its draws d·C/(λmε) with C ∝ √(mε/d), the sampling error, the ridge
+//!   pull λ₁·D/curvature with λ₁ ∝ n^(−1/2)) is O(n^(−1/2)): the asymptotic slope is −1, the
+//!   strongly convex rate (d/(nε))^(2(1−1/k)). The measured slope walks from 0 (ε = 1: λ₁ above
+//!   the curvature, the release held near the centre) through −0.35 (ε = 10) to −0.52 and −0.61
+//!   (ε = 100, two runs of 2 seeds) and −0.82 (seed 1 alone): the −1/2 ± 0.15 band is a window of
+//!   that transition, not the theorem's exponent being observed. (ε > 100 is refused by the page's
+//!   ε control, so the steeper end cannot be shown here.)
+//! - **The linear loss on a ball (digest 003 §7) does not change that.** F(w) = ⟨μ, w⟩ has no
+//!   curvature, but W's boundary has: a point on the sphere at angle θ from w* has excess
+//!   R‖μ‖(1 − cos θ) ≈ R‖μ‖θ²/2, again a square. The exponent −1/2 belongs to the lower-bound
+//!   instances (Appendix G), whose μ ∝ (d/(nε))^(1/2) changes with n; there the centre of W has
+//!   excess (D/2)‖μ‖ ∝ n^(−1/2) too, so a slope test cannot tell a good algorithm from a trivial
+//!   one. The crate has no linear loss (its R^d extension is −∞, digest §4.3), so it is not run.
+//! - **The baseline does not pay its √T on these data.** With C = G_k (n(ε/T)/d)^(1/2) its
+//!   averaged noise is T-free and its √T sits in the clipping-bias bound only (above), which the
+//!   α = 3 tail undercuts. At its own T = √(nε/d) it is better than the localized family at every
+//!   ε tried: 9–26 times at ε = 1 (table above and 0.0218, 0.0097, 0.0045), 19–25 times at ε = 100
+//!   (`at_epsilon_100_the_slope_holds_and_clipped_gd_at_its_own_steps_is_better`), 10–12 times at
+//!   d = 10, ε = 100 (0.0051, 0.0032 against 0.052, 0.040 at n = 4000, 16 000; the localized
+//!   release there is no better than the centre of W, 0.048). At the page's default T = 50 it sits
+//!   at an optimisation floor (0.013 at d = 2, 0.0116 at d = 10) that the localized family reaches
+//!   only at ε = 100 and n ≈ 64 000 (0.0162 over 2 seeds × 4 repeats): too few steps, not the √T
+//!   lesson, and no setting to call "measurably worse".
+//! - **What the localized family pays instead is constants**: each call sees m₁ = n/2 records in
+//!   phase 1 and n/2^t later, each draw is calibrated to Δ = 6C/(λm) at ε/2 (scale 12C/(λmε),
+//!   against the baseline's 2C/n per step), and λ₁ carries the proofs' constants. A larger W does
+//!   not help: λ₁ ∝ 1/D, but the draws scale with 1/λ₁ (R = 40, ε = 1, T = √(nε/d): localized
+//!   0.68 at every n, above the centre's 0.22; the baseline 0.0042, 0.0034, 0.0022).
+//!
+//! The population column agrees with the empirical one at n = 4000 (ε = 100: 0.0512 against
+//! 0.0513 localized, 0.0027 against 0.0024 baseline); above it the page's estimate stops at its
+//! work cap, and the reference F̂* itself at n = 256 000.
 
 mod common;
 
@@ -67,8 +105,17 @@ use dp_playground::session::Lab;
 use dp_playground::session::problem::ReferenceClock;
 
 /// Pareto-radial features (α = 3: G_k finite for k < 3), logistic loss, k = 2, on the ball of
-/// radius `radius`, at ε, with every heavy-tail family as a lane.
-fn config(n: usize, epsilon: f64, radius: f64, l2: f64, seed: u32, repeats: usize) -> RunConfig {
+/// radius `radius`, at ε, with every heavy-tail family as a lane; the clipped GD baseline takes
+/// `steps` = T, or (None) the T = √(nε/d) that minimises its own bound (see the module docs).
+fn config(
+    n: usize,
+    epsilon: f64,
+    radius: f64,
+    l2: f64,
+    seed: u32,
+    repeats: usize,
+    steps: Option<usize>,
+) -> RunConfig {
     let env = |k: &str, d: usize| {
         std::env::var(k)
             .ok()
@@ -87,15 +134,7 @@ fn config(n: usize, epsilon: f64, radius: f64, l2: f64, seed: u32, repeats: usiz
         moment_k: 2.0,
         delta: 0.0,
         epsilon,
-        // HEAVY_STEPS = 0: the T that minimises the baseline's own bound, √(nε/d) (see the
-        // module docs); otherwise T as given (50 by default).
-        steps: match env("HEAVY_STEPS", 50) {
-            0 => ((n as f64 * epsilon / env("HEAVY_D", 2) as f64)
-                .sqrt()
-                .round() as usize)
-                .max(1),
-            t => t,
-        },
+        steps: steps.unwrap_or_else(|| theory_steps(n, epsilon, env("HEAVY_D", 2))),
         repeats,
         algorithm: AlgorithmKind::LocalizedDoubleOutputPerturbation,
         compare: vec![
@@ -106,30 +145,57 @@ fn config(n: usize, epsilon: f64, radius: f64, l2: f64, seed: u32, repeats: usiz
     }
 }
 
-/// Per lane: sums of the released excess empirical risk F̂(w) − F̂*, of the released excess
-/// population risk (where the page's population estimate on 10n fresh records was within its
-/// work cap), and of the excess at the lane's first point (the centre of W, where every family
-/// starts), with their counts.
+/// The baseline's own T = √(nε/d): it balances the optimisation term D·G/√T of its bound against
+/// the clipping bias, whose threshold C = G_k (n(ε/T)/d)^(1/k) falls as T grows (module docs).
+fn theory_steps(n: usize, epsilon: f64, d: usize) -> usize {
+    ((n as f64 * epsilon / d as f64).sqrt().round() as usize).max(1)
+}
+
+/// Running sums of one metric over lanes: its mean and the standard error of that mean.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    sum: f64,
+    squares: f64,
+    count: usize,
+}
+
+impl Tally {
+    /// Counts `v` if it is finite (a metric that was not scored is left out, not zero).
+    fn add(&mut self, v: f64) {
+        if v.is_finite() {
+            self.sum += v;
+            self.squares += v * v;
+            self.count += 1;
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.count == 0 {
+            f64::NAN
+        } else {
+            self.sum / self.count as f64
+        }
+    }
+
+    /// The standard error of the mean, s/√count (NaN below two values).
+    fn std_error(&self) -> f64 {
+        if self.count < 2 {
+            return f64::NAN;
+        }
+        let k = self.count as f64;
+        let variance = (self.squares - self.sum * self.sum / k).max(0.0) / (k - 1.0);
+        (variance / k).sqrt()
+    }
+}
+
+/// Per lane: the released excess empirical risk F̂(w) − F̂*, the released excess population risk
+/// (where the page's population estimate on 10n fresh records was within its work cap), and the
+/// excess at the lane's first point (the centre of W, where every family starts).
 #[derive(Debug, Clone, Copy, Default)]
 struct Sums {
-    empirical: (f64, usize),
-    population: (f64, usize),
-    centre: (f64, usize),
-}
-
-fn add(sum: &mut (f64, usize), v: f64) {
-    if v.is_finite() {
-        sum.0 += v;
-        sum.1 += 1;
-    }
-}
-
-fn mean(sum: (f64, usize)) -> f64 {
-    if sum.1 == 0 {
-        f64::NAN
-    } else {
-        sum.0 / sum.1 as f64
-    }
+    empirical: Tally,
+    population: Tally,
+    centre: Tally,
 }
 
 fn run(config: RunConfig, sums: &mut [Sums]) {
@@ -145,21 +211,18 @@ fn run(config: RunConfig, sums: &mut [Sums]) {
             if !std::mem::replace(&mut started[index], true)
                 && let Some(&first) = lane.batch.excess.first()
             {
-                add(&mut s.centre, first);
+                s.centre.add(first);
             }
             if let Some(r) = lane.batch.release.as_ref() {
-                add(&mut s.empirical, r.excess.unwrap_or(f64::NAN));
-                add(
-                    &mut s.population,
-                    r.population.map_or(f64::NAN, |e| e.value),
-                );
+                s.empirical.add(r.excess.unwrap_or(f64::NAN));
+                s.population.add(r.population.map_or(f64::NAN, |e| e.value));
             }
         }
     }
 }
 
-/// The means per lane at each n (seeds × repeats each), printed: for each family the excess
-/// empirical risk, the excess population risk and the centre's excess.
+/// The tallies per lane at each n (seeds × repeats each), printed: for each family the mean excess
+/// empirical risk ± its standard error, the excess population risk and the centre's excess.
 fn table(
     ns: &[usize],
     epsilon: f64,
@@ -167,46 +230,62 @@ fn table(
     l2: f64,
     seeds: u32,
     repeats: usize,
-) -> Vec<Vec<[f64; 3]>> {
+    steps: Option<usize>,
+) -> Vec<Vec<Sums>> {
     println!(
-        "ε = {epsilon}, R = {radius}, l2 = {l2}; per family: empirical, population, centre's excess"
+        "ε = {epsilon}, R = {radius}, l2 = {l2}; per family: empirical ± s.e., population, centre's excess"
     );
-    println!("      n | localized                  | clipped GD                 | single stage");
+    println!("      n | localized | clipped GD | single stage");
     ns.iter()
         .map(|&n| {
             let mut sums = vec![Sums::default(); 3];
             for seed in 1..=seeds {
-                run(config(n, epsilon, radius, l2, seed, repeats), &mut sums);
+                run(
+                    config(n, epsilon, radius, l2, seed, repeats, steps),
+                    &mut sums,
+                );
             }
-            let means: Vec<[f64; 3]> = sums
+            let cells: Vec<String> = sums
                 .iter()
-                .map(|s| [mean(s.empirical), mean(s.population), mean(s.centre)])
-                .collect();
-            let cells: Vec<String> = means
-                .iter()
-                .map(|m| format!("{:.3e} {:.3e} {:.3e}", m[0], m[1], m[2]))
+                .map(|s| {
+                    format!(
+                        "{:.3e} ± {:.1e} {:.3e} {:.3e}",
+                        s.empirical.mean(),
+                        s.empirical.std_error(),
+                        s.population.mean(),
+                        s.centre.mean()
+                    )
+                })
                 .collect();
             println!("{n:>7} | {}", cells.join(" | "));
-            means
+            sums
         })
         .collect()
 }
 
+/// One lane's mean of one metric at each n.
+fn column(rows: &[Vec<Sums>], lane: usize, metric: fn(&Sums) -> Tally) -> Vec<f64> {
+    rows.iter().map(|r| metric(&r[lane]).mean()).collect()
+}
+
 /// Prints each family's fitted slopes (empirical, and population where every n was scored).
-fn slopes(ns: &[usize], rows: &[Vec<[f64; 3]>]) {
+fn slopes(ns: &[usize], rows: &[Vec<Sums>]) {
     let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
     for (lane, name) in ["localized", "clipped GD", "single stage"]
         .iter()
         .enumerate()
     {
-        let of = |j: usize| -> Vec<f64> { rows.iter().map(|r| r[lane][j]).collect() };
-        let population = of(1);
+        let population = column(rows, lane, |s| s.population);
         let pop = if population.iter().all(|y| y.is_finite()) {
             format!("{:.3}", slope(&xs, &population))
         } else {
             "–".to_string()
         };
-        println!("{name}: slope {:.3} (population {pop})", slope(&xs, &of(0)));
+        let empirical = column(rows, lane, |s| s.empirical);
+        println!(
+            "{name}: slope {:.3} (population {pop})",
+            slope(&xs, &empirical)
+        );
     }
 }
 
@@ -219,16 +298,17 @@ fn slopes(ns: &[usize], rows: &[Vec<[f64; 3]>]) {
 #[ignore = "slope experiment, minutes in release: see the module docs for the command"]
 fn localized_double_output_perturbation_against_clipped_gd_in_n() {
     let ns = [4000, 16_000, 64_000];
-    let rows = table(&ns, 1.0, 4.0, 0.01, 4, 4);
+    let rows = table(&ns, 1.0, 4.0, 0.01, 4, 4, Some(50));
     for (lane, name) in ["localized", "clipped GD", "single stage"]
         .iter()
         .enumerate()
     {
-        let ys: Vec<f64> = rows.iter().map(|r| r[lane][0]).collect();
+        let ys = column(&rows, lane, |s| s.empirical);
         assert!(ys.iter().all(|y| y.is_finite()), "{name}: {ys:?}");
     }
     slopes(&ns, &rows);
-    assert!(rows.iter().all(|r| r[0][0] < 6.0), "{rows:?}");
+    let localized = column(&rows, 0, |s| s.empirical);
+    assert!(localized.iter().all(|&y| y < 6.0), "{localized:?}");
 }
 
 /// Where nε is large enough for λ₁ to fall below the loss's curvature, the localized family's
@@ -241,15 +321,66 @@ fn localized_double_output_perturbation_against_clipped_gd_in_n() {
 #[ignore = "slope experiment, minutes in a debug build: see the module docs for the command"]
 fn localized_reaches_the_theorems_slope_where_n_epsilon_is_large() {
     let ns = [4000, 16_000, 64_000];
-    let rows = table(&ns, 100.0, 4.0, 0.01, 2, 4);
+    let rows = table(&ns, 100.0, 4.0, 0.01, 2, 4, Some(50));
     slopes(&ns, &rows);
     let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
-    let localized: Vec<f64> = rows.iter().map(|r| r[0][0]).collect();
+    let localized = column(&rows, 0, |s| s.empirical);
     let fitted = slope(&xs, &localized);
     assert!(
         (fitted + 0.5).abs() <= 0.15,
         "{localized:?}: slope {fitted}"
     );
+}
+
+/// The closest this experiment comes to the acceptance ("slope −1/2 ± 0.15, and the clipped GD
+/// baseline measurably worse at the same ε"), and why it is not both (module docs, "Is there a
+/// setting where both hold?"): at ε = 100 with the baseline at its own T = √(nε/d) (447, 894,
+/// 1789 steps) and C = G_k (n(ε/T)/d)^(1/2), 2 seeds × 2 repeats, fixed seeds. Measured (mean
+/// released excess empirical risk ± s.e. over the 4 lanes):
+///
+/// | n | localized | clipped GD, T = √(nε/d) |
+/// |---|---|---|
+/// | 4000 | 0.0513 ± 0.0097 | 0.00242 ± 0.00040 |
+/// | 16 000 | 0.0243 ± 0.0056 | 0.00099 ± 0.00019 |
+/// | 64 000 | 0.0093 ± 0.0038 | 0.00050 ± 0.00007 |
+/// | slope | −0.61 | −0.57 |
+///
+/// The localized slope is inside the acceptance's band; the baseline is 19 to 25 times *better*
+/// at every n. The test asserts both, so that the closing note's table stays true: if a change
+/// made the localized family beat its baseline here, the second assertion fails and the note (and
+/// the README's table) must be rewritten. About four minutes in release on a loaded machine.
+#[test]
+#[ignore = "slope experiment, minutes in release: see the module docs for the command"]
+fn at_epsilon_100_the_slope_holds_and_clipped_gd_at_its_own_steps_is_better() {
+    let ns = [4000, 16_000, 64_000];
+    let rows = table(&ns, 100.0, 4.0, 0.01, 2, 2, None);
+    slopes(&ns, &rows);
+    let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
+    let localized = column(&rows, 0, |s| s.empirical);
+    let fitted = slope(&xs, &localized);
+    assert!(
+        (fitted + 0.5).abs() <= 0.15,
+        "{localized:?}: slope {fitted}"
+    );
+    // The acceptance's "measurably worse" reversed: at every n the baseline's mean is below a
+    // fifth of the localized mean (measured: 19 to 25 times below), and by more than 3 standard
+    // errors of the difference where 4 lanes resolve it (n ≤ 16 000: 5.0 and 4.2; 2.3 at 64 000,
+    // where the localized lanes spread most).
+    for (row, n) in rows.iter().zip(ns) {
+        let (loc, gd) = (row[0].empirical, row[1].empirical);
+        let se = loc.std_error().hypot(gd.std_error());
+        let report = format!(
+            "n = {n}: clipped GD {:.3e} ± {:.1e}, localized {:.3e} ± {:.1e}",
+            gd.mean(),
+            gd.std_error(),
+            loc.mean(),
+            loc.std_error()
+        );
+        assert!(5.0 * gd.mean() < loc.mean(), "{report}");
+        if n <= 16_000 {
+            assert!(gd.mean() + 3.0 * se < loc.mean(), "{report}");
+        }
+    }
 }
 
 /// A free exploration: HEAVY_EPS, HEAVY_RADIUS, HEAVY_NS (comma-separated) from the environment.
@@ -266,7 +397,12 @@ fn explore() {
     let seeds: u32 = get("HEAVY_SEEDS", "4").parse().unwrap();
     let repeats: usize = get("HEAVY_REPEATS", "4").parse().unwrap();
     let l2: f64 = get("HEAVY_L2", "0.01").parse().unwrap();
-    let rows = table(&ns, epsilon, radius, l2, seeds, repeats);
+    // HEAVY_STEPS = 0: the baseline's own T = √(nε/d); otherwise T as given (50 by default).
+    let steps = match get("HEAVY_STEPS", "50").parse().unwrap() {
+        0 => None,
+        t => Some(t),
+    };
+    let rows = table(&ns, epsilon, radius, l2, seeds, repeats, steps);
     slopes(&ns, &rows);
 }
 
@@ -279,11 +415,11 @@ fn single_stage_at(n: usize, lambda: Option<f64>, seeds: u32) -> f64 {
             algorithm: AlgorithmKind::OutputPerturbationLipschitzExtension,
             compare: Vec::new(),
             lambda1: lambda,
-            ..config(n, 1.0, 4.0, 0.01, seed, 4)
+            ..config(n, 1.0, 4.0, 0.01, seed, 4, Some(50))
         };
         run(config, &mut sums);
     }
-    mean(sums[0].empirical)
+    sums[0].empirical.mean()
 }
 
 /// Issue 15 item 4: the single-stage variant's default ridge, now with the constants
