@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
 use crate::minimax::GameDeclaration;
 use crate::minimax::game::{GameSpec, Payoffs, RecordLaw};
-use crate::minimax::group_dro::{DroLaw, DroLoss, DroSpec, GROUPS};
+use crate::minimax::group_dro::{DroDomain, DroLaw, DroLoss, DroSpec, GROUPS};
 use crate::minimax::query_release;
 use crate::minimax::solvers::SaddleSolverKind;
 use crate::privacy::Relation;
@@ -208,15 +208,37 @@ pub enum GameChoice {
     GroupDroLogistic,
     /// Worst-group least squares, as [`GameChoice::GroupDroLogistic`] with the squared loss.
     GroupDroSquares,
+    /// Worst-group logistic regression with x on the probability simplex over the d features (a
+    /// mixture): both players on simplices, so the vertex-sampling mirror-descent families run on
+    /// it (González, Guzmán & Paquette 2024, §1.4). A game entry of its own rather than a domain
+    /// setting: the domain control belongs to the minimisation panel, and the game menu is where
+    /// a newcomer picks what the players are.
+    GroupDroLogisticSimplex,
+    /// Worst-group least squares with x on the simplex, as [`GameChoice::GroupDroLogisticSimplex`].
+    GroupDroSquaresSimplex,
 }
 
 impl GameChoice {
     /// The group DRO loss of this choice, if it is one.
     pub fn dro_loss(self) -> Option<DroLoss> {
         match self {
-            GameChoice::GroupDroLogistic => Some(DroLoss::Logistic),
-            GameChoice::GroupDroSquares => Some(DroLoss::Squares),
+            GameChoice::GroupDroLogistic | GameChoice::GroupDroLogisticSimplex => {
+                Some(DroLoss::Logistic)
+            }
+            GameChoice::GroupDroSquares | GameChoice::GroupDroSquaresSimplex => {
+                Some(DroLoss::Squares)
+            }
             _ => None,
+        }
+    }
+
+    /// The group DRO game's set for x (the ℓ2 ball unless the entry says the simplex).
+    pub fn dro_domain(self) -> DroDomain {
+        match self {
+            GameChoice::GroupDroLogisticSimplex | GameChoice::GroupDroSquaresSimplex => {
+                DroDomain::Simplex
+            }
+            _ => DroDomain::L2Ball,
         }
     }
 }
@@ -543,9 +565,11 @@ impl RunConfig {
             ),
             // Group DRO is posed by `dro_spec`; its games never reach here but through
             // `game_declaration`, which asks `dro_spec` first.
-            GameChoice::BallGame | GameChoice::GroupDroLogistic | GameChoice::GroupDroSquares => {
-                (Payoffs::Random, ball, ball, true)
-            }
+            GameChoice::BallGame
+            | GameChoice::GroupDroLogistic
+            | GameChoice::GroupDroSquares
+            | GameChoice::GroupDroLogisticSimplex
+            | GameChoice::GroupDroSquaresSimplex => (Payoffs::Random, ball, ball, true),
         };
         GameSpec {
             payoffs,
@@ -571,10 +595,11 @@ impl RunConfig {
     }
 
     /// The group DRO problem, when the game is one, from the config alone: d features, x in the
-    /// ℓ2 ball of radius `radius`, c = `entry_bound` bounding ‖a‖ and |b|, the records' tails.
+    /// ℓ2 ball of radius `radius` or on the simplex (the game entry says which), c = `entry_bound` bounding ‖a‖ and |b|, the records' tails.
     pub fn dro_spec(&self) -> Option<DroSpec> {
         Some(DroSpec {
             loss: self.game.dro_loss()?,
+            domain: self.game.dro_domain(),
             d: self.d,
             n: self.n,
             seed: self.seed,
@@ -622,7 +647,10 @@ impl RunConfig {
     /// or group DRO's d features against its three groups.
     pub fn game_dims(&self) -> (usize, usize) {
         match self.game {
-            GameChoice::GroupDroLogistic | GameChoice::GroupDroSquares => (self.d, GROUPS),
+            GameChoice::GroupDroLogistic
+            | GameChoice::GroupDroSquares
+            | GameChoice::GroupDroLogisticSimplex
+            | GameChoice::GroupDroSquaresSimplex => (self.d, GROUPS),
             GameChoice::QueryRelease if self.d <= query_release::MAX_ATTRIBUTES => {
                 query_release::dims(self.d)
             }
@@ -1441,7 +1469,7 @@ impl Control {
 /// menu), as index.html's options say them, without their help in parentheses; a value not
 /// listed is returned as it is. Errors name choices by these, so a person finds them in the menu.
 pub fn option_label(value: &str) -> &str {
-    const OPTIONS: [(&str, &str); 33] = [
+    const OPTIONS: [(&str, &str); 35] = [
         ("l2_ball", "ℓ2 ball"),
         ("l1_ball", "ℓ1 ball"),
         ("box", "box"),
@@ -1475,6 +1503,14 @@ pub fn option_label(value: &str) -> &str {
         ("l1_system_fit", "ℓ1 system fit"),
         ("group_dro_logistic", "worst-group logistic regression"),
         ("group_dro_squares", "worst-group least squares"),
+        (
+            "group_dro_logistic_simplex",
+            "worst-group logistic regression, x on the simplex",
+        ),
+        (
+            "group_dro_squares_simplex",
+            "worst-group least squares, x on the simplex",
+        ),
     ];
     OPTIONS
         .iter()

@@ -499,7 +499,9 @@ function describeProblem(c, info) {
       query_release: `query release: a histogram over the ${2 ** c.d} rows of ${c.d} binary attributes against the worst of ${4 * c.d * (c.d - 1)} signed 2-way marginals`,
       l1_system_fit: `the ℓ1 system fit min ‖Āx − b̄‖₁ over ‖x‖₂ ≤ ${c.radius}, d = ${c.d} equations, through its game yᵀ(Ax − b) with y in [−1, 1]^${c.d}`,
       group_dro_logistic: `worst-group logistic regression: x in the ℓ2 ball of radius ${c.radius} over d = ${c.d} features against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
-      group_dro_squares: `worst-group least squares: x in the ℓ2 ball of radius ${c.radius} over d = ${c.d} features against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)` }[c.game];
+      group_dro_squares: `worst-group least squares: x in the ℓ2 ball of radius ${c.radius} over d = ${c.d} features against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
+      group_dro_logistic_simplex: `worst-group logistic regression: x on the simplex over d = ${c.d} features (a mixture) against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
+      group_dro_squares_simplex: `worst-group least squares: x on the simplex over d = ${c.d} features (a mixture) against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)` }[c.game];
     const dro = c.game.startsWith('group_dro');
     const records = dro ? (c.records === 'bounded' ? `‖a‖ ≤ ${c.entry_bound} and |b| ≤ ${c.entry_bound}`
       : `heavy-tailed ${c.tail.kind.replace('_', '-')} features and labels ${c.clip_records ? `clipped to ‖a‖, |b| ≤ ${c.entry_bound}` : `NOT clipped to ${c.entry_bound} (the demonstration)`}`)

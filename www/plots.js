@@ -5,6 +5,10 @@
 import { drawPlot } from './pkg/dp_playground.js';
 import { appendViews, emptyViews, ternaryFields, verticesSpec } from './saddle_views.js';
 
+/** The games whose x is a mixed strategy on a simplex (the others' x is a model on a ball). */
+const X_ON_SIMPLEX = new Set(['rock_paper_scissors', 'random_matrix', 'query_release',
+  'group_dro_logistic_simplex', 'group_dro_squares_simplex']);
+
 /** Most points per series handed to the plotter: more cannot be seen and only costs frame time. */
 const MAX_POINTS = 2000;
 
@@ -213,6 +217,8 @@ const SPECS = {
       equilibriumY: equilibrium?.y ?? [],
       // Both players of three strategies: ternary plots with their paths.
       ...ternaryFields(history),
+      // On a ball x is a model's weights (either sign), not a mixed strategy: labelled so.
+      xModel: !X_ON_SIMPLEX.has(JSON.parse(history.info.config).game),
     };
   },
   vertices: (history) => verticesSpec(history),

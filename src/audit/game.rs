@@ -7,7 +7,10 @@
 //! (D′) ([`StochasticGame::with_planted_record`](crate::minimax::game::StochasticGame::with_planted_record)):
 //! every entry of the record moves by 2c, the declared bound's largest change. In D the record
 //! pushes x off its first strategy and y onto its first (the planted M has +c where exactly one
-//! index is 0), so the statistic is y₁ − x₁ of the release: larger on D.
+//! index is 0), so the statistic is y₁ − x₁ of the release: larger on D. In group DRO the planted
+//! record ([`GroupDro::with_planted_record`](crate::minimax::group_dro::GroupDro::with_planted_record))
+//! has features ±c·e₁ and the smallest group in D, the largest in D′: it pulls x₁ up and weighs
+//! the small group in D, so the statistic is x₁ + y₃.
 
 use std::sync::Arc;
 
@@ -30,6 +33,19 @@ pub struct GameTarget {
     plan: Planned,
     /// D and D′ (their empirical means are computed once).
     games: [Posed; 2],
+    /// The release's statistic, larger on D (the planted record's direction).
+    statistic: fn(&[f64], &[f64]) -> f64,
+}
+
+/// The matrix games' statistic: the planted record favours y's first strategy and pushes x off
+/// its first.
+fn first_strategies(x: &[f64], y: &[f64]) -> f64 {
+    y[0] - x[0]
+}
+
+/// Group DRO's statistic: the planted record pulls x₁ up and weighs the last (smallest) group.
+fn feature_and_small_group(x: &[f64], y: &[f64]) -> f64 {
+    x[0] + y[y.len() - 1]
 }
 
 impl GameTarget {
@@ -43,10 +59,16 @@ impl GameTarget {
             Ok(Posed::Saddle(Arc::new(Game::planted(&config, sign)?)))
         };
         let games = [side(1.0)?, side(-1.0)?];
+        let statistic = if config.dro_spec().is_some() {
+            feature_and_small_group
+        } else {
+            first_strategies
+        };
         Ok(Self {
             config,
             plan,
             games,
+            statistic,
         })
     }
 
@@ -70,7 +92,7 @@ impl Auditable for GameTarget {
         let mut run = self.plan.build(posed, noise, false)?;
         while run.step().is_some() {}
         match run.point() {
-            Point::Saddle { x, y } => Ok(y[0] - x[0]),
+            Point::Saddle { x, y } => Ok((self.statistic)(x, y)),
             Point::Min(_) => Err(Error::invalid(
                 "algorithm",
                 "a saddle-point algorithm",

@@ -8,7 +8,11 @@
 //! loss ½(aᵀx − b)²,
 //!
 //! f(x, y; ξ) = (μₓ/2)‖x‖² + (y_g/π_g)·ℓ(x; a, b) − (μᵧ/2)‖y − u‖²,
-//! x ∈ {‖x‖₂ ≤ R}, y ∈ Δ₃, u = (⅓, ⅓, ⅓).
+//! x ∈ X, y ∈ Δ₃, u = (⅓, ⅓, ⅓),
+//!
+//! with X the ℓ2 ball {‖x‖₂ ≤ R} (a model whose weights may be negative) or the probability
+//! simplex Δ_d (a mixture of the d features: the problem of digest 001 §6 E3, on which González,
+//! Guzmán & Paquette's mirror descent with vertex sampling runs) — [`DroDomain`].
 //!
 //! Its mean over the records is f̂(x, y) = (μₓ/2)‖x‖² + Σⱼ yⱼR̂ⱼ(x) − (μᵧ/2)‖y − u‖² with
 //! R̂ⱼ(x) = (1/(nπⱼ)) Σ_{gᵢ=j} ℓᵢ(x), group j's risk (reweighted by the declared share), so that
@@ -24,7 +28,9 @@
 //! c (the page's entry bound) bounds ‖a‖₂ and |b|: bounded records are within it by
 //! construction; heavy-tailed ones (Student-t ν, …) are clipped to it (‖a‖ by norm, b by value)
 //! unless the clipping toggle is off, which is the NOT PRIVATE demonstration
-//! ([`DroSpec::leak`]). Every constant follows from c, R, μ and π, never from the records.
+//! ([`DroSpec::leak`]). Every constant follows from c, X's reach ρ = sup ‖x‖ (R for the ball, 1
+//! for the simplex, where also ‖x‖₁ = 1 and so |aᵀx| ≤ ‖a‖_∞ ≤ c), μ and π, never from the
+//! records.
 //!
 //! ## The duality gap: exact upper side, certified lower side
 //! One streamed pass at (x, y) gives every R̂ⱼ(x) and ∇R̂ⱼ(x). Then
@@ -32,9 +38,10 @@
 //!   of [`super::game`] (at μᵧ = 0 the worst group's risk);
 //! - min_x f̂(x, y) is **bounded below**, certified by convexity: f̂(·, y) is μₓ-strongly convex, so
 //!   for every x′ in the ball f̂(x′, y) ≥ f̂(x, y) + ⟨g, x′ − x⟩ + (μₓ/2)‖x′ − x‖², g = ∇ₓf̂(x, y),
-//!   and the right side's minimum over the ball is attained at Proj(x − g/μₓ) (at μₓ = 0, at
-//!   −Rg/‖g‖: the Frank–Wolfe gap). At the saddle point g satisfies the ball's optimality
-//!   condition and the bound is exact.
+//!   and the right side's minimum over X is attained at Proj_X(x − g/μₓ) (at μₓ = 0, at the
+//!   linear minimiser: −Rg/‖g‖ on the ball, the vertex e_i of the smallest gᵢ on the simplex —
+//!   the Frank–Wolfe gap, exact over the simplex's vertices). At the saddle point g satisfies
+//!   X's optimality condition and the bound is exact.
 //!
 //! The reported gap upper − lower is therefore a certified **upper bound** on the empirical
 //! duality gap, equal to it at the saddle point (digest 001 §7: plot the conservative end).
@@ -57,6 +64,21 @@ pub const GROUP_SHARES: [f64; GROUPS] = [0.5, 0.3, 0.2];
 
 /// ‖w*ⱼ‖ of each group's true parameter, before it is shrunk into the ball.
 const TRUTH_NORM: f64 = 2.0;
+
+/// How far beyond the declared bound an audit's planted record goes when records are unclipped
+/// (the same factor as the matrix games' planted record).
+const UNCLIPPED_PLANT: f64 = 1000.0;
+
+/// X, the minimising player's set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DroDomain {
+    /// The ℓ2 ball of radius R: x is a linear model, its weights of either sign.
+    #[default]
+    L2Ball,
+    /// The probability simplex over the d features: x is a mixture (non-negative weights summing
+    /// to 1), so the vertex-sampling mirror-descent families run on it.
+    Simplex,
+}
 
 /// The per-record loss ℓ(x; a, b).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,7 +116,9 @@ pub struct DroSpec {
     pub n: usize,
     /// The seed of the groups' truths and of every record.
     pub seed: u32,
-    /// R, the radius of x's ℓ2 ball.
+    /// X: the ℓ2 ball of radius `radius`, or the simplex.
+    pub domain: DroDomain,
+    /// R, the radius of x's ℓ2 ball (unused on the simplex).
     pub radius: f64,
     /// c: the declared bound on ‖a‖₂ and |b|.
     pub bound: f64,
@@ -109,10 +133,22 @@ pub struct DroSpec {
 }
 
 impl DroSpec {
-    /// X: the ℓ2 ball of radius R.
+    /// X: the ℓ2 ball of radius R, or the simplex.
     pub fn x_domain(&self) -> DomainKind {
-        DomainKind::L2Ball {
-            radius: self.radius,
+        match self.domain {
+            DroDomain::L2Ball => DomainKind::L2Ball {
+                radius: self.radius,
+            },
+            DroDomain::Simplex => DomainKind::Simplex,
+        }
+    }
+
+    /// ρ = sup over X of ‖x‖₂, which also bounds ‖x‖_∞ and, with ‖a‖₂ ≤ c, |aᵀx| ≤ cρ: R on the
+    /// ball; 1 on the simplex (there ‖x‖₂ ≤ ‖x‖₁ = 1, and |aᵀx| ≤ ‖a‖_∞‖x‖₁ ≤ c).
+    pub fn reach(&self) -> f64 {
+        match self.domain {
+            DroDomain::L2Ball => self.radius,
+            DroDomain::Simplex => 1.0,
         }
     }
 
@@ -167,21 +203,51 @@ impl DroSpec {
         Ok(())
     }
 
-    /// The declared constants, from c, R, μ and π alone (derivations beside each line; ‖y − u‖
-    /// ≤ 1 on the simplex).
-    pub fn constants(&self) -> GameConstants {
-        let (c, r) = (self.bound, self.radius);
-        let p_min = GROUP_SHARES.iter().copied().fold(f64::INFINITY, f64::min);
-        // Per record: |ℓ| ≤ loss_max, |ℓ′| ≤ slope (so ‖∇ₓℓ‖ ≤ c·slope), ℓ″ ≤ curvature.
-        let (loss_max, slope, curvature) = match self.loss {
-            // |aᵀx| ≤ cR: ℓ ≤ ln(1 + e^{cR}) ≤ cR + ln 2, |ℓ′| ≤ 1, ℓ″ ≤ ¼.
+    /// Per record, from c and ρ alone: (sup |ℓ|, sup |ℓ′|, sup ℓ″) over X and the bounded
+    /// records, with |aᵀx| ≤ cρ ([`DroSpec::reach`]).
+    fn loss_bounds(&self) -> (f64, f64, f64) {
+        let (c, r) = (self.bound, self.reach());
+        match self.loss {
+            // |aᵀx| ≤ cρ: ℓ ≤ ln(1 + e^{cρ}) ≤ cρ + ln 2, |ℓ′| ≤ 1, ℓ″ ≤ ¼.
             DroLoss::Logistic => (c * r + std::f64::consts::LN_2, 1.0, 0.25),
-            // |aᵀx − b| ≤ cR + c: ℓ ≤ (cR + c)²/2, |ℓ′| ≤ cR + c, ℓ″ = 1.
+            // |aᵀx − b| ≤ cρ + c: ℓ ≤ (cρ + c)²/2, |ℓ′| ≤ cρ + c, ℓ″ = 1.
             DroLoss::Squares => {
                 let res = c * r + c;
                 (0.5 * res * res, res, 1.0)
             }
+        }
+    }
+
+    /// B_f of González, Guzmán & Paquette's Algorithm 4: |f(x, y; ξ) − f(x, y; ξ′)| ≤ 2B_f for
+    /// every pair of records. Only (y_g/π_g)·ℓ depends on the record, and it lies in
+    /// [0, sup ℓ/π_min], so B_f = sup ℓ/(2π_min).
+    pub fn value_bound(&self) -> f64 {
+        let p_min = GROUP_SHARES.iter().copied().fold(f64::INFINITY, f64::min);
+        self.loss_bounds().0 / (2.0 * p_min)
+    }
+
+    /// L₂, seed 001's second-order smoothness (each ∂ⱼf L₂-smooth from ℓ1 to ℓ∞): bounded by the
+    /// largest third derivative of f. The regularisers are quadratic (no third derivative); the
+    /// loss term (y_g/π_g)·ℓ(aᵀx) has ∂³ₓₓₓ = (y_g/π_g)ℓ‴·aⱼaₖaₗ and ∂ᵧ∂²ₓₓ = ℓ″·aₖaₗ/π_g (it is
+    /// linear in y), with |aⱼ| ≤ ‖a‖₂ ≤ c: L₂ = max(c³·sup|ℓ‴|, c²·sup ℓ″)/π_min, whatever X is.
+    /// Logistic: ℓ″ ≤ ¼, |ℓ‴| ≤ 1/(6√3); least squares: ℓ″ = 1, ℓ‴ = 0.
+    pub fn second_order(&self) -> f64 {
+        let c = self.bound;
+        let p_min = GROUP_SHARES.iter().copied().fold(f64::INFINITY, f64::min);
+        let (third, second) = match self.loss {
+            DroLoss::Logistic => (1.0 / (6.0 * 3f64.sqrt()), 0.25),
+            DroLoss::Squares => (0.0, 1.0),
         };
+        (c * c * c * third).max(c * c * second) / p_min
+    }
+
+    /// The declared constants, from c, ρ, μ and π alone (derivations beside each line; ‖y − u‖
+    /// ≤ 1 on the simplex).
+    pub fn constants(&self) -> GameConstants {
+        let (c, r) = (self.bound, self.reach());
+        let p_min = GROUP_SHARES.iter().copied().fold(f64::INFINITY, f64::min);
+        // Per record: |ℓ| ≤ loss_max, |ℓ′| ≤ slope (so ‖∇ₓℓ‖ ≤ c·slope), ℓ″ ≤ curvature.
+        let (loss_max, slope, curvature) = self.loss_bounds();
         // ∇ₓf = μₓx + (y_g/π_g)ℓ′a, ∇ᵧf = e_g·ℓ/π_g − μᵧ(y − u).
         let gx = self.mu_x * r + c * slope / p_min;
         let gy = loss_max / p_min + self.mu_y;
@@ -192,8 +258,7 @@ impl DroSpec {
             // ‖·‖_∞ ≤ ‖·‖₂ and ‖·‖₂ ≤ ‖·‖₁ make the Euclidean bounds valid in seed 001's geometry.
             linf_lipschitz: gx.max(gy),
             l1_smoothness: smoothness,
-            // Not declared: f is not quadratic (y multiplies the loss).
-            second_order: f64::INFINITY,
+            second_order: self.second_order(),
             lipschitz: gx.hypot(gy),
             smoothness,
             mu_x: self.mu_x,
@@ -239,6 +304,8 @@ pub struct GroupDro {
     /// X and Y, kept so that the trait can lend them.
     ball: DomainKind,
     simplex: DomainKind,
+    /// Record 0 replaced by the audit's planted record of this sign ([`GroupDro::with_planted_record`]).
+    planted: Option<f64>,
 }
 
 impl GroupDro {
@@ -247,7 +314,7 @@ impl GroupDro {
     pub fn new(spec: DroSpec) -> Result<Self> {
         spec.validate()?;
         let mut rng = crate::rng::seeded(spec.seed, crate::rng::Stream::Data);
-        let norm = TRUTH_NORM.min(spec.radius);
+        let norm = TRUTH_NORM.min(spec.reach());
         let mut truths = vec![0.0; GROUPS * spec.d];
         for w in truths.chunks_exact_mut(spec.d) {
             Tail::Gaussian.sample_into(&mut rng, w);
@@ -261,9 +328,45 @@ impl GroupDro {
             truths,
             ball: spec.x_domain(),
             simplex: spec.y_domain(),
+            planted: None,
         })
     }
 
+    /// The problem of `spec` with record 0 replaced by an audit's planted record of `sign` (±1):
+    /// features sign·c·e₁ (‖a‖ = c), the label +1 (logistic) or +c (least squares), and the group
+    /// the smallest (share 0.2) for +1, the largest (0.5) for −1. The two signs are replace-one
+    /// neighbours at the declared bound's extremes in (a, b, g): the record pulls x₁ up and
+    /// weighs the small group in D, pulls x₁ down and weighs the large group in D′, so
+    /// x₁ + y₃ of a release is larger on D. With heavy records left unclipped (the
+    /// demonstration of [`DroSpec::leak`]) the record is what such a record can be: a thousand
+    /// times the declared bound.
+    pub fn with_planted_record(spec: DroSpec, sign: f64) -> Result<Self> {
+        if sign.abs() != 1.0 {
+            return Err(Error::invalid("sign", "+1 or −1", sign));
+        }
+        Ok(Self {
+            planted: Some(sign),
+            ..Self::new(spec)?
+        })
+    }
+
+    /// The planted record of `sign` into `buf` (see [`GroupDro::with_planted_record`]).
+    fn fill_planted(&self, sign: f64, buf: &mut [f64]) {
+        let s = &self.spec;
+        let c = if s.leak().is_some() {
+            UNCLIPPED_PLANT * s.bound
+        } else {
+            s.bound
+        };
+        let (a, rest) = buf.split_at_mut(s.d);
+        a.fill(0.0);
+        a[0] = sign * c;
+        rest[0] = match s.loss {
+            DroLoss::Logistic => 1.0,
+            DroLoss::Squares => c,
+        };
+        rest[1] = if sign > 0.0 { (GROUPS - 1) as f64 } else { 0.0 };
+    }
     /// The specification it was built from.
     pub fn spec(&self) -> &DroSpec {
         &self.spec
@@ -271,6 +374,9 @@ impl GroupDro {
 
     /// Writes record i into `buf` (len d + 2): the features, then the label, then the group.
     pub fn fill_record(&self, i: usize, buf: &mut [f64]) {
+        if let (0, Some(sign)) = (i, self.planted) {
+            return self.fill_planted(sign, buf);
+        }
         let s = &self.spec;
         let (d, c) = (s.d, s.bound);
         let mut rng = record_rng(s.seed, i);
@@ -351,6 +457,39 @@ impl GroupDro {
         }
     }
 
+    /// The game's value at (x, y) over the records `batch` alone (their mean of f): what
+    /// González, Guzmán & Paquette's Algorithm 4 scores its candidates by. **Non-private** on its
+    /// own. Errors name an empty or out-of-range batch.
+    pub fn batch_value(
+        &self,
+        batch: std::ops::Range<usize>,
+        x: &[f64],
+        y: &[f64],
+        scratch: &mut RecordScratch,
+    ) -> Result<f64> {
+        self.check(x, y, x, y)?;
+        let s = &self.spec;
+        if batch.is_empty() || batch.end > s.n {
+            return Err(Error::invalid(
+                "records",
+                format!("a non-empty range within 0..{}", s.n),
+                format!("{batch:?}"),
+            ));
+        }
+        scratch.buf.resize(s.d + 2, 0.0);
+        let len = batch.len() as f64;
+        let mut mean = 0.0;
+        for i in batch {
+            self.fill_record(i, &mut scratch.buf);
+            let (a, rest) = scratch.buf.split_at(s.d);
+            let g = rest[1] as usize;
+            let (l, _) = self.loss(dot(a, x), rest[0]);
+            mean += y[g] * l / (GROUP_SHARES[g] * len);
+        }
+        let pull: f64 = y.iter().map(|v| (v - 1.0 / GROUPS as f64).powi(2)).sum();
+        Ok(0.5 * s.mu_x * dot(x, x) + mean - 0.5 * s.mu_y * pull)
+    }
+
     fn check(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
         super::check_point((self.spec.d, GROUPS), x, y, gx, gy)
     }
@@ -417,17 +556,32 @@ impl SaddleProblem for GroupDro {
         let upper = 0.5 * s.mu_x * dot(x, x)
             + conjugate(&DomainKind::Simplex, s.mu_y, &shifted, &mut buf)
             - 0.5 * s.mu_y * GROUPS as f64 * u * u;
-        // Certified lower side: min over the ball of value + ⟨g, x′ − x⟩ + (μₓ/2)‖x′ − x‖².
+        // Certified lower side: min over X of value + ⟨g, x′ − x⟩ + (μₓ/2)‖x′ − x‖².
         let mut best = x.to_vec();
         if s.mu_x > 0.0 {
             axpy(-1.0 / s.mu_x, gx, &mut best);
             s.x_domain().project(&mut best);
         } else {
-            let len = norm2(gx);
-            if len > 0.0 {
-                best.iter_mut()
-                    .zip(gx.iter())
-                    .for_each(|(b, g)| *b = -s.radius * g / len);
+            match s.domain {
+                DroDomain::L2Ball => {
+                    let len = norm2(gx);
+                    if len > 0.0 {
+                        best.iter_mut()
+                            .zip(gx.iter())
+                            .for_each(|(b, g)| *b = -s.radius * g / len);
+                    }
+                }
+                // The linear minimiser over the simplex is the vertex of the smallest gᵢ.
+                DroDomain::Simplex => {
+                    let mut i_min = 0;
+                    for (i, g) in gx.iter().enumerate() {
+                        if *g < gx[i_min] {
+                            i_min = i;
+                        }
+                    }
+                    best.fill(0.0);
+                    best[i_min] = 1.0;
+                }
             }
         }
         let step: Vec<f64> = best.iter().zip(x).map(|(b, xi)| b - xi).collect();

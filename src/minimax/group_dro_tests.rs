@@ -4,6 +4,7 @@ use crate::rng::{Stream, seeded};
 fn spec(loss: DroLoss, mu_x: f64, mu_y: f64) -> DroSpec {
     DroSpec {
         loss,
+        domain: DroDomain::L2Ball,
         d: 2,
         n: 300,
         seed: 7,
@@ -358,5 +359,87 @@ fn bad_settings_are_errors_naming_the_field() {
             &mut scratch
         )
         .is_err()
+    );
+}
+
+/// Algorithm 4's batch value over every record is the game's value, and over one record it is
+/// that record's f: the mean the selection scores candidates by.
+#[test]
+fn the_batch_value_is_the_mean_of_the_records_f() {
+    for domain in [DroDomain::L2Ball, DroDomain::Simplex] {
+        let p = GroupDro::new(DroSpec {
+            domain,
+            ..spec(DroLoss::Squares, 0.3, 0.2)
+        })
+        .unwrap();
+        let (x, y) = ([0.3, 0.7], [0.2, 0.5, 0.3]);
+        let mut scratch = p.scratch();
+        let all = p.batch_value(0..p.spec().n, &x, &y, &mut scratch).unwrap();
+        assert!((all - p.value(&x, &y).unwrap()).abs() < 1e-12, "{all}");
+        let recs = records(&p);
+        let (a, rest) = recs[5].split_at(2);
+        let g = rest[1] as usize;
+        let l = 0.5 * (a[0] * x[0] + a[1] * x[1] - rest[0]).powi(2);
+        let pull: f64 = y.iter().map(|v| (v - 1.0 / 3.0).powi(2)).sum();
+        let one = 0.5 * 0.3 * dot(&x, &x) + y[g] * l / GROUP_SHARES[g] - 0.5 * 0.2 * pull;
+        let got = p.batch_value(5..6, &x, &y, &mut scratch).unwrap();
+        assert!((got - one).abs() < 1e-12, "{got} vs {one}");
+        assert!(p.batch_value(5..5, &x, &y, &mut scratch).is_err());
+        assert!(
+            p.batch_value(0..p.spec().n + 1, &x, &y, &mut scratch)
+                .is_err()
+        );
+    }
+}
+
+/// The audit's planted record: features ±c·e₁, label +1 or +c, the smallest group for +1 and
+/// the largest for −1; a thousand times c when heavy records are left unclipped; every other
+/// record as it was.
+#[test]
+fn the_planted_record_sits_at_the_declared_extremes() {
+    let s = spec(DroLoss::Squares, 0.0, 0.0);
+    let plain = records(&GroupDro::new(s).unwrap());
+    let mut buf = vec![0.0; 4];
+    for (sign, group) in [(1.0, 2.0), (-1.0, 0.0)] {
+        let p = GroupDro::with_planted_record(s, sign).unwrap();
+        p.fill_record(0, &mut buf);
+        assert_eq!(buf, [sign, 0.0, 1.0, group]);
+        assert_eq!(records(&p)[1..], plain[1..]);
+    }
+    let bare = DroSpec {
+        law: DroLaw::Heavy {
+            tail: Tail::StudentT { nu: 3.0 },
+            scale: 1.0,
+        },
+        clip: false,
+        ..s
+    };
+    GroupDro::with_planted_record(bare, -1.0)
+        .unwrap()
+        .fill_record(0, &mut buf);
+    assert_eq!(buf, [-1000.0, 0.0, 1000.0, 0.0]);
+    assert!(GroupDro::with_planted_record(s, 0.5).is_err());
+}
+
+/// On the simplex the declared constants use its reach 1 (|aᵀx| ≤ ‖a‖_∞‖x‖₁ ≤ c), not the
+/// ball's radius, and L₂ is declared from c and π alone, for either set.
+#[test]
+fn the_simplexs_constants_use_its_reach_and_declare_the_second_order_bound() {
+    let ball = spec(DroLoss::Logistic, 0.0, 0.0);
+    let simplex = DroSpec {
+        domain: DroDomain::Simplex,
+        ..ball
+    };
+    assert_eq!(simplex.x_domain(), DomainKind::Simplex);
+    assert_eq!(simplex.reach(), 1.0);
+    // Logistic at c = 1, π_min = 0.2: L₀ = max(1/0.2, (1 + ln 2)/0.2) on the simplex.
+    let expected = (1.0 + std::f64::consts::LN_2) / 0.2;
+    assert!((simplex.constants().linf_lipschitz - expected).abs() < 1e-12);
+    assert!(ball.constants().linf_lipschitz > simplex.constants().linf_lipschitz);
+    // L₂ = max(c³/(6√3), c²/4)/π_min = 0.25/0.2 for the logistic loss at c = 1.
+    assert!((simplex.constants().second_order - 1.25).abs() < 1e-12);
+    assert_eq!(
+        simplex.constants().second_order,
+        ball.constants().second_order
     );
 }

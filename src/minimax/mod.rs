@@ -61,8 +61,8 @@ pub trait PosedGame: RecordGame {
     fn y_domain_kind(&self) -> DomainKind;
     /// The game's value at (x, y) over the records `batch` alone, for games that score points by
     /// it (González, Guzmán & Paquette's Algorithm 4). **Non-private** on its own. Games without
-    /// it are refused at `game` (the boosted family plans only on matrix games, so a page run
-    /// never gets here).
+    /// it are refused at `game` (the boosted family plans only on games on simplices — the matrix
+    /// games and group DRO on the simplex, which have it — so a page run never gets here).
     fn batch_value(
         &self,
         batch: std::ops::Range<usize>,
@@ -117,6 +117,16 @@ impl PosedGame for group_dro::GroupDro {
 
     fn leak(&self) -> Option<&'static str> {
         self.spec().leak()
+    }
+
+    fn batch_value(
+        &self,
+        batch: std::ops::Range<usize>,
+        x: &[f64],
+        y: &[f64],
+        scratch: &mut RecordScratch,
+    ) -> Result<f64> {
+        group_dro::GroupDro::batch_value(self, batch, x, y, scratch)
     }
 }
 

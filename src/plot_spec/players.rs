@@ -41,12 +41,18 @@ pub struct PlayersSpec {
     /// y's path for the ternary plot.
     #[serde(default)]
     pub path_y: Floats,
+    /// Whether x is a model's weights (a ball, weights of either sign) rather than a mixed
+    /// strategy on a simplex: its chart is then captioned and labelled as such.
+    #[serde(default)]
+    pub x_model: bool,
 }
 
 /// One player's bars, checked: every non-empty array of the player has the same length.
 pub struct Player<'a> {
     /// The player's caption.
     pub name: &'static str,
+    /// What the horizontal axis counts ("strategy", or "feature" for a model's weights).
+    pub axis: &'static str,
     /// Where the run stands.
     pub now: &'a [f64],
     /// The release (empty until it happens).
@@ -62,7 +68,12 @@ impl PlayersSpec {
     pub fn players(&self) -> [Player<'_>; 2] {
         [
             Player {
-                name: "x (minimising player)",
+                name: if self.x_model {
+                    "x (minimising player): model weights, either sign"
+                } else {
+                    "x (minimising player)"
+                },
+                axis: if self.x_model { "feature" } else { "strategy" },
                 now: &self.x,
                 release: &self.release_x,
                 equilibrium: &self.equilibrium_x,
@@ -70,6 +81,7 @@ impl PlayersSpec {
             },
             Player {
                 name: "y (maximising player)",
+                axis: "strategy",
                 now: &self.y,
                 release: &self.release_y,
                 equilibrium: &self.equilibrium_y,

@@ -422,21 +422,20 @@ impl Game {
     }
 
     /// The game of `config` with record 0 planted with `sign` (±1): the two signs are
-    /// replace-one neighbours at the largest distance the declared bound allows
-    /// ([`StochasticGame::with_planted_record`]). For audits.
+    /// replace-one neighbours at the declared bound's extremes
+    /// ([`StochasticGame::with_planted_record`], [`GroupDro::with_planted_record`]). For audits.
     pub fn planted(config: &RunConfig, sign: f64) -> Result<Self> {
-        if config.dro_spec().is_some() {
-            return Err(Error::invalid(
-                crate::config::Control::Game.id(),
-                "a matrix, ball or query-release game to audit: the audit's planted neighbour is \
-                 a payoff record, and group DRO's records are not",
-                "group DRO",
-            ));
-        }
-        let game = StochasticGame::with_planted_record(config.game_spec(), sign)
-            .map_err(crate::config::at_control)?;
+        let game: Arc<dyn PosedGame> = match config.dro_spec() {
+            Some(dro) => Arc::new(
+                GroupDro::with_planted_record(dro, sign).map_err(crate::config::at_control)?,
+            ),
+            None => Arc::new(
+                StochasticGame::with_planted_record(config.game_spec(), sign)
+                    .map_err(crate::config::at_control)?,
+            ),
+        };
         Ok(Self {
-            game: Arc::new(game),
+            game,
             plane: Plane::coordinates(config.game_dims().0),
         })
     }

@@ -80,3 +80,48 @@ for (const [game, words, yLength] of PROBLEMS) {
     await context.close();
   });
 }
+
+// Group DRO with x on the simplex: a newcomer picks it from the game menu and then private
+// stochastic mirror descent (González, Guzmán & Paquette 2024, Algorithm 1) from the algorithm
+// menu; nothing is refused, Play runs to a release on both simplices, and the gap plot draws.
+test('group DRO with x on the simplex runs private mirror descent (Algorithm 1) to a release', async () => {
+  const { context, page, seen } = await lab.open();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(page);
+  await page.selectOption('#problem', 'saddle');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.selectOption('#game', 'group_dro_logistic_simplex');
+  await page.selectOption('#algorithm', 'private_smd');
+  await page.waitForFunction(() => {
+    const c = JSON.parse(window.__dp.run().info.config);
+    return c.game === 'group_dro_logistic_simplex' && c.algorithm === 'private_smd';
+  }, null, { timeout: 30_000 });
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.deepEqual(await errorsShown(page), []);
+  assert.match(await page.textContent('#problem-line'), /worst-group logistic regression: x on the simplex/);
+  assert.match(await page.textContent('#excess-metric'), /duality gap/);
+
+  await plotsDrawn(page);
+  for (const c of ['#excess-plot', '#players-plot']) await snapshotCanvas(page, c);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
+  assert.deepEqual(await errorsShown(page), []);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
+  await plotsDrawn(page);
+  for (const c of ['#excess-plot', '#players-plot']) {
+    const changed = await changedPixels(page, c);
+    assert.ok(changed > 500, `${c}: ${changed} pixels changed`);
+  }
+  const config = await configInUse(page);
+  const release = await page.evaluate(() => window.__dp.run().release);
+  assert.equal(release.w.length, config.d);
+  assert.equal(release.y.length, 3);
+  // Both released points lie on their simplices (averages of drawn vertices).
+  for (const v of [release.w, release.y]) {
+    assert.ok(v.every((p) => p >= 0), `${v}`);
+    assert.ok(Math.abs(v.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${v}`);
+  }
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});

@@ -19,8 +19,9 @@
 //!   and J = ⌈log₂(8I/β)⌉ = 11 (proof of Theorem 3.20), so n must be at least 4·I·J = 308.
 //! - **B_f**, the bound on the record-dependent part of f, is declared from the entry bound c:
 //!   on simplices |xᵀMy| ≤ c and |bᵀy| ≤ c, so B_f = c (matrix games) or 2c (games with an
-//!   offset b, query release); the regularisers (μ/2)‖·‖² are the same for every record and
-//!   cancel in a replacement.
+//!   offset b, query release); group DRO on the simplex declares its own
+//!   ([`DroSpec::value_bound`](crate::minimax::group_dro::DroSpec::value_bound)); the
+//!   regularisers (μ/2)‖·‖² are the same for every record and cancel in a replacement.
 //! - Candidates are run in order, each followed by its 2J best responses, then the selection; a
 //!   part too small for Algorithm 3 to take a step leaves its candidate at the uniform start
 //!   (data-independent).
@@ -749,7 +750,9 @@ fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
         n,
         dims,
         constants,
-        value_bound(&config.game_spec()),
+        config
+            .dro_spec()
+            .map_or_else(|| value_bound(&config.game_spec()), |dro| dro.value_bound()),
         (config.epsilon, config.delta),
         max_steps,
     )?;

@@ -8,8 +8,8 @@
 //!   second-order constant L₂, not set by a control: L₂ = 0 (bilinear or quadratic records,
 //!   every game of the page) takes preset (7) with K = 1; a finite L₂ > 0 takes (6); an
 //!   undeclared (non-finite) L₂ takes (5). T and K follow from n, ε, δ and d by the preset
-//!   ([`SmdParams::preset`]), and τ from Proposition 3.3's closed form. So on the page's games
-//!   the run is (7); the other presets are reached by games that declare L₂ > 0. T is capped
+//!   ([`SmdParams::preset`]), and τ from Proposition 3.3's closed form. So on the page's matrix
+//!   games the run is (7); group DRO on the simplex declares L₂ > 0 and runs (6). T is capped
 //!   like the config's steps (repeats × steps × algorithms ≤ 10⁶, [`SmdParams::capped`]).
 //! - **The baseline** reads `steps` T, `step_size` τ (blank: √(ℓ/T)/L₀) and `batch` B: B ≥ n is
 //!   deterministic mirror descent on the empirical game, a smaller B draws its records uniformly
@@ -261,9 +261,9 @@ pub(super) fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize),
     if spec.x_domain != DomainKind::Simplex || spec.y_domain != DomainKind::Simplex {
         return Err(Error::invalid(
             Control::Game.id(),
-            "choose rock–paper–scissors, the random matrix game or query release: mirror \
-             descent with vertex sampling runs on probability simplices (González, Guzmán & \
-             Paquette 2024)",
+            "choose rock–paper–scissors, the random matrix game, query release or a \
+             worst-group game with x on the simplex: mirror descent with vertex sampling runs \
+             on probability simplices (González, Guzmán & Paquette 2024)",
             crate::config::choice_label(&config.game),
         ));
     }

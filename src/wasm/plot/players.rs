@@ -61,7 +61,7 @@ fn draw_player<DB: DrawingBackend>(
         .x_label_area_size(34)
         .y_label_area_size(44)
         .build_cartesian_2d(0.0..k as f64, lo..hi)?;
-    draw_axes(&mut chart, "strategy", "weight", &|v| tick(*v))?;
+    draw_axes(&mut chart, player.axis, "weight", &|v| tick(*v))?;
     let slot = |i: usize, inset: f64| (i as f64 + inset, i as f64 + 1.0 - inset);
     chart.draw_series(player.now.iter().enumerate().map(|(i, &v)| {
         let (a, b) = slot(i, 0.2);
