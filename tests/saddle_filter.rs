@@ -49,7 +49,11 @@ fn run(config: RunConfig) -> Ended {
     }
     let release = release.expect("a release");
     Ended {
-        stopped: views.iter().rev().find_map(|v| v.stopped.clone()).expect("why it stopped"),
+        stopped: views
+            .iter()
+            .rev()
+            .find_map(|v| v.stopped.clone())
+            .expect("why it stopped"),
         caveats: release.ledger.caveats,
         theory,
         stated: release.ledger.guarantee.epsilon,
@@ -80,7 +84,12 @@ fn at_theorem_3_14s_budget_the_budget_ends_the_run_and_the_bound_is_drawn() {
     assert!(ended.stopped.contains("the privacy filter did not bind"));
     assert!(ended.theory, "Theorem 3.14's bound is drawn at its own U");
     assert!(!ended.caveats.iter().any(|c| c.contains("typed")));
-    assert!(ended.spent <= ended.stated, "{} > {}", ended.spent, ended.stated);
+    assert!(
+        ended.spent <= ended.stated,
+        "{} > {}",
+        ended.spent,
+        ended.stated
+    );
 }
 
 #[test]
@@ -107,13 +116,25 @@ fn a_budget_ten_times_the_theorems_is_stopped_by_the_privacy_filter_within_epsil
         ended.stopped
     );
     assert!(ended.stopped.contains("above the budget ε = 1"));
-    assert!(ended.spent <= ended.stated, "{} > {}", ended.spent, ended.stated);
-    assert!(ended.spent > 0.5, "the filter bound near ε: {}", ended.spent);
+    assert!(
+        ended.spent <= ended.stated,
+        "{} > {}",
+        ended.spent,
+        ended.stated
+    );
+    assert!(
+        ended.spent > 0.5,
+        "the filter bound near ε: {}",
+        ended.spent
+    );
     // Off the theorem's U: no bound drawn, and the ledger says why.
     assert!(!ended.theory, "no theory curve off Theorem 3.14's U");
     assert!(
-        ended.caveats.iter().any(|c| c.contains("typed, not Theorem 3.14's U = 30.4")
-            && c.contains("does not apply")),
+        ended
+            .caveats
+            .iter()
+            .any(|c| c.contains("typed, not Theorem 3.14's U = 30.4")
+                && c.contains("does not apply")),
         "{:#?}",
         ended.caveats
     );

@@ -190,15 +190,19 @@ pub fn at_budget(
     let field = crate::config::Control::BudgetU.id();
     let half = n as f64 / 2.0;
     if !(u.is_finite() && u >= 4.0) {
-        return Err(Error::invalid(field, "U ≥ 4 (Theorem 3.14)", u));
+        return Err(Error::invalid(
+            field,
+            "raise it to at least 4 (Theorem 3.14)",
+            u,
+        ));
     }
     if u > half {
         return Err(Error::invalid(
             field,
             format!(
-                "at most n/2 = {half}: each step reads ⌈2^N/α⌉ fresh records, so the n records \
-                 last for a budget U only while U ≤ nα/2 with α ≤ 1 (González, Guzmán & \
-                 Paquette 2024, Algorithm 3)"
+                "lower it to at most n/2 = {half}: each step reads ⌈2^N/α⌉ fresh records \
+                 (α ≤ 1), so the n records last only for U ≤ nα/2 (González, Guzmán & Paquette \
+                 2024, Algorithm 3)"
             ),
             u,
         ));

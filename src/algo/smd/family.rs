@@ -25,9 +25,7 @@
 //! the records.
 
 use super::bias_reduced::{BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT};
-use super::bias_reduced::{
-    at_budget, declared as declared_bias_reduced, theorem_3_14_or_smallest,
-};
+use super::bias_reduced::{at_budget, declared as declared_bias_reduced, theorem_3_14_or_smallest};
 use super::primitives::TruncatedGeometric;
 use super::private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, ell};
 use super::sco::{PrivateSco, ScoPlan};
