@@ -98,7 +98,8 @@ impl BoostedSelectionTarget {
                 game.as_ref() as &dyn PosedGame,
                 0..plan.quarter,
                 &candidates,
-                (&x_responses, &y_responses),
+                &x_responses,
+                &y_responses,
                 &mut scratch,
             )
         };

@@ -299,7 +299,8 @@ impl BoostedPlan {
         game: &dyn PosedGame,
         s4: Range<usize>,
         candidates: &[(Vec<f64>, Vec<f64>)],
-        (x_responses, y_responses): (&[Vec<Vec<f64>>], &[Vec<Vec<f64>>]),
+        x_responses: &[Vec<Vec<f64>>],
+        y_responses: &[Vec<Vec<f64>>],
         scratch: &mut RecordScratch,
     ) -> Result<Vec<f64>> {
         if s4.len() != self.quarter {
@@ -572,7 +573,8 @@ impl BoostedSmd {
             self.game.as_ref(),
             s4.clone(),
             &self.candidates,
-            (&self.x_responses, &self.y_responses),
+            &self.x_responses,
+            &self.y_responses,
             &mut self.scratch,
         )?;
         self.gradient_records +=
