@@ -412,6 +412,10 @@ pub struct RunConfig {
     /// R^d extension, or the paper's Algorithm 3 on the joint reformulation where its iteration
     /// bound fits the work allowance (the noise does not depend on it).
     pub heavy_solver: HeavySolver,
+    /// U, the gradient budget of González et al.'s Algorithm 3 (its steps run while
+    /// Σ2^{N_t} ≤ U − 2^M); `None` takes Theorem 3.14's. Privacy does not depend on it: the
+    /// privacy filter stops the run before ε is exceeded, whatever U is.
+    pub budget_u: Option<f64>,
 }
 
 /// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
@@ -465,6 +469,7 @@ impl Default for RunConfig {
             lambda1: None,
             minimax_solver: SaddleSolverKind::Extragradient,
             heavy_solver: HeavySolver::Agd,
+            budget_u: None,
         }
     }
 }
@@ -825,6 +830,10 @@ impl RunConfig {
         in_range_usize(Control::Repetitions, self.repetitions, 1, 101)?;
         if let Some(lambda) = self.lambda1 {
             in_range(Control::Lambda1, lambda, 1e-9, 1e6)?;
+        }
+        if let Some(u) = self.budget_u {
+            // U ≥ 4: Theorem 3.14's least budget (digest 001 P12); the plan checks U ≤ n/2.
+            in_range(Control::BudgetU, u, 4.0, 1e9)?;
         }
         let lanes = self.algorithms().count();
         let total = self.repeats * self.steps * lanes;
@@ -1264,6 +1273,8 @@ pub enum Control {
     MinimaxSolver,
     /// `heavy_solver`: the certified solver of the localized heavy-tail families.
     HeavySolver,
+    /// `budget_u`: the gradient budget U of González et al.'s Algorithm 3.
+    BudgetU,
 }
 
 /// A control serialises as its id (the page finds the element by it).
@@ -1278,7 +1289,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 44] = [
+    pub const ALL: [Control; 45] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::NoiseDraw,
@@ -1323,6 +1334,7 @@ impl Control {
         Control::Lambda1,
         Control::MinimaxSolver,
         Control::HeavySolver,
+        Control::BudgetU,
     ];
 
     /// The [`RunConfig`] key, which is also the id of the control's element on the page.
@@ -1372,6 +1384,7 @@ impl Control {
             Control::Lambda1 => "lambda1",
             Control::MinimaxSolver => "minimax_solver",
             Control::HeavySolver => "heavy_solver",
+            Control::BudgetU => "budget_u",
         }
     }
 
@@ -1433,6 +1446,7 @@ impl Control {
             Control::Lambda1 => "base ridge λ₁",
             Control::MinimaxSolver => "minimax base solver",
             Control::HeavySolver => "certified solver",
+            Control::BudgetU => "gradient budget U",
         }
     }
 

@@ -227,6 +227,9 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
         with(&|c| c.tail = Tail::RareOutlier { p: 2.0, a: 50.0 }),
         with(&|c| c.lambda1 = Some(0.0)),
         with(&|c| c.lambda1 = Some(1e6)),
+        // Algorithm 3's gradient budget U at both ends (U ≤ n/2 is the plan's, at its field).
+        with(&|c| c.budget_u = Some(4.0)),
+        with(&|c| c.budget_u = Some(1e9)),
         with(&|c| c.clip = Some(1e-9)),
         with(&|c| c.step_size = Some(1e6)),
         with(&|c| {

@@ -6,7 +6,10 @@
 
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::smd::SmdMode;
-use dp_playground::audit::{AuditReport, Auditable, GameTarget, SmdDenseGradientTarget, audit};
+use dp_playground::audit::{
+    AuditReport, Auditable, BoostedSelectionTarget, GameTarget, SelectionBug,
+    SmdDenseGradientTarget, audit,
+};
 use dp_playground::config::{AlgorithmKind, GameChoice, RecordChoice, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::rng::{Stream, seeded};
@@ -101,6 +104,39 @@ fn boosted_smd_passes_on_the_planted_pair() {
     assert!(!r.violation, "{r:?}");
     // Not a constant: the candidates depend on the records, so the release varies.
     assert!((r.hits_numerator as usize) < r.runs_per_side / 2, "{r:?}");
+}
+
+/// Algorithm 4's selection on the pair built to tip it (`BoostedSelectionTarget`: one record of
+/// the scoring quarter moves every score by the full Δ_G = 4B_f/m, candidate 0's one way and the
+/// six others' the other), at n = 308, ε = 1, δ = 1e-5. Each run is one draw of the exponential
+/// mechanism on scores computed once per side, so 20 000 runs a side take well under a second.
+fn selection(bug: Option<SelectionBug>) -> BoostedSelectionTarget {
+    BoostedSelectionTarget::new((1.0, 1e-5), bug).unwrap()
+}
+
+#[test]
+fn boosted_smd_selection_passes_on_the_tipping_pair() {
+    let mut target = selection(None);
+    // The pair moves every score by exactly Δ_G: candidate 0 down, the others up.
+    let [d, d_prime] = target.scores().clone();
+    let delta_g = target.plan().selection_sensitivity;
+    assert!((delta_g - 4.0 / 77.0).abs() < 1e-15, "{delta_g}");
+    for (i, (a, b)) in d.iter().zip(&d_prime).enumerate() {
+        let moved = if i == 0 { b - a } else { a - b };
+        assert!((moved - delta_g).abs() < 1e-12, "candidate {i}: {a} vs {b}");
+    }
+    // Measured: ε̂ = 0.756, hits 2237 / 889 of 10 000 (the event's true ratio is e^{0.85}).
+    let r = run(&mut target, 20_000, 9);
+    assert!(!r.violation, "{r:?}");
+    assert!(r.epsilon_lower > 0.4, "the pair tips the selection: {r:?}");
+}
+
+#[test]
+fn boosted_smd_selection_with_its_score_sensitivity_halved_is_caught() {
+    // Measured: ε̂ = 1.494 > 1, hits 3096 / 580 of 10 000 (the true ratio is e^{1.69}).
+    let mut target = selection(Some(SelectionBug::HalvedSensitivity));
+    let r = run(&mut target, 20_000, 10);
+    assert!(r.violation, "{r:?}");
 }
 
 /// Algorithm 1 and its dense-gradient pitfall on the kinked pair built for it

@@ -46,7 +46,7 @@ const ui = {
 /** Fields that are plain numbers, plain choices, or numbers whose blank means "the default". */
 const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
   'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'moment_k', 'repetitions', 'repeats', 'delta', 'noise_draw'];
-const OPTIONAL = ['step_size', 'clip', 'lambda1'];
+const OPTIONAL = ['step_size', 'clip', 'lambda1', 'budget_u'];
 const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'minimax_solver', 'heavy_solver', 'gaussian'];
 
 /** The loss parameter each loss takes (if any), with its label and default. */
@@ -305,6 +305,9 @@ function showGuarantees(list) {
   ui.headline.classList.toggle('not-private', p.leaks.length > 0);
   $('guarantee-leaks').replaceChildren(...p.leaks.map((text) => Object.assign(document.createElement('li'), { textContent: text, className: 'leak' })));
   annotate(ui.detail, `${noiseWords(p)} Stated before the run, from the settings alone.`);
+  // A blank optional setting shows the value it takes (e.g. Algorithm 3's U from Theorem 3.14).
+  $('budget_u').placeholder = 'theory';
+  for (const [k, v] of p.defaults ?? []) if (OPTIONAL.includes(k)) $(k).placeholder = `theory: ${fmt(v, 4)}`;
   showCalibrations(p.single_release);
   // What the excess plot draws depends on the problem (excess risk, or a duality gap).
   $('excess-metric').textContent = p.metric;

@@ -470,6 +470,10 @@ pub struct Preview {
     pub leaks: Vec<String>,
     /// What the session measures on this run's problem ([`ProblemKind::metric`]).
     pub metric: &'static str,
+    /// The values the family's optional settings take when left blank (e.g. Algorithm 3's
+    /// gradient budget U from Theorem 3.14), so the page can show them in the empty field.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub defaults: Vec<(Control, f64)>,
 }
 
 impl Preview {
@@ -504,6 +508,7 @@ impl Preview {
             single_release: Vec::new(),
             leaks: Vec::new(),
             metric: ProblemKind::Minimisation.metric(),
+            defaults: Vec::new(),
         }
     }
 

@@ -46,7 +46,8 @@
 //! ([`Bug::MeasuredThreshold`]). The pairs are worst cases for the query at hand. A
 //! saddle-point family is one [`GameTarget`]: the config's game with one record planted at the
 //! declared bound's two extremes; private mirror descent's dense-gradient pitfall runs on a pair
-//! of kinked games built for it ([`SmdDenseGradientTarget`]).
+//! of kinked games built for it ([`SmdDenseGradientTarget`]); the boosted family's selection on a
+//! pair built to tip it, beside its score sensitivity halved ([`BoostedSelectionTarget`]).
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -63,6 +64,7 @@
 #![deny(missing_docs)]
 
 mod adversarial_training;
+mod boosted_selection;
 mod dp_accmd;
 mod dp_sgd;
 mod dp_svrg;
@@ -84,6 +86,7 @@ mod smd_dense_gradient;
 mod tests;
 
 pub use adversarial_training::AdversarialTrainingTarget;
+pub use boosted_selection::{BoostedSelectionTarget, SelectionBug};
 pub use dp_accmd::dp_accmd_target;
 pub use dp_sgd::dp_sgd_target;
 pub use dp_svrg::{dp_svrg_target, svrg_bb_target};

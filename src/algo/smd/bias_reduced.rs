@@ -170,6 +170,58 @@ pub fn theorem_3_14_or_smallest(
     }
 }
 
+/// Algorithm 3's settings at a gradient budget U chosen by hand (the page's `budget_u`), by
+/// Theorem 3.14's formulas at that U: M = ⌊log₂(U)/2⌋, C = L₀² + L₂² + ℓML₁², τ = √(ℓ/(CU)), and
+/// α the larger of the theorem's balance α* = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3} and 2U/n, the
+/// least α for which the n records last for the budget (Σb_t ≤ (T_stop + 1) + U/α ≤ n, digest
+/// 001 §4.3). Up to the theorem's own U both of its conditions hold (α = α*) and the budget ends
+/// the run; above it α = 2U/n breaks Proposition 3.17's closed form, the draws cost more, and the
+/// privacy filter stops the run before ε is exceeded. Our choice for the page, not the paper's;
+/// the guarantee is the filter's either way. Errors name `budget_u`: U must lie in [4, n/2].
+pub fn at_budget(
+    u: f64,
+    n: usize,
+    epsilon: f64,
+    delta: f64,
+    dims: (usize, usize),
+    constants: GameConstants,
+    c: f64,
+) -> Result<BiasReducedParams> {
+    let field = crate::config::Control::BudgetU.id();
+    let half = n as f64 / 2.0;
+    if !(u.is_finite() && u >= 4.0) {
+        return Err(Error::invalid(
+            field,
+            "raise it to at least 4 (Theorem 3.14)",
+            u,
+        ));
+    }
+    if u > half {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "lower it to at most n/2 = {half}: each step reads ⌈2^N/α⌉ fresh records \
+                 (α ≤ 1), so the n records last only for U ≤ nα/2 (González, Guzmán & Paquette \
+                 2024, Algorithm 3)"
+            ),
+            u,
+        ));
+    }
+    crate::privacy::check_epsilon(epsilon)?;
+    crate::privacy::check_delta(delta)?;
+    let (l0, l1, l2) = (
+        constants.linf_lipschitz,
+        constants.l1_smoothness,
+        constants.second_order,
+    );
+    let l = ell(dims.0, dims.1);
+    let m = (libm::log2(u) / 2.0).floor() as u32;
+    let cc = l0 * l0 + l2 * l2 + l * f64::from(m) * l1 * l1;
+    let mut params = parameters_at(u, m, cc, n, epsilon, delta, l, l0, c);
+    params.alpha = params.alpha.max(u / half).min(1.0);
+    Ok(params)
+}
+
 /// τ = √(ℓ/(CU)) and α = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3} at budget U and level M.
 #[allow(clippy::too_many_arguments)]
 fn parameters_at(
@@ -386,6 +438,8 @@ pub struct BiasReducedSmd {
     stop: Option<&'static str>,
     /// The records this run may read: all of the game's, or one part of a split (Algorithm 4).
     records: Range<usize>,
+    /// A caveat of the plan's for the ledger (a budget U typed off Theorem 3.14's).
+    note: Option<String>,
 }
 
 /// The step the privacy filter refused: what it would have cost.
@@ -472,7 +526,15 @@ impl BiasReducedSmd {
             refused: None,
             stop: None,
             records,
+            note: None,
         })
+    }
+
+    /// The run with a caveat of its plan's on its ledger (e.g. a budget U typed off Theorem
+    /// 3.14's value).
+    pub fn noting(mut self, caveat: String) -> Self {
+        self.note = Some(caveat);
+        self
     }
 
     /// The privacy filter's state: draws charged and (ACC) spent.
@@ -528,7 +590,7 @@ impl Run for BiasReducedSmd {
              & Paquette 2024, Algorithms 2–3), U = {:.1}, M = {}, τ = {:.4e}, α = {:.4e}",
             p.budget, p.level, p.tau, p.alpha
         );
-        let caveats = vec![
+        let mut caveats = vec![
             format!(
                 "declared L₀ = {}: every record's gradient has ‖·‖_∞ ≤ L₀ (not measured)",
                 self.l0
@@ -545,6 +607,7 @@ impl Run for BiasReducedSmd {
                 self.params.epsilon,
             ),
         ];
+        caveats.extend(self.note.clone());
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         match self.stop {
             Some("error") => ledger.with_event("the game refused a gradient; the run stopped"),

@@ -289,6 +289,50 @@ impl BoostedPlan {
             .map(|g| -self.epsilon * g / (2.0 * self.selection_sensitivity))
             .collect()
     }
+
+    /// Each candidate's score on the records `s4` of `game` (which must be m = ⌊n/4⌋ records:
+    /// Δ_G is for them): Gᵢ = maxⱼ F_{S₄}(xᵢ, yᵢⱼ) − minⱼ F_{S₄}(xᵢⱼ, yᵢ), with the candidates
+    /// (xᵢ, yᵢ) and the best responses xᵢⱼ (`x_responses[i]`) and yᵢⱼ (`y_responses[i]`). The
+    /// run scores on its last quarter; an audit may pass a game of m records standing for it.
+    /// **Non-private** on its own: only [`BoostedPlan::select`]'s draw is released.
+    pub fn selection_scores(
+        &self,
+        game: &dyn PosedGame,
+        s4: Range<usize>,
+        candidates: &[(Vec<f64>, Vec<f64>)],
+        x_responses: &[Vec<Vec<f64>>],
+        y_responses: &[Vec<Vec<f64>>],
+        scratch: &mut RecordScratch,
+    ) -> Result<Vec<f64>> {
+        if s4.len() != self.quarter {
+            return Err(Error::invalid(
+                "n",
+                format!("a scoring part of m = {} records", self.quarter),
+                s4.len(),
+            ));
+        }
+        let mut scores = Vec::with_capacity(candidates.len());
+        for (i, (x_i, y_i)) in candidates.iter().enumerate() {
+            let mut worst_for_x = f64::NEG_INFINITY;
+            for y_ij in &y_responses[i] {
+                let v = game.batch_value(s4.clone(), x_i, y_ij, scratch)?;
+                worst_for_x = worst_for_x.max(v);
+            }
+            let mut worst_for_y = f64::NEG_INFINITY;
+            for x_ij in &x_responses[i] {
+                let v = game.batch_value(s4.clone(), x_ij, y_i, scratch)?;
+                worst_for_y = worst_for_y.max(-v);
+            }
+            scores.push(worst_for_x + worst_for_y);
+        }
+        Ok(scores)
+    }
+
+    /// The exponential mechanism on the scores G: candidate i with probability ∝ exp(−εGᵢ/(2Δ_G))
+    /// (ε-DP for scores of sensitivity Δ_G). The one release of the selection.
+    pub fn select(&self, scores: &[f64], rng: &mut DpRng) -> Result<usize> {
+        gumbel_max(rng, &self.selection_log_weights(scores))
+    }
 }
 
 /// Theorem 3.20's bound with its constants and polylog factors set to 1:
@@ -526,27 +570,17 @@ impl BoostedSmd {
     /// the current point.
     fn select(&mut self) -> Result<usize> {
         let s4 = self.plan.selection_records();
-        let mut scores = Vec::with_capacity(self.candidates.len());
-        for (i, (x_i, y_i)) in self.candidates.iter().enumerate() {
-            let mut worst_for_x = f64::NEG_INFINITY;
-            for y_ij in &self.y_responses[i] {
-                let v = self
-                    .game
-                    .batch_value(s4.clone(), x_i, y_ij, &mut self.scratch)?;
-                worst_for_x = worst_for_x.max(v);
-            }
-            let mut worst_for_y = f64::NEG_INFINITY;
-            for x_ij in &self.x_responses[i] {
-                let v = self
-                    .game
-                    .batch_value(s4.clone(), x_ij, y_i, &mut self.scratch)?;
-                worst_for_y = worst_for_y.max(-v);
-            }
-            scores.push(worst_for_x + worst_for_y);
-        }
+        let scores = self.plan.selection_scores(
+            self.game.as_ref(),
+            s4.clone(),
+            &self.candidates,
+            &self.x_responses,
+            &self.y_responses,
+            &mut self.scratch,
+        )?;
         self.gradient_records +=
             (2 * self.candidates.len() * self.plan.responses * s4.len()) as f64;
-        let chosen = gumbel_max(&mut self.rng, &self.plan.selection_log_weights(&scores))?;
+        let chosen = self.plan.select(&scores, &mut self.rng)?;
         self.draws_done += 1;
         let (x, y) = &self.candidates[chosen];
         self.rx.copy_from_slice(x);
@@ -736,7 +770,9 @@ struct BoostedFamilyPlan {
     plan: BoostedPlan,
 }
 
-fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+/// Algorithm 4's plan for `config` (a game on simplices), from the config alone: what the page
+/// runs, and what the selection's audit scores with. Errors name the field to change.
+pub fn plan_of(config: &RunConfig) -> Result<BoostedPlan> {
     replace_one_only(
         config,
         "its parts are fixed by a public n and each sub-run's sensitivity is for one record \
@@ -746,7 +782,7 @@ fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
     let lanes = config.repeats.max(1) * (1 + config.compare.len());
     let (i, j) = repetitions(FAILURE_PROBABILITY);
     let max_steps = (crate::config::MAX_RUN_STEPS / lanes / (2 * i * j)).max(1);
-    let plan = BoostedPlan::new(
+    BoostedPlan::new(
         n,
         dims,
         constants,
@@ -755,7 +791,11 @@ fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
             .map_or_else(|| value_bound(&config.game_spec()), |dro| dro.value_bound()),
         (config.epsilon, config.delta),
         max_steps,
-    )?;
+    )
+}
+
+fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+    let plan = plan_of(config)?;
     let draws = plan.noise_draws();
     let first = draws[0];
     let mut preview = Preview::new(
@@ -766,7 +806,7 @@ fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
         (first.sensitivity, NoiseShape::None),
         draws.iter().map(|d| d.count).sum(),
         first.sensitivity,
-        constants.linf_lipschitz,
+        plan.constants.linf_lipschitz,
     );
     preview.draws = draws;
     preview.step_size = Some(plan.candidate.tau);

@@ -17,13 +17,15 @@
 //! - **Algorithm 3** takes Theorem 3.14's parameters with Proposition 3.17's corrected constant
 //!   c = 20; when n is too small for the theorem's U ≥ 4 it runs at U = 4 without the theorem's
 //!   bound, since its privacy filter keeps it (ε, δ)-DP whatever U is
-//!   ([`theorem_3_14_or_smallest`]).
+//!   ([`theorem_3_14_or_smallest`]). A typed `budget_u` replaces the theorem's U, τ and α follow
+//!   from it ([`at_budget`]); the theorem's bound is then not drawn, and well above the
+//!   theorem's U the privacy filter, not the budget, ends the run.
 //!
 //! Every constant comes from the config's declared game ([`RunConfig::game_spec`]), never from
 //! the records.
 
 use super::bias_reduced::{BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT};
-use super::bias_reduced::{declared as declared_bias_reduced, theorem_3_14_or_smallest};
+use super::bias_reduced::{at_budget, declared as declared_bias_reduced, theorem_3_14_or_smallest};
 use super::primitives::TruncatedGeometric;
 use super::private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, ell};
 use super::sco::{PrivateSco, ScoPlan};
@@ -144,7 +146,13 @@ pub static FAMILY_BIAS_REDUCED: Family = Family {
         module: "algo::smd::bias_reduced",
         summary: CARD_ALGORITHM_3,
     },
-    settings: &[],
+    settings: &[setting(
+        Control::BudgetU,
+        "gradient budget U (blank: Theorem 3.14's)",
+        "steps run while Σ2^N ≤ U − 2^M, with τ and α following from U; privacy is the same \
+         whatever U is, since the privacy filter stops the run before ε would be exceeded (well \
+         above Theorem 3.14's U it does); the theorem's bound is drawn only at its own U",
+    )],
     needs: &[],
     solves: SADDLE,
     purity: Purity::Approximate,
@@ -430,8 +438,11 @@ impl Plan for SmdFamilyPlan {
 /// Algorithm 3's plan.
 struct BiasReducedPlan {
     params: BiasReducedParams,
-    /// Whether n is large enough for Theorem 3.14 (U ≥ 4); otherwise no bound is drawn.
+    /// Whether the run has Theorem 3.14's parameters: n large enough for its U ≥ 4, and U not
+    /// typed off the theorem's; otherwise no bound is drawn.
     theorem_applies: bool,
+    /// The ledger's caveat when U was typed off the theorem's value.
+    budget_note: Option<String>,
     n: usize,
     dims: (usize, usize),
     constants: GameConstants,
@@ -444,7 +455,7 @@ fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
          for one record replaced in a fixed batch of a public n",
     )?;
     let (n, dims, constants) = simplex_game(config)?;
-    let (params, theorem_applies) = theorem_3_14_or_smallest(
+    let (theorem, theorem_fits) = theorem_3_14_or_smallest(
         n,
         config.epsilon,
         config.delta,
@@ -452,6 +463,32 @@ fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
         constants,
         PROP_3_17_CONSTANT,
     )?;
+    // A typed U equal to the theorem's (a link that spells it out) is the theorem's own.
+    let typed = config
+        .budget_u
+        .filter(|u| (u - theorem.budget).abs() > 1e-9 * theorem.budget);
+    let (params, theorem_applies) = match typed {
+        None => (theorem, theorem_fits),
+        Some(u) => (
+            at_budget(
+                u,
+                n,
+                config.epsilon,
+                config.delta,
+                dims,
+                constants,
+                PROP_3_17_CONSTANT,
+            )?,
+            false,
+        ),
+    };
+    let budget_note = typed.map(|u| {
+        format!(
+            "gradient budget U = {u} typed, not Theorem 3.14's U = {:.1}: the theorem's bound \
+             does not apply (none is drawn); the guarantee does, kept by the privacy filter",
+            theorem.budget
+        )
+    });
     let (guarantee, epsilon_uniform, max_draws) =
         declared_bias_reduced(&params, constants.linf_lipschitz)?;
     let sensitivity = epsilon_uniform / 2.0;
@@ -472,11 +509,13 @@ fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
     }];
     preview.step_size = Some(params.tau);
     preview.metric = ProblemKind::Saddle.metric();
+    preview.defaults = vec![(Control::BudgetU, theorem.budget)];
     Ok(Planned::new(
         preview,
         BiasReducedPlan {
             params,
             theorem_applies,
+            budget_note,
             n,
             dims,
             constants,
@@ -531,12 +570,11 @@ impl Plan for BiasReducedPlan {
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let game = posed.saddle()?;
-        Ok(Box::new(BiasReducedSmd::new(
-            game.game.clone(),
-            self.params,
-            noise,
-            seeded,
-        )?))
+        let run = BiasReducedSmd::new(game.game.clone(), self.params, noise, seeded)?;
+        Ok(Box::new(match &self.budget_note {
+            Some(note) => run.noting(note.clone()),
+            None => run,
+        }))
     }
 }
 
