@@ -4,6 +4,7 @@
 
 import { drawPlot } from './pkg/dp_playground.js';
 import { appendViews, emptyViews, ternaryFields, verticesSpec } from './saddle_views.js';
+import { localisationSpec } from './localisation_view.js';
 
 /** Most points per series handed to the plotter: more cannot be seen and only costs frame time. */
 const MAX_POINTS = 2000;
@@ -45,6 +46,8 @@ class Lane {
     this.players = null;
     /** A game's views (ternary path, vertex draws, dense iterate, phases, stop): saddle_views.js. */
     this.views = emptyViews();
+    /** A localized heavy-tail run's localisation view where it last stood: localisation_view.js. */
+    this.localisation = null;
   }
 
   append(batch) {
@@ -58,6 +61,7 @@ class Lane {
     if (Object.keys(batch.diagnostics ?? {}).length) this.diagnostics = batch.diagnostics;
     if (batch.players) this.players = batch.players;
     appendViews(this.views, batch.views);
+    if (batch.localisation) this.localisation = batch.localisation;
   }
 }
 
@@ -216,6 +220,7 @@ const SPECS = {
     };
   },
   vertices: (history) => verticesSpec(history),
+  localisation: (history) => localisationSpec(history),
   features: (history) => ({
     norms: history.info.featureNorms,
     threshold: JSON.parse(history.info.config).feature_bound,
@@ -239,7 +244,7 @@ const FRAME_MS = 1000 / 60;
  */
 export class Plotter {
   constructor(canvases, onError) {
-    this.canvases = canvases; // { excess, path, noise, privacy, features, players, vertices }
+    this.canvases = canvases; // { excess, path, noise, privacy, features, players, vertices, localisation }
     this.onError = onError;
     this.history = null;
     this.dirty = new Set();
