@@ -43,7 +43,11 @@ fn run(config: RunConfig, steps: usize) -> (Vec<LocalisationView>, Release) {
     while !lab.is_done() {
         for lane in lab.advance(steps, || true) {
             if (lane.algorithm, lane.repeat) == (0, 0) {
-                views.push(lane.batch.localisation.expect("a localized run's slice has its view"));
+                views.push(
+                    lane.batch
+                        .localisation
+                        .expect("a localized run's slice has its view"),
+                );
                 release = lane.batch.release.or(release);
             }
         }
@@ -107,7 +111,10 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
         let expected = std::f64::consts::SQRT_2 / GROWTH;
         let ratio = w[1].noise_scale / w[0].noise_scale;
         // m_t = ⌊n_t/J⌋ rounds: within a few per cent of the exact halving.
-        assert!((ratio / expected - 1.0).abs() < 0.05, "{ratio} vs {expected}");
+        assert!(
+            (ratio / expected - 1.0).abs() < 0.05,
+            "{ratio} vs {expected}"
+        );
         assert!(w[1].ball_radius < w[0].ball_radius / 20.0);
     }
     // The release, bit for bit.
@@ -118,7 +125,11 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
 fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
     let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
     let (views, release) = run(config.clone(), 1);
-    assert!(views.len() > 2, "the view fills over {} slices", views.len());
+    assert!(
+        views.len() > 2,
+        "the view fills over {} slices",
+        views.len()
+    );
     let view = views.last().unwrap();
     assert_eq!(view.algorithm, 4);
     check_common(&config, view, &release);

@@ -57,6 +57,7 @@ impl LocalisationSpec {
             check_positive(&at("noiseRing"), p.noise_ring)?;
             check_positive(&at("ballRadius"), p.ball_radius)?;
             check_finite(&at("lambda"), p.lambda)?;
+            check_positive(&at("clip"), p.clip)?;
             check_point(&at("centre"), p.centre)?;
             if p.calls.len() > MAX_CALLS {
                 return Err(Error::invalid(
@@ -105,7 +106,7 @@ mod tests {
     }
 
     fn phase() -> serde_json::Value {
-        json!({"t": 1, "m": 100, "lambda": 0.5, "noiseScale": 0.1, "noiseRing": 0.2,
+        json!({"t": 1, "m": 100, "lambda": 0.5, "clip": 2.0, "noiseScale": 0.1, "noiseRing": 0.2,
             "ballRadius": 3.0, "centre": [0, 0],
             "calls": [{"ballCentre": [0.1, 0.2], "certified": [0.1, 0.1], "candidate": [0.2, 0.1]}],
             "picked": 0})
@@ -114,7 +115,7 @@ mod tests {
     #[test]
     fn a_run_s_view_parses_and_its_centres_end_at_the_release() {
         let spec = json!({"view": {"radius": 4, "d": 2, "algorithm": 4,
-            "phases": [phase(), {"t": 2, "m": 50, "lambda": 16, "noiseScale": 0.01,
+            "phases": [phase(), {"t": 2, "m": 50, "lambda": 16, "clip": 1.5, "noiseScale": 0.01,
                 "noiseRing": 0.02, "ballRadius": 0.3, "centre": [0.2, 0.1]}],
             "release": [0.25, 0.1]}});
         match Spec::parse("localisation", spec) {

@@ -17,9 +17,9 @@ use crate::rng::{self, Stream};
 use crate::theory::curve::Curve;
 
 use super::game_views::{GameViews, ViewRecorder};
-use crate::algo::heavy_tails::localisation_view::LocalisationView;
 use super::prepare::Preview;
 use super::problem::{Posed, Problem};
+use crate::algo::heavy_tails::localisation_view::LocalisationView;
 
 /// The private output and how good it is. Only `w` (with its `ledger`) is private; `plane`,
 /// `loss`, `excess` and `population` are computed on the raw data for the plots. The noise drawn

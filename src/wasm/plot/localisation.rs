@@ -58,7 +58,10 @@ fn zoom(spec: &LocalisationSpec) -> Option<Bounds> {
     for p in &later {
         extent = extent.max(p.centre.map_or(0.0, dist));
         for c in &p.calls {
-            for q in [c.ball_centre, c.certified, c.candidate].into_iter().flatten() {
+            for q in [c.ball_centre, c.certified, c.candidate]
+                .into_iter()
+                .flatten()
+            {
                 extent = extent.max(dist(q));
             }
         }
@@ -133,7 +136,10 @@ fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, radius: f64) -> Res
             "centres w̄_t in order, numbered by t (non-private)".to_string(),
         ),
         (Glyph::Dot(RELEASE_COLOR), "release (private)".to_string()),
-        (Glyph::Palette, "colour by phase t = 1, 2, 3, 4, 1, …".to_string()),
+        (
+            Glyph::Palette,
+            "colour by phase t = 1, 2, 3, 4, 1, …".to_string(),
+        ),
     ];
     let (w, _) = area.dim_in_pixel();
     let column = (w * 11 / 25) as i32;
@@ -142,15 +148,13 @@ fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, radius: f64) -> Res
         let x = 8 + (k % 2) as i32 * column;
         let y = 8 + (k / 2) as i32 * 16;
         match glyph {
-            Glyph::Line(c, width) => {
-                area.draw(&PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(*width)))?
-            }
-            Glyph::Dashed(c) => area.draw(&DashedPathElement::new(
+            Glyph::Line(c, width) => area.draw(&PathElement::new(
                 vec![(x, y), (x + 18, y)],
-                4,
-                3,
-                *c,
+                c.stroke_width(*width),
             ))?,
+            Glyph::Dashed(c) => {
+                area.draw(&DashedPathElement::new(vec![(x, y), (x + 18, y)], 4, 3, *c))?
+            }
             Glyph::Ring(c) => area.draw(&Circle::new((x + 9, y), 5, c.stroke_width(1)))?,
             Glyph::Dot(c) => area.draw(&Circle::new((x + 9, y), 4, c.filled()))?,
             Glyph::Palette => {
@@ -163,11 +167,7 @@ fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, radius: f64) -> Res
                 }
             }
         }
-        area.draw(&Text::new(
-            text.as_str(),
-            (x + 24, y - 6),
-            font.clone(),
-        ))?;
+        area.draw(&Text::new(text.as_str(), (x + 24, y - 6), font.clone()))?;
     }
     Ok(())
 }
