@@ -56,7 +56,10 @@ test('localized Double-OutputPert: the localisation view draws W, the balls, the
   assert.ok(planned.view.phases.every((p) => (p.calls ?? []).length === 0));
   assert.equal(planned.view.algorithm, 4);
   await snapshotCanvas(page, '#localisation-plot');
-  assert.equal(await redPixels(page, '#localisation-plot'), 0, 'no release before Play');
+  // Before Play the only red is the legend's release dot.
+  const redBefore = await redPixels(page, '#localisation-plot');
+  const blueBefore = await phaseOnePixels(page, '#localisation-plot');
+  assert.ok(redBefore < 60, `only the legend's red dot before Play: ${redBefore} pixels`);
 
   await page.click('#play');
   await released(page);
@@ -81,8 +84,9 @@ test('localized Double-OutputPert: the localisation view draws W, the balls, the
   const changed = await changedPixels(page, '#localisation-plot');
   assert.ok(changed > 1000, `localisation view: ${changed} pixels changed by the run`);
   const red = await redPixels(page, '#localisation-plot');
-  assert.ok(red > 40, `the release in red: ${red} pixels`);
-  assert.ok((await phaseOnePixels(page, '#localisation-plot')) > 100, 'phase 1’s ball and candidate drawn');
+  assert.ok(red > redBefore + 40, `the release in red: ${red} pixels, ${redBefore} before Play`);
+  const blue = await phaseOnePixels(page, '#localisation-plot');
+  assert.ok(blue > blueBefore + 20, `phase 1’s candidate drawn in its colour: ${blue} pixels, ${blueBefore} before Play`);
   const caption = await page.textContent('#localisation-caption');
   assert.match(caption, /localisation ball W₀ = W ∩ B\(w_loc, r₀\)/);
   assert.match(caption, /noise realisation|its realisation, a diagnostic of the raw data, not private/);
