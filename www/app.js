@@ -9,6 +9,7 @@ import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, spec as plotSpec } from './plots.js';
 import { exportPng, exportSvg, mountScaleMenus, pngScale } from './figures.js';
 import { showSaddleViews } from './saddle_views.js';
+import { showLocalisation } from './localisation_view.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 import { setupLessons } from './lessons.js';
 import { citedIn } from './references.js';
@@ -440,6 +441,7 @@ function showReadout() {
   else ui.release.textContent = `${coords(r.w)}; excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`;
   $('certificate').textContent = diagnosticsWords(main.diagnostics);
   showSaddleViews(run, $);
+  showLocalisation(run, $);
   const pop = r?.population;
   $('population').textContent = pop
     ? `${sci(pop.value)} ± ${sci(pop.std_error)} (fresh-sample estimate)`
@@ -1186,7 +1188,7 @@ buildAlgorithmControls();
 plotter = new Plotter(
   {
     excess: $('excess-plot'), path: $('path-plot'), noise: $('noise-plot'), privacy: $('privacy-plot'), features: $('features-plot'),
-    players: $('players-plot'), vertices: $('vertices-plot'),
+    players: $('players-plot'), vertices: $('vertices-plot'), localisation: $('localisation-plot'),
   },
   // A plot's error is a { field, message } object from Rust (or a JS Error): its words, never
   // "[object Object]".

@@ -11,6 +11,7 @@ const TAB_NAMES = {
   'path-plot': 'parameters',
   'players-plot': 'players',
   'vertices-plot': 'vertices',
+  'localisation-plot': 'localisation',
   'noise-plot': 'noise',
   'privacy-plot': 'privacy',
   'features-plot': 'data',

@@ -4,6 +4,7 @@
 
 import { drawPlot } from './pkg/dp_playground.js';
 import { appendViews, emptyViews, ternaryFields, verticesSpec } from './saddle_views.js';
+import { localisationSpec } from './localisation_view.js';
 
 /** The games whose x is a mixed strategy on a simplex (the others' x is a model on a ball). */
 const X_ON_SIMPLEX = new Set(['rock_paper_scissors', 'random_matrix', 'query_release',
@@ -49,6 +50,8 @@ class Lane {
     this.players = null;
     /** A game's views (ternary path, vertex draws, dense iterate, phases, stop): saddle_views.js. */
     this.views = emptyViews();
+    /** A localized heavy-tail run's localisation view where it last stood: localisation_view.js. */
+    this.localisation = null;
   }
 
   append(batch) {
@@ -62,6 +65,7 @@ class Lane {
     if (Object.keys(batch.diagnostics ?? {}).length) this.diagnostics = batch.diagnostics;
     if (batch.players) this.players = batch.players;
     appendViews(this.views, batch.views);
+    if (batch.localisation) this.localisation = batch.localisation;
   }
 }
 
@@ -222,6 +226,7 @@ const SPECS = {
     };
   },
   vertices: (history) => verticesSpec(history),
+  localisation: (history) => localisationSpec(history),
   features: (history) => ({
     norms: history.info.featureNorms,
     threshold: JSON.parse(history.info.config).feature_bound,
@@ -245,7 +250,7 @@ const FRAME_MS = 1000 / 60;
  */
 export class Plotter {
   constructor(canvases, onError) {
-    this.canvases = canvases; // { excess, path, noise, privacy, features, players, vertices }
+    this.canvases = canvases; // { excess, path, noise, privacy, features, players, vertices, localisation }
     this.onError = onError;
     this.history = null;
     this.dirty = new Set();

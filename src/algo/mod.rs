@@ -138,6 +138,12 @@ pub trait PrivateAlgorithm: Send {
     fn certificate(&self) -> Option<CertificateStatus> {
         None
     }
+    /// A localized heavy-tail run's 2-D localisation view where it stands (its phases' centres,
+    /// balls, candidates and the release); `None` for every other algorithm. **Non-private** but
+    /// the release.
+    fn localisation(&self) -> Option<&heavy_tails::localisation_view::LocalisationView> {
+        None
+    }
 }
 
 /// Where an accuracy certificate stands (non-private: it is computed from the data).

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::heavy_tails::localisation_view::LocalisationView;
 use super::{Draws, PrivateAlgorithm, StepReport};
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger};
@@ -90,6 +91,11 @@ pub trait Run: Send {
     /// Why the run ended before its planned steps, once it has (a budget, a privacy filter), as
     /// a sentence; `None` while it runs and for runs of a fixed length.
     fn stopped(&self) -> Option<String> {
+        None
+    }
+    /// A localized heavy-tail run's 2-D localisation view where it stands (`None` for every
+    /// other run): see [`LocalisationView`]. **Non-private** but its release.
+    fn localisation(&self) -> Option<&LocalisationView> {
         None
     }
 }
@@ -211,5 +217,9 @@ impl Run for MinRun {
             .certificate()
             .map(|c| c.diagnostics().to_vec())
             .unwrap_or_default()
+    }
+
+    fn localisation(&self) -> Option<&LocalisationView> {
+        self.algorithm.localisation()
     }
 }

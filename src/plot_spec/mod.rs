@@ -20,6 +20,7 @@
 
 pub mod excess;
 pub mod features;
+pub mod localisation;
 pub mod noise;
 pub mod path;
 pub mod pinned;
@@ -36,6 +37,7 @@ use crate::error::{Error, Result};
 
 use excess::ExcessSpec;
 use features::FeaturesSpec;
+use localisation::LocalisationSpec;
 use noise::NoiseSpec;
 use path::PathSpec;
 use players::PlayersSpec;
@@ -71,8 +73,15 @@ pub fn check_size(width: u32, height: u32) -> Result<()> {
 }
 
 /// The plot kinds, as `drawPlot` and `plotSvg` name them.
-pub const KINDS: [&str; 7] = [
-    "excess", "path", "noise", "privacy", "features", "players", "vertices",
+pub const KINDS: [&str; 8] = [
+    "excess",
+    "path",
+    "noise",
+    "privacy",
+    "features",
+    "players",
+    "vertices",
+    "localisation",
 ];
 
 /// A parsed and checked spec of one of the plot kinds.
@@ -85,6 +94,7 @@ pub enum Spec {
     Features(FeaturesSpec),
     Players(PlayersSpec),
     Vertices(VerticesSpec),
+    Localisation(LocalisationSpec),
 }
 
 impl Spec {
@@ -99,10 +109,11 @@ impl Spec {
             "features" => Spec::Features(read(kind, spec)?),
             "players" => Spec::Players(read(kind, spec)?),
             "vertices" => Spec::Vertices(read(kind, spec)?),
+            "localisation" => Spec::Localisation(read(kind, spec)?),
             other => {
                 return Err(Error::invalid(
                     "kind",
-                    "one of excess, path, noise, privacy, features, players, vertices",
+                    "one of excess, path, noise, privacy, features, players, vertices, localisation",
                     format!("{other:?}"),
                 ));
             }
@@ -115,6 +126,7 @@ impl Spec {
             Spec::Features(s) => s.check()?,
             Spec::Players(s) => s.check()?,
             Spec::Vertices(s) => s.check()?,
+            Spec::Localisation(s) => s.check()?,
         }
         Ok(spec)
     }

@@ -126,6 +126,15 @@ impl Lab {
         self.lanes.first()?.session.game_views()
     }
 
+    /// The main algorithm's first lane's localisation view before it steps (W and the phase
+    /// schedule), or `None` unless it is a localized heavy-tail run: what the page shows before
+    /// Play.
+    pub fn localisation(
+        &self,
+    ) -> Option<crate::algo::heavy_tails::localisation_view::LocalisationView> {
+        self.lanes.first()?.session.localisation()
+    }
+
     /// (lanes released, lanes in all).
     pub fn progress(&self) -> (usize, usize) {
         let done = self.lanes.iter().filter(|l| l.session.is_done()).count();

@@ -19,6 +19,7 @@ use crate::theory::curve::Curve;
 use super::game_views::{GameViews, ViewRecorder};
 use super::prepare::Preview;
 use super::problem::{Posed, Problem};
+use crate::algo::heavy_tails::localisation_view::LocalisationView;
 
 /// The private output and how good it is. Only `w` (with its `ledger`) is private; `plane`,
 /// `loss`, `excess` and `population` are computed on the raw data for the plots. The noise drawn
@@ -101,6 +102,10 @@ pub struct Batch {
     /// What the slice adds to a game's views (ternary path, vertex draws beside the dense
     /// iterate, phase timeline, why the run stopped); `None` for a minimisation.
     pub views: Option<GameViews>,
+    /// A localized heavy-tail run's 2-D localisation view where it stood at the end of the slice
+    /// (centres, balls, candidates: **non-private** diagnostics, never exported as private; its
+    /// `release` is the release); `None` for every other run.
+    pub localisation: Option<LocalisationView>,
     /// Whether the run has released: no later slice adds to it.
     pub done: bool,
 }
@@ -402,8 +407,15 @@ impl Session {
             });
         }
         batch.views = views.map(|v| v.finish(self.run.as_ref()));
+        batch.localisation = self.run.localisation().cloned();
         batch.done = self.released;
         batch
+    }
+
+    /// A localized heavy-tail run's localisation view where it stands (before Play: W and the
+    /// schedule); `None` for every other run.
+    pub fn localisation(&self) -> Option<LocalisationView> {
+        self.run.localisation().cloned()
     }
 
     /// The game views where the run stands, without per-step rows (see [`GameViews`]); `None`

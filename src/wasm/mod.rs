@@ -390,6 +390,12 @@ impl WasmSession {
             None => JsValue::NULL,
         };
         set(&obj, "views", &views);
+        // A localized heavy-tail run's localisation view before Play (W, the schedule), else null.
+        let localisation = match self.inner.localisation() {
+            Some(v) => to_js(&v)?,
+            None => JsValue::NULL,
+        };
+        set(&obj, "localisation", &localisation);
         Ok(obj.into())
     }
 
@@ -509,6 +515,13 @@ fn batch_to_js(batch: &Batch) -> Result<JsValue, JsValue> {
         None => JsValue::NULL,
     };
     set(&obj, "views", &views);
+    // A localized heavy-tail run's localisation view (non-private diagnostics and the release),
+    // else null: see `algo::heavy_tails::localisation_view`.
+    let localisation = match &batch.localisation {
+        Some(v) => to_js(v)?,
+        None => JsValue::NULL,
+    };
+    set(&obj, "localisation", &localisation);
     set(&obj, "done", &JsValue::from_bool(batch.done));
     Ok(obj.into())
 }

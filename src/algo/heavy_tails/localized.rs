@@ -70,6 +70,7 @@ use crate::solver::{CertificateConstants, CertifiedRun, FiniteSum, SolverKind};
 
 use super::extension::{Extension, threshold};
 use super::joint::{HeavySolver, JointRun, joint_lipschitz, stage_bounds, stages};
+use super::localisation_view::{CallView, LocalisationView, PhaseView, planar};
 use super::subgradient::Joint;
 
 /// The paper's ridge growth per phase (Algorithm 1).
@@ -547,9 +548,14 @@ impl FiniteSum for Surrogate<'_> {
 /// The median-trick GeometricAggregate (digest 003 §3.1): the candidate whose ⌈(J−1)/2⌉-th
 /// smallest distance to the others is least (the first on ties). Post-processing.
 pub fn aggregate(candidates: &[Vec<f64>]) -> Option<&Vec<f64>> {
+    aggregate_index(candidates).map(|i| &candidates[i])
+}
+
+/// The index of the candidate [`aggregate`] picks (`None` for no candidates).
+pub fn aggregate_index(candidates: &[Vec<f64>]) -> Option<usize> {
     let j = candidates.len();
     if j <= 2 {
-        return candidates.first();
+        return (j > 0).then_some(0);
     }
     let q = (j - 1).div_ceil(2);
     let score = |a: &Vec<f64>| {
@@ -563,9 +569,10 @@ pub fn aggregate(candidates: &[Vec<f64>]) -> Option<&Vec<f64>> {
     };
     candidates
         .iter()
-        .map(|a| (score(a), a))
+        .enumerate()
+        .map(|(i, a)| (score(a), i))
         .min_by(|x, y| x.0.total_cmp(&y.0))
-        .map(|(_, a)| a)
+        .map(|(_, i)| i)
 }
 
 /// The fixed, declared side of a run: what the plan computes and every repeat shares.
@@ -801,6 +808,7 @@ pub struct PopLocalize {
     last: Option<CertificateStatus>,
     last_grad_norm: f64,
     constants: Option<CertificateConstants>,
+    view: LocalisationView,
 }
 
 impl PopLocalize {
@@ -814,7 +822,34 @@ impl PopLocalize {
             ));
         }
         let d = plan.declared.d;
+        let view = LocalisationView {
+            radius: plan.radius,
+            d,
+            algorithm: match plan.call {
+                Call::Double => 4,
+                Call::Localize => 2,
+            },
+            phases: plan
+                .phases
+                .iter()
+                .map(|p| PhaseView {
+                    t: p.t,
+                    m: p.m,
+                    lambda: p.lambda,
+                    clip: p.clip,
+                    noise_scale: p.beta,
+                    // E‖b‖ = d·β for the ℓ2-Laplace of scale β (its norm is Gamma(d, β)).
+                    noise_ring: d as f64 * p.beta,
+                    ball_radius: p.r0,
+                    // w̄₁ = Π_W(0), the centre of W.
+                    centre: (p.t == 1).then_some([0.0; 2]),
+                    ..PhaseView::default()
+                })
+                .collect(),
+            release: None,
+        };
         Ok(Self {
+            view,
             guarantee: plan.guarantee(),
             region: Region::Ball(plan.radius),
             plan,
@@ -846,6 +881,12 @@ impl PopLocalize {
     /// The public centre w̄_t of the phase under way (the release once done).
     pub fn centre(&self) -> &[f64] {
         &self.centre
+    }
+
+    /// The phase under way's record of its calls (the last phase's once the run is done).
+    fn phase_view(&mut self) -> &mut PhaseView {
+        let last = self.view.phases.len() - 1;
+        &mut self.view.phases[self.phase.min(last)]
     }
 
     fn surrogate<'a>(&'a self, data: &'a Dataset, p: &Phase) -> Surrogate<'a> {
@@ -886,6 +927,7 @@ impl PopLocalize {
         self.stage = None;
         self.current.fill(0.0);
         self.region.project(&mut self.current);
+        self.view.release = Some(planar(&self.current));
     }
 
     /// The certified solve of one stage of phase `p`'s current call from `start`: to `radius`
@@ -1026,6 +1068,7 @@ impl PopLocalize {
             return 0.0;
         }
         let mut point = run.certified_point().to_vec();
+        let certified = planar(&point);
         let norm = self.perturb(p.beta, &mut point);
         if self.done {
             return norm;
@@ -1048,20 +1091,50 @@ impl PopLocalize {
                 1,
             )));
             self.current.copy_from_slice(&point);
+            self.phase_view().calls.push(CallView {
+                ball_centre: Some(planar(&point)),
+                ..CallView::default()
+            });
         } else {
             // Algorithm 4: w_DP = Π_{W₀}(w_a + b₂); Algorithm 2: w_loc = Π_W(w̃ + b), its W₀ a
             // public ball around it.
             self.region.project(&mut point);
+            let candidate = Some(planar(&point));
+            let call = match self.plan.call {
+                // Stage 1 opened the call's record with its W₀.
+                Call::Double => self.phase_view().calls.last_mut(),
+                // Algorithm 2's W₀ is a public ball around its output.
+                Call::Localize => {
+                    let calls = &mut self.phase_view().calls;
+                    calls.push(CallView {
+                        ball_centre: candidate,
+                        ..CallView::default()
+                    });
+                    calls.last_mut()
+                }
+            };
+            if let Some(call) = call {
+                call.certified = Some(certified);
+                call.candidate = candidate;
+            }
             self.candidates.push(point);
             self.call += 1;
             if self.call == self.plan.declared.repetitions {
-                if let Some(next) = aggregate(&self.candidates) {
-                    self.centre = next.clone();
+                let picked = aggregate_index(&self.candidates);
+                if let Some(i) = picked {
+                    self.centre = self.candidates[i].clone();
                 }
+                self.phase_view().picked = picked;
                 self.candidates.clear();
                 self.call = 0;
                 self.phase += 1;
                 self.done = self.phase == self.plan.phases.len();
+                let centre = planar(&self.centre);
+                if self.done {
+                    self.view.release = Some(centre);
+                } else {
+                    self.phase_view().centre = Some(centre);
+                }
             }
             self.current.copy_from_slice(&self.centre);
         }
@@ -1167,6 +1240,10 @@ impl PrivateAlgorithm for PopLocalize {
 
     fn certificate(&self) -> Option<CertificateStatus> {
         self.last
+    }
+
+    fn localisation(&self) -> Option<&LocalisationView> {
+        Some(&self.view)
     }
 }
 

@@ -16,6 +16,7 @@ pub mod explorer;
 pub mod extension;
 pub mod family;
 pub mod joint;
+pub mod localisation_view;
 pub mod localized;
 pub mod output_pert_localize;
 pub mod rates;

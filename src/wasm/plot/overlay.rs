@@ -9,7 +9,8 @@ use crate::plot_spec::Spec;
 
 /// The axes plot `kind` draws for `spec`: `{ x: [lo, hi], y: [lo, hi] }` in data units, the same
 /// numbers the drawing uses; `null` for plots without numeric axes of their own (players,
-/// features). The noise plot gives x only (its y follows the histograms' heights).
+/// features, vertices, the localisation view's two panels). The noise plot gives x only (its y
+/// follows the histograms' heights).
 #[wasm_bindgen(js_name = plotAxes)]
 pub fn plot_axes(kind: &str, spec: JsValue) -> Result<JsValue, JsValue> {
     let spec = parse(kind, spec)?;
@@ -18,7 +19,9 @@ pub fn plot_axes(kind: &str, spec: JsValue) -> Result<JsValue, JsValue> {
         Spec::Path(s) => both(path::axes(s)),
         Spec::Privacy(s) => both(privacy::axes(s)),
         Spec::Noise(s) => vec![("x", noise::x_axis(s))],
-        Spec::Features(_) | Spec::Players(_) | Spec::Vertices(_) => return Ok(JsValue::NULL),
+        Spec::Features(_) | Spec::Players(_) | Spec::Vertices(_) | Spec::Localisation(_) => {
+            return Ok(JsValue::NULL);
+        }
     };
     let pair = |(lo, hi): (f64, f64)| js_sys::Array::of2(&lo.into(), &hi.into());
     let out = js_sys::Object::new();

@@ -1,0 +1,254 @@
+//! The 2-D localisation view of the localized heavy-tail families (issue 15; Lowy 2026,
+//! Algorithm 1 with Algorithm 4 or 2) as the session sends it: W, each phase's centre, every
+//! call's localisation ball, certified point and candidate, the candidate the median trick
+//! picked, and the release. Seeded runs, checked against what the algorithm defines: centres and
+//! candidates in W, each Algorithm 4 candidate inside its call's W₀ = W ∩ B(w_loc, r₀), the radii
+//! and noise scales of digest 003 §3.7's schedule, the picked candidate the next centre, and the
+//! release the run's release bit for bit. None of it reaches the run's exports.
+
+use dp_playground::algo::heavy_tails::localisation_view::{LocalisationView, Planar};
+use dp_playground::algo::heavy_tails::localized::{GROWTH, aggregate_index};
+use dp_playground::algo::heavy_tails::{declared_moment, threshold};
+use dp_playground::algo::registry;
+use dp_playground::config::{AlgorithmKind, RunConfig};
+use dp_playground::data::Tail;
+use dp_playground::session::export::{run_csv, run_json, run_to_end};
+use dp_playground::session::{Lab, Release};
+
+/// Pareto-radial features (α = 3, k = 2) in d = 2, J = 3 calls a phase, picked as the page's
+/// menu picks `kind`.
+fn heavy(kind: AlgorithmKind) -> RunConfig {
+    let raw = RunConfig {
+        n: 4000,
+        d: 2,
+        tail: Tail::ParetoRadial { alpha: 3.0 },
+        feature_scale: 0.5,
+        feature_bound: 1e3,
+        l2: 0.01,
+        moment_k: 2.0,
+        delta: 0.0,
+        epsilon: 1.0,
+        repetitions: 3,
+        seed: 7,
+        ..RunConfig::default()
+    };
+    registry::pick(&raw, kind).0
+}
+
+/// Runs `config` to its release, `steps` steps a slice; returns the main lane's localisation view
+/// of every slice and the release.
+fn run(config: RunConfig, steps: usize) -> (Vec<LocalisationView>, Release) {
+    let mut lab = Lab::new(config, None).expect("lab");
+    let (mut views, mut release) = (Vec::new(), None);
+    while !lab.is_done() {
+        for lane in lab.advance(steps, || true) {
+            if (lane.algorithm, lane.repeat) == (0, 0) {
+                views.push(
+                    lane.batch
+                        .localisation
+                        .expect("a localized run's slice has its view"),
+                );
+                release = lane.batch.release.or(release);
+            }
+        }
+    }
+    (views, release.expect("a release"))
+}
+
+fn norm(p: Planar) -> f64 {
+    p[0].hypot(p[1])
+}
+
+fn dist(a: Planar, b: Planar) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// What both families share: the schedule, the centres, the candidates and the release.
+fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) {
+    let (d, eps, j) = (config.d as f64, config.epsilon, config.repetitions);
+    let r = config.radius;
+    assert_eq!((view.radius, view.d), (r, config.d));
+    assert!(view.phases.len() >= 3, "{} phases", view.phases.len());
+    let lambda1 = view.phases[0].lambda;
+    // G_k declared from the generating distribution (closed form), never the sample.
+    let moment = declared_moment(config, config.moment_k).unwrap();
+    for (i, p) in view.phases.iter().enumerate() {
+        // Digest 003 §3.7: m_t = ⌊⌊n/2^t⌋/J⌋, λ_t = 32^(t−1)·λ₁, C_t = G_k (m_t ε/d)^(1/k).
+        assert_eq!(p.t, i + 1);
+        assert_eq!(p.m, (config.n >> p.t) / j, "t = {}", p.t);
+        let lambda = lambda1 * GROWTH.powi(i as i32);
+        assert!((p.lambda - lambda).abs() <= 1e-12 * lambda, "t = {}", p.t);
+        let clip = threshold(moment, p.m, eps, config.d, config.moment_k);
+        assert!((p.clip - clip).abs() <= 1e-12 * clip, "t = {}", p.t);
+        // The ring is E‖b‖ = d·β of the ℓ2-Laplace draws.
+        assert_eq!(p.noise_ring, d * p.noise_scale);
+        // Every call drew, and the median trick picked one of the J.
+        assert_eq!(p.calls.len(), j, "t = {}", p.t);
+        let candidates: Vec<Vec<f64>> = p
+            .calls
+            .iter()
+            .map(|c| c.candidate.expect("a candidate").to_vec())
+            .collect();
+        assert_eq!(p.picked, aggregate_index(&candidates), "t = {}", p.t);
+        let picked = candidates[p.picked.unwrap()].clone();
+        // The centre w̄_t lies in W; the picked candidate is the next centre, or the release.
+        let centre = p.centre.expect("every phase reached");
+        assert!(norm(centre) <= r * (1.0 + 1e-12), "t = {}: {centre:?}", p.t);
+        let next = view.phases.get(i + 1).map_or(view.release, |q| q.centre);
+        assert_eq!(next, Some([picked[0], picked[1]]), "t = {}", p.t);
+        for c in &p.calls {
+            let (candidate, certified) = (c.candidate.unwrap(), c.certified.unwrap());
+            assert!(norm(candidate) <= r * (1.0 + 1e-12), "{candidate:?}");
+            assert!(norm(certified) <= r * (1.0 + 1e-12), "{certified:?}");
+            // The noise moved the point (a draw of a continuous law is never 0).
+            assert!(dist(candidate, certified) > 0.0);
+        }
+    }
+    assert_eq!(view.phases[0].centre, Some([0.0, 0.0]), "w̄₁ is W's centre");
+    // The noise and the balls shrink phase by phase: both ∝ C_t/(λ_t m_t), a factor
+    // 2^(1−1/k)/32 ≈ 1/22.6 at k = 2 (each later phase has half the records of 32 times the ridge).
+    for w in view.phases.windows(2) {
+        let expected = std::f64::consts::SQRT_2 / GROWTH;
+        let ratio = w[1].noise_scale / w[0].noise_scale;
+        // m_t = ⌊n_t/J⌋ rounds: within a few per cent of the exact halving.
+        assert!(
+            (ratio / expected - 1.0).abs() < 0.05,
+            "{ratio} vs {expected}"
+        );
+        assert!(w[1].ball_radius < w[0].ball_radius / 20.0);
+    }
+    // The release, bit for bit.
+    assert_eq!(view.release, Some([release.w[0], release.w[1]]));
+}
+
+#[test]
+fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
+    let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
+    let (views, release) = run(config.clone(), 1);
+    assert!(
+        views.len() > 2,
+        "the view fills over {} slices",
+        views.len()
+    );
+    let view = views.last().unwrap();
+    assert_eq!(view.algorithm, 4);
+    check_common(&config, view, &release);
+    let (d, eps) = (config.d as f64, config.epsilon);
+    for p in &view.phases {
+        // §3.7: β_t = 12C/(λmε) for both draws, r₀ = 600·C·d/(λmε).
+        let scale = p.clip / (p.lambda * p.m as f64 * eps);
+        assert!((p.noise_scale - 12.0 * scale).abs() <= 1e-12 * p.noise_scale);
+        assert!((p.ball_radius - 600.0 * d * scale).abs() <= 1e-12 * p.ball_radius);
+        for c in &p.calls {
+            // Stage 2 searched W₀ = W ∩ B(w_loc, r₀) and projected w_a + b₂ onto it: the
+            // certified point and the candidate lie in the ball, whose centre lies in W.
+            let centre = c.ball_centre.expect("stage 1's w_loc");
+            assert!(norm(centre) <= config.radius * (1.0 + 1e-12));
+            for q in [c.certified.unwrap(), c.candidate.unwrap()] {
+                assert!(
+                    dist(q, centre) <= p.ball_radius * (1.0 + 1e-9),
+                    "t = {}: {q:?} outside B({centre:?}, {})",
+                    p.t,
+                    p.ball_radius
+                );
+            }
+        }
+    }
+    // Slice by slice the view only grows: a phase's calls, once recorded, stay as they were.
+    for w in views.windows(2) {
+        for (a, b) in w[0].phases.iter().zip(&w[1].phases) {
+            assert!(a.calls.len() <= b.calls.len());
+            for (x, y) in a.calls.iter().zip(&b.calls) {
+                assert_eq!(x.ball_centre, y.ball_centre);
+                if x.candidate.is_some() {
+                    assert_eq!(x, y);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn output_pert_localize_draws_once_and_its_ball_is_around_its_output() {
+    let config = heavy(AlgorithmKind::LocalizedOutputPerturbation);
+    let (views, release) = run(config.clone(), 50);
+    let view = views.last().unwrap();
+    assert_eq!(view.algorithm, 2);
+    check_common(&config, view, &release);
+    let (d, eps) = (config.d as f64, config.epsilon);
+    for p in &view.phases {
+        // Algorithm 2 at the full ε: β = 6C/(λmε), r₀ = 300·C·d/(λmε).
+        let scale = p.clip / (p.lambda * p.m as f64 * eps);
+        assert!((p.noise_scale - 6.0 * scale).abs() <= 1e-12 * p.noise_scale);
+        assert!((p.ball_radius - 300.0 * d * scale).abs() <= 1e-12 * p.ball_radius);
+        // W₀ = W ∩ B(w_loc, r₀) is post-processing of the call's one output.
+        assert!(p.calls.iter().all(|c| c.ball_centre == c.candidate));
+    }
+}
+
+#[test]
+fn before_play_the_view_holds_w_and_the_schedule_and_other_algorithms_have_none() {
+    let lab = Lab::new(
+        heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation),
+        None,
+    )
+    .unwrap();
+    let view = lab.localisation().expect("a localized run has a view");
+    assert!(!view.phases.is_empty());
+    assert!(view.phases.iter().all(|p| p.calls.is_empty()));
+    assert_eq!(view.phases[0].centre, Some([0.0, 0.0]));
+    assert!(view.phases[1..].iter().all(|p| p.centre.is_none()));
+    assert_eq!(view.release, None);
+    for kind in [
+        AlgorithmKind::NoisyGd,
+        AlgorithmKind::PureClippedGd,
+        AlgorithmKind::OutputPerturbationLipschitzExtension,
+    ] {
+        let lab = Lab::new(heavy(kind), None).unwrap();
+        assert!(lab.localisation().is_none(), "{kind:?}");
+    }
+}
+
+#[test]
+fn no_export_carries_the_view() {
+    // Centres, balls and candidates are diagnostics of the raw data: the run's JSON (its private
+    // part and its diagnostics) and its CSV hold none of their keys (`certified` is no key of
+    // ours alone: the reference's status uses it), nor an unpicked candidate's coordinates; the
+    // private part holds the release as before.
+    let mut lab = Lab::new(
+        heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation),
+        None,
+    )
+    .unwrap();
+    let record = run_to_end(&mut lab);
+    let json = run_json(&lab, &record).unwrap();
+    let csv = run_csv(&lab, &record);
+    for key in [
+        "localisation",
+        "\"ballCentre\"",
+        "\"candidate\"",
+        "noiseRing",
+    ] {
+        assert!(!json.contains(key), "{key} in the run JSON");
+        assert!(!csv.contains(key), "{key} in the CSV");
+    }
+    let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let view = lab.localisation().unwrap();
+    let [x, y] = view.release.unwrap();
+    // A candidate that was not picked is in no export: its coordinates appear nowhere.
+    let loser = view
+        .phases
+        .iter()
+        .flat_map(|p| {
+            p.calls
+                .iter()
+                .enumerate()
+                .filter(move |(j, _)| Some(*j) != p.picked)
+                .map(|(_, c)| c.candidate.unwrap())
+        })
+        .next()
+        .expect("J = 3 leaves unpicked candidates");
+    assert!(!json.contains(&loser[0].to_string()));
+    assert!(json.contains(&format!("{x}")) && json.contains(&format!("{y}")));
+    assert!(parsed.get("private").is_some());
+}
