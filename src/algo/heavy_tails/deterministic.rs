@@ -74,7 +74,7 @@ const RECORDS_PER_STEP: usize = 1 << 16;
 /// the gap α (at least 1); `None` when it overflows or a number is not positive and finite.
 pub fn lemma_iterations(diameter: f64, lipschitz: f64, alpha: f64) -> Option<usize> {
     let t = libm::ceil(libm::pow(4.0 * diameter * lipschitz / alpha, 2.0));
-    (t.is_finite() && t >= 0.0 && t < 1e18 && alpha > 0.0).then(|| (t as usize).max(1))
+    ((0.0..1e18).contains(&t) && alpha > 0.0).then(|| (t as usize).max(1))
 }
 
 /// The declared Lipschitz constant of G on W for phase `p`: L = 2C + λD (Theorem D.4) + l2·R.
