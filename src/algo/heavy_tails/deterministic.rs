@@ -223,7 +223,7 @@ const NEEDS: &[Need] = &[
         why: "the localisation needs W's diameter D and an exact projection onto W ∩ a ball",
     },
     Need::PolyhedralLoss {
-        why: "Theorem D.4's deterministic solver needs a polyhedral loss, whose Lipschitz extension has a closed-form subgradient (Lowy 2026, Corollary D.7)",
+        why: "Theorem D.4 needs a polyhedral loss (Lowy 2026, Corollary D.7)",
     },
     Need::PlainErm {
         why: "the Lipschitz extension is of one record's loss",
