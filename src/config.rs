@@ -102,6 +102,9 @@ pub enum AlgorithmKind {
     /// The localised approximate exponential mechanism, Lowy 2026 Algorithms 6–7, on a grid for
     /// d ≤ 2 (see [`crate::algo::heavy_tails::approx_em`]).
     LocalizedApproxEm,
+    /// Lowy 2026 Theorem D.4: Algorithms 1 and 4 for polyhedral losses with Lemma D.5's
+    /// deterministic solver (see [`crate::algo::heavy_tails::deterministic`]).
+    DeterministicDoubleOutputPerturbation,
     /// Seed 004 Algorithm 3: SC-SC minimax output perturbation (see
     /// [`crate::algo::byoa_minimax`]); needs μₓ, μᵧ > 0.
     ByoaMinimax,
@@ -125,7 +128,7 @@ impl AlgorithmKind {
     }
 
     /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 26] = [
+    pub const ALL: [AlgorithmKind; 27] = [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::DpSgd,
         AlgorithmKind::DpSvrg,
@@ -148,6 +151,7 @@ impl AlgorithmKind {
         AlgorithmKind::OutputPerturbationLipschitzExtension,
         AlgorithmKind::EmPgm,
         AlgorithmKind::LocalizedApproxEm,
+        AlgorithmKind::DeterministicDoubleOutputPerturbation,
         AlgorithmKind::ByoaMinimax,
         AlgorithmKind::ByoaMinimaxPhased,
         AlgorithmKind::ByoaMinimaxCsc,
@@ -342,8 +346,12 @@ pub struct RunConfig {
     pub feature_scale: f64,
     /// ‖w₀‖ of the planted parameter.
     pub signal: f64,
-    /// Classification: probability a label is flipped. Regression: scale of the Gaussian noise.
+    /// Classification: probability a label is flipped. Regression: the declared scale s of the
+    /// noise, y = ⟨w₀, x⟩ + s·ξ.
     pub label_noise: f64,
+    /// The law of the regression noise ξ (residual losses): Gaussian, Student-t ν or symmetric
+    /// Pareto α ([`Tail::ParetoRadial`] in one dimension: |ξ| Pareto with x_m = 1, a random sign).
+    pub noise_tail: Tail,
     /// Non-zeros of the planted w₀ of the sparse high-dimensional data.
     pub sparsity: usize,
     /// The per-sample loss.
@@ -441,6 +449,7 @@ impl Default for RunConfig {
             feature_scale: 0.6,
             signal: 4.0,
             label_noise: 0.0,
+            noise_tail: Tail::Gaussian,
             sparsity: 5,
             loss: Glm::Logistic,
             wrap: Wrap::None,
@@ -740,6 +749,22 @@ impl RunConfig {
         Ok(CheckedRun(self.clone()))
     }
 
+    /// The regression noise's law: Gaussian, Student-t ν or symmetric Pareto α (issue 15 item 3),
+    /// with its parameter positive. The other tails are the features' alone.
+    fn validate_noise_tail(&self) -> Result<()> {
+        let field = Control::NoiseTail.id();
+        match self.noise_tail {
+            Tail::Gaussian | Tail::StudentT { .. } | Tail::ParetoRadial { .. } => {
+                self.noise_tail.validate(field)
+            }
+            other => Err(Error::invalid(
+                field,
+                "choose Gaussian, Student-t (ν) or symmetric Pareto (α) for the regression noise",
+                format!("{other:?}"),
+            )),
+        }
+    }
+
     /// Checks every field against its allowed range, and the choices against each other (the
     /// check of [`RunConfig::check`], without the checked value).
     pub fn validate(&self) -> Result<()> {
@@ -756,6 +781,7 @@ impl RunConfig {
             ));
         }
         self.tail.validate(Control::Tail.id())?;
+        self.validate_noise_tail()?;
         if self.data == DataSource::Sparse {
             in_range_usize(Control::Sparsity, self.sparsity, 1, self.d)?;
             if !self.loss.is_margin() {
@@ -1216,8 +1242,10 @@ pub enum Control {
     /// `signal`: ‖w₀‖ of the planted parameter. Only a link sets it (the page has no control), so
     /// its errors show in the run's error line ([`Control::on_page`]).
     Signal,
-    /// `label_noise`: label flips or the regression noise.
+    /// `label_noise`: label flips or the regression noise's scale.
     LabelNoise,
+    /// `noise_tail`: the regression noise's law and its parameter (`noise_tail.nu`, …).
+    NoiseTail,
     /// `sparsity`: non-zeros of the sparse data's w₀.
     Sparsity,
     /// `loss`: the per-sample loss, its parameters (`loss.delta`, `loss.label_bound`, …) and the
@@ -1307,6 +1335,7 @@ impl Control {
         Control::FeatureScale,
         Control::Signal,
         Control::LabelNoise,
+        Control::NoiseTail,
         Control::Sparsity,
         Control::Loss,
         Control::FeatureBound,
@@ -1357,6 +1386,7 @@ impl Control {
             Control::FeatureScale => "feature_scale",
             Control::Signal => "signal",
             Control::LabelNoise => "label_noise",
+            Control::NoiseTail => "noise_tail",
             Control::Sparsity => "sparsity",
             Control::Loss => "loss",
             Control::FeatureBound => "feature_bound",
@@ -1419,6 +1449,7 @@ impl Control {
             // No control: a link alone sets it, and its error shows in the run's line.
             Control::Signal => "the link's signal ‖w₀‖",
             Control::LabelNoise => "label noise",
+            Control::NoiseTail => "regression noise",
             Control::Sparsity => "non-zeros of w₀",
             Control::Loss => "loss",
             Control::FeatureBound => "declared ‖x‖ bound",
@@ -1467,6 +1498,8 @@ impl Control {
             (Control::Tail, Some("sigma")) => "log-normal σ",
             (Control::Tail, Some("scale")) => "outlier scale",
             (Control::Tail, Some("a")) => "outlier size a",
+            (Control::NoiseTail, Some("nu")) => "noise degrees of freedom ν",
+            (Control::NoiseTail, Some("alpha")) => "noise tail index α",
             (Control::Tail, Some("p")) => "outlier",
             _ => control.label(),
         })

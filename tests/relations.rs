@@ -23,6 +23,12 @@ fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
         steps: 12,
         l2: 0.1,
         algorithm: kind,
+        // Lowy 2026's deterministic variant takes polyhedral losses only (Corollary D.7).
+        loss: if kind == AlgorithmKind::DeterministicDoubleOutputPerturbation {
+            dp_playground::loss::Glm::absolute()
+        } else {
+            RunConfig::default().loss
+        },
         domain: match kind {
             AlgorithmKind::ObjectivePerturbation => DomainChoice::Unconstrained,
             AlgorithmKind::PrivateSco => DomainChoice::Simplex,
@@ -190,6 +196,7 @@ fn every_algorithm_keeps_or_refuses_the_relation_at_a_control_on_the_page() {
         "OutputPerturbationLipschitzExtension (Certified noise)",
         "EmPgm (Certified noise)",
         "LocalizedApproxEm (Certified noise)",
+        "DeterministicDoubleOutputPerturbation (Certified noise)",
         // Zhang et al.'s minimax sensitivities hold for a fixed, public n (issue 14).
         "ByoaMinimax (Certified noise)",
         "ByoaMinimaxPhased (Certified noise)",

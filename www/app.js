@@ -71,6 +71,12 @@ const TAIL_PARAMS = {
   rare_outlier: [['p', 'outlier probability p', 0.01], ['a', 'outlier size a', 100]],
 };
 
+/** The parameter of each regression-noise law (`noise_tail`), with its label and default. */
+const NOISE_PARAMS = {
+  student_t: ['nu', 'noise degrees of freedom ν', 3],
+  pareto_radial: ['alpha', 'noise tail index α', 3],
+};
+
 /** The last valid RunConfig (all fields, as normalised by Rust). */
 let config = null;
 let runId = 0;
@@ -564,6 +570,12 @@ function tailFromControls() {
   return tail;
 }
 
+function noiseFromControls() {
+  const kind = $('noise_tail').value;
+  const param = NOISE_PARAMS[kind];
+  return param ? { kind, [param[0]]: numberOrText($('noise_tail-a').value) } : { kind };
+}
+
 function fromControls() {
   const c = { ...config };
   for (const k of NUMBERS) c[k] = numberOrText($(k).value);
@@ -578,6 +590,7 @@ function fromControls() {
   c.loss = lossFromControls();
   c.wrap = wrapFromControls();
   c.tail = tailFromControls();
+  c.noise_tail = noiseFromControls();
   c.compare = [...document.querySelectorAll('#compare input:checked')].map((el) => el.value);
   return c;
 }
@@ -595,6 +608,9 @@ function syncParamFields() {
   $('tail-b-field').hidden = tailParams.length < 2;
   if (tailParams[0]) $('tail-a-label').textContent = tailParams[0][1];
   if (tailParams[1]) $('tail-b-label').textContent = tailParams[1][1];
+  const noiseParam = NOISE_PARAMS[$('noise_tail').value];
+  $('noise_tail-a-field').hidden = !noiseParam;
+  if (noiseParam) $('noise_tail-a-label').textContent = noiseParam[1];
   for (const el of document.querySelectorAll('#compare input')) {
     // Compared algorithms run on the same problem: those that cannot solve it are off.
     const solves = cardsByKind[el.value]?.solves.includes($('problem').value) ?? true;
@@ -647,6 +663,9 @@ function syncControls(c = config) {
   (TAIL_PARAMS[c.tail.kind] ?? []).forEach(([key], i) => {
     $(i === 0 ? 'tail-a' : 'tail-b').value = String(c.tail[key]);
   });
+  $('noise_tail').value = c.noise_tail.kind;
+  const noiseParam = NOISE_PARAMS[c.noise_tail.kind];
+  if (noiseParam) $('noise_tail-a').value = String(c.noise_tail[noiseParam[0]]);
   for (const el of document.querySelectorAll('#compare input')) el.checked = c.compare.includes(el.value);
   syncParamFields();
 }
@@ -663,6 +682,9 @@ function defaultParams(control) {
     if (param) $('wrap-param').value = String(param[2]);
   } else if (control === $('tail')) {
     (TAIL_PARAMS[$('tail').value] ?? []).forEach(([, , dflt], i) => { $(i === 0 ? 'tail-a' : 'tail-b').value = String(dflt); });
+  } else if (control === $('noise_tail')) {
+    const param = NOISE_PARAMS[$('noise_tail').value];
+    if (param) $('noise_tail-a').value = String(param[2]);
   }
 }
 
@@ -1062,7 +1084,8 @@ function wireControls() {
   // Every control applies the values of all controls, so a choice Rust refused (say output
   // perturbation without a ridge) is applied once the field it named is fixed.
   const controls = [ui.epsilon, ui.epsilonTyped, ui.seed, ui.unseeded, $('leak'), $('clip_records'), ...[...NUMBERS, ...OPTIONAL, ...CHOICES].map($),
-    $('loss'), $('loss-param'), $('label-bound'), $('wrap'), $('wrap-param'), $('tail'), $('tail-a'), $('tail-b')];
+    $('loss'), $('loss-param'), $('label-bound'), $('wrap'), $('wrap-param'), $('tail'), $('tail-a'), $('tail-b'),
+    $('noise_tail'), $('noise_tail-a')];
   for (const control of controls) {
     control.addEventListener('change', () => {
       // New data (another seed): its noise draws start again from the seed's own.

@@ -117,6 +117,11 @@ pub enum Need {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
+    /// A polyhedral loss (absolute value or hinge); picking sets the absolute value.
+    PolyhedralLoss {
+        /// Why the family needs it, shown in the error at the field and in the adjustment note.
+        why: &'static str,
+    },
     /// Plain ERM (no tilt, no adversarial loss).
     PlainErm {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
@@ -206,6 +211,15 @@ impl Need {
                 format!("choose a smooth loss (logistic, smoothed hinge, squared or Huber): {why}"),
                 choice_label(&config.loss),
             )),
+            Need::PolyhedralLoss { why }
+                if !matches!(config.loss, Glm::Hinge | Glm::Absolute { .. }) =>
+            {
+                Err(Error::invalid(
+                    "loss",
+                    format!("choose the absolute value or hinge loss: {why}"),
+                    choice_label(&config.loss),
+                ))
+            }
             // The aggregation's control sits under the loss's, which shows its errors.
             Need::PlainErm { why } if config.wrap != Wrap::None => Err(Error::invalid(
                 "loss",
@@ -274,6 +288,10 @@ impl Need {
             Need::Logistic { why } | Need::SmoothLoss { why } => {
                 config.loss = Glm::Logistic;
                 ("loss set to logistic".to_string(), why)
+            }
+            Need::PolyhedralLoss { why } => {
+                config.loss = Glm::absolute();
+                ("loss set to absolute value".to_string(), why)
             }
             Need::PlainErm { why } | Need::NotTilted { why } => {
                 config.wrap = Wrap::None;

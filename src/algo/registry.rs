@@ -20,7 +20,7 @@ use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
-pub static FAMILIES: [&Family; 26] = [
+pub static FAMILIES: [&Family; 27] = [
     &noisy_gd::FAMILY,
     &dp_sgd::FAMILY,
     &dp_svrg::FAMILY,
@@ -43,6 +43,7 @@ pub static FAMILIES: [&Family; 26] = [
     &heavy_tails::FAMILY_SINGLE_STAGE,
     &heavy_tails::FAMILY_EM_PGM,
     &heavy_tails::FAMILY_APPROX_EM,
+    &heavy_tails::FAMILY_DETERMINISTIC,
     &byoa_minimax::FAMILY_SC_SC,
     &byoa_minimax::FAMILY_PHASED,
     &byoa_minimax::FAMILY_CSC,

@@ -24,7 +24,7 @@ pub use csv_load::{
     load_csv,
 };
 pub use generate::{Generator, GeneratorSpec, Link, MAX_VALUES, Tail, Task, generate};
-pub use moments::{Method, Moment, clip_fraction, lipschitz_moment};
+pub use moments::{Method, Moment, clip_fraction, lipschitz_moment, squared_loss_moment};
 pub use sparse::{SparseSpec, generate_sparse};
 pub use synthetic::{ClassificationSpec, generate_classification, planted_direction};
 

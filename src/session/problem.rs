@@ -11,8 +11,8 @@ use crate::algo::noisy_gd::DpGdLeak;
 use crate::algo::registry;
 use crate::config::{DataSource, RunConfig};
 use crate::data::{
-    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Tail, Task, clip_labels,
-    generate, generate_sparse, load_csv,
+    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Task, clip_labels, generate,
+    generate_sparse, load_csv,
 };
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
@@ -541,7 +541,8 @@ pub fn reference_cap(n: usize, d: usize) -> Cap {
 }
 
 /// The generator a synthetic config describes: margin losses get ±1 labels from a logistic link
-/// (flipped with probability `label_noise`), residual losses real targets with Gaussian noise.
+/// (flipped with probability `label_noise`), residual losses real targets y = ⟨w₀, x⟩ + s·ξ with
+/// s = `label_noise` and ξ from `noise_tail` (Gaussian, Student-t or symmetric Pareto).
 pub fn generator_spec(config: &RunConfig) -> GeneratorSpec {
     let task = if config.loss.is_margin() {
         Task::Classification {
@@ -550,7 +551,7 @@ pub fn generator_spec(config: &RunConfig) -> GeneratorSpec {
         }
     } else {
         Task::Regression {
-            noise: Tail::Gaussian,
+            noise: config.noise_tail,
             noise_scale: config.label_noise,
         }
     };

@@ -164,7 +164,7 @@ fn moments(config: &RunConfig) -> Result<(f64, f64)> {
 
 /// The localized run's plan: the schedule, its noise law and the guarantee.
 pub(super) struct LocalizedFamilyPlan {
-    plan: LocalizedPlan,
+    pub(super) plan: LocalizedPlan,
 }
 
 fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {

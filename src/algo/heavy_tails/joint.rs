@@ -53,6 +53,11 @@ pub enum HeavySolver {
     /// Lowy 2026's Algorithm 3 on the joint reformulation (Lemmas 2.7–2.8), the paper's solver,
     /// for the W-constrained extension; only where its iteration bound fits the allowance.
     AdaptiveSubgradient,
+    /// Lemma D.5's projected subgradient on the extended objective for a step count fixed before
+    /// the data (Theorem D.4), for polyhedral losses: only
+    /// [`super::deterministic`]'s family sets it (never a link: not serialised).
+    #[serde(skip)]
+    ProjectedSubgradient,
 }
 
 impl HeavySolver {
@@ -62,6 +67,9 @@ impl HeavySolver {
             HeavySolver::Agd => "certified AGD on the R^d extension (gradient-mapping certificate)",
             HeavySolver::AdaptiveSubgradient => {
                 "Algorithm 3 on the joint reformulation with the W-constrained f_C (Lemmas 2.7–2.8)"
+            }
+            HeavySolver::ProjectedSubgradient => {
+                "projected subgradient on the R^d extension for T = ⌈(4DL/α)²⌉ steps fixed before the data, its closed-form subgradient exact (Lemma D.5, Theorem D.4)"
             }
         }
     }

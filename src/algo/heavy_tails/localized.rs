@@ -68,6 +68,7 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::solver::{CertificateConstants, CertifiedRun, FiniteSum, SolverKind};
 
+use super::deterministic::{FixedSubgradient, lemma_bounds, lemma_lipschitz};
 use super::extension::{Extension, threshold};
 use super::joint::{HeavySolver, JointRun, joint_lipschitz, stage_bounds, stages};
 use super::localisation_view::{CallView, LocalisationView, PhaseView, planar};
@@ -731,10 +732,12 @@ impl LocalizedPlan {
     }
 }
 
-/// One stage's certified solve: the AGD on the R^d extension, or Algorithm 3 on Φ.
+/// One stage's certified solve: the AGD on the R^d extension, Algorithm 3 on Φ, or Lemma D.5's
+/// fixed count of subgradient steps ([`super::deterministic`]).
 enum Solve {
     Agd(CertifiedRun),
     Joint(JointRun),
+    Fixed(FixedSubgradient),
 }
 
 impl Solve {
@@ -742,24 +745,28 @@ impl Solve {
         match self {
             Solve::Agd(run) => run.current(),
             Solve::Joint(run) => run.current(),
+            Solve::Fixed(run) => run.current(),
         }
     }
     fn is_certified(&self) -> bool {
         match self {
             Solve::Agd(run) => run.is_certified(),
             Solve::Joint(run) => run.is_certified(),
+            Solve::Fixed(run) => run.is_certified(),
         }
     }
     fn failed(&self) -> bool {
         match self {
             Solve::Agd(run) => run.failed(),
             Solve::Joint(run) => run.failed(),
+            Solve::Fixed(_) => false,
         }
     }
     fn certified_point(&self) -> &[f64] {
         match self {
             Solve::Agd(run) => run.certified_point(),
             Solve::Joint(run) => run.certified_point(),
+            Solve::Fixed(run) => run.certified_point(),
         }
     }
     /// Passes over the block so far.
@@ -767,12 +774,14 @@ impl Solve {
         match self {
             Solve::Agd(run) => run.grad_evals(),
             Solve::Joint(run) => run.passes(),
+            Solve::Fixed(run) => run.passes(),
         }
     }
     fn radius(&self) -> f64 {
         match self {
             Solve::Agd(run) => run.radius(),
             Solve::Joint(run) => run.radius(),
+            Solve::Fixed(run) => run.radius(),
         }
     }
 }
@@ -977,6 +986,30 @@ impl PopLocalize {
                     radius,
                 ))
             }
+            HeavySolver::ProjectedSubgradient => {
+                let stage = index.min(1);
+                let diameter = if stage == 0 {
+                    self.plan.declared.diameter
+                } else {
+                    self.plan.declared.diameter.min(2.0 * p.r0)
+                };
+                // The plan refused a run whose counts overflow; 1 would only be imprecise.
+                let total = lemma_bounds(&self.plan, p).map_or(1, |b| b[stage]);
+                let lipschitz = lemma_lipschitz(
+                    p,
+                    self.plan.declared.diameter,
+                    self.plan.l2,
+                    self.plan.radius,
+                );
+                Solve::Fixed(FixedSubgradient::new(
+                    start,
+                    diameter,
+                    lipschitz,
+                    total,
+                    constants.strong_convexity,
+                    radius,
+                ))
+            }
         }
     }
 
@@ -1000,6 +1033,10 @@ impl PopLocalize {
                     run.step(&joint, data, &self.region, self.plan.radius),
                     f64::NAN,
                 )
+            }
+            Solve::Fixed(run) => {
+                let q = self.surrogate(data, p);
+                (run.run(&q, FixedSubgradient::slice(p.m)), f64::NAN)
             }
         }
     }
@@ -1160,6 +1197,7 @@ impl PrivateAlgorithm for PopLocalize {
             ),
             "records clipped to the declared feature bound; each record is used in exactly one call (disjoint blocks)".to_string(),
             match self.plan.call {
+                Call::Double if self.plan.solver == HeavySolver::ProjectedSubgradient => "each stage releases after Lemma D.5's T = ⌈(4DL/α)²⌉ steps, fixed before the data, certify ‖w − argmin‖ ≤ C/(λm), then ≤ C/(6λm) (no data-dependent stop)",
                 Call::Double => "each stage releases only after its certificate (‖w − argmin‖ ≤ C/(λm), then ≤ C/(6λm)) held; the solver's stopping time depends on the data (timing, outside the model)",
                 Call::Localize => "each call releases only after its certificate (‖w − argmin‖ ≤ C/(λm)) held; the solver's stopping time depends on the data (timing, outside the model)",
             }

@@ -11,6 +11,7 @@
 
 pub mod approx_em;
 pub mod clipped_gd;
+pub mod deterministic;
 pub mod em_pgm;
 pub mod explorer;
 pub mod extension;
@@ -24,6 +25,7 @@ pub mod single_stage;
 pub mod subgradient;
 
 pub use approx_em::FAMILY as FAMILY_APPROX_EM;
+pub use deterministic::FAMILY as FAMILY_DETERMINISTIC;
 pub use em_pgm::FAMILY as FAMILY_EM_PGM;
 pub use extension::{
     Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
