@@ -205,21 +205,21 @@ impl PhasedGridPlan {
 
 /// One call under way.
 enum Inner {
-    Pgm(EmPgm),
-    Approx(ApproxEm),
+    Pgm(Box<EmPgm>),
+    Approx(Box<ApproxEm>),
 }
 
 impl Inner {
     fn algorithm(&mut self) -> &mut dyn PrivateAlgorithm {
         match self {
-            Inner::Pgm(a) => a,
-            Inner::Approx(a) => a,
+            Inner::Pgm(a) => a.as_mut(),
+            Inner::Approx(a) => a.as_mut(),
         }
     }
     fn into_rng(self) -> DpRng {
         match self {
-            Inner::Pgm(a) => a.into_rng(),
-            Inner::Approx(a) => a.into_rng(),
+            Inner::Pgm(a) => (*a).into_rng(),
+            Inner::Approx(a) => (*a).into_rng(),
         }
     }
     fn aborted(&self) -> bool {
@@ -309,20 +309,20 @@ impl PhasedGrid {
         Ok(match self.plan.call {
             GridCall::Pgm => {
                 let radius = self.plan.grid_radius(&p);
-                Inner::Pgm(EmPgm::in_phase(
+                Inner::Pgm(Box::new(EmPgm::in_phase(
                     self.plan.pgm_call(&p),
                     block,
                     radius,
                     rng,
                     self.seeded,
-                )?)
+                )?))
             }
-            GridCall::Approx => Inner::Approx(ApproxEm::in_phase(
+            GridCall::Approx => Inner::Approx(Box::new(ApproxEm::in_phase(
                 self.plan.approx_call(&p),
                 block,
                 rng,
                 self.seeded,
-            )?),
+            )?)),
         })
     }
 
