@@ -8,11 +8,14 @@ use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::session::Session;
 
+/// A golden run: the name of its section and its config.
+pub type HeavyRun = (&'static str, fn() -> RunConfig);
+
 /// The heavy-tail runs, each with the name its section of the golden file carries and its
 /// config: every heavy-tail kind of `AlgorithmKind::ALL` picked as the page's menu picks it, and
 /// the Algorithm 3 solver path of the localized families. New runs go at the end, so the older
 /// sections keep their place in the file.
-pub const HEAVY_FAMILIES: [(&str, fn() -> RunConfig); 7] = [
+pub const HEAVY_FAMILIES: [HeavyRun; 7] = [
     ("localized", || {
         heavy_config(AlgorithmKind::LocalizedDoubleOutputPerturbation)
     }),
