@@ -2,23 +2,63 @@
 //! agree on: tests/determinism.rs checks them natively, tests/web.rs in the browsers, both against
 //! tests/data/heavy_golden_runs.txt.
 
+use dp_playground::algo::heavy_tails::HeavySolver;
 use dp_playground::algo::registry;
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::session::Session;
 
-/// The heavy-tail families, each with the name its section of the golden file carries.
-pub const HEAVY_FAMILIES: [(&str, AlgorithmKind); 3] = [
-    (
-        "localized",
-        AlgorithmKind::LocalizedDoubleOutputPerturbation,
-    ),
-    ("clipped-gd", AlgorithmKind::PureClippedGd),
-    (
-        "single-stage",
-        AlgorithmKind::OutputPerturbationLipschitzExtension,
-    ),
+/// A golden run: the name of its section and its config.
+pub type HeavyRun = (&'static str, fn() -> RunConfig);
+
+/// The heavy-tail runs, each with the name its section of the golden file carries and its
+/// config: every heavy-tail kind of `AlgorithmKind::ALL` picked as the page's menu picks it, and
+/// the Algorithm 3 solver path of the localized families. New runs go at the end, so the older
+/// sections keep their place in the file.
+pub const HEAVY_FAMILIES: [HeavyRun; 7] = [
+    ("localized", || {
+        heavy_config(AlgorithmKind::LocalizedDoubleOutputPerturbation)
+    }),
+    ("clipped-gd", || heavy_config(AlgorithmKind::PureClippedGd)),
+    ("single-stage", || {
+        heavy_config(AlgorithmKind::OutputPerturbationLipschitzExtension)
+    }),
+    ("localized-output-perturbation", || {
+        heavy_config(AlgorithmKind::LocalizedOutputPerturbation)
+    }),
+    ("localized-algorithm-3", algorithm_3_config),
+    ("em-pgm", || heavy_config(AlgorithmKind::EmPgm)),
+    ("localized-approx-em", || {
+        heavy_config(AlgorithmKind::LocalizedApproxEm)
+    }),
 ];
+
+/// The heavy-tail kinds of `AlgorithmKind::ALL` (Lowy 2026's families): every one must have a
+/// section of the golden file (tests/determinism.rs checks that none is missing).
+pub const HEAVY_KINDS: [AlgorithmKind; 6] = [
+    AlgorithmKind::LocalizedDoubleOutputPerturbation,
+    AlgorithmKind::LocalizedOutputPerturbation,
+    AlgorithmKind::PureClippedGd,
+    AlgorithmKind::OutputPerturbationLipschitzExtension,
+    AlgorithmKind::EmPgm,
+    AlgorithmKind::LocalizedApproxEm,
+];
+
+/// Localized output perturbation with Lowy's Algorithm 3 on the joint reformulation as its
+/// certified solver, on a problem small enough for the plan to accept it (its iteration bound
+/// within the work allowance): one phase, d = 1, W = [−1, 1], ‖x‖ ≤ 1, λ₁ = 0.3.
+pub fn algorithm_3_config() -> RunConfig {
+    RunConfig {
+        n: 20,
+        batch: 10,
+        d: 1,
+        radius: 1.0,
+        feature_bound: 1.0,
+        lambda1: Some(0.3),
+        heavy_solver: HeavySolver::AdaptiveSubgradient,
+        ..heavy_config(AlgorithmKind::LocalizedOutputPerturbation)
+    }
+}
 
 /// A small seeded heavy-tailed problem (Pareto-radial features, α = 3, k = 2, pure ε) with
 /// `kind` picked as the page's menu picks it (its needs met).
@@ -62,7 +102,7 @@ pub fn heavy_fingerprint(config: RunConfig) -> String {
 pub fn heavy_fingerprints() -> String {
     HEAVY_FAMILIES
         .iter()
-        .map(|&(name, kind)| format!("# {name}\n{}", heavy_fingerprint(heavy_config(kind))))
+        .map(|&(name, config)| format!("# {name}\n{}", heavy_fingerprint(config())))
         .collect()
 }
 

@@ -11,8 +11,8 @@ mod slope;
 mod wording;
 
 pub use heavy::{
-    HEAVY_FAMILIES, HEAVY_GOLDEN_RUNS, heavy_config, heavy_fingerprint, heavy_fingerprints,
-    heavy_section,
+    HEAVY_FAMILIES, HEAVY_GOLDEN_RUNS, HEAVY_KINDS, heavy_config, heavy_fingerprint,
+    heavy_fingerprints, heavy_section,
 };
 pub use paper_names::names_an_internal_number;
 pub use privacy::*;

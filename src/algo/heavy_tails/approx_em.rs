@@ -2,7 +2,11 @@
 //! d ≤ 2: localise by output perturbation (Algorithm 2 at ε/2), then draw from the exponential
 //! mechanism of the Lipschitz-extended objective on the small ball it found (ε/4).
 //!
-//! # Algorithm (Algorithm 7, Localized-ApproxEM, one call at (λ, w₀ = 0) on the n records)
+//! # Algorithm (Algorithm 7, Localized-ApproxEM, one call at (λ, w₀) on n records)
+//! This file is one call (Proposition F.5); the family runs it as the ERM solver of every call of
+//! Algorithm 1, on the call's block at (ε, λ_t, w̄_t, C_t, m_t) (Theorem F.6,
+//! [`super::em_phases`]).
+//!
 //! With Q(w) = (1/n)Σ f_C(w, zᵢ) + (l2/2)‖w‖² + (λ/2)‖w − w₀‖²:
 //! 1. **localisation** (Algorithm 2 with ε/2, ζ = 3): a point w̃ certified within C/(λn) of
 //!    argmin_W Q, then w_loc = Π_W(w̃ + b), b ℓ2-Laplace of scale β = 6C/(λn·ε/2) = 12C/(λnε);
@@ -30,9 +34,8 @@
 //! - **The stage-1 solver** is the project's certified AGD on the R^d extension of a smooth loss
 //!   (as [`super::localized`] and [`super::single_stage`] do), stopped by the gradient-mapping
 //!   certificate ‖w − argmin‖ ≤ C/(λn) (Algorithm 2's accuracy).
-//! - **C** = G_k (nε/d)^(1/k) and **λ** as the single-stage family declares them, unless declared
-//!   (`clip`, `lambda1`). One call runs, not Algorithm 1's phases (Theorem F.6 wraps this call in
-//!   them).
+//! - **C** = G_k (nε/d)^(1/k) with n the call's records, unless declared (`clip`), and **λ** the
+//!   schedule's λ_t ([`super::em_phases`]).
 //!
 //! # Privacy (REVIEW-001-003 §2.5: Algorithm 7 is ε-DP)
 //! Stage 1 is Algorithm 2 at ε/2 (Lemma 2.4: sensitivity ≤ 4C/(λn), calibrated to 6C/(λn)). Given
@@ -59,20 +62,16 @@
 //! Heavy Tails", 2026: Algorithms 2, 6 and 7, Lemmas 2.4 and F.1–F.4, Proposition F.5 (Appendix
 //! F); digest 003 §3.2, §3.10, pitfalls 9 and 11; REVIEW-001-003 §2.5.
 
-use super::em_pgm::{GRID_NEEDS, declared_constants};
+use super::em_pgm::{Block, GRID_NEEDS};
 use super::extension::Extension;
 use super::localized::{Region, Surrogate};
 use crate::algo::exponential_grid::square_grid;
-use crate::algo::family::{
-    CardText, Demonstration, Family, MINIMISATION, Plan, Preview, Purity, replace_one_only, setting,
-};
+use crate::algo::family::{CardText, Demonstration, Family, MINIMISATION, Purity, setting};
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::registry::Planned;
-use crate::algo::run::{MinRun, Run};
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::Dataset;
-use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dist2, dot, norm2};
 use crate::loss::Glm;
@@ -80,9 +79,8 @@ use crate::noise::{ExponentialMechanism, L2Laplace};
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
+use crate::session::problem::ProblemDeclaration;
 use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
-use crate::theory::curve::Curve;
 
 /// Candidates scored per step (keeps a worker slice short).
 const POINTS_PER_STEP: usize = 32;
@@ -100,7 +98,7 @@ pub struct ApproxEmPlan {
     pub d: usize,
     /// The threshold C.
     pub clip: f64,
-    /// λ of the ridge around w₀ = 0.
+    /// λ of the ridge around w₀.
     pub lambda: f64,
     /// The problem's ridge l2.
     pub l2: f64,
@@ -223,6 +221,7 @@ pub struct ApproxEm {
     stage: Stage,
     region: Region,
     centre: Vec<f64>,
+    start: usize,
     current: Vec<f64>,
     done: bool,
     aborted: bool,
@@ -232,17 +231,25 @@ pub struct ApproxEm {
 }
 
 impl ApproxEm {
-    /// The run of `plan`; the solver starts at w₀ = 0, the ridge's centre.
+    /// The paper's one call (Proposition F.5): all n records, w₀ = 0; the solver starts at w₀.
     pub fn new(plan: ApproxEmPlan, rng: DpRng, seeded: bool) -> Result<Self> {
-        if !(1..=2).contains(&plan.d) {
+        let centre = vec![0.0; plan.d];
+        Self::in_phase(plan, Block { start: 0, centre }, rng, seeded)
+    }
+
+    /// One call of Algorithm 1 (Theorem F.6): the block's n records (n the plan's) and the ridge
+    /// around its public centre w₀; the solver starts at w₀.
+    pub fn in_phase(plan: ApproxEmPlan, block: Block, rng: DpRng, seeded: bool) -> Result<Self> {
+        if !(1..=2).contains(&plan.d) || block.centre.len() != plan.d {
             return Err(Error::invalid("d", "1 or 2 for the grid", plan.d));
         }
         Ok(Self {
             guarantee: plan.guarantee(),
             mechanism: ExponentialMechanism::new(plan.em_epsilon(), plan.em_sensitivity())?,
             region: Region::Ball(plan.radius),
-            centre: vec![0.0; plan.d],
-            current: vec![0.0; plan.d],
+            current: block.centre.clone(),
+            centre: block.centre,
+            start: block.start,
             plan,
             rng,
             seeded,
@@ -258,8 +265,8 @@ impl ApproxEm {
     fn surrogate<'a>(&'a self, data: &'a Dataset) -> Surrogate<'a> {
         Surrogate {
             data,
-            start: 0,
-            m: data.n(),
+            start: self.start,
+            m: self.plan.n,
             extension: self.extension(),
             l2: self.plan.l2,
             lambda: self.plan.lambda,
@@ -275,15 +282,31 @@ impl ApproxEm {
         }
     }
 
-    /// The data-free ridge terms (l2/2)‖w‖² + (λ/2)‖w − w₀‖² with w₀ = 0.
+    /// The noise stream, back to the caller once the call is done (Algorithm 1's next call).
+    pub fn into_rng(self) -> DpRng {
+        self.rng
+    }
+
+    /// Whether the localisation's certificate never held (the call released the centre of W).
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// The block's records, in order.
+    fn records<'a>(&self, data: &'a Dataset) -> impl Iterator<Item = (&'a [f64], f64)> + 'a {
+        (self.start..self.start + self.plan.n).map(move |i| (data.features(i), data.label(i)))
+    }
+
+    /// The data-free ridge terms (l2/2)‖w‖² + (λ/2)‖w − w₀‖².
     fn ridge(&self, w: &[f64]) -> f64 {
-        0.5 * (self.plan.l2 + self.plan.lambda) * dot(w, w)
+        let far = dist2(w, &self.centre);
+        0.5 * (self.plan.l2 * dot(w, w) + self.plan.lambda * far * far)
     }
 
     /// The anchor's values f_C(u₀, zᵢ), computed once (Algorithm 6's cache).
     pub fn anchor_values(&self, data: &Dataset, anchor: &[f64]) -> Vec<f64> {
         let ext = self.extension();
-        data.samples()
+        self.records(data)
             .map(|(x, y)| ext.value(anchor, x, y))
             .collect()
     }
@@ -292,8 +315,8 @@ impl ApproxEm {
     /// docs, Floating point). Non-private.
     pub fn utility(&self, data: &Dataset, anchor: &[f64], anchor_values: &[f64], w: &[f64]) -> f64 {
         let ext = self.extension();
-        let rise: f64 = data
-            .samples()
+        let rise: f64 = self
+            .records(data)
             .zip(anchor_values)
             .map(|((x, y), at_anchor)| ext.value(w, x, y) - at_anchor)
             .sum();
@@ -327,7 +350,7 @@ impl ApproxEm {
             None => {
                 let p = &self.plan;
                 let mean_square =
-                    data.samples().map(|(x, _)| dot(x, x)).sum::<f64>() / data.n() as f64;
+                    self.records(data).map(|(x, _)| dot(x, x)).sum::<f64>() / p.n as f64;
                 let mu = p.l2 + p.lambda;
                 let constants = CertificateConstants {
                     strong_convexity: mu,
@@ -525,25 +548,27 @@ impl PrivateAlgorithm for ApproxEm {
 // --- The family ----------------------------------------------------------------------------
 
 /// The page's card for Algorithms 6–7.
-pub const CARD: &str = "Localised approximate exponential mechanism (Lowy 2026, Algorithms 6–7, \
-Theorem F.6), on a grid for d ≤ 2: pure ε for heavy tails. First localise: a certified solve of \
-the ridge-regularised objective with every record's loss replaced by its Lipschitz extension f_C \
-(C = G_k (nε/d)^(1/k) from the declared G_k), then one ℓ2-Laplace draw at ε/2 gives a centre \
-w_loc and a ball W₀ of radius r₀ = 600·C·d/(λnε) around it. Then sample: the exponential \
-mechanism at ε/4 over a grid on W₀, scored by the objective's rise from w_loc with sensitivity \
-Δ₀ = 2C·r₀/n (the review's anchor at w_loc keeps this exact). The paper keeps its last ε/4 for \
-inexact evaluation and sampling; here both are exact.";
+pub const CARD: &str = "Localised approximate exponential mechanism (Lowy 2026, Algorithms 6–7 \
+inside Algorithm 1, Theorem F.6), on a grid for d ≤ 2: pure ε for heavy tails. Phases take \
+disjoint halves of the remaining data with a ridge growing 32-fold around the last released \
+centre, and every one of the J calls per phase runs Algorithm 7 on its block at the whole ε. \
+First localise: a certified solve of the ridge-regularised objective with every record's loss \
+replaced by its Lipschitz extension f_C (C = G_k (mε/d)^(1/k) from the declared G_k), then one \
+ℓ2-Laplace draw at ε/2 gives a centre w_loc and a ball W₀ of radius r₀ = 600·C·d/(λmε) around \
+it. Then sample: the exponential mechanism at ε/4 over a grid on W₀, scored by the objective's \
+rise from w_loc with sensitivity Δ₀ = 2C·r₀/m (the review's anchor at w_loc keeps this exact). \
+The paper keeps its last ε/4 for inexact evaluation and sampling; here both are exact.";
 
 /// The localised exponential mechanism's entry in the registry.
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::LocalizedApproxEm,
     card: CardText {
         name: "localised exponential mechanism (grid)",
-        source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 6 and 7, Lemma F.1 and Theorem F.6",
+        source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1, 6 and 7, Lemma F.1 and Theorem F.6",
         assumptions: "d ≤ 2; convex loss with E[A(z)^k] ≤ G_k^k (k ≥ 2), G_k declared from the generating distribution; W an ℓ2 ball; a smooth loss with a bounded derivative (for the certified localisation).",
-        privacy: "Pure ε, replace-one: ℓ2-Laplace output perturbation at ε/2 (Δ = 6C/(λn), after a certified solve), then the exponential mechanism at ε/4 on a grid fixed by the released centre (Δ₀ = 2C·r₀/n); basic composition, ε/4 to spare.",
-        utility: "Proposition F.5: E[Q(ŵ) − min over W₀ of Q] ≤ 2Δ₀·d/ε_EM, plus the grid's spacing; in Algorithm 1's phases the optimal pure-ε rate (Theorem F.6).",
-        watch: "One jump to the localisation centre (its noise), then one draw from the grid on the ball around it.",
+        privacy: "Pure ε, replace-one, per call: ℓ2-Laplace output perturbation at ε/2 (Δ = 6C/(λm), after a certified solve), then the exponential mechanism at ε/4 on a grid fixed by the released centre (Δ₀ = 2C·r₀/m); basic composition, ε/4 to spare; calls on disjoint blocks compose in parallel.",
+        utility: "Theorem F.6: the optimal pure-ε rate G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n up to constants (each call: E[Q(ŵ) − min over W₀ of Q] ≤ 2Δ₀·d/ε_EM, Proposition F.5), plus the grid's spacing.",
+        watch: "In every call, one jump to the localisation centre (its noise), then one draw from the grid on the ball around it; the centre moves less phase after phase.",
         module: "algo::heavy_tails::approx_em",
         summary: CARD,
     },
@@ -556,12 +581,17 @@ pub static FAMILY: Family = Family {
         setting(
             Control::Clip,
             "threshold C",
-            "empty: C = G_k (nε/d)^(1/k); it sets the localisation's noise and the draw's sensitivity",
+            "empty: C_t = G_k (m_t ε/d)^(1/k) per phase; it sets the localisation's noise and the draw's sensitivity",
         ),
         setting(
             Control::Lambda1,
-            "ridge λ",
-            "empty: (G_k (d/(nε))^(1−1/k) + G₂/√n)/D; the localisation's noise and r₀ shrink as λ grows",
+            "base ridge λ₁",
+            "empty: the localisation bound's minimiser for a one-draw call; λ_t = 32^(t−1)·λ₁: the localisation's noise and r₀ shrink as λ grows (utility only)",
+        ),
+        setting(
+            Control::Repetitions,
+            "calls per phase J",
+            "J disjoint blocks per phase, aggregated by the median trick (utility only: privacy is ε for any J)",
         ),
         setting(
             Control::GridResolution,
@@ -576,95 +606,10 @@ pub static FAMILY: Family = Family {
     plan,
 };
 
-/// The plan.
-struct ApproxEmFamilyPlan {
-    plan: ApproxEmPlan,
-    diameter: f64,
-}
-
+/// The localised exponential mechanism's plan: inside Algorithm 1's phases ([`super::em_phases`]), as
+/// the paper's SCO theorem states it.
 fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    if config.d > 2 {
-        return Err(Error::invalid(
-            "d",
-            "lower it to at most 2: the grid on W₀ has (points per axis)^d points",
-            config.d,
-        ));
-    }
-    replace_one_only(
-        config,
-        "the localisation's and the draw's sensitivities are for a replaced record",
-    )?;
-    let (moment_k, _, clip, lambda, curvature) = declared_constants(config, declared)?;
-    let plan = ApproxEmPlan {
-        epsilon: config.epsilon,
-        n: config.n,
-        d: config.d,
-        clip,
-        lambda,
-        l2: config.l2,
-        radius: declared.radius(),
-        loss: config.loss,
-        curvature,
-        resolution: config.grid_resolution,
-        moment: (moment_k, config.moment_k),
-    };
-    let mut preview = Preview::new(
-        AlgorithmKind::LocalizedApproxEm,
-        "localised approximate exponential mechanism on a grid (Lowy 2026, Algorithms 6–7)",
-        plan.guarantee(),
-        (
-            plan.scale(),
-            NoiseShape::L2Laplace {
-                scale: plan.scale(),
-                d: config.d,
-            },
-        ),
-        2,
-        plan.localisation_sensitivity(),
-        clip,
-    );
-    preview.draws = plan.draws();
-    // The argmin moves by at most 2C/(λn) between neighbours.
-    preview.sensitivity_ball = Some(2.0 * plan.accuracy());
-    Ok(Planned::new(
-        preview,
-        ApproxEmFamilyPlan {
-            plan,
-            diameter: declared.domain.diameter_in(config.d),
-        },
-    ))
-}
-
-impl Plan for ApproxEmFamilyPlan {
-    /// Proposition F.5 on the grid, plus the ridge's bias λD²/2 and the extension's bias
-    /// D·G_k^k/((k−1)C^(k−1)) (Lemma C.1), up to constants.
-    fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
-        let p = &self.plan;
-        let (g_k, k) = p.moment;
-        let d = p.d as f64;
-        let span = p.r0().min(p.radius);
-        let points = libm::pow(p.resolution as f64, d) + 1.0;
-        let h = 2.0 * span / (p.resolution.max(2) - 1) as f64;
-        let draw = 2.0 * p.em_sensitivity() / p.em_epsilon() * (libm::log(points) + 1.0);
-        let spacing = (p.clip + (p.lambda + p.l2) * self.diameter) * h * d.sqrt() / 2.0;
-        let bound = draw
-            + spacing
-            + p.lambda * self.diameter * self.diameter / 2.0
-            + self.diameter * libm::pow(g_k, k) / ((k - 1.0) * libm::pow(p.clip, k - 1.0));
-        Curve::flat(
-            bound,
-            "Lowy 2026, Proposition F.5 on the grid plus the ridge's and the extension's biases, up to constants",
-        )
-    }
-
-    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
-        let problem = posed.min()?;
-        super::single_stage::check_records(&problem.objective, self.plan.n)?;
-        Ok(MinRun::on(
-            problem,
-            ApproxEm::new(self.plan, noise, seeded)?,
-        ))
-    }
+    super::em_phases::plan_family(config, declared, super::em_phases::GridCall::Approx)
 }
 
 #[cfg(test)]

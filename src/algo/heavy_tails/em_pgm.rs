@@ -9,20 +9,22 @@
 //!   s(w) = ‖G̃(w)‖,   G̃(w) = (w − Π_W(w − γ·(g_C(w) + l2·w + λ(w − w₀))))/γ,
 //!
 //! and the release is one grid point drawn with probability ∝ exp(−ε·s(w)/(2Δ)), Δ = 2C/n
-//! (the paper's exp(−εn·s/(4C))). W = B(0, R), w₀ = 0 (the centre of W, public).
+//! (the paper's exp(−εn·s/(4C))). W = B(0, R), w₀ public. This file is one call on n records
+//! (Theorem E.1); the family runs it as the ERM solver of every call of Algorithm 1, on the call's
+//! block at (ε, λ_t, w̄_t, C_t, m_t) with the grid localised around w̄_t (Theorem E.2,
+//! [`super::em_phases`]).
 //!
 //! # Choices (written down, as the rules ask)
 //! - **The grid** is the page's `grid_resolution` points per axis over [−R, R]^d kept inside W
+//!   (a call of Algorithm 1: over the box of B(w̄_t, r_t), kept inside both balls)
 //!   ([`crate::algo::exponential_grid::square_grid`]), not Theorem E.1's η-net of spacing
 //!   η = Cd/(εn(λ + H)), which would be far finer than a browser can score; privacy holds for any
 //!   data-independent grid, only the spacing term of the utility grows.
 //! - **γ = 1/(λ + l2 + H)** with H = sup φ″·B², B the declared feature bound: a public smoothness
 //!   bound of every record's loss (digest pitfall 10: the sensitivity argument needs the same γ on
 //!   neighbouring datasets, so γ is never measured).
-//! - **C** = G_k (nε/d)^(1/k) from the declared G_k (Theorem E.1) unless declared (`clip`);
-//!   **λ** the localisation's base ridge (G_k (d/(nε))^(1−1/k) + G₂/√n)/D unless declared
-//!   (`lambda1`), as the single-stage family reads it. Algorithm 5 is the paper's ERM solver; one
-//!   call at (λ, w₀ = 0) runs here, not inside Algorithm 1's phases.
+//! - **C** = G_k (nε/d)^(1/k) from the declared G_k (Theorem E.1) unless declared (`clip`), with
+//!   n the call's records; **λ** the schedule's λ_t ([`super::em_phases`]).
 //!
 //! # Privacy
 //! ε-DP, pure, replace-one with n public (Theorem E.1): replacing one record moves g_C(w) by at
@@ -53,28 +55,21 @@
 //! Heavy Tails", 2026: Algorithm 5, Theorem E.1 (Appendix E); digest 003 §3.9, pitfalls 10–11;
 //! REVIEW-001-003 §2.3 (the score sensitivity 2C/n).
 
-use super::extension::{Extension, declared_moment, derivative_bounds, threshold};
-use super::localized::{Declared, base_lambda};
+use super::extension::Extension;
 use crate::algo::exponential_grid::square_grid;
-use crate::algo::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, replace_one_only,
-    setting,
-};
+use crate::algo::family::{CardText, Demonstration, Family, MINIMISATION, Need, Purity, setting};
 use crate::algo::registry::Planned;
-use crate::algo::run::{MinRun, Run};
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::data::Dataset;
-use crate::domain::Domain;
 use crate::error::{Error, Result};
-use crate::linalg::norm2;
+use crate::linalg::{dist2, norm2};
 use crate::loss::Glm;
 use crate::noise::ExponentialMechanism;
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
-use crate::theory::curve::Curve;
+use crate::session::problem::ProblemDeclaration;
 
 /// Grid points scored per step (keeps a worker slice short).
 const POINTS_PER_STEP: usize = 32;
@@ -90,7 +85,7 @@ pub struct EmPgmPlan {
     pub d: usize,
     /// The threshold C.
     pub clip: f64,
-    /// λ of the ridge around w₀ = 0.
+    /// λ of the ridge around w₀.
     pub lambda: f64,
     /// The problem's ridge l2.
     pub l2: f64,
@@ -128,10 +123,21 @@ impl EmPgmPlan {
     }
 }
 
+/// The records and the ridge's centre of one call: records `start..start + n` (n the plan's) and
+/// w₀ = `centre`, public (Algorithm 1 passes a released centre and a block of its partition).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// The block's first record.
+    pub start: usize,
+    /// The ridge's centre w₀.
+    pub centre: Vec<f64>,
+}
+
 /// Algorithm 5 on a grid, as a step-wise [`PrivateAlgorithm`]: each step scores a batch of grid
 /// points (non-private), the last step draws and releases.
 pub struct EmPgm {
     plan: EmPgmPlan,
+    block: Block,
     guarantee: Guarantee,
     mechanism: ExponentialMechanism,
     grid: Vec<f64>,
@@ -144,12 +150,38 @@ pub struct EmPgm {
 }
 
 impl EmPgm {
-    /// The run of `plan`: the grid over W = B(0, R), fixed before the data.
+    /// The paper's one call (Theorem E.1): all n records, w₀ = 0, the grid over W = B(0, R),
+    /// fixed before the data.
     pub fn new(plan: EmPgmPlan, rng: DpRng, seeded: bool) -> Result<Self> {
+        let centre = vec![0.0; plan.d];
+        Self::in_phase(plan, Block { start: 0, centre }, plan.radius, rng, seeded)
+    }
+
+    /// One call of Algorithm 1 (Theorem E.2): the block's records, its public centre w₀, and the
+    /// grid over W ∩ B(w₀, `grid_radius`) (a data-free radius around a released centre; the
+    /// centre itself joins a grid that would otherwise be empty).
+    pub fn in_phase(
+        plan: EmPgmPlan,
+        block: Block,
+        grid_radius: f64,
+        rng: DpRng,
+        seeded: bool,
+    ) -> Result<Self> {
         let mechanism = ExponentialMechanism::new(plan.epsilon, plan.sensitivity())?;
-        let grid = square_grid(&vec![0.0; plan.d], plan.radius, plan.resolution, |w| {
-            norm2(w) <= plan.radius
+        if block.centre.len() != plan.d {
+            return Err(Error::invalid(
+                "d",
+                "1 or 2 for the grid",
+                block.centre.len(),
+            ));
+        }
+        let half = grid_radius.min(plan.radius);
+        let mut grid = square_grid(&block.centre, half, plan.resolution, |w| {
+            norm2(w) <= plan.radius && dist2(w, &block.centre) <= half
         });
+        if grid.is_empty() && norm2(&block.centre) <= plan.radius {
+            grid.extend_from_slice(&block.centre);
+        }
         if grid.is_empty() || !(1..=2).contains(&plan.d) {
             return Err(Error::invalid(
                 "grid_resolution",
@@ -159,6 +191,7 @@ impl EmPgm {
         }
         Ok(Self {
             guarantee: plan.guarantee(),
+            block,
             utilities: Vec::with_capacity(grid.len() / plan.d),
             out: vec![0.0; plan.d],
             plan,
@@ -169,6 +202,11 @@ impl EmPgm {
             done: false,
             t: 0,
         })
+    }
+
+    /// The noise stream, back to the caller once the call is done (Algorithm 1's next call).
+    pub fn into_rng(self) -> DpRng {
+        self.rng
     }
 
     /// The grid points, point after point.
@@ -185,12 +223,12 @@ impl EmPgm {
         };
         let mut g = vec![0.0; w.len()];
         let weight = 1.0 / p.n as f64;
-        for (x, y) in data.samples() {
-            extension.value_and_gradient(w, x, y, weight, &mut g);
+        for i in self.block.start..self.block.start + p.n {
+            extension.value_and_gradient(w, data.features(i), data.label(i), weight, &mut g);
         }
-        // The data-free ridge terms, w₀ = 0.
-        for (gi, wi) in g.iter_mut().zip(w) {
-            *gi += (p.l2 + p.lambda) * wi;
+        // The data-free ridge terms l2·w + λ(w − w₀), written so that w₀ = 0 adds an exact 0.
+        for ((gi, wi), ci) in g.iter_mut().zip(w).zip(&self.block.centre) {
+            *gi += (p.l2 + p.lambda) * wi - p.lambda * ci;
         }
         let step: Vec<f64> = w.iter().zip(&g).map(|(wi, gi)| wi - p.gamma * gi).collect();
         let norm = norm2(&step);
@@ -335,24 +373,27 @@ pub(super) const GRID_NEEDS: &[Need] = &[
 ];
 
 /// The page's card for EM-PGM.
-pub const CARD: &str = "EM-PGM (Lowy 2026, Algorithm 5, Theorem E.1), the exponential mechanism \
-for heavy tails under pure ε, on a grid for d ≤ 2. Every grid point w of the ℓ2 ball W is scored \
-by the norm of the projected gradient mapping of the ridge-regularised objective with clipped \
-gradients (C = G_k (nε/d)^(1/k) from the declared G_k): a point near the regularised minimiser \
-has a small mapping. One point is drawn with probability ∝ exp(−ε·score/(2Δ)), Δ = 2C/n, by the \
-Gumbel-max trick in log space. Exactly ε-DP for any fixed grid; no solver, no certificate. The \
-paper calls it inefficient: the grid grows exponentially in d.";
+pub const CARD: &str = "EM-PGM (Lowy 2026, Algorithm 5 inside Algorithm 1, Theorem E.2), the \
+exponential mechanism for heavy tails under pure ε, on a grid for d ≤ 2. Phases take disjoint \
+halves of the remaining data with a ridge growing 32-fold around the last released centre; in \
+each of the J calls per phase every point w of a grid localised around that centre is scored by \
+the norm of the projected gradient mapping of the ridge-regularised objective with clipped \
+gradients (C = G_k (mε/d)^(1/k) from the declared G_k): a point near the regularised minimiser \
+has a small mapping. One point is drawn at the whole ε with probability ∝ exp(−ε·score/(2Δ)), \
+Δ = 2C/m, by the Gumbel-max trick in log space; the calls' blocks are disjoint (parallel \
+composition). No solver, no certificate. The paper calls it inefficient: the grid grows \
+exponentially in d.";
 
 /// EM-PGM's entry in the registry.
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::EmPgm,
     card: CardText {
         name: "EM-PGM (grid)",
-        source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithm 5 and Theorem E.1",
+        source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1 and 5, Theorems E.1 and E.2",
         assumptions: "d ≤ 2; convex loss with E[A(z)^k] ≤ G_k^k (k ≥ 2), G_k declared from the generating distribution; W an ℓ2 ball; a smooth loss with a bounded derivative (its smoothness sets the public step γ); a data-independent grid.",
-        privacy: "Pure ε, replace-one: the score ‖G̃(w)‖ moves by at most 2C/n when a record is replaced (clipped gradients, non-expansive projection, public γ); one exponential-mechanism draw over a fixed grid.",
-        utility: "Theorem E.1: with probability ≥ 0.7, ‖ŵ − ŵ_λ‖ ≤ (1/λ)·O(G_k (d/(εn))^(1−1/k) log(…)), plus the grid's spacing; the ridge adds its bias λD²/2 to F.",
-        watch: "No path: one draw from the grid, concentrated where the clipped gradient mapping is small.",
+        privacy: "Pure ε, replace-one: the score ‖G̃(w)‖ of a call moves by at most 2C/m when a record of its block is replaced (clipped gradients, non-expansive projection, public γ); one exponential-mechanism draw per call over a grid fixed by the released centre; calls on disjoint blocks compose in parallel.",
+        utility: "Theorem E.2: the optimal pure-ε rate G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n up to a log factor (each call within (1/λ_t)·O(G_k (d/(εm_t))^(1−1/k) log(…)) of its regularised minimiser, Theorem E.1), plus the grid's spacing.",
+        watch: "The centre jumps once per phase to a grid point near the last one; the grid shrinks about 45-fold per phase at k = 2.",
         module: "algo::heavy_tails::em_pgm",
         summary: CARD,
     },
@@ -365,12 +406,17 @@ pub static FAMILY: Family = Family {
         setting(
             Control::Clip,
             "threshold C",
-            "empty: C = G_k (nε/d)^(1/k), the bias–noise balance; the score's sensitivity is 2C/n",
+            "empty: C_t = G_k (m_t ε/d)^(1/k) per phase, the bias–noise balance; the score's sensitivity is 2C/m",
         ),
         setting(
             Control::Lambda1,
-            "ridge λ",
-            "empty: (G_k (d/(nε))^(1−1/k) + G₂/√n)/D; the score is of the objective regularised by λ",
+            "base ridge λ₁",
+            "empty: the localisation bound's minimiser for a one-draw call; λ_t = 32^(t−1)·λ₁, and the score is of the objective regularised by λ_t around the last centre (utility only)",
+        ),
+        setting(
+            Control::Repetitions,
+            "calls per phase J",
+            "J disjoint blocks per phase, aggregated by the median trick (utility only: privacy is ε for any J)",
         ),
         setting(
             Control::GridResolution,
@@ -385,129 +431,10 @@ pub static FAMILY: Family = Family {
     plan,
 };
 
-/// The declared constants both grid families of Lowy 2026 read: (G_k, G₂, C, λ, sup φ″).
-pub(super) fn declared_constants(
-    config: &RunConfig,
-    declared: &ProblemDeclaration,
-) -> Result<(f64, f64, f64, f64, f64)> {
-    let moment_k = declared_moment(config, config.moment_k)?;
-    let moment_2 = declared_moment(config, 2.0)?;
-    let (_, curvature) = derivative_bounds(config.loss).unwrap_or((1.0, f64::INFINITY));
-    let clip = config.clip.unwrap_or_else(|| {
-        threshold(
-            moment_k,
-            config.n,
-            config.epsilon,
-            config.d,
-            config.moment_k,
-        )
-    });
-    let lambda = config.lambda1.unwrap_or_else(|| {
-        base_lambda(&Declared {
-            n: config.n,
-            d: config.d,
-            epsilon: config.epsilon,
-            k: config.moment_k,
-            moment_k,
-            moment_2,
-            diameter: declared.domain.diameter_in(config.d),
-            repetitions: 1,
-            clip: None,
-            lambda1: None,
-        })
-    });
-    Ok((moment_k, moment_2, clip, lambda, curvature))
-}
-
-/// EM-PGM's plan.
-struct EmPgmFamilyPlan {
-    plan: EmPgmPlan,
-    moment_2: f64,
-    diameter: f64,
-}
-
+/// EM-PGM's plan: inside Algorithm 1's phases ([`super::em_phases`]), as
+/// the paper's SCO theorem states it.
 fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    if config.d > 2 {
-        return Err(Error::invalid(
-            "d",
-            "lower it to at most 2: the grid has (points per axis)^d points",
-            config.d,
-        ));
-    }
-    replace_one_only(
-        config,
-        "the score's sensitivity 2C/n is for a replaced record",
-    )?;
-    let (moment_k, moment_2, clip, lambda, curvature) = declared_constants(config, declared)?;
-    let smoothness = curvature * config.feature_bound * config.feature_bound + config.l2 + lambda;
-    let plan = EmPgmPlan {
-        epsilon: config.epsilon,
-        n: config.n,
-        d: config.d,
-        clip,
-        lambda,
-        l2: config.l2,
-        radius: declared.radius(),
-        loss: config.loss,
-        gamma: 1.0 / smoothness,
-        resolution: config.grid_resolution,
-        moment: (moment_k, config.moment_k),
-    };
-    if !(plan.gamma.is_finite() && plan.gamma > 0.0) {
-        return Err(Error::invalid(
-            "feature_bound",
-            "lower it: the score's step γ = 1/(λ + H) needs a finite smoothness H = sup φ″·B²",
-            config.feature_bound,
-        ));
-    }
-    let preview = Preview::new(
-        AlgorithmKind::EmPgm,
-        "EM-PGM on a grid (Lowy 2026, Algorithm 5)",
-        plan.guarantee(),
-        (plan.sensitivity(), NoiseShape::None),
-        1,
-        plan.sensitivity(),
-        clip,
-    );
-    Ok(Planned::new(
-        preview,
-        EmPgmFamilyPlan {
-            plan,
-            moment_2,
-            diameter: declared.domain.diameter_in(config.d),
-        },
-    ))
-}
-
-impl Plan for EmPgmFamilyPlan {
-    /// Theorem E.1 on the grid, up to constants: the score the draw reaches, (2Δ/ε)(ln|G| + 1)
-    /// plus the best grid point's (spacing h·√d/2 times the mapping's Lipschitz constant 2/γ),
-    /// plus the clipping bias, over λ gives the distance to ŵ_λ; F pays (G₂ + λD) per unit of it
-    /// and the ridge's bias λD²/2.
-    fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
-        let p = &self.plan;
-        let (g_k, k) = p.moment;
-        let d = p.d as f64;
-        let points = libm::pow(p.resolution as f64, d);
-        let h = 2.0 * p.radius / (p.resolution.max(2) - 1) as f64;
-        let score = 2.0 * p.sensitivity() / p.epsilon * (libm::log(points) + 1.0)
-            + 2.0 / p.gamma * h * d.sqrt() / 2.0
-            + libm::pow(g_k, k) / ((k - 1.0) * libm::pow(p.clip, k - 1.0));
-        let distance = (score / p.lambda).min(self.diameter);
-        let bound = (self.moment_2 + p.lambda * self.diameter) * distance
-            + p.lambda * self.diameter * self.diameter / 2.0;
-        Curve::flat(
-            bound,
-            "Lowy 2026, Theorem E.1 with the grid's spacing and the ridge's bias, up to constants",
-        )
-    }
-
-    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
-        let problem = posed.min()?;
-        super::single_stage::check_records(&problem.objective, self.plan.n)?;
-        let run = EmPgm::new(self.plan, noise, seeded)?;
-        Ok(MinRun::on(problem, run))
-    }
+    super::em_phases::plan_family(config, declared, super::em_phases::GridCall::Pgm)
 }
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ pub fn is_heavy(kind: AlgorithmKind) -> bool {
             | AlgorithmKind::LocalizedOutputPerturbation
             | AlgorithmKind::PureClippedGd
             | AlgorithmKind::OutputPerturbationLipschitzExtension
+            | AlgorithmKind::EmPgm
+            | AlgorithmKind::LocalizedApproxEm
     )
 }
 
@@ -266,7 +268,9 @@ pub fn threshold_call(config: &RunConfig) -> Result<ThresholdCall> {
     };
     Ok(match config.algorithm {
         AlgorithmKind::LocalizedDoubleOutputPerturbation
-        | AlgorithmKind::LocalizedOutputPerturbation => {
+        | AlgorithmKind::LocalizedOutputPerturbation
+        | AlgorithmKind::EmPgm
+        | AlgorithmKind::LocalizedApproxEm => {
             let plan = localized_plan(config, &ProblemDeclaration::of(config), call_of(config))?;
             let first = *plan
                 .phases
@@ -566,9 +570,12 @@ pub fn sets_noise(control: Control) -> Option<bool> {
         }
         // λ₁ (the noise follows λ_t: ε holds for every λ₁), J (parallel blocks), η, and the
         // certified solver (the noise law is the same whichever certifies the point).
-        Control::Lambda1 | Control::Repetitions | Control::StepSize | Control::HeavySolver => {
-            Some(false)
-        }
+        // The grid's resolution too: the exponential mechanism is ε-DP over any data-free grid.
+        Control::Lambda1
+        | Control::Repetitions
+        | Control::StepSize
+        | Control::HeavySolver
+        | Control::GridResolution => Some(false),
         _ => None,
     }
 }
@@ -686,6 +693,7 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
                 },
             }
         }
+        AlgorithmKind::EmPgm | AlgorithmKind::LocalizedApproxEm => grid_ledger(config)?,
         AlgorithmKind::PureClippedGd => StageLedger {
             rows: vec![one(
                 format!("steps 1–{}", config.steps),
@@ -710,6 +718,71 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
                 format!("{other:?}"),
             ));
         }
+    })
+}
+
+/// The ledger per stage of a grid family inside Algorithm 1 ([`super::em_phases`]): per phase,
+/// EM-PGM's J draws at ε, or Algorithm 7's J localisations at ε/2 and J draws at ε/4. For an
+/// exponential-mechanism draw the "scale" is its temperature 2Δ/ε: the score difference that
+/// changes a probability e-fold.
+fn grid_ledger(config: &RunConfig) -> Result<StageLedger> {
+    use super::em_phases::{GridCall, phased_plan};
+    let call = if config.algorithm == AlgorithmKind::EmPgm {
+        GridCall::Pgm
+    } else {
+        GridCall::Approx
+    };
+    let plan = phased_plan(config, &ProblemDeclaration::of(config), call)?;
+    let j = plan.repetitions();
+    let mut rows = Vec::new();
+    for p in plan.phases() {
+        let phase = format!("phase {} (λ = {})", p.t, shown(p.lambda));
+        let em = |stage: String, epsilon: f64, sensitivity: f64| StageRow {
+            stage,
+            records: p.m,
+            draws: j,
+            epsilon_each: epsilon,
+            epsilon_stage: epsilon,
+            clip: p.clip,
+            sensitivity,
+            scale: 2.0 * sensitivity / epsilon,
+        };
+        match call {
+            GridCall::Pgm => {
+                let c = plan.pgm_call(p);
+                rows.push(em(phase, c.epsilon, c.sensitivity()));
+            }
+            GridCall::Approx => {
+                let c = plan.approx_call(p);
+                rows.push(StageRow {
+                    stage: format!("{phase}: localisation"),
+                    records: p.m,
+                    draws: j,
+                    epsilon_each: c.epsilon / 2.0,
+                    epsilon_stage: c.epsilon / 2.0,
+                    clip: p.clip,
+                    sensitivity: c.localisation_sensitivity(),
+                    scale: c.scale(),
+                });
+                rows.push(em(
+                    format!("{phase}: draw on W₀"),
+                    c.em_epsilon(),
+                    c.em_sensitivity(),
+                ));
+            }
+        }
+    }
+    let eps = shown(plan.composed_epsilon());
+    Ok(StageLedger {
+        rows,
+        composition: match call {
+            GridCall::Pgm => format!(
+                "Every record is read by exactly one call (J = {j} disjoint blocks per phase, phases on disjoint halves): its one exponential-mechanism draw at the whole ε gives ε = {eps} in total (parallel composition)."
+            ),
+            GridCall::Approx => format!(
+                "Every record is read by exactly one call (J = {j} disjoint blocks per phase, phases on disjoint halves): its localisation at ε/2 and its draw at ε/4 stay within the call's ε (the paper's last ε/4 covers inexact evaluation and sampling, exact here), so ε = {eps} in total (parallel composition)."
+            ),
+        },
     })
 }
 
@@ -814,12 +887,7 @@ mod tests {
 
     #[test]
     fn the_explorers_c_star_is_the_threshold_each_family_runs_with() {
-        for kind in [
-            AlgorithmKind::LocalizedDoubleOutputPerturbation,
-            AlgorithmKind::LocalizedOutputPerturbation,
-            AlgorithmKind::PureClippedGd,
-            AlgorithmKind::OutputPerturbationLipschitzExtension,
-        ] {
+        for kind in AlgorithmKind::ALL.into_iter().filter(|&k| is_heavy(k)) {
             let config = heavy(kind);
             assert_eq!(config.clip, None);
             let view = threshold_view(&config, None, None).unwrap();
@@ -923,12 +991,7 @@ mod tests {
 
     #[test]
     fn every_setting_of_the_heavy_families_is_in_one_knob_group() {
-        for kind in [
-            AlgorithmKind::LocalizedDoubleOutputPerturbation,
-            AlgorithmKind::LocalizedOutputPerturbation,
-            AlgorithmKind::PureClippedGd,
-            AlgorithmKind::OutputPerturbationLipschitzExtension,
-        ] {
+        for kind in AlgorithmKind::ALL.into_iter().filter(|&k| is_heavy(k)) {
             for s in crate::algo::registry::family(kind).settings {
                 assert!(
                     sets_noise(s.key).is_some(),
@@ -943,6 +1006,12 @@ mod tests {
         assert_eq!(
             localized.utility,
             vec!["repetitions", "lambda1", "heavy_solver"]
+        );
+        let grid = knob_groups(AlgorithmKind::EmPgm).unwrap();
+        assert_eq!(grid.noise, vec!["moment_k", "clip"]);
+        assert_eq!(
+            grid.utility,
+            vec!["lambda1", "repetitions", "grid_resolution"]
         );
         assert!(knob_groups(AlgorithmKind::NoisyGd).is_none());
     }
@@ -964,5 +1033,41 @@ mod tests {
         assert_eq!(rows.len(), 1);
         assert!((rows[0].epsilon_each - gd.epsilon / gd.steps as f64).abs() < 1e-12);
         assert!((rows[0].epsilon_stage - gd.epsilon).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_grid_families_ledger_is_per_phase_and_composes_in_parallel() {
+        // EM-PGM: one row per phase, one draw at the whole ε per record; its temperature 2Δ/ε
+        // shrinks with the phases (Δ = 2C_t/m_t, C_t falls as m_t halves).
+        let pgm = heavy(AlgorithmKind::EmPgm);
+        let ledger = stage_ledger(&pgm).unwrap();
+        assert!(ledger.rows.len() >= 3, "{ledger:?}");
+        assert!(ledger.rows[0].stage.starts_with("phase 1"));
+        for row in &ledger.rows {
+            assert_eq!(
+                (row.epsilon_each, row.epsilon_stage),
+                (pgm.epsilon, pgm.epsilon)
+            );
+            assert!((row.sensitivity - 2.0 * row.clip / row.records as f64).abs() < 1e-15);
+        }
+        let most = ledger
+            .rows
+            .iter()
+            .map(|r| r.epsilon_stage)
+            .fold(0.0, f64::max);
+        assert_eq!(most, pgm.epsilon);
+        assert!(ledger.composition.contains("parallel composition"));
+        // Algorithm 7: per phase the localisation (ε/2, its Laplace scale shrinking) and the draw
+        // on W₀ (ε/4); a record's call spends 3ε/4 of the ε it is stated at.
+        let approx = heavy(AlgorithmKind::LocalizedApproxEm);
+        let rows = stage_ledger(&approx).unwrap().rows;
+        assert_eq!(rows.len() % 2, 0);
+        for pair in rows.chunks_exact(2) {
+            assert!(pair[0].stage.ends_with("localisation") && pair[1].stage.ends_with("W₀"));
+            assert_eq!(pair[0].epsilon_each, approx.epsilon / 2.0);
+            assert_eq!(pair[1].epsilon_each, approx.epsilon / 4.0);
+            assert!(pair[0].epsilon_stage + pair[1].epsilon_stage <= approx.epsilon);
+        }
+        assert!(rows[2].scale < rows[0].scale);
     }
 }

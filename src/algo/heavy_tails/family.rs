@@ -176,13 +176,15 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
     )
 }
 
-/// The ERM solver Algorithm 1 calls when `config`'s algorithm runs: Algorithm 2 for localized
-/// output perturbation, Algorithm 4 (Double-OutputPert) otherwise.
+/// The schedule Algorithm 1 follows when `config`'s algorithm runs: Algorithm 2's for localized
+/// output perturbation and for the grid families (whose calls are one ε-DP release each,
+/// [`super::em_phases`]), Algorithm 4's (Double-OutputPert) otherwise.
 pub fn call_of(config: &RunConfig) -> Call {
-    if config.algorithm == AlgorithmKind::LocalizedOutputPerturbation {
-        Call::Localize
-    } else {
-        Call::Double
+    match config.algorithm {
+        AlgorithmKind::LocalizedOutputPerturbation
+        | AlgorithmKind::EmPgm
+        | AlgorithmKind::LocalizedApproxEm => Call::Localize,
+        _ => Call::Double,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod approx_em;
 pub mod clipped_gd;
 pub mod deterministic;
 pub mod em_pgm;
+pub mod em_phases;
 pub mod explorer;
 pub mod extension;
 pub mod family;
