@@ -1317,7 +1317,7 @@ impl Serialize for Control {
 
 impl Control {
     /// Every control, in [`RunConfig`]'s field order.
-    pub const ALL: [Control; 45] = [
+    pub const ALL: [Control; 46] = [
         Control::Seed,
         Control::UnseededNoise,
         Control::NoiseDraw,
