@@ -760,7 +760,7 @@ impl ObjectivePerturbation {
         // step contracts too little. Only the speed depends on this, never the certificate.
         let ratio = norm2(&self.grad) / grad_norm;
         if self.chord {
-            if !(ratio <= CHORD_LIMIT) {
+            if ratio.is_nan() || ratio > CHORD_LIMIT {
                 self.chord = false;
                 self.factor = None;
             }
