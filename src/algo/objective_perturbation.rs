@@ -26,8 +26,12 @@
 //! ε_res = 0.01ε (the residual noise is tiny next to b's effect at every γ the plan allows).
 //!
 //! Step 4 is solved by a damped Newton method ([`StepSolver::Newton`], the default): per
-//! [`PrivateAlgorithm::step`] the d × d Hessian of J_b in one pass ([`crate::solver::newton`]),
-//! the direction p = −∇²J_b⁻¹∇J_b by Cholesky, and a backtracking line search from the unit step
+//! [`PrivateAlgorithm::step`] the direction p = −∇²J_b⁻¹∇J_b by Cholesky, the d × d Hessian of
+//! J_b computed in the same read of the data as the gradient of the point it is taken at
+//! ([`crate::solver::logistic_pass::value_gradient_hessian`]); once a full step shrinks the
+//! gradient norm twentyfold, the factor is kept and the next steps are chord steps (the trials
+//! read the data for the value and gradient only), until one of them shrinks it less than
+//! fourfold, which asks for a fresh Hessian; and a backtracking line search from the unit step
 //! that accepts a point when J_b falls by the Armijo fraction 10⁻⁴ of the predicted decrease or
 //! the gradient norm halves (near w* the decrease of J_b is below the rounding of its n-term sum,
 //! while the gradient still shrinks quadratically). At d = 20, n = 10⁵ it certifies in a handful
@@ -140,6 +144,17 @@ minimiser, whose excess risk shrinks like 1/(nε)² (dashed: the bound).";
 /// proved (module docs): damped Newton converges globally, but its worst-case step count on an
 /// ill-conditioned J_b has no bound we can state from the configuration.
 const NEWTON_STEPS: usize = 50;
+
+/// Newton's Hessian is estimated from every `HESSIAN_STRIDE`-th block of samples
+/// ([`logistic_pass::value_gradient_hessian`]).
+const HESSIAN_STRIDE: usize = 1;
+
+/// A full Newton step that shrinks the gradient norm to this fraction or less starts chord
+/// steps (the factor kept, the trials without a Hessian).
+const CHORD_START: f64 = 0.05;
+
+/// A chord step that leaves more than this fraction of the gradient norm ends them.
+const CHORD_LIMIT: f64 = 0.25;
 
 /// The solver of step 4 (module docs). Either releases a point certified to ‖∇J_b‖ ≤ γ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -433,10 +448,19 @@ pub struct ObjectivePerturbation {
     step_size: f64,
     momentum: f64,
     solver: StepSolver,
-    /// Newton: the data term's Hessian at w (d × d) and the direction.
+    /// Newton: the data term's Hessian at w (d × d) when `fresh`, and at the line search's trial
+    /// point (swapped in when the trial is accepted).
     hessian: Vec<f64>,
-    /// Newton: the Hessian pass's tiles and chunk ([`newton::logistic_hessian`]).
+    trial_hessian: Vec<f64>,
+    /// Newton: the Hessian's tiles ([`logistic_pass::value_gradient_hessian`]).
     hessian_scratch: Vec<f64>,
+    /// Newton: whether `hessian` holds the Hessian at w (computed in w's gradient pass).
+    fresh: bool,
+    /// Newton: the factor of H + μI the next direction uses (`None`: a Hessian at w is needed).
+    factor: Option<newton::Factor>,
+    /// Newton: whether the line search's trials skip the Hessian, the step after reusing the
+    /// current factor (chord steps, once the gradient contracts fast: module docs).
+    chord: bool,
     direction: Vec<f64>,
     /// Newton: J(w) (without the linear term) when `grad` holds ∇J_b(w), `None` before the first
     /// evaluation.
@@ -528,7 +552,14 @@ impl ObjectivePerturbation {
                 StepSolver::Newton => vec![0.0; d * d],
                 StepSolver::Nesterov => Vec::new(),
             },
+            trial_hessian: match config.solver {
+                StepSolver::Newton => vec![0.0; d * d],
+                StepSolver::Nesterov => Vec::new(),
+            },
             hessian_scratch: Vec::new(),
+            fresh: false,
+            factor: None,
+            chord: false,
             direction: vec![0.0; d],
             value: None,
             passes: 0.0,
@@ -564,26 +595,43 @@ impl ObjectivePerturbation {
     }
 
     /// Gradient of the perturbed objective at `w` (or `y`) into `grad` (or `w_prev`, Newton's
-    /// trial gradient); returns J(point) (without the noise term).
-    fn perturbed_gradient(&mut self, objective: &Objective, at_y: bool) -> f64 {
+    /// trial gradient); returns J(point) (without the noise term). With `hessian`, the same pass
+    /// also writes the data term's Hessian at the point into `hessian` (at w) or `trial_hessian`
+    /// (at y), from every [`HESSIAN_STRIDE`]-th block; the value and gradient have the same bits
+    /// either way.
+    fn perturbed_gradient(&mut self, objective: &Objective, at_y: bool, hessian: bool) -> f64 {
         self.passes += 1.0;
-        let (point, grad) = match (at_y, self.solver) {
-            (false, _) => (&self.w, &mut self.grad),
-            (true, StepSolver::Nesterov) => (&self.y, &mut self.grad),
-            (true, StepSolver::Newton) => (&self.y, &mut self.w_prev),
+        let (point, grad, h) = match (at_y, self.solver) {
+            (false, _) => (&self.w, &mut self.grad, &mut self.hessian),
+            (true, StepSolver::Nesterov) => (&self.y, &mut self.grad, &mut self.trial_hessian),
+            (true, StepSolver::Newton) => (&self.y, &mut self.w_prev, &mut self.trial_hessian),
         };
         // The data term by the block-summed pass, whose rounding bound the certificate uses
         // (`AmpPlan::allowance`); then the ridge as `Objective::value_and_gradient` adds it.
         let data = objective.data();
         let reg = objective.regularizer();
-        let value = logistic_pass::value_and_gradient(
-            data.matrix_slice(),
-            data.labels(),
-            point,
-            objective.n(),
-            grad,
-            &mut self.block,
-        );
+        let value = if hessian {
+            logistic_pass::value_gradient_hessian(
+                data.matrix_slice(),
+                data.labels(),
+                point,
+                objective.n(),
+                grad,
+                &mut self.block,
+                h,
+                &mut self.hessian_scratch,
+                HESSIAN_STRIDE,
+            )
+        } else {
+            logistic_pass::value_and_gradient(
+                data.matrix_slice(),
+                data.labels(),
+                point,
+                objective.n(),
+                grad,
+                &mut self.block,
+            )
+        };
         axpy(reg.l2, point, grad);
         let value = value + reg.value(point);
         for ((g, l), p) in grad.iter_mut().zip(&self.linear).zip(point) {
@@ -625,7 +673,7 @@ impl ObjectivePerturbation {
     /// One Nesterov iteration (constant momentum, strongly convex): y_t = w_t + m(w_t − w_{t−1}),
     /// w_{t+1} = y_t − η∇(y_t). The report is at w_t.
     fn nesterov_step(&mut self, objective: &Objective) -> StepReport {
-        let loss = self.perturbed_gradient(objective, false);
+        let loss = self.perturbed_gradient(objective, false, false);
         let (report, released) = self.report_or_release(loss);
         if released {
             return report;
@@ -633,7 +681,7 @@ impl ObjectivePerturbation {
         for ((y, w), p) in self.y.iter_mut().zip(&self.w).zip(&self.w_prev) {
             *y = w + self.momentum * (w - p);
         }
-        self.perturbed_gradient(objective, true);
+        self.perturbed_gradient(objective, true, false);
         self.w_prev.copy_from_slice(&self.w);
         for ((w, y), g) in self.w.iter_mut().zip(&self.y).zip(&self.grad) {
             *w = y - self.step_size * g;
@@ -643,12 +691,16 @@ impl ObjectivePerturbation {
     }
 
     /// One damped Newton iteration (module docs). The report is at w_t; the line search's
-    /// accepted point brings its gradient along, so a step costs one Hessian pass and one
-    /// value-and-gradient pass per trial.
+    /// accepted point brings its gradient along (and its Hessian, unless the step is a chord
+    /// step), so a step costs one pass per trial and, after a chord step that contracted too
+    /// little, one more pass for a fresh Hessian.
     fn newton_step(&mut self, objective: &Objective) -> StepReport {
         let loss = match self.value {
             Some(v) => v,
-            None => self.perturbed_gradient(objective, false),
+            None => {
+                self.fresh = true;
+                self.perturbed_gradient(objective, false, true)
+            }
         };
         let (report, released) = self.report_or_release(loss);
         if released {
@@ -658,19 +710,23 @@ impl ObjectivePerturbation {
             self.hand_over_to_nesterov(report.grad_norm);
             return report;
         }
-        let data = objective.data();
-        newton::logistic_hessian(
-            data.matrix_slice(),
-            data.labels(),
-            &self.w,
-            objective.n(),
-            &mut self.hessian,
-            &mut self.hessian_scratch,
-        );
-        self.passes += 1.0;
         // The ridge Λ is in the objective's gradient; Δ in the perturbation's.
-        let mu = self.plan.mu;
-        if !newton::newton_direction(&self.hessian, mu, &self.grad, &mut self.direction) {
+        let (d, mu) = (self.w.len(), self.plan.mu);
+        if !self.fresh && self.factor.is_none() {
+            // The chord's factor went stale: a Hessian at w (the pass recomputes w's value and
+            // gradient with the same bits).
+            self.perturbed_gradient(objective, false, true);
+            self.fresh = true;
+        }
+        if self.fresh {
+            self.factor = newton::Factor::new(&self.hessian, d, mu);
+            self.fresh = false;
+        }
+        let found = self
+            .factor
+            .as_ref()
+            .is_some_and(|f| f.direction(&self.grad, &mut self.direction));
+        if !found {
             // Only non-finite data or iterates get here: a gradient step instead.
             for (p, g) in self.direction.iter_mut().zip(&self.grad) {
                 *p = -self.step_size * g;
@@ -679,12 +735,13 @@ impl ObjectivePerturbation {
         let start = self.perturbed_value(loss, &self.w);
         let slope = dot(&self.grad, &self.direction);
         let grad_norm = report.grad_norm;
+        let with_hessian = !self.chord;
         let mut s = 1.0;
         let accepted = loop {
             for ((y, w), p) in self.y.iter_mut().zip(&self.w).zip(&self.direction) {
                 *y = w + s * p;
             }
-            let value = self.perturbed_gradient(objective, true);
+            let value = self.perturbed_gradient(objective, true, with_hessian);
             let trial = self.perturbed_value(value, &self.y);
             let armijo = trial <= start + 1e-4 * s * slope;
             if armijo || norm2(&self.w_prev) <= 0.5 * grad_norm || s < 1e-12 {
@@ -694,6 +751,22 @@ impl ObjectivePerturbation {
         };
         std::mem::swap(&mut self.w, &mut self.y);
         std::mem::swap(&mut self.grad, &mut self.w_prev);
+        if with_hessian {
+            std::mem::swap(&mut self.hessian, &mut self.trial_hessian);
+            self.fresh = true;
+        }
+        // Chord steps (the factor kept) once a full step contracts the gradient fast, which
+        // happens near w*, where the Hessian barely moves; a fresh Hessian again when a chord
+        // step contracts too little. Only the speed depends on this, never the certificate.
+        let ratio = norm2(&self.grad) / grad_norm;
+        if self.chord {
+            if ratio.is_nan() || ratio > CHORD_LIMIT {
+                self.chord = false;
+                self.factor = None;
+            }
+        } else if s == 1.0 && ratio <= CHORD_START {
+            self.chord = true;
+        }
         self.value = Some(accepted);
         self.t += 1;
         report
@@ -1074,6 +1147,48 @@ mod tests {
                 newton.grad_evals(),
                 nesterov.grad_evals()
             );
+        }
+    }
+
+    #[test]
+    fn the_released_point_meets_the_certificate_recomputed_from_scratch() {
+        // The solved point w̃ = release − z, checked by a gradient computed independently (the
+        // objective's own pass, plus b/n and Δw): ‖∇J_b(w̃)‖ ≤ γ, with the fused Hessian pass
+        // and the chord steps of the Newton solve. A solve that released without its
+        // certificate (after a fixed number of steps, or on a stale gradient) fails this at the
+        // diffprivlib-like ridge Λ = 1e-3 (κ ≈ 250), where a few steps do not reach γ.
+        for (ridge, seed) in [(1e-3, 7), (0.01, 8)] {
+            let obj = objective(logistic(), Regularizer::ridge(ridge), false).unwrap();
+            let mut alg = ObjectivePerturbation::new(
+                ObjectivePerturbationConfig::default(),
+                &obj,
+                seeded(seed, Stream::Noise),
+                true,
+            )
+            .unwrap();
+            while alg.step(&obj).is_some() {}
+            assert!(alg.certified());
+            let solved: Vec<f64> = alg
+                .current()
+                .iter()
+                .zip(&alg.residual)
+                .map(|(w, z)| w - z)
+                .collect();
+            let mut g = vec![0.0; solved.len()];
+            obj.value_and_gradient(&solved, &mut g);
+            for ((g, l), w) in g.iter_mut().zip(&alg.linear).zip(&solved) {
+                *g += l + alg.plan.split.extra_ridge * w;
+            }
+            let gamma = alg.plan.tolerance;
+            assert!(
+                norm2(&g) <= gamma,
+                "Λ = {ridge}: ‖∇J_b(w̃)‖ = {:e} > γ = {gamma:e}",
+                norm2(&g)
+            );
+            // Not vacuous: the start's gradient is far above γ.
+            let mut g0 = vec![0.0; solved.len()];
+            obj.value_and_gradient(&vec![0.0; solved.len()], &mut g0);
+            assert!(norm2(&g0) > 1e6 * gamma);
         }
     }
 

@@ -17,6 +17,7 @@
 
 use crate::linalg::{Kernels, Portable, axpy};
 use crate::loss::{GlmLoss, Logistic};
+use crate::solver::newton::Tiles;
 
 /// Samples per block of the gradient's sum: about √n at the sizes the page runs (10⁴–10⁶), and
 /// small enough for the block's accumulator and samples to stay in cache.
@@ -40,44 +41,142 @@ pub fn value_and_gradient(
     grad: &mut [f64],
     block: &mut [f64],
 ) -> f64 {
+    check(w, grad, block);
+    dispatch(x, y, w, over, grad, block, &mut NoHessian)
+}
+
+/// [`value_and_gradient`] (the same bits) and, in the same read of the data, the Hessian of the
+/// data term at `w` into `hessian` (d × d, row-major), estimated from every `stride`-th block of
+/// [`BLOCK`] samples (1: every sample, with the bits of
+/// [`crate::solver::newton::logistic_hessian`]; k: (1/m)·Σ over the m samples of the blocks
+/// 0, k, 2k, …, scaled to the declared n). `scratch` holds the Hessian's tiles (kept across
+/// calls, no allocation per pass).
+///
+/// Why: a Newton step needs the Hessian at the point the line search accepts, and that point's
+/// gradient pass has already read every sample and computed its margin: the Hessian then costs
+/// its arithmetic only, not a second read and a second set of dot products and exps. The Hessian
+/// only chooses the direction, so a subsample of the blocks (a subsampled Newton step, Byrd,
+/// Chin, Neveitt & Nocedal 2011) changes the speed of convergence, never what the caller
+/// certifies with the gradient.
+#[allow(clippy::too_many_arguments)]
+pub fn value_gradient_hessian(
+    x: &[f64],
+    y: &[f64],
+    w: &[f64],
+    over: usize,
+    grad: &mut [f64],
+    block: &mut [f64],
+    hessian: &mut [f64],
+    scratch: &mut Vec<f64>,
+    stride: usize,
+) -> f64 {
+    check(w, grad, block);
+    let d = w.len();
+    assert_eq!(hessian.len(), d * d, "Hessian buffer of d × d");
+    if d == 0 {
+        return 0.0;
+    }
+    let mut hook = SubsampledHessian {
+        tiles: Tiles::new(d, scratch),
+        stride: stride.max(1),
+    };
+    let value = dispatch(x, y, w, over, grad, block, &mut hook);
+    let (used, n) = (hook.tiles.rows(), y.len());
+    // (1/over)·Σᵢ over all n samples ≈ (n/over)·(1/used)·Σ over the used ones; exactly `over`
+    // when every sample is used.
+    let divisor = if used == n {
+        over.max(1) as f64
+    } else {
+        used.max(1) as f64 * over.max(1) as f64 / n.max(1) as f64
+    };
+    hook.tiles.finish(hessian, divisor);
+    value
+}
+
+fn check(w: &[f64], grad: &[f64], block: &[f64]) {
     let d = w.len();
     assert!(
         grad.len() == d && block.len() == d,
         "gradient and block buffers of length d"
     );
+}
+
+/// What the pass does with each block's samples and margins besides the value and gradient.
+trait BlockHook {
+    fn block(&mut self, index: usize, x: &[f64], y: &[f64], margins: &[f64]);
+}
+
+/// Nothing: the plain value and gradient.
+struct NoHessian;
+
+impl BlockHook for NoHessian {
+    #[inline(always)]
+    fn block(&mut self, _: usize, _: &[f64], _: &[f64], _: &[f64]) {}
+}
+
+/// The Hessian's tiles over every `stride`-th block.
+struct SubsampledHessian<'a> {
+    tiles: Tiles<'a>,
+    stride: usize,
+}
+
+impl BlockHook for SubsampledHessian<'_> {
+    #[inline(always)]
+    fn block(&mut self, index: usize, x: &[f64], y: &[f64], margins: &[f64]) {
+        if index % self.stride == 0 {
+            self.tiles.add(x, y, margins);
+        }
+    }
+}
+
+#[inline(always)]
+fn dispatch<H: BlockHook>(
+    x: &[f64],
+    y: &[f64],
+    w: &[f64],
+    over: usize,
+    grad: &mut [f64],
+    block: &mut [f64],
+    hook: &mut H,
+) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = crate::linalg::Avx2::detect() {
         // SAFETY: `detect` found AVX2 on this CPU.
-        return unsafe { pass_avx2(x, y, w, over, grad, block, avx2) };
+        return unsafe { pass_avx2(x, y, w, over, grad, block, hook, avx2) };
     }
-    pass_with(x, y, w, over, grad, block, Portable)
+    pass_with(x, y, w, over, grad, block, hook, Portable)
 }
 
 /// [`pass_with`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn pass_avx2(
+#[allow(clippy::too_many_arguments)]
+fn pass_avx2<H: BlockHook>(
     x: &[f64],
     y: &[f64],
     w: &[f64],
     over: usize,
     grad: &mut [f64],
     block: &mut [f64],
+    hook: &mut H,
     kernels: crate::linalg::Avx2,
 ) -> f64 {
-    pass_with(x, y, w, over, grad, block, kernels)
+    pass_with(x, y, w, over, grad, block, hook, kernels)
 }
 
 /// Per block: four samples at a time into `block` (the fused pass's dot products, derivatives
-/// and [`Kernels::axpy4`]), the rest one at a time; then `block` into `grad`.
+/// and [`Kernels::axpy4`]), the rest one at a time; then `block` into `grad`, and the block's
+/// samples with their margins to `hook`.
 #[inline(always)]
-fn pass_with<K: Kernels>(
+#[allow(clippy::too_many_arguments)]
+fn pass_with<H: BlockHook, K: Kernels>(
     x: &[f64],
     y: &[f64],
     w: &[f64],
     over: usize,
     grad: &mut [f64],
     block: &mut [f64],
+    hook: &mut H,
     kernels: K,
 ) -> f64 {
     let d = w.len();
@@ -86,27 +185,34 @@ fn pass_with<K: Kernels>(
     if d == 0 {
         return 0.0;
     }
-    for (xb, yb) in x.chunks(BLOCK * d).zip(y.chunks(BLOCK)) {
+    let mut margins = [0.0; BLOCK];
+    for (index, (xb, yb)) in x.chunks(BLOCK * d).zip(y.chunks(BLOCK)).enumerate() {
         block.fill(0.0);
         let mut fours = xb.chunks_exact(4 * d).zip(yb.chunks_exact(4));
+        let mut i = 0;
         for (x4, y4) in fours.by_ref() {
             let xs: [&[f64]; 4] = std::array::from_fn(|k| &x4[k * d..(k + 1) * d]);
             let t = kernels.dot4(w, xs);
+            margins[i..i + 4].copy_from_slice(&t);
+            i += 4;
             let (v, c) = kernels.derivative4(&Logistic, t, [y4[0], y4[1], y4[2], y4[3]]);
             for vk in v {
                 value += vk;
             }
             kernels.axpy4(c, xs, block);
         }
-        let done = yb.len() / 4 * 4;
-        for (xi, &yi) in xb[done * d..].chunks_exact(d).zip(&yb[done..]) {
-            let (v, g) = Logistic.value_and_derivative(kernels.dot(w, xi), yi);
+        for (xi, &yi) in xb[i * d..].chunks_exact(d).zip(&yb[i..]) {
+            let t = kernels.dot(w, xi);
+            margins[i] = t;
+            i += 1;
+            let (v, g) = Logistic.value_and_derivative(t, yi);
             value += v;
             axpy(g, xi, block);
         }
         for (g, b) in grad.iter_mut().zip(block.iter()) {
             *g += b;
         }
+        hook.block(index, xb, yb, &margins[..yb.len()]);
     }
     let n = over.max(1) as f64;
     grad.iter_mut().for_each(|g| *g /= n);
@@ -176,6 +282,46 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_fused_hessian_pass_gives_the_bits_of_the_two_passes() {
+        // Stride 1: the value and gradient of `value_and_gradient` and the Hessian of
+        // `newton::logistic_hessian`, bit for bit, on remainders of a block and of a chunk.
+        // Stride 3: the Hessian of the blocks 0, 3, 6, … alone, scaled to n.
+        let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+        for (n, d) in [(1, 3), (5, 4), (257, 6), (1030, 21)] {
+            let (x, y) = samples(n, d);
+            let w: Vec<f64> = (0..d).map(|j| 2.0 * ((j as f64) * 0.9).sin()).collect();
+            let (mut g, mut b) = (vec![0.0; d], vec![0.0; d]);
+            let v = value_and_gradient(&x, &y, &w, n, &mut g, &mut b);
+            let mut h = vec![0.0; d * d];
+            crate::solver::newton::logistic_hessian(&x, &y, &w, n, &mut h, &mut Vec::new());
+            let (mut g2, mut h2, mut scratch) = (vec![0.0; d], vec![0.0; d * d], Vec::new());
+            let v2 =
+                value_gradient_hessian(&x, &y, &w, n, &mut g2, &mut b, &mut h2, &mut scratch, 1);
+            assert_eq!(v.to_bits(), v2.to_bits(), "n = {n}, d = {d}");
+            assert_eq!(bits(&g), bits(&g2), "n = {n}, d = {d}");
+            assert_eq!(bits(&h), bits(&h2), "n = {n}, d = {d}");
+            // The subsample: blocks 0, 3, … as their own data set, times (used/n)·(n/over).
+            let v3 =
+                value_gradient_hessian(&x, &y, &w, n, &mut g2, &mut b, &mut h2, &mut scratch, 3);
+            assert_eq!(v.to_bits(), v3.to_bits());
+            assert_eq!(bits(&g), bits(&g2));
+            let (mut xs, mut ys) = (Vec::new(), Vec::new());
+            for (k, (xb, yb)) in x.chunks(BLOCK * d).zip(y.chunks(BLOCK)).enumerate() {
+                if k % 3 == 0 {
+                    xs.extend_from_slice(xb);
+                    ys.extend_from_slice(yb);
+                }
+            }
+            let mut h3 = vec![0.0; d * d];
+            let m = ys.len();
+            crate::solver::newton::logistic_hessian(&xs, &ys, &w, m, &mut h3, &mut Vec::new());
+            for (a, e) in h2.iter().zip(&h3) {
+                assert!((a - e).abs() <= 1e-14 * (1.0 + e.abs()), "{a} vs {e}");
+            }
+        }
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_gives_the_portable_bits() {
@@ -190,9 +336,9 @@ mod tests {
                 let (mut g, mut b) = (vec![0.0; d], vec![0.0; d]);
                 let v = if avx2 {
                     // SAFETY: `fast` exists, so the CPU has AVX2.
-                    unsafe { pass_avx2(&x, &y, &w, n, &mut g, &mut b, fast) }
+                    unsafe { pass_avx2(&x, &y, &w, n, &mut g, &mut b, &mut NoHessian, fast) }
                 } else {
-                    pass_with(&x, &y, &w, n, &mut g, &mut b, Portable)
+                    pass_with(&x, &y, &w, n, &mut g, &mut b, &mut NoHessian, Portable)
                 };
                 (
                     v.to_bits(),

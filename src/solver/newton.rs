@@ -15,10 +15,10 @@
 //! [`crate::loss::math::exp`], each Hessian entry a sum in sample order with no fused
 //! multiply-add, in AVX2 registers or not), so native and wasm runs give the same iterates.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
 
 use crate::linalg::{Kernels, Portable};
-use crate::loss::math::exp;
+use crate::loss::math::{exp, exp_lanes};
 
 /// ℓ″ of the logistic loss at margin t (labels ±1): σ(m)(1 − σ(m)) = e/(1 + e)² with
 /// e = exp(−|m|), m = −y·t — in (0, 1/4], finite for every finite t, 0 only where e underflows.
@@ -55,17 +55,15 @@ pub fn logistic_hessian(
     if d == 0 {
         return;
     }
-    let layout = Layout::new(d);
-    scratch.clear();
-    scratch.resize(layout.len(), 0.0);
+    let mut tiles = Tiles::new(d, scratch);
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = crate::linalg::Avx2::detect() {
         // SAFETY: `detect` found AVX2 on this CPU.
-        unsafe { hessian_avx2(x, y, w, scratch, avx2) };
-        return finish(scratch, &layout, hessian, over);
+        unsafe { hessian_avx2(x, y, w, &mut tiles, avx2) };
+        return tiles.finish(hessian, over.max(1) as f64);
     }
-    hessian_with(x, y, w, scratch, Portable);
-    finish(scratch, &layout, hessian, over);
+    hessian_with(x, y, w, &mut tiles, Portable);
+    tiles.finish(hessian, over.max(1) as f64);
 }
 
 /// Samples per chunk: the chunk's features and scaled features (2 × 64 × 20 doubles, 20 KB at
@@ -97,46 +95,71 @@ impl Layout {
     }
 }
 
-/// Writes the lower triangle of the tiles, divided by n, into both triangles of `hessian`.
-fn finish(scratch: &[f64], layout: &Layout, hessian: &mut [f64], over: usize) {
-    let (d, n) = (layout.d, over.max(1) as f64);
-    let mut t = 0;
-    for jt in 0..layout.padded / 4 {
-        for kt in 0..=jt {
-            let tile = &scratch[16 * t..16 * t + 16];
-            for r in 0..4 {
-                for c in 0..4 {
-                    let (j, k) = (4 * jt + r, 4 * kt + c);
-                    if j < d && k <= j {
-                        let v = tile[4 * r + c] / n;
-                        hessian[j * d + k] = v;
-                        hessian[k * d + j] = v;
-                    }
-                }
-            }
-            t += 1;
+/// The running sum Σᵢ ℓ″ᵢ·xᵢxᵢᵀ of the logistic curvature over the samples added so far, in
+/// 4 × 4 tiles of its lower triangle: [`logistic_hessian`] adds every sample, the fused pass
+/// ([`crate::solver::logistic_pass::value_gradient_hessian`]) the samples of the blocks it is
+/// asked for, with the margins it computed for the gradient. Adding the samples chunk by chunk
+/// in sample order gives the same bits however they are handed in (the chunks restart at every
+/// call, and every entry is a sum in sample order either way).
+pub(crate) struct Tiles<'a> {
+    layout: Layout,
+    scratch: &'a mut [f64],
+    rows: usize,
+}
+
+impl<'a> Tiles<'a> {
+    /// Empty tiles for dimension d ≥ 1 in `scratch` (resized here once; keep it across calls so
+    /// a Newton step allocates nothing).
+    pub(crate) fn new(d: usize, scratch: &'a mut Vec<f64>) -> Self {
+        let layout = Layout::new(d);
+        scratch.clear();
+        scratch.resize(layout.len(), 0.0);
+        Self {
+            layout,
+            scratch: scratch.as_mut_slice(),
+            rows: 0,
         }
     }
-}
 
-/// [`hessian_with`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn hessian_avx2(x: &[f64], y: &[f64], w: &[f64], scratch: &mut [f64], k: crate::linalg::Avx2) {
-    hessian_with(x, y, w, scratch, k)
-}
+    /// Samples added so far.
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
 
-/// The unnormalised tiles Σᵢ ℓ″ᵢ·xᵢxᵢᵀ into the front of `scratch` (zeroed by the caller).
-#[inline(always)]
-fn hessian_with<K: Kernels>(x: &[f64], y: &[f64], w: &[f64], scratch: &mut [f64], kernels: K) {
-    let layout = Layout::new(w.len());
-    let (d, dp) = (layout.d, layout.padded);
-    let (tiles, chunk) = scratch.split_at_mut(16 * layout.tiles);
-    let (xs, zs) = chunk.split_at_mut(CHUNK * dp);
-    for (xc, yc) in x.chunks(CHUNK * d).zip(y.chunks(CHUNK)) {
-        let m = yc.len();
-        for (i, (xi, &yi)) in xc.chunks_exact(d).zip(yc).enumerate() {
-            let s = logistic_curvature(kernels.dot(w, xi), yi);
+    /// Adds the samples `x` (row after row) with labels `y` whose margins ⟨w, xᵢ⟩ are `margins`.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, x: &[f64], y: &[f64], margins: &[f64]) {
+        let d = self.layout.d;
+        for ((xc, yc), tc) in x
+            .chunks(CHUNK * d)
+            .zip(y.chunks(CHUNK))
+            .zip(margins.chunks(CHUNK))
+        {
+            let mut curvature = [0.0; CHUNK];
+            let mut fours = tc.chunks_exact(4).zip(yc.chunks_exact(4));
+            let mut i = 0;
+            for (t4, y4) in fours.by_ref() {
+                let s =
+                    logistic_curvature4([t4[0], t4[1], t4[2], t4[3]], [y4[0], y4[1], y4[2], y4[3]]);
+                curvature[i..i + 4].copy_from_slice(&s);
+                i += 4;
+            }
+            for (&t, &yi) in tc[i..].iter().zip(&yc[i..]) {
+                curvature[i] = logistic_curvature(t, yi);
+                i += 1;
+            }
+            self.add_chunk(xc, &curvature[..yc.len()]);
+        }
+    }
+
+    /// Adds one chunk (at most [`CHUNK`] samples) with their curvatures ℓ″ᵢ.
+    #[inline(always)]
+    fn add_chunk(&mut self, xc: &[f64], curvature: &[f64]) {
+        let (d, dp) = (self.layout.d, self.layout.padded);
+        let (tiles, chunk) = self.scratch.split_at_mut(16 * self.layout.tiles);
+        let (xs, zs) = chunk.split_at_mut(CHUNK * dp);
+        let m = curvature.len();
+        for (i, (xi, &s)) in xc.chunks_exact(d).zip(curvature).enumerate() {
             let row = i * dp;
             xs[row..row + d].copy_from_slice(xi);
             for (z, v) in zs[row..row + d].iter_mut().zip(xi) {
@@ -151,6 +174,66 @@ fn hessian_with<K: Kernels>(x: &[f64], y: &[f64], w: &[f64], scratch: &mut [f64]
                 t += 1;
             }
         }
+        self.rows += m;
+    }
+
+    /// Writes the lower triangle of the tiles, divided by `over`, into both triangles of
+    /// `hessian` (d × d, row-major).
+    pub(crate) fn finish(&self, hessian: &mut [f64], over: f64) {
+        let d = self.layout.d;
+        let mut t = 0;
+        for jt in 0..self.layout.padded / 4 {
+            for kt in 0..=jt {
+                let tile = &self.scratch[16 * t..16 * t + 16];
+                for r in 0..4 {
+                    for c in 0..4 {
+                        let (j, k) = (4 * jt + r, 4 * kt + c);
+                        if j < d && k <= j {
+                            let v = tile[4 * r + c] / over;
+                            hessian[j * d + k] = v;
+                            hessian[k * d + j] = v;
+                        }
+                    }
+                }
+                t += 1;
+            }
+        }
+    }
+}
+
+/// [`logistic_curvature`] of four margins, lane by lane with its bits (one vectorised exp).
+#[inline(always)]
+pub fn logistic_curvature4(t: [f64; 4], y: [f64; 4]) -> [f64; 4] {
+    let mut m = [0.0; 4];
+    for i in 0..4 {
+        m[i] = -(y[i] * t[i]).abs();
+    }
+    let e = exp_lanes(m);
+    let mut out = [0.0; 4];
+    for i in 0..4 {
+        let s = 1.0 + e[i];
+        out[i] = e[i] / (s * s);
+    }
+    out
+}
+
+/// [`hessian_with`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn hessian_avx2(x: &[f64], y: &[f64], w: &[f64], tiles: &mut Tiles, k: crate::linalg::Avx2) {
+    hessian_with(x, y, w, tiles, k)
+}
+
+/// Adds every sample to `tiles`, with its margin ⟨w, xᵢ⟩ by [`Kernels::dot`].
+#[inline(always)]
+fn hessian_with<K: Kernels>(x: &[f64], y: &[f64], w: &[f64], tiles: &mut Tiles, kernels: K) {
+    let d = w.len();
+    for (xc, yc) in x.chunks(CHUNK * d).zip(y.chunks(CHUNK)) {
+        let mut margins = [0.0; CHUNK];
+        for (t, xi) in margins.iter_mut().zip(xc.chunks_exact(d)) {
+            *t = kernels.dot(w, xi);
+        }
+        tiles.add(xc, yc, &margins[..yc.len()]);
     }
 }
 
@@ -175,22 +258,44 @@ fn add_tile(tile: &mut [f64], zs: &[f64], xs: &[f64], dp: usize, j0: usize, k0: 
 /// (d × d, row-major) and μ > 0, into `direction`. `false` (and `direction` untouched) if the
 /// factorisation fails, which only non-finite entries can cause.
 pub fn newton_direction(hessian: &[f64], mu: f64, gradient: &[f64], direction: &mut [f64]) -> bool {
-    let d = gradient.len();
-    let mut h = DMatrix::from_row_slice(d, d, hessian);
-    for j in 0..d {
-        h[(j, j)] += mu;
+    Factor::new(hessian, gradient.len(), mu).is_some_and(|f| f.direction(gradient, direction))
+}
+
+/// The Cholesky factor of H + μI, kept so that later steps can reuse it (a chord step: the
+/// Hessian of an earlier iterate with the gradient of the current one).
+#[derive(Debug, Clone)]
+pub struct Factor(Cholesky<f64, Dyn>);
+
+impl Factor {
+    /// Factors H + μI for a symmetric `hessian` (d × d, row-major); `None` if that fails, which
+    /// only non-finite entries can cause for a positive semi-definite H and μ > 0, or if
+    /// `hessian` is not d × d.
+    pub fn new(hessian: &[f64], d: usize, mu: f64) -> Option<Self> {
+        if hessian.len() != d * d {
+            return None;
+        }
+        let mut h = DMatrix::from_row_slice(d, d, hessian);
+        for j in 0..d {
+            h[(j, j)] += mu;
+        }
+        h.cholesky().map(Factor)
     }
-    let Some(chol) = h.cholesky() else {
-        return false;
-    };
-    let p = chol.solve(&DVector::from_column_slice(gradient));
-    if p.iter().any(|v| !v.is_finite()) {
-        return false;
+
+    /// p = −(H + μI)⁻¹g into `direction`; `false` (and `direction` untouched) if p is not
+    /// finite or the dimensions differ.
+    pub fn direction(&self, gradient: &[f64], direction: &mut [f64]) -> bool {
+        if gradient.len() != self.0.l_dirty().nrows() || direction.len() != gradient.len() {
+            return false;
+        }
+        let p = self.0.solve(&DVector::from_column_slice(gradient));
+        if p.iter().any(|v| !v.is_finite()) {
+            return false;
+        }
+        for (o, v) in direction.iter_mut().zip(p.iter()) {
+            *o = -v;
+        }
+        true
     }
-    for (o, v) in direction.iter_mut().zip(p.iter()) {
-        *o = -v;
-    }
-    true
 }
 
 #[cfg(test)]
@@ -270,11 +375,10 @@ mod tests {
                 let mut fast = vec![0.0; d * d];
                 let mut scratch = Vec::new();
                 logistic_hessian(&x, &y, &w, n, &mut fast, &mut scratch);
-                let layout = Layout::new(d);
-                scratch.fill(0.0);
-                hessian_with(&x, &y, &w, &mut scratch, Portable);
+                let mut tiles = Tiles::new(d, &mut scratch);
+                hessian_with(&x, &y, &w, &mut tiles, Portable);
                 let mut portable = vec![0.0; d * d];
-                finish(&scratch, &layout, &mut portable, n);
+                tiles.finish(&mut portable, n as f64);
                 let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&fast), bits(&portable), "n = {n}, d = {d}");
                 assert!(fast.iter().all(|v| v.is_finite()));
