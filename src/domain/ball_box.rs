@@ -103,7 +103,10 @@ mod tests {
                 assert!(dist2(&a, &b) <= dist2(&a0, &b0) + 1e-12);
                 let mut again = a.clone();
                 SET.project(&mut again);
-                assert_eq!(again, a);
+                assert!(
+                    dist2(&again, &a) <= 1e-15,
+                    "not idempotent: {again:?} {a:?}"
+                );
                 for _ in 0..20 {
                     let mut other = draw(&mut rng);
                     SET.project(&mut other);
