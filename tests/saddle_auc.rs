@@ -10,7 +10,7 @@ use dp_playground::algo::registry::{self, FAMILIES};
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RecordChoice, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::minimax::auc::{AucGame, CLASS_PRIOR};
-use dp_playground::minimax::{PosedGame, SaddleProblem};
+use dp_playground::minimax::SaddleProblem;
 use dp_playground::session::problem::Game;
 use dp_playground::session::{Lab, Release};
 
