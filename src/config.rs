@@ -15,6 +15,7 @@ use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::loss::{Glm, Loss, Wrap};
 use crate::minimax::GameDeclaration;
+use crate::minimax::auc::{AucLaw, AucSpec};
 use crate::minimax::game::{GameSpec, Payoffs, RecordLaw};
 use crate::minimax::group_dro::{DroDomain, DroLaw, DroLoss, DroSpec, GROUPS};
 use crate::minimax::query_release;
@@ -220,6 +221,11 @@ pub enum GameChoice {
     GroupDroLogisticSimplex,
     /// Worst-group least squares with x on the simplex, as [`GameChoice::GroupDroLogisticSimplex`].
     GroupDroSquaresSimplex,
+    /// AUC maximisation (Ying, Wen & Lyu 2016's square-loss saddle form): x = (w, s, t) with w
+    /// in the ℓ2 ball of radius `radius` over d features, y = α; convex in x, strongly concave
+    /// in α ([`crate::minimax::auc`]). Its moduli are the game's own (μₓ = 0, μᵧ = 2p(1 − p)):
+    /// `mu_x` and `mu_y` do not apply.
+    AucMaximisation,
 }
 
 impl GameChoice {
@@ -244,6 +250,19 @@ impl GameChoice {
             }
             _ => DroDomain::L2Ball,
         }
+    }
+
+    /// Whether the game's moduli are its own, fixed by its declaration, rather than the
+    /// `mu_x`, `mu_y` settings (AUC maximisation: μₓ = 0, μᵧ = 2p(1 − p)).
+    pub fn own_moduli(self) -> bool {
+        self == GameChoice::AucMaximisation
+    }
+
+    /// The algorithm the game's paper pairs it with, which picking the game from the menu tries
+    /// first when the algorithm in use cannot run it ([`crate::algo::registry::pick_game`]): AUC
+    /// maximisation is the convex–strongly-concave game of Zhang et al. 2022, Section 4.3.
+    pub fn suggested_algorithm(self) -> Option<AlgorithmKind> {
+        (self == GameChoice::AucMaximisation).then_some(AlgorithmKind::ByoaMinimaxCsc)
     }
 }
 
@@ -583,7 +602,8 @@ impl RunConfig {
             | GameChoice::GroupDroLogistic
             | GameChoice::GroupDroSquares
             | GameChoice::GroupDroLogisticSimplex
-            | GameChoice::GroupDroSquaresSimplex => (Payoffs::Random, ball, ball, true),
+            | GameChoice::GroupDroSquaresSimplex
+            | GameChoice::AucMaximisation => (Payoffs::Random, ball, ball, true),
         };
         GameSpec {
             payoffs,
@@ -632,9 +652,39 @@ impl RunConfig {
         })
     }
 
+    /// The AUC maximisation game, when the game is one, from the config alone: d features, w in
+    /// the ℓ2 ball of radius `radius`, c = `entry_bound` bounding ‖a‖, the records' tails.
+    pub fn auc_spec(&self) -> Option<AucSpec> {
+        (self.game == GameChoice::AucMaximisation).then_some(AucSpec {
+            d: self.d,
+            n: self.n,
+            seed: self.seed,
+            radius: self.radius,
+            bound: self.entry_bound,
+            law: match self.records {
+                RecordChoice::Bounded => AucLaw::Bounded,
+                RecordChoice::Heavy => AucLaw::Heavy {
+                    tail: self.tail,
+                    scale: self.feature_scale,
+                },
+            },
+            clip: self.clip_records,
+        })
+    }
+
     /// What every saddle family plans from: the game's size, sets, declared constants and leak,
     /// before any record is drawn (the same numbers the built game reports).
     pub fn game_declaration(&self) -> GameDeclaration {
+        if let Some(auc) = self.auc_spec() {
+            return GameDeclaration {
+                n: auc.n,
+                dims: auc.dims(),
+                x_domain: auc.x_domain(),
+                y_domain: auc.y_domain(),
+                constants: auc.constants(),
+                leak: auc.leak(),
+            };
+        }
         if let Some(dro) = self.dro_spec() {
             return GameDeclaration {
                 n: dro.n,
@@ -665,6 +715,7 @@ impl RunConfig {
             | GameChoice::GroupDroSquares
             | GameChoice::GroupDroLogisticSimplex
             | GameChoice::GroupDroSquaresSimplex => (self.d, GROUPS),
+            GameChoice::AucMaximisation => (self.d + 2, 1),
             GameChoice::QueryRelease if self.d <= query_release::MAX_ATTRIBUTES => {
                 query_release::dims(self.d)
             }
@@ -707,6 +758,7 @@ impl RunConfig {
         if self.records == RecordChoice::Bounded
             && self.entry_bound < 0.5
             && self.dro_spec().is_none()
+            && self.auc_spec().is_none()
         {
             return Err(Error::invalid(
                 Control::EntryBound.id(),
@@ -731,6 +783,10 @@ impl RunConfig {
         if let Some(dro) = self.dro_spec() {
             in_range(Control::Radius, self.radius, 1e-3, 1e3)?;
             return dro.validate().map_err(at_control);
+        }
+        if let Some(auc) = self.auc_spec() {
+            in_range(Control::Radius, self.radius, 1e-3, 1e3)?;
+            return auc.validate().map_err(at_control);
         }
         self.game_spec().validate().map_err(at_control)
     }
@@ -1516,7 +1572,7 @@ impl Control {
 /// menu), as index.html's options say them, without their help in parentheses; a value not
 /// listed is returned as it is. Errors name choices by these, so a person finds them in the menu.
 pub fn option_label(value: &str) -> &str {
-    const OPTIONS: [(&str, &str); 35] = [
+    const OPTIONS: [(&str, &str); 36] = [
         ("l2_ball", "ℓ2 ball"),
         ("l1_ball", "ℓ1 ball"),
         ("box", "box"),
@@ -1558,6 +1614,7 @@ pub fn option_label(value: &str) -> &str {
             "group_dro_squares_simplex",
             "worst-group least squares, x on the simplex",
         ),
+        ("auc_maximisation", "AUC maximisation"),
     ];
     OPTIONS
         .iter()

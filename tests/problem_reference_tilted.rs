@@ -105,6 +105,7 @@ fn brute_force_2d(obj: &Objective, dom: DomainKind, l2: f64) -> f64 {
             let b = (2.0 * obj.value(&[0.0, 0.0]) / l2).sqrt();
             (-b, b, Box::new(move |_| (-b, b)))
         }
+        DomainKind::BallBox { .. } => unreachable!("AUC's game domain, not among the examples"),
     };
     let inner = |a: f64| {
         let (l, h) = slice(a);

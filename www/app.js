@@ -3,7 +3,7 @@
 // the worker); this file only moves values and messages.
 
 import init, {
-  cards, checkCsvSize, composeRun, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickProblem, plotAxes, previews,
+  cards, checkCsvSize, composeRun, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickGame, pickProblem, plotAxes, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, spec as plotSpec } from './plots.js';
@@ -512,13 +512,16 @@ function describeProblem(c, info) {
       group_dro_logistic: `worst-group logistic regression: x in the ℓ2 ball of radius ${c.radius} over d = ${c.d} features against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
       group_dro_squares: `worst-group least squares: x in the ℓ2 ball of radius ${c.radius} over d = ${c.d} features against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
       group_dro_logistic_simplex: `worst-group logistic regression: x on the simplex over d = ${c.d} features (a mixture) against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
-      group_dro_squares_simplex: `worst-group least squares: x on the simplex over d = ${c.d} features (a mixture) against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)` }[c.game];
+      group_dro_squares_simplex: `worst-group least squares: x on the simplex over d = ${c.d} features (a mixture) against the weights y of 3 groups (declared shares 0.5, 0.3, 0.2)`,
+      auc_maximisation: `AUC maximisation (square-loss form): x = (w, s, t) with ‖w‖₂ ≤ ${c.radius} over d = ${c.d} features against α, declared class prior p = 0.3 (convex in x, strongly concave in α with μy = 0.42)` }[c.game];
     const dro = c.game.startsWith('group_dro');
-    const records = dro ? (c.records === 'bounded' ? `‖a‖ ≤ ${c.entry_bound} and |b| ≤ ${c.entry_bound}`
+    const records = c.game === 'auc_maximisation' ? (c.records === 'bounded' ? `‖a‖ ≤ ${c.entry_bound}, labels ±1`
+      : `heavy-tailed ${c.tail.kind.replace('_', '-')} features ${c.clip_records ? `clipped to ‖a‖ ≤ ${c.entry_bound}` : `NOT clipped to ${c.entry_bound} (the demonstration)`}, labels ±1`)
+      : dro ? (c.records === 'bounded' ? `‖a‖ ≤ ${c.entry_bound} and |b| ≤ ${c.entry_bound}`
       : `heavy-tailed ${c.tail.kind.replace('_', '-')} features and labels ${c.clip_records ? `clipped to ‖a‖, |b| ≤ ${c.entry_bound}` : `NOT clipped to ${c.entry_bound} (the demonstration)`}`)
       : c.records === 'bounded' ? `entries ±${c.entry_bound}`
       : `heavy-tailed ${c.tail.kind.replace('_', '-')} entries ${c.clip_records ? `clipped to ±${c.entry_bound}` : `NOT clipped to ±${c.entry_bound} (the demonstration)`}`;
-    const reg = c.mu_x > 0 || c.mu_y > 0 ? `, regularised with μx = ${c.mu_x}, μy = ${c.mu_y}` : '';
+    const reg = c.game !== 'auc_maximisation' && (c.mu_x > 0 || c.mu_y > 0) ? `, regularised with μx = ${c.mu_x}, μy = ${c.mu_y}` : '';
     $('problem-line').textContent = `Saddle point of ${game}${reg}: n = ${c.n} records with ${records}.`;
     return;
   }
@@ -1094,6 +1097,7 @@ function wireControls() {
       syncParamFields();
       if (control === $('algorithm')) pickFromMenu();
       else if (control === $('problem')) pickProblemFromMenu();
+      else if (control === $('game')) pickWith((from) => pickGame(from, $('game').value), 'the game');
       else applyConfig(fromControls());
     });
   }

@@ -253,6 +253,23 @@ impl Need {
                 format!("set it to 0: {why}"),
                 config.l1,
             )),
+            // A game whose moduli are its own (AUC maximisation): no setting can meet the need,
+            // the game must change.
+            Need::GameModuli { x, why, .. } if config.game.own_moduli() => {
+                let own = config.game_declaration().constants;
+                if (x && own.mu_x <= 0.0) || own.mu_y <= 0.0 {
+                    return Err(Error::invalid(
+                        "game",
+                        format!(
+                            "choose a game strongly convex in x, or another algorithm: {why}, and \
+                             this game's moduli are its own (μₓ = {}, μᵧ = {}), not the μ settings",
+                            own.mu_x, own.mu_y
+                        ),
+                        choice_label(&config.game),
+                    ));
+                }
+                Ok(())
+            }
             Need::GameModuli { x: true, why, .. } if config.mu_x <= 0.0 => Err(Error::invalid(
                 "mu_x",
                 format!("raise it above 0: {why}"),
@@ -320,6 +337,8 @@ impl Need {
                 config.l1 = 0.0;
                 ("lasso l1 set to 0".to_string(), why)
             }
+            // Its moduli are the game's own: no setting meets the need (the plan says so).
+            Need::GameModuli { .. } if config.game.own_moduli() => return None,
             Need::GameModuli { x, value, why } => {
                 let mut set = Vec::new();
                 if x && config.mu_x <= 0.0 {

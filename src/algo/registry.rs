@@ -292,6 +292,48 @@ pub fn pose(config: &RunConfig, problem: ProblemKind) -> Result<(RunConfig, Vec<
     Ok((picked, notes))
 }
 
+/// `config` with `game` picked from the game menu, as a newcomer would: the game is posed (as
+/// [`pose`] poses a saddle problem), and when the algorithm in use cannot run it (its needs or
+/// its plan refuse it, say mirror descent off the simplex), the algorithm gives way to one that
+/// can: the game's own suggestion first ([`GameChoice::suggested_algorithm`]), then the menu's
+/// order. Each change comes with its note. When no family runs it, the config is returned as
+/// posed, and planning names the field.
+pub fn pick_game(config: &RunConfig, game: GameChoice) -> (RunConfig, Vec<String>) {
+    let chosen = RunConfig {
+        game,
+        ..config.clone()
+    };
+    let (posed, notes) = match pose(&chosen, ProblemKind::Saddle) {
+        Ok(posed) => posed,
+        Err(_) => (chosen.clone(), Vec::new()),
+    };
+    let refusal = match plan(&posed) {
+        Ok(_) => return (posed, notes),
+        Err(e) => e,
+    };
+    let candidates = game
+        .suggested_algorithm()
+        .into_iter()
+        .chain(FAMILIES.iter().map(|f| f.kind))
+        .filter(|kind| family(*kind).solves.contains(&ProblemKind::Saddle));
+    for kind in candidates {
+        let (picked, mut more) = pick(&chosen, kind);
+        if plan(&picked).is_ok() {
+            more.insert(
+                0,
+                format!(
+                    "algorithm set to {}: {} cannot run {} ({refusal})",
+                    family(kind).card.name,
+                    family(config.algorithm).card.name,
+                    crate::config::choice_label(&game),
+                ),
+            );
+            return (picked, more);
+        }
+    }
+    (posed, notes)
+}
+
 /// What a problem kind needs of the settings before any family's needs: a game's records stream
 /// from the seed (no loaded file), and rock–paper–scissors has three strategies.
 fn meet_problem_needs(config: &mut RunConfig) -> Vec<String> {

@@ -4,11 +4,13 @@
 //! solver's certificate needs (see [`crate::reference`]): the prox of λ₁‖·‖₁ + I_W, and the
 //! conjugate sup_{w∈W} ⟨v, w⟩ − λ₁‖w‖₁ − (λ₂/2)‖w‖².
 
+mod ball_box;
 mod box_set;
 mod l1_ball;
 mod l2_ball;
 mod simplex;
 
+pub use ball_box::BallBox;
 pub use box_set::BoxSet;
 pub use l1_ball::L1Ball;
 pub use l2_ball::L2Ball;
@@ -105,11 +107,25 @@ impl Domain for Unconstrained {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DomainKind {
-    L2Ball { radius: f64 },
-    L1Ball { radius: f64 },
+    L2Ball {
+        radius: f64,
+    },
+    L1Ball {
+        radius: f64,
+    },
     Simplex,
-    Box { lo: f64, hi: f64 },
+    Box {
+        lo: f64,
+        hi: f64,
+    },
     Unconstrained,
+    /// An ℓ2 ball times a box over the last `boxed` coordinates ([`BallBox`]); posed by AUC
+    /// maximisation, not offered as a minimisation domain.
+    BallBox {
+        radius: f64,
+        half_width: f64,
+        boxed: usize,
+    },
 }
 
 macro_rules! with_domain {
@@ -133,6 +149,18 @@ macro_rules! with_domain {
             }
             DomainKind::Unconstrained => {
                 let $d = Unconstrained;
+                $body
+            }
+            DomainKind::BallBox {
+                radius,
+                half_width,
+                boxed,
+            } => {
+                let $d = BallBox {
+                    radius,
+                    half_width,
+                    boxed,
+                };
                 $body
             }
         }
@@ -173,6 +201,20 @@ impl DomainKind {
                         "domain.box",
                         "finite bounds with lo < hi",
                         format!("[{lo}, {hi}]"),
+                    ))
+                }
+            }
+            DomainKind::BallBox {
+                radius, half_width, ..
+            } => {
+                if radius.is_finite() && radius > 0.0 && half_width.is_finite() && half_width > 0.0
+                {
+                    Ok(())
+                } else {
+                    Err(Error::invalid(
+                        "domain.radius",
+                        "a finite ball radius and box half-width > 0",
+                        format!("{radius}, {half_width}"),
                     ))
                 }
             }

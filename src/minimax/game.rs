@@ -291,6 +291,12 @@ fn l1_radius(domain: &DomainKind, d: usize) -> f64 {
         DomainKind::L1Ball { radius } => radius,
         DomainKind::L2Ball { radius } => radius * (d as f64).sqrt(),
         DomainKind::Box { lo, hi } => lo.abs().max(hi.abs()) * d as f64,
+        // ‖u‖₁ ≤ √(d − k)·R on the ball's d − k coordinates, k·h on the box's.
+        DomainKind::BallBox {
+            radius,
+            half_width,
+            boxed,
+        } => radius * (d.saturating_sub(boxed) as f64).sqrt() + half_width * boxed as f64,
         DomainKind::Unconstrained => f64::INFINITY,
     }
 }
@@ -301,6 +307,9 @@ fn linf_radius(domain: &DomainKind, d: usize) -> f64 {
         DomainKind::Simplex => 1.0,
         DomainKind::L1Ball { radius } | DomainKind::L2Ball { radius } => radius,
         DomainKind::Box { lo, hi } => lo.abs().max(hi.abs()),
+        DomainKind::BallBox {
+            radius, half_width, ..
+        } => radius.max(half_width),
         DomainKind::Unconstrained if d == 0 => 0.0,
         DomainKind::Unconstrained => f64::INFINITY,
     }

@@ -15,6 +15,7 @@
 //! min have closed forms (the bilinear game below) evaluate the gap exactly; the others will
 //! bracket it with an inner solve.
 
+pub mod auc;
 pub mod game;
 pub mod group_dro;
 pub mod query_release;

@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
 use crate::loss::{Bounds, Loss, LossConstants, Regularizer};
 use crate::minimax::PosedGame;
+use crate::minimax::auc::AucGame;
 use crate::minimax::game::StochasticGame;
 use crate::minimax::group_dro::GroupDro;
 use crate::objective::Objective;
@@ -409,9 +410,10 @@ impl Game {
     /// The game of `config` (which must pose a saddle problem): one streamed pass over its
     /// records for the empirical means.
     pub fn new(config: &RunConfig) -> Result<Self> {
-        let game: Arc<dyn PosedGame> = match config.dro_spec() {
-            Some(dro) => Arc::new(GroupDro::new(dro).map_err(crate::config::at_control)?),
-            None => Arc::new(
+        let game: Arc<dyn PosedGame> = match (config.dro_spec(), config.auc_spec()) {
+            (Some(dro), _) => Arc::new(GroupDro::new(dro).map_err(crate::config::at_control)?),
+            (_, Some(auc)) => Arc::new(AucGame::new(auc).map_err(crate::config::at_control)?),
+            (None, None) => Arc::new(
                 StochasticGame::new(config.game_spec()).map_err(crate::config::at_control)?,
             ),
         };
@@ -425,6 +427,14 @@ impl Game {
     /// replace-one neighbours at the declared bound's extremes
     /// ([`StochasticGame::with_planted_record`], [`GroupDro::with_planted_record`]). For audits.
     pub fn planted(config: &RunConfig, sign: f64) -> Result<Self> {
+        if config.auc_spec().is_some() {
+            return Err(Error::invalid(
+                crate::config::Control::Game.id(),
+                "a matrix, ball, query-release or group DRO game to audit: the audit's planted \
+                 neighbour is a payoff or group DRO record, and AUC maximisation's records are not",
+                crate::config::choice_label(&config.game),
+            ));
+        }
         let game: Arc<dyn PosedGame> = match config.dro_spec() {
             Some(dro) => Arc::new(
                 GroupDro::with_planted_record(dro, sign).map_err(crate::config::at_control)?,

@@ -197,6 +197,22 @@ pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
     Ok(obj.into())
 }
 
+/// The config (JSON) with `game` picked from the game menu: posed as a saddle problem, and an
+/// algorithm that cannot run it giving way to one that can
+/// ([`crate::algo::registry::pick_game`]). Returns `{ config, notes }` like [`pick_algorithm`].
+#[wasm_bindgen(js_name = pickGame)]
+pub fn pick_game(json: &str, game: &str) -> Result<JsValue, JsValue> {
+    let (config, _) = RunConfig::from_json_lenient(json);
+    let game: crate::config::GameChoice =
+        serde_json::from_value(serde_json::Value::String(game.to_string()))
+            .map_err(|e| to_js_error(&Error::invalid("game", "a game of the menu", e)))?;
+    let (picked, notes) = crate::algo::registry::pick_game(&config, game);
+    let obj = Object::new();
+    set(&obj, "config", &JsValue::from_str(&picked.to_json()));
+    set(&obj, "notes", &to_js(&notes)?);
+    Ok(obj.into())
+}
+
 /// Refuses a file of `bytes` bytes over the size the page reads ([`crate::data::MAX_CSV_BYTES`]),
 /// with the reason, at field `csv`: the page asks before it reads the file into memory.
 #[wasm_bindgen(js_name = checkCsvSize)]

@@ -1,7 +1,7 @@
 // Issue 14 item 1 on the page: the worst-group (group DRO) problems and Zhang et al.'s ℓ1 system
-// fit in the game menu. A newcomer on a fresh page switches the problem menu to a game and picks
-// each new one: mirror descent, which needs simplices, is refused at the game menu with
-// a message saying so; picking a saddle algorithm that meets the assumptions (Zhang et al.'s
+// fit in the game menu, and AUC maximisation. A newcomer on a fresh page switches the problem menu
+// to a game and picks each new one: mirror descent, which needs simplices, gives way to an
+// algorithm that runs it, with a note saying why; picking a saddle algorithm that meets the assumptions (Zhang et al.'s
 // SC-SC output perturbation) runs to a release, and the gap and players plots draw.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,11 +40,12 @@ for (const [game, words, yLength] of PROBLEMS) {
     const offered = await page.$$eval('#game option', (os) => os.map((o) => o.value));
     assert.ok(offered.includes(game), `the game menu offers ${game}: ${offered}`);
 
-    // The first game algorithm is mirror descent with vertex sampling: it needs simplices, and
-    // says so at the game menu, before any data.
+    // The first game algorithm is mirror descent with vertex sampling: it needs simplices, so
+    // picking the game gives way to an algorithm that runs it, and the note says why.
     await page.selectOption('#game', game);
-    await page.waitForFunction(() => document.getElementById('game-error').textContent !== '');
-    assert.match(await page.textContent('#game-error'), /simplices/);
+    await page.waitForFunction(() => /cannot run/.test(document.getElementById('algorithm-note').textContent));
+    assert.match(await page.textContent('#algorithm-note'), /simplices/);
+    assert.notEqual(await page.inputValue('#algorithm'), 'private_smd');
 
     // A saddle algorithm whose assumptions the problem meets: picking it meets its needs (μx, μy).
     await page.selectOption('#algorithm', 'byoa_minimax');
@@ -122,6 +123,46 @@ test('group DRO with x on the simplex runs private mirror descent (Algorithm 1) 
     assert.ok(v.every((p) => p >= 0), `${v}`);
     assert.ok(Math.abs(v.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${v}`);
   }
+  assert.deepEqual(seen.errors, []);
+  await context.close();
+});
+
+// AUC maximisation (Ying, Wen & Lyu 2016; Zhang et al. 2022's C-SC game): picked from the game
+// menu on a fresh page, it picks the C-SC variant, which runs it to a release with both plots drawn.
+test('auc_maximisation: picked from the game menu on a fresh page, it picks an algorithm that runs it to a release', async () => {
+  const { context, page, seen } = await lab.open();
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(page);
+  await page.selectOption('#problem', 'saddle');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.selectOption('#game', 'auc_maximisation');
+  await page.waitForFunction(() => JSON.parse(window.__dp.run().info?.config ?? '{}').game === 'auc_maximisation', null, { timeout: 30_000 });
+  assert.equal(await page.inputValue('#algorithm'), 'byoa_minimax_csc');
+  assert.match(await page.textContent('#algorithm-note'), /cannot run AUC maximisation/);
+  await page.fill('#n', '500');
+  await page.dispatchEvent('#n', 'change');
+  await page.waitForFunction(() => JSON.parse(window.__dp.run().info.config).n === 500, null, { timeout: 30_000 });
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  assert.deepEqual(await errorsShown(page), []);
+  assert.match(await page.textContent('#problem-line'), /AUC maximisation .*labels ±1/);
+  assert.match(await page.textContent('#excess-metric'), /duality gap/);
+
+  await plotsDrawn(page);
+  for (const c of ['#excess-plot', '#players-plot']) await snapshotCanvas(page, c);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
+  assert.deepEqual(await errorsShown(page), []);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
+  await plotsDrawn(page);
+  for (const c of ['#excess-plot', '#players-plot']) {
+    const changed = await changedPixels(page, c);
+    assert.ok(changed > 500, `${c}: ${changed} pixels changed`);
+  }
+  const release = await page.evaluate(() => window.__dp.run().release);
+  const config = await configInUse(page);
+  assert.equal(release.w.length, config.d + 2, 'x = (w, s, t)');
+  assert.equal(release.y.length, 1, 'y = α');
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
