@@ -279,7 +279,11 @@ function drawWords(d) {
 function noiseWords(p) {
   const law = p.noise.kind === 'l2_laplace' ? 'ℓ2-Laplace scale' : 'σ';
   if (p.noise.kind === 'none') {
-    return `No added noise: one draw from the exponential mechanism, utility sensitivity ${sci(p.sensitivity)} (G = ${fmt(p.lipschitz)}).`;
+    // Mirror descent with vertex sampling draws once per step, the grid mechanisms once per call:
+    // the accounting says how the draws compose, so the sentence counts none itself.
+    return p.releases > 1
+      ? `No added noise: ${p.releases} draws from the exponential mechanism, each with utility sensitivity ${sci(p.sensitivity)} (G = ${fmt(p.lipschitz)}). Budget: ${p.guarantee.accounting}.`
+      : `No added noise: draws from the exponential mechanism, utility sensitivity ${sci(p.sensitivity)} (G = ${fmt(p.lipschitz)}). Budget: ${p.guarantee.accounting}.`;
   }
   // Draws of different laws (phases, or objective perturbation's b and its residual noise): list
   // each, with the budget split the accounting states.
