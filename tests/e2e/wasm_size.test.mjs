@@ -23,10 +23,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * timeline's rows crossing to the page: 747,426 alone, +13,032) landed with Algorithm 4 and the
  * heavy-tail rates, measured together at 805,907 by this test's gzip (797,221 by zlib 9: +62,827 in one stop, which
  * also brought the group DRO and ℓ1 games, the localized output perturbation and the grid mechanisms of Lowy 2026, not attributed
- * one by one), plus the same small room. A ratchet, not a goal:
+ * one by one), plus the same small room; raised a fifth time (862,039 by this test's gzip, +56,132)
+ * when AUC maximisation (its trust-region solve brings nalgebra's symmetric eigensolver), the
+ * localisation view (a plot of its own), the grid mechanisms inside Pop-Localize's phases, the
+ * deterministic variant of Lowy 2026 and heavy-tailed regression noise landed together, not
+ * attributed one by one, plus the same small room. A ratchet, not a goal:
  * issue 17 asks for 300 KB; README "Speed in the tab" says what takes the space and what was tried.
  */
-export const BUDGET = 812_000;
+export const BUDGET = 868_000;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
