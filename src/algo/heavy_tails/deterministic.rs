@@ -246,7 +246,7 @@ lowered until the run fits the tab, and the noise then dominates the release.";
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::DeterministicDoubleOutputPerturbation,
     card: CardText {
-        name: "deterministic localized double output perturbation",
+        name: "deterministic double output perturbation",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Theorem D.4 (Algorithms 1 and 4 with Lemma D.5's solver; Corollary D.7)",
         assumptions: "A polyhedral loss (absolute value or hinge) with E[A(z)^k] ≤ G_k^k, k ≥ 2, G_k declared from the generating distribution; W an ℓ2 ball.",
         privacy: "Pure ε, replace-one: two ℓ2-Laplace output perturbations (ε/2 each, Δ = 6C/(λm)) per call after T = ⌈(4DL/α)²⌉ projected subgradient steps, a count fixed before the data; calls on disjoint blocks compose in parallel.",
