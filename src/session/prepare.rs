@@ -10,6 +10,16 @@ pub use crate::algo::NoiseShape;
 pub use crate::algo::family::{Preview, same_promise};
 
 /// The guarantee and noise scale a config's main algorithm gets, without touching data.
+///
+/// The compared algorithms are planned too (as [`crate::session::Lab::new`] plans them, before
+/// any data), so that a setting one of them refuses only in its plan (e.g. a certified base
+/// solver on a non-smooth loss) is refused here, at `compare`, and not once the run is built.
 pub fn preview(config: &RunConfig) -> Result<Preview> {
-    Ok(registry::plan(config.check()?.config())?.preview)
+    let checked = config.check()?;
+    let config = checked.config();
+    let main = registry::plan(config)?.preview;
+    for &kind in &config.compare {
+        registry::plan(&config.lane(kind)).map_err(|e| e.in_compare(kind))?;
+    }
+    Ok(main)
 }
