@@ -15,7 +15,7 @@ pub type HeavyRun = (&'static str, fn() -> RunConfig);
 /// config: every heavy-tail kind of `AlgorithmKind::ALL` picked as the page's menu picks it, and
 /// the Algorithm 3 solver path of the localized families. New runs go at the end, so the older
 /// sections keep their place in the file.
-pub const HEAVY_FAMILIES: [HeavyRun; 7] = [
+pub const HEAVY_FAMILIES: [HeavyRun; 8] = [
     ("localized", || {
         heavy_config(AlgorithmKind::LocalizedDoubleOutputPerturbation)
     }),
@@ -31,17 +31,21 @@ pub const HEAVY_FAMILIES: [HeavyRun; 7] = [
     ("localized-approx-em", || {
         heavy_config(AlgorithmKind::LocalizedApproxEm)
     }),
+    ("deterministic", || {
+        heavy_config(AlgorithmKind::DeterministicDoubleOutputPerturbation)
+    }),
 ];
 
 /// The heavy-tail kinds of `AlgorithmKind::ALL` (Lowy 2026's families): every one must have a
 /// section of the golden file (tests/determinism.rs checks that none is missing).
-pub const HEAVY_KINDS: [AlgorithmKind; 6] = [
+pub const HEAVY_KINDS: [AlgorithmKind; 7] = [
     AlgorithmKind::LocalizedDoubleOutputPerturbation,
     AlgorithmKind::LocalizedOutputPerturbation,
     AlgorithmKind::PureClippedGd,
     AlgorithmKind::OutputPerturbationLipschitzExtension,
     AlgorithmKind::EmPgm,
     AlgorithmKind::LocalizedApproxEm,
+    AlgorithmKind::DeterministicDoubleOutputPerturbation,
 ];
 
 /// Localized output perturbation with Lowy's Algorithm 3 on the joint reformulation as its
