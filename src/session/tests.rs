@@ -190,8 +190,9 @@ fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
         delta: 1e-4,
         ..RunConfig::default()
     };
-    // A game's needs (Zhang et al.'s moduli μ > 0) are met as the menu meets them.
-    if saddle {
+    // A game's needs (Zhang et al.'s moduli μ > 0) and a polyhedral loss (the deterministic
+    // variant of Lowy 2026) are met as the menu meets them.
+    if saddle || kind == AlgorithmKind::DeterministicDoubleOutputPerturbation {
         return crate::algo::registry::pick(&config, kind).0;
     }
     config

@@ -521,7 +521,13 @@ pub(super) fn plan_family(
 ) -> Result<Planned> {
     let plan = phased_plan(config, declared, call)?;
     let first = plan.phases()[0];
-    let releases = plan.repetitions() * plan.phases().len();
+    // Every call releases once for EM-PGM; Algorithm 7 releases twice per call (its noisy
+    // localisation at ε/2, then its exponential-mechanism draw), each a draw of the whole law.
+    let per_call = match call {
+        GridCall::Pgm => 1,
+        GridCall::Approx => 2,
+    };
+    let releases = plan.repetitions() * plan.phases().len() * per_call;
     let (name, head, sensitivity) = match call {
         GridCall::Pgm => {
             let c = plan.pgm_call(&first);
