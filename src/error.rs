@@ -52,14 +52,15 @@ impl Error {
     /// page shows it) with the algorithm's name as the menu shows it.
     pub fn in_compare(self, algorithm: crate::config::AlgorithmKind) -> Self {
         let name = crate::algo::registry::family(algorithm).card.name;
-        Error::invalid(
-            "compare",
-            format!(
-                "untick {name} or change what it refuses ({})",
-                self.to_string().trim_end_matches('.')
-            ),
-            "",
-        )
+        // The refusal without its "(now …)": the compared algorithm's value is the page's own
+        // setting, shown beside its control, and the message stays short enough to read.
+        let text = self.to_string();
+        let text = text.trim_end_matches('.');
+        let refusal = match text.rfind(" (now ") {
+            Some(at) if text.ends_with(')') => &text[..at],
+            _ => text,
+        };
+        Error::invalid("compare", format!("untick {name}, or {refusal}"), "")
     }
 
     /// The configuration field this error is about, if any, so the page can show it next to that control.
