@@ -40,6 +40,7 @@ const EVERY_ALGORITHM = {
   output_perturbation_lipschitz_extension: {},
   em_pgm: {},
   localized_approx_em: {},
+  deterministic_double_output_perturbation: { loss: { kind: 'absolute' } },
 };
 
 test('every algorithm of the core runs from the page and draws on every plot it should', async () => {
@@ -70,7 +71,7 @@ test('every algorithm of the core runs from the page and draws on every plot it 
     assert.match(await page.textContent('#release'), /^\(/, algorithm);
     const certified = ['output_perturbation', 'regularised_output_perturbation', 'byoa',
       'localized_double_output_perturbation', 'localized_output_perturbation',
-      'output_perturbation_lipschitz_extension', 'localized_approx_em'];
+      'output_perturbation_lipschitz_extension', 'localized_approx_em', 'deterministic_double_output_perturbation'];
     if (certified.includes(algorithm)) {
       // The release waited for its certificate, and the readout shows it against its threshold;
       // the run's other named diagnostics follow as name = value.
