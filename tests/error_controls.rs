@@ -4,11 +4,15 @@
 //! provoke errors (dimension, pure ε, step counts, batch edges, the pitfall demonstration,
 //! compared algorithms, every base solver, calibrations, sparse data, …). Each error's field must
 //! be a [`Control`] the page shows, never an algorithm's internal name.
+// Native only: the walk runs on every core (rayon, a native dependency).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
+
+use rayon::prelude::*;
 
 use dp_playground::Error;
 use dp_playground::algo::registry;
@@ -370,44 +374,61 @@ struct Walked {
     late: Vec<String>,
 }
 
+/// What one config of the walk raised, in the order the entry points were tried.
+struct Outcome {
+    raised: Vec<Raised>,
+    built: bool,
+    late: Option<String>,
+}
+
+/// Tries one config at every entry point: validation, the preview and (for small runs) the build.
+fn try_config(config: &RunConfig) -> Outcome {
+    let mut out = Outcome {
+        raised: Vec::new(),
+        built: false,
+        late: None,
+    };
+    let mut note = |entry, error| {
+        out.raised.push(Raised {
+            entry,
+            config: config.to_json(),
+            error,
+        })
+    };
+    if let Err(e) = config.validate() {
+        note("validate", e);
+    }
+    match preview(config) {
+        Err(e) => note("preview", e),
+        // Building the run reads the (small) data: errors found there are checked too, once per
+        // relation's worth of settings (the build does not read the relation).
+        Ok(_) if config.steps <= 20 && config.d <= 5 && config.relation == Relation::ReplaceOne => {
+            out.built = true;
+            if let Err(e) = Lab::new(config.clone(), None) {
+                out.late = Some(format!("{e}\n    with {}", config.to_json()));
+                note("Lab::new", e);
+            }
+        }
+        Ok(_) => {}
+    }
+    out
+}
+
 /// The walk over every algorithm, run once for the tests of this file (it is the slow part).
+/// The configs are independent, so they are tried on every core; `collect` keeps the walk's
+/// order, so what the tests see (and print) is the same as a sequential walk's.
 fn walked() -> &'static Walked {
     static WALKED: OnceLock<Walked> = OnceLock::new();
     WALKED.get_or_init(|| {
+        let configs: Vec<RunConfig> = AlgorithmKind::ALL.into_iter().flat_map(walk).collect();
+        let outcomes: Vec<Outcome> = configs.par_iter().map(try_config).collect();
         let mut raised = Vec::new();
         let mut built = 0;
         let mut late: Vec<String> = Vec::new();
-        for algorithm in AlgorithmKind::ALL {
-            for config in walk(algorithm) {
-                let mut note = |entry, error| {
-                    raised.push(Raised {
-                        entry,
-                        config: config.to_json(),
-                        error,
-                    })
-                };
-                if let Err(e) = config.validate() {
-                    note("validate", e);
-                }
-                match preview(&config) {
-                    Err(e) => note("preview", e),
-                    // Building the run reads the (small) data: errors found there are checked
-                    // too, once per relation's worth of settings (the build does not read the
-                    // relation).
-                    Ok(_)
-                        if config.steps <= 20
-                            && config.d <= 5
-                            && config.relation == Relation::ReplaceOne =>
-                    {
-                        built += 1;
-                        if let Err(e) = Lab::new(config.clone(), None) {
-                            late.push(format!("{e}\n    with {}", config.to_json()));
-                            note("Lab::new", e);
-                        }
-                    }
-                    Ok(_) => {}
-                }
-            }
+        for outcome in outcomes {
+            raised.extend(outcome.raised);
+            built += usize::from(outcome.built);
+            late.extend(outcome.late);
         }
         late.dedup();
         Walked {
