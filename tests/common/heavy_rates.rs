@@ -61,9 +61,12 @@ pub struct Sums {
     pub exact: Tally,
 }
 
+/// A caller's exact excess of a released point.
+pub type Score<'a> = &'a dyn Fn(&[f64]) -> f64;
+
 /// Runs every lane of `config` to its release, adding to `sums[algorithm]` (0 the main family,
 /// then `compare` in order); `exact`, if given, scores each released point.
-pub fn run(config: RunConfig, sums: &mut [Sums], exact: Option<&dyn Fn(&[f64]) -> f64>) {
+pub fn run(config: RunConfig, sums: &mut [Sums], exact: Option<Score>) {
     // The population optimum under the work cap only, not the page's 2 s clock: a loaded machine
     // would otherwise leave it out.
     let mut lab = Lab::with_clock(config.clone(), None, ReferenceClock::WorkOnly)
