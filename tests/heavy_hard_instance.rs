@@ -33,7 +33,8 @@
 //! HARD_LOSS=logistic HARD_EPS=1 HARD_SEEDS=8 cargo test --release --test heavy_hard_instance explore -- --ignored --nocapture
 //! ```
 //! (`explore` reads HARD_LOSS (logistic | huber), HARD_EPS, HARD_NS, HARD_P (a number, or G for
-//! Appendix G's), HARD_ZETA, HARD_D, HARD_RADIUS, HARD_L2, HARD_FLIP and HARD_SEEDS.)
+//! Appendix G's), HARD_ZETA, HARD_D, HARD_RADIUS, HARD_L2, HARD_FLIP, HARD_SEEDS and HARD_PRINT,
+//! which prints every released point.)
 //!
 //! # Measured (release build, 2 cores at load 15)
 //! Linear instance, ε = 1, 8 seeds (`on_the_linear_hard_instance_every_family_sits_at_the_centre_of_w`,
@@ -274,7 +275,13 @@ fn theory_steps(n: usize, epsilon: f64, d: usize) -> usize {
 fn measure(cell: &Cell, seeds: u32) -> Vec<Sums> {
     let mut sums = vec![Sums::default(); 4];
     let best = cell.population_min();
-    let exact = |w: &[f64]| cell.population(w) - best;
+    let print = std::env::var("HARD_PRINT").is_ok();
+    let exact = |w: &[f64]| {
+        if print {
+            println!("released {w:?}");
+        }
+        cell.population(w) - best
+    };
     for seed in 1..=seeds {
         let t = theory_steps(cell.n, cell.epsilon, cell.d);
         run_lanes(
@@ -343,7 +350,8 @@ fn sweep(ns: &[usize], cell_at: impl Fn(usize) -> Cell, seeds: u32) -> Vec<Vec<S
 
 /// A free exploration from the environment: HARD_LOSS (logistic | huber), HARD_EPS, HARD_NS
 /// (comma-separated), HARD_P (a number, or "G" for Appendix G's p at each n with ζ = HARD_ZETA),
-/// HARD_D, HARD_RADIUS, HARD_L2, HARD_FLIP, HARD_SEEDS.
+/// HARD_D, HARD_RADIUS, HARD_L2, HARD_FLIP, HARD_SEEDS, and HARD_PRINT (set: print every released
+/// point).
 #[test]
 #[ignore = "exploration: see the module docs"]
 fn explore() {
@@ -437,4 +445,32 @@ fn on_the_linear_hard_instance_every_family_sits_at_the_centre_of_w() {
         (fitted + 0.5).abs() <= 0.15,
         "{localized:?}: slope {fitted}"
     );
+}
+
+/// How many outliers each seed's sample holds (HARD_EPS, HARD_NS's first n; Appendix G's p):
+/// the expected count is p·n ≈ 1.015/ε at d = 2, ζ = 0.1.
+#[test]
+#[ignore = "exploration: prints the outlier count of each seed's sample"]
+fn outliers_per_sample() {
+    use dp_playground::data::generate;
+    use dp_playground::rng::{Stream, seeded};
+    use dp_playground::session::problem::generator_spec;
+    let get = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let epsilon: f64 = get("HARD_EPS", "1").parse().unwrap();
+    let n: usize = get("HARD_NS", "4000")
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let cell = linear_appendix_g(n, epsilon);
+    for seed in 1..=8 {
+        let config = cell.config(seed, AlgorithmKind::PureClippedGd, 200);
+        let data = generate(&generator_spec(&config), seeded(seed, Stream::Data)).unwrap();
+        let count = data.samples().filter(|(x, _)| x[0] != 0.0).count();
+        println!(
+            "seed {seed}: {count} outliers (p·n = {:.3})",
+            cell.p * n as f64
+        );
+    }
 }
