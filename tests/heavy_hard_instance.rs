@@ -3,8 +3,9 @@
 //! pure-ε clipped GD baseline measurably worse than Localized Double Output Perturbation where the
 //! k-th moment bound is tight, i.e. where all of E A(z)^k sits in rare large outliers?
 //!
-//! Verdict: **no**, not measurably (gap > 3 standard errors) in any cell measured, and the
-//! localized family's slope is −1/2 there only because the centre of W's is.
+//! Verdict: **no**: in no cell measured is the baseline worse by more than 3 standard errors (the
+//! one gap above 3 s.e. has it better), and the localized family's slope is −1/2 there only
+//! because the centre of W's is.
 //!
 //! # The instance, as the page runs it
 //! Appendix G's private-term law P_ν = (1 − p)·δ₀ + p·δ_{aν}, a = G_k·p^(−1/k): the page's
@@ -48,7 +49,24 @@
 //! | slope | | | −0.500 | −0.497 | −0.509 | −0.477 | −1/2 |
 //!
 //! Gaps of the baselines over the localized family: +0.1 and −0.4, +0.3 and −0.3, +0.3 and +0.2
-//! s.e. Every family sits within 3 s.e. of the centre of W.
+//! s.e. Every family sits within 3 s.e. of the centre of W. At ε = 10 and 100 (`explore`,
+//! HARD_LOSS=huber, 4 seeds, n = 4000 and 16 000; p·n ≈ 0.1 and 0.01):
+//!
+//! | ε | n | localized | clipped GD, T = √(nε/d) | single stage | clipped GD, T = 200 | centre of W |
+//! |---|---|---|---|---|---|---|
+//! | 10 | 4000 | 0.0194 ± 0.0004 | 0.0187 ± 0.0001 | 0.0206 ± 0.0010 | 0.0176 ± 0.0004 | 0.0202 |
+//! | 10 | 16 000 | 0.0097 ± 0.0002 | 0.0096 ± 0.0002 | 0.0103 ± 0.0004 | 0.0094 ± 0.0001 | 0.0101 |
+//! | 100 | 4000 | 0.00623 ± 0.00006 | 0.00645 ± 0.00014 | 0.00642 ± 0.00009 | 0.00611 ± 0.00004 | 0.00637 |
+//! | 100 | 16 000 | 0.00312 ± 0.00003 | 0.00321 ± 0.00006 | 0.00320 ± 0.00003 | 0.00312 ± 0.00001 | 0.00319 |
+//!
+//! Slopes −0.500, −0.483, −0.505, −0.451 (ε = 10) and −0.500, −0.503, −0.501, −0.485 (ε = 100).
+//! The only gap above 3 s.e. is the wrong way: at ε = 10, n = 4000 the baseline at T = 200 is
+//! 3.1 s.e. *better*. **Unexplained, left for the lead:** none of the eight seeds' samples at
+//! ε = 10, n = 4000 holds an outlier (`outliers_per_sample`), so the empirical risk is flat and
+//! every release should be symmetric about the centre; yet the clipped GD releases have w₁ > 0 in
+//! all four seeds (HARD_PRINT: 0.59, 0.36, 0.36, 0.68 at T = 200; 0.27, 0.25, 0.24, 0.36 at
+//! T = 141), with w₂ of both signs. Something other than the data moves w₁; not found in
+//! `clipped_gd.rs`'s step or the ℓ2-Laplace sampler in the time left.
 //!
 //! Logistic instance, ε = 1, 8 seeds, then 24 seeds (`explore` with HARD_SEEDS=24; its n = 64 000
 //! row was not waited for):
@@ -99,8 +117,8 @@
 //!   signal is below the noise for every family. The √T the lesson names divides a signal that is
 //!   not there to find.
 //!
-//! Not run (time): the linear instance at ε = 10, 100 with enough seeds; a Pareto-radial α = 3
-//! run with a less curved loss (Huber, smoothed hinge) or a larger d.
+//! Not run (time): the linear instance at ε = 10, 100 with more seeds and n = 64 000; a
+//! Pareto-radial α = 3 run with a less curved loss (Huber, smoothed hinge) or a larger d.
 
 mod common;
 
