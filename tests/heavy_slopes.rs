@@ -98,11 +98,9 @@
 
 mod common;
 
-use common::slope;
+use common::{Sums, Tally, run_lanes, slope};
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::data::Tail;
-use dp_playground::session::Lab;
-use dp_playground::session::problem::ReferenceClock;
 
 /// Pareto-radial features (α = 3: G_k finite for k < 3), logistic loss, k = 2, on the ball of
 /// radius `radius`, at ε, with every heavy-tail family as a lane; the clipped GD baseline takes
@@ -151,74 +149,9 @@ fn theory_steps(n: usize, epsilon: f64, d: usize) -> usize {
     ((n as f64 * epsilon / d as f64).sqrt().round() as usize).max(1)
 }
 
-/// Running sums of one metric over lanes: its mean and the standard error of that mean.
-#[derive(Debug, Clone, Copy, Default)]
-struct Tally {
-    sum: f64,
-    squares: f64,
-    count: usize,
-}
-
-impl Tally {
-    /// Counts `v` if it is finite (a metric that was not scored is left out, not zero).
-    fn add(&mut self, v: f64) {
-        if v.is_finite() {
-            self.sum += v;
-            self.squares += v * v;
-            self.count += 1;
-        }
-    }
-
-    fn mean(&self) -> f64 {
-        if self.count == 0 {
-            f64::NAN
-        } else {
-            self.sum / self.count as f64
-        }
-    }
-
-    /// The standard error of the mean, s/√count (NaN below two values).
-    fn std_error(&self) -> f64 {
-        if self.count < 2 {
-            return f64::NAN;
-        }
-        let k = self.count as f64;
-        let variance = (self.squares - self.sum * self.sum / k).max(0.0) / (k - 1.0);
-        (variance / k).sqrt()
-    }
-}
-
-/// Per lane: the released excess empirical risk F̂(w) − F̂*, the released excess population risk
-/// (where the page's population estimate on 10n fresh records was within its work cap), and the
-/// excess at the lane's first point (the centre of W, where every family starts).
-#[derive(Debug, Clone, Copy, Default)]
-struct Sums {
-    empirical: Tally,
-    population: Tally,
-    centre: Tally,
-}
-
+/// Runs every lane of `config`, tallied per family (tests/common/heavy_rates.rs).
 fn run(config: RunConfig, sums: &mut [Sums]) {
-    // The population optimum under the work cap only, not the page's 2 s clock: a loaded machine
-    // would otherwise leave it out.
-    let mut lab = Lab::with_clock(config.clone(), None, ReferenceClock::WorkOnly)
-        .unwrap_or_else(|e| panic!("{config:?}: {e}"));
-    let mut started = vec![false; lab.sessions_mut().count()];
-    while !lab.is_done() {
-        for lane in lab.advance(usize::MAX, || true) {
-            let s = &mut sums[lane.algorithm];
-            let index = lane.algorithm * config.repeats + lane.repeat;
-            if !std::mem::replace(&mut started[index], true)
-                && let Some(&first) = lane.batch.excess.first()
-            {
-                s.centre.add(first);
-            }
-            if let Some(r) = lane.batch.release.as_ref() {
-                s.empirical.add(r.excess.unwrap_or(f64::NAN));
-                s.population.add(r.population.map_or(f64::NAN, |e| e.value));
-            }
-        }
-    }
+    run_lanes(config, sums, None);
 }
 
 /// The tallies per lane at each n (seeds × repeats each), printed: for each family the mean excess

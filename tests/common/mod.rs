@@ -3,6 +3,7 @@
 #![allow(dead_code, unused_imports)]
 
 mod heavy;
+mod heavy_rates;
 mod paper_names;
 mod privacy;
 mod reference;
@@ -14,6 +15,7 @@ pub use heavy::{
     HEAVY_FAMILIES, HEAVY_GOLDEN_RUNS, HEAVY_KINDS, heavy_config, heavy_fingerprint,
     heavy_fingerprints, heavy_section,
 };
+pub use heavy_rates::{Sums, Tally, run as run_lanes};
 pub use paper_names::names_an_internal_number;
 pub use privacy::*;
 pub use reference::{check_reference, reference_data};
