@@ -537,8 +537,7 @@ impl RunConfig {
         for (key, value) in map {
             positional(key, value)?;
         }
-        let mut de = serde_json::Deserializer::from_str(text);
-        let config: RunConfig = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let config: RunConfig = read_tracked(text).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
             let is_data_error = inner.classify() == serde_json::error::Category::Data;
@@ -1106,7 +1105,7 @@ impl RunConfig {
         // Cross-field and range checks: drop the field (or the part of it) that each error is
         // about until the rest is valid.
         loop {
-            let config = RunConfig::deserialize(&kept).unwrap_or_default();
+            let config = read_map(&kept).unwrap_or_default();
             let Err(e) = config.validate() else {
                 return (config, errors);
             };
@@ -1127,8 +1126,8 @@ impl RunConfig {
                 .chain(keys.iter().filter(|key| *key != root))
                 .find(|key| {
                     let value = kept.remove(*key).unwrap_or_default();
-                    let cures = RunConfig::deserialize(&kept)
-                        .map_or(true, |c| c.validate().err().as_ref() != Some(&e));
+                    let cures =
+                        read_map(&kept).map_or(true, |c| c.validate().err().as_ref() != Some(&e));
                     kept.insert((*key).clone(), value);
                     cures
                 });
@@ -1179,6 +1178,24 @@ fn clash_text(field: &str, e: &Error) -> String {
     }
 }
 
+/// Reads a [`RunConfig`] from JSON text, keeping the path of a field that fails. The one reader
+/// of `RunConfig` in the crate: serde compiles all of the config's visitors once per
+/// deserializer type it is read with, and three readers (text, a map, a map with paths) took
+/// 77 KB more of the wasm than one (issue 17, README "Keeping the wasm small").
+fn read_tracked(
+    text: &str,
+) -> std::result::Result<RunConfig, serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text))
+}
+
+/// [`read_tracked`] of a map of settings, through its JSON text (numbers print and read back
+/// bit for bit: `float_roundtrip`).
+fn read_map(
+    map: &serde_json::Map<String, serde_json::Value>,
+) -> std::result::Result<RunConfig, serde_path_to_error::Error<serde_json::Error>> {
+    read_tracked(&serde_json::Value::Object(map.clone()).to_string())
+}
+
 /// The first reason the one-field map `alone` cannot be read as a [`RunConfig`] field: an array
 /// where none belongs, or serde's error, as (path, message).
 fn first_error(alone: &serde_json::Map<String, serde_json::Value>) -> Option<(String, String)> {
@@ -1187,14 +1204,12 @@ fn first_error(alone: &serde_json::Map<String, serde_json::Value>) -> Option<(St
             return Some((field, format!("{got}, not an object or a single value")));
         }
     }
-    serde_path_to_error::deserialize::<_, RunConfig>(alone)
-        .err()
-        .map(|e| {
-            (
-                e.path().to_string(),
-                strip_position(&e.into_inner().to_string()),
-            )
-        })
+    read_map(alone).err().map(|e| {
+        (
+            e.path().to_string(),
+            strip_position(&e.into_inner().to_string()),
+        )
+    })
 }
 
 /// The page's default of each parameter a choice carries (`loss.delta` of the Huber loss, …),

@@ -17,6 +17,7 @@ mod overlay;
 mod path;
 mod players;
 mod privacy;
+mod surface;
 mod ternary;
 mod vertices;
 
@@ -35,6 +36,7 @@ use crate::figure::context::Shown;
 use crate::figure::log_ticks;
 use crate::plot_spec::{Floats, PALETTE_SIZE, Spec};
 use frame::{Frame, titled};
+use surface::Surface;
 
 /// The only font: the page loads no web fonts (its Content-Security-Policy forbids them).
 const FONT: &str = "sans-serif";
@@ -65,7 +67,7 @@ pub fn draw_plot(kind: &str, canvas: HtmlCanvasElement, spec: JsValue) -> Result
     need_document()?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
-    let root = Frame::native(backend).into_drawing_area();
+    let root = Frame::native(Surface::Canvas(backend)).into_drawing_area();
     Ok(render(&spec, &root, context.as_deref())?)
 }
 
@@ -111,7 +113,7 @@ pub fn draw_plot_scaled(
         .map_err(|_| PlotError::Draw("the canvas refused its scale".into()))?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
-    let root = Frame::new(backend, (width, height)).into_drawing_area();
+    let root = Frame::new(Surface::Canvas(backend), (width, height)).into_drawing_area();
     Ok(render(&spec, &root, context.as_deref())?)
 }
 
@@ -125,8 +127,8 @@ pub fn plot_svg(kind: &str, spec: JsValue, width: u32, height: u32) -> Result<St
     need_document()?;
     let mut svg = String::new();
     {
-        let root =
-            Frame::native(SVGBackend::with_string(&mut svg, (width, height))).into_drawing_area();
+        let svg = SVGBackend::with_string(&mut svg, (width, height));
+        let root = Frame::native(Surface::Svg(svg)).into_drawing_area();
         render(&spec, &root, context.as_deref())?;
     }
     Ok(svg)
