@@ -43,6 +43,7 @@ pub mod data;
 pub mod domain;
 pub mod error;
 pub mod figure;
+pub mod fused;
 pub mod linalg;
 pub mod loss;
 pub mod minimax;

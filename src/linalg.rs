@@ -77,6 +77,40 @@ pub fn dot4(w: &[f64], x: [&[f64]; 4]) -> [f64; 4] {
     })
 }
 
+/// [`dot4`] and the squared norms ‖xₛ‖² in the same sweep, with the bits of `dot(w, xₛ)` and
+/// `dot(xₛ, xₛ)` ([`dot`]): DP-SGD's clipping needs both per sample, and one sweep reads each
+/// sample once and w once per four samples.
+#[inline]
+pub fn dot_square4(w: &[f64], x: [&[f64]; 4]) -> ([f64; 4], [f64; 4]) {
+    debug_assert!(x.iter().all(|xs| xs.len() == w.len()));
+    let (mut acc, mut sq) = ([[0.0f64; 4]; 4], [[0.0f64; 4]; 4]);
+    let chunks = w.len() / 4;
+    for j in 0..chunks {
+        let o = 4 * j;
+        let cw = &w[o..o + 4];
+        for ((a, s), xs) in acc.iter_mut().zip(sq.iter_mut()).zip(&x) {
+            let cx = &xs[o..o + 4];
+            for k in 0..4 {
+                a[k] += cw[k] * cx[k];
+                s[k] += cx[k] * cx[k];
+            }
+        }
+    }
+    let tails: [(f64, f64); 4] = core::array::from_fn(|s| {
+        let (mut ta, mut ts) = (0.0, 0.0);
+        for (p, q) in w[4 * chunks..].iter().zip(&x[s][4 * chunks..]) {
+            ta += p * q;
+            ts += q * q;
+        }
+        (ta, ts)
+    });
+    let total = |a: [f64; 4], tail: f64| (a[0] + a[1]) + (a[2] + a[3]) + tail;
+    (
+        core::array::from_fn(|s| total(acc[s], tails[s].0)),
+        core::array::from_fn(|s| total(sq[s], tails[s].1)),
+    )
+}
+
 /// Euclidean norm ‖a‖₂, finite whenever the true norm is.
 ///
 /// The fast path is the plain √(Σaᵢ²) of [`dot`], kept bit for bit so that every run whose sums
@@ -154,6 +188,8 @@ pub trait Kernels: Copy {
     fn dot(self, a: &[f64], b: &[f64]) -> f64;
     /// [`dot4`]: four dot products with w, with the bits of four [`Kernels::dot`] calls.
     fn dot4(self, w: &[f64], x: [&[f64]; 4]) -> [f64; 4];
+    /// [`dot_square4`]: [`Kernels::dot4`] and the four squared norms, with the bits of [`dot`].
+    fn dot_square4(self, w: &[f64], x: [&[f64]; 4]) -> ([f64; 4], [f64; 4]);
     fn axpy4(self, c: [f64; 4], x: [&[f64]; 4], y: &mut [f64]);
 }
 
@@ -169,6 +205,10 @@ impl Kernels for Portable {
     #[inline(always)]
     fn dot4(self, w: &[f64], x: [&[f64]; 4]) -> [f64; 4] {
         dot4(w, x)
+    }
+    #[inline(always)]
+    fn dot_square4(self, w: &[f64], x: [&[f64]; 4]) -> ([f64; 4], [f64; 4]) {
+        dot_square4(w, x)
     }
     #[inline(always)]
     fn axpy4(self, c: [f64; 4], x: [&[f64]; 4], y: &mut [f64]) {
@@ -232,6 +272,11 @@ mod avx2 {
         fn dot4(self, w: &[f64], x: [&[f64]; 4]) -> [f64; 4] {
             // SAFETY: as above.
             unsafe { dot4(w, x) }
+        }
+        #[inline(always)]
+        fn dot_square4(self, w: &[f64], x: [&[f64]; 4]) -> ([f64; 4], [f64; 4]) {
+            // SAFETY: as above.
+            unsafe { dot_square4(w, x) }
         }
         #[inline(always)]
         fn axpy4(self, c: [f64; 4], x: [&[f64]; 4], y: &mut [f64]) {
@@ -300,6 +345,48 @@ mod avx2 {
         })
     }
 
+    /// [`dot4`]'s registers and four more holding the squares' accumulators, in the order of
+    /// [`super::dot`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn dot_square4(w: &[f64], x: [&[f64]; 4]) -> ([f64; 4], [f64; 4]) {
+        let n = w.len();
+        assert!(x.iter().all(|xs| xs.len() == n));
+        let chunks = n / 4;
+        let mut acc: [__m256d; 4] = [_mm256_setzero_pd(); 4];
+        let mut sq: [__m256d; 4] = [_mm256_setzero_pd(); 4];
+        for j in 0..chunks {
+            let o = 4 * j;
+            // SAFETY: o + 3 < n for w and every x[s]; unaligned loads.
+            unsafe {
+                let vw = _mm256_loadu_pd(w.as_ptr().add(o));
+                for s in 0..4 {
+                    let vx = _mm256_loadu_pd(x[s].as_ptr().add(o));
+                    acc[s] = _mm256_add_pd(acc[s], _mm256_mul_pd(vw, vx));
+                    sq[s] = _mm256_add_pd(sq[s], _mm256_mul_pd(vx, vx));
+                }
+            }
+        }
+        let total = |v: __m256d, tail: f64| {
+            let mut lanes = [0.0f64; 4];
+            // SAFETY: `lanes` holds four f64.
+            unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), v) };
+            (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
+        };
+        let mut dots = [0.0; 4];
+        let mut squares = [0.0; 4];
+        for s in 0..4 {
+            let (mut ta, mut ts) = (0.0, 0.0);
+            for (p, q) in w[4 * chunks..].iter().zip(&x[s][4 * chunks..]) {
+                ta += p * q;
+                ts += q * q;
+            }
+            dots[s] = total(acc[s], ta);
+            squares[s] = total(sq[s], ts);
+        }
+        (dots, squares)
+    }
+
     /// Element-wise, so four elements per register change nothing.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -360,6 +447,11 @@ mod tests {
                 one_by_one,
                 "d = {d}"
             );
+            let squares = four.map(|x| Portable.dot(x, x).to_bits());
+            for (t, sq) in [fast.dot_square4(&a, four), Portable.dot_square4(&a, four)] {
+                assert_eq!(t.map(f64::to_bits), one_by_one, "d = {d}");
+                assert_eq!(sq.map(f64::to_bits), squares, "d = {d}");
+            }
             let c = [0.3, -1.7, 1e-3, 12.5];
             let (mut y1, mut y2) = (col(0.37), col(0.37));
             Portable.axpy4(c, xs.each_ref().map(|v| v.as_slice()), &mut y1);
@@ -386,6 +478,9 @@ mod tests {
                 four.map(|x| dot(&w, x).to_bits()),
                 "d = {d}"
             );
+            let (t, sq) = dot_square4(&w, four);
+            assert_eq!(t.map(f64::to_bits), four.map(|x| dot(&w, x).to_bits()));
+            assert_eq!(sq.map(f64::to_bits), four.map(|x| dot(x, x).to_bits()));
         }
     }
 

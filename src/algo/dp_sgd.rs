@@ -57,6 +57,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::fused::PHASE;
 use crate::linalg::{Kernels, Portable, axpy, norm2};
 use crate::loss::{GlmLoss, Loss, Wrap, with_glm};
 use crate::noise::fill_gaussian;
@@ -601,8 +602,9 @@ fn dot_and_square(w: &[f64], x: &[f64]) -> (f64, f64) {
 /// clipping costs one scalar and each sample is one read of x for ⟨w,x⟩ and ‖x‖², then one axpy
 /// (DESIGN.md §7). Returns (Σ losses, number clipped).
 ///
-/// Four samples per sweep, as the full-gradient pass ([`crate::objective`]): four independent
-/// dot-product chains, the loss's four-lane math, then one sweep over the sum that adds all four
+/// In phases of [`PHASE`] samples, as the full-gradient pass ([`crate::fused`]): per block of
+/// four, one sweep for the four dot products and squared norms ([`Kernels::dot_square4`]) and
+/// the loss's four-lane math; then sweeps over the sum that add four samples each
 /// ([`crate::linalg::axpy4`]) — the same roundings in the same order as one sample at a time
 /// (`blocked_kernel_gives_the_bits_of_one_sample_at_a_time`). On x86-64 with AVX2 the kernel is
 /// compiled a second time for AVX2 and chosen at run time, with the same bits.
@@ -670,29 +672,60 @@ fn fused_clipped_sum_with<L: GlmLoss + ?Sized, K: Kernels>(
         g * c
     };
     let row = |i: usize| &x[i * d..(i + 1) * d];
-    let blocks = batch.chunks_exact(4);
-    let rest = blocks.remainder();
-    for (b, block) in blocks.enumerate() {
-        for k in 0..4 {
-            if let Some(&ahead) = batch.get(4 * b + k + PREFETCH_DISTANCE) {
-                prefetch(row(ahead));
+    let ahead = |k: usize| {
+        if let Some(&i) = batch.get(k + PREFETCH_DISTANCE) {
+            prefetch(row(i));
+        }
+    };
+    // Phases of [`PHASE`] samples (see `crate::fused`): the dot products and squared norms of
+    // four blocks of four, then their four derivatives (independent, so their latencies
+    // overlap), then the axpys, in sample order.
+    let mut done = 0;
+    for phase in batch.chunks_exact(PHASE) {
+        let xs: [&[f64]; PHASE] = core::array::from_fn(|k| row(phase[k]));
+        let mut c = [0.0; PHASE];
+        for (b, (cb, xb)) in c.chunks_exact_mut(4).zip(xs.chunks_exact(4)).enumerate() {
+            for k in 0..4 {
+                ahead(done + 4 * b + k);
+            }
+            let (t, sq) = kernels.dot_square4(w, [xb[0], xb[1], xb[2], xb[3]]);
+            let ys = core::array::from_fn(|k| y[phase[4 * b + k]]);
+            let (v, g) = kernels.derivative4(loss, t, ys);
+            for vk in v {
+                value += vk;
+            }
+            for k in 0..4 {
+                cb[k] = coefficient(g[k], sq[k]);
             }
         }
+        for (cb, xb) in c.chunks_exact(4).zip(xs.chunks_exact(4)) {
+            kernels.axpy4(
+                [cb[0], cb[1], cb[2], cb[3]],
+                [xb[0], xb[1], xb[2], xb[3]],
+                sum,
+            );
+        }
+        done += PHASE;
+    }
+    let blocks = batch[done..].chunks_exact(4);
+    let rest = blocks.remainder();
+    for block in blocks {
+        for k in 0..4 {
+            ahead(done + k);
+        }
         let xs = [row(block[0]), row(block[1]), row(block[2]), row(block[3])];
-        let ts = xs.map(|xi| dot_and_square(w, xi));
+        let (t, sq) = kernels.dot_square4(w, xs);
         let ys = core::array::from_fn(|k| y[block[k]]);
-        let (v, g) = kernels.derivative4(loss, ts.map(|(t, _)| t), ys);
+        let (v, g) = kernels.derivative4(loss, t, ys);
         for vk in v {
             value += vk;
         }
-        let c: [f64; 4] = core::array::from_fn(|k| coefficient(g[k], ts[k].1));
+        let c: [f64; 4] = core::array::from_fn(|k| coefficient(g[k], sq[k]));
         kernels.axpy4(c, xs, sum);
+        done += 4;
     }
-    let done = batch.len() - rest.len();
     for (k, &i) in rest.iter().enumerate() {
-        if let Some(&ahead) = batch.get(done + k + PREFETCH_DISTANCE) {
-            prefetch(row(ahead));
-        }
+        ahead(done + k);
         let xi = row(i);
         let (t, sq) = dot_and_square(w, xi);
         let (v, g) = loss.value_and_derivative(t, y[i]);
@@ -1109,8 +1142,8 @@ mod tests {
 
     #[test]
     fn blocked_kernel_gives_the_bits_of_one_sample_at_a_time() {
-        // The four-sample kernel (and its AVX2 copy, where this CPU has AVX2) against the
-        // one-sample loop it replaced, on every remainder of a block of four, with clipping
+        // The phased kernel (portable, and its AVX2 copy where this CPU has AVX2) against the
+        // one-sample loop it replaced, on every remainder of a phase and of a block, with clipping
         // active for part of the samples and margins large enough to reach the loss's rare path.
         let d = 7;
         let n = 40;
@@ -1121,11 +1154,24 @@ mod tests {
             .map(|i| if i % 3 == 0 { 1.0 } else { -1.0 })
             .collect();
         let w: Vec<f64> = (0..d).map(|j| 40.0 * (j as f64 - 3.0)).collect();
-        for len in 0..=13 {
+        // Up to 39: two phases of 16, a block of four and every remainder.
+        for len in 0..40 {
             let batch: Vec<usize> = (0..len).map(|k| (7 * k + 3) % n).collect();
             for clip in [None, Some(0.5)] {
                 let mut fast = vec![0.25; d];
                 let got = fused_clipped_sum(&Logistic, &x, &y, &w, &batch, clip, &mut fast);
+                let mut portable = vec![0.25; d];
+                let with_portable = fused_clipped_sum_with(
+                    &Logistic,
+                    &x,
+                    &y,
+                    &w,
+                    &batch,
+                    clip,
+                    &mut portable,
+                    Portable,
+                );
+                assert_eq!(got, with_portable, "len {len}");
                 let mut slow = vec![0.25; d];
                 let (mut value, mut clipped) = (0.0, 0);
                 for &i in &batch {
@@ -1147,6 +1193,7 @@ mod tests {
                 assert_eq!(got.1, clipped, "len {len}");
                 let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&fast), bits(&slow), "len {len}, clip {clip:?}");
+                assert_eq!(bits(&portable), bits(&slow), "len {len}, clip {clip:?}");
                 if clip.is_some() && len >= 4 {
                     assert!(clipped > 0 && clipped < len as u64, "clipping is exercised");
                 }

@@ -15,12 +15,14 @@
 //! and it is fixed here, so native (AVX2) and wasm runs give the same bits
 //! (`avx2_gives_the_portable_bits`). The value is summed in sample order, as in the fused pass.
 
+use crate::fused::{PHASE, phase};
 use crate::linalg::{Kernels, Portable, axpy};
 use crate::loss::{GlmLoss, Logistic};
 use crate::solver::newton::Tiles;
 
 /// Samples per block of the gradient's sum: about √n at the sizes the page runs (10⁴–10⁶), and
-/// small enough for the block's accumulator and samples to stay in cache.
+/// small enough for the block's accumulator and samples to stay in cache; a multiple of
+/// [`PHASE`].
 pub const BLOCK: usize = 256;
 
 /// The number of additions any one gradient entry goes through in [`value_and_gradient`] for n
@@ -188,18 +190,28 @@ fn pass_with<H: BlockHook, K: Kernels>(
     let mut margins = [0.0; BLOCK];
     for (index, (xb, yb)) in x.chunks(BLOCK * d).zip(y.chunks(BLOCK)).enumerate() {
         block.fill(0.0);
-        let mut fours = xb.chunks_exact(4 * d).zip(yb.chunks_exact(4));
         let mut i = 0;
-        for (x4, y4) in fours.by_ref() {
+        for (xp, yp) in xb.chunks_exact(PHASE * d).zip(yb.chunks_exact(PHASE)) {
+            let xs: [&[f64]; PHASE] = std::array::from_fn(|k| &xp[k * d..(k + 1) * d]);
+            let ys: [f64; PHASE] = std::array::from_fn(|k| yp[k]);
+            let t = phase(kernels, &Logistic, w, &xs, &ys, &mut value, block);
+            margins[i..i + PHASE].copy_from_slice(&t);
+            i += PHASE;
+        }
+        let (xr, yr) = (&xb[i * d..], &yb[i..]);
+        for (x4, y4) in xr.chunks_exact(4 * d).zip(yr.chunks_exact(4)) {
             let xs: [&[f64]; 4] = std::array::from_fn(|k| &x4[k * d..(k + 1) * d]);
-            let t = kernels.dot4(w, xs);
+            let t = phase(
+                kernels,
+                &Logistic,
+                w,
+                &xs,
+                &[y4[0], y4[1], y4[2], y4[3]],
+                &mut value,
+                block,
+            );
             margins[i..i + 4].copy_from_slice(&t);
             i += 4;
-            let (v, c) = kernels.derivative4(&Logistic, t, [y4[0], y4[1], y4[2], y4[3]]);
-            for vk in v {
-                value += vk;
-            }
-            kernels.axpy4(c, xs, block);
         }
         for (xi, &yi) in xb[i * d..].chunks_exact(d).zip(&yb[i..]) {
             let t = kernels.dot(w, xi);
@@ -288,7 +300,8 @@ mod tests {
         // `newton::logistic_hessian`, bit for bit, on remainders of a block and of a chunk.
         // Stride 3: the Hessian of the blocks 0, 3, 6, … alone, scaled to n.
         let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
-        for (n, d) in [(1, 3), (5, 4), (257, 6), (1030, 21)] {
+        // 283: a second block of one phase, two blocks of four and three samples.
+        for (n, d) in [(1, 3), (5, 4), (257, 6), (283, 7), (1030, 21)] {
             let (x, y) = samples(n, d);
             let w: Vec<f64> = (0..d).map(|j| 2.0 * ((j as f64) * 0.9).sin()).collect();
             let (mut g, mut b) = (vec![0.0; d], vec![0.0; d]);
