@@ -62,7 +62,6 @@ use crate::linalg::{Kernels, Portable, axpy, norm2};
 use crate::loss::{GlmLoss, Loss, Wrap, with_glm};
 use crate::noise::fill_gaussian;
 use crate::objective::Objective;
-use crate::privacy::measures::rdp_to_dp;
 use crate::privacy::rdp::{
     DEFAULT_ORDERS, RdpAccountant, dpsgd_noise_multiplier, subsampled_gaussian_rdp_curve,
 };
@@ -245,11 +244,12 @@ pub(crate) fn poisson_batch(rng: &mut DpRng, ln_1mq: f64, n: usize, batch: &mut 
 /// ε after t steps without re-running the accountant: ε_t = min_α rdp_to_dp(α, t·r(α), δ) with the
 /// per-step curve r and the conversion's t-independent terms ln(1 − 1/α) and (ln δ + ln α)/(α − 1)
 /// precomputed (it runs every step, so it must cost a few hundred flops, not a thousand logs).
-/// The expression and its evaluation order are those of [`rdp_to_dp`], so ε_T is bit-identical to
-/// [`RdpAccountant::epsilon`] (tested).
+/// The expression and its evaluation order are those of
+/// [`rdp_to_dp`](crate::privacy::measures::rdp_to_dp), so ε_T is bit-identical to
+/// [`RdpAccountant::epsilon`] (`epsilon_schedule_is_the_accountant_bit_for_bit`; no per-step
+/// debug assertion re-derives it: at 260 orders that was 92 % of the privacy audits' time).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct EpsilonSchedule {
-    orders: Vec<f64>,
     per_step: Vec<f64>,
     log1p_term: Vec<f64>,
     delta_term: Vec<f64>,
@@ -267,7 +267,6 @@ impl EpsilonSchedule {
             .map(|&a| (libm::log(delta) + libm::log(a)) / (a - 1.0))
             .collect();
         Self {
-            orders,
             per_step,
             log1p_term,
             delta_term,
@@ -290,10 +289,9 @@ impl EpsilonSchedule {
         let t = steps as f64;
         let d2 = self.delta * self.delta;
         let mut best = f64::INFINITY;
-        for (((&a, &r), &l), &m) in self
-            .orders
+        for ((&r, &l), &m) in self
+            .per_step
             .iter()
-            .zip(&self.per_step)
             .zip(&self.log1p_term)
             .zip(&self.delta_term)
         {
@@ -306,7 +304,6 @@ impl EpsilonSchedule {
             } else {
                 rdp + l - m
             };
-            debug_assert!(e == rdp_to_dp(a, rdp, self.delta) || e.is_nan());
             best = best.min(e);
         }
         best.max(0.0) * self.group
