@@ -258,6 +258,12 @@ impl GameChoice {
         self == GameChoice::AucMaximisation
     }
 
+    /// The name of the game's own readout of a release, beside its duality gap
+    /// ([`crate::minimax::PosedGame::readout`]): the page keeps a row for it.
+    pub fn readout_name(self) -> Option<&'static str> {
+        (self == GameChoice::AucMaximisation).then_some(crate::minimax::auc::READOUT)
+    }
+
     /// The algorithm the game's paper pairs it with, which picking the game from the menu tries
     /// first when the algorithm in use cannot run it ([`crate::algo::registry::pick_game`]): AUC
     /// maximisation is the convex–strongly-concave game of Zhang et al. 2022, Section 4.3.

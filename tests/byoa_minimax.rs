@@ -3,6 +3,10 @@
 //! (phased convex–concave) and the C-SC variant (Section 4.3), each with the solver-swap setting
 //! `minimax_solver` and the iteration-cap pitfall (`leak`).
 
+mod common;
+
+use common::lab_release as release;
+
 use std::sync::Arc;
 
 use dp_playground::algo::byoa_minimax::{
@@ -14,8 +18,8 @@ use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RunConfig};
 use dp_playground::minimax::RecordGame;
 use dp_playground::minimax::solvers::SaddleSolverKind;
 use dp_playground::rng::{Stream, seeded};
+use dp_playground::session::Lab;
 use dp_playground::session::problem::Game;
-use dp_playground::session::{Lab, Release};
 
 const KINDS: [AlgorithmKind; 3] = [
     AlgorithmKind::ByoaMinimax,
@@ -40,23 +44,6 @@ fn picked(kind: AlgorithmKind, change: impl FnOnce(&mut RunConfig)) -> RunConfig
     change(&mut raw);
     let (config, _) = registry::pick(&raw, kind);
     config
-}
-
-/// Runs the lab to its release (one lane).
-fn release(config: RunConfig) -> Release {
-    let mut lab = Lab::new(config, None).expect("lab");
-    let mut out = None;
-    for _ in 0..100_000 {
-        for lane in lab.advance(10_000, || true) {
-            if let Some(r) = lane.batch.release {
-                out = Some(r);
-            }
-        }
-        if lab.is_done() {
-            break;
-        }
-    }
-    out.expect("a release")
 }
 
 #[test]

@@ -135,16 +135,32 @@ fn problem_settings(base: &RunConfig) -> Vec<RunConfig> {
     out
 }
 
-/// A saddle config's game settings (issue 14): every game and record law, a regularised game,
-/// the smallest and a larger d, the edges of the entry bound, a tiny n (the bias-reduced run's
-/// smallest budget), and both ends of ε — what the saddle families' plans read.
+/// Every entry of the page's game menu (`<select id="game">` in index.html), read as the config
+/// reads it: the walk covers what a person can pick, and a new entry joins it by itself.
+fn games_on_the_page() -> Vec<GameChoice> {
+    let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/index.html"))
+        .expect("index.html");
+    let menu = html
+        .split("<select id=\"game\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</select>").next())
+        .expect("the game menu");
+    menu.split("value=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|value| {
+            serde_json::from_value(serde_json::Value::String(value.into()))
+                .unwrap_or_else(|e| panic!("the game menu's {value}: {e}"))
+        })
+        .collect()
+}
+
+/// A saddle config's game settings (issue 14): every game of the menu and record law, a
+/// regularised game, the smallest and a larger d, the edges of the entry bound, a tiny n (the
+/// bias-reduced run's smallest budget), and both ends of ε — what the saddle families' plans read.
 fn game_settings(base: &RunConfig) -> Vec<RunConfig> {
     let mut out = Vec::new();
-    for game in [
-        GameChoice::RockPaperScissors,
-        GameChoice::RandomMatrix,
-        GameChoice::BallGame,
-    ] {
+    for game in games_on_the_page() {
         for records in [RecordChoice::Bounded, RecordChoice::Heavy] {
             for (d, mu_x) in [(3, 0.0), (5, 0.5), (1, 0.0)] {
                 out.push(RunConfig {
@@ -344,6 +360,35 @@ fn walk(algorithm: AlgorithmKind) -> Vec<RunConfig> {
     out
 }
 
+/// What a run's build reads of `config`, as a key: a game's build reads none of the
+/// minimisation's problem settings (`Game::new` builds from the game settings alone), and a
+/// minimisation's none of the game settings (a minimisation family picked on a game config
+/// turns it into a minimisation whose game fields vary for nothing). Both are still validated
+/// and previewed.
+fn build_key(config: &RunConfig) -> String {
+    let plain = RunConfig::default();
+    let unread = match config.problem {
+        ProblemKind::Saddle => RunConfig {
+            loss: plain.loss,
+            wrap: plain.wrap,
+            domain: plain.domain,
+            l2: plain.l2,
+            l1: plain.l1,
+            ..config.clone()
+        },
+        ProblemKind::Minimisation => RunConfig {
+            game: plain.game,
+            records: plain.records,
+            entry_bound: plain.entry_bound,
+            mu_x: plain.mu_x,
+            mu_y: plain.mu_y,
+            clip_records: plain.clip_records,
+            ..config.clone()
+        },
+    };
+    unread.to_json()
+}
+
 /// What is wrong with where `error` would land (`None`: at no field, or at a control the page
 /// shows).
 fn misplaced(error: &Error) -> Option<String> {
@@ -372,19 +417,24 @@ struct Walked {
     raised: Vec<Raised>,
     built: usize,
     late: Vec<String>,
+    /// The games (menu values) of the runs built.
+    games_built: BTreeSet<String>,
 }
 
 /// What one config of the walk raised, in the order the entry points were tried.
 struct Outcome {
     raised: Vec<Raised>,
+    /// The preview passed and the run is small enough to build (reading its data).
+    buildable: bool,
     built: bool,
     late: Option<String>,
 }
 
-/// Tries one config at every entry point: validation, the preview and (for small runs) the build.
-fn try_config(config: &RunConfig) -> Outcome {
+/// Tries one config at validation and the preview.
+fn check_config(config: &RunConfig) -> Outcome {
     let mut out = Outcome {
         raised: Vec::new(),
+        buildable: false,
         built: false,
         late: None,
     };
@@ -400,32 +450,58 @@ fn try_config(config: &RunConfig) -> Outcome {
     }
     match preview(config) {
         Err(e) => note("preview", e),
-        // Building the run reads the (small) data: errors found there are checked too, once per
-        // relation's worth of settings (the build does not read the relation).
-        Ok(_) if config.steps <= 20 && config.d <= 5 && config.relation == Relation::ReplaceOne => {
-            out.built = true;
-            if let Err(e) = Lab::new(config.clone(), None) {
-                out.late = Some(format!("{e}\n    with {}", config.to_json()));
-                note("Lab::new", e);
-            }
+        Ok(_) => {
+            out.buildable =
+                config.steps <= 20 && config.d <= 5 && config.relation == Relation::ReplaceOne;
         }
-        Ok(_) => {}
     }
     out
 }
 
+/// Builds the run of a config whose preview passed: errors found only when the (small) data are
+/// read land in `out` after the config's earlier ones.
+fn build_config(config: &RunConfig, out: &mut Outcome) {
+    out.built = true;
+    if let Err(e) = Lab::new(config.clone(), None) {
+        out.late = Some(format!("{e}\n    with {}", config.to_json()));
+        out.raised.push(Raised {
+            entry: "Lab::new",
+            config: config.to_json(),
+            error: e,
+        });
+    }
+}
+
 /// The walk over every algorithm, run once for the tests of this file (it is the slow part).
-/// The configs are independent, so they are tried on every core; `collect` keeps the walk's
-/// order, so what the tests see (and print) is the same as a sequential walk's.
+/// The configs are independent, so they are checked and built on every core; `collect` keeps the
+/// walk's order, so what the tests see (and print) is the same as a sequential walk's. A run is
+/// built once per what its build reads (`build_key`; the build does not read the relation): the
+/// first config in walk order with that key is built, as a sequential walk would.
 fn walked() -> &'static Walked {
     static WALKED: OnceLock<Walked> = OnceLock::new();
     WALKED.get_or_init(|| {
         let configs: Vec<RunConfig> = AlgorithmKind::ALL.into_iter().flat_map(walk).collect();
-        let outcomes: Vec<Outcome> = configs.par_iter().map(try_config).collect();
+        let mut outcomes: Vec<Outcome> = configs.par_iter().map(check_config).collect();
+        let mut keys = BTreeSet::new();
+        let to_build: Vec<bool> = configs
+            .iter()
+            .zip(&outcomes)
+            .map(|(config, outcome)| outcome.buildable && keys.insert(build_key(config)))
+            .collect();
+        outcomes
+            .par_iter_mut()
+            .zip(&configs)
+            .zip(&to_build)
+            .filter(|(_, build)| **build)
+            .for_each(|((outcome, config), _)| build_config(config, outcome));
         let mut raised = Vec::new();
         let mut built = 0;
         let mut late: Vec<String> = Vec::new();
-        for outcome in outcomes {
+        let mut games_built = BTreeSet::new();
+        for (outcome, config) in outcomes.into_iter().zip(&configs) {
+            if outcome.built && config.problem == ProblemKind::Saddle {
+                games_built.insert(dp_playground::config::choice_label(&config.game));
+            }
             raised.extend(outcome.raised);
             built += usize::from(outcome.built);
             late.extend(outcome.late);
@@ -435,6 +511,7 @@ fn walked() -> &'static Walked {
             raised,
             built,
             late,
+            games_built,
         }
     })
 }
@@ -523,6 +600,19 @@ fn no_error_of_the_walk_names_a_paper_by_an_internal_number() {
         .filter(|m| common::names_an_internal_number(m))
         .collect();
     assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// Issue 14: the walk covers every entry of the game menu (group DRO in the ball and on the
+/// simplex, AUC maximisation …): some saddle family's run of each is previewed and built.
+#[test]
+fn the_walk_covers_every_game_of_the_menu() {
+    let games = games_on_the_page();
+    assert!(games.len() >= 10, "the game menu read: {games:?}");
+    let built = &walked().games_built;
+    for game in games {
+        let label = dp_playground::config::choice_label(&game);
+        assert!(built.contains(&label), "{label} is never built: {built:?}");
+    }
 }
 
 #[test]

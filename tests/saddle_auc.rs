@@ -4,6 +4,10 @@
 //! refused before any data at the field to change; the C-SC variant releases with the digest's
 //! noise scales; noise off, extragradient closes the certified gap; bad settings are errors.
 
+mod common;
+
+use common::lab_release as release;
+
 use dp_playground::algo::NoiseShape;
 use dp_playground::algo::byoa_minimax::{Declared, paper_mu_csc};
 use dp_playground::algo::registry::{self, FAMILIES};
@@ -11,8 +15,8 @@ use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RecordChoice
 use dp_playground::data::Tail;
 use dp_playground::minimax::SaddleProblem;
 use dp_playground::minimax::auc::{AucGame, CLASS_PRIOR};
+use dp_playground::session::Lab;
 use dp_playground::session::problem::Game;
-use dp_playground::session::{Lab, Release};
 
 fn auc() -> RunConfig {
     RunConfig {
@@ -24,23 +28,6 @@ fn auc() -> RunConfig {
         epsilon: 0.5,
         ..RunConfig::default()
     }
-}
-
-/// Runs the lab to its release (one lane).
-fn release(config: RunConfig) -> Release {
-    let mut lab = Lab::new(config, None).expect("lab");
-    let mut out = None;
-    for _ in 0..100_000 {
-        for lane in lab.advance(10_000, || true) {
-            if let Some(r) = lane.batch.release {
-                out = Some(r);
-            }
-        }
-        if lab.is_done() {
-            break;
-        }
-    }
-    out.expect("a release")
 }
 
 /// Picking AUC from the game menu on a fresh page's config (mirror descent, which needs
@@ -252,4 +239,48 @@ fn bad_settings_are_refused_at_their_control() {
     assert!(!registry::plan(&bare).unwrap().preview.is_private());
     let r = release(bare);
     assert!(r.ledger.leaks.iter().any(|l| l.contains("NOT clipped")));
+}
+
+/// The reference saddle point the AUC readout compares with is the empirical game's: noise
+/// off, its certified gap is below 1e-6 (the golden-section search over α and the inner solve
+/// meet), and its scorer ranks most pairs correctly.
+#[test]
+fn the_reference_saddle_point_closes_the_certified_gap() {
+    for n in [200, 400] {
+        let game = AucGame::new(RunConfig { n, ..auc() }.auc_spec().unwrap()).unwrap();
+        let (x, alpha) = game.reference_point();
+        let (mut gx, mut gy) = (vec![0.0; 4], vec![0.0]);
+        let gap = game.duality_gap(&x, &[alpha], &mut gx, &mut gy).unwrap();
+        assert!(gap.gap() >= -1e-12 && gap.gap() <= 1e-6, "n = {n}: {gap:?}");
+        assert!(game.auc(&x[..2]).unwrap() > 0.8, "n = {n}");
+    }
+}
+
+/// Issue 14: the release of an AUC game carries its readout, labelled by the game (non-private,
+/// computed after the release): the released w's AUC as the pair count gives it, and the
+/// reference saddle point's; a game without a readout carries none.
+#[test]
+fn the_release_carries_the_auc_of_the_released_and_the_reference_point() {
+    let (config, _) = registry::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
+    let r = release(config.clone());
+    let readout = r.readout.expect("an AUC readout");
+    assert_eq!(readout.name, "AUC");
+    assert_eq!(Some(readout.name), config.game.readout_name());
+    let game = AucGame::new(config.auc_spec().unwrap()).unwrap();
+    assert_eq!(readout.released, game.auc(&r.w[..2]).unwrap());
+    let (reference, _) = game.reference_point();
+    assert_eq!(readout.reference, Some(game.auc(&reference[..2]).unwrap()));
+    assert!((0.0..=1.0).contains(&readout.released), "{readout:?}");
+    // Serialised for the page beside the release, never as part of the private export's points.
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains("\"readout\":{\"name\":\"AUC\""), "{json}");
+    let matrix = RunConfig {
+        problem: ProblemKind::Saddle,
+        d: 3,
+        n: 200,
+        ..RunConfig::default()
+    };
+    let (matrix, _) = registry::pick(&matrix, AlgorithmKind::PrivateSmd);
+    assert_eq!(matrix.game.readout_name(), None);
+    assert_eq!(release(matrix).readout, None);
 }

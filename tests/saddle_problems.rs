@@ -4,6 +4,10 @@
 //! at the field to change, noise off a certified solver closes the gap, and bad settings are
 //! errors, never panics.
 
+mod common;
+
+use common::lab_release as release;
+
 use std::sync::Arc;
 
 use dp_playground::algo::byoa_minimax::{
@@ -15,8 +19,8 @@ use dp_playground::data::Tail;
 use dp_playground::minimax::solvers::SaddleSolverKind;
 use dp_playground::minimax::{RecordGame, SaddleProblem};
 use dp_playground::rng::{Stream, seeded};
+use dp_playground::session::Lab;
 use dp_playground::session::problem::Game;
-use dp_playground::session::{Lab, Release};
 
 const GAMES: [GameChoice; 3] = [
     GameChoice::GroupDroLogistic,
@@ -36,23 +40,6 @@ fn dro(game: GameChoice) -> RunConfig {
         radius: 2.0,
         ..RunConfig::default()
     }
-}
-
-/// Runs the lab to its release (one lane).
-fn release(config: RunConfig) -> Release {
-    let mut lab = Lab::new(config, None).expect("lab");
-    let mut out = None;
-    for _ in 0..100_000 {
-        for lane in lab.advance(10_000, || true) {
-            if let Some(r) = lane.batch.release {
-                out = Some(r);
-            }
-        }
-        if lab.is_done() {
-            break;
-        }
-    }
-    out.expect("a release")
 }
 
 /// Noise off ([`MinimaxLeak::NoiseOff`]: σ = 0, each phase certified to 1e-16 of its target),

@@ -9,6 +9,7 @@ import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, spec as plotSpec } from './plots.js';
 import { exportPng, exportSvg, mountScaleMenus, pngScale } from './figures.js';
 import { showSaddleViews } from './saddle_views.js';
+import { showGameReadout, syncGameFields } from './game_facts.js';
 import { showLocalisation } from './localisation_view.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 import { setupLessons } from './lessons.js';
@@ -456,6 +457,7 @@ function showReadout() {
   $('population').textContent = pop
     ? `${sci(pop.value)} ± ${sci(pop.std_error)} (fresh-sample estimate)`
     : (r ? 'n/a (no generator to sample a population from here)' : '–');
+  showGameReadout($, JSON.parse(run.info?.config ?? '{}'), r, fmt);
   ui.caveats.replaceChildren(
     ...(r ? r.ledger.leaks : []).map((c) => Object.assign(document.createElement('li'), { textContent: c, className: 'leak' })),
     ...(r ? r.ledger.caveats : []).map((c) => {
@@ -618,6 +620,7 @@ function syncParamFields() {
   const noiseParam = NOISE_PARAMS[$('noise_tail').value];
   $('noise_tail-a-field').hidden = !noiseParam;
   if (noiseParam) $('noise_tail-a-label').textContent = noiseParam[1];
+  syncGameFields($, $('problem').value, $('game').value);
   for (const el of document.querySelectorAll('#compare input')) {
     // Compared algorithms run on the same problem: those that cannot solve it are off.
     const solves = cardsByKind[el.value]?.solves.includes($('problem').value) ?? true;

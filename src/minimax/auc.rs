@@ -55,7 +55,9 @@
 
 use rand::{RngExt, SeedableRng};
 
-use super::{GameConstants, Gap, PosedGame, RecordGame, RecordScratch, SaddleProblem};
+use std::sync::OnceLock;
+
+use super::{GameConstants, Gap, PosedGame, Readout, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
@@ -65,6 +67,9 @@ use crate::rng::DpRng;
 /// The declared class prior p = P(b = +1): a public design constant (an imbalanced problem, where
 /// AUC rather than accuracy is the measure to maximise). μᵧ = 2p(1 − p) = 0.42.
 pub const CLASS_PRIOR: f64 = 0.3;
+
+/// The name of the game's readout ([`PosedGame::readout`]): the page labels its row with it.
+pub const READOUT: &str = "AUC";
 
 /// How a record's features are drawn around its class's mean ±(c/2)·v.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -232,6 +237,19 @@ pub struct AucGame {
     u_hat: Vec<f64>,
     ball_box: DomainKind,
     interval: DomainKind,
+    /// The AUC at the reference saddle point, found at the first release that asks for it.
+    reference_auc: Cached,
+}
+
+/// A value computed once from the rest of the game (so two equal games have equal values: it
+/// takes no part in comparing them).
+#[derive(Debug, Clone, Default)]
+struct Cached(OnceLock<Option<f64>>);
+
+impl PartialEq for Cached {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl AucGame {
@@ -260,6 +278,7 @@ impl AucGame {
             u_hat: vec![0.0; d],
             ball_box: spec.x_domain(),
             interval: spec.y_domain(),
+            reference_auc: Cached::default(),
         };
         let inv = 1.0 / spec.n as f64;
         let mut buf = vec![0.0; d + 1];
@@ -357,10 +376,6 @@ impl AucGame {
         rest[0] = label;
     }
 
-    fn check(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
-        super::check_point(self.spec.dims(), x, y, gx, gy)
-    }
-
     /// u = pS₋ − qS₊ (d).
     fn u(&self) -> Vec<f64> {
         let (p, q) = (CLASS_PRIOR, 1.0 - CLASS_PRIOR);
@@ -453,7 +468,7 @@ impl AucGame {
     pub fn bracket(&self, x: &[f64], y: &[f64]) -> Result<Bracket> {
         let (dx, _) = self.spec.dims();
         let (mut gx, mut gy) = (vec![0.0; dx], [0.0]);
-        self.check(x, y, &gx, &gy)?;
+        self.check_point(x, y, &gx, &gy)?;
         let (p, q) = (CLASS_PRIOR, 1.0 - CLASS_PRIOR);
         let cap = 2.0 * self.spec.radius * self.spec.bound;
         let best = (dot(&self.u(), &x[..self.spec.d]) / (p * q)).clamp(-cap, cap);
@@ -464,6 +479,39 @@ impl AucGame {
         gx.iter_mut().for_each(|v| *v = -*v);
         let fw = (self.ball_box.support_l1(&gx, 0.0) - dot(&gx, &inner_x)).max(0.0);
         Ok(Bracket { upper, inner, fw })
+    }
+
+    /// The empirical game's saddle point (x*, α*), x* = (w, s, t), solved without noise (**non-private**:
+    /// a reference for the readout, never for a release). The dual function
+    /// g(α) = min_x f̂(x, α) is concave (a minimum of concave functions), so a golden-section
+    /// search over Y = [−2Rc, 2Rc] finds α*, and x* is the inner minimiser at α*.
+    pub fn reference_point(&self) -> (Vec<f64>, f64) {
+        let cap = 2.0 * self.spec.radius * self.spec.bound;
+        let (mut gx, mut gy) = (vec![0.0; self.spec.d + 2], [0.0]);
+        let mut dual = |alpha: f64| {
+            let x = self.inner_point(alpha);
+            self.evaluate(&x, alpha, &mut gx, &mut gy)
+        };
+        let ratio = 0.5 * (5f64.sqrt() - 1.0);
+        let (mut lo, mut hi) = (-cap, cap);
+        let (mut a, mut b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+        let (mut ga, mut gb) = (dual(a), dual(b));
+        // Each step keeps 0.618 of the interval: 100 steps leave 1e-21 of it, below rounding.
+        for _ in 0..100 {
+            if ga < gb {
+                lo = a;
+                (a, ga) = (b, gb);
+                b = lo + ratio * (hi - lo);
+                gb = dual(b);
+            } else {
+                hi = b;
+                (b, gb) = (a, ga);
+                a = hi - ratio * (hi - lo);
+                ga = dual(a);
+            }
+        }
+        let alpha = 0.5 * (lo + hi);
+        (self.inner_point(alpha), alpha)
     }
 
     /// The AUC of the score wᵀa on the records: the share of (positive, negative) pairs the
@@ -528,12 +576,12 @@ impl SaddleProblem for AucGame {
         gx: &mut [f64],
         gy: &mut [f64],
     ) -> Result<f64> {
-        self.check(x, y, gx, gy)?;
+        self.check_point(x, y, gx, gy)?;
         Ok(self.evaluate(x, y[0], gx, gy))
     }
 
     fn duality_gap(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) -> Result<Gap> {
-        self.check(x, y, gx, gy)?;
+        self.check_point(x, y, gx, gy)?;
         let b = self.bracket(x, y)?;
         Ok(Gap {
             upper: b.upper,
@@ -567,15 +615,8 @@ impl RecordGame for AucGame {
         gy: &mut [f64],
         scratch: &mut RecordScratch,
     ) -> Result<()> {
-        self.check(x, y, gx, gy)?;
+        self.check_record(i, x, y, gx, gy)?;
         let s = &self.spec;
-        if i >= s.n {
-            return Err(Error::invalid(
-                "record",
-                format!("an index below {}", s.n),
-                i,
-            ));
-        }
         let d = s.d;
         scratch.buf.resize(d + 1, 0.0);
         self.fill_record(i, &mut scratch.buf);
@@ -612,6 +653,20 @@ impl PosedGame for AucGame {
 
     fn leak(&self) -> Option<&'static str> {
         self.spec.leak()
+    }
+
+    /// The AUC of the released w, and of the reference saddle point's (both **non-private**).
+    fn readout(&self, x: &[f64]) -> Option<Readout> {
+        let d = self.spec.d;
+        let reference = *self.reference_auc.0.get_or_init(|| {
+            let (point, _) = self.reference_point();
+            self.auc(&point[..d]).ok()
+        });
+        Some(Readout {
+            name: READOUT,
+            released: self.auc(x.get(..d)?).ok()?,
+            reference,
+        })
     }
 }
 

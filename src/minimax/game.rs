@@ -516,10 +516,6 @@ impl StochasticGame {
             buf[spec.dx * spec.dy..].fill(0.0);
         }
     }
-
-    fn check(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
-        super::check_point((self.spec.dx, self.spec.dy), x, y, gx, gy)
-    }
 }
 
 /// M₀ and b₀ of the spec (entries in [−½, ½]).
@@ -586,7 +582,7 @@ impl SaddleProblem for StochasticGame {
         gx: &mut [f64],
         gy: &mut [f64],
     ) -> Result<f64> {
-        self.check(x, y, gx, gy)?;
+        self.check_point(x, y, gx, gy)?;
         let s = &self.spec;
         // gx ← M̄y + μₓx, gy ← M̄ᵀx − b̄ − μᵧy (one pass over M̄).
         gy.fill(0.0);
@@ -603,7 +599,7 @@ impl SaddleProblem for StochasticGame {
     }
 
     fn duality_gap(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) -> Result<Gap> {
-        self.check(x, y, gx, gy)?;
+        self.check_point(x, y, gx, gy)?;
         let s = &self.spec;
         // gy ← M̄ᵀx − b̄ and gx ← −M̄y, the linear parts the two inner problems see.
         gy.fill(0.0);
@@ -647,15 +643,8 @@ impl RecordGame for StochasticGame {
         gy: &mut [f64],
         scratch: &mut RecordScratch,
     ) -> Result<()> {
-        self.check(x, y, gx, gy)?;
+        self.check_record(i, x, y, gx, gy)?;
         let s = &self.spec;
-        if i >= s.n {
-            return Err(Error::invalid(
-                "record",
-                format!("an index below {}", s.n),
-                i,
-            ));
-        }
         scratch.buf.resize(s.dx * s.dy + s.dy, 0.0);
         self.fill_record(i, &mut scratch.buf);
         let (m, b) = scratch.buf.split_at(s.dx * s.dy);

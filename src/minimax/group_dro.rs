@@ -467,7 +467,7 @@ impl GroupDro {
         y: &[f64],
         scratch: &mut RecordScratch,
     ) -> Result<f64> {
-        self.check(x, y, x, y)?;
+        self.check_point(x, y, x, y)?;
         let s = &self.spec;
         if batch.is_empty() || batch.end > s.n {
             return Err(Error::invalid(
@@ -488,10 +488,6 @@ impl GroupDro {
         }
         let pull: f64 = y.iter().map(|v| (v - 1.0 / GROUPS as f64).powi(2)).sum();
         Ok(0.5 * s.mu_x * dot(x, x) + mean - 0.5 * s.mu_y * pull)
-    }
-
-    fn check(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
-        super::check_point((self.spec.d, GROUPS), x, y, gx, gy)
     }
 
     /// f̂(x, y) from the groups' risks.
@@ -527,7 +523,7 @@ impl SaddleProblem for GroupDro {
         gx: &mut [f64],
         gy: &mut [f64],
     ) -> Result<f64> {
-        self.check(x, y, gx, gy)?;
+        self.check_point(x, y, gx, gy)?;
         let s = &self.spec;
         let mut risks = [0.0; GROUPS];
         let mut grads = vec![0.0; GROUPS * s.d];
@@ -618,15 +614,8 @@ impl RecordGame for GroupDro {
         gy: &mut [f64],
         scratch: &mut RecordScratch,
     ) -> Result<()> {
-        self.check(x, y, gx, gy)?;
+        self.check_record(i, x, y, gx, gy)?;
         let s = &self.spec;
-        if i >= s.n {
-            return Err(Error::invalid(
-                "record",
-                format!("an index below {}", s.n),
-                i,
-            ));
-        }
         scratch.buf.resize(s.d + 2, 0.0);
         self.fill_record(i, &mut scratch.buf);
         let (a, rest) = scratch.buf.split_at(s.d);

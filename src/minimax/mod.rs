@@ -24,6 +24,8 @@ pub mod solvers;
 
 pub use records::{GameConstants, RecordGame, RecordScratch};
 
+use serde::Serialize;
+
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
@@ -47,6 +49,18 @@ pub struct GameDeclaration {
     pub leak: Option<&'static str>,
 }
 
+/// A game's own measure of a released point ([`PosedGame::readout`]). **Non-private**.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Readout {
+    /// What is measured, as the page names it (e.g. "AUC").
+    pub name: &'static str,
+    /// Its value at the released point.
+    pub released: f64,
+    /// Its value at the game's reference saddle point (the empirical game's, solved without
+    /// noise), where one was found.
+    pub reference: Option<f64>,
+}
+
 /// A game a session poses: a [`RecordGame`] with what the page shows beside it.
 pub trait PosedGame: RecordGame {
     /// X as a value (the parameter view draws its boundary).
@@ -60,6 +74,12 @@ pub trait PosedGame: RecordGame {
     }
     /// Y as a value (the players plot draws a ternary plot when both players are 3-simplices).
     fn y_domain_kind(&self) -> DomainKind;
+    /// The game's own measure of a released x, beside the duality gap (AUC maximisation: the
+    /// AUC of the score wᵀa). **Non-private**: a readout of the records, shown after a release
+    /// and never gating it (DESIGN.md §5 rule 6). `None` for games without one.
+    fn readout(&self, _x: &[f64]) -> Option<Readout> {
+        None
+    }
     /// The game's value at (x, y) over the records `batch` alone, for games that score points by
     /// it (González, Guzmán & Paquette's Algorithm 4). **Non-private** on its own. Games without
     /// it are refused at `game` (the boosted family plans only on games on simplices — the matrix
@@ -180,6 +200,12 @@ pub trait SaddleProblem {
     ) -> Result<f64>;
     /// The duality gap at (x, y), with the buffers `gx`, `gy` (lengths dim x, dim y) as scratch.
     fn duality_gap(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) -> Result<Gap>;
+
+    /// The point (x, y) and the gradient buffers against [`SaddleProblem::dims`], and the point
+    /// finite: what every game checks before it evaluates (held once here, [`check_point`]).
+    fn check_point(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
+        check_point(self.dims(), x, y, gx, gy)
+    }
 }
 
 /// The two sides of the duality gap at a point (x, y).
@@ -260,27 +286,6 @@ impl BilinearGame {
         Self::new(rows, cols, a, DomainKind::Simplex, DomainKind::Simplex)
     }
 
-    fn check(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
-        for (what, expected, got) in [
-            ("x", self.rows, x.len()),
-            ("y", self.cols, y.len()),
-            ("gradient buffer for x", self.rows, gx.len()),
-            ("gradient buffer for y", self.cols, gy.len()),
-        ] {
-            if expected != got {
-                return Err(Error::DimensionMismatch {
-                    what,
-                    expected,
-                    got,
-                });
-            }
-        }
-        if x.iter().chain(y).any(|v| !v.is_finite()) {
-            return Err(Error::NonFinite { what: "x or y" });
-        }
-        Ok(())
-    }
-
     /// gx ← A y, gy ← Aᵀx (one pass over A); returns xᵀA y = ⟨x, gx⟩.
     fn products(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) -> f64 {
         gy.fill(0.0);
@@ -306,7 +311,7 @@ impl SaddleProblem for BilinearGame {
     }
 
     fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
-        self.check(x, y, x, y)?;
+        self.check_point(x, y, x, y)?;
         Ok(self
             .a
             .chunks_exact(self.cols)
@@ -322,12 +327,12 @@ impl SaddleProblem for BilinearGame {
         gx: &mut [f64],
         gy: &mut [f64],
     ) -> Result<f64> {
-        self.check(x, y, gx, gy)?;
+        self.check_point(x, y, gx, gy)?;
         Ok(self.products(x, y, gx, gy))
     }
 
     fn duality_gap(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) -> Result<Gap> {
-        self.check(x, y, gx, gy)?;
+        self.check_point(x, y, gx, gy)?;
         self.products(x, y, gx, gy);
         let upper = self.y_domain.support_l1(gy, 0.0);
         gx.iter_mut().for_each(|v| *v = -*v);

@@ -6,7 +6,7 @@
 //! declared bounds and domains, never measured from the records (DESIGN.md §5 rule 1).
 
 use super::SaddleProblem;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The declared constants of a record game, in both geometries the papers use.
 ///
@@ -62,6 +62,17 @@ pub trait RecordGame: SaddleProblem + Send + Sync {
         gy: &mut [f64],
         scratch: &mut RecordScratch,
     ) -> Result<()>;
+
+    /// What every game checks before it reads record `i` at (x, y): the point and the buffers
+    /// ([`SaddleProblem::check_point`]) and `i` < n. Errors name what is wrong.
+    fn check_record(&self, i: usize, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
+        self.check_point(x, y, gx, gy)?;
+        let n = self.records();
+        if i >= n {
+            return Err(Error::invalid("record", format!("an index below {n}"), i));
+        }
+        Ok(())
+    }
 
     /// gx ← (1/|batch|) Σ_{i ∈ batch} ∇ₓf(x, y; ξᵢ) and gy likewise: the minibatch gradient
     /// over the records `batch` (non-empty).

@@ -134,6 +134,9 @@ struct DiagnosticRelease<'a> {
     loss: f64,
     excess: Option<f64>,
     population: Option<Estimate>,
+    /// A game's own readout (AUC maximisation's AUC of the release and the reference).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    readout: Option<crate::minimax::Readout>,
     /// The run's named diagnostics (a certificate's bound, threshold, met …).
     diagnostics: &'a BTreeMap<&'static str, f64>,
     /// What happened on these data (a fallback, an abort); the private ledger leaves it out.
@@ -168,6 +171,7 @@ pub fn run_json(lab: &Lab, record: &Record) -> Result<String> {
                 loss: rel.loss,
                 excess: rel.excess,
                 population: rel.population,
+                readout: rel.readout,
                 diagnostics: &l.diagnostics,
                 events: &rel.ledger.events,
             })

@@ -11,6 +11,7 @@ use crate::algo::run::{Diagnostic, Point, Run};
 use crate::config::RunConfig;
 use crate::domain::Domain;
 use crate::error::Result;
+use crate::minimax::Readout;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream};
@@ -46,6 +47,11 @@ pub struct Release {
     /// Excess population risk F_pop(w) − F_pop(w*_pop), estimated on a fresh sample with its
     /// standard error (synthetic data only). **Non-private**.
     pub population: Option<Estimate>,
+    /// The game's own measure of the released x and of its reference saddle point (AUC
+    /// maximisation's AUC; [`PosedGame::readout`](crate::minimax::PosedGame::readout)).
+    /// **Non-private**, computed after the release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readout: Option<Readout>,
     /// What the release promises: guarantee, mechanism, caveats, any leaks
     /// ([`Session::ledger`]).
     pub ledger: Ledger,
@@ -389,9 +395,14 @@ impl Session {
                 .and_then(|p| p.population.as_ref())
                 .and_then(|p| p.excess_risk(&w).ok());
             let scored = self.reference().is_some() || y.is_some();
+            let readout = match &self.problem {
+                Posed::Saddle(game) => game.game.readout(&w),
+                Posed::Min(_) => None,
+            };
             batch.release = Some(Release {
                 excess: scored.then_some(excess),
                 population,
+                readout,
                 w,
                 y,
                 plane,

@@ -213,6 +213,20 @@ pub fn pick_game(json: &str, game: &str) -> Result<JsValue, JsValue> {
     Ok(obj.into())
 }
 
+/// What the page shows of game `game` before any run: `{ own_moduli, readout }` — whether the
+/// μx, μy settings do not apply ([`crate::config::GameChoice::own_moduli`]) and the name of the
+/// game's own readout row, or null.
+#[wasm_bindgen(js_name = gameFacts)]
+pub fn game_facts(game: &str) -> Result<JsValue, JsValue> {
+    let game: crate::config::GameChoice =
+        serde_json::from_value(serde_json::Value::String(game.to_string()))
+            .map_err(|e| to_js_error(&Error::invalid("game", "a game of the menu", e)))?;
+    let obj = Object::new();
+    set(&obj, "own_moduli", &JsValue::from_bool(game.own_moduli()));
+    set(&obj, "readout", &to_js(&game.readout_name())?);
+    Ok(obj.into())
+}
+
 /// Refuses a file of `bytes` bytes over the size the page reads ([`crate::data::MAX_CSV_BYTES`]),
 /// with the reason, at field `csv`: the page asks before it reads the file into memory.
 #[wasm_bindgen(js_name = checkCsvSize)]

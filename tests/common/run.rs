@@ -1,7 +1,7 @@
 //! The run whose bits native code and every browser must agree on.
 
 use dp_playground::config::RunConfig;
-use dp_playground::session::Session;
+use dp_playground::session::{Lab, Release, Session};
 
 /// The run whose bits must agree natively and in every browser.
 pub fn golden_config() -> RunConfig {
@@ -40,3 +40,21 @@ pub fn fingerprint(config: RunConfig) -> String {
 
 /// The fingerprint recorded from a native run (see tests/determinism.rs for how to refresh it).
 pub const GOLDEN_RUN: &str = include_str!("../data/golden_run.txt");
+
+/// Runs a one-lane lab of `config` to its release, in slices of 10,000 steps (the saddle tests'
+/// way to reach a release as the page does).
+pub fn lab_release(config: RunConfig) -> Release {
+    let mut lab = Lab::new(config, None).expect("lab");
+    let mut out = None;
+    for _ in 0..100_000 {
+        for lane in lab.advance(10_000, || true) {
+            if let Some(r) = lane.batch.release {
+                out = Some(r);
+            }
+        }
+        if lab.is_done() {
+            break;
+        }
+    }
+    out.expect("a release")
+}

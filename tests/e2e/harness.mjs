@@ -1,5 +1,6 @@
 // Shared pieces of the end-to-end tests: the README serve command on a free port, and Debian's
 // Chromium driven by playwright-core (no browser download, DESIGN.md §9).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -99,4 +100,48 @@ export async function session() {
  */
 export async function openMoreSettings(page) {
   if (!(await page.$eval('#more-settings', (d) => d.open))) await page.click('#more-settings > summary');
+}
+
+/** The page's error lines that hold a message, as `id: message`. */
+export const errorsShown = (page) => page.$$eval('.error', (els) => els
+  .filter((el) => el.textContent.trim() !== '')
+  .map((el) => `${el.id}: ${el.textContent}`));
+
+/** The config of the run the page shows. */
+export const configInUse = (page) => page.evaluate(() => JSON.parse(window.__dp.run().info.config));
+
+/** Waits until the page's run is prepared (ready to Play). */
+export const ready = (page) => page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+
+/**
+ * A fresh page switched to a game as a newcomer does it: the page ready, the "more settings"
+ * fold opened, `saddle` picked from the problem menu and the run ready again.
+ */
+export async function openGame(lab) {
+  const opened = await lab.open();
+  await ready(opened.page);
+  await openMoreSettings(opened.page);
+  await opened.page.selectOption('#problem', 'saddle');
+  await ready(opened.page);
+  return opened;
+}
+
+/**
+ * Snapshots `canvases`, presses Play and waits for the release: no error line shows, the status
+ * says released, and the release line reads `x = (…), y = (…); duality gap …`; then each canvas
+ * changed by more than `pixels` pixels.
+ */
+export async function playGameToRelease(page, canvases = ['#excess-plot', '#players-plot'], pixels = 500) {
+  await plotsDrawn(page);
+  for (const c of canvases) await snapshotCanvas(page, c);
+  await page.click('#play');
+  await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
+  assert.deepEqual(await errorsShown(page), []);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
+  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
+  await plotsDrawn(page);
+  for (const c of canvases) {
+    const changed = await changedPixels(page, c);
+    assert.ok(changed > pixels, `${c}: ${changed} pixels changed`);
+  }
 }

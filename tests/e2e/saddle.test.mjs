@@ -4,7 +4,9 @@
 // run releases both players, and the players plot draws them (the release in red).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, openMoreSettings, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
+import {
+  changedPixels, configInUse, errorsShown, openGame, openMoreSettings, playGameToRelease, plotsDrawn, ready, session, snapshotCanvas,
+} from './harness.mjs';
 
 let lab;
 
@@ -16,12 +18,6 @@ after(async () => {
   await lab?.close();
 });
 
-const errorsShown = (page) => page.$$eval('.error', (els) => els
-  .filter((el) => el.textContent.trim() !== '')
-  .map((el) => `${el.id}: ${el.textContent}`));
-
-const configInUse = (page) => page.evaluate(() => JSON.parse(window.__dp.run().info.config));
-
 /** Pixels of `canvas` in the release red (src/wasm/plot/mod.rs RELEASE_COLOR). */
 const redPixels = (page, selector) => page.$eval(selector, (c) => {
   const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -32,13 +28,13 @@ const redPixels = (page, selector) => page.$eval(selector, (c) => {
 
 test('a newcomer switches the problem menu to a game, presses Play, and sees both players released', async () => {
   const { context, page, seen } = await lab.open();
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await ready(page);
   assert.ok(!(await page.isVisible('#game')), 'no game panel while minimising');
   assert.ok(!(await page.isVisible('#players-plot')), 'no players plot while minimising');
   await openMoreSettings(page);
 
   await page.selectOption('#problem', 'saddle');
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await ready(page);
   const config = await configInUse(page);
   assert.equal(config.problem, 'saddle');
   assert.equal(config.d, 3, 'rock–paper–scissors gets its three strategies');
@@ -67,20 +63,9 @@ test('a newcomer switches the problem menu to a game, presses Play, and sees bot
   const cards = await page.evaluate(() => window.__dp.run().info.cards);
   for (const kind of offered) assert.ok(cards[kind].solves.includes('saddle'), `${kind} offered to compare`);
 
-  await plotsDrawn(page);
-  for (const c of ['#excess-plot', '#players-plot']) await snapshotCanvas(page, c);
-  await page.click('#play');
-  await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
-  assert.deepEqual(await errorsShown(page), []);
-  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
-  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
-  assert.match(await page.textContent('#excess-name'), /duality gap/);
-  await plotsDrawn(page);
   // A falling gap curve and both players' bars: thousands of pixels each.
-  for (const c of ['#excess-plot', '#players-plot']) {
-    const changed = await changedPixels(page, c);
-    assert.ok(changed > 500, `${c}: ${changed} pixels changed`);
-  }
+  await playGameToRelease(page);
+  assert.match(await page.textContent('#excess-name'), /duality gap/);
   // The release is outlined in red: 2·d bars of 2-px outlines.
   const red = await redPixels(page, '#players-plot');
   assert.ok(red > 100, `release outlines: ${red} red pixels`);
@@ -94,11 +79,7 @@ test('a newcomer switches the problem menu to a game, presses Play, and sees bot
 });
 
 test('a game setting out of range is refused beside its control and the last run stays', async () => {
-  const { context, page, seen } = await lab.open();
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  await openMoreSettings(page);
-  await page.selectOption('#problem', 'saddle');
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const { context, page, seen } = await openGame(lab);
   const before = await configInUse(page);
   await page.fill('#entry_bound', '-1');
   await page.dispatchEvent('#entry_bound', 'change');
@@ -114,7 +95,7 @@ test('a game setting out of range is refused beside its control and the last run
   // Back to minimisation: a minimisation algorithm again, the loss controls back.
   await page.fill('#d', '3');
   await page.selectOption('#problem', 'minimisation');
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await ready(page);
   const config = await configInUse(page);
   assert.equal(config.problem, 'minimisation');
   const card = await page.evaluate((k) => window.__dp.run().info.cards[k], config.algorithm);
@@ -127,16 +108,16 @@ test('a game setting out of range is refused beside its control and the last run
 
 test('every game algorithm, picked from the menu on a fresh page, releases and draws its gap curve and both players', async () => {
   const { page: probe, context: probeContext } = await lab.open();
-  await probe.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await ready(probe);
   const cards = await probe.evaluate(() => window.__dp.run().info.cards);
   await probeContext.close();
   const games = Object.values(cards).filter((c) => c.solves.includes('saddle')).map((c) => c.kind);
   assert.ok(games.length >= 6, `game algorithms in the menu: ${games}`);
   for (const kind of games) {
     const { context, page, seen } = await lab.open();
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await ready(page);
     await page.selectOption('#algorithm', kind);
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await ready(page);
     assert.equal((await configInUse(page)).problem, 'saddle', kind);
     assert.ok(await page.isVisible('#players-plot'), kind);
     await plotsDrawn(page);

@@ -5,7 +5,7 @@
 // SC-SC output perturbation) runs to a release, and the gap and players plots draw.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPixels, openMoreSettings, plotsDrawn, session, snapshotCanvas } from './harness.mjs';
+import { configInUse, errorsShown, openGame, playGameToRelease, ready, session } from './harness.mjs';
 
 let lab;
 
@@ -17,12 +17,6 @@ after(async () => {
   await lab?.close();
 });
 
-const errorsShown = (page) => page.$$eval('.error', (els) => els
-  .filter((el) => el.textContent.trim() !== '')
-  .map((el) => `${el.id}: ${el.textContent}`));
-
-const configInUse = (page) => page.evaluate(() => JSON.parse(window.__dp.run().info.config));
-
 /** Each new problem, the words of its problem line, and y's length at the page's d. */
 const PROBLEMS = [
   ['group_dro_logistic', /worst-group logistic regression/, () => 3],
@@ -32,11 +26,7 @@ const PROBLEMS = [
 
 for (const [game, words, yLength] of PROBLEMS) {
   test(`${game}: picked from the game menu on a fresh page, refused where it must be, played to a release with both plots drawn`, async () => {
-    const { context, page, seen } = await lab.open();
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-    await openMoreSettings(page);
-    await page.selectOption('#problem', 'saddle');
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    const { context, page, seen } = await openGame(lab);
     const offered = await page.$$eval('#game option', (os) => os.map((o) => o.value));
     assert.ok(offered.includes(game), `the game menu offers ${game}: ${offered}`);
 
@@ -49,12 +39,12 @@ for (const [game, words, yLength] of PROBLEMS) {
 
     // A saddle algorithm whose assumptions the problem meets: picking it meets its needs (μx, μy).
     await page.selectOption('#algorithm', 'byoa_minimax');
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await ready(page);
     // Fewer records keep the file quick (each solver pass regenerates every record).
     await page.fill('#n', '500');
     await page.dispatchEvent('#n', 'change');
     await page.waitForFunction(() => JSON.parse(window.__dp.run().info.config).n === 500, null, { timeout: 30_000 });
-    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    await ready(page);
     assert.deepEqual(await errorsShown(page), []);
     const config = await configInUse(page);
     assert.equal(config.game, game);
@@ -62,18 +52,7 @@ for (const [game, words, yLength] of PROBLEMS) {
     assert.match(await page.textContent('#problem-line'), words);
     assert.match(await page.textContent('#excess-metric'), /duality gap/);
 
-    await plotsDrawn(page);
-    for (const c of ['#excess-plot', '#players-plot']) await snapshotCanvas(page, c);
-    await page.click('#play');
-    await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
-    assert.deepEqual(await errorsShown(page), []);
-    assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
-    assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
-    await plotsDrawn(page);
-    for (const c of ['#excess-plot', '#players-plot']) {
-      const changed = await changedPixels(page, c);
-      assert.ok(changed > 500, `${c}: ${changed} pixels changed`);
-    }
+    await playGameToRelease(page);
     const release = await page.evaluate(() => window.__dp.run().release);
     assert.equal(release.y.length, yLength(config.d), 'y: the groups, or the equations');
     assert.equal(release.w.length, config.d);
@@ -86,34 +65,19 @@ for (const [game, words, yLength] of PROBLEMS) {
 // stochastic mirror descent (González, Guzmán & Paquette 2024, Algorithm 1) from the algorithm
 // menu; nothing is refused, Play runs to a release on both simplices, and the gap plot draws.
 test('group DRO with x on the simplex runs private mirror descent (Algorithm 1) to a release', async () => {
-  const { context, page, seen } = await lab.open();
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  await openMoreSettings(page);
-  await page.selectOption('#problem', 'saddle');
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  const { context, page, seen } = await openGame(lab);
   await page.selectOption('#game', 'group_dro_logistic_simplex');
   await page.selectOption('#algorithm', 'private_smd');
   await page.waitForFunction(() => {
     const c = JSON.parse(window.__dp.run().info.config);
     return c.game === 'group_dro_logistic_simplex' && c.algorithm === 'private_smd';
   }, null, { timeout: 30_000 });
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await ready(page);
   assert.deepEqual(await errorsShown(page), []);
   assert.match(await page.textContent('#problem-line'), /worst-group logistic regression: x on the simplex/);
   assert.match(await page.textContent('#excess-metric'), /duality gap/);
 
-  await plotsDrawn(page);
-  for (const c of ['#excess-plot', '#players-plot']) await snapshotCanvas(page, c);
-  await page.click('#play');
-  await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
-  assert.deepEqual(await errorsShown(page), []);
-  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
-  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
-  await plotsDrawn(page);
-  for (const c of ['#excess-plot', '#players-plot']) {
-    const changed = await changedPixels(page, c);
-    assert.ok(changed > 500, `${c}: ${changed} pixels changed`);
-  }
+  await playGameToRelease(page);
   const config = await configInUse(page);
   const release = await page.evaluate(() => window.__dp.run().release);
   assert.equal(release.w.length, config.d);
@@ -129,12 +93,14 @@ test('group DRO with x on the simplex runs private mirror descent (Algorithm 1) 
 
 // AUC maximisation (Ying, Wen & Lyu 2016; Zhang et al. 2022's C-SC game): picked from the game
 // menu on a fresh page, it picks the C-SC variant, which runs it to a release with both plots drawn.
-test('auc_maximisation: picked from the game menu on a fresh page, it picks an algorithm that runs it to a release', async () => {
-  const { context, page, seen } = await lab.open();
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
-  await openMoreSettings(page);
-  await page.selectOption('#problem', 'saddle');
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+// Its moduli are its own (μx = 0, μy = 2p(1 − p) at the declared prior p = 0.3): the μx, μy
+// fields hide while it is picked and come back with another game. Its release shows the AUC of
+// the released w and of the reference saddle point, labelled non-private.
+test('auc_maximisation: picked from the game menu on a fresh page, it picks an algorithm that runs it to a release and shows its AUC', async () => {
+  const { context, page, seen } = await openGame(lab);
+  const muFields = async () => [await page.isVisible('#mu_x'), await page.isVisible('#mu_y')];
+  assert.deepEqual(await muFields(), [true, true], 'μx, μy apply to rock–paper–scissors');
+  assert.ok(!(await page.isVisible('#game-readout')), 'no AUC row for rock–paper–scissors');
   await page.selectOption('#game', 'auc_maximisation');
   await page.waitForFunction(() => JSON.parse(window.__dp.run().info?.config ?? '{}').game === 'auc_maximisation', null, { timeout: 30_000 });
   assert.equal(await page.inputValue('#algorithm'), 'byoa_minimax_csc');
@@ -142,27 +108,37 @@ test('auc_maximisation: picked from the game menu on a fresh page, it picks an a
   await page.fill('#n', '500');
   await page.dispatchEvent('#n', 'change');
   await page.waitForFunction(() => JSON.parse(window.__dp.run().info.config).n === 500, null, { timeout: 30_000 });
-  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await ready(page);
   assert.deepEqual(await errorsShown(page), []);
   assert.match(await page.textContent('#problem-line'), /AUC maximisation .*labels ±1/);
+  assert.match(await page.textContent('#problem-line'), /declared class prior p = 0\.3/);
   assert.match(await page.textContent('#excess-metric'), /duality gap/);
+  assert.deepEqual(await muFields(), [false, false], 'μx, μy hide: the game declares its own moduli');
+  assert.ok(await page.isVisible('#game-readout'), 'the AUC row shows before Play');
+  assert.match(await page.textContent('#game-readout-term'), /^AUC measured on the raw data \(not private\)$/);
+  assert.equal(await page.textContent('#game-readout'), '–');
 
-  await plotsDrawn(page);
-  for (const c of ['#excess-plot', '#players-plot']) await snapshotCanvas(page, c);
-  await page.click('#play');
-  await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
-  assert.deepEqual(await errorsShown(page), []);
-  assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
-  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
-  await plotsDrawn(page);
-  for (const c of ['#excess-plot', '#players-plot']) {
-    const changed = await changedPixels(page, c);
-    assert.ok(changed > 500, `${c}: ${changed} pixels changed`);
-  }
+  await playGameToRelease(page);
   const release = await page.evaluate(() => window.__dp.run().release);
   const config = await configInUse(page);
   assert.equal(release.w.length, config.d + 2, 'x = (w, s, t)');
   assert.equal(release.y.length, 1, 'y = α');
+  // The AUC readout: the released w's and the reference saddle point's, each in [0, 1].
+  const shown = await page.textContent('#game-readout');
+  assert.match(shown, /^(0|1|0\.\d+) at the released x; (0|1|0\.\d+) at the reference saddle point/);
+  const { released, reference } = release.readout;
+  assert.equal(release.readout.name, 'AUC');
+  for (const v of [released, reference]) assert.ok(v >= 0 && v <= 1, `AUC ${v}`);
+  assert.equal(Number(await page.getAttribute('#game-readout', 'data-released')), released);
+  assert.ok(shown.startsWith(String(Number(released.toPrecision(4)))), shown);
+
+  // Another game: μx, μy apply again, and the AUC row goes.
+  await page.selectOption('#game', 'random_matrix');
+  await page.waitForFunction(() => JSON.parse(window.__dp.run().info.config).game === 'random_matrix', null, { timeout: 30_000 });
+  await ready(page);
+  assert.deepEqual(await muFields(), [true, true]);
+  assert.ok(!(await page.isVisible('#game-readout')));
+  assert.deepEqual(await errorsShown(page), []);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
