@@ -1,10 +1,12 @@
 //! The 2-D localisation view of the localized heavy-tail families (issue 15; Lowy 2026,
-//! Algorithm 1 with Algorithm 4 or 2) as the session sends it: W, each phase's centre, every
-//! call's localisation ball, certified point and candidate, the candidate the median trick
-//! picked, and the release. Seeded runs, checked against what the algorithm defines: centres and
-//! candidates in W, each Algorithm 4 candidate inside its call's W₀ = W ∩ B(w_loc, r₀), the radii
-//! and noise scales of digest 003 §3.7's schedule, the picked candidate the next centre, and the
-//! release the run's release bit for bit. None of it reaches the run's exports.
+//! Algorithm 1 with Algorithm 4, 2, 5 or 7) as the session sends it: W, each phase's centre, every
+//! call's ball, certified point and candidate, the candidate the median trick picked, and the
+//! release. Seeded runs, checked against what the algorithm defines: centres and candidates in W,
+//! each Algorithm 4 candidate inside its call's W₀ = W ∩ B(w_loc, r₀), each grid family's draw
+//! inside its grid's ball (Algorithm 5: W ∩ B(w̄_t, r_t) around the phase's centre; Algorithm 7:
+//! W₀ around its localisation's output), the radii and noise scales of digest 003 §3.7's
+//! schedule, the picked candidate the next centre, and the release the run's release bit for
+//! bit. None of it reaches the run's exports.
 
 use dp_playground::algo::heavy_tails::localisation_view::{LocalisationView, Planar};
 use dp_playground::algo::heavy_tails::localized::{GROWTH, aggregate_index};
@@ -63,7 +65,7 @@ fn dist(a: Planar, b: Planar) -> f64 {
     (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
-/// What both families share: the schedule, the centres, the candidates and the release.
+/// What every family shares: the schedule, the centres, the candidates and the release.
 fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) {
     let (d, eps, j) = (config.d as f64, config.epsilon, config.repetitions);
     let r = config.radius;
@@ -80,8 +82,8 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
         assert!((p.lambda - lambda).abs() <= 1e-12 * lambda, "t = {}", p.t);
         let clip = threshold(moment, p.m, eps, config.d, config.moment_k);
         assert!((p.clip - clip).abs() <= 1e-12 * clip, "t = {}", p.t);
-        // The ring is E‖b‖ = d·β of the ℓ2-Laplace draws.
-        assert_eq!(p.noise_ring, d * p.noise_scale);
+        // The ring is E‖b‖ = d·β of the ℓ2-Laplace draws (none for EM-PGM's).
+        assert_eq!(p.noise_ring, p.noise_scale.map(|beta| d * beta));
         // Every call drew, and the median trick picked one of the J.
         assert_eq!(p.calls.len(), j, "t = {}", p.t);
         let candidates: Vec<Vec<f64>> = p
@@ -97,11 +99,13 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
         let next = view.phases.get(i + 1).map_or(view.release, |q| q.centre);
         assert_eq!(next, Some([picked[0], picked[1]]), "t = {}", p.t);
         for c in &p.calls {
-            let (candidate, certified) = (c.candidate.unwrap(), c.certified.unwrap());
+            let candidate = c.candidate.unwrap();
             assert!(norm(candidate) <= r * (1.0 + 1e-12), "{candidate:?}");
-            assert!(norm(certified) <= r * (1.0 + 1e-12), "{certified:?}");
-            // The noise moved the point (a draw of a continuous law is never 0).
-            assert!(dist(candidate, certified) > 0.0);
+            // The ℓ2-Laplace draw moved the point (a draw of a continuous law is never 0).
+            if let Some((certified, landed)) = view.laplace_draw(c) {
+                assert!(norm(certified) <= r * (1.0 + 1e-12), "{certified:?}");
+                assert!(dist(landed, certified) > 0.0);
+            }
         }
     }
     assert_eq!(view.phases[0].centre, Some([0.0, 0.0]), "w̄₁ is W's centre");
@@ -109,13 +113,18 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
     // 2^(1−1/k)/32 ≈ 1/22.6 at k = 2 (each later phase has half the records of 32 times the ridge).
     for w in view.phases.windows(2) {
         let expected = std::f64::consts::SQRT_2 / GROWTH;
-        let ratio = w[1].noise_scale / w[0].noise_scale;
-        // m_t = ⌊n_t/J⌋ rounds: within a few per cent of the exact halving.
-        assert!(
-            (ratio / expected - 1.0).abs() < 0.05,
-            "{ratio} vs {expected}"
-        );
-        assert!(w[1].ball_radius < w[0].ball_radius / 20.0);
+        if let (Some(before), Some(after)) = (w[0].noise_scale, w[1].noise_scale) {
+            let ratio = after / before;
+            // m_t = ⌊n_t/J⌋ rounds: within a few per cent of the exact halving.
+            assert!(
+                (ratio / expected - 1.0).abs() < 0.05,
+                "{ratio} vs {expected}"
+            );
+        }
+        // (EM-PGM's first grid ball may be all of W, its radius capped at R.)
+        if w[0].ball_radius < r {
+            assert!(w[1].ball_radius < w[0].ball_radius / 20.0);
+        }
     }
     // The release, bit for bit.
     assert_eq!(view.release, Some([release.w[0], release.w[1]]));
@@ -137,9 +146,12 @@ fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
     for p in &view.phases {
         // §3.7: β_t = 12C/(λmε) for both draws, r₀ = 600·C·d/(λmε).
         let scale = p.clip / (p.lambda * p.m as f64 * eps);
-        assert!((p.noise_scale - 12.0 * scale).abs() <= 1e-12 * p.noise_scale);
+        let beta = p.noise_scale.unwrap();
+        assert!((beta - 12.0 * scale).abs() <= 1e-12 * beta);
         assert!((p.ball_radius - 600.0 * d * scale).abs() <= 1e-12 * p.ball_radius);
         for c in &p.calls {
+            assert_eq!(view.laplace_draw(c), c.certified.zip(c.candidate));
+            assert_eq!(view.grid_draw(c), None);
             // Stage 2 searched W₀ = W ∩ B(w_loc, r₀) and projected w_a + b₂ onto it: the
             // certified point and the candidate lie in the ball, whose centre lies in W.
             let centre = c.ball_centre.expect("stage 1's w_loc");
@@ -179,7 +191,8 @@ fn output_pert_localize_draws_once_and_its_ball_is_around_its_output() {
     for p in &view.phases {
         // Algorithm 2 at the full ε: β = 6C/(λmε), r₀ = 300·C·d/(λmε).
         let scale = p.clip / (p.lambda * p.m as f64 * eps);
-        assert!((p.noise_scale - 6.0 * scale).abs() <= 1e-12 * p.noise_scale);
+        let beta = p.noise_scale.unwrap();
+        assert!((beta - 6.0 * scale).abs() <= 1e-12 * beta);
         assert!((p.ball_radius - 300.0 * d * scale).abs() <= 1e-12 * p.ball_radius);
         // W₀ = W ∩ B(w_loc, r₀) is post-processing of the call's one output.
         assert!(p.calls.iter().all(|c| c.ball_centre == c.candidate));
@@ -187,18 +200,90 @@ fn output_pert_localize_draws_once_and_its_ball_is_around_its_output() {
 }
 
 #[test]
+fn em_pgm_draws_each_call_from_the_grid_ball_around_the_phase_s_centre() {
+    let config = heavy(AlgorithmKind::EmPgm);
+    let (views, release) = run(config.clone(), 50);
+    let view = views.last().unwrap();
+    assert_eq!(view.algorithm, 5);
+    check_common(&config, view, &release);
+    let r = config.radius;
+    for p in &view.phases {
+        // No ℓ2-Laplace draw: one exponential-mechanism draw per call on the grid over
+        // W ∩ B(w̄_t, r_t), r_t = (C_t + l2·R)/λ_t (data-free, capped at R).
+        assert_eq!((p.noise_scale, p.noise_ring), (None, None));
+        let grid_radius = ((p.clip + config.l2 * r) / p.lambda).min(r);
+        assert!((p.ball_radius - grid_radius).abs() <= 1e-12 * grid_radius);
+        let centre = p.centre.unwrap();
+        for c in &p.calls {
+            assert_eq!(c.ball_centre, Some(centre), "t = {}", p.t);
+            assert_eq!(c.certified, None);
+            assert_eq!(view.laplace_draw(c), None);
+            let candidate = c.candidate.unwrap();
+            assert_eq!(view.grid_draw(c), Some((centre, candidate)));
+            assert!(dist(candidate, centre) <= p.ball_radius * (1.0 + 1e-12));
+        }
+    }
+    assert!(view.phases.iter().any(|p| p.ball_radius < r / 20.0));
+}
+
+#[test]
+fn algorithm_7_localises_then_draws_from_the_grid_on_its_ball() {
+    let config = heavy(AlgorithmKind::LocalizedApproxEm);
+    let (views, release) = run(config.clone(), 50);
+    let view = views.last().unwrap();
+    assert_eq!(view.algorithm, 7);
+    check_common(&config, view, &release);
+    let (d, eps, r) = (config.d as f64, config.epsilon, config.radius);
+    for p in &view.phases {
+        // Algorithm 2 at ε/2: β = 12C/(λmε); W₀'s radius r₀ = 600·C·d/(λmε).
+        let scale = p.clip / (p.lambda * p.m as f64 * eps);
+        let beta = p.noise_scale.unwrap();
+        assert!((beta - 12.0 * scale).abs() <= 1e-12 * beta);
+        assert!((p.ball_radius - 600.0 * d * scale).abs() <= 1e-12 * p.ball_radius);
+        for c in &p.calls {
+            // The ℓ2-Laplace draw lands on w_loc = Π_W(w̃ + b), the grid ball's centre; the
+            // exponential mechanism draws a grid point of W₀ = W ∩ B(w_loc, r₀).
+            let (certified, w_loc) = (c.certified.unwrap(), c.ball_centre.unwrap());
+            assert_eq!(view.laplace_draw(c), Some((certified, w_loc)));
+            assert!(norm(w_loc) <= r * (1.0 + 1e-12));
+            let candidate = c.candidate.unwrap();
+            assert_eq!(view.grid_draw(c), Some((w_loc, candidate)));
+            assert!(dist(candidate, w_loc) <= p.ball_radius * (1.0 + 1e-12));
+        }
+    }
+    // Slice by slice: a call's localisation is recorded before its draw, and stays.
+    let mut localised_first = false;
+    for w in views.windows(2) {
+        for (a, b) in w[0].phases.iter().zip(&w[1].phases) {
+            for (x, y) in a.calls.iter().zip(&b.calls) {
+                if x.ball_centre.is_some() {
+                    assert_eq!((x.ball_centre, x.certified), (y.ball_centre, y.certified));
+                    localised_first |= x.candidate.is_none();
+                }
+            }
+        }
+    }
+    assert!(
+        localised_first,
+        "some slice shows a call localised but not yet drawn"
+    );
+}
+
+#[test]
 fn before_play_the_view_holds_w_and_the_schedule_and_other_algorithms_have_none() {
-    let lab = Lab::new(
-        heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation),
-        None,
-    )
-    .unwrap();
-    let view = lab.localisation().expect("a localized run has a view");
-    assert!(!view.phases.is_empty());
-    assert!(view.phases.iter().all(|p| p.calls.is_empty()));
-    assert_eq!(view.phases[0].centre, Some([0.0, 0.0]));
-    assert!(view.phases[1..].iter().all(|p| p.centre.is_none()));
-    assert_eq!(view.release, None);
+    for kind in [
+        AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        AlgorithmKind::EmPgm,
+        AlgorithmKind::LocalizedApproxEm,
+    ] {
+        let lab = Lab::new(heavy(kind), None).unwrap();
+        let view = lab.localisation().expect("a localized run has a view");
+        assert!(!view.phases.is_empty());
+        assert!(view.phases.iter().all(|p| p.calls.is_empty()));
+        assert_eq!(view.phases[0].centre, Some([0.0, 0.0]));
+        assert!(view.phases[1..].iter().all(|p| p.centre.is_none()));
+        assert_eq!(view.release, None);
+    }
     for kind in [
         AlgorithmKind::NoisyGd,
         AlgorithmKind::PureClippedGd,
@@ -211,15 +296,20 @@ fn before_play_the_view_holds_w_and_the_schedule_and_other_algorithms_have_none(
 
 #[test]
 fn no_export_carries_the_view() {
+    for kind in [
+        AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        AlgorithmKind::EmPgm,
+    ] {
+        no_export_carries_the_view_of(kind);
+    }
+}
+
+fn no_export_carries_the_view_of(kind: AlgorithmKind) {
     // Centres, balls and candidates are diagnostics of the raw data: the run's JSON (its private
     // part and its diagnostics) and its CSV hold none of their keys (`certified` is no key of
     // ours alone: the reference's status uses it), nor an unpicked candidate's coordinates; the
     // private part holds the release as before.
-    let mut lab = Lab::new(
-        heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation),
-        None,
-    )
-    .unwrap();
+    let mut lab = Lab::new(heavy(kind), None).unwrap();
     let record = run_to_end(&mut lab);
     let json = run_json(&lab, &record).unwrap();
     let csv = run_csv(&lab, &record);
@@ -235,7 +325,8 @@ fn no_export_carries_the_view() {
     let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
     let view = lab.localisation().unwrap();
     let [x, y] = view.release.unwrap();
-    // A candidate that was not picked is in no export: its coordinates appear nowhere.
+    // A candidate that was not picked is in no export: its coordinates appear nowhere (one whose
+    // first coordinate is not the release's: EM-PGM's grid points share coordinates).
     let loser = view
         .phases
         .iter()
@@ -246,7 +337,7 @@ fn no_export_carries_the_view() {
                 .filter(move |(j, _)| Some(*j) != p.picked)
                 .map(|(_, c)| c.candidate.unwrap())
         })
-        .next()
+        .find(|c| c[0] != x && c[0] != y)
         .expect("J = 3 leaves unpicked candidates");
     assert!(!json.contains(&loser[0].to_string()));
     assert!(json.contains(&format!("{x}")) && json.contains(&format!("{y}")));

@@ -126,3 +126,61 @@ test('localized Double-OutputPert: the localisation view draws W, the balls, the
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
+
+// Issue 15: the grid families run inside Algorithm 1's phases too (Theorems E.2 and F.6); the
+// view draws their phases: each call's grid ball (EM-PGM: W ∩ B(w̄_t, r_t) around the phase's
+// centre; Algorithm 7: W₀ around its localisation's output), the draw on it, the median trick's
+// pick, the centres and the release, labelled as for the Laplace families.
+test('the grid families: fresh page, pick, Play, and the view draws their phases', async () => {
+  for (const [algorithm, number] of [['em_pgm', 5], ['localized_approx_em', 7]]) {
+    const started = Date.now();
+    const { context, page, seen } = await lab.open();
+    await ready(page);
+    await page.selectOption('#algorithm', algorithm);
+    await ready(page);
+    await page.waitForSelector('#localisation-plot', { state: 'visible' });
+    await plotsDrawn(page);
+    const planned = (await page.evaluate(() => window.__dp.spec('localisation'))).view;
+    assert.equal(planned.algorithm, number);
+    assert.ok(planned.phases.length >= 2, `${algorithm}: ${planned.phases.length} phases before Play`);
+    assert.ok(planned.phases.every((p) => (p.calls ?? []).length === 0 && p.ballRadius > 0));
+    // The schedule is public and shown before Play: EM-PGM draws no ℓ2-Laplace noise.
+    assert.ok(planned.phases.every((p) => (number === 5) === (p.noiseRing == null)), algorithm);
+    await snapshotCanvas(page, '#localisation-plot');
+
+    await page.click('#play');
+    await released(page);
+    await plotsDrawn(page);
+    const { view } = await page.evaluate(() => window.__dp.spec('localisation'));
+    const config = await page.evaluate(() => JSON.parse(window.__dp.run().info.config));
+    for (const p of view.phases) {
+      assert.equal(p.calls.length, config.repetitions, `${algorithm} phase ${p.t}: one draw per call`);
+      assert.ok(p.calls.every((c) => c.ballCentre && c.candidate), `${algorithm} phase ${p.t}`);
+      assert.ok(p.calls.every((c) => (number === 7) === Boolean(c.certified)), `${algorithm} phase ${p.t}`);
+      assert.ok(Number.isInteger(p.picked), `${algorithm} phase ${p.t} picked a candidate`);
+      if (number === 5) assert.ok(p.calls.every((c) => c.ballCentre.join() === p.centre.join()), 'around the centre');
+    }
+    const release = await page.evaluate(() => window.__dp.run().release.w);
+    assert.deepEqual(view.release, release.slice(0, 2));
+    const changed = await changedPixels(page, '#localisation-plot');
+    assert.ok(changed > 1000, `${algorithm}: ${changed} pixels changed by the run`);
+    assert.ok((await redPixels(page, '#localisation-plot')) > 60, `${algorithm}: the release in red`);
+    const texts = await page.evaluate(async () => {
+      const wasm = await import('/www/pkg/dp_playground.js');
+      wasm.drawPlot('localisation', document.getElementById('localisation-plot'), window.__dp.spec('localisation'));
+      const { width, height, texts: boxes } = wasm.plotTextBoxes();
+      return boxes.map((t) => ({ text: t.text, off: t.left < 0 || t.top < 0 || t.right > width || t.bottom > height }));
+    });
+    const all = texts.map((t) => t.text).join(' | ');
+    assert.deepEqual(texts.filter((t) => t.off).map((t) => t.text), [], `${algorithm}: no text off the canvas`);
+    assert.ok(texts.some((t) => t.text.startsWith(`localisation (Lowy 2026, Algorithm 1 with Algorithm ${number})`)), all);
+    assert.ok(texts.some((t) => /^grid ball .*\(non-private\)$/.test(t.text)), all);
+    assert.ok(texts.some((t) => t.text === 'grid draw: ball centre → point drawn (non-private)'), all);
+    assert.ok(texts.some((t) => t.text === 'release (private)'), all);
+    assert.equal(texts.some((t) => /^noise ring/.test(t.text)), number === 7, all);
+    assert.match(await page.textContent('#localisation-caption'), /grid families \(EM-PGM, the localised exponential mechanism\)/);
+    assert.deepEqual(seen.errors, [], algorithm);
+    await context.close();
+    console.log(`${algorithm}: fresh page, pick, Play, view drawn in ${Date.now() - started} ms`);
+  }
+});

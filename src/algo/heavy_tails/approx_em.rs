@@ -62,6 +62,7 @@
 //! Heavy Tails", 2026: Algorithms 2, 6 and 7, Lemmas 2.4 and F.1–F.4, Proposition F.5 (Appendix
 //! F); digest 003 §3.2, §3.10, pitfalls 9 and 11; REVIEW-001-003 §2.5.
 
+use super::call_declared::CallDeclared;
 use super::em_pgm::{Block, GRID_NEEDS};
 use super::extension::Extension;
 use super::localized::{Region, Surrogate};
@@ -74,7 +75,6 @@ use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dist2, dot, norm2};
-use crate::loss::Glm;
 use crate::noise::{ExponentialMechanism, L2Laplace};
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
@@ -90,66 +90,50 @@ const ZETA: f64 = 3.0;
 /// The declared side of a run: every number from the config, none from the sample.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ApproxEmPlan {
-    /// ε of the whole call.
-    pub epsilon: f64,
-    /// n, public.
-    pub n: usize,
-    /// d ≤ 2.
-    pub d: usize,
-    /// The threshold C.
-    pub clip: f64,
-    /// λ of the ridge around w₀.
-    pub lambda: f64,
-    /// The problem's ridge l2.
-    pub l2: f64,
-    /// R of W = B(0, R).
-    pub radius: f64,
-    /// The loss (smooth, bounded derivative).
-    pub loss: Glm,
+    /// What the call reads, every number declared.
+    pub declared: CallDeclared,
     /// sup φ″ (the stage-1 certificate's smoothness is sup φ″·(1/n)Σ‖xᵢ‖² + l2 + λ).
     pub curvature: f64,
     /// Grid points per axis.
     pub resolution: usize,
-    /// The declared G_k and k, for the ledger.
-    pub moment: (f64, f64),
 }
 
 impl ApproxEmPlan {
     /// Stage 1's certified distance C/(λn) (Algorithm 2's gap C²/(2λn²)).
     pub fn accuracy(&self) -> f64 {
-        self.clip / (self.lambda * self.n as f64)
+        self.declared.clip / (self.declared.lambda * self.declared.n as f64)
     }
 
     /// Stage 1's calibrated sensitivity 6C/(λn) (Lemma 2.4; the true bound is 4C/(λn)).
     pub fn localisation_sensitivity(&self) -> f64 {
-        6.0 * self.clip / (self.lambda * self.n as f64)
+        6.0 * self.declared.clip / (self.declared.lambda * self.declared.n as f64)
     }
 
     /// β = 6C/(λn)/(ε/2) = 12C/(λnε).
     pub fn scale(&self) -> f64 {
-        self.localisation_sensitivity() / (self.epsilon / 2.0)
+        self.localisation_sensitivity() / (self.declared.epsilon / 2.0)
     }
 
     /// r₀ = D₀ = 600·C·d/(λnε), the radius of W₀.
     pub fn r0(&self) -> f64 {
-        100.0 * ZETA * self.clip * self.d as f64
-            / (self.lambda * self.n as f64 * self.epsilon / 2.0)
+        100.0 * ZETA * self.declared.clip * self.declared.d as f64
+            / (self.declared.lambda * self.declared.n as f64 * self.declared.epsilon / 2.0)
     }
 
     /// ε_EM = ε/4.
     pub fn em_epsilon(&self) -> f64 {
-        self.epsilon / 4.0
+        self.declared.epsilon / 4.0
     }
 
     /// Δ₀ = 2C·D₀/n, the centred potential's sensitivity (Lemma F.1, anchor u₀ = w_loc).
     pub fn em_sensitivity(&self) -> f64 {
-        2.0 * self.clip * self.r0() / self.n as f64
+        2.0 * self.declared.clip * self.r0() / self.declared.n as f64
     }
 
     /// The statement, fixed before the data.
     pub fn guarantee(&self) -> Guarantee {
         Guarantee {
-            epsilon: self.epsilon,
+            epsilon: self.declared.epsilon,
             delta: 0.0,
             relation: Relation::ReplaceOne,
             rho: None,
@@ -169,7 +153,7 @@ impl ApproxEmPlan {
             Draws {
                 noise: NoiseShape::L2Laplace {
                     scale: self.scale(),
-                    d: self.d,
+                    d: self.declared.d,
                 },
                 count: 1,
                 sensitivity: self.localisation_sensitivity(),
@@ -185,7 +169,7 @@ impl ApproxEmPlan {
     /// The candidate set on W₀ = W ∩ B(w_loc, r₀): the grid over the smaller ball's box, kept
     /// inside both balls, then w_loc itself. A function of w_loc and public settings only.
     pub fn candidates(&self, w_loc: &[f64]) -> Vec<f64> {
-        let (r0, radius) = (self.r0(), self.radius);
+        let (r0, radius) = (self.r0(), self.declared.radius);
         let inside = |w: &[f64]| norm2(w) <= radius && dist2(w, w_loc) <= r0;
         let mut grid = if r0 < radius {
             square_grid(w_loc, r0, self.resolution, inside)
@@ -228,25 +212,26 @@ pub struct ApproxEm {
     last: Option<CertificateStatus>,
     steps: usize,
     passes: f64,
+    localised: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 impl ApproxEm {
     /// The paper's one call (Proposition F.5): all n records, w₀ = 0; the solver starts at w₀.
     pub fn new(plan: ApproxEmPlan, rng: DpRng, seeded: bool) -> Result<Self> {
-        let centre = vec![0.0; plan.d];
+        let centre = vec![0.0; plan.declared.d];
         Self::in_phase(plan, Block { start: 0, centre }, rng, seeded)
     }
 
     /// One call of Algorithm 1 (Theorem F.6): the block's n records (n the plan's) and the ridge
     /// around its public centre w₀; the solver starts at w₀.
     pub fn in_phase(plan: ApproxEmPlan, block: Block, rng: DpRng, seeded: bool) -> Result<Self> {
-        if !(1..=2).contains(&plan.d) || block.centre.len() != plan.d {
-            return Err(Error::invalid("d", "1 or 2 for the grid", plan.d));
+        if !(1..=2).contains(&plan.declared.d) || block.centre.len() != plan.declared.d {
+            return Err(Error::invalid("d", "1 or 2 for the grid", plan.declared.d));
         }
         Ok(Self {
             guarantee: plan.guarantee(),
             mechanism: ExponentialMechanism::new(plan.em_epsilon(), plan.em_sensitivity())?,
-            region: Region::Ball(plan.radius),
+            region: Region::Ball(plan.declared.radius),
             current: block.centre.clone(),
             centre: block.centre,
             start: block.start,
@@ -259,27 +244,33 @@ impl ApproxEm {
             last: None,
             steps: 0,
             passes: 0.0,
+            localised: None,
         })
+    }
+
+    /// Once the localisation has drawn: the certified point w̃ and w_loc = Π_W(w̃ + b), the
+    /// centre of the grid's ball W₀. **Non-private** (w̃ is computed from the raw data).
+    pub fn localised(&self) -> Option<(&[f64], &[f64])> {
+        self.localised
+            .as_ref()
+            .map(|(w, at)| (w.as_slice(), at.as_slice()))
     }
 
     fn surrogate<'a>(&'a self, data: &'a Dataset) -> Surrogate<'a> {
         Surrogate {
             data,
             start: self.start,
-            m: self.plan.n,
+            m: self.plan.declared.n,
             extension: self.extension(),
-            l2: self.plan.l2,
-            lambda: self.plan.lambda,
+            l2: self.plan.declared.l2,
+            lambda: self.plan.declared.lambda,
             centre: &self.centre,
             region: &self.region,
         }
     }
 
     fn extension(&self) -> Extension {
-        Extension {
-            glm: self.plan.loss,
-            threshold: self.plan.clip,
-        }
+        self.plan.declared.extension()
     }
 
     /// The noise stream, back to the caller once the call is done (Algorithm 1's next call).
@@ -294,13 +285,14 @@ impl ApproxEm {
 
     /// The block's records, in order.
     fn records<'a>(&self, data: &'a Dataset) -> impl Iterator<Item = (&'a [f64], f64)> + 'a {
-        (self.start..self.start + self.plan.n).map(move |i| (data.features(i), data.label(i)))
+        (self.start..self.start + self.plan.declared.n)
+            .map(move |i| (data.features(i), data.label(i)))
     }
 
     /// The data-free ridge terms (l2/2)‖w‖² + (λ/2)‖w − w₀‖².
     fn ridge(&self, w: &[f64]) -> f64 {
         let far = dist2(w, &self.centre);
-        0.5 * (self.plan.l2 * dot(w, w) + self.plan.lambda * far * far)
+        0.5 * (self.plan.declared.l2 * dot(w, w) + self.plan.declared.lambda * far * far)
     }
 
     /// The anchor's values f_C(u₀, zᵢ), computed once (Algorithm 6's cache).
@@ -320,13 +312,13 @@ impl ApproxEm {
             .zip(anchor_values)
             .map(|((x, y), at_anchor)| ext.value(w, x, y) - at_anchor)
             .sum();
-        -(rise / self.plan.n as f64 + self.ridge(w) - self.ridge(anchor))
+        -(rise / self.plan.declared.n as f64 + self.ridge(w) - self.ridge(anchor))
     }
 
     /// The exact log selection probabilities over `candidates` (anchored at the last point) on
     /// `data`: for the tests' exact privacy check. Non-private.
     pub fn log_probabilities(&self, data: &Dataset, candidates: &[f64]) -> Result<Vec<f64>> {
-        let d = self.plan.d;
+        let d = self.plan.declared.d;
         let anchor = &candidates[candidates.len() - d..];
         let values = self.anchor_values(data, anchor);
         let utilities: Vec<f64> = candidates
@@ -350,18 +342,18 @@ impl ApproxEm {
             None => {
                 let p = &self.plan;
                 let mean_square =
-                    self.records(data).map(|(x, _)| dot(x, x)).sum::<f64>() / p.n as f64;
-                let mu = p.l2 + p.lambda;
+                    self.records(data).map(|(x, _)| dot(x, x)).sum::<f64>() / p.declared.n as f64;
+                let mu = p.declared.l2 + p.declared.lambda;
                 let constants = CertificateConstants {
                     strong_convexity: mu,
                     smoothness: p.curvature * mean_square + mu,
-                    lipschitz: p.clip + mu * 2.0 * p.radius,
+                    lipschitz: p.declared.clip + mu * 2.0 * p.declared.radius,
                 };
                 let budget = certified_gd_bound(
                     &constants,
-                    p.n + p.d,
-                    p.radius,
-                    2.0 * p.radius,
+                    p.declared.n + p.declared.d,
+                    p.declared.radius,
+                    2.0 * p.declared.radius,
                     p.accuracy(),
                 )
                 .unwrap_or(1);
@@ -396,7 +388,7 @@ impl ApproxEm {
         }
         // w_loc = Π_W(w̃ + b).
         let mut w_loc = run.certified_point().to_vec();
-        let mut b = vec![0.0; self.plan.d];
+        let mut b = vec![0.0; self.plan.declared.d];
         if L2Laplace::new(self.plan.scale())
             .and_then(|lap| lap.fill(&mut self.rng, &mut b))
             .is_err()
@@ -405,8 +397,9 @@ impl ApproxEm {
             return 0.0;
         }
         axpy(1.0, &b, &mut w_loc);
-        Region::Ball(self.plan.radius).project(&mut w_loc);
+        Region::Ball(self.plan.declared.radius).project(&mut w_loc);
         self.current.copy_from_slice(&w_loc);
+        self.localised = Some((run.certified_point().to_vec(), w_loc.clone()));
         self.stage = Stage::Sample {
             candidates: self.plan.candidates(&w_loc),
             anchor_values: self.anchor_values(data, &w_loc),
@@ -427,10 +420,10 @@ impl PrivateAlgorithm for ApproxEm {
         let caveats = vec![
             format!(
                 "C = {:.4} from the declared G_k = {:.4} (k = {}), never the sample; λ = {:.4e}; r₀ = {:.3e}",
-                p.clip,
-                p.moment.0,
-                p.moment.1,
-                p.lambda,
+                p.declared.clip,
+                p.declared.moment.0,
+                p.declared.moment.1,
+                p.declared.lambda,
                 p.r0()
             ),
             format!(
@@ -443,7 +436,7 @@ impl PrivateAlgorithm for ApproxEm {
         let mechanism =
             "localised approximate exponential mechanism on a grid (Lowy 2026, Algorithms 6–7)";
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
-        if let Ok(pure) = PureDp::new(p.epsilon, Relation::ReplaceOne) {
+        if let Ok(pure) = PureDp::new(p.declared.epsilon, Relation::ReplaceOne) {
             ledger = ledger.with_spend(
                 "ℓ2-Laplace localisation (ε/2) and exponential mechanism on W₀ (ε/4)",
                 PrivacyLoss::Pure(pure),
@@ -469,10 +462,10 @@ impl PrivateAlgorithm for ApproxEm {
                 noise_norm = self.localise(data, run);
                 grad_norm = self
                     .last
-                    .map(|c| c.bound * (self.plan.lambda + self.plan.l2))
+                    .map(|c| c.bound * (self.plan.declared.lambda + self.plan.declared.l2))
                     .unwrap_or(f64::NAN);
                 if matches!(self.stage, Stage::Sample { .. }) {
-                    epsilon_spent = self.plan.epsilon / 2.0;
+                    epsilon_spent = self.plan.declared.epsilon / 2.0;
                 }
             }
             Stage::Sample {
@@ -481,7 +474,7 @@ impl PrivateAlgorithm for ApproxEm {
                 anchor_values,
                 mut utilities,
             } => {
-                let d = self.plan.d;
+                let d = self.plan.declared.d;
                 let total = candidates.len() / d;
                 let start = utilities.len();
                 let end = (start + POINTS_PER_STEP).min(total);
@@ -490,7 +483,7 @@ impl PrivateAlgorithm for ApproxEm {
                     utilities.push(self.utility(data, &anchor, &anchor_values, w));
                 }
                 self.passes += (end - start) as f64;
-                epsilon_spent = self.plan.epsilon / 2.0;
+                epsilon_spent = self.plan.declared.epsilon / 2.0;
                 if end == total {
                     // Finite utilities, so select cannot fail; if it did, release the anchor
                     // w_loc (already public) rather than panic.
@@ -501,7 +494,7 @@ impl PrivateAlgorithm for ApproxEm {
                     self.current
                         .copy_from_slice(&candidates[j * d..(j + 1) * d]);
                     self.done = true;
-                    epsilon_spent = self.plan.epsilon;
+                    epsilon_spent = self.plan.declared.epsilon;
                 } else {
                     self.stage = Stage::Sample {
                         candidates,
@@ -616,21 +609,24 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
 mod tests {
     use super::super::em_pgm::tests::records;
     use super::*;
+    use crate::loss::Glm;
     use crate::rng::{Stream, seeded};
 
     fn plan_for(n: usize, epsilon: f64, lambda: f64) -> ApproxEmPlan {
         ApproxEmPlan {
-            epsilon,
-            n,
-            d: 2,
-            clip: 1.5,
-            lambda,
-            l2: 0.0,
-            radius: 2.0,
-            loss: Glm::Logistic,
+            declared: CallDeclared {
+                epsilon,
+                n,
+                d: 2,
+                clip: 1.5,
+                lambda,
+                l2: 0.0,
+                radius: 2.0,
+                loss: Glm::Logistic,
+                moment: (1.0, 2.0),
+            },
             curvature: 0.25,
             resolution: 41,
-            moment: (1.0, 2.0),
         }
     }
 
@@ -645,7 +641,7 @@ mod tests {
         assert!(close(p.em_sensitivity(), 0.0108), "{}", p.em_sensitivity());
         assert!(close(p.em_epsilon(), 0.25));
         assert!(close(
-            p.localisation_sensitivity() / (p.epsilon / 2.0),
+            p.localisation_sensitivity() / (p.declared.epsilon / 2.0),
             p.scale()
         ));
         // Algorithm 2's radius: the certified distance C/(λn) gives sensitivity ≤ 4C/(λn) ≤ 6C/(λn).
@@ -712,7 +708,7 @@ mod tests {
             assert!(worst <= p.em_epsilon() * (1.0 + 1e-9), "{worst}");
             // Not vacuous where W₀ is smaller than W (measured 0.59–0.60 of ε/4); with W₀ = W
             // (r₀ = 60 ≫ R = 2) Δ₀ is far above what the grid can show (0.0021).
-            if p.r0() < p.radius {
+            if p.r0() < p.declared.radius {
                 assert!(worst > 0.5 * p.em_epsilon(), "not vacuous: {worst}");
             }
         }

@@ -48,12 +48,11 @@
 //! digest 003 §3.8; REVIEW-001-003 §2.6.
 
 use super::extension::declared_moment;
-use super::family::LocalizedFamilyPlan;
+use super::family::planned_localized;
 use super::joint::HeavySolver;
 use super::localized::{Call, Declared, LocalizedPlan, Phase, calibrated_lambda, schedule};
-use crate::algo::NoiseShape;
 use crate::algo::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Preview, Purity, replace_one_only, setting,
+    CardText, Demonstration, Family, MINIMISATION, Need, Purity, replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
@@ -363,25 +362,12 @@ fn plan_deterministic(config: &RunConfig, declared: &ProblemDeclaration) -> Resu
             got,
         ));
     };
-    let releases = Call::Double.draws() * config.repetitions * plan.phases.len();
-    let mut preview = Preview::new(
-        config.algorithm,
+    Ok(planned_localized(
+        config,
+        plan,
+        first,
         "Deterministic Localized Double Output Perturbation (Lowy 2026, Theorem D.4)",
-        plan.guarantee(),
-        (
-            first.beta,
-            NoiseShape::L2Laplace {
-                scale: first.beta,
-                d: config.d,
-            },
-        ),
-        releases,
-        first.sensitivity(),
-        first.clip,
-    );
-    preview.draws = plan.draws();
-    preview.sensitivity_ball = Some(2.0 * first.stage1_radius());
-    Ok(Planned::new(preview, LocalizedFamilyPlan { plan }))
+    ))
 }
 
 /// The largest λ₁ ≤ `at_most` whose run fits [`WORK_ALLOWANCE`] (T grows with λ), by bisection
@@ -410,6 +396,7 @@ fn affordable_lambda(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::NoiseShape;
     use crate::algo::heavy_tails::joint::JointRun;
     use crate::algo::heavy_tails::localized::{Region, Surrogate};
     use crate::algo::heavy_tails::subgradient::{Joint, iteration_bound};

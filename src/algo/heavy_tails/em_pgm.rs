@@ -55,7 +55,7 @@
 //! Heavy Tails", 2026: Algorithm 5, Theorem E.1 (Appendix E); digest 003 §3.9, pitfalls 10–11;
 //! REVIEW-001-003 §2.3 (the score sensitivity 2C/n).
 
-use super::extension::Extension;
+use super::call_declared::CallDeclared;
 use crate::algo::exponential_grid::square_grid;
 use crate::algo::family::{CardText, Demonstration, Family, MINIMISATION, Need, Purity, setting};
 use crate::algo::registry::Planned;
@@ -64,7 +64,6 @@ use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::linalg::{dist2, norm2};
-use crate::loss::Glm;
 use crate::noise::ExponentialMechanism;
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
@@ -77,40 +76,24 @@ const POINTS_PER_STEP: usize = 32;
 /// The declared side of a run: every number from the config, none from the sample.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EmPgmPlan {
-    /// ε.
-    pub epsilon: f64,
-    /// n, public.
-    pub n: usize,
-    /// d ≤ 2.
-    pub d: usize,
-    /// The threshold C.
-    pub clip: f64,
-    /// λ of the ridge around w₀.
-    pub lambda: f64,
-    /// The problem's ridge l2.
-    pub l2: f64,
-    /// R of W = B(0, R).
-    pub radius: f64,
-    /// The loss (smooth, bounded derivative).
-    pub loss: Glm,
+    /// What the call reads, every number declared.
+    pub declared: CallDeclared,
     /// γ = 1/(λ + l2 + sup φ″·B²), public.
     pub gamma: f64,
     /// Grid points per axis.
     pub resolution: usize,
-    /// The declared G_k and k, for the ledger.
-    pub moment: (f64, f64),
 }
 
 impl EmPgmPlan {
     /// Δ = 2C/n, the score's sensitivity (Theorem E.1).
     pub fn sensitivity(&self) -> f64 {
-        2.0 * self.clip / self.n as f64
+        2.0 * self.declared.clip / self.declared.n as f64
     }
 
     /// The statement, fixed before the data.
     pub fn guarantee(&self) -> Guarantee {
         Guarantee {
-            epsilon: self.epsilon,
+            epsilon: self.declared.epsilon,
             delta: 0.0,
             relation: Relation::ReplaceOne,
             rho: None,
@@ -153,8 +136,14 @@ impl EmPgm {
     /// The paper's one call (Theorem E.1): all n records, w₀ = 0, the grid over W = B(0, R),
     /// fixed before the data.
     pub fn new(plan: EmPgmPlan, rng: DpRng, seeded: bool) -> Result<Self> {
-        let centre = vec![0.0; plan.d];
-        Self::in_phase(plan, Block { start: 0, centre }, plan.radius, rng, seeded)
+        let centre = vec![0.0; plan.declared.d];
+        Self::in_phase(
+            plan,
+            Block { start: 0, centre },
+            plan.declared.radius,
+            rng,
+            seeded,
+        )
     }
 
     /// One call of Algorithm 1 (Theorem E.2): the block's records, its public centre w₀, and the
@@ -167,22 +156,22 @@ impl EmPgm {
         rng: DpRng,
         seeded: bool,
     ) -> Result<Self> {
-        let mechanism = ExponentialMechanism::new(plan.epsilon, plan.sensitivity())?;
-        if block.centre.len() != plan.d {
+        let mechanism = ExponentialMechanism::new(plan.declared.epsilon, plan.sensitivity())?;
+        if block.centre.len() != plan.declared.d {
             return Err(Error::invalid(
                 "d",
                 "1 or 2 for the grid",
                 block.centre.len(),
             ));
         }
-        let half = grid_radius.min(plan.radius);
+        let half = grid_radius.min(plan.declared.radius);
         let mut grid = square_grid(&block.centre, half, plan.resolution, |w| {
-            norm2(w) <= plan.radius && dist2(w, &block.centre) <= half
+            norm2(w) <= plan.declared.radius && dist2(w, &block.centre) <= half
         });
-        if grid.is_empty() && norm2(&block.centre) <= plan.radius {
+        if grid.is_empty() && norm2(&block.centre) <= plan.declared.radius {
             grid.extend_from_slice(&block.centre);
         }
-        if grid.is_empty() || !(1..=2).contains(&plan.d) {
+        if grid.is_empty() || !(1..=2).contains(&plan.declared.d) {
             return Err(Error::invalid(
                 "grid_resolution",
                 "a grid with a point in the domain, in d = 1 or 2",
@@ -192,8 +181,8 @@ impl EmPgm {
         Ok(Self {
             guarantee: plan.guarantee(),
             block,
-            utilities: Vec::with_capacity(grid.len() / plan.d),
-            out: vec![0.0; plan.d],
+            utilities: Vec::with_capacity(grid.len() / plan.declared.d),
+            out: vec![0.0; plan.declared.d],
             plan,
             mechanism,
             grid,
@@ -217,29 +206,26 @@ impl EmPgm {
     /// The score s(w) = ‖G̃(w)‖ on `data` (module docs). Non-private.
     pub fn score(&self, data: &Dataset, w: &[f64]) -> f64 {
         let p = &self.plan;
-        let extension = Extension {
-            glm: p.loss,
-            threshold: p.clip,
-        };
+        let extension = p.declared.extension();
         let mut g = vec![0.0; w.len()];
-        let weight = 1.0 / p.n as f64;
-        for i in self.block.start..self.block.start + p.n {
+        let weight = 1.0 / p.declared.n as f64;
+        for i in self.block.start..self.block.start + p.declared.n {
             extension.value_and_gradient(w, data.features(i), data.label(i), weight, &mut g);
         }
         // The data-free ridge terms l2·w + λ(w − w₀), written so that w₀ = 0 adds an exact 0.
         for ((gi, wi), ci) in g.iter_mut().zip(w).zip(&self.block.centre) {
-            *gi += (p.l2 + p.lambda) * wi - p.lambda * ci;
+            *gi += (p.declared.l2 + p.declared.lambda) * wi - p.declared.lambda * ci;
         }
         let step: Vec<f64> = w.iter().zip(&g).map(|(wi, gi)| wi - p.gamma * gi).collect();
         let norm = norm2(&step);
-        if norm <= p.radius {
+        if norm <= p.declared.radius {
             // Π_W is the identity here: G̃ = g exactly, with no cancellation.
             return norm2(&g);
         }
         let mapping: Vec<f64> = w
             .iter()
             .zip(&step)
-            .map(|(wi, si)| (wi - si * p.radius / norm) / p.gamma)
+            .map(|(wi, si)| (wi - si * p.declared.radius / norm) / p.gamma)
             .collect();
         norm2(&mapping)
     }
@@ -247,7 +233,7 @@ impl EmPgm {
     /// The utilities −s(w) over the grid on `data`. Non-private.
     pub fn utilities(&self, data: &Dataset) -> Vec<f64> {
         self.grid
-            .chunks_exact(self.plan.d)
+            .chunks_exact(self.plan.declared.d)
             .map(|w| -self.score(data, w))
             .collect()
     }
@@ -269,7 +255,7 @@ impl PrivateAlgorithm for EmPgm {
         let caveats = vec![
             format!(
                 "C = {:.4} from the declared G_k = {:.4} (k = {}), never the sample; λ = {:.4e}; γ = {:.3e} from the declared feature bound",
-                p.clip, p.moment.0, p.moment.1, p.lambda, p.gamma
+                p.declared.clip, p.declared.moment.0, p.declared.moment.1, p.declared.lambda, p.gamma
             ),
             "the grid is fixed before the data are read; the draw is made in log space (Gumbel-max), so no grid point's probability underflows".to_string(),
         ];
@@ -283,7 +269,7 @@ impl PrivateAlgorithm for EmPgm {
             self.seeded,
             caveats,
         );
-        match PureDp::new(p.epsilon, Relation::ReplaceOne) {
+        match PureDp::new(p.declared.epsilon, Relation::ReplaceOne) {
             Ok(pure) => ledger.with_spend(mechanism, PrivacyLoss::Pure(pure)),
             Err(_) => ledger,
         }
@@ -293,7 +279,7 @@ impl PrivateAlgorithm for EmPgm {
         if self.done {
             return None;
         }
-        let d = self.plan.d;
+        let d = self.plan.declared.d;
         let total = self.grid.len() / d;
         let start = self.utilities.len();
         let end = (start + POINTS_PER_STEP).min(total);
@@ -321,7 +307,7 @@ impl PrivateAlgorithm for EmPgm {
                 .unwrap_or(0);
             self.out.copy_from_slice(&self.grid[j * d..(j + 1) * d]);
             self.done = true;
-            report.epsilon_spent = self.plan.epsilon;
+            report.epsilon_spent = self.plan.declared.epsilon;
         }
         Some(report)
     }
@@ -439,7 +425,9 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
 
 #[cfg(test)]
 pub(super) mod tests {
+    use super::super::extension::Extension;
     use super::*;
+    use crate::loss::Glm;
     use crate::rng::{Stream, seeded};
 
     /// n records in d = 2 (x on an ellipse, labels mixed), the first replaced by `first`.
@@ -458,17 +446,19 @@ pub(super) mod tests {
 
     fn plan_for(n: usize, epsilon: f64, clip: f64) -> EmPgmPlan {
         EmPgmPlan {
-            epsilon,
-            n,
-            d: 2,
-            clip,
-            lambda: 0.05,
-            l2: 0.0,
-            radius: 2.0,
-            loss: Glm::Logistic,
+            declared: CallDeclared {
+                epsilon,
+                n,
+                d: 2,
+                clip,
+                lambda: 0.05,
+                l2: 0.0,
+                radius: 2.0,
+                loss: Glm::Logistic,
+                moment: (1.0, 2.0),
+            },
             gamma: 1.0 / (0.05 + 0.25 * 1e8),
             resolution: 41,
-            moment: (1.0, 2.0),
         }
     }
 

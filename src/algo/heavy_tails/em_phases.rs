@@ -46,10 +46,12 @@
 //! Theorem F.6; digest 003 §3.1, §3.9, §3.10; REVIEW-001-003 §2.3, §2.5.
 
 use super::approx_em::{ApproxEm, ApproxEmPlan};
+use super::call_declared::CallDeclared;
 use super::em_pgm::{Block, EmPgm, EmPgmPlan};
 use super::family::localized_plan;
-use super::localized::{Call, LocalizedPlan, Phase, aggregate};
-use super::rates::log_inv_delta;
+use super::localisation_view::{CallView, LocalisationView, PhaseView, planar};
+use super::localized::{Call, LocalizedPlan, Phase, aggregate_index};
+use super::rates::schedule_rates;
 use super::single_stage::check_records;
 use crate::algo::family::{Plan, Preview};
 use crate::algo::registry::Planned;
@@ -62,7 +64,7 @@ use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
-use crate::theory::heavy_tails::{Rates, pure_upper};
+use crate::theory::heavy_tails::pure_upper;
 
 /// The ERM solver of every call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,40 +102,39 @@ impl PhasedGridPlan {
         (p.clip + self.schedule.l2 * self.schedule.radius) / p.lambda
     }
 
+    /// What one call of phase `p` reads: its block of m_t records at (ε, C_t, λ_t).
+    fn call_declared(&self, p: &Phase) -> CallDeclared {
+        let s = &self.schedule;
+        CallDeclared {
+            epsilon: s.declared.epsilon,
+            n: p.m,
+            d: s.declared.d,
+            clip: p.clip,
+            lambda: p.lambda,
+            l2: s.l2,
+            radius: s.radius,
+            loss: s.extension_loss,
+            moment: (s.declared.moment_k, s.declared.k),
+        }
+    }
+
     /// Algorithm 5's plan for one call of phase `p`.
     pub fn pgm_call(&self, p: &Phase) -> EmPgmPlan {
         let s = &self.schedule;
         let smoothness = s.curvature * s.feature_bound * s.feature_bound + s.l2 + p.lambda;
         EmPgmPlan {
-            epsilon: s.declared.epsilon,
-            n: p.m,
-            d: s.declared.d,
-            clip: p.clip,
-            lambda: p.lambda,
-            l2: s.l2,
-            radius: s.radius,
-            loss: s.extension_loss,
+            declared: self.call_declared(p),
             gamma: 1.0 / smoothness,
             resolution: self.resolution,
-            moment: (s.declared.moment_k, s.declared.k),
         }
     }
 
     /// Algorithm 7's plan for one call of phase `p`.
     pub fn approx_call(&self, p: &Phase) -> ApproxEmPlan {
-        let s = &self.schedule;
         ApproxEmPlan {
-            epsilon: s.declared.epsilon,
-            n: p.m,
-            d: s.declared.d,
-            clip: p.clip,
-            lambda: p.lambda,
-            l2: s.l2,
-            radius: s.radius,
-            loss: s.extension_loss,
-            curvature: s.curvature,
+            declared: self.call_declared(p),
+            curvature: self.schedule.curvature,
             resolution: self.resolution,
-            moment: (s.declared.moment_k, s.declared.k),
         }
     }
 
@@ -175,6 +176,47 @@ impl PhasedGridPlan {
                     .collect(),
             })
             .collect()
+    }
+
+    /// The localisation view before any data (public): W and every phase's schedule, each call's
+    /// ball radius (Algorithm 5: the grid radius r_t, at most R; Algorithm 7: r₀) and the scale
+    /// of its ℓ2-Laplace draw (Algorithm 7 only); w̄₁ = 0, the centre of W.
+    pub fn view(&self) -> LocalisationView {
+        let d = self.schedule.declared.d;
+        LocalisationView {
+            radius: self.schedule.radius,
+            d,
+            algorithm: match self.call {
+                GridCall::Pgm => 5,
+                GridCall::Approx => 7,
+            },
+            phases: self
+                .phases()
+                .iter()
+                .map(|p| {
+                    let (ball_radius, noise_scale) = match self.call {
+                        GridCall::Pgm => (self.grid_radius(p).min(self.schedule.radius), None),
+                        GridCall::Approx => {
+                            let c = self.approx_call(p);
+                            (c.r0(), Some(c.scale()))
+                        }
+                    };
+                    PhaseView {
+                        t: p.t,
+                        m: p.m,
+                        lambda: p.lambda,
+                        clip: p.clip,
+                        noise_scale,
+                        // E‖b‖ = d·β for the ℓ2-Laplace of scale β (its norm is Gamma(d, β)).
+                        noise_ring: noise_scale.map(|beta| d as f64 * beta),
+                        ball_radius,
+                        centre: (p.t == 1).then_some([0.0; 2]),
+                        ..PhaseView::default()
+                    }
+                })
+                .collect(),
+            release: None,
+        }
     }
 
     /// The statement, fixed before the data.
@@ -228,6 +270,13 @@ impl Inner {
             Inner::Approx(a) => a.aborted(),
         }
     }
+    /// Algorithm 7's certified point and w_loc once its localisation drew.
+    fn localised(&self) -> Option<(&[f64], &[f64])> {
+        match self {
+            Inner::Pgm(_) => None,
+            Inner::Approx(a) => a.localised(),
+        }
+    }
 }
 
 /// A grid family inside Algorithm 1, as a step-wise [`PrivateAlgorithm`]: each step is one step
@@ -251,6 +300,7 @@ pub struct PhasedGrid {
     passes: f64,
     finished_calls: usize,
     last: Option<CertificateStatus>,
+    view: LocalisationView,
 }
 
 impl PhasedGrid {
@@ -266,6 +316,7 @@ impl PhasedGrid {
         }
         Ok(Self {
             guarantee: plan.guarantee(),
+            view: plan.view(),
             plan,
             rng: Some(rng),
             seeded,
@@ -293,6 +344,12 @@ impl PhasedGrid {
     /// The plan it runs.
     pub fn plan(&self) -> &PhasedGridPlan {
         &self.plan
+    }
+
+    /// The phase under way's record of its calls (the last phase's once the run is done).
+    fn phase_view(&mut self) -> &mut PhaseView {
+        let last = self.view.phases.len() - 1;
+        &mut self.view.phases[self.phase.min(last)]
     }
 
     /// The current call, built from the phase's schedule, the public centre and the block.
@@ -330,6 +387,7 @@ impl PhasedGrid {
         self.aborted = true;
         self.done = true;
         self.current.fill(0.0);
+        self.view.release = Some(planar(&self.current));
     }
 }
 
@@ -395,7 +453,19 @@ impl PrivateAlgorithm for PhasedGrid {
         let mut inner = match self.inner.take() {
             Some(inner) => inner,
             None => match self.start_call() {
-                Ok(inner) => inner,
+                Ok(inner) => {
+                    // EM-PGM's grid ball is around the phase's centre; Algorithm 7's is around
+                    // its localisation's output, known once it drew.
+                    let ball_centre = match self.plan.call {
+                        GridCall::Pgm => Some(planar(&self.centre)),
+                        GridCall::Approx => None,
+                    };
+                    self.phase_view().calls.push(CallView {
+                        ball_centre,
+                        ..CallView::default()
+                    });
+                    inner
+                }
                 Err(_) => {
                     self.abort();
                     return None;
@@ -415,23 +485,41 @@ impl PrivateAlgorithm for PhasedGrid {
                 (r.noise_norm, r.grad_norm, r.loss)
             });
         let call_spent = report.as_ref().map_or(0.0, |r| r.epsilon_spent);
+        if let Some((certified, w_loc)) = inner.localised().map(|(a, b)| (planar(a), planar(b))) {
+            if let Some(call) = self.phase_view().calls.last_mut() {
+                call.certified = Some(certified);
+                call.ball_centre = Some(w_loc);
+            }
+        }
         if inner.aborted() {
             self.rng = Some(inner.into_rng());
             self.abort();
         } else if inner.algorithm().is_done() {
-            self.candidates.push(inner.algorithm().current().to_vec());
+            let candidate = inner.algorithm().current().to_vec();
+            if let Some(call) = self.phase_view().calls.last_mut() {
+                call.candidate = Some(planar(&candidate));
+            }
+            self.candidates.push(candidate);
             self.rng = Some(inner.into_rng());
             self.finished_calls += 1;
             self.call += 1;
             if self.call == self.plan.repetitions() {
-                if let Some(next) = aggregate(&self.candidates) {
-                    self.centre = next.clone();
+                let picked = aggregate_index(&self.candidates);
+                if let Some(i) = picked {
+                    self.centre = self.candidates[i].clone();
                 }
+                self.phase_view().picked = picked;
                 self.centres.push(self.centre.clone());
                 self.candidates.clear();
                 self.call = 0;
                 self.phase += 1;
                 self.done = self.phase == self.plan.phases().len();
+                let centre = planar(&self.centre);
+                if self.done {
+                    self.view.release = Some(centre);
+                } else {
+                    self.phase_view().centre = Some(centre);
+                }
                 self.current.copy_from_slice(&self.centre);
             }
         } else {
@@ -472,6 +560,10 @@ impl PrivateAlgorithm for PhasedGrid {
 
     fn certificate(&self) -> Option<CertificateStatus> {
         self.last
+    }
+
+    fn localisation(&self) -> Option<&LocalisationView> {
+        Some(&self.view)
     }
 }
 
@@ -578,20 +670,8 @@ impl Plan for PhasedGridFamilyPlan {
     /// Theorems E.2 and F.6: Theorem 3.1's rate (up to a log factor for EM-PGM), the constants
     /// set to 1, at the failure probability δ = 0.1 the sweep's lower bound is drawn at.
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
-        let declared = &self.plan.schedule.declared;
-        let rates = Rates {
-            n: declared.n as f64,
-            d: declared.d as f64,
-            epsilon: declared.epsilon,
-            k: declared.k,
-            g1: declared.moment_2,
-            g2: declared.moment_2,
-            gk: declared.moment_k,
-            diameter: declared.diameter,
-            log_inv_delta: log_inv_delta(),
-        };
         Curve::flat(
-            pure_upper(&rates),
+            pure_upper(&schedule_rates(&self.plan.schedule.declared)),
             match self.plan.call {
                 GridCall::Pgm => {
                     "Lowy 2026, Theorem E.2, with probability ≥ 0.9, up to constants and a log factor: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)"
@@ -767,9 +847,13 @@ mod tests {
         // moves each by at most ε (and by a good share of it: the bound is not vacuous).
         let plan = plan_of(AlgorithmKind::EmPgm, GridCall::Pgm, 4000, 1);
         let phase = plan.phases()[1];
+        let full = plan.pgm_call(&phase);
         let call = EmPgmPlan {
-            n: 60,
-            ..plan.pgm_call(&phase)
+            declared: CallDeclared {
+                n: 60,
+                ..full.declared
+            },
+            ..full
         };
         let centre = vec![0.3, -0.2];
         let alg = EmPgm::in_phase(
@@ -786,7 +870,7 @@ mod tests {
         assert!(
             alg.grid()
                 .chunks_exact(2)
-                .all(|w| dist2(w, &centre) <= 1.5 && norm2(w) <= call.radius)
+                .all(|w| dist2(w, &centre) <= 1.5 && norm2(w) <= call.declared.radius)
         );
         let data = records(200, ([1.0, 0.0], 1.0));
         let base = alg.log_probabilities(&data).unwrap();
@@ -798,7 +882,9 @@ mod tests {
             .zip(&inside)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
-        println!("worst log-ratio {worst:.4} ≤ ε = {}", call.epsilon);
-        assert!(worst <= call.epsilon * (1.0 + 1e-9) && worst > 0.1 * call.epsilon);
+        println!("worst log-ratio {worst:.4} ≤ ε = {}", call.declared.epsilon);
+        assert!(
+            worst <= call.declared.epsilon * (1.0 + 1e-9) && worst > 0.1 * call.declared.epsilon
+        );
     }
 }

@@ -750,7 +750,7 @@ fn grid_ledger(config: &RunConfig) -> Result<StageLedger> {
         match call {
             GridCall::Pgm => {
                 let c = plan.pgm_call(p);
-                rows.push(em(phase, c.epsilon, c.sensitivity()));
+                rows.push(em(phase, c.declared.epsilon, c.sensitivity()));
             }
             GridCall::Approx => {
                 let c = plan.approx_call(p);
@@ -758,8 +758,8 @@ fn grid_ledger(config: &RunConfig) -> Result<StageLedger> {
                     stage: format!("{phase}: localisation"),
                     records: p.m,
                     draws: j,
-                    epsilon_each: c.epsilon / 2.0,
-                    epsilon_stage: c.epsilon / 2.0,
+                    epsilon_each: c.declared.epsilon / 2.0,
+                    epsilon_stage: c.declared.epsilon / 2.0,
                     clip: p.clip,
                     sensitivity: c.localisation_sensitivity(),
                     scale: c.scale(),

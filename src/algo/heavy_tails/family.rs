@@ -3,11 +3,12 @@
 //! needs and the data-free plans: every constant from the config (the declared G_k of the
 //! generating distribution), never from the sample.
 
+use super::call_declared::CallDeclared;
 use super::clipped_gd::{ClippedGdPlan, PureClippedGd};
 use super::extension::{declared_moment, derivative_bounds, threshold};
 use super::joint::{HeavySolver, WORK_ALLOWANCE};
-use super::localized::{Call, Declared, LocalizedPlan, PopLocalize, schedule_of};
-use super::rates::log_inv_delta;
+use super::localized::{Call, Declared, LocalizedPlan, Phase, PopLocalize, schedule_of};
+use super::rates::schedule_rates;
 use super::single_stage::{SingleStage, SingleStagePlan, calibrated_ridge, check_records};
 use crate::algo::family::{
     CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse,
@@ -22,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::rng::DpRng;
 use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
-use crate::theory::heavy_tails::{Rates, pure_upper};
+use crate::theory::heavy_tails::pure_upper;
 
 /// The needs both families share: the ℓ2 ball W (its diameter D enters λ₁, its projection is
 /// exact), a smooth loss with a bounded derivative (certified solves of the extension), plain ERM
@@ -266,6 +267,17 @@ pub(super) fn plan_pop_localize(
     if config.heavy_solver == HeavySolver::AdaptiveSubgradient {
         affordable(&plan)?;
     }
+    Ok(planned_localized(config, plan, first, name))
+}
+
+/// The registry's entry for a localized schedule whose first phase is `first` (Algorithm 4 or 2
+/// in every call, with any certified solver): its preview, from the plan alone.
+pub(super) fn planned_localized(
+    config: &RunConfig,
+    plan: LocalizedPlan,
+    first: Phase,
+    name: &'static str,
+) -> Planned {
     let releases = plan.call.draws() * config.repetitions * plan.phases.len();
     let mut preview = Preview::new(
         config.algorithm,
@@ -285,7 +297,7 @@ pub(super) fn plan_pop_localize(
     preview.draws = plan.draws();
     // Phase 1's argmin moves by at most 2C/(λm) between neighbours (before the certificates).
     preview.sensitivity_ball = Some(2.0 * first.stage1_radius());
-    Ok(Planned::new(preview, LocalizedFamilyPlan { plan }))
+    Planned::new(preview, LocalizedFamilyPlan { plan })
 }
 
 /// Refuses Algorithm 3 as the solver when Prop 2.9's bound Σ J·⌈(3·D_K·L/α)²⌉·m over the run
@@ -331,21 +343,8 @@ impl Plan for LocalizedFamilyPlan {
     /// Theorem 3.1's bound with the constants set to 1, at the failure probability δ = 0.1 the
     /// sweep's lower bound is drawn at ([`super::rates`]).
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
-        let declared = &self.plan.declared;
-        let rates = Rates {
-            n: declared.n as f64,
-            d: declared.d as f64,
-            epsilon: declared.epsilon,
-            k: declared.k,
-            // G₁ ≤ G₂; the upper bound does not read it.
-            g1: declared.moment_2,
-            g2: declared.moment_2,
-            gk: declared.moment_k,
-            diameter: declared.diameter,
-            log_inv_delta: log_inv_delta(),
-        };
         Curve::flat(
-            pure_upper(&rates),
+            pure_upper(&schedule_rates(&self.plan.declared)),
             match self.plan.call {
                 Call::Double => {
                     "Lowy 2026, Theorem 3.1, with probability ≥ 0.9, up to constants: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)"
@@ -540,16 +539,18 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
         )
     });
     let plan = SingleStagePlan {
-        epsilon: config.epsilon,
-        n: config.n,
-        d: config.d,
-        clip,
-        lambda,
-        l2: config.l2,
-        radius: declared.radius(),
-        loss: config.loss,
+        declared: CallDeclared {
+            epsilon: config.epsilon,
+            n: config.n,
+            d: config.d,
+            clip,
+            lambda,
+            l2: config.l2,
+            radius: declared.radius(),
+            loss: config.loss,
+            moment: (moment_k, config.moment_k),
+        },
         curvature,
-        moment: (moment_k, config.moment_k),
     };
     let mut preview = Preview::new(
         AlgorithmKind::OutputPerturbationLipschitzExtension,
@@ -582,12 +583,13 @@ impl Plan for SingleStageFamilyPlan {
     /// (G₂ + λD)·(d·β + r_acc + G_k^k/((k−1)λC^(k−1))) + λD²/2, up to constants (digest §4.4).
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
         let p = &self.plan;
-        let (g_k, k) = p.moment;
-        let distance = p.d as f64 * p.scale()
+        let (g_k, k) = p.declared.moment;
+        let distance = p.declared.d as f64 * p.scale()
             + p.accuracy()
-            + libm::pow(g_k, k) / ((k - 1.0) * p.lambda * libm::pow(p.clip, k - 1.0));
-        let bound = (self.moment_2 + p.lambda * self.diameter) * distance
-            + p.lambda * self.diameter * self.diameter / 2.0;
+            + libm::pow(g_k, k)
+                / ((k - 1.0) * p.declared.lambda * libm::pow(p.declared.clip, k - 1.0));
+        let bound = (self.moment_2 + p.declared.lambda * self.diameter) * distance
+            + p.declared.lambda * self.diameter * self.diameter / 2.0;
         Curve::flat(
             bound,
             "derived from Lowy 2026 (not a theorem of the paper): noise, certified accuracy and clipping bias, plus the ridge's bias, up to constants",
@@ -596,7 +598,7 @@ impl Plan for SingleStageFamilyPlan {
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let problem = posed.min()?;
-        check_records(&problem.objective, self.plan.n)?;
+        check_records(&problem.objective, self.plan.declared.n)?;
         Ok(MinRun::on(
             problem,
             SingleStage::new(self.plan, noise, seeded),
@@ -605,14 +607,16 @@ impl Plan for SingleStageFamilyPlan {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::algo::registry;
     use crate::data::Tail;
     use crate::session::Lab;
 
-    /// Pareto-radial features with tail index α = 3 (G_k finite for k < 3), logistic loss.
-    fn heavy(kind: AlgorithmKind) -> RunConfig {
+    /// Pareto-radial features with tail index α = 3 (G_k finite for k < 3, G₂ = 0.5·√3),
+    /// logistic loss, picked as the page's menu picks `kind`: how every heavy-tail family is
+    /// tested.
+    pub(in crate::algo::heavy_tails) fn heavy(kind: AlgorithmKind) -> RunConfig {
         let base = RunConfig {
             n: 4000,
             d: 2,

@@ -1,10 +1,17 @@
 //! What the 2-D localisation view draws of a localized run (Lowy 2026, Algorithm 1 with
-//! Algorithm 4 or Algorithm 2 in every call; issue 15): W, each phase's public centre w̄_t, each
-//! call's localisation ball W₀ = W ∩ B(w_loc, r₀), the point its last draw perturbs, the call's
-//! output (a candidate of the aggregation step), the candidate the median trick picked, and the
-//! release.
+//! Algorithm 4, 2, 5 or 7 in every call; issue 15): W, each phase's public centre w̄_t, each
+//! call's search ball (Algorithms 4, 2 and 7: W₀ = W ∩ B(w_loc, r₀); Algorithm 5: the phase's grid
+//! ball W ∩ B(w̄_t, r_t)), the point its ℓ2-Laplace draw perturbs, the call's output (a candidate
+//! of the aggregation step), the candidate the median trick picked, and the release.
 //!
-//! The run fills it as it goes ([`super::localized::PopLocalize`]); the page draws it
+//! The grid families (Algorithms 5 and 7, [`super::em_phases::PhasedGrid`]) draw their output
+//! from a grid on the call's ball: the ball is the grid's extent, and the draw goes from the
+//! ball's centre to the grid point picked ([`LocalisationView::grid_draw`]). Algorithm 7's
+//! ℓ2-Laplace draw lands on the ball's centre w_loc, Algorithms 4 and 2's on the candidate
+//! ([`LocalisationView::laplace_draw`]); Algorithm 5 draws no ℓ2-Laplace noise.
+//!
+//! The run fills it as it goes ([`super::localized::PopLocalize`],
+//! [`super::em_phases::PhasedGrid`]); the page draws it
 //! (`plot_spec::localisation`, `wasm::plot::localisation`). Points are in the (x₁, x₂) plane: the
 //! first two coordinates of w (x₂ = 0 when d = 1).
 //!
@@ -33,12 +40,15 @@ pub fn planar(w: &[f64]) -> Planar {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallView {
-    /// w_loc, the centre of the call's localisation ball W₀ = W ∩ B(w_loc, r₀) (Algorithm 4:
-    /// stage 1's output, the domain of stage 2; Algorithm 2: the call's output itself).
+    /// The centre of the call's ball: w_loc of W₀ = W ∩ B(w_loc, r₀) (Algorithm 4: stage 1's
+    /// output, the domain of stage 2; Algorithm 2: the call's output itself; Algorithm 7: the
+    /// localisation's output, the grid's ball), or Algorithm 5's phase centre w̄_t, the centre of
+    /// its grid ball W ∩ B(w̄_t, r_t).
     #[serde(default)]
     pub ball_centre: Option<Planar>,
-    /// The certified point the call's last draw perturbs (Algorithm 4's w_a, Algorithm 2's w̃):
-    /// with `candidate` it shows the noise realisation.
+    /// The certified point the call's ℓ2-Laplace draw perturbs (Algorithm 4's w_a, Algorithms 2
+    /// and 7's w̃; none for Algorithm 5): with [`LocalisationView::laplace_draw`] it shows the
+    /// noise realisation.
     #[serde(default)]
     pub certified: Option<Planar>,
     /// The call's output (w_DP, or Algorithm 2's w_loc): a candidate of the aggregation step.
@@ -58,11 +68,15 @@ pub struct PhaseView {
     pub lambda: f64,
     /// C_t, the threshold of the phase's Lipschitz extension (public).
     pub clip: f64,
-    /// β_t, the scale of every ℓ2-Laplace draw of the phase (public).
-    pub noise_scale: f64,
-    /// E‖b‖ = d·β_t, the radius of the phase's noise ring (public).
-    pub noise_ring: f64,
-    /// r₀_t, the radius of every call's localisation ball (public).
+    /// β_t, the scale of every ℓ2-Laplace draw of the phase (public); `None` when the calls draw
+    /// none (Algorithm 5: one exponential-mechanism draw each).
+    #[serde(default)]
+    pub noise_scale: Option<f64>,
+    /// E‖b‖ = d·β_t, the radius of the phase's noise ring (public); `None` with `noise_scale`.
+    #[serde(default)]
+    pub noise_ring: Option<f64>,
+    /// The radius of every call's ball (public): r₀_t of W₀, or Algorithm 5's grid radius r_t
+    /// (at most R).
     pub ball_radius: f64,
     /// w̄_t, the centre every call of the phase is regularised towards, once the phase starts
     /// (w̄₁ is the centre of W). **Non-private**.
@@ -84,11 +98,41 @@ pub struct LocalisationView {
     pub radius: f64,
     /// d (the view shows the first two coordinates when d > 2).
     pub d: usize,
-    /// The ERM solver of every call: Lowy 2026's Algorithm 4 or 2.
+    /// The ERM solver of every call: Lowy 2026's Algorithm 4, 2, 5 (EM-PGM) or 7 (the localised
+    /// approximate exponential mechanism).
     pub algorithm: u8,
     /// Every phase of the schedule, filled as the run reaches it.
     pub phases: Vec<PhaseView>,
     /// The release, once made (**private**: the run's only private output).
     #[serde(default)]
     pub release: Option<Planar>,
+}
+
+impl LocalisationView {
+    /// Whether every call draws its output from a grid on its ball (Algorithms 5 and 7).
+    pub fn on_grid(&self) -> bool {
+        matches!(self.algorithm, 5 | 7)
+    }
+
+    /// A call's ℓ2-Laplace draw, from the certified point to where the draw landed (projected):
+    /// the candidate (Algorithms 4 and 2) or the grid's ball centre w_loc (Algorithm 7). `None`
+    /// before the draw, and always for Algorithm 5 (no ℓ2-Laplace noise).
+    pub fn laplace_draw(&self, call: &CallView) -> Option<(Planar, Planar)> {
+        let landed = match self.algorithm {
+            5 => None,
+            7 => call.ball_centre,
+            _ => call.candidate,
+        };
+        call.certified.zip(landed)
+    }
+
+    /// A grid family's exponential-mechanism draw, from the ball's centre to the grid point
+    /// picked (Algorithms 5 and 7); `None` for the others and before the draw.
+    pub fn grid_draw(&self, call: &CallView) -> Option<(Planar, Planar)> {
+        if self.on_grid() {
+            call.ball_centre.zip(call.candidate)
+        } else {
+            None
+        }
+    }
 }

@@ -846,9 +846,9 @@ impl PopLocalize {
                     m: p.m,
                     lambda: p.lambda,
                     clip: p.clip,
-                    noise_scale: p.beta,
+                    noise_scale: Some(p.beta),
                     // E‖b‖ = d·β for the ℓ2-Laplace of scale β (its norm is Gamma(d, β)).
-                    noise_ring: d as f64 * p.beta,
+                    noise_ring: Some(d as f64 * p.beta),
                     ball_radius: p.r0,
                     // w̄₁ = Π_W(0), the centre of W.
                     centre: (p.t == 1).then_some([0.0; 2]),

@@ -10,6 +10,7 @@
 //! is not used; δ in this paper is a failure probability, never a DP parameter.
 
 pub mod approx_em;
+pub mod call_declared;
 pub mod clipped_gd;
 pub mod deterministic;
 pub mod em_pgm;

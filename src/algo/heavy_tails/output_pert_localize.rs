@@ -124,30 +124,12 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::family::tests::heavy;
     use super::super::joint::HeavySolver;
     use crate::algo::NoiseShape;
     use crate::algo::registry;
     use crate::config::{AlgorithmKind, RunConfig};
-    use crate::data::Tail;
     use crate::session::Lab;
-
-    /// Pareto-radial features with tail index α = 3 (G₂ = 0.5·√3), logistic loss, as the other
-    /// heavy-tail families are tested.
-    fn heavy(kind: AlgorithmKind) -> RunConfig {
-        let base = RunConfig {
-            n: 4000,
-            d: 2,
-            tail: Tail::ParetoRadial { alpha: 3.0 },
-            feature_scale: 0.5,
-            feature_bound: 1e3,
-            l2: 0.01,
-            moment_k: 2.0,
-            delta: 0.0,
-            epsilon: 1.0,
-            ..RunConfig::default()
-        };
-        registry::pick(&base, kind).0
-    }
 
     /// Runs a lab to its end: the release and its ledger.
     fn release(config: RunConfig) -> (Vec<f64>, crate::privacy::Ledger) {

@@ -26,6 +26,22 @@ pub fn is_heavy_tail(kind: AlgorithmKind) -> bool {
     )
 }
 
+/// The rates of a localized schedule's declared numbers (G₁ bounded by G₂: the upper bound does
+/// not read it), at δ = 0.1 ([`log_inv_delta`]): the families' dashed bound.
+pub fn schedule_rates(declared: &super::localized::Declared) -> Rates {
+    Rates {
+        n: declared.n as f64,
+        d: declared.d as f64,
+        epsilon: declared.epsilon,
+        k: declared.k,
+        g1: declared.moment_2,
+        g2: declared.moment_2,
+        gk: declared.moment_k,
+        diameter: declared.diameter,
+        log_inv_delta: log_inv_delta(),
+    }
+}
+
 /// The declared rates of `config`: G₁, G₂ and G_k in closed form from the generating distribution
 /// ([`declared_moment`], never the sample), D of the ℓ2 ball the heavy-tail families need, and
 /// δ = 0.1 ([`log_inv_delta`]).

@@ -27,13 +27,12 @@
 //! Digest 003 §4.4 (derivation, verified numerically there), built on A. Lowy, "Optimal Rates for
 //! Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails", 2026, Lemma 2.2.
 
-use super::extension::Extension;
+use super::call_declared::CallDeclared;
 use super::localized::{Region, Surrogate};
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
-use crate::loss::Glm;
 use crate::noise::L2Laplace;
 use crate::objective::Objective;
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
@@ -94,48 +93,33 @@ pub fn calibrated_ridge(
 /// The declared side of a run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SingleStagePlan {
-    /// ε.
-    pub epsilon: f64,
-    /// n, public.
-    pub n: usize,
-    /// d.
-    pub d: usize,
-    /// C.
-    pub clip: f64,
-    /// λ of the ridge around 0.
-    pub lambda: f64,
-    /// The problem's ridge l2.
-    pub l2: f64,
-    /// R of W = B(0, R).
-    pub radius: f64,
-    /// The loss (smooth, bounded derivative).
-    pub loss: Glm,
+    /// What the call reads, every number declared.
+    pub declared: CallDeclared,
     /// sup φ″.
     pub curvature: f64,
-    /// The declared G_k and k, for the ledger.
-    pub moment: (f64, f64),
 }
 
 impl SingleStagePlan {
     /// r_acc = C/(2λn).
     pub fn accuracy(&self) -> f64 {
-        self.clip / (2.0 * self.lambda * self.n as f64)
+        self.declared.clip / (2.0 * self.declared.lambda * self.declared.n as f64)
     }
 
     /// Δ = 2C/(λn) + 2r_acc.
     pub fn sensitivity(&self) -> f64 {
-        2.0 * self.clip / (self.lambda * self.n as f64) + 2.0 * self.accuracy()
+        2.0 * self.declared.clip / (self.declared.lambda * self.declared.n as f64)
+            + 2.0 * self.accuracy()
     }
 
     /// β = Δ/ε.
     pub fn scale(&self) -> f64 {
-        self.sensitivity() / self.epsilon
+        self.sensitivity() / self.declared.epsilon
     }
 
     /// The statement.
     pub fn guarantee(&self) -> Guarantee {
         Guarantee {
-            epsilon: self.epsilon,
+            epsilon: self.declared.epsilon,
             delta: 0.0,
             relation: Relation::ReplaceOne,
             rho: None,
@@ -150,11 +134,11 @@ impl SingleStagePlan {
     fn constants(&self, objective: &Objective) -> CertificateConstants {
         let data = objective.data();
         let mean_square = data.samples().map(|(x, _)| dot(x, x)).sum::<f64>() / data.n() as f64;
-        let mu = self.l2 + self.lambda;
+        let mu = self.declared.l2 + self.declared.lambda;
         CertificateConstants {
             strong_convexity: mu,
             smoothness: self.curvature * mean_square + mu,
-            lipschitz: self.clip + mu * 2.0 * self.radius,
+            lipschitz: self.declared.clip + mu * 2.0 * self.declared.radius,
         }
     }
 }
@@ -181,9 +165,9 @@ impl SingleStage {
     pub fn new(plan: SingleStagePlan, rng: DpRng, seeded: bool) -> Self {
         Self {
             guarantee: plan.guarantee(),
-            region: Region::Ball(plan.radius),
-            centre: vec![0.0; plan.d],
-            current: vec![0.0; plan.d],
+            region: Region::Ball(plan.declared.radius),
+            centre: vec![0.0; plan.declared.d],
+            current: vec![0.0; plan.declared.d],
             plan,
             rng,
             seeded,
@@ -201,12 +185,9 @@ impl SingleStage {
             data: objective.data(),
             start: 0,
             m: objective.data().n(),
-            extension: Extension {
-                glm: self.plan.loss,
-                threshold: self.plan.clip,
-            },
-            l2: self.plan.l2,
-            lambda: self.plan.lambda,
+            extension: self.plan.declared.extension(),
+            l2: self.plan.declared.l2,
+            lambda: self.plan.declared.lambda,
             centre: &self.centre,
             region: &self.region,
         }
@@ -222,7 +203,10 @@ impl PrivateAlgorithm for SingleStage {
         let caveats = vec![
             format!(
                 "C = {:.4} from the declared G_k = {:.4} (k = {}), never the sample; λ = {:.4e}",
-                self.plan.clip, self.plan.moment.0, self.plan.moment.1, self.plan.lambda
+                self.plan.declared.clip,
+                self.plan.declared.moment.0,
+                self.plan.declared.moment.1,
+                self.plan.declared.lambda
             ),
             format!(
                 "released only after the certificate ‖w − argmin Q‖ ≤ r_acc = {:.3e} held",
@@ -231,7 +215,7 @@ impl PrivateAlgorithm for SingleStage {
         ];
         let mechanism = "single-stage output perturbation on the Lipschitz extension (derived from Lowy 2026; not an algorithm of the paper)";
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
-        if let Ok(p) = PureDp::new(self.plan.epsilon, Relation::ReplaceOne) {
+        if let Ok(p) = PureDp::new(self.plan.declared.epsilon, Relation::ReplaceOne) {
             ledger = ledger.with_spend("one ℓ2-Laplace output perturbation", PrivacyLoss::Pure(p));
         }
         if self.aborted {
@@ -251,9 +235,9 @@ impl PrivateAlgorithm for SingleStage {
                 let constants = self.plan.constants(objective);
                 let budget = certified_gd_bound(
                     &constants,
-                    self.plan.n + self.plan.d,
-                    self.plan.radius,
-                    2.0 * self.plan.radius,
+                    self.plan.declared.n + self.plan.declared.d,
+                    self.plan.declared.radius,
+                    2.0 * self.plan.declared.radius,
                     self.plan.accuracy(),
                 )
                 .unwrap_or(1);
@@ -281,7 +265,7 @@ impl PrivateAlgorithm for SingleStage {
         let mut noise_norm = 0.0;
         if run.is_certified() {
             let mut point = run.certified_point().to_vec();
-            let mut b = vec![0.0; self.plan.d];
+            let mut b = vec![0.0; self.plan.declared.d];
             match L2Laplace::new(self.plan.scale()).and_then(|l| l.fill(&mut self.rng, &mut b)) {
                 Ok(()) => {
                     axpy(1.0, &b, &mut point);
@@ -307,7 +291,11 @@ impl PrivateAlgorithm for SingleStage {
             loss,
             noise_norm,
             grad_norm: cert.grad_norm,
-            epsilon_spent: if self.done { self.plan.epsilon } else { 0.0 },
+            epsilon_spent: if self.done {
+                self.plan.declared.epsilon
+            } else {
+                0.0
+            },
         };
         self.steps += 1;
         Some(report)
@@ -325,7 +313,7 @@ impl PrivateAlgorithm for SingleStage {
         vec![Draws {
             noise: NoiseShape::L2Laplace {
                 scale: self.plan.scale(),
-                d: self.plan.d,
+                d: self.plan.declared.d,
             },
             count: 1,
             sensitivity: self.plan.sensitivity(),

@@ -16,8 +16,8 @@ use plotters::prelude::*;
 use super::{
     Bounds, FONT, PALETTE, PlotError, RELEASE_COLOR, circle_points, clip_polyline, tick, titled,
 };
-use crate::algo::heavy_tails::localisation_view::Planar;
-use crate::plot_spec::localisation::LocalisationSpec;
+use crate::algo::heavy_tails::localisation_view::{LocalisationView, Planar};
+use crate::plot_spec::localisation::{LocalisationSpec, Window};
 
 /// Room for the tick labels and axis titles, in pixels.
 const X_LABELS: u32 = 34;
@@ -34,43 +34,12 @@ fn xy(p: Planar) -> (f64, f64) {
     (p[0], p[1])
 }
 
-/// The square view of half-width `extent` around `centre`.
-fn around(centre: Planar, extent: f64) -> Bounds {
+/// The plot's bounds of a window.
+fn bounds(w: Window) -> Bounds {
     Bounds {
-        x: (centre[0] - extent, centre[0] + extent),
-        y: (centre[1] - extent, centre[1] + extent),
+        x: (w.centre[0] - w.half, w.centre[0] + w.half),
+        y: (w.centre[1] - w.half, w.centre[1] + w.half),
     }
-}
-
-/// The zoom on the phases after the first: around the release (or the latest centre), wide
-/// enough for every later centre, candidate and ball centre and for the last phase's noise ring;
-/// `None` when there is nothing after phase 1 yet or the zoom would show as much as W.
-fn zoom(spec: &LocalisationSpec) -> Option<Bounds> {
-    let v = &spec.view;
-    let centre = *spec.centres().last()?;
-    let later: Vec<_> = v.phases.iter().filter(|p| p.t >= 2).collect();
-    let reached = later.iter().any(|p| p.centre.is_some());
-    if !reached {
-        return None;
-    }
-    let dist = |p: Planar| ((p[0] - centre[0]).powi(2) + (p[1] - centre[1]).powi(2)).sqrt();
-    let mut extent: f64 = 0.0;
-    for p in &later {
-        extent = extent.max(p.centre.map_or(0.0, dist));
-        for c in &p.calls {
-            for q in [c.ball_centre, c.certified, c.candidate]
-                .into_iter()
-                .flatten()
-            {
-                extent = extent.max(dist(q));
-            }
-        }
-    }
-    if let Some(last) = later.iter().rev().find(|p| !p.calls.is_empty()) {
-        extent = extent.max(last.noise_ring);
-    }
-    let extent = 1.25 * extent.max(1e-9 * v.radius);
-    (extent < 0.5 * v.radius).then(|| around(centre, extent))
 }
 
 pub(super) fn draw<DB: DrawingBackend>(
@@ -84,9 +53,9 @@ pub(super) fn draw<DB: DrawingBackend>(
     );
     let area = titled(&root.margin(8, 8, 8, 8), &title, 14)?;
     let (w, h) = area.dim_in_pixel();
-    let (plots, key) = area.split_vertically(h.saturating_sub(LEGEND_HEIGHT));
-    let whole = around([0.0, 0.0], 1.08 * v.radius);
-    match zoom(spec) {
+    let (plots, key) = area.split_vertically(h.saturating_sub(legend_height(v)));
+    let whole = spec.whole();
+    match spec.zoom() {
         Some(zoomed) => {
             let (left, right) = plots.split_horizontally(w / 2);
             panel(&left, spec, whole, "all of W")?;
@@ -94,11 +63,11 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
         None => panel(&plots, spec, whole, "all of W")?,
     }
-    legend(&key, v.radius)
+    legend(&key, v)
 }
 
-/// The legend strip's height, in pixels: four rows of two entries.
-const LEGEND_HEIGHT: u32 = 68;
+/// One legend row's height, in pixels (two entries a row).
+const LEGEND_ROW: u32 = 16;
 
 /// What a legend entry's glyph looks like.
 enum Glyph {
@@ -110,43 +79,90 @@ enum Glyph {
     Palette,
 }
 
+/// The legend's entries for `v`'s algorithm, left column then right in turn: what a grid family
+/// draws (its grid's ball, the draw on it) and what an ℓ2-Laplace draw leaves (its realisation,
+/// its ring), each labelled public, non-private or private.
+fn entries(v: &LocalisationView) -> Vec<(Glyph, String)> {
+    let w = (
+        Glyph::Line(BLACK, 1),
+        format!("W, radius {}", tick(v.radius)),
+    );
+    let noise = (
+        Glyph::Line(NOISE_COLOR, 1),
+        "noise realisation (a raw-data diagnostic, not private)".to_string(),
+    );
+    let ring = (
+        Glyph::Ring(PALETTE[0]),
+        "noise ring E‖b‖ = d·β_t (public), shrinking by phase".to_string(),
+    );
+    let grid_draw = (
+        Glyph::Line(PALETTE[0], 1),
+        "grid draw: ball centre → point drawn (non-private)".to_string(),
+    );
+    let candidates = (
+        Glyph::Dot(PALETTE[1]),
+        "candidates (non-private); filled: picked".to_string(),
+    );
+    let centres = (
+        Glyph::Line(BLACK, 2),
+        "centres w̄_t in order, numbered by t (non-private)".to_string(),
+    );
+    let release = (Glyph::Dot(RELEASE_COLOR), "release (private)".to_string());
+    let palette = (
+        Glyph::Palette,
+        "colour by phase t = 1, 2, 3, 4, 1, …".to_string(),
+    );
+    let ball = |text: &str| (Glyph::Dashed(PALETTE[0]), text.to_string());
+    match v.algorithm {
+        5 => vec![
+            w,
+            grid_draw,
+            ball("grid ball W ∩ B(w̄_t, r_t) per phase (non-private)"),
+            centres,
+            candidates,
+            palette,
+            release,
+        ],
+        7 => vec![
+            w,
+            noise,
+            ball("grid ball W₀ = W ∩ B(w_loc, r₀) (non-private)"),
+            ring,
+            candidates,
+            grid_draw,
+            release,
+            centres,
+            palette,
+        ],
+        _ => vec![
+            w,
+            noise,
+            ball("W₀ = W ∩ B(w_loc, r₀) per call (non-private)"),
+            ring,
+            candidates,
+            centres,
+            release,
+            palette,
+        ],
+    }
+}
+
+/// The legend strip's height for `v`, in pixels.
+fn legend_height(v: &LocalisationView) -> u32 {
+    4 + LEGEND_ROW * entries(v).len().div_ceil(2) as u32
+}
+
 /// The legend, below both panels (inside a panel it would hide the balls).
-fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, radius: f64) -> Result<(), PlotError> {
-    // Left column, then right (the longer texts): four rows each.
-    let entries = [
-        (Glyph::Line(BLACK, 1), format!("W, radius {}", tick(radius))),
-        (
-            Glyph::Line(NOISE_COLOR, 1),
-            "noise realisation (a raw-data diagnostic, not private)".to_string(),
-        ),
-        (
-            Glyph::Dashed(PALETTE[0]),
-            "W₀ = W ∩ B(w_loc, r₀) per call (non-private)".to_string(),
-        ),
-        (
-            Glyph::Ring(PALETTE[0]),
-            "noise ring E‖b‖ = d·β_t (public), shrinking by phase".to_string(),
-        ),
-        (
-            Glyph::Dot(PALETTE[1]),
-            "candidates (non-private); filled: picked".to_string(),
-        ),
-        (
-            Glyph::Line(BLACK, 2),
-            "centres w̄_t in order, numbered by t (non-private)".to_string(),
-        ),
-        (Glyph::Dot(RELEASE_COLOR), "release (private)".to_string()),
-        (
-            Glyph::Palette,
-            "colour by phase t = 1, 2, 3, 4, 1, …".to_string(),
-        ),
-    ];
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    v: &LocalisationView,
+) -> Result<(), PlotError> {
     let (w, _) = area.dim_in_pixel();
     let column = (w * 11 / 25) as i32;
     let font = (FONT, 10).into_font();
-    for (k, (glyph, text)) in entries.iter().enumerate() {
+    for (k, (glyph, text)) in entries(v).iter().enumerate() {
         let x = 8 + (k % 2) as i32 * column;
-        let y = 8 + (k / 2) as i32 * 16;
+        let y = 8 + (k / 2) as i32 * LEGEND_ROW as i32;
         match glyph {
             Glyph::Line(c, width) => area.draw(&PathElement::new(
                 vec![(x, y), (x + 18, y)],
@@ -185,10 +201,11 @@ fn axis_titles(d: usize) -> (String, String) {
 fn panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     spec: &LocalisationSpec,
-    b: Bounds,
+    window: Window,
     name: &str,
 ) -> Result<(), PlotError> {
     let v = &spec.view;
+    let b = bounds(window);
     let area = titled(&area.margin(2, 2, 4, 4), name, 13)?;
     // A square plotting region, so that circles look round.
     let (w, h) = area.dim_in_pixel();
@@ -225,19 +242,25 @@ fn panel<DB: DrawingBackend>(
             }
         }
     }
-    // The noise: its realisation (certified point → candidate) and its public scale, a ring of
-    // radius E‖b‖ = d·β_t around the candidate.
+    // The ℓ2-Laplace noise: its realisation (certified point → where it landed) and its public
+    // scale, a ring of radius E‖b‖ = d·β_t around where it landed. A grid family's draw: from
+    // its ball's centre to the grid point drawn.
     for p in &v.phases {
         let c = phase_color(p.t);
         for call in &p.calls {
-            if let (Some(from), Some(to)) = (call.certified, call.candidate) {
+            if let Some((from, to)) = v.laplace_draw(call) {
                 for piece in clip_polyline([xy(from), xy(to)], b) {
                     chart.draw_series(LineSeries::new(piece, NOISE_COLOR.stroke_width(1)))?;
                 }
+                if let Some(ring) = p.noise_ring {
+                    for piece in clip_polyline(circle_points(xy(to), ring), b) {
+                        chart.draw_series(LineSeries::new(piece, c.mix(0.5).stroke_width(1)))?;
+                    }
+                }
             }
-            if let Some(at) = call.candidate {
-                for piece in clip_polyline(circle_points(xy(at), p.noise_ring), b) {
-                    chart.draw_series(LineSeries::new(piece, c.mix(0.5).stroke_width(1)))?;
+            if let Some((from, to)) = v.grid_draw(call) {
+                for piece in clip_polyline([xy(from), xy(to)], b) {
+                    chart.draw_series(LineSeries::new(piece, c.mix(0.6).stroke_width(1)))?;
                 }
             }
         }
@@ -261,15 +284,32 @@ fn panel<DB: DrawingBackend>(
     for piece in clip_polyline(centres.iter().copied(), b) {
         chart.draw_series(LineSeries::new(piece, BLACK.stroke_width(2)))?;
     }
+    // Each centre a dot; its number where it fits (`LocalisationSpec::centre_labels`), the
+    // phases too close to number named in a note instead of drawn over one another.
     let font = (FONT, 10).into_font();
-    for (p, q) in v.phases.iter().filter_map(|p| p.centre.map(|q| (p, xy(q)))) {
+    for q in v.phases.iter().filter_map(|p| p.centre.map(xy)) {
         if b.contains(q) {
-            chart.draw_series(std::iter::once(
-                EmptyElement::at(q)
-                    + Circle::new((0, 0), 2, BLACK.filled())
-                    + Text::new(p.t.to_string(), (4, -13), font.clone()),
-            ))?;
+            chart.draw_series(std::iter::once(Circle::new(q, 2, BLACK.filled())))?;
         }
+    }
+    let (pw, ph) = chart.plotting_area().dim_in_pixel();
+    let labels = spec.centre_labels(window, f64::from(pw.min(ph)));
+    for label in &labels.placed {
+        let (dx, dy) = label.offset;
+        chart.draw_series(std::iter::once(
+            EmptyElement::at(xy(label.at))
+                + Text::new(
+                    label.t.to_string(),
+                    (dx.round() as i32, dy.round() as i32),
+                    font.clone(),
+                ),
+        ))?;
+    }
+    if let Some(note) = labels.note() {
+        chart
+            .plotting_area()
+            .strip_coord_spec()
+            .draw(&Text::new(note, (4, 4), font.clone()))?;
     }
     // The release, the only private point: red with a white edge.
     if let Some(r) = v.release.map(xy).filter(|&r| b.contains(r)) {
