@@ -202,7 +202,7 @@ pub trait SaddleProblem {
     fn duality_gap(&self, x: &[f64], y: &[f64], gx: &mut [f64], gy: &mut [f64]) -> Result<Gap>;
 
     /// The point (x, y) and the gradient buffers against [`SaddleProblem::dims`], and the point
-    /// finite: what every game checks before it evaluates (held once here, [`check_point`]).
+    /// finite: what every game checks before it evaluates (held once, in the module's `check_point`).
     fn check_point(&self, x: &[f64], y: &[f64], gx: &[f64], gy: &[f64]) -> Result<()> {
         check_point(self.dims(), x, y, gx, gy)
     }

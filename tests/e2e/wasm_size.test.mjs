@@ -29,10 +29,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * deterministic variant of Lowy 2026 and heavy-tailed regression noise landed together, not
  * attributed one by one, plus the same small room. Lowered to 826,000 when every plot stopped
  * being compiled twice (one backend enum for canvas and SVG) and RunConfig got a single serde
- * reader: 809,404 by this test's gzip, plus 2 %. A ratchet, not a goal: issue 17 asks for
+ * reader: 809,404 by this test's gzip, plus 2 %. Raised to 851,000 the same day when AUC's
+ * readout (its noise-free reference saddle point) and the localisation view of the grid
+ * families landed with it: 834,215, plus 2 %. A ratchet, not a goal: issue 17 asks for
  * 300 KB; README "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 826_000;
+export const BUDGET = 851_000;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
