@@ -303,13 +303,20 @@ mod avx2 {
             };
             acc = _mm256_add_pd(acc, _mm256_mul_pd(va, vb));
         }
-        let mut lanes = [0.0f64; 4];
-        // SAFETY: `lanes` holds four f64.
-        unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), acc) };
         let mut tail = 0.0;
         for (x, y) in a[4 * chunks..].iter().zip(&b[4 * chunks..]) {
             tail += x * y;
         }
+        total(acc, tail)
+    }
+
+    /// The four accumulators of a register and the scalar tail, summed in [`super::dot`]'s order.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn total(v: __m256d, tail: f64) -> f64 {
+        let mut lanes = [0.0f64; 4];
+        // SAFETY: `lanes` holds four f64.
+        unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), v) };
         (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
     }
 
@@ -334,14 +341,11 @@ mod avx2 {
             }
         }
         core::array::from_fn(|s| {
-            let mut lanes = [0.0f64; 4];
-            // SAFETY: `lanes` holds four f64.
-            unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), acc[s]) };
             let mut tail = 0.0;
             for (p, q) in w[4 * chunks..].iter().zip(&x[s][4 * chunks..]) {
                 tail += p * q;
             }
-            (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
+            total(acc[s], tail)
         })
     }
 
@@ -367,12 +371,6 @@ mod avx2 {
                 }
             }
         }
-        let total = |v: __m256d, tail: f64| {
-            let mut lanes = [0.0f64; 4];
-            // SAFETY: `lanes` holds four f64.
-            unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), v) };
-            (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + tail
-        };
         let mut dots = [0.0; 4];
         let mut squares = [0.0; 4];
         for s in 0..4 {
