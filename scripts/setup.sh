@@ -81,4 +81,8 @@ build_pkg() {
     wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
       --out-dir "$ROOT/www/pkg" "$wasm"
   fi
+  # The cards' prose, which the wasm leaves out (README "Keeping the wasm small"), from the native
+  # binary in the dev profile (the one the tests build); replaced whole, never left half-written.
+  (cd "$ROOT" && cargo run -q --bin dp-playground -- cards > www/pkg/cards.json.tmp) \
+    && mv "$ROOT/www/pkg/cards.json.tmp" "$ROOT/www/pkg/cards.json"
 }

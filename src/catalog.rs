@@ -1,6 +1,12 @@
 //! The algorithm cards the page shows: assumptions, guarantee, bound, what the plots should show,
 //! and the paper each comes from. Each family declares its card in its own file, beside the code
 //! (so cards and code cannot drift); this module serves them to the page from the registry.
+//!
+//! The wasm module carries each card's name, settings and needs ([`cards`]); the prose (paper,
+//! assumptions, privacy, utility, what to watch, the module's paragraph, each setting's help)
+//! is compiled out of it and reaches the page as `pkg/cards.json`, which the native binary
+//! writes at build time from [`prose_json`] (`dp-playground cards`, run by `build_pkg` in
+//! scripts/setup.sh). The page merges the two by kind (a setting's help by its key).
 
 use serde::Serialize;
 
@@ -52,11 +58,67 @@ pub fn cards() -> Vec<Card> {
     registry::FAMILIES.iter().copied().map(of).collect()
 }
 
+/// One card's prose, as `pkg/cards.json` holds it: the text the wasm module leaves out
+/// ([`CardText`]), keyed by the card's kind.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Prose {
+    pub kind: AlgorithmKind,
+    pub source: &'static str,
+    pub assumptions: &'static str,
+    pub privacy: &'static str,
+    pub utility: &'static str,
+    pub watch: &'static str,
+    pub summary: &'static str,
+    /// Each setting's help, by its key (the label is in the module: the panel is built from it).
+    pub settings: Vec<SettingHelp>,
+}
+
+/// A setting's help line, by the key of the control it is shown beside.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SettingHelp {
+    pub key: crate::config::Control,
+    pub help: &'static str,
+}
+
+/// Every card's prose, in menu order.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn prose() -> Vec<Prose> {
+    cards()
+        .into_iter()
+        .map(|card| Prose {
+            kind: card.kind,
+            source: card.text.source,
+            assumptions: card.text.assumptions,
+            privacy: card.text.privacy,
+            utility: card.text.utility,
+            watch: card.text.watch,
+            summary: card.text.summary,
+            settings: card
+                .settings
+                .iter()
+                .map(|s| SettingHelp {
+                    key: s.key,
+                    help: s.help,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The page's `pkg/cards.json`: `{ "cards": [Prose, …] }` in menu order.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn prose_json() -> String {
+    serde_json::json!({ "cards": prose() }).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
     fn every_algorithm_has_a_complete_card_naming_its_module() {
         for card in cards() {
             for text in [
@@ -76,6 +138,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
     fn badge_and_card_texts_have_single_spaces() {
         // A string literal continued on the next line without `\` keeps the indentation: two
         // "not DP" badges read "heavy-tailed                  data".
@@ -123,6 +186,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
     fn the_objective_perturbation_card_states_b_density_with_the_feature_bound() {
         let c = card(AlgorithmKind::ObjectivePerturbation);
         for text in [c.text.privacy, c.text.summary] {
@@ -131,6 +195,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
     fn the_dp_svrg_plus_plus_card_charges_every_inner_step() {
         // The code draws noise and charges the accountant at every inner step (N releases).
         let c = card(AlgorithmKind::DpSvrgPlusPlus);
@@ -140,5 +205,43 @@ mod tests {
             "{}",
             c.text.watch
         );
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_pages_card_json_holds_every_cards_prose_and_every_settings_help() {
+        // The page shows this file's text in place of what the wasm module leaves out: every
+        // card must be there, with every prose field and the help of every setting it reads.
+        let json: serde_json::Value = serde_json::from_str(&prose_json()).unwrap();
+        let list = json["cards"].as_array().unwrap();
+        let all = cards();
+        assert_eq!(list.len(), all.len());
+        for (entry, card) in list.iter().zip(&all) {
+            let kind = serde_json::to_value(card.kind).unwrap();
+            assert_eq!(entry["kind"], kind);
+            let text = card.text;
+            for (field, want) in [
+                ("source", text.source),
+                ("assumptions", text.assumptions),
+                ("privacy", text.privacy),
+                ("utility", text.utility),
+                ("watch", text.watch),
+                ("summary", text.summary),
+            ] {
+                assert_eq!(entry[field].as_str(), Some(want), "{kind}: {field}");
+            }
+            let settings = entry["settings"].as_array().unwrap();
+            assert_eq!(settings.len(), card.settings.len(), "{kind}");
+            for (s, want) in settings.iter().zip(card.settings) {
+                assert_eq!(s["key"], serde_json::to_value(want.key).unwrap(), "{kind}");
+                assert_eq!(
+                    s["help"].as_str(),
+                    Some(want.help),
+                    "{kind}: {:?}",
+                    want.key
+                );
+                assert!(!want.help.is_empty(), "{kind}: {:?} has no help", want.key);
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ import { showLocalisation } from './localisation_view.js';
 import { DIAGNOSTICS_CSV, RUN_JSON, copyText, download } from './export.js';
 import { setupLessons } from './lessons.js';
 import { citedIn } from './references.js';
+import { cardProse, hasProse, mergeProse } from './card_text.js';
 import { SweepPanel } from './sweep.js';
 import { mountNeighbours } from './neighbours.js';
 import { mountAudit } from './audit.js';
@@ -418,9 +419,20 @@ function chargeFile() {
   return true;
 }
 
+/** The kind whose card is shown (or waits for its prose). */
+let cardKind = null;
+
 function showCard(kind) {
   const c = cardsByKind[kind];
   if (!c) return;
+  cardKind = kind;
+  // The prose is not in the wasm module: it comes with pkg/cards.json (www/card_text.js).
+  if (!hasProse(c)) {
+    delete $('card').dataset.kind;
+    loadCardProse();
+    return;
+  }
+  $('card').dataset.kind = kind;
   const rows = [['source', c.source], ['assumptions', c.assumptions], ['privacy', c.privacy],
     ['utility', c.utility], ['what to watch', c.watch], ...(c.summary ? [['in full', c.summary]] : []),
     ['references', citedIn(c.source, c.privacy, c.utility, c.summary).join(' ')],
@@ -432,6 +444,24 @@ function showCard(kind) {
     Object.assign(document.createElement('dt'), { textContent: k }),
     Object.assign(document.createElement('dd'), { textContent: v }),
   ]));
+}
+
+/**
+ * Fetches the cards' prose once, then shows the waiting card and the settings' help lines; on a
+ * failure the card says so, and the next card shown tries again.
+ */
+function loadCardProse() {
+  if (loadCardProse.pending) return;
+  loadCardProse.pending = true;
+  cardProse().then((prose) => {
+    mergeProse(cardsByKind, prose);
+    if (cardKind !== null) showCard(cardKind);
+    syncSettings();
+  }, (e) => {
+    $('card-body').replaceChildren(Object.assign(document.createElement('dd'), {
+      textContent: `The card's text could not be loaded (${e?.message ?? e}): reload the page.`,
+    }));
+  }).finally(() => { loadCardProse.pending = false; });
 }
 
 function showReadout() {
@@ -645,7 +675,7 @@ function syncSettings() {
     $(`${key}-field`).hidden = !use && $(`${key}-error`).textContent === '';
     if (!use) continue;
     $(`${key}-label`).textContent = use.label;
-    $(`${key}-help`).textContent = use.help;
+    $(`${key}-help`).textContent = use.help ?? ''; // until pkg/cards.json arrives
   }
 }
 

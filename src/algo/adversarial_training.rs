@@ -62,7 +62,7 @@ use serde::{Deserialize, Serialize};
 
 use super::byoa_minimax::{Declared, MAX_GDA_ITERATIONS};
 use super::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse, card_text,
     replace_one_only, setting, statement,
 };
 use super::output_perturbation::k_delta;
@@ -608,7 +608,7 @@ const LEAK_SETTING: SettingUse = setting(
 /// Lowy & Razaviyayn 2021, Algorithm 8's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::AdversarialTraining,
-    card: CardText {
+    card: card_text! {
         name: "black-box adversarial training",
         source: "Lowy & Razaviyayn 2021, “Output Perturbation for Differentially Private Convex Optimization with Improved Population Loss Bounds, Runtimes and Applications to Private Adversarial Training”, Algorithm 8 and Theorem 5.3",
         assumptions: "Every record's game μₓ-strongly convex in the model x, μᵧ-strongly concave in the adversary y, L-Lipschitz and ℓ-smooth (declared from c, μ and the domains); n public.",

@@ -70,8 +70,8 @@ use super::output_perturbation::{
 use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    BOUNDED, CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
-    replace_one_only, setting, statement,
+    BOUNDED, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
+    card_text, replace_one_only, setting, statement,
 };
 use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation::{op_declared, op_noise};
@@ -924,7 +924,7 @@ const CERTIFIED_SOLVER: Need = Need::SmoothSolver {
 /// Zhang et al. 2022, Algorithm 1's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::Byoa,
-    card: CardText {
+    card: card_text! {
         name: "bring your own algorithm",
         source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithm 1 and Theorem 3.4",
         assumptions: "μ-strongly convex, smooth F; a base solver (GD, AGD, SGD, SVRG, Katyusha) certified to within L/(μn) of the optimum.",
@@ -957,7 +957,7 @@ pub static FAMILY: Family = Family {
 /// Zhang et al. 2022, Algorithm 2's entry in [`crate::algo::registry`].
 pub static FAMILY_PHASED: Family = Family {
     kind: AlgorithmKind::ByoaPhased,
-    card: CardText {
+    card: card_text! {
         name: "phased output perturbation",
         source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithm 2 and Theorem 3.7",
         assumptions: "Convex, smooth F on a bounded domain; K = ⌊log₂ n⌋ disjoint chunks, μ_k = μ·2^k.",

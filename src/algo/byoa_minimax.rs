@@ -67,7 +67,7 @@ use serde::{Deserialize, Serialize};
 
 use super::byoa::{ByoaGaussian, paper_or_analytic, phase_count, sigma};
 use super::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse, card_text,
     replace_one_only, setting,
 };
 use super::registry::Planned;
@@ -1243,7 +1243,7 @@ const LEAK_SETTING: SettingUse = setting(
 /// Zhang et al. 2022, Algorithm 3's entry in [`crate::algo::registry`].
 pub static FAMILY_SC_SC: Family = Family {
     kind: AlgorithmKind::ByoaMinimax,
-    card: CardText {
+    card: card_text! {
         name: "SC-SC minimax output perturbation",
         source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithm 3 and Theorem 4.4",
         assumptions: "Every record's game μₓ-strongly convex in x, μᵧ-strongly concave in y, L-Lipschitz and ℓ-smooth (declared from c, μ and the domains).",
@@ -1268,7 +1268,7 @@ pub static FAMILY_SC_SC: Family = Family {
 /// Zhang et al. 2022, Algorithms 4 and 5's entry in [`crate::algo::registry`].
 pub static FAMILY_PHASED: Family = Family {
     kind: AlgorithmKind::ByoaMinimaxPhased,
-    card: CardText {
+    card: card_text! {
         name: "phased minimax output perturbation",
         source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Algorithms 4 and 5 and Theorem 4.8",
         assumptions: "A convex–concave game, L-Lipschitz and ℓ-smooth, on bounded domains (D their radius); K = ⌊log₂ n⌋ disjoint chunks.",
@@ -1289,7 +1289,7 @@ pub static FAMILY_PHASED: Family = Family {
 /// Zhang et al. 2022, Section 4.3's entry in [`crate::algo::registry`].
 pub static FAMILY_CSC: Family = Family {
     kind: AlgorithmKind::ByoaMinimaxCsc,
-    card: CardText {
+    card: card_text! {
         name: "C-SC phased output perturbation",
         source: "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”, Section 4.3 and Corollary 4.9",
         assumptions: "A game convex in x and μᵧ-strongly concave in y, L-Lipschitz and ℓ-smooth, on bounded domains; the bound wants μᵧ ≥ L/(D√n).",

@@ -81,7 +81,7 @@ use super::noisy_gd::GdCalibration;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, setting,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -531,7 +531,7 @@ impl PrivateAlgorithm for DpAccMd {
 /// DP-AccMD's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::DpAccmd,
-    card: CardText {
+    card: card_text! {
         name: "DP-AccMD",
         source: "Wang, Ye & Xu 2017, “Differentially Private Empirical Risk Minimization Revisited”, Algorithm 3, Theorems 5.3–5.4, with a corrected coupling (the printed one is not private)",
         assumptions: "Convex, smooth F over the ℓ2 ball or the ℓ1 ball (entropy on the 2d-simplex lift).",

@@ -74,7 +74,7 @@ use crate::rng::DpRng;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, default_step,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, default_step,
     setting,
 };
 use super::registry::Planned;
@@ -860,7 +860,7 @@ impl PrivateAlgorithm for DpSgd {
 /// DP-SGD's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::DpSgd,
-    card: CardText {
+    card: card_text! {
         name: "DP-SGD",
         source: "Abadi et al. 2016 (the industry baseline Wang, Ye & Xu 2017 compare against)",
         assumptions: "Per-sample gradients clipped at the declared C; Poisson subsampling at rate q = b/n.",

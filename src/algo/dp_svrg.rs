@@ -73,7 +73,8 @@ use super::dp_sgd::{EpsilonSchedule, poisson_batch};
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, setting,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, card_text,
+    setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -862,7 +863,7 @@ const SVRG_NEEDS_SMOOTH: Need = Need::SmoothLoss {
 /// DP-SVRG's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::DpSvrg,
-    card: CardText {
+    card: card_text! {
         name: "DP-SVRG",
         source: "Wang, Ye & Xu 2017, “Differentially Private Empirical Risk Minimization Revisited”, Algorithm 1",
         assumptions: "μ-strongly convex, β-smooth F (a ridge is required).",
@@ -890,7 +891,7 @@ pub static FAMILY: Family = Family {
 /// DP-SVRG++'s entry in [`crate::algo::registry`].
 pub static FAMILY_PLUS_PLUS: Family = Family {
     kind: AlgorithmKind::DpSvrgPlusPlus,
-    card: CardText {
+    card: card_text! {
         name: "DP-SVRG++",
         source: "Wang, Ye & Xu 2017, “Differentially Private Empirical Risk Minimization Revisited”, Algorithm 2",
         assumptions: "Convex, β-smooth F; epochs double in length.",

@@ -59,7 +59,7 @@ use crate::rng::DpRng;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, setting, statement,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, setting, statement,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -412,7 +412,7 @@ impl PrivateAlgorithm for GridExponential {
 /// The grid mechanism's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::ExponentialGrid,
-    card: CardText {
+    card: card_text! {
         name: "exponential mechanism (grid)",
         source: "Lowy & Razaviyayn 2021, “Output Perturbation for Differentially Private Convex Optimization”, Algorithm 9 and Proposition G.1",
         assumptions: "d ≤ 2, bounded domain, L-Lipschitz loss; a data-independent grid.",

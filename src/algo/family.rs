@@ -67,6 +67,9 @@ pub enum Purity {
 }
 
 /// A setting as one family reads it: the label and help the page shows beside its control.
+///
+/// The help is prose the wasm module does not carry (see [`CardText`]): the page reads it from
+/// `pkg/cards.json`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SettingUse {
     /// The config key it reads, which is also its control's id.
@@ -74,12 +77,20 @@ pub struct SettingUse {
     /// The control's label on the page, with the paper's symbol (e.g. "steps T").
     pub label: &'static str,
     /// One line shown beside the control: what the setting does in this family.
+    #[cfg(not(target_arch = "wasm32"))]
     pub help: &'static str,
 }
 
-/// Shorthand for a family's settings table.
+/// Shorthand for a family's settings table (on wasm32 the help is dropped: see [`SettingUse`]).
 pub const fn setting(key: Control, label: &'static str, help: &'static str) -> SettingUse {
-    SettingUse { key, label, help }
+    #[cfg(target_arch = "wasm32")]
+    let _ = help;
+    SettingUse {
+        key,
+        label,
+        #[cfg(not(target_arch = "wasm32"))]
+        help,
+    }
 }
 
 /// What a family needs of the problem and its settings before it can run. Checked before any data
@@ -366,25 +377,74 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 
 /// An algorithm's card: what the page shows about it. `summary` quotes the module's own
 /// paragraph, kept beside the code it describes.
+///
+/// Only `name` (menus, legends, error messages) and `module` are compiled into the wasm module:
+/// the prose is authored here, read by the native tests, and served to the page as
+/// `pkg/cards.json`, which the native binary writes at build time (`dp-playground cards`,
+/// [`crate::catalog::prose`]); the page fetches it when it first shows a card. It was most of the
+/// module's data section (README "Keeping the wasm small"). Families build it with
+/// [`card_text!`](crate::algo::family::card_text), which drops the prose on wasm32.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CardText {
     /// Short name for menus and legends.
     pub name: &'static str,
     /// Paper (authors, title, year), algorithm and theorem.
+    #[cfg(not(target_arch = "wasm32"))]
     pub source: &'static str,
     /// What F, the data and the domain must satisfy for the guarantee and the bound.
+    #[cfg(not(target_arch = "wasm32"))]
     pub assumptions: &'static str,
     /// How the guarantee is obtained: the mechanism and how its releases compose.
+    #[cfg(not(target_arch = "wasm32"))]
     pub privacy: &'static str,
     /// The paper's utility bound, with its theorem.
+    #[cfg(not(target_arch = "wasm32"))]
     pub utility: &'static str,
     /// What the plots should show when it runs.
+    #[cfg(not(target_arch = "wasm32"))]
     pub watch: &'static str,
     /// The module with the full statement and every correction taken from the digests.
     pub module: &'static str,
     /// The module's own one-paragraph card (quoted, not restated).
+    #[cfg(not(target_arch = "wasm32"))]
     pub summary: &'static str,
 }
+
+/// A family's [`CardText`], its fields in declaration order. On wasm32 the prose is still
+/// type-checked (a `let _`, evaluated at compile time) but not stored, so none of its text is
+/// in the module.
+macro_rules! card_text {
+    (
+        name: $name:expr,
+        source: $source:expr,
+        assumptions: $assumptions:expr,
+        privacy: $privacy:expr,
+        utility: $utility:expr,
+        watch: $watch:expr,
+        module: $module:expr,
+        summary: $summary:expr $(,)?
+    ) => {{
+        #[cfg(target_arch = "wasm32")]
+        let _: [&'static str; 6] = [$source, $assumptions, $privacy, $utility, $watch, $summary];
+        $crate::algo::family::CardText {
+            name: $name,
+            #[cfg(not(target_arch = "wasm32"))]
+            source: $source,
+            #[cfg(not(target_arch = "wasm32"))]
+            assumptions: $assumptions,
+            #[cfg(not(target_arch = "wasm32"))]
+            privacy: $privacy,
+            #[cfg(not(target_arch = "wasm32"))]
+            utility: $utility,
+            #[cfg(not(target_arch = "wasm32"))]
+            watch: $watch,
+            module: $module,
+            #[cfg(not(target_arch = "wasm32"))]
+            summary: $summary,
+        }
+    }};
+}
+pub(crate) use card_text;
 
 /// One algorithm family, declared once in its own file and listed in
 /// [`crate::algo::registry::FAMILIES`].

@@ -56,7 +56,7 @@ use crate::rng::DpRng;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, default_step,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, default_step,
     setting,
 };
 use super::registry::Planned;
@@ -465,7 +465,7 @@ impl PrivateAlgorithm for NoisyGd {
 /// DP-GD's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::NoisyGd,
-    card: CardText {
+    card: card_text! {
         name: "DP-GD",
         source: "Wang, Ye & Xu 2017, “Differentially Private Empirical Risk Minimization Revisited”, Algorithm 4; projection from §3.5",
         assumptions: "Convex (or PL, or non-convex) F with per-sample gradients bounded by the declared G over the domain.",

@@ -110,7 +110,7 @@ use crate::solver::{logistic_pass, newton};
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, replace_one_only,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, replace_one_only,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -903,7 +903,7 @@ impl PrivateAlgorithm for ObjectivePerturbation {
 /// Objective perturbation's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::ObjectivePerturbation,
-    card: CardText {
+    card: card_text! {
         name: "objective perturbation",
         source: "Chaudhuri, Monteleoni, Sarwate 2011, Algorithm 2 (diffprivlib's logistic regression)",
         assumptions: "Logistic loss, ridge Λ > 0, no ℓ1 term, unconstrained domain, ‖x‖ ≤ R.",

@@ -3,7 +3,9 @@
 //! - `run <link | config.json | file holding a link>` reproduces a page run bit for bit and
 //!   writes the same run JSON and diagnostics CSV as the page's Export buttons;
 //! - `sweep <link | config.json> --epsilon … --n … --algorithms … --repeats R` runs a grid of
-//!   runs on every core and prints the excess risk per point with its fitted log-log slope.
+//!   runs on every core and prints the excess risk per point with its fitted log-log slope;
+//! - `cards` prints the algorithm cards' prose as JSON: the page's `pkg/cards.json`, which the
+//!   wasm module leaves out (`build_pkg` in scripts/setup.sh writes it).
 //!
 //! Only arguments, threads and files live here: the link decoder is [`RunConfig::from_link`], the
 //! run is a [`Lab`], the files are [`export`], the grid and its summary are [`sweep`].
@@ -66,6 +68,10 @@ Examples:
         /// excess risk per point (mean and spread) and the fitted log-log slope, and writes CSV.
         #[command(after_help = EXAMPLES)]
         Sweep(SweepArgs),
+        /// Prints the algorithm cards' prose (paper, assumptions, privacy, utility, what to
+        /// watch, each setting's help) as JSON: the page's pkg/cards.json, which the wasm module
+        /// leaves out to stay small.
+        Cards,
     }
 
     #[derive(Args)]
@@ -113,6 +119,10 @@ Examples:
         let result = match cli.command {
             Command::Run(args) => run(args),
             Command::Sweep(args) => run_sweep(args),
+            Command::Cards => {
+                println!("{}", dp_playground::catalog::prose_json());
+                Ok(())
+            }
         };
         match result {
             Ok(()) => ExitCode::SUCCESS,

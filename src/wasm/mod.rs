@@ -155,9 +155,10 @@ pub fn compose_runs(json: &str) -> Result<JsValue, JsValue> {
     to_js(&c)
 }
 
-/// Every algorithm's card (assumptions, guarantee, bound, what to watch, paper), with the
-/// settings it reads and what it needs, in menu order: the page builds its menu and settings
-/// panel from these.
+/// Every algorithm's card, with the settings it reads (key and label) and what it needs, in menu
+/// order: the page builds its menu and settings panel from these. The prose (paper,
+/// assumptions, guarantee, bound, what to watch, each setting's help) is not in the module: the
+/// page fetches it as `pkg/cards.json` ([`crate::catalog::prose_json`]).
 #[wasm_bindgen]
 pub fn cards() -> Result<JsValue, JsValue> {
     to_js(&crate::catalog::cards())

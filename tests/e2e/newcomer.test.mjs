@@ -66,7 +66,8 @@ test('a word is explained on hover and on keyboard focus, in a role="tooltip" el
   // The grey badge says what it means.
   const badges = await page.$$eval('.np', (els) => [...new Set(els.map((el) => el.textContent))]);
   assert.deepEqual(badges, ['measured on the raw data (not private)']);
-  // The card explains the words it uses: DP-GD's says PL and zCDP.
+  // The card explains the words it uses: DP-GD's says PL and zCDP (once its text has arrived).
+  await page.waitForSelector('#card[data-kind="noisy_gd"]');
   const meanings = await page.$$eval('#card-body dt', (dts) => dts.filter((dt) => dt.textContent === 'meaning')
     .map((dt) => dt.nextElementSibling.textContent));
   assert.ok(meanings.some((m) => m.startsWith('PL: Polyak–Łojasiewicz')), meanings.join(' | '));

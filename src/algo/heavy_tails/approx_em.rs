@@ -67,7 +67,7 @@ use super::em_pgm::{Block, GRID_NEEDS};
 use super::extension::Extension;
 use super::localized::{Region, Surrogate};
 use crate::algo::exponential_grid::square_grid;
-use crate::algo::family::{CardText, Demonstration, Family, MINIMISATION, Purity, setting};
+use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::registry::Planned;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
@@ -555,7 +555,7 @@ The paper keeps its last ε/4 for inexact evaluation and sampling; here both are
 /// The localised exponential mechanism's entry in the registry.
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::LocalizedApproxEm,
-    card: CardText {
+    card: card_text! {
         name: "localised exponential mechanism (grid)",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1, 6 and 7, Lemma F.1 and Theorem F.6",
         assumptions: "d ≤ 2; convex loss with E[A(z)^k] ≤ G_k^k (k ≥ 2), G_k declared from the generating distribution; W an ℓ2 ball; a smooth loss with a bounded derivative (for the certified localisation).",

@@ -52,7 +52,7 @@ use super::family::planned_localized;
 use super::joint::HeavySolver;
 use super::localized::{Call, Declared, LocalizedPlan, Phase, calibrated_lambda, schedule};
 use crate::algo::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Purity, replace_one_only, setting,
+    Demonstration, Family, MINIMISATION, Need, Purity, card_text, replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
@@ -244,7 +244,7 @@ lowered until the run fits the tab, and the noise then dominates the release.";
 /// The family's entry in the registry.
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::DeterministicDoubleOutputPerturbation,
-    card: CardText {
+    card: card_text! {
         name: "deterministic double output perturbation",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Theorem D.4 (Algorithms 1 and 4 with Lemma D.5's solver; Corollary D.7)",
         assumptions: "A polyhedral loss (absolute value or hinge) with E[A(z)^k] ≤ G_k^k, k ≥ 2, G_k declared from the generating distribution; W an ℓ2 ball.",

@@ -57,7 +57,7 @@
 
 use super::call_declared::CallDeclared;
 use crate::algo::exponential_grid::square_grid;
-use crate::algo::family::{CardText, Demonstration, Family, MINIMISATION, Need, Purity, setting};
+use crate::algo::family::{Demonstration, Family, MINIMISATION, Need, Purity, card_text, setting};
 use crate::algo::registry::Planned;
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
@@ -373,7 +373,7 @@ exponentially in d.";
 /// EM-PGM's entry in the registry.
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::EmPgm,
-    card: CardText {
+    card: card_text! {
         name: "EM-PGM (grid)",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1 and 5, Theorems E.1 and E.2",
         assumptions: "d ≤ 2; convex loss with E[A(z)^k] ≤ G_k^k (k ≥ 2), G_k declared from the generating distribution; W an ℓ2 ball; a smooth loss with a bounded derivative (its smoothness sets the public step γ); a data-independent grid.",

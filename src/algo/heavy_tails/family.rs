@@ -11,7 +11,7 @@ use super::localized::{Call, Declared, LocalizedPlan, Phase, PopLocalize, schedu
 use super::rates::schedule_rates;
 use super::single_stage::{SingleStage, SingleStagePlan, calibrated_ridge, check_records};
 use crate::algo::family::{
-    CardText, Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, card_text,
     replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
@@ -71,7 +71,7 @@ pub const HEAVY_SOLVER: SettingUse = setting(
 /// Localized Double Output Perturbation's entry in the registry.
 pub static FAMILY_LOCALIZED: Family = Family {
     kind: AlgorithmKind::LocalizedDoubleOutputPerturbation,
-    card: CardText {
+    card: card_text! {
         name: "localized double output perturbation",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1 and 4, Theorem 3.1",
         assumptions: "Convex loss with E[A(z)^k] ≤ G_k^k for the per-record Lipschitz constant A(z) (L may be infinite), k ≥ 2; G_k declared from the generating distribution; W an ℓ2 ball; a smooth loss with a bounded derivative.",
@@ -121,7 +121,7 @@ a √T factor that Double-OutputPert avoids: compare the two at the same ε.";
 /// The clipped GD baseline's entry in the registry.
 pub static FAMILY_CLIPPED_GD: Family = Family {
     kind: AlgorithmKind::PureClippedGd,
-    card: CardText {
+    card: card_text! {
         name: "pure-ε clipped GD",
         source: "Baseline from Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, §1 (clipping plus composition)",
         assumptions: "Convex loss with declared G_k (k ≥ 2); W an ℓ2 ball; a smooth loss with a bounded derivative.",
@@ -472,7 +472,7 @@ noise d·Δ/ε stay coupled: compare it with Localized Double Output Perturbatio
 /// The single-stage variant's entry in the registry.
 pub static FAMILY_SINGLE_STAGE: Family = Family {
     kind: AlgorithmKind::OutputPerturbationLipschitzExtension,
-    card: CardText {
+    card: card_text! {
         name: "output perturbation on f_C",
         source: "Variant derived from Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Lemma 2.2 (the Lipschitz extension); not in the paper",
         assumptions: "Convex loss with declared G_k (k ≥ 2); W an ℓ2 ball; a smooth loss with a bounded derivative.",

@@ -53,7 +53,7 @@
 
 use super::family::{HEAVY_SOLVER, NEEDS, plan_pop_localize};
 use super::localized::Call;
-use crate::algo::family::{CardText, Demonstration, Family, MINIMISATION, Purity, setting};
+use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::error::Result;
@@ -73,7 +73,7 @@ the budget of each draw to certify six times closer.";
 /// Localized output perturbation's entry in the registry.
 pub static FAMILY_OUTPUT_PERT_LOCALIZE: Family = Family {
     kind: AlgorithmKind::LocalizedOutputPerturbation,
-    card: CardText {
+    card: card_text! {
         name: "localized output perturbation",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1, 2 and 3, Lemma 2.4, Theorem 2.1",
         assumptions: "Convex loss with E[A(z)^k] ≤ G_k^k for the per-record Lipschitz constant A(z) (L may be infinite), k ≥ 2; G_k declared from the generating distribution; W an ℓ2 ball; a smooth loss with a bounded derivative.",

@@ -9,8 +9,8 @@ use super::{
 };
 use crate::algo::NoiseShape;
 use crate::algo::family::{
-    BOUNDED, CardText, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
-    replace_one_only, setting,
+    BOUNDED, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
+    card_text, replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
@@ -40,7 +40,7 @@ const OP_SETTINGS: &[crate::algo::family::SettingUse] = &[
 /// Algorithm 1's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::OutputPerturbation,
-    card: CardText {
+    card: card_text! {
         name: "output perturbation",
         source: "Lowy & Razaviyayn 2021, “Output Perturbation for Differentially Private Convex Optimization”, Algorithm 1, Propositions 2.1–3.2",
         assumptions: "μ-strongly convex F (ridge > 0), L-Lipschitz loss; any base solver certified to accuracy α.",
@@ -64,7 +64,7 @@ pub static FAMILY: Family = Family {
 /// Algorithm 6's entry in [`crate::algo::registry`].
 pub static FAMILY_REGULARISED: Family = Family {
     kind: AlgorithmKind::RegularisedOutputPerturbation,
-    card: CardText {
+    card: card_text! {
         name: "regularised output perturbation",
         source: "Lowy & Razaviyayn 2021, “Output Perturbation for Differentially Private Convex Optimization”, Algorithm 6, Theorems 3.4–3.5",
         assumptions: "Merely convex F on a bounded domain: the algorithm adds the ridge λ of Theorem 3.4/3.5 itself.",

@@ -67,7 +67,7 @@ use super::private_smd::ell;
 use super::sco::{PrivateSco, ScoPlan};
 use crate::algo::family::replace_one_only;
 use crate::algo::family::{
-    CardText, Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, card_text,
 };
 use crate::algo::registry::Planned;
 use crate::algo::run::{Diagnostic, Point, Run, Step};
@@ -744,7 +744,7 @@ const SOURCE_4: &str = "González, Guzmán & Paquette 2024, “Mirror Descent Al
 /// Algorithm 4's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::BoostedSmd,
-    card: CardText {
+    card: card_text! {
         name: "boosted private mirror descent",
         source: SOURCE_4,
         assumptions: "Both players on simplices; every record's f convex–concave, L₀-Lipschitz, L₁- and L₂-smooth (ℓ1 to ℓ∞), and its payoff bounded by B_f (declared from the entry bound c); n ≥ 4·I·J = 308.",

@@ -31,7 +31,7 @@ use super::private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, ell};
 use super::sco::{PrivateSco, ScoPlan};
 use crate::algo::family::Need;
 use crate::algo::family::{
-    CardText, Demonstration, Family, Plan, Preview, ProblemKind, Purity, replace_one_only, setting,
+    Demonstration, Family, Plan, Preview, ProblemKind, Purity, card_text, replace_one_only, setting,
 };
 use crate::algo::registry::Planned;
 use crate::algo::run::MinRun;
@@ -78,7 +78,7 @@ pub const CARD_ALGORITHM_3: &str = "Algorithm 1 with the bias-reduced gradient o
 /// Algorithm 1's entry in [`crate::algo::registry`] (with its dense-gradient pitfall on `leak`).
 pub static FAMILY: Family = Family {
     kind: AlgorithmKind::PrivateSmd,
-    card: CardText {
+    card: card_text! {
         name: "private stochastic mirror descent",
         source: SOURCE_1,
         assumptions: "Both players on simplices; every record's f convex–concave with ‖∇f‖_∞ ≤ L₀ (declared from the entry bound c), L₁-smooth; preset (7) for L₂ = 0 (bilinear games).",
@@ -103,7 +103,7 @@ pub static FAMILY: Family = Family {
 /// The non-private SMD baseline's entry in [`crate::algo::registry`].
 pub static FAMILY_BASELINE: Family = Family {
     kind: AlgorithmKind::SmdBaseline,
-    card: CardText {
+    card: card_text! {
         name: "mirror descent (non-private)",
         source: SOURCE_BASELINE,
         assumptions: "Both players on simplices; every record's f convex–concave with ‖∇f‖_∞ ≤ L₀.",
@@ -136,7 +136,7 @@ pub static FAMILY_BASELINE: Family = Family {
 /// Algorithm 3's entry in [`crate::algo::registry`].
 pub static FAMILY_BIAS_REDUCED: Family = Family {
     kind: AlgorithmKind::BiasReducedSmd,
-    card: CardText {
+    card: card_text! {
         name: "bias-reduced private mirror descent",
         source: SOURCE_3,
         assumptions: "Both players on simplices; every record's f convex–concave, L₀-Lipschitz, L₁-smooth and L₂-second-order-smooth (ℓ1 to ℓ∞), declared.",
@@ -172,7 +172,7 @@ pub const CARD_ALGORITHM_5: &str = "Entropic mirror descent on the simplex for a
 /// Algorithm 5's entry in [`crate::algo::registry`].
 pub static FAMILY_SCO: Family = Family {
     kind: AlgorithmKind::PrivateSco,
-    card: CardText {
+    card: card_text! {
         name: "private mirror descent (DP-SCO on the simplex)",
         source: SOURCE_5,
         assumptions: "x in the probability simplex; a smooth convex GLM (plain ERM, no lasso); L₀ = G + λ₂ and L₁ = β from the declared ℓ2 constants (‖·‖_∞ ≤ ‖·‖₂ on gradients).",
