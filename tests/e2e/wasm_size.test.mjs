@@ -31,10 +31,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * being compiled twice (one backend enum for canvas and SVG) and RunConfig got a single serde
  * reader: 809,404 by this test's gzip, plus 2 %. Raised to 851,000 the same day when AUC's
  * readout (its noise-free reference saddle point) and the localisation view of the grid
- * families landed with it: 834,215, plus 2 %. A ratchet, not a goal: issue 17 asks for
- * 300 KB; README "Keeping the wasm small" says what takes the space and what was tried.
+ * families landed with it: 834,215, plus 2 %. Lowered to 829,700 when the cards' prose left
+ * the module for pkg/cards.json (written by the native binary, fetched when a card is first
+ * shown): 821,395, plus 1 %. A ratchet, not a goal: issue 17 asks for 300 KB; README "Keeping
+ * the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 851_000;
+export const BUDGET = 829_700;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
