@@ -313,6 +313,8 @@ pub fn generate(spec: &GeneratorSpec, rng: DpRng) -> Result<Dataset> {
     x.try_reserve_exact(spec.n * spec.d)
         .and_then(|_| y.try_reserve_exact(spec.n))
         .map_err(|_| Error::invalid("n·d", "a dataset that fits in memory", spec.n * spec.d))?;
+    // Before the first write, so the matrix is faulted in on huge pages (DP-SGD's random reads).
+    super::huge_pages::advise_huge_pages(x.spare_capacity_mut());
     while g.next_chunk(4096, &mut x, &mut y) > 0 {
         crate::progress::done(y.len() as f64 / spec.n.max(1) as f64);
     }

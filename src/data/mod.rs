@@ -14,6 +14,7 @@
 mod clip;
 mod csv_load;
 mod generate;
+mod huge_pages;
 mod moments;
 mod sparse;
 mod synthetic;
