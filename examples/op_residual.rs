@@ -19,7 +19,9 @@
 //! What it showed (40 seeds, ×10⁻⁵ of test log-loss, paired against all of ε on b): b costs
 //! what ε_res takes from ε′ (+0.11 ± 0.01 at 1 %), z costs the rest; 1 % of ε with γ at twenty
 //! allowances (the plan before) +1.16 ± 0.48; at ten allowances +0.07 ± 0.23; the plan's share
-//! 0.0246 at ten allowances +0.13 ± 0.11; every run certified in 8 passes.
+//! 0.0246 at ten allowances +0.13 ± 0.11; every run certified in 8 passes. On the peers' files
+//! (`-- 40 2 3`): +3.31 ± 0.65 before, +0.54 ± 0.13 now (b +0.24, z the rest; 3 % would give
+//! +0.53 ± 0.11, 2 % +0.58 ± 0.16).
 //!
 //! `cargo run --release --example op_residual [-- SEEDS [TRAIN TEST]]` (default 40 seeds; the
 //! data seeds of the training and test records, default 1 and 2 as in `cargo bench --bench
