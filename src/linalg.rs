@@ -197,7 +197,9 @@ pub trait Kernels: Copy {
     fn axpy4(self, c: [f64; 4], x: [&[f64]; 4], y: &mut [f64]);
 }
 
-/// [`dot`] and [`axpy4`] as written: any target.
+/// [`dot`] and [`axpy4`] as written: any target. On wasm32 with `simd128`, [`Kernels::dot4`] and
+/// [`Kernels::dot_square4`] are the same sums in explicit f64x2 registers (the `simd128` module:
+/// compiled from the code above, LLVM left half of them scalar).
 #[derive(Debug, Clone, Copy)]
 pub struct Portable;
 
