@@ -49,3 +49,30 @@ fn chunked_generation_and_csv_in_the_browser() {
     let err = load_csv(b"a;b;y\r\n1;2;1\r\n3;x;-1\r\n", &opts).unwrap_err();
     assert_eq!(err.to_string(), "line 3, column 2: 'x' is not a number");
 }
+
+/// The wasm kernels (explicit simd128 registers, `linalg`'s `simd128` module) give the bits of
+/// the portable sums: four `dot`s for `dot4`, and `dot(x, x)` for `dot_square4`'s squares, at
+/// lengths with and without a tail of 1–3 elements.
+#[wasm_bindgen_test]
+fn wasm_kernels_give_the_portable_bits() {
+    use dp_playground::linalg::{Kernels, Portable, dot};
+    for d in [0, 1, 3, 4, 7, 20, 101] {
+        let col = |k: f64| -> Vec<f64> {
+            (0..d)
+                .map(|i| (f64::from(i as u32) * k).sin() * 1e3_f64.powf(k.cos()))
+                .collect()
+        };
+        let w = col(0.7);
+        let xs = [col(0.11), col(2.9), col(0.5), col(-1.7)];
+        let four = xs.each_ref().map(|v| v.as_slice());
+        let dots = four.map(|x| dot(&w, x).to_bits());
+        assert_eq!(Portable.dot4(&w, four).map(f64::to_bits), dots, "d = {d}");
+        let (t, sq) = Portable.dot_square4(&w, four);
+        assert_eq!(t.map(f64::to_bits), dots, "d = {d}");
+        assert_eq!(
+            sq.map(f64::to_bits),
+            four.map(|x| dot(x, x).to_bits()),
+            "d = {d}"
+        );
+    }
+}

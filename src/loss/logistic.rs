@@ -57,7 +57,13 @@ fn lanes<const N: usize>(t: [f64; N], y: [f64; N]) -> ([f64; N], [f64; N]) {
     // Scalar code in a loop over the lanes vectorises at full width (see `exp_lanes`).
     let (mut value, mut grad) = ([0.0; N], [0.0; N]);
     for i in 0..N {
-        value[i] = m[i].max(0.0) + ln[i];
+        // max(m, 0) as a compare and select, not `f64::max`: wasm has no f64x2 instruction with
+        // Rust's NaN-ignoring max, so on wasm32 that became four calls to libm's `fmax` per four
+        // samples, each lane moved out of its SIMD register and back (issue 17); a select is one
+        // f64x2 compare and bitselect. Same bits: the two differ only at m = −0 (ln 2 is then
+        // added, which loses the sign of the zero) and at NaN (ln is then NaN too).
+        let positive = if m[i] > 0.0 { m[i] } else { 0.0 };
+        value[i] = positive + ln[i];
         let q = 1.0 / (1.0 + e[i]);
         grad[i] = -y[i] * if m[i] >= 0.0 { q } else { e[i] * q };
     }
