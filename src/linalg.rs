@@ -111,6 +111,36 @@ pub fn dot_square4(w: &[f64], x: [&[f64]; 4]) -> ([f64; 4], [f64; 4]) {
     )
 }
 
+/// The squared norms ‖xₛ‖² of four vectors, with the bits of `dot(xₛ, xₛ)` ([`dot`]): the
+/// second half of [`dot_square4`] as a sweep of its own. wasm32's [`Portable`] kernel sweeps
+/// twice, [`dot4`] then this: one sweep holds 32 running sums (16 `f64x2` registers), as many as
+/// x86-64 has vector registers for the browsers' compilers, while two sweeps of 16 sums each
+/// read the four samples twice, the second time from L1 cache. Measured (DP-SGD's clipped sums,
+/// n = 10⁵, d = 100, interleaved in one page, min of 15): Chromium 38.5 → 33.7 ms, Firefox
+/// 42 → 40 ms; the epoch 46.5 → 42.6 and 49 → 47 ms.
+#[inline]
+pub fn square4(x: [&[f64]; 4]) -> [f64; 4] {
+    let mut sq = [[0.0f64; 4]; 4];
+    let chunks = x[0].len() / 4;
+    for j in 0..chunks {
+        let o = 4 * j;
+        for (s, xs) in sq.iter_mut().zip(&x) {
+            let cx = &xs[o..o + 4];
+            for k in 0..4 {
+                s[k] += cx[k] * cx[k];
+            }
+        }
+    }
+    core::array::from_fn(|s| {
+        let mut tail = 0.0;
+        for q in &x[s][4 * chunks..] {
+            tail += q * q;
+        }
+        let a = sq[s];
+        (a[0] + a[1]) + (a[2] + a[3]) + tail
+    })
+}
+
 /// Euclidean norm ‖a‖₂, finite whenever the true norm is.
 ///
 /// The fast path is the plain √(Σaᵢ²) of [`dot`], kept bit for bit so that every run whose sums
@@ -208,7 +238,16 @@ impl Kernels for Portable {
     }
     #[inline(always)]
     fn dot_square4(self, w: &[f64], x: [&[f64]; 4]) -> ([f64; 4], [f64; 4]) {
-        dot_square4(w, x)
+        // Two sweeps in wasm (see `square4`); one natively, where this kernel serves CPUs
+        // without AVX2 and tests.
+        #[cfg(target_arch = "wasm32")]
+        {
+            (dot4(w, x), square4(x))
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            dot_square4(w, x)
+        }
     }
     #[inline(always)]
     fn axpy4(self, c: [f64; 4], x: [&[f64]; 4], y: &mut [f64]) {
@@ -476,9 +515,15 @@ mod tests {
                 four.map(|x| dot(&w, x).to_bits()),
                 "d = {d}"
             );
+            let squares = four.map(|x| dot(x, x).to_bits());
             let (t, sq) = dot_square4(&w, four);
             assert_eq!(t.map(f64::to_bits), four.map(|x| dot(&w, x).to_bits()));
-            assert_eq!(sq.map(f64::to_bits), four.map(|x| dot(x, x).to_bits()));
+            assert_eq!(sq.map(f64::to_bits), squares);
+            assert_eq!(square4(four).map(f64::to_bits), squares, "d = {d}");
+            // The portable kernel: one sweep natively, two in wasm; the same bits.
+            let (t, sq) = Portable.dot_square4(&w, four);
+            assert_eq!(t.map(f64::to_bits), four.map(|x| dot(&w, x).to_bits()));
+            assert_eq!(sq.map(f64::to_bits), squares, "d = {d}");
         }
     }
 
