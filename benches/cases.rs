@@ -1,6 +1,6 @@
 //! `cargo bench --bench cases`: the benchmark cases of `dp_playground::bench` (the read of the
-//! matrix, fused value+gradient for the squared and logistic losses, one DP-SGD epoch, a certified
-//! reference solve, data generation) at n = 10⁵, d = 100 and n = 10⁶, d = 20, timed natively.
+//! matrix, fused value+gradient for the squared and logistic losses, one DP-SGD epoch and its
+//! parts, a certified reference solve, data generation) at n = 10⁵, d = 100 and n = 10⁶, d = 20, timed natively.
 //! The browser page `/bench.html` times the same code in wasm; `scripts/bench` puts both side by
 //! side.
 //!

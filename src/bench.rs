@@ -25,6 +25,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::algo::PrivateAlgorithm;
+use crate::algo::dp_sgd::parts::Part;
 use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig};
 use crate::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_features, generate};
 use crate::domain::DomainKind;
@@ -75,6 +76,15 @@ pub enum Case {
     Logistic,
     /// One DP-SGD epoch: ⌈n/b⌉ Poisson-subsampled steps with per-sample clipping.
     DpSgdEpoch,
+    /// The epoch's parts, each over the epoch's steps with the step's own code (so they add up
+    /// to about the epoch): the Poisson batch draws,
+    DpSgdBatches,
+    /// the clipped sums (on the batches of a real epoch, at the iterate it ends at),
+    DpSgdClippedSums,
+    /// the noise draws,
+    DpSgdNoise,
+    /// and the update with the step's report.
+    DpSgdUpdate,
     /// A certified non-private reference solve (ridge-regularised logistic regression).
     Reference,
     /// Generating the data set (without clipping).
@@ -83,11 +93,15 @@ pub enum Case {
 
 impl Case {
     /// Every case, in the order the drivers run them (the read first).
-    pub const ALL: [Case; 6] = [
+    pub const ALL: [Case; 10] = [
         Case::Read,
         Case::Squared,
         Case::Logistic,
         Case::DpSgdEpoch,
+        Case::DpSgdBatches,
+        Case::DpSgdClippedSums,
+        Case::DpSgdNoise,
+        Case::DpSgdUpdate,
         Case::Reference,
         Case::Generate,
     ];
@@ -99,6 +113,10 @@ impl Case {
             Case::Squared => "squared value+gradient",
             Case::Logistic => "logistic value+gradient",
             Case::DpSgdEpoch => "DP-SGD epoch (b = 256, clip 1)",
+            Case::DpSgdBatches => "DP-SGD part: batch draws",
+            Case::DpSgdClippedSums => "DP-SGD part: clipped sums",
+            Case::DpSgdNoise => "DP-SGD part: noise draws",
+            Case::DpSgdUpdate => "DP-SGD part: update and report",
             Case::Reference => "certified reference solve",
             Case::Generate => "generate data",
         }
@@ -112,12 +130,28 @@ impl Case {
             .ok_or_else(|| Error::invalid("case", "a case of bench::plan", name))
     }
 
+    /// The part of a DP-SGD step this case times, if it is one.
+    fn part(self) -> Option<Part> {
+        match self {
+            Case::DpSgdBatches => Some(Part::Batches),
+            Case::DpSgdClippedSums => Some(Part::ClippedSums),
+            Case::DpSgdNoise => Some(Part::Noise),
+            Case::DpSgdUpdate => Some(Part::Update),
+            _ => None,
+        }
+    }
+
     /// How many timed repeats: many for a single pass, few for the long cases.
     fn repeats(self, quick: bool) -> usize {
         match (self, quick) {
             (_, true) => 3,
             (Case::Read | Case::Squared | Case::Logistic, false) => 20,
             (Case::DpSgdEpoch, false) => 5,
+            // Parts are short: more repeats for a steady minimum.
+            (
+                Case::DpSgdBatches | Case::DpSgdClippedSums | Case::DpSgdNoise | Case::DpSgdUpdate,
+                false,
+            ) => 10,
             (Case::Reference | Case::Generate, false) => 3,
         }
     }
@@ -187,6 +221,8 @@ pub struct Workload {
     calibration: DpSgdCalibration,
     /// Fresh DP-SGD runs, one per run of the next timed batch.
     runs: Vec<DpSgd>,
+    /// For [`Case::DpSgdClippedSums`], the batches of each run's recorded epoch.
+    batches: Vec<Vec<Vec<usize>>>,
     w: Vec<f64>,
     grad: Vec<f64>,
     repeat: u32,
@@ -241,6 +277,7 @@ impl Workload {
             ridge,
             calibration,
             runs: Vec::new(),
+            batches: Vec::new(),
             w,
             grad: vec![0.0; d],
             repeat: 0,
@@ -250,15 +287,20 @@ impl Workload {
     /// The untimed set-up before a timed [`Workload::run`] of `runs` runs of `case`.
     pub fn prepare(&mut self, case: Case, runs: usize) -> Result<()> {
         self.runs.clear();
-        if case == Case::DpSgdEpoch {
+        self.batches.clear();
+        if case == Case::DpSgdEpoch || case.part().is_some() {
             for _ in 0..runs {
                 self.repeat = self.repeat.wrapping_add(1);
-                self.runs.push(DpSgd::from_calibration(
+                let mut run = DpSgd::from_calibration(
                     self.calibration.clone(),
                     &self.logistic,
                     seeded(self.repeat, Stream::Noise),
                     true,
-                )?);
+                )?;
+                if case == Case::DpSgdClippedSums {
+                    self.batches.push(run.record_epoch(&self.logistic));
+                }
+                self.runs.push(run);
             }
         }
         Ok(())
@@ -268,7 +310,7 @@ impl Workload {
     /// a value, a step count), so that no work can be optimised away and a driver can check it is
     /// finite.
     pub fn run(&mut self, case: Case, runs: usize) -> Result<f64> {
-        if case == Case::DpSgdEpoch && self.runs.len() != runs {
+        if (case == Case::DpSgdEpoch || case.part().is_some()) && self.runs.len() != runs {
             return Err(Error::invalid(
                 "case",
                 "prepare(case, runs) before run(case, runs)",
@@ -296,6 +338,13 @@ impl Workload {
                     steps += 1.0;
                 }
                 steps
+            }
+            Case::DpSgdBatches | Case::DpSgdClippedSums | Case::DpSgdNoise | Case::DpSgdUpdate => {
+                let (Some(part), Some(mut run)) = (case.part(), self.runs.pop()) else {
+                    return Err(Error::invalid("case", "a prepared DP-SGD run", case.name()));
+                };
+                let batches = self.batches.pop().unwrap_or_default();
+                run.run_part(part, &self.logistic, &batches)
             }
             Case::Reference => {
                 reference::solve(&self.ridge, REFERENCE_TOL, REFERENCE_MAX_ITERS)?.value

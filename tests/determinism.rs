@@ -19,6 +19,29 @@ fn native_run_matches_the_golden_fingerprint() {
     assert_eq!(now, common::GOLDEN_RUN, "the run's bits changed");
 }
 
+/// A seeded DP-SGD run (its per-sample kernel is compiled differently for wasm): the same bits
+/// as its golden file, which tests/web.rs checks in the browsers. `UPDATE_GOLDEN=1` refreshes it.
+#[test]
+fn dp_sgd_run_matches_its_golden_fingerprint() {
+    let now = common::fingerprint(common::dp_sgd_golden_config());
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/dp_sgd_golden_run.txt"
+            ),
+            &now,
+        )
+        .expect("write the golden file");
+        return;
+    }
+    assert_eq!(
+        now,
+        common::DP_SGD_GOLDEN_RUN,
+        "the DP-SGD run's bits changed"
+    );
+}
+
 #[test]
 fn a_different_seed_gives_a_different_fingerprint() {
     let other = dp_playground::config::RunConfig {

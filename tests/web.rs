@@ -31,6 +31,16 @@ fn same_bits_as_native() {
     );
 }
 
+/// A seeded DP-SGD run gives its native bits (its per-sample kernel is AVX2 natively, portable
+/// in wasm).
+#[wasm_bindgen_test]
+fn dp_sgd_run_gives_the_native_bits() {
+    assert_eq!(
+        common::fingerprint(common::dp_sgd_golden_config()),
+        common::DP_SGD_GOLDEN_RUN
+    );
+}
+
 /// Each heavy-tail family (Lowy 2026) gives the native bits of its seeded run in the browser
 /// (tests/determinism.rs checks the same file natively).
 #[wasm_bindgen_test]

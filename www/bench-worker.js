@@ -20,9 +20,15 @@ const minOf = (xs) => Math.min(...xs);
 /** The upper median, as `bench::Summary` computes it natively. */
 const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function runPlan(quick) {
+/** The plan with only the read (every ratio's unit) and the cases whose name contains `only`. */
+function filtered(plan, only) {
+  if (!only) return plan;
+  return plan.map((s) => ({ ...s, cases: s.cases.filter((c) => c.case === 'read' || c.case.includes(only)) }));
+}
+
+async function runPlan(quick, only) {
   await init();
-  const plan = JSON.parse(benchPlan(quick));
+  const plan = filtered(JSON.parse(benchPlan(quick)), only);
   post('plan', { plan });
   for (const size of plan) {
     post('size', { n: size.n, d: size.d });
@@ -57,5 +63,5 @@ async function runPlan(quick) {
 }
 
 self.onmessage = (e) => {
-  runPlan(Boolean(e.data?.quick)).catch((err) => post('error', { message: err?.message ?? String(err) }));
+  runPlan(Boolean(e.data?.quick), e.data?.only ?? '').catch((err) => post('error', { message: err?.message ?? String(err) }));
 };

@@ -2,7 +2,10 @@
 // keeps the machine-readable result in `window.benchResults` and the <pre id="json"> (read by
 // scripts/bench and tests/e2e/bench.test.mjs).
 
-const quick = new URLSearchParams(location.search).has('quick');
+const params = new URLSearchParams(location.search);
+const quick = params.has('quick');
+// ?only=TEXT runs the read and the cases whose name contains TEXT (e.g. ?only=DP-SGD).
+const only = params.get('only') ?? '';
 const status = document.getElementById('status');
 const body = document.querySelector('#results tbody');
 const json = document.getElementById('json');
@@ -83,5 +86,5 @@ worker.onerror = (e) => {
   setStatus('error', `the benchmark stopped: ${results.error}`);
   publish();
 };
-worker.postMessage({ quick });
+worker.postMessage({ quick, only });
 publish();

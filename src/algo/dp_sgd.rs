@@ -73,6 +73,8 @@ use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
+pub(crate) mod parts;
+
 use super::family::{
     Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, default_step,
     setting,
@@ -519,6 +521,55 @@ impl DpSgd {
         }
     }
 
+    /// The step's Poisson batch B_t into `self.batch` (the first draws of the step).
+    fn draw_batch(&mut self) {
+        poisson_batch(&mut self.rng, self.ln_1mq, self.n, &mut self.batch);
+    }
+
+    /// The rest of a step once `self.sum` holds the batch's clipped sum (with Σ losses
+    /// `value_sum` and `clipped` of them clipped) and `self.noise` the step's noise: the update
+    /// and the step's report.
+    fn update(&mut self, objective: &Objective, value_sum: f64, clipped: u64) -> StepReport {
+        let n = self.n;
+        self.sampled += self.batch.len() as u64;
+        self.clipped += clipped;
+        let reg = objective.regularizer();
+        let b = self.config.batch_size as f64;
+        let eta = self.config.step_size;
+        // Reported (non-private) diagnostics: the clipped minibatch gradient without noise.
+        let mut grad_sq = 0.0;
+        for (s, w) in self.sum.iter().zip(&self.w) {
+            let g = s / b + reg.l2 * w;
+            grad_sq += g * g;
+        }
+        if !self.batch.is_empty() {
+            self.last_loss = value_sum / self.batch.len() as f64 + reg.value(&self.w);
+        }
+        for ((w, s), z) in self.w.iter_mut().zip(&self.sum).zip(&self.noise) {
+            *w -= eta * ((s + z) / b + reg.l2 * *w);
+        }
+        objective.domain().prox_l1(&mut self.w, eta * reg.l1);
+        let report = StepReport {
+            t: self.t,
+            grad_evals: self.sampled as f64 / n.max(1) as f64,
+            loss: self.last_loss,
+            noise_norm: norm2(&self.noise) / b,
+            grad_norm: libm::sqrt(grad_sq),
+            epsilon_spent: self.epsilon_after(self.t + 1),
+        };
+        self.t += 1;
+        report
+    }
+
+    /// The step's Gaussian noise N(0, (zC)² I_d) on the sum, into `self.noise`.
+    fn draw_noise(&mut self) {
+        fill_gaussian(
+            &mut self.rng,
+            self.noise_multiplier * self.config.clip_norm,
+            &mut self.noise,
+        );
+    }
+
     /// General path (boxed losses, the adversarial wrap): the objective's per-sample gradients,
     /// clipped row by row.
     fn per_sample_clipped_sum(&mut self, objective: &Objective, clip: Option<f64>) -> (f64, u64) {
@@ -792,41 +843,12 @@ impl PrivateAlgorithm for DpSgd {
         if self.is_done() || objective.dim() != self.w.len() || n != self.n {
             return None;
         }
-        poisson_batch(&mut self.rng, self.ln_1mq, n, &mut self.batch);
+        self.draw_batch();
         let (value_sum, clipped) = self.clipped_sum(objective);
-        self.sampled += self.batch.len() as u64;
-        self.clipped += clipped;
-        let reg = objective.regularizer();
-        let b = self.config.batch_size as f64;
-        let eta = self.config.step_size;
-        // Reported (non-private) diagnostics: the clipped minibatch gradient without noise.
-        let mut grad_sq = 0.0;
-        for (s, w) in self.sum.iter().zip(&self.w) {
-            let g = s / b + reg.l2 * w;
-            grad_sq += g * g;
-        }
-        if !self.batch.is_empty() {
-            self.last_loss = value_sum / self.batch.len() as f64 + reg.value(&self.w);
-        }
-        fill_gaussian(
-            &mut self.rng,
-            self.noise_multiplier * self.config.clip_norm,
-            &mut self.noise,
-        );
-        for ((w, s), z) in self.w.iter_mut().zip(&self.sum).zip(&self.noise) {
-            *w -= eta * ((s + z) / b + reg.l2 * *w);
-        }
-        objective.domain().prox_l1(&mut self.w, eta * reg.l1);
-        let report = StepReport {
-            t: self.t,
-            grad_evals: self.sampled as f64 / n.max(1) as f64,
-            loss: self.last_loss,
-            noise_norm: norm2(&self.noise) / b,
-            grad_norm: libm::sqrt(grad_sq),
-            epsilon_spent: self.epsilon_after(self.t + 1),
-        };
-        self.t += 1;
-        Some(report)
+        // The noise is drawn after the batch, from the same stream; nothing between them reads
+        // the generator.
+        self.draw_noise();
+        Some(self.update(objective, value_sum, clipped))
     }
 
     fn current(&self) -> &[f64] {

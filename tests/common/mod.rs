@@ -19,6 +19,8 @@ pub use heavy_rates::{Sums, Tally, run as run_lanes};
 pub use paper_names::names_an_internal_number;
 pub use privacy::*;
 pub use reference::{check_reference, reference_data};
-pub use run::{GOLDEN_RUN, fingerprint, golden_config, lab_release};
+pub use run::{
+    DP_SGD_GOLDEN_RUN, GOLDEN_RUN, dp_sgd_golden_config, fingerprint, golden_config, lab_release,
+};
 pub use slope::slope;
 pub use wording::{page, sentences, wording_faults};

@@ -1,6 +1,6 @@
 //! The run whose bits native code and every browser must agree on.
 
-use dp_playground::config::RunConfig;
+use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::session::{Lab, Release, Session};
 
 /// The run whose bits must agree natively and in every browser.
@@ -40,6 +40,26 @@ pub fn fingerprint(config: RunConfig) -> String {
 
 /// The fingerprint recorded from a native run (see tests/determinism.rs for how to refresh it).
 pub const GOLDEN_RUN: &str = include_str!("../data/golden_run.txt");
+
+/// A seeded DP-SGD run whose per-sample kernel runs whole phases and blocks of four samples with
+/// a tail (d = 10) and clips part of them (C = 0.05): natively the AVX2 kernel, in wasm the
+/// portable one, which must give the same bits (the golden run above is DP-GD at d = 3, which
+/// never reaches DP-SGD's kernel).
+pub fn dp_sgd_golden_config() -> RunConfig {
+    RunConfig {
+        seed: 20261128,
+        n: 600,
+        d: 10,
+        steps: 40,
+        batch: 37,
+        clip: Some(0.05),
+        algorithm: AlgorithmKind::DpSgd,
+        ..RunConfig::default()
+    }
+}
+
+/// [`dp_sgd_golden_config`]'s fingerprint, recorded from a native run (tests/determinism.rs).
+pub const DP_SGD_GOLDEN_RUN: &str = include_str!("../data/dp_sgd_golden_run.txt");
 
 /// Runs a one-lane lab of `config` to its release, in slices of 10,000 steps (the saddle tests'
 /// way to reach a release as the page does).

@@ -11,6 +11,10 @@ const CASES = [
   'squared value+gradient',
   'logistic value+gradient',
   'DP-SGD epoch (b = 256, clip 1)',
+  'DP-SGD part: batch draws',
+  'DP-SGD part: clipped sums',
+  'DP-SGD part: noise draws',
+  'DP-SGD part: update and report',
   'certified reference solve',
   'generate data',
 ];
