@@ -383,7 +383,7 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 /// `pkg/cards.json`, which the native binary writes at build time (`dp-playground cards`,
 /// [`crate::catalog::prose`]); the page fetches it when it first shows a card. It was most of the
 /// module's data section (README "Keeping the wasm small"). Families build it with
-/// [`card_text!`](crate::algo::family::card_text), which drops the prose on wasm32.
+/// the `card_text!` macro, which drops the prose on wasm32.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CardText {
     /// Short name for menus and legends.

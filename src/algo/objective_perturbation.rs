@@ -397,14 +397,14 @@ impl AmpPlan {
         Ok(plan)
     }
 
-    /// The default share ε_res/ε: of the [`SHARE_GRID`] shares whose split needs no extra ridge
-    /// Δ, the one whose plan minimises [`Self::excess_model`], from the configuration alone (n,
+    /// The default share ε_res/ε: of the `SHARE_GRID` shares (a log grid from 0.001 to 0.49) whose split needs no extra ridge
+    /// Δ, the one whose plan minimises its model of the expected excess of b and z (`excess_model`), from the configuration alone (n,
     /// d, Λ, R, ε and γ's rule; never the data). At `cargo bench --bench logreg`'s problem (ε =
     /// 1, n = 10⁵, d = 20, Λ = 1/n) it is 0.0246 (`examples/op_residual.rs` measures the test
     /// log-loss across shares). A share that switches Δ on is never chosen: Δ biases the release
     /// by (Δ/2)‖w*‖², which depends on the data's w* and which the model cannot weigh (it would
     /// otherwise buy a ridge with ε, and run a ridge the plan refuses as too weak). Where every
-    /// share needs Δ, the share is [`FALLBACK_SHARE`].
+    /// share needs Δ, the share is `FALLBACK_SHARE` (1 %).
     pub fn residual_share(
         config: &ObjectivePerturbationConfig,
         n: usize,
