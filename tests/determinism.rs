@@ -5,15 +5,21 @@
 
 mod common;
 
+/// Under `UPDATE_GOLDEN`, writes `now` to tests/data/`file` and says so (the caller then skips
+/// its comparison); otherwise does nothing.
+fn refreshed(now: &str, file: &str) -> bool {
+    if std::env::var_os("UPDATE_GOLDEN").is_none() {
+        return false;
+    }
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::write(path, now).expect("write the golden file");
+    true
+}
+
 #[test]
 fn native_run_matches_the_golden_fingerprint() {
     let now = common::fingerprint(common::golden_config());
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden_run.txt"),
-            &now,
-        )
-        .expect("write the golden file");
+    if refreshed(&now, "golden_run.txt") {
         return;
     }
     assert_eq!(now, common::GOLDEN_RUN, "the run's bits changed");
@@ -24,15 +30,7 @@ fn native_run_matches_the_golden_fingerprint() {
 #[test]
 fn dp_sgd_run_matches_its_golden_fingerprint() {
     let now = common::fingerprint(common::dp_sgd_golden_config());
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/data/dp_sgd_golden_run.txt"
-            ),
-            &now,
-        )
-        .expect("write the golden file");
+    if refreshed(&now, "dp_sgd_golden_run.txt") {
         return;
     }
     assert_eq!(
@@ -57,15 +55,7 @@ fn a_different_seed_gives_a_different_fingerprint() {
 #[test]
 fn heavy_tail_runs_match_their_golden_fingerprints() {
     let now = common::heavy_fingerprints();
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/data/heavy_golden_runs.txt"
-            ),
-            &now,
-        )
-        .expect("write the golden file");
+    if refreshed(&now, "heavy_golden_runs.txt") {
         return;
     }
     // Each family's section on its own, so a failure names the family.
