@@ -61,6 +61,34 @@ pub fn seeded_draw(seed: u32, stream: Stream, repeat: u32, draw: u32) -> DpRng {
     StdRng::from_seed(key)
 }
 
+/// The noise stream of a *compared* algorithm of a seeded run: repeat `repeat`, noise draw
+/// `draw`, keyed with all 256 bits of the generator's seed from (seed, stream, the algorithm's
+/// stable `key`, repeat, draw). The main algorithm keeps [`seeded_draw`]'s stream, so a run alone
+/// keeps its bits; every compared algorithm draws from its own key (its name, never its place
+/// in the compare list), a key neither [`seeded_repeat`]'s 64-bit expansion nor [`seeded_draw`]'s
+/// tag can produce. Without it, the lanes of one seeded run drew the same Gaussian vectors
+/// scaled by each algorithm's σ: proportional noise that a linear combination of two releases
+/// cancels (issue 31 item 4).
+pub fn seeded_algorithm(seed: u32, stream: Stream, key: &str, repeat: u32, draw: u32) -> DpRng {
+    let mut bytes = [0u8; 32];
+    bytes[..4].copy_from_slice(&seed.to_le_bytes());
+    bytes[4..8].copy_from_slice(&(stream as u32).to_le_bytes());
+    bytes[8..12].copy_from_slice(&repeat.to_le_bytes());
+    bytes[12..16].copy_from_slice(&draw.to_le_bytes());
+    bytes[16..24].copy_from_slice(&fnv1a(key.as_bytes()).to_le_bytes());
+    // A tag that no other keyed use of the generator writes at these bytes.
+    bytes[24..32].copy_from_slice(b"compared");
+    StdRng::from_seed(bytes)
+}
+
+/// 64-bit FNV-1a: a fixed, portable hash of an algorithm's key (the test below checks that the
+/// menu's keys do not collide).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// A generator keyed with 256 bits from the operating system (getrandom: `getrandom(2)` natively,
 /// `crypto.getRandomValues` in the browser). This is the unseeded mode of DESIGN.md §5 rule 6.
 ///
@@ -87,6 +115,30 @@ mod tests {
         assert_eq!(first(1), first(1));
         // Another repeat's draw is another stream.
         assert_ne!(seeded_draw(7, Stream::Noise, 3, 1).next_u64(), first(1));
+    }
+
+    #[test]
+    fn compared_algorithms_draw_from_their_own_streams() {
+        use crate::config::AlgorithmKind;
+        let first = |key: &str, repeat, draw| {
+            seeded_algorithm(7, Stream::Noise, key, repeat, draw).next_u64()
+        };
+        let keys: Vec<String> = AlgorithmKind::ALL.iter().map(|k| k.key()).collect();
+        let mut hashes: Vec<u64> = keys.iter().map(|k| fnv1a(k.as_bytes())).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), keys.len(), "two algorithm keys hash alike");
+        let firsts: Vec<u64> = keys.iter().map(|k| first(k, 0, 0)).collect();
+        for (i, a) in firsts.iter().enumerate() {
+            assert!(!firsts[..i].contains(a), "{}", keys[i]);
+            // Never the main algorithm's stream, at draw 0 or later.
+            assert_ne!(*a, seeded_draw(7, Stream::Noise, 0, 0).next_u64());
+            assert_ne!(*a, seeded_draw(7, Stream::Noise, 0, 1).next_u64());
+        }
+        // Repeats and draws are streams of their own; the same key repeats (a link reproduces it).
+        assert_ne!(first("dp_sgd", 1, 0), first("dp_sgd", 0, 0));
+        assert_ne!(first("dp_sgd", 0, 1), first("dp_sgd", 0, 0));
+        assert_eq!(first("dp_sgd", 0, 1), first("dp_sgd", 0, 1));
     }
 
     #[test]

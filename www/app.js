@@ -331,6 +331,9 @@ function showGuarantees(list) {
   showCard(p.kind);
 }
 
+/** `text` with its first letter capitalised (Rust's caveats start lower-case). */
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** (ε, δ) words for a composed total (same form as a single guarantee's). */
 function composedStatement(c) {
   return statement({ epsilon: c.epsilon, delta: c.delta, relation: c.relation });
@@ -353,7 +356,8 @@ function showComposed(cfg) {
   el.dataset.epsilon = String(c.epsilon);
   el.dataset.releases = String(c.releases);
   const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them; this states what the correct mechanisms would promise.' : '';
-  const seeded = cfg.unseeded_noise ? '' : ' Seeded runs are demonstrations, but what they publish counts.';
+  // Rust's composition carries the seeded caveat (DESIGN.md §5 rule 8) whenever a release is seeded.
+  const seeded = c.seeded ? ` ${capital(c.seeded)}.` : '';
   annotate(el, `${composedWords(cfg, c, composedStatement(c))}${demo}${seeded}`);
 }
 
@@ -375,7 +379,7 @@ function showFileBudget() {
   el.dataset.epsilon = String(c.epsilon);
   el.dataset.runs = String(entry.runs.length);
   el.textContent = `${entry.name}: ${entry.runs.length} run${entry.runs.length === 1 ? '' : 's'}, ${c.releases} release${c.releases === 1 ? '' : 's'} since it was loaded; `
-    + `together ${composedStatement(c)} (${c.method}).`;
+    + `together ${composedStatement(c)} (${c.method}).${c.seeded ? ` ${capital(c.seeded)}.` : ''}`;
 }
 
 /** The cap on ε released on the loaded file: null when blank; an error at the cap otherwise. */
@@ -467,6 +471,11 @@ function loadCardProse() {
 function showReadout() {
   const main = run.main;
   ui.stepCount.textContent = passes(main.gradEvals.length ? main.gradEvals[main.gradEvals.length - 1] : 0);
+  // A length measured on the data (a certified solver, a privacy filter, Poisson batches): the
+  // counter and the ε-spent curve's extent are NOT PRIVATE (Rust's lengthDependsOnData, per lane).
+  const measured = Boolean(run.info?.lengthDependsOnData?.some((m) => m));
+  $('step-np').hidden = !measured;
+  $('privacy-np').hidden = !measured;
   const e = run.latestExcess;
   const unavailable = run.info?.referenceUnavailable;
   const game = JSON.parse(run.info?.config ?? '{}').problem === 'saddle';

@@ -188,7 +188,7 @@ export class SweepPanel {
       $('sweep-privacy').textContent = '';
       return;
     }
-    const { plan, cfg } = planned;
+    const { plan } = planned;
     try {
       const points = plan.points();
       const c = plan.composition();
@@ -199,7 +199,7 @@ export class SweepPanel {
         ? ' Points at different n have different data; composing them all can only overstate the total.'
         : '';
       const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them; this states what the correct mechanisms would promise.' : '';
-      const seeded = cfg.unseeded_noise ? '' : ' Seeded runs demonstrate the mechanism; what they publish counts all the same.';
+      const seeded = c.seeded ? ` ${c.seeded.charAt(0).toUpperCase()}${c.seeded.slice(1)}.` : '';
       el.textContent = `This sweep publishes ${c.releases} releases (${points.length} points × ${plan.repeats()} repeats). `
         + `Every point draws its data from the same seed, so all of them are releases on the same data and compose: together ${statement(c)} (${c.method}).`
         + `${overN}${demo}${seeded}`;
@@ -218,7 +218,7 @@ export class SweepPanel {
     if (this.pool) return;
     const planned = this.plan();
     if (!planned) return;
-    const { plan, cfg } = planned;
+    const { plan } = planned;
     const workers = Math.max(1, Math.min(64, Math.floor(Number($('sweep-workers').value)) || defaultWorkers()));
     const points = plan.points();
     const repeats = plan.repeats();

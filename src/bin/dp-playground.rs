@@ -206,6 +206,9 @@ Examples:
         if composed.not_private {
             println!("NOT PRIVATE: a demonstration of a pitfall ran");
         }
+        if let Some(seeded) = composed.seeded {
+            println!("{seeded}");
+        }
         for (a, r, release) in record.releases() {
             let kind = lab.previews()[a].kind.key();
             let w: Vec<String> = release.w.iter().map(|v| format!("{v:?}")).collect();

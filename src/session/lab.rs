@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 
 use super::prepare::Preview;
 use super::problem::{Posed, Problem, ReferenceClock};
-use super::run::{Batch, LanePlan, Session};
+use super::run::{Batch, LanePlan, Role, Session};
 use crate::theory::curve::Curve;
 
 /// One lane's share of a slice.
@@ -71,8 +71,10 @@ impl Lab {
             let lane = config.lane(kind);
             let plan = LanePlan::on(plan, &problem);
             for r in 0..config.repeats {
-                let session = Session::planned(problem.clone(), lane.clone(), &plan, r as u32)
-                    .map_err(in_lane(a, kind))?;
+                let role = if a == 0 { Role::Main } else { Role::Compared };
+                let session =
+                    Session::planned(problem.clone(), lane.clone(), &plan, r as u32, role)
+                        .map_err(in_lane(a, kind))?;
                 if r == 0 {
                     previews.push(session.preview().clone());
                     theories.push(session.theory().cloned());

@@ -61,7 +61,14 @@ pub struct Composition {
     /// Some release is a demonstration that is NOT private ("demonstrate the pitfall", DP-SVRG
     /// "as printed"): the total then states what the correct mechanisms would have promised.
     pub not_private: bool,
+    /// [`SEEDED_TOTAL`] when some release counted is seeded (DESIGN.md §5 rule 8), else `None`:
+    /// every statement of the total carries it (the page's composed line, the compare table's
+    /// total, the private export).
+    pub seeded: Option<&'static str>,
 }
+
+/// The seeded caveat of a composed total.
+pub const SEEDED_TOTAL: &str = "seeded: the seed names every noise stream, so these releases demonstrate the mechanism and are not a private release (they count in the total all the same)";
 
 /// One release's cost in its composable form, under the composition's relation.
 enum Cost {
@@ -112,8 +119,12 @@ pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
 fn compose(runs: &[(&RunConfig, usize)]) -> Result<Composition> {
     let mut lanes = Vec::new();
     let mut not_private = false;
+    let mut seeded = None;
     for &(config, times) in runs {
         config.validate()?;
+        if !config.unseeded_noise {
+            seeded = Some(SEEDED_TOTAL);
+        }
         for (i, kind) in config.algorithms().enumerate() {
             let lane = config.lane(kind);
             let plan =
@@ -178,6 +189,7 @@ fn compose(runs: &[(&RunConfig, usize)]) -> Result<Composition> {
             method: "one release: its own guarantee".to_string(),
             shares: lanes.into_iter().map(|l| l.share).collect(),
             not_private,
+            seeded,
         });
     }
 
@@ -280,6 +292,7 @@ fn compose(runs: &[(&RunConfig, usize)]) -> Result<Composition> {
         method: words.join("; "),
         shares: lanes.into_iter().map(|l| l.share).collect(),
         not_private,
+        seeded,
     })
 }
 

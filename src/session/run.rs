@@ -155,6 +155,34 @@ impl LanePlan {
     }
 }
 
+/// An algorithm's place in a run, which picks its noise stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// The run's main algorithm (or a run alone).
+    Main,
+    /// An algorithm of `compare`.
+    Compared,
+}
+
+/// The noise generator of repeat `repeat` of `config.algorithm` in `role`: the OS generator in
+/// unseeded mode; seeded, the main algorithm's stream is (seed, repeat, draw)
+/// ([`rng::seeded_draw`], so a run alone keeps its bits) and a compared algorithm's is
+/// (seed, its key, repeat, draw) ([`rng::seeded_algorithm`]): no two lanes of one run share a
+/// stream, so no two releases carry proportional noise. A seeded run still demonstrates the
+/// mechanism and is no private release (DESIGN.md §5 rule 8): the seed names every stream.
+fn noise_stream(config: &RunConfig, role: Role, repeat: u32) -> Result<rng::DpRng> {
+    if config.unseeded_noise {
+        return rng::from_os();
+    }
+    let (seed, draw) = (config.seed, config.noise_draw);
+    Ok(match role {
+        Role::Main => rng::seeded_draw(seed, Stream::Noise, repeat, draw),
+        Role::Compared => {
+            rng::seeded_algorithm(seed, Stream::Noise, &config.algorithm.key(), repeat, draw)
+        }
+    })
+}
+
 /// One algorithm with one noise stream on a shared problem.
 pub struct Session {
     config: RunConfig,
@@ -175,7 +203,7 @@ impl Session {
         let plan = registry::plan(&config)?;
         let problem = Posed::new(&config, None)?;
         let plan = LanePlan::on(plan, &problem);
-        Self::planned(problem, config, &plan, 0)
+        Self::planned(problem, config, &plan, 0, Role::Main)
     }
 
     /// The config's main algorithm on the minimisation `problem`, with the noise stream of repeat
@@ -184,22 +212,19 @@ impl Session {
         config.validate()?;
         let problem = Posed::Min(problem);
         let plan = LanePlan::on(registry::plan(&config)?, &problem);
-        Self::planned(problem, config, &plan, repeat)
+        Self::planned(problem, config, &plan, repeat, Role::Main)
     }
 
     /// Repeat `repeat` of an algorithm already planned for `problem` (see
-    /// [`Lab::new`](super::Lab::new)).
+    /// [`Lab::new`](super::Lab::new)), in the run's `role`.
     pub(super) fn planned(
         problem: Posed,
         config: RunConfig,
         plan: &LanePlan,
         repeat: u32,
+        role: Role,
     ) -> Result<Self> {
-        let noise_rng = if config.unseeded_noise {
-            rng::from_os()?
-        } else {
-            rng::seeded_draw(config.seed, Stream::Noise, repeat, config.noise_draw)
-        };
+        let noise_rng = noise_stream(&config, role, repeat)?;
         let run = plan
             .plan
             .build(&problem, noise_rng, !config.unseeded_noise)?;
