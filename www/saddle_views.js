@@ -108,5 +108,6 @@ export function showSaddleViews(history, $) {
     return tr;
   }));
   $('stop-reason').hidden = !stopped;
-  $('stop-reason').textContent = stopped ?? '';
+  // The label beside it stays: when a run stopped early depends on the data (NOT PRIVATE).
+  $('stop-words').textContent = stopped ?? '';
 }

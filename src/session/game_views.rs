@@ -17,13 +17,19 @@ pub const KEPT_PER_SLICE: usize = 256;
 
 /// What a slice of a game's run adds to the saddle views. Everything is **non-private** but the
 /// vertex draws, which the run's guarantee covers (each is an exponential-mechanism release
-/// counted in its ε), and the phases' schedule, which is fixed before the data are read.
+/// counted in its ε), and the schedule columns of the phase rows (n̄, μ_k, σ_k, the released
+/// block, the target radius), which are fixed before the data are read. A phase row's gradients
+/// and state, the steps kept (how far the run has gone, which for a certified solver or a
+/// privacy filter is measured on the data) and why the run stopped are **non-private**: the page
+/// labels them NOT PRIVATE.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GameViews {
     /// Whether both players are simplices of three strategies (the page draws them as ternary
     /// plots; `simplex_path` holds their path).
     pub ternary: bool,
     /// The steps t whose rows were kept, evenly spaced, the slice's last always among them.
+    /// **Non-private** where the run's length depends on the data
+    /// ([`super::readouts::length_depends_on_data`]).
     pub steps: Vec<f64>,
     /// For each kept step, the output vertices drawn (x's, y's), 0-based; NaN where the step
     /// drew none (the release entry). Empty unless the run samples vertices.
@@ -35,9 +41,11 @@ pub struct GameViews {
     /// The dense iterate (x^t, y^t) at the end of the slice: the curator's view of a
     /// vertex-sampling run. **Non-private**.
     pub dense: Option<Players>,
-    /// A phased run's timeline, one row per phase (empty for unphased runs).
+    /// A phased run's timeline, one row per phase (empty for unphased runs): its schedule is
+    /// public, its `gradients` and `state` **non-private** ([`PhaseRow`]).
     pub phases: Vec<PhaseRow>,
-    /// Why the run ended before its planned steps, once it has.
+    /// Why the run ended before its planned steps, once it has. **Non-private**: when a privacy
+    /// filter or a budget stops the run depends on the data.
     pub stopped: Option<String>,
 }
 

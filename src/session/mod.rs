@@ -6,6 +6,7 @@
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
 //! - [`game_views`]: what a game's run adds to the saddle views, slice by slice (issue 14).
+//! - [`readouts`]: which readouts of a run's length depend on the data (NOT PRIVATE).
 //! - [`View`]: the square of the parameter plane the page draws, and F on a grid over it.
 //! - [`export`]: the run JSON and diagnostics CSV the page and the terminal binary write.
 //! - [`sweep`]: a grid of runs over ε and n, lane by lane, for the terminal binary.
@@ -20,6 +21,7 @@ pub mod game_views;
 pub mod prepare;
 pub mod problem;
 pub mod publish;
+pub mod readouts;
 pub mod sweep;
 pub mod sweep_lanes;
 

@@ -381,6 +381,15 @@ impl WasmSession {
             &JsValue::from_str(&self.inner.config().to_json()),
         );
         set(&obj, "previews", &to_js(&self.inner.previews())?);
+        // Per algorithm (main first): whether its step counter and ε-spent curve are measured on
+        // the data, so the page labels them NOT PRIVATE (issue 31 item 5).
+        let measured: Vec<bool> = self
+            .inner
+            .previews()
+            .iter()
+            .map(|p| crate::session::readouts::length_depends_on_data(p.kind))
+            .collect();
+        set(&obj, "lengthDependsOnData", &to_js(&measured)?);
         set(&obj, "theories", &to_js(&self.inner.theories())?);
         match self.inner.posed() {
             Posed::Min(problem) => min_info(&obj, problem)?,

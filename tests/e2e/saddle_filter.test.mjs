@@ -52,7 +52,7 @@ test('a gradient budget U ten times Theorem 3.14’s is stopped by the privacy f
   await page.click('#play');
   await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
   assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
-  const said = await page.textContent('#stop-reason');
+  const said = await page.textContent('#stop-words');
   assert.ok(await page.isVisible('#stop-reason'));
   assert.match(said, /^Stopped after \d+ steps: the privacy filter stopped the run before step \d+/);
   const caveats = await page.$$eval('#caveats li', (lis) => lis.map((li) => li.textContent));
