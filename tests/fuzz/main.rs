@@ -1,7 +1,9 @@
 //! A seeded fuzz loop on stable Rust over every parser a user reaches: the strict config parser
 //! (`config`), the lenient link reader (`link`), what a link reaches before a run (`preview`),
-//! the CSV loader (`csv`) and the plot specs of `drawPlot`/`plotSvg` (`plot`). Inputs are structure-aware mutants of real seeds (the links
-//! the page makes, the bad-CSV corpus, the page's plot specs), drawn through `arbitrary` from a
+//! the CSV loader (`csv`), the plot specs of `drawPlot`/`plotSvg` (`plot`), and whole runs of
+//! every family at the edges of what the page accepts (`edges`, issue 31 item 7: tests/edges).
+//! Inputs are structure-aware mutants of real seeds (the links the page makes, the bad-CSV
+//! corpus, the page's plot specs; the corners for `edges`), drawn through `arbitrary` from a
 //! ChaCha stream keyed by (seed, index); each execution is caught (`catch_unwind`: a panic is a
 //! crash) and timed (over 1 s is a hang). Findings print with their seed and index and are
 //! saved under `target/fuzz-findings/`.
@@ -12,11 +14,14 @@
 //! FUZZ_EXECS=2500000 FUZZ_SEED=2026 cargo test --test fuzz -- --ignored --nocapture
 //! ```
 //!
-//! `FUZZ_EXECS` is per target; `FUZZ_TARGET=config|link|preview|csv|plot` runs one, `FUZZ_SEED` picks
+//! `FUZZ_EXECS` is per target; `FUZZ_TARGET=config|link|preview|csv|plot|edges` runs one, `FUZZ_SEED` picks
 //! another stream, and `FUZZ_INDEX=i` replays input i alone (printing it). The smoke test below
 //! runs a few thousand inputs per target in the ordinary suite, so the loop cannot rot.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod edge_configs;
+#[path = "../edges/mod.rs"]
+mod edges;
 mod engine;
 mod mutate;
 mod targets;
@@ -65,7 +70,7 @@ fn selected() -> Vec<&'static Target> {
         .collect();
     assert!(
         !picked.is_empty(),
-        "FUZZ_TARGET must be one of config, link, preview, csv, plot"
+        "FUZZ_TARGET must be one of config, link, preview, csv, plot, edges"
     );
     picked
 }

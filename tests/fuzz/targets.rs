@@ -16,7 +16,7 @@ use super::engine::Target;
 use super::mutate::{self, Words};
 
 /// Every target, in the order the loop runs them.
-pub const TARGETS: [Target; 5] = [
+pub const TARGETS: [Target; 6] = [
     Target {
         name: "config",
         input: config_input,
@@ -48,6 +48,14 @@ pub const TARGETS: [Target; 5] = [
         input: plot_input,
         exec: plot_exec,
         share: 1,
+    },
+    // Whole runs of every family at the edges (issue 31 item 7): seconds each in a debug build,
+    // so a thousandth of the parsers' inputs, as the previews.
+    Target {
+        name: "edges",
+        input: super::edge_configs::input,
+        exec: super::edge_configs::exec,
+        share: 1000,
     },
 ];
 
