@@ -58,8 +58,10 @@ pub struct Composition {
     pub method: String,
     /// One share per algorithm of each run, in order (main, then `compare`).
     pub shares: Vec<Share>,
-    /// Some release is a demonstration that is NOT private ("demonstrate the pitfall", DP-SVRG
-    /// "as printed"): the total then states what the correct mechanisms would have promised.
+    /// Some release is NOT private: a demonstration ("demonstrate the pitfall", DP-SVRG "as
+    /// printed"), or, in a private export, a release whose run failed in a way that depends on
+    /// the data ([`Ledger::with_failure`]). The total then states what the correct mechanisms
+    /// would have promised.
     pub not_private: bool,
 }
 
@@ -347,7 +349,8 @@ pub struct PrivateRelease {
     /// A game's released y.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub y: Option<Vec<f64>>,
-    /// Its ledger without the run's data-dependent events ([`Ledger::private`]).
+    /// Its ledger without the run's data-dependent path events, with every failure that made it
+    /// NOT PRIVATE ([`Ledger::private`]).
     pub ledger: Ledger,
 }
 
@@ -372,7 +375,10 @@ anyone remove the noise.";
 
 /// The private part of a run's export, from its config and the points it released.
 pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<PrivatePart> {
-    let composed = compose_run(config)?;
+    let mut composed = compose_run(config)?;
+    // A run-time failure that depends on the data ([`Ledger::with_failure`]) makes the whole
+    // composed statement NOT PRIVATE, not only its own release.
+    composed.not_private |= released.iter().any(|r| !r.ledger.is_private());
     let kinds: Vec<AlgorithmKind> = config.algorithms().collect();
     let releases = released
         .into_iter()
@@ -385,7 +391,7 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
                 repeat: r.repeat,
                 w: r.w,
                 y: r.y,
-                // The run's data-dependent events (a fallback, an abort) are diagnostics.
+                // Which certified path ran is a diagnostic; a failure stays (NOT PRIVATE).
                 ledger: r.ledger.private(),
             })
         })
