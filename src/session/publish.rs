@@ -521,9 +521,10 @@ mod tests {
     }
 
     #[test]
-    fn the_private_part_keeps_no_data_dependent_event_of_a_ledger() {
-        // A fallback or an abort happens on some datasets and not on their neighbours: the
-        // private export must state the same ledger either way.
+    fn the_private_part_drops_which_certified_path_ran_and_keeps_every_failure() {
+        // A fallback happens on some datasets and not on their neighbours: the private export
+        // must state the same ledger either way. A failure the guarantee does not cover (a
+        // certificate that never held) must not be hidden: it stays and says NOT PRIVATE.
         let config = gd(1);
         let mut session = crate::session::Session::new(RunConfig {
             n: 200,
@@ -547,11 +548,20 @@ mod tests {
             )
             .unwrap()
         };
-        let (a, b) = (part(clean), part(with_event));
+        let with_failure = clean.clone().with_failure("the certificate never held");
+        let (a, b, c) = (part(clean), part(with_event), part(with_failure));
         assert_eq!(a, b);
         assert!(b.releases[0].ledger.events.is_empty());
         let json = serde_json::to_string(&b).unwrap();
         assert!(!json.contains("took over"), "{json}");
+        // A failure the guarantee does not cover stays, and voids the composed total.
+        assert!(!a.composed.not_private && c.composed.not_private);
+        assert!(!c.releases[0].ledger.is_private());
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(
+            json.contains("NOT PRIVATE: the certificate never held"),
+            "{json}"
+        );
     }
 
     #[test]

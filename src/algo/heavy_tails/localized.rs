@@ -642,7 +642,8 @@ impl LocalizedPlan {
     /// The certificate constants of phase `p` on one block: the smoothness is the block's own
     /// H = sup φ″·(1/m)Σ‖xᵢ‖² + l2 + λ_t, a true bound for these records (∇²Q ⪯ H·I), far below
     /// the declared sup φ″·B² when B is generous. It decides only when the solver stops and what
-    /// it certifies, never the noise (a timing channel, digest pitfall 17).
+    /// it certifies, never the solver's budget ([`LocalizedPlan::budgets`], declared) or the
+    /// noise (a timing channel, digest pitfall 17).
     pub fn block_constants(&self, p: &Phase, data: &Dataset, start: usize) -> CertificateConstants {
         let mean_square = (start..start + p.m)
             .map(|i| dot(data.features(i), data.features(i)))

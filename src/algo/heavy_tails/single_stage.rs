@@ -188,7 +188,8 @@ impl SingleStagePlan {
     }
 
     /// The certificate constants on `objective`'s records (their own smoothness bound, a true
-    /// one for them; it decides only when the solver stops).
+    /// one for them, at most the declared sup φ″·B² + l2 + λ): they decide only when the solver
+    /// stops, never its budget ([`SingleStagePlan::new`]) or the noise.
     fn constants(&self, objective: &Objective) -> CertificateConstants {
         let data = objective.data();
         let mean_square = data.samples().map(|(x, _)| dot(x, x)).sum::<f64>() / data.n() as f64;
