@@ -316,6 +316,7 @@ function showGuarantees(list) {
   $('algorithm-title').textContent = p.algorithm;
   ui.headline.textContent = headline(p);
   ui.headline.classList.toggle('not-private', p.leaks.length > 0);
+  ui.headline.dataset.leaks = JSON.stringify(p.leaks);
   $('guarantee-leaks').replaceChildren(...p.leaks.map((text) => Object.assign(document.createElement('li'), { textContent: text, className: 'leak' })));
   annotate(ui.detail, `${noiseWords(p)} Stated before the run, from the settings alone.`);
   // A blank optional setting shows the value it takes (e.g. Algorithm 3's U from Theorem 3.14).
@@ -489,6 +490,13 @@ function showReadout() {
   if (!r) ui.release.textContent = 'not yet';
   else if (r.y) ui.release.textContent = `x = ${coords(r.w)}, y = ${coords(r.y)}; duality gap ${sci(r.excess)}`;
   else ui.release.textContent = `${coords(r.w)}; excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`;
+  // A failure at run time that depends on the data (a certificate that never held) voids the
+  // guarantee the preview stated: the headline says so, with the ledger's own sentence.
+  const failure = r?.ledger.leaks.find((l) => !ui.headline.dataset.leaks?.includes(l));
+  if (failure) {
+    ui.headline.textContent = `NOT PRIVATE (this run): ${failure}`;
+    ui.headline.classList.add('not-private');
+  }
   $('certificate').textContent = diagnosticsWords(main.diagnostics);
   showSaddleViews(run, $);
   showLocalisation(run, $);

@@ -461,7 +461,10 @@ impl Run for AdversarialTraining {
             ledger = ledger.with_event("the solver ran out of budget; projected GDA took over");
         }
         if self.aborted {
-            ledger = ledger.with_event("ABORTED: the solver never certified (floating point); the output is the start, and the abort depends on the data");
+            ledger = ledger.with_failure(
+                "the solver never certified (floating point); the release is the planned noise \
+                 around the start P_X(0), and that failure depends on the data",
+            );
         }
         if let Ok(loss) = ApproxDp::new(
             self.settings.epsilon,
@@ -521,13 +524,23 @@ impl Run for AdversarialTraining {
                 report.epsilon_spent = self.settings.epsilon;
                 self.done = true;
             }
-            // No iteration cap is set, so only floating point ends the solve uncertified.
+            // No iteration cap is set, so only floating point ends the solve uncertified. The
+            // planned noise is still released, around the fixed public start P_X(0), and the
+            // ledger marks the release NOT PRIVATE (that failure depends on the data).
             SaddleStatus::Capped | SaddleStatus::Failed => {
                 self.aborted = true;
-                self.done = true;
                 let mut start = vec![0.0; self.declared.dims.0];
                 self.game.x_domain().project(&mut start);
-                self.x_out = start;
+                report.noise_norm = release_model(
+                    &start,
+                    self.calibration.sigma,
+                    self.game.x_domain(),
+                    &mut self.rng,
+                    &mut self.noise,
+                    &mut self.x_out,
+                );
+                report.epsilon_spent = self.settings.epsilon;
+                self.done = true;
             }
         }
         Some(Step {

@@ -517,6 +517,7 @@ pub struct PhasedOutputPerturbation {
     t: usize,
     done: bool,
     aborted: bool,
+    failed: bool,
     n: usize,
     start: Vec<f64>,
 }
@@ -602,6 +603,7 @@ impl PhasedOutputPerturbation {
             t: 0,
             done: false,
             aborted: false,
+            failed: false,
             n,
         })
     }
@@ -616,9 +618,10 @@ impl PhasedOutputPerturbation {
         &self.records
     }
 
-    /// Whether a phase failed to certify (floating point); the output is then w₀ = P_W(0).
+    /// Whether a phase failed to certify within its planned budget (floating point; its release
+    /// is then the planned noise around w₀ = P_W(0), NOT PRIVATE) or could not start.
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.aborted || self.failed
     }
 
     /// Runs to the end and returns x̃_K.
@@ -736,9 +739,17 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         if self.records.iter().any(|r| r.safeguard) {
             events.push("a phase's solver ran out of budget; projected GD took over".to_string());
         }
+        let mut failures = Vec::new();
+        if self.failed {
+            failures.push(
+                "a phase never certified within its planned budget (floating point); it released \
+                 its planned noise around w₀ instead, and that failure depends on the data",
+            );
+        }
         if self.aborted {
-            events.push(
-                "ABORTED: a phase never certified (floating point); the output is w₀, and the abort depends on the data".to_string(),
+            failures.push(
+                "a phase could not start or draw (a plan check failed at run time); the output is \
+                 w₀ without noise",
             );
         }
         let mechanism = format!(
@@ -747,6 +758,9 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         );
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         ledger.events = events;
+        for failure in failures {
+            ledger = ledger.with_failure(failure);
+        }
         for spec in &self.schedule.specs {
             if let Ok(p) = ApproxDp::new(
                 self.settings.epsilon,
@@ -798,19 +812,24 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             },
         };
         self.t += 1;
-        if run.failed() {
-            self.abort();
+        // Even the GD safeguard failed within its planned budget (floating point): the phase
+        // still releases its planned noise, around the fixed public w₀, and the ledger marks the
+        // release NOT PRIVATE (that failure depends on the data).
+        let failed = run.failed();
+        if !run.is_certified() && !failed {
             return Some(report);
         }
-        if !run.is_certified() {
-            return Some(report);
-        }
+        self.failed |= failed;
         let spec = self.schedule.specs[k];
         let noise = NoiseLaw::Gaussian {
             sigma: spec.sigma,
             method: GaussianMethod::Classical,
         };
-        let point = run.certified_point().to_vec();
+        let point = if failed {
+            self.start.clone()
+        } else {
+            run.certified_point().to_vec()
+        };
         let (steps, evals, safeguard) = (run.steps(), run.grad_evals(), run.used_safeguard());
         match perturb(
             &noise,

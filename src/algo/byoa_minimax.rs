@@ -51,8 +51,9 @@
 //! A base solver that has not certified within `max_iters` hands over to GDA from the phase's
 //! public start, whose bound depends only on declared constants and released centres (as
 //! [`crate::algo::byoa`] does: an abort on budget exhaustion would itself depend on the data,
-//! REVIEW-000-004 B3); only a floating-point failure of that bound aborts, to the
-//! data-independent start, recorded as a non-private event. [`MinimaxLeak::IterationCap`] is the
+//! REVIEW-000-004 B3); if floating point defeats that bound too, the phase releases its planned
+//! noise around the data-independent starts P_X(0), P_Y(0) and the ledger marks the release NOT
+//! PRIVATE, in the private export too (that failure depends on the data). [`MinimaxLeak::IterationCap`] is the
 //! leaky demonstration of pitfall 1: the solver stops after a fixed number of iterations and its
 //! point is released whether or not the certificate holds; the ledger says NOT PRIVATE.
 //!
@@ -729,6 +730,7 @@ pub struct MinimaxOutputPerturbation {
     t: usize,
     done: bool,
     aborted: bool,
+    failed: bool,
 }
 
 impl MinimaxOutputPerturbation {
@@ -774,6 +776,7 @@ impl MinimaxOutputPerturbation {
             t: 0,
             done: false,
             aborted: false,
+            failed: false,
         };
         // Refuse before any data are read if the first phase cannot be certified in f64.
         this.start_phase()?;
@@ -790,9 +793,10 @@ impl MinimaxOutputPerturbation {
         &self.logs
     }
 
-    /// Whether a phase failed to certify (floating point); the release is then the start.
+    /// Whether a phase failed to certify within its planned budget (floating point; its release
+    /// is then the planned noise around the start, NOT PRIVATE) or could not start.
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.aborted || self.failed
     }
 
     /// Runs to the end; returns (x̃, ỹ).
@@ -978,8 +982,18 @@ impl Run for MinimaxOutputPerturbation {
             ledger =
                 ledger.with_event("a phase's solver ran out of budget; projected GDA took over");
         }
+        if self.failed {
+            ledger = ledger.with_failure(
+                "a phase never certified within its planned budget (floating point); it released \
+                 its planned noise around the starts P_X(0), P_Y(0) instead, and that failure \
+                 depends on the data",
+            );
+        }
         if self.aborted {
-            ledger = ledger.with_event("ABORTED: a phase never certified (floating point); the output is the start, and the abort depends on the data");
+            ledger = ledger.with_failure(
+                "a phase could not start (a plan check failed at run time); the output is the \
+                 start without noise",
+            );
         }
         let (eps, delta) = (self.settings.epsilon, self.settings.delta);
         for p in &self.schedule.phases {
@@ -1056,18 +1070,20 @@ impl Run for MinimaxOutputPerturbation {
                     value: None,
                 });
             }
-            SaddleStatus::Failed => {
-                self.abort();
-                return Some(Step {
-                    report,
-                    value: None,
-                });
-            }
+            // Even the GDA safeguard failed within its planned budget (floating point): the phase
+            // still releases its planned noise, around the fixed public starts P_X(0), P_Y(0),
+            // and the ledger marks the release NOT PRIVATE (that failure depends on the data).
+            SaddleStatus::Failed => self.failed = true,
             SaddleStatus::Certified | SaddleStatus::Capped => {}
         }
         let run = self.run.take()?;
-        let (x, y) = run.point();
-        report.noise_norm = self.release(phase, x, y);
+        report.noise_norm = if status == SaddleStatus::Failed {
+            let (x, y) = (self.x_start.clone(), self.y_start.clone());
+            self.release(phase, &x, &y)
+        } else {
+            let (x, y) = run.point();
+            self.release(phase, x, y)
+        };
         self.logs.push(PhaseLog {
             phase,
             record_evals: run.record_evals(),

@@ -82,9 +82,9 @@
 //! neighbours ‖h(D, θ) − h(D′, θ)‖ ≤ 2γ/μ, so h(·, θ) + z is ε_res-DP. Adaptive composition of
 //! (w*, w̃ + z) is ε-DP, and releasing w̃ + z alone is post-processing. The solver's iteration count
 //! depends on the data, but only the final point is released. The certificate could fail only
-//! if rounding beat the allowance (never seen); the release then still happens, instead of an
-//! abort that would depend on D, and the ledger records it as an event (a non-private fact about
-//! the data, shown beside the release and kept out of the private export).
+//! if rounding beat the allowance (never seen); the release then still happens, with its planned
+//! noise, and because that failure depends on D the ledger marks the release NOT PRIVATE, in the
+//! private export too ([`crate::privacy::Ledger::with_failure`]).
 //!
 //! # Utility
 //! CMS11 Theorem 18: with probability 1 − δ′ the excess regularised risk is
@@ -975,11 +975,12 @@ impl PrivateAlgorithm for ObjectivePerturbation {
                 ledger = ledger.with_spend(what, PrivacyLoss::Pure(loss));
             }
         }
-        // Whether the certificate held is a fact about the data: an event (non-private), never
-        // part of the private ledger. The budget is set so that it holds in exact arithmetic.
+        // The budget is set so that the certificate holds in exact arithmetic; if rounding beat
+        // it, the residual noise does not cover the distance, and that failure depends on the
+        // data: the release is NOT PRIVATE, in the private export too.
         if self.done && !self.certified {
-            ledger = ledger.with_event(
-                "NOT PROVEN: the solver did not certify ‖∇J_b‖ ≤ γ within its budget (rounding), so the distance the residual noise covers was not met",
+            ledger = ledger.with_failure(
+                "the solver did not certify ‖∇J_b‖ ≤ γ within its budget (rounding), so the distance the residual noise covers was not met, and that failure depends on the data",
             );
         }
         ledger

@@ -11,7 +11,14 @@
 //! - [`rdp`]: the RDP accountant for the Poisson-subsampled Gaussian (DP-SGD), both directions.
 //! - [`pld`]: a privacy-loss-distribution accountant for the same mechanism (second opinion).
 //! - [`zcdp`]: the closed-form zCDP calibration used by full-batch noisy GD.
-//! - [`Ledger`]: what a run spent, under which relation, with which caveats.
+//! - [`release`]: [`release::Noised`], the released point, made only by drawing its noise.
+//! - [`Ledger`]: what a run spent, under which relation, with which caveats, and whether
+//!   something that depends on the data made the release NOT PRIVATE.
+//!
+//! The guarantee holds for the release as planned: a run whose certificate failed at run time
+//! (which only floating point can cause once the plan fixed its budget) releases its noise
+//! around a fixed public point, and because *that* failure depends on the data the ledger marks
+//! the release NOT PRIVATE ([`Ledger::with_failure`]), in the private export too.
 
 #![deny(missing_docs)]
 
@@ -20,6 +27,7 @@ pub mod composition;
 pub mod measures;
 pub mod pld;
 pub mod rdp;
+pub mod release;
 pub mod zcdp;
 
 pub use measures::{ApproxDp, PrivacyLoss, PureDp, Rdp, Zcdp};
@@ -118,16 +126,18 @@ pub struct Ledger {
     pub spends: Vec<Spend>,
     /// Every condition the guarantee depends on.
     pub caveats: Vec<String>,
-    /// Deliberate leaks of a "leaky" demonstration toggle, one sentence each. When non-empty the
-    /// run is **not private**: the guarantee above states what the correct mechanism would have
-    /// promised, and the page must show a "not DP" badge instead of it.
+    /// Why the release is **not private**, one sentence each: a deliberate leak of a "leaky"
+    /// demonstration toggle, or a run-time failure that depends on the data
+    /// ([`Ledger::with_failure`]). When non-empty the guarantee above states what the correct
+    /// mechanism would have promised, and the page must show a "not DP" badge instead of it.
     #[serde(default)]
     pub leaks: Vec<String>,
-    /// What happened in this run that depends on the data: a solver that did not certify within
-    /// its budget and a fallback that took over, an abort. The guarantee holds either way (no
-    /// data-dependent abort decides whether a release happens), but *which* path ran is a fact
-    /// about the raw data: a **non-private** diagnostic, shown beside the release and never part
-    /// of the private export ([`Ledger::private`]).
+    /// Which certified path the run took, when it had more than one (a solver that did not
+    /// certify within its budget and a fallback, itself certified within a budget fixed by the
+    /// plan, that took over). The guarantee covers every such path, but *which* one ran is a fact
+    /// about the raw data: a **non-private** diagnostic, shown beside the release and left out
+    /// of the private export ([`Ledger::private`]). A failure the guarantee does not cover is
+    /// never only an event: see [`Ledger::with_failure`].
     #[serde(default)]
     pub events: Vec<String>,
 }
@@ -162,8 +172,20 @@ impl Ledger {
         self
     }
 
+    /// Records a failure the guarantee does not cover (a certificate that never held, so the
+    /// release is the planned noise around a fixed public point): whether it happens depends on
+    /// the data, so the release is **NOT PRIVATE**. It is kept in [`Ledger::leaks`], which the
+    /// private export keeps and the headline reads ([`Ledger::is_private`]), and in the events.
+    pub fn with_failure(mut self, failure: impl Into<String>) -> Self {
+        let failure = failure.into();
+        self.leaks.push(format!("NOT PRIVATE: {failure}"));
+        self.events.push(failure);
+        self
+    }
+
     /// The ledger as the private export states it: everything fixed before the data were read,
-    /// without the run's data-dependent [`Ledger::events`].
+    /// and every failure that made the release NOT PRIVATE ([`Ledger::with_failure`]), without
+    /// the run's other data-dependent [`Ledger::events`] (which certified path ran).
     pub fn private(&self) -> Self {
         Self {
             events: Vec::new(),
@@ -177,7 +199,8 @@ impl Ledger {
         self
     }
 
-    /// False when a leaky toggle was on: the release carries no guarantee at all.
+    /// False when a leaky toggle was on or a data-dependent failure happened: the release then
+    /// carries no guarantee at all.
     pub fn is_private(&self) -> bool {
         self.leaks.is_empty()
     }

@@ -58,8 +58,10 @@ pub struct Composition {
     pub method: String,
     /// One share per algorithm of each run, in order (main, then `compare`).
     pub shares: Vec<Share>,
-    /// Some release is a demonstration that is NOT private ("demonstrate the pitfall", DP-SVRG
-    /// "as printed"): the total then states what the correct mechanisms would have promised.
+    /// Some release is NOT private: a demonstration ("demonstrate the pitfall", DP-SVRG "as
+    /// printed"), or, in a private export, a release whose run failed in a way that depends on
+    /// the data ([`Ledger::with_failure`]). The total then states what the correct mechanisms
+    /// would have promised.
     pub not_private: bool,
     /// [`SEEDED_TOTAL`] when some release counted is seeded (DESIGN.md §5 rule 8), else `None`:
     /// every statement of the total carries it (the page's composed line, the compare table's
@@ -360,7 +362,8 @@ pub struct PrivateRelease {
     /// A game's released y.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub y: Option<Vec<f64>>,
-    /// Its ledger without the run's data-dependent events ([`Ledger::private`]).
+    /// Its ledger without the run's data-dependent path events, with every failure that made it
+    /// NOT PRIVATE ([`Ledger::private`]).
     pub ledger: Ledger,
 }
 
@@ -385,7 +388,10 @@ anyone remove the noise.";
 
 /// The private part of a run's export, from its config and the points it released.
 pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<PrivatePart> {
-    let composed = compose_run(config)?;
+    let mut composed = compose_run(config)?;
+    // A run-time failure that depends on the data ([`Ledger::with_failure`]) makes the whole
+    // composed statement NOT PRIVATE, not only its own release.
+    composed.not_private |= released.iter().any(|r| !r.ledger.is_private());
     let kinds: Vec<AlgorithmKind> = config.algorithms().collect();
     let releases = released
         .into_iter()
@@ -398,7 +404,7 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
                 repeat: r.repeat,
                 w: r.w,
                 y: r.y,
-                // The run's data-dependent events (a fallback, an abort) are diagnostics.
+                // Which certified path ran is a diagnostic; a failure stays (NOT PRIVATE).
                 ledger: r.ledger.private(),
             })
         })
@@ -528,9 +534,10 @@ mod tests {
     }
 
     #[test]
-    fn the_private_part_keeps_no_data_dependent_event_of_a_ledger() {
-        // A fallback or an abort happens on some datasets and not on their neighbours: the
-        // private export must state the same ledger either way.
+    fn the_private_part_drops_which_certified_path_ran_and_keeps_every_failure() {
+        // A fallback happens on some datasets and not on their neighbours: the private export
+        // must state the same ledger either way. A failure the guarantee does not cover (a
+        // certificate that never held) must not be hidden: it stays and says NOT PRIVATE.
         let config = gd(1);
         let mut session = crate::session::Session::new(RunConfig {
             n: 200,
@@ -554,11 +561,20 @@ mod tests {
             )
             .unwrap()
         };
-        let (a, b) = (part(clean), part(with_event));
+        let with_failure = clean.clone().with_failure("the certificate never held");
+        let (a, b, c) = (part(clean), part(with_event), part(with_failure));
         assert_eq!(a, b);
         assert!(b.releases[0].ledger.events.is_empty());
         let json = serde_json::to_string(&b).unwrap();
         assert!(!json.contains("took over"), "{json}");
+        // A failure the guarantee does not cover stays, and voids the composed total.
+        assert!(!a.composed.not_private && c.composed.not_private);
+        assert!(!c.releases[0].ledger.is_private());
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(
+            json.contains("NOT PRIVATE: the certificate never held"),
+            "{json}"
+        );
     }
 
     #[test]

@@ -8,9 +8,16 @@ use super::{BaseSolver, Certificate, CertificateConstants, FiniteSum, ProjectedG
 /// Everything here is non-private; the caller adds the noise to [`CertifiedRun::certified_point`].
 ///
 /// If the chosen solver has not certified within `max_iters` iterations, projected GD restarts
-/// from the start point with a budget `gd_bound` computed by the caller from declared constants
-/// (REVIEW-000-004 B3: no abort in exact arithmetic). Only if GD also fails (floating point) does
-/// the run end [`CertifiedRun::failed`].
+/// from the start point for `gd_bound` iterations. This run does not check those budgets: it
+/// certifies in exact arithmetic only when the caller computed `gd_bound` at plan time from
+/// declared constants that bound the problem it is given (a GD iteration bound for the declared
+/// condition number, with the certificate's rounding allowance inside the radius,
+/// `certified_gd_bound` in `algo::output_perturbation`), and refused the config otherwise. A
+/// budget measured from the data, or a placeholder such as 1, makes [`CertifiedRun::failed`] a
+/// data-dependent event (REVIEW-000-004 B3). Even with a planned budget, floating point can end
+/// the run [`CertifiedRun::failed`]; the caller must then still release its planned noise, around
+/// a fixed public point, and mark the release NOT PRIVATE
+/// ([`crate::privacy::Ledger::with_failure`]).
 pub struct CertifiedRun {
     constants: CertificateConstants,
     solver: Box<dyn BaseSolver>,

@@ -74,9 +74,10 @@ use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepRe
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::linalg::{axpy, dist2, dot, norm2};
-use crate::noise::{ExponentialMechanism, L2Laplace};
+use crate::linalg::{dist2, dot, norm2};
+use crate::noise::ExponentialMechanism;
 use crate::objective::Objective;
+use crate::privacy::release::{Law, Noised};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::ProblemDeclaration;
@@ -94,11 +95,58 @@ pub struct ApproxEmPlan {
     pub declared: CallDeclared,
     /// sup φ″ (the stage-1 certificate's smoothness is sup φ″·(1/n)Σ‖xᵢ‖² + l2 + λ).
     pub curvature: f64,
+    /// The declared feature bound B the records are clipped to (the stage-1 budget's
+    /// smoothness is sup φ″·B² + l2 + λ).
+    pub feature_bound: f64,
     /// Grid points per axis.
     pub resolution: usize,
 }
 
 impl ApproxEmPlan {
+    /// Stage 1's solver budget (AGD, then the GD safeguard), from the declared constants alone:
+    /// in exact arithmetic the localisation certifies within it on every dataset. Refused at the
+    /// ridge λ when the certificate's rounding allowance would swallow C/(λn) (no budget could
+    /// certify it), or when the localisation's scale is not a finite number > 0.
+    pub fn budget(&self) -> Result<usize> {
+        let declared = &self.declared;
+        Law::l2_laplace(self.scale()).map_err(|_| {
+            Error::invalid(
+                "lambda1",
+                format!(
+                    "a ridge λ whose localisation scale 12C/(λnε) is a finite number > 0 (it is {:.3e})",
+                    self.scale()
+                ),
+                declared.lambda,
+            )
+        })?;
+        let mu = declared.l2 + declared.lambda;
+        let constants = CertificateConstants {
+            strong_convexity: mu,
+            smoothness: self.curvature * self.feature_bound * self.feature_bound + mu,
+            lipschitz: declared.clip + mu * 2.0 * declared.radius,
+        };
+        certified_gd_bound(
+            &constants,
+            declared.n + declared.d,
+            declared.radius,
+            2.0 * declared.radius,
+            self.accuracy(),
+        )
+        .map_err(|allowance| {
+            Error::invalid(
+                "lambda1",
+                format!(
+                    "a smaller ridge λ, a larger threshold C or a smaller feature bound: the \
+                     localisation's certified accuracy C/(λn) = {:.2e} must exceed the \
+                     certificate's rounding allowance {allowance:.2e} tenfold, or no solver budget \
+                     can certify it",
+                    self.accuracy()
+                ),
+                declared.lambda,
+            )
+        })
+    }
+
     /// Stage 1's certified distance C/(λn) (Algorithm 2's gap C²/(2λn²)).
     pub fn accuracy(&self) -> f64 {
         self.declared.clip / (self.declared.lambda * self.declared.n as f64)
@@ -208,7 +256,9 @@ pub struct ApproxEm {
     start: usize,
     current: Vec<f64>,
     done: bool,
-    aborted: bool,
+    failed: bool,
+    budget: usize,
+    law: Law,
     last: Option<CertificateStatus>,
     steps: usize,
     passes: f64,
@@ -230,6 +280,8 @@ impl ApproxEm {
         }
         Ok(Self {
             guarantee: plan.guarantee(),
+            budget: plan.budget()?,
+            law: Law::l2_laplace(plan.scale())?,
             mechanism: ExponentialMechanism::new(plan.em_epsilon(), plan.em_sensitivity())?,
             region: Region::Ball(plan.declared.radius),
             current: block.centre.clone(),
@@ -240,7 +292,7 @@ impl ApproxEm {
             seeded,
             stage: Stage::Localise(None),
             done: false,
-            aborted: false,
+            failed: false,
             last: None,
             steps: 0,
             passes: 0.0,
@@ -278,9 +330,11 @@ impl ApproxEm {
         self.rng
     }
 
-    /// Whether the localisation's certificate never held (the call released the centre of W).
-    pub fn aborted(&self) -> bool {
-        self.aborted
+    /// Whether the localisation's certificate never held within the planned budget (floating
+    /// point only): the localisation then drew its noise around the call's public centre, and
+    /// the release is NOT PRIVATE (that failure depends on the data).
+    pub fn failed(&self) -> bool {
+        self.failed
     }
 
     /// The block's records, in order.
@@ -328,12 +382,6 @@ impl ApproxEm {
         self.mechanism.log_probabilities(&utilities)
     }
 
-    fn abort(&mut self) {
-        self.aborted = true;
-        self.done = true;
-        self.current.fill(0.0);
-    }
-
     /// One solver step of stage 1; at its certificate, the localisation draw. Returns the noise
     /// norm of a draw it made.
     fn localise(&mut self, data: &Dataset, run: Option<CertifiedRun>) -> f64 {
@@ -341,6 +389,8 @@ impl ApproxEm {
             Some(run) => run,
             None => {
                 let p = &self.plan;
+                // The block's own smoothness bound (true for these records, at most the declared
+                // sup φ″·B² + l2 + λ) decides only when the solver stops; the budget is the plan's.
                 let mean_square =
                     self.records(data).map(|(x, _)| dot(x, x)).sum::<f64>() / p.declared.n as f64;
                 let mu = p.declared.l2 + p.declared.lambda;
@@ -349,14 +399,6 @@ impl ApproxEm {
                     smoothness: p.curvature * mean_square + mu,
                     lipschitz: p.declared.clip + mu * 2.0 * p.declared.radius,
                 };
-                let budget = certified_gd_bound(
-                    &constants,
-                    p.declared.n + p.declared.d,
-                    p.declared.radius,
-                    2.0 * p.declared.radius,
-                    p.accuracy(),
-                )
-                .unwrap_or(1);
                 CertifiedRun::new(
                     &self.surrogate(data),
                     constants,
@@ -364,8 +406,8 @@ impl ApproxEm {
                     0,
                     &self.centre,
                     p.accuracy(),
-                    budget,
-                    budget,
+                    self.budget,
+                    self.budget,
                 )
             }
         };
@@ -378,35 +420,30 @@ impl ApproxEm {
             met: run.is_certified(),
         });
         self.current.copy_from_slice(run.current());
-        if run.failed() {
-            self.abort();
-            return 0.0;
-        }
-        if !run.is_certified() {
+        // The certified point, or the call's fixed public centre if even the safeguard failed.
+        let certified = if run.is_certified() {
+            run.certified_point().to_vec()
+        } else if run.failed() {
+            self.failed = true;
+            self.centre.clone()
+        } else {
             self.stage = Stage::Localise(Some(run));
             return 0.0;
-        }
+        };
         // w_loc = Π_W(w̃ + b).
-        let mut w_loc = run.certified_point().to_vec();
-        let mut b = vec![0.0; self.plan.declared.d];
-        if L2Laplace::new(self.plan.scale())
-            .and_then(|lap| lap.fill(&mut self.rng, &mut b))
-            .is_err()
-        {
-            self.abort();
-            return 0.0;
-        }
-        axpy(1.0, &b, &mut w_loc);
-        Region::Ball(self.plan.declared.radius).project(&mut w_loc);
+        let region = Region::Ball(self.plan.declared.radius);
+        let (w_loc, noise_norm) =
+            Noised::perturb(&certified, &self.law, &mut self.rng, |w| region.project(w));
+        let w_loc = w_loc.x().to_vec();
         self.current.copy_from_slice(&w_loc);
-        self.localised = Some((run.certified_point().to_vec(), w_loc.clone()));
+        self.localised = Some((certified, w_loc.clone()));
         self.stage = Stage::Sample {
             candidates: self.plan.candidates(&w_loc),
             anchor_values: self.anchor_values(data, &w_loc),
             anchor: w_loc,
             utilities: Vec::new(),
         };
-        norm2(&b)
+        noise_norm
     }
 }
 
@@ -442,8 +479,12 @@ impl PrivateAlgorithm for ApproxEm {
                 PrivacyLoss::Pure(pure),
             );
         }
-        if self.aborted {
-            ledger = ledger.with_event("ABORTED: the localisation's certificate never held (floating point); the output is the centre of W, and the abort itself depends on the data");
+        if self.failed {
+            ledger = ledger.with_failure(
+                "the localisation's certificate never held within the planned budget (floating \
+                 point); it drew its noise around the call's centre instead, and that failure \
+                 depends on the data",
+            );
         }
         ledger
     }
@@ -626,6 +667,7 @@ mod tests {
                 moment: (1.0, 2.0),
             },
             curvature: 0.25,
+            feature_bound: 2.0,
             resolution: 41,
         }
     }

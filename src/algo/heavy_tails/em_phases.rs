@@ -134,6 +134,7 @@ impl PhasedGridPlan {
         ApproxEmPlan {
             declared: self.call_declared(p),
             curvature: self.schedule.curvature,
+            feature_bound: self.schedule.feature_bound,
             resolution: self.resolution,
         }
     }
@@ -264,10 +265,12 @@ impl Inner {
             Inner::Approx(a) => (*a).into_rng(),
         }
     }
-    fn aborted(&self) -> bool {
+    /// Whether the call's certificate failed within its planned budget (Algorithm 7's
+    /// localisation; EM-PGM has none): see [`ApproxEm::failed`].
+    fn failed(&self) -> bool {
         match self {
             Inner::Pgm(_) => false,
-            Inner::Approx(a) => a.aborted(),
+            Inner::Approx(a) => a.failed(),
         }
     }
     /// Algorithm 7's certified point and w_loc once its localisation drew.
@@ -296,6 +299,7 @@ pub struct PhasedGrid {
     current: Vec<f64>,
     done: bool,
     aborted: bool,
+    failed: bool,
     steps: usize,
     passes: f64,
     finished_calls: usize,
@@ -329,6 +333,7 @@ impl PhasedGrid {
             current: vec![0.0; d],
             done: false,
             aborted: false,
+            failed: false,
             steps: 0,
             passes: 0.0,
             finished_calls: 0,
@@ -440,8 +445,18 @@ impl PrivateAlgorithm for PhasedGrid {
                 PrivacyLoss::Pure(pure),
             );
         }
+        if self.failed {
+            ledger = ledger.with_failure(
+                "a call's localisation certificate never held within its planned budget (floating \
+                 point); it drew its noise around the call's centre instead, and that failure \
+                 depends on the data",
+            );
+        }
         if self.aborted {
-            ledger = ledger.with_event("ABORTED: a call's localisation certificate never held (floating point); the output is the centre of W, and the abort itself depends on the data");
+            ledger = ledger.with_failure(
+                "a call could not start (a plan check the plan already made failed at run time); \
+                 the output is the centre of W without noise",
+            );
         }
         ledger
     }
@@ -491,10 +506,10 @@ impl PrivateAlgorithm for PhasedGrid {
                 call.ball_centre = Some(w_loc);
             }
         }
-        if inner.aborted() {
-            self.rng = Some(inner.into_rng());
-            self.abort();
-        } else if inner.algorithm().is_done() {
+        // A failed localisation still drew its noise and its exponential-mechanism draw; the
+        // call goes on, and the ledger marks the release NOT PRIVATE.
+        self.failed |= inner.failed();
+        if inner.algorithm().is_done() {
             let candidate = inner.algorithm().current().to_vec();
             if let Some(call) = self.phase_view().calls.last_mut() {
                 call.candidate = Some(planar(&candidate));
@@ -590,6 +605,12 @@ pub fn phased_plan(
         schedule,
         resolution: config.grid_resolution,
     };
+    if call == GridCall::Approx {
+        // Every call's localisation budget, from the declared constants, before the data.
+        for p in plan.phases() {
+            plan.approx_call(p).budget()?;
+        }
+    }
     if call == GridCall::Pgm {
         for p in plan.phases() {
             let gamma = plan.pgm_call(p).gamma;
@@ -786,7 +807,7 @@ mod tests {
         let mut alg = PhasedGrid::new(plan, seeded(seed, Stream::Noise), true).unwrap();
         while alg.step(&objective).is_some() {}
         assert!(alg.is_done());
-        assert!(!format!("{:?}", alg.ledger()).contains("ABORTED"));
+        assert!(alg.ledger().is_private(), "{:?}", alg.ledger());
         assert_eq!(alg.current(), alg.centres().last().unwrap().as_slice());
         alg.centres().to_vec()
     }

@@ -538,8 +538,8 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
             clip,
         )
     });
-    let plan = SingleStagePlan {
-        declared: CallDeclared {
+    let plan = SingleStagePlan::new(
+        CallDeclared {
             epsilon: config.epsilon,
             n: config.n,
             d: config.d,
@@ -551,7 +551,8 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
             moment: (moment_k, config.moment_k),
         },
         curvature,
-    };
+        config.feature_bound,
+    )?;
     let mut preview = Preview::new(
         AlgorithmKind::OutputPerturbationLipschitzExtension,
         "output perturbation on the Lipschitz extension (single stage)",

@@ -642,7 +642,8 @@ impl LocalizedPlan {
     /// The certificate constants of phase `p` on one block: the smoothness is the block's own
     /// H = sup φ″·(1/m)Σ‖xᵢ‖² + l2 + λ_t, a true bound for these records (∇²Q ⪯ H·I), far below
     /// the declared sup φ″·B² when B is generous. It decides only when the solver stops and what
-    /// it certifies, never the noise (a timing channel, digest pitfall 17).
+    /// it certifies, never the solver's budget ([`LocalizedPlan::budgets`], declared) or the
+    /// noise (a timing channel, digest pitfall 17).
     pub fn block_constants(&self, p: &Phase, data: &Dataset, start: usize) -> CertificateConstants {
         let mean_square = (start..start + p.m)
             .map(|i| dot(data.features(i), data.features(i)))
@@ -810,6 +811,9 @@ pub struct PopLocalize {
     current: Vec<f64>,
     done: bool,
     aborted: bool,
+    failed: bool,
+    /// The fixed public point the current stage started from.
+    start: Vec<f64>,
     safeguard: bool,
     steps: usize,
     grad_evals: f64,
@@ -872,6 +876,8 @@ impl PopLocalize {
             current: vec![0.0; d],
             done: false,
             aborted: false,
+            failed: false,
+            start: Vec::new(),
             safeguard: false,
             steps: 0,
             grad_evals: 0.0,
@@ -951,8 +957,8 @@ impl PopLocalize {
         radius: f64,
         budget: usize,
         index: usize,
-    ) -> Solve {
-        match self.plan.solver {
+    ) -> Option<Solve> {
+        Some(match self.plan.solver {
             HeavySolver::Agd => {
                 let q = self.surrogate(data, p);
                 Solve::Agd(CertifiedRun::new(
@@ -969,12 +975,11 @@ impl PopLocalize {
             HeavySolver::AdaptiveSubgradient => {
                 let (diameter, alpha) = stages(self.plan.call, p, self.plan.declared.diameter)
                     [index.min(self.plan.call.draws() - 1)];
-                // The plan refused the solver unless every bound exists; 1 would only fail.
+                // The plan refused the solver unless every bound exists.
                 let bound = self
                     .plan
                     .joint_bounds(p)
-                    .and_then(|b| b.get(index).copied())
-                    .unwrap_or(1);
+                    .and_then(|b| b.get(index).copied())?;
                 Solve::Joint(JointRun::new(
                     start,
                     p.offset + self.call * p.m,
@@ -993,8 +998,8 @@ impl PopLocalize {
                 } else {
                     self.plan.declared.diameter.min(2.0 * p.r0)
                 };
-                // The plan refused a run whose counts overflow; 1 would only be imprecise.
-                let total = lemma_bounds(&self.plan, p).map_or(1, |b| b[stage]);
+                // The plan refused a run whose counts overflow.
+                let total = lemma_bounds(&self.plan, p)?[stage];
                 let lipschitz = lemma_lipschitz(
                     p,
                     self.plan.declared.diameter,
@@ -1010,7 +1015,7 @@ impl PopLocalize {
                     radius,
                 ))
             }
-        }
+        })
     }
 
     /// One step of `solve` on the current block; returns (certified distance bound, ‖∇‖ or NaN).
@@ -1051,27 +1056,25 @@ impl PopLocalize {
             );
         }
         let constants = self.constants.unwrap_or_else(|| self.plan.constants(&p));
-        // The block's constants are tighter than the declared ones the plan checked, so their
-        // budgets exist; the declared budgets are the fallback.
-        let (first, second) = self
-            .plan
-            .budgets_for(&p, &constants)
-            .or_else(|| self.plan.budgets(&p))
-            .unwrap_or((1, 1));
+        // The budgets are the plan's, from the declared constants alone (the block's tighter
+        // constants only make the solver stop sooner); the plan kept only phases that have them.
+        let Some((first, second)) = self.plan.budgets(&p) else {
+            self.abort();
+            return 0.0;
+        };
         let stage = match self.stage.take() {
             Some(stage) => stage,
             None => {
                 self.region = Region::Ball(self.plan.radius);
                 let centre = self.centre.clone();
-                Stage::Localise(self.solve(
-                    data,
-                    &p,
-                    constants,
-                    &centre,
-                    p.stage1_radius(),
-                    first,
-                    0,
-                ))
+                self.start.clone_from(&centre);
+                let Some(solve) =
+                    self.solve(data, &p, constants, &centre, p.stage1_radius(), first, 0)
+                else {
+                    self.abort();
+                    return 0.0;
+                };
+                Stage::Localise(solve)
             }
         };
         let (mut run, localising) = match stage {
@@ -1092,19 +1095,21 @@ impl PopLocalize {
             met: run.is_certified(),
         });
         self.current.copy_from_slice(run.current());
-        if run.failed() {
-            self.abort();
-            return 0.0;
-        }
-        if !run.is_certified() {
+        // The certified point, or the stage's fixed public start (the call's centre, or the
+        // released w_loc) if even the safeguard failed: the planned noise is drawn either way.
+        let mut point = if run.is_certified() {
+            run.certified_point().to_vec()
+        } else if run.failed() {
+            self.failed = true;
+            self.start.clone()
+        } else {
             self.stage = Some(if localising {
                 Stage::Localise(run)
             } else {
                 Stage::Optimise(run)
             });
             return 0.0;
-        }
-        let mut point = run.certified_point().to_vec();
+        };
         let certified = planar(&point);
         let norm = self.perturb(p.beta, &mut point);
         if self.done {
@@ -1118,15 +1123,13 @@ impl PopLocalize {
                 centre: point.clone(),
                 r: p.r0,
             };
-            self.stage = Some(Stage::Optimise(self.solve(
-                data,
-                &p,
-                constants,
-                &point,
-                p.stage2_radius(),
-                second,
-                1,
-            )));
+            self.start.clone_from(&point);
+            let Some(solve) = self.solve(data, &p, constants, &point, p.stage2_radius(), second, 1)
+            else {
+                self.abort();
+                return norm;
+            };
+            self.stage = Some(Stage::Optimise(solve));
             self.current.copy_from_slice(&point);
             self.phase_view().calls.push(CallView {
                 ball_centre: Some(planar(&point)),
@@ -1228,9 +1231,17 @@ impl PrivateAlgorithm for PopLocalize {
                 "AGD did not certify within its budget in some call; projected GD took over",
             );
         }
+        if self.failed {
+            ledger = ledger.with_failure(
+                "a certificate never held within its planned budget (floating point); that stage \
+                 drew its noise around its public start instead, and that failure depends on the \
+                 data",
+            );
+        }
         if self.aborted {
-            ledger = ledger.with_event(
-                "ABORTED: a certificate never held (floating point); the output is the centre of W, and the abort itself depends on the data",
+            ledger = ledger.with_failure(
+                "a stage could not start or draw (a plan check failed at run time); the output is \
+                 the centre of W without noise",
             );
         }
         ledger

@@ -12,13 +12,22 @@
 //! C = G_k (nε/d)^(1/k) from the declared G_k unless declared (`clip`); λ = [`calibrated_ridge`]
 //! unless declared (`lambda1`): the ridge that minimises the excess bound with the constants the
 //! noise, the certificate, the extension's bias and the sampling error carry (its derivation is on
-//! that function). The solver is the project's certified AGD with the GD safeguard, with the
-//! data's own smoothness bound (as in [`super::localized`]).
+//! that function). The solver is the project's certified AGD with the GD safeguard. Its budget is
+//! fixed by the plan from the declared constants alone (smoothness sup φ″·B² + l2 + λ with B the
+//! declared feature bound the records are clipped to): [`SingleStagePlan::new`] refuses the
+//! config at the ridge λ when the certificate's rounding allowance would swallow r_acc, so in
+//! exact arithmetic the run always certifies within it. The solver itself steps with the data's
+//! own, smaller smoothness bound (a true bound for these records; it decides only when the run
+//! stops, never the budget or the noise).
 //!
 //! # Privacy
 //! ε-DP for every dataset (replace-one, n public): Q is λ-strongly convex with convex C-Lipschitz
 //! data terms, so its argmin moves by at most 2C/(λn) when one record is replaced; the certified
-//! point adds r_acc on each side (digest §4.4, Lemma N1's setting).
+//! point adds r_acc on each side (digest §4.4, Lemma N1's setting). The release is a
+//! [`Noised`] value, so it cannot skip its draw. Should the certificate still fail within the
+//! planned budget (floating point only), the planned noise is released around the centre of W
+//! and the ledger marks the release NOT PRIVATE ([`Ledger::with_failure`]): that failure depends
+//! on the data.
 //!
 //! # Utility
 //! E‖out − ŵ_λ‖ ≤ d·β + r_acc + E L_B/λ with E L_B ≤ G_k^k/((k−1)C^(k−1)) (digest §4.4).
@@ -32,9 +41,9 @@ use super::localized::{Region, Surrogate};
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::error::{Error, Result};
-use crate::linalg::{axpy, dot, norm2};
-use crate::noise::L2Laplace;
+use crate::linalg::dot;
 use crate::objective::Objective;
+use crate::privacy::release::{Law, Noised};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
@@ -97,9 +106,58 @@ pub struct SingleStagePlan {
     pub declared: CallDeclared,
     /// sup φ″.
     pub curvature: f64,
+    /// The declared feature bound B the records are clipped to.
+    pub feature_bound: f64,
+    /// The certified solver's budget (AGD, then the GD safeguard), from the declared constants.
+    budget: usize,
+    /// The ℓ2-Laplace law of the release, scale [`SingleStagePlan::scale`].
+    law: Law,
 }
 
 impl SingleStagePlan {
+    /// The plan of `declared` on records clipped to `feature_bound`, for a loss with sup φ″ =
+    /// `curvature`. Fixes the solver's budget from those constants alone and refuses, at the ridge
+    /// λ, a config whose certificate cannot hold within any budget (its rounding allowance would
+    /// swallow r_acc = C/(2λn)), or whose noise scale is not a finite number > 0.
+    pub fn new(declared: CallDeclared, curvature: f64, feature_bound: f64) -> Result<Self> {
+        let mut plan = Self {
+            declared,
+            curvature,
+            feature_bound,
+            budget: 0,
+            law: Law::l2_laplace(1.0)?,
+        };
+        let refuse = |why: String| Error::invalid("lambda1", why, declared.lambda);
+        plan.law = Law::l2_laplace(plan.scale()).map_err(|_| {
+            refuse(format!(
+                "a ridge λ whose noise scale 3C/(λnε) is a finite number > 0 (it is {:.3e})",
+                plan.scale()
+            ))
+        })?;
+        let mu = declared.l2 + declared.lambda;
+        let constants = CertificateConstants {
+            strong_convexity: mu,
+            smoothness: curvature * feature_bound * feature_bound + mu,
+            lipschitz: declared.clip + mu * 2.0 * declared.radius,
+        };
+        plan.budget = certified_gd_bound(
+            &constants,
+            declared.n + declared.d,
+            declared.radius,
+            2.0 * declared.radius,
+            plan.accuracy(),
+        )
+        .map_err(|allowance| {
+            refuse(format!(
+                "a smaller ridge λ, a larger threshold C or a smaller feature bound: the certified \
+                 accuracy r_acc = C/(2λn) = {:.2e} must exceed the certificate's rounding \
+                 allowance {allowance:.2e} tenfold, or no solver budget can certify it",
+                plan.accuracy()
+            ))
+        })?;
+        Ok(plan)
+    }
+
     /// r_acc = C/(2λn).
     pub fn accuracy(&self) -> f64 {
         self.declared.clip / (2.0 * self.declared.lambda * self.declared.n as f64)
@@ -130,7 +188,8 @@ impl SingleStagePlan {
     }
 
     /// The certificate constants on `objective`'s records (their own smoothness bound, a true
-    /// one for them; it decides only when the solver stops).
+    /// one for them, at most the declared sup φ″·B² + l2 + λ): they decide only when the solver
+    /// stops, never its budget ([`SingleStagePlan::new`]) or the noise.
     fn constants(&self, objective: &Objective) -> CertificateConstants {
         let data = objective.data();
         let mean_square = data.samples().map(|(x, _)| dot(x, x)).sum::<f64>() / data.n() as f64;
@@ -153,8 +212,8 @@ pub struct SingleStage {
     centre: Vec<f64>,
     run: Option<CertifiedRun>,
     current: Vec<f64>,
-    done: bool,
-    aborted: bool,
+    release: Option<Noised>,
+    failed: bool,
     last: Option<CertificateStatus>,
     steps: usize,
     passes: f64,
@@ -172,12 +231,18 @@ impl SingleStage {
             rng,
             seeded,
             run: None,
-            done: false,
-            aborted: false,
+            release: None,
+            failed: false,
             last: None,
             steps: 0,
             passes: 0.0,
         }
+    }
+
+    /// Whether the certificate failed within the planned budget (floating point only), so the
+    /// release is the planned noise around the centre of W and NOT PRIVATE.
+    pub fn failed(&self) -> bool {
+        self.failed
     }
 
     fn surrogate<'a>(&'a self, objective: &'a Objective) -> Surrogate<'a> {
@@ -218,40 +283,33 @@ impl PrivateAlgorithm for SingleStage {
         if let Ok(p) = PureDp::new(self.plan.declared.epsilon, Relation::ReplaceOne) {
             ledger = ledger.with_spend("one ℓ2-Laplace output perturbation", PrivacyLoss::Pure(p));
         }
-        if self.aborted {
-            ledger = ledger.with_event("ABORTED: the certificate never held (floating point); the output is the centre of W, and the abort itself depends on the data");
+        if self.failed {
+            ledger = ledger.with_failure(
+                "the certificate never held within the planned budget (floating point); the \
+                 release is the planned noise around the centre of W, and that failure depends on \
+                 the data",
+            );
         }
         ledger
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
-        if self.done {
+        if self.release.is_some() {
             return None;
         }
         let loss = objective.value(&self.current);
         let mut run = match self.run.take() {
             Some(run) => run,
-            None => {
-                let constants = self.plan.constants(objective);
-                let budget = certified_gd_bound(
-                    &constants,
-                    self.plan.declared.n + self.plan.declared.d,
-                    self.plan.declared.radius,
-                    2.0 * self.plan.declared.radius,
-                    self.plan.accuracy(),
-                )
-                .unwrap_or(1);
-                CertifiedRun::new(
-                    &self.surrogate(objective),
-                    constants,
-                    SolverKind::Agd,
-                    0,
-                    &self.centre,
-                    self.plan.accuracy(),
-                    budget,
-                    budget,
-                )
-            }
+            None => CertifiedRun::new(
+                &self.surrogate(objective),
+                self.plan.constants(objective),
+                SolverKind::Agd,
+                0,
+                &self.centre,
+                self.plan.accuracy(),
+                self.plan.budget,
+                self.plan.budget,
+            ),
         };
         let cert = run.step(&self.surrogate(objective));
         self.passes = run.grad_evals();
@@ -263,35 +321,33 @@ impl PrivateAlgorithm for SingleStage {
         });
         self.current.copy_from_slice(run.current());
         let mut noise_norm = 0.0;
-        if run.is_certified() {
-            let mut point = run.certified_point().to_vec();
-            let mut b = vec![0.0; self.plan.declared.d];
-            match L2Laplace::new(self.plan.scale()).and_then(|l| l.fill(&mut self.rng, &mut b)) {
-                Ok(()) => {
-                    axpy(1.0, &b, &mut point);
-                    self.region.project(&mut point);
-                    noise_norm = norm2(&b);
-                    self.current = point;
-                }
-                Err(_) => self.aborted = true,
-            }
-            self.done = true;
+        // The certified point, or the fixed public centre of W if even the safeguard failed.
+        let centre = if run.is_certified() {
+            Some(run.certified_point())
         } else if run.failed() {
-            self.aborted = true;
-            self.done = true;
+            self.failed = true;
+            Some(&self.centre[..])
+        } else {
+            None
+        };
+        if let Some(centre) = centre {
+            let region = &self.region;
+            let (release, norm) =
+                Noised::perturb(centre, &self.plan.law, &mut self.rng, |w| region.project(w));
+            noise_norm = norm;
+            self.current.copy_from_slice(release.x());
+            self.release = Some(release);
         } else {
             self.run = Some(run);
         }
-        if self.aborted {
-            self.current.fill(0.0);
-        }
+        let done = self.release.is_some();
         let report = StepReport {
             t: self.steps,
             grad_evals: self.passes,
             loss,
             noise_norm,
             grad_norm: cert.grad_norm,
-            epsilon_spent: if self.done {
+            epsilon_spent: if done {
                 self.plan.declared.epsilon
             } else {
                 0.0
@@ -306,7 +362,7 @@ impl PrivateAlgorithm for SingleStage {
     }
 
     fn is_done(&self) -> bool {
-        self.done
+        self.release.is_some()
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -28,8 +28,9 @@ pub enum Outcome {
     Solving,
     /// The certificate held and the noisy point was released.
     Released,
-    /// Floating point prevented the certificate even for the GD safeguard: the output is the
-    /// data-independent w₀ = P_W(0), and the abort itself is data-dependent.
+    /// Floating point prevented the certificate even for the GD safeguard within its planned
+    /// budget: the planned noise was released around the data-independent w₀ = P_W(0), and
+    /// because that failure depends on the data the release is NOT PRIVATE.
     Aborted,
 }
 /// Adds a draw of `noise` to `point`, writing `out` and the draw into `draw`; returns ‖draw‖.
@@ -277,8 +278,10 @@ impl PrivateAlgorithm for OutputPerturbation {
 
     fn ledger(&self) -> Ledger {
         let p = &self.plan;
-        // Which solver path ran depends on the data: those facts are events, not caveats.
+        // Which solver path ran depends on the data: those facts are events, not caveats; a
+        // failure the guarantee does not cover makes the release NOT PRIVATE.
         let mut events = Vec::new();
+        let mut failures = Vec::new();
         let mut caveats = vec![
             format!(
                 "declared constants, not measured: L = {}, μ = {}, β = {}; features clipped to the declared bound",
@@ -318,8 +321,8 @@ impl PrivateAlgorithm for OutputPerturbation {
                     p.radius
                 )),
             },
-            Outcome::Aborted => events.push(
-                "ABORTED: the certificate never held (floating point); the output is the data-independent w₀, and the abort itself depends on the data".to_string(),
+            Outcome::Aborted => failures.push(
+                "the certificate never held within the planned budget (floating point); the release is the planned noise around the data-independent w₀, and that failure depends on the data",
             ),
             Outcome::Solving => caveats.push("not released yet".to_string()),
         }
@@ -365,6 +368,9 @@ impl PrivateAlgorithm for OutputPerturbation {
         };
         let mut ledger = Ledger::new(p.guarantee.clone(), mechanism.clone(), self.seeded, caveats);
         ledger.events = events;
+        for failure in failures {
+            ledger = ledger.with_failure(failure);
+        }
         match loss {
             Ok(loss) => ledger.with_spend(mechanism, loss),
             Err(_) => ledger,
@@ -455,8 +461,13 @@ impl PrivateAlgorithm for OutputPerturbation {
             epsilon_spent: 0.0,
         };
         self.t += 1;
-        if ready {
+        if ready || failed {
+            // The certified point, or the fixed public w₀ = P_W(0) if even the safeguard failed:
+            // the planned noise is drawn either way.
+            let mut w0 = vec![0.0; objective.dim()];
+            objective.domain().project(&mut w0);
             let point = match &self.engine {
+                _ if !ready => &w0[..],
                 Engine::Certified(run) => run.certified_point(),
                 Engine::Fixed(f) => f.solver.current(),
                 Engine::Stochastic(s) => s.solver.current(),
@@ -472,15 +483,17 @@ impl PrivateAlgorithm for OutputPerturbation {
                     if self.plan.settings.project_release {
                         objective.domain().project(&mut self.out);
                     }
-                    self.outcome = Outcome::Released;
+                    self.outcome = if ready {
+                        Outcome::Released
+                    } else {
+                        Outcome::Aborted
+                    };
                     report.noise_norm = noise_norm;
                     report.epsilon_spent = self.plan.settings.epsilon;
                 }
-                // The scale was validated by `plan`, so this cannot happen; never release unnoised.
+                // The scale was validated by `plan`, so this cannot happen.
                 Err(_) => self.abort(objective),
             }
-        } else if failed {
-            self.abort(objective);
         }
         Some(report)
     }

@@ -70,8 +70,10 @@
 //! - A budget-exhausted abort is itself data-dependent (REVIEW-000-004 B3). So no run aborts in exact
 //!   arithmetic: if the chosen solver has not certified within `max_iters`, the run restarts
 //!   projected GD from P_W(0), which provably certifies within [`gd_iteration_bound`] steps — a
-//!   number computed from the declared constants alone. Only a floating-point failure can abort; the
-//!   run then outputs the data-independent w₀ = P_W(0) and its ledger says so.
+//!   number computed from the declared constants alone. Only floating point can still defeat the
+//!   certificate; the run then releases its planned noise around the data-independent w₀ = P_W(0),
+//!   and its ledger marks the release NOT PRIVATE, in the private export too (that failure depends
+//!   on the data).
 //! - δ > 0 uses ZWB+19 (valid for every ε > 0), not the classical σ, which is refused for ε > 1
 //!   (digest 000 §9 pitfall 4).
 //! - The regulariser is the same for every record and cancels in Lemma B.2, so L is the data term's

@@ -610,7 +610,8 @@ impl Run for BiasReducedSmd {
         caveats.extend(self.note.clone());
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         match self.stop {
-            Some("error") => ledger.with_event("the game refused a gradient; the run stopped"),
+            // The stop depends on the data: NOT PRIVATE.
+            Some("error") => ledger.with_failure("the game refused a gradient; the run stopped"),
             _ => ledger,
         }
     }

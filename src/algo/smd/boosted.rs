@@ -634,8 +634,9 @@ impl Run for BoostedSmd {
             },
         ];
         let ledger = Ledger::new(p.guarantee.clone(), mechanism, self.seeded, caveats);
+        // A sub-run's failure stops the run at a time that depends on the data: NOT PRIVATE.
         match &self.failure {
-            Some(f) => ledger.with_event(f.clone()),
+            Some(f) => ledger.with_failure(f.clone()),
             None => ledger,
         }
     }

@@ -626,8 +626,9 @@ impl Run for PrivateSmd {
                 PrivacyLoss::Zcdp(z),
             );
         }
+        // A refused gradient stops the run at a time that depends on the data: NOT PRIVATE.
         if let Some(f) = &self.failure {
-            ledger = ledger.with_event(f.clone());
+            ledger = ledger.with_failure(f.clone());
         }
         match p.params.mode.leak() {
             Some(leak) => ledger.with_leak(leak),

@@ -350,8 +350,9 @@ impl PrivateAlgorithm for PrivateSco {
             ),
         ];
         let ledger = Ledger::new(p.guarantee.clone(), mechanism, self.seeded, caveats);
+        // A refused gradient stops the run at a time that depends on the data: NOT PRIVATE.
         match &self.failure {
-            Some(f) => ledger.with_event(f.clone()),
+            Some(f) => ledger.with_failure(f.clone()),
             None => ledger,
         }
     }
