@@ -95,7 +95,7 @@ before(async () => {
       at.run.legends = await eachTab(page, () => legendProblems(page));
     }
     await shot(page, `${size.name}-run`);
-    await page.evaluate(() => document.getElementById('readout').scrollIntoView());
+    await page.evaluate(() => document.querySelector('.readout').scrollIntoView());
     await shot(page, `${size.name}-run-readout`);
     // Every panel open, the teaching panels' figures drawn.
     await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
