@@ -19,7 +19,8 @@ import { SweepPanel } from './sweep.js';
 import { mountNeighbours } from './neighbours.js';
 import { mountAudit } from './audit.js';
 import { mountHeavy } from './heavy.js';
-import { mountLayout, reveal } from './layout.js';
+import { mountLayout, reveal, summariseCompare } from './layout.js';
+import { mountShare } from './share.js';
 import { Pins, showCompare } from './pins.js';
 import { annotate, explainPage, wordsUsed } from './glossary.js';
 import { bindTyped, composedWords, holdHeight, markStale } from './steady.js';
@@ -724,6 +725,7 @@ function syncControls(c = config) {
   const noiseParam = NOISE_PARAMS[c.noise_tail.kind];
   if (noiseParam) $('noise_tail-a').value = String(c.noise_tail[noiseParam[0]]);
   for (const el of document.querySelectorAll('#compare input')) el.checked = c.compare.includes(el.value);
+  summariseCompare();
   syncParamFields();
 }
 
@@ -1209,8 +1211,7 @@ function wireControls() {
   const say = (text) => { $('export-status').textContent = text; };
   $('copy-link').addEventListener('click', async () => {
     if (invalid) {
-      const label = controlOf(invalid.field)?.label ?? 'a setting';
-      say(`Not copied: “${label}” is invalid, and a link now would hold the last valid settings instead. Fix it first.`);
+      say(linkRefusal());
       return;
     }
     const ok = await copyText(location.href);
@@ -1236,6 +1237,12 @@ function wireControls() {
   document.querySelectorAll('button.svg').forEach((b) => b.addEventListener('click', () => {
     exportFigure(b.dataset.plot, exportSvg);
   }));
+}
+
+/** Why no link may be copied while a setting is refused (Copy link and the Share fold). */
+function linkRefusal() {
+  const label = controlOf(invalid.field)?.label ?? 'a setting';
+  return `Not copied: “${label}” is invalid, and a link now would hold the last valid settings instead. Fix it first.`;
 }
 
 function buildAlgorithmControls() {
@@ -1291,6 +1298,7 @@ heavyPanel = mountHeavy({ config: () => config, norms: () => (state === 'loading
 showCsvLimit();
 explainPage();
 sweepPanel = new SweepPanel(() => (invalid ? null : config));
+mountShare({ refusal: () => (invalid ? linkRefusal() : null) });
 // Every message counted as it arrives (stale ones too), so a test can prove that none came.
 const received = {};
 /** Handles `w`'s messages; a restarted worker's LOADED starts nothing (its CONFIGURE is queued). */

@@ -1,6 +1,9 @@
-// The page's layout (issue 19 items 2 and 7), beside what style.css does: the folds (closed on a
-// narrow screen, opened for an error inside), the plots as tabs on a narrow screen, and canvases
-// drawn at their displayed size there, so that the plots' text keeps its size in CSS pixels.
+// The page's layout (issue 19 items 2 and 7, issue 35 items 2 and 9), beside what style.css does:
+// the folds (closed on a narrow screen, opened for an error inside), the plots as tabs on a narrow
+// screen, canvases drawn at their displayed size × the screen's pixel scale (so that the plots'
+// text keeps its size in CSS pixels and nothing is blurred), and the links to the page's parts.
+
+import { drawPlot, drawPlotScaled } from './pkg/dp_playground.js';
 
 /** The narrow (phone) layout of style.css: one column, one plot at a time. */
 export const NARROW = window.matchMedia('(max-width: 800px)');
@@ -80,12 +83,17 @@ function mountPlotTabs(section, onShow) {
   }).observe(document.body, { attributes: true, attributeFilter: ['data-problem'] });
 }
 
+/** Canvas pixels per CSS pixel: the screen's, as a whole number 1–3 (what `drawPlotScaled` takes). */
+export const pixelScale = () => Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
+
 /**
- * Sizes `canvas` for the screen before it is drawn: on a narrow screen at the size it is
- * displayed (one canvas pixel per CSS pixel), so a plot's fonts, set in canvas pixels, keep their
- * size instead of shrinking with the canvas; on a wide screen at the size index.html gives it,
- * which it records for exports (www/figures.js `figureSize`). Returns whether the size changed
- * (which clears the canvas). A canvas not displayed (another tab, a closed panel) is left as it is.
+ * Sizes `canvas` for the screen before it is drawn: at the size it is displayed, in CSS pixels
+ * (its logical size, kept in `data-logical-width` and `data-logical-height`), times the screen's
+ * pixel scale (`data-scale`), so a plot's fonts, set in logical pixels, keep their size in CSS
+ * pixels on any screen and nothing is stretched or blurred. The size index.html gives it is
+ * recorded for exports (www/figures.js `figureSize`), and sets its aspect. Returns whether the
+ * size changed (which clears the canvas). A canvas not displayed (another tab, a closed panel)
+ * is left as it is.
  */
 export function fitForScreen(canvas) {
   if (!canvas.dataset.designedWidth) {
@@ -93,13 +101,35 @@ export function fitForScreen(canvas) {
   }
   const w = Number(canvas.dataset.designedWidth);
   const h = Number(canvas.dataset.designedHeight);
-  const displayed = Math.floor(canvas.clientWidth);
-  if (displayed === 0) return false;
-  const width = NARROW.matches ? Math.min(displayed, w) : w;
-  if (width === canvas.width) return false;
-  canvas.width = width;
-  canvas.height = Math.round((h * width) / w);
+  const width = Math.round(canvas.clientWidth);
+  if (width === 0) return false;
+  const height = Math.max(1, Math.round((h * width) / w));
+  const scale = pixelScale();
+  Object.assign(canvas.dataset, { logicalWidth: width, logicalHeight: height, scale });
+  if (canvas.width === width * scale && canvas.height === height * scale) return false;
+  canvas.width = width * scale;
+  canvas.height = height * scale;
   return true;
+}
+
+/** The logical size and pixel scale `fitForScreen` gave `canvas` (its own size when never fitted). */
+export function drawingSize(canvas) {
+  const { logicalWidth, logicalHeight, scale } = canvas.dataset;
+  return logicalWidth
+    ? { width: Number(logicalWidth), height: Number(logicalHeight), scale: Number(scale) }
+    : { width: canvas.width, height: canvas.height, scale: 1 };
+}
+
+/**
+ * Draws plot `kind` from `spec` on `canvas` at its displayed size (`fitForScreen`): with the
+ * wasm's `drawPlot` at one canvas pixel per CSS pixel, else with `drawPlotScaled` at the
+ * screen's scale (fonts and lines drawn at that scale, not upscaled).
+ */
+export function drawFitted(kind, canvas, spec) {
+  fitForScreen(canvas);
+  const { width, height, scale } = drawingSize(canvas);
+  if (scale === 1 && canvas.width === width) drawPlot(kind, canvas, spec);
+  else drawPlotScaled(kind, canvas, spec, width, height, scale);
 }
 
 /** Keeps the run's plots fitted (`fitForScreen`) as the screen changes; `onResized(canvas)` redraws one. */
@@ -109,6 +139,8 @@ function fitCanvases(canvases, onResized) {
   const observer = new ResizeObserver((entries) => entries.forEach((e) => fit(e.target)));
   for (const canvas of canvases) observer.observe(canvas);
   NARROW.addEventListener('change', () => canvases.forEach(fit));
+  // A zoom changes the pixel scale, which no ResizeObserver reports.
+  window.addEventListener('resize', () => canvases.forEach(fit));
 }
 
 /**
@@ -122,4 +154,40 @@ export function mountLayout({ canvases, redraw }) {
   // "My CSV file" needs the file field, in the "more settings" fold.
   const data = document.getElementById('data');
   data.addEventListener('change', () => { if (data.value === 'csv') reveal(document.getElementById('csv-file')); });
+  mountJumps();
+  document.getElementById('compare').addEventListener('change', summariseCompare);
+}
+
+/**
+ * The links to the page's parts (index.html `nav.jump`): each scrolls to its part, opens the
+ * folds around it (and the part itself when it is a fold) and moves the focus there. The URL's
+ * hash holds the run's settings, so a link never changes it.
+ */
+function mountJumps() {
+  for (const link of document.querySelectorAll('nav.jump a[data-jump]')) {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      const target = document.getElementById(link.dataset.jump);
+      if (!target) return;
+      reveal(target);
+      if (target.tagName === 'DETAILS') target.open = true;
+      // A fold is reached by its summary; any other part holds tabindex="-1" (index.html).
+      const focus = target.tagName === 'DETAILS' ? target.querySelector(':scope > summary') : target;
+      if (!focus.hasAttribute('tabindex') && focus.tagName !== 'SUMMARY') focus.tabIndex = -1;
+      focus.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'start' });
+    });
+  }
+}
+
+/**
+ * The folded "Algorithm: card and comparison" panel says in its summary what the run is compared
+ * with (the ticked boxes, by name), so nothing ticked hides behind the fold. Called when the
+ * boxes change, by hand or from a link (www/app.js syncControls).
+ */
+export function summariseCompare() {
+  const ticked = [...document.querySelectorAll('#compare input:checked')]
+    .map((box) => box.parentElement.textContent.trim());
+  document.getElementById('compare-summary').textContent = ticked.length
+    ? `· compared with ${ticked.join(', ')}` : '· compared with none';
 }

@@ -2,8 +2,9 @@
 // lessons/, listed in lessons/index.json (tests/lessons.rs fails when a file is missing from the
 // index, and runs every preset through the parser the page uses). Picking a lesson shows its text
 // and puts its preset in the URL hash, which the page then restores like any link; Play runs it.
-// `?lesson=<id>` opens a lesson directly; `?embed&lesson=<id>` shows only the plots and the
-// controls the lesson names, for an iframe in lecture notes.
+// `?lesson=<id>` opens a lesson directly; `?embed&lesson=<id>` shows the plots, the controls the
+// lesson names, the guarantee, the readout and the question, for an iframe in lecture notes (the
+// Share fold gives its link and snippet: www/share.js).
 
 const $ = (id) => document.getElementById(id);
 const DIR = new URL('../lessons/', import.meta.url);
@@ -55,12 +56,7 @@ function labelled(label, text, className) {
 /** Shows a lesson's text in the Lessons panel. */
 function show(lesson) {
   const body = $('lesson-body');
-  const question = document.createElement('details');
-  question.className = 'lesson-question';
-  question.append(
-    Object.assign(document.createElement('summary'), { textContent: `Question: ${lesson.question}` }),
-    Object.assign(document.createElement('p'), { textContent: lesson.answer }),
-  );
+  const question = questionOf(lesson);
   body.replaceChildren(
     Object.assign(document.createElement('h2'), { id: 'lesson-title', textContent: lesson.title }),
     ...lesson.paragraphs.map((text) => Object.assign(document.createElement('p'), { textContent: text })),
@@ -74,10 +70,24 @@ function show(lesson) {
   $('lesson').value = lesson.id;
 }
 
+/** The lesson's question, its answer folded under it (the Lessons panel's, and embed mode's). */
+function questionOf(lesson) {
+  const question = document.createElement('details');
+  question.className = 'lesson-question';
+  question.append(
+    Object.assign(document.createElement('summary'), { textContent: `Question: ${lesson.question}` }),
+    Object.assign(document.createElement('p'), { textContent: lesson.answer }),
+  );
+  return question;
+}
+
 /**
- * Embed mode: the plots, and above them only the run buttons and the controls the lesson names
- * (moved, not copied, so the page's own listeners keep working). Everything else is hidden by
- * the `embed` class (style.css).
+ * Embed mode (issue 35 item 3): a compact page for a 900 × 700 frame. Above the plots, on the
+ * left the lesson's title and question, the controls it names and the run buttons; on the right
+ * the guarantee (its headline and noise scale: what a lesson asks students to watch) and the key
+ * readout numbers. The main plots follow side by side (style.css). The parts are moved, not
+ * copied, so the page's own listeners keep working; everything else is hidden by the `embed`
+ * class (style.css).
  */
 function embed(lesson) {
   document.documentElement.classList.add('embed');
@@ -88,6 +98,10 @@ function embed(lesson) {
     if (control) keep.append(control.closest('.field') ?? control);
   }
   keep.append(document.querySelector('.controls .buttons[aria-label="Run"]'), $('play-blocked'), $('progress'), $('run-error'));
+  if (lesson) keep.append(Object.assign(questionOf(lesson), { id: 'embed-question' }));
+  const facts = Object.assign(document.createElement('div'), { id: 'embed-facts' });
+  facts.append($('guarantee'), $('readout'));
+  keep.after(facts);
   keep.hidden = false;
 }
 

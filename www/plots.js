@@ -2,7 +2,7 @@
 // The drawing itself is done by the wasm plotting functions (plotters-canvas, or plotters' SVG
 // backend for the SVG export); this file only turns the history into their plain specs.
 
-import { drawPlot } from './pkg/dp_playground.js';
+import { drawFitted } from './layout.js';
 import { appendViews, emptyViews, ternaryFields, verticesSpec } from './saddle_views.js';
 import { localisationSpec } from './localisation_view.js';
 
@@ -330,7 +330,8 @@ export class Plotter {
     const h = this.history;
     if (!h || !h.info) return;
     try {
-      drawPlot(kind, this.canvases[kind], this.spec(kind));
+      // At its displayed size × the screen's pixel scale (www/layout.js).
+      drawFitted(kind, this.canvases[kind], this.spec(kind));
       this.draws += 1;
     } catch (e) {
       this.onError(e);

@@ -4,10 +4,10 @@
 // grid, every lane, the summary, the slopes, the CSV and what the sweep publishes. This file only
 // shares the tasks out, shows progress and draws the summary with the excess plot's drawing.
 
-import { SweepPlan, cards, drawPlot, drawPlotScaled, plotSvg, sweepFigureContext } from './pkg/dp_playground.js';
+import { SweepPlan, cards, drawPlotScaled, plotSvg, sweepFigureContext } from './pkg/dp_playground.js';
 import { download } from './export.js';
 import { figureSize } from './figures.js';
-import { fitForScreen } from './layout.js';
+import { drawFitted } from './layout.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -373,9 +373,8 @@ export class SweepPanel {
   draw() {
     const result = this.result;
     try {
-      // On a phone, drawn at its displayed size so its text keeps its size (www/layout.js).
-      fitForScreen($('sweep-plot'));
-      drawPlot('excess', $('sweep-plot'), this.spec(result));
+      // At its displayed size × the screen's pixel scale, so its text keeps its size (www/layout.js).
+      drawFitted('excess', $('sweep-plot'), this.spec(result));
     } catch (e) {
       this.showError(e);
     }

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { plotsDrawn, ready, session } from './harness.mjs';
+import { openAlgorithmPanel, plotsDrawn, ready, session } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let lab;
@@ -23,6 +23,8 @@ after(() => lab?.close());
 
 /** The card's rows as the page shows them, `{ heading: text }`, once `kind`'s card is filled. */
 async function cardShown(page, kind) {
+  // The card is in the "Algorithm: card and comparison" fold, closed on a fresh page.
+  await openAlgorithmPanel(page);
   await page.waitForSelector(`#card[data-kind="${kind}"]`, { timeout: 30_000 });
   return page.$$eval('#card-body dt', (dts) => Object.fromEntries(dts
     .filter((dt) => dt.textContent !== 'meaning')

@@ -102,6 +102,14 @@ export async function openMoreSettings(page) {
   if (!(await page.$eval('#more-settings', (d) => d.open))) await page.click('#more-settings > summary');
 }
 
+/**
+ * Opens the "Algorithm: card and comparison" fold (closed on a fresh page, issue 35 item 9) as a
+ * person does, by its summary, so the compare boxes can be ticked.
+ */
+export async function openAlgorithmPanel(page) {
+  if (!(await page.$eval('#algorithm-panel', (d) => d.open))) await page.click('#algorithm-panel > summary');
+}
+
 /** The page's error lines that hold a message, as `id: message`. */
 export const errorsShown = (page) => page.$$eval('.error', (els) => els
   .filter((el) => el.textContent.trim() !== '')

@@ -116,16 +116,17 @@ test('a lesson picked from the menu loads its settings in one click, and Play ru
   await context.close();
 });
 
-test('embed mode shows the plots and the lesson\'s controls, and hides the rest', async () => {
+test('embed mode shows the plots, the lesson\'s controls, the guarantee, the readout and the question, and hides the rest', async () => {
   const lesson = lessons.find((l) => l.id === 'noise-vs-epsilon') ?? lessons[0];
   const { context, page, seen } = await lab.open(`?embed&lesson=${lesson.id}`);
   await ready(page);
   const visible = (selector) => page.locator(selector).first().isVisible();
-  for (const selector of ['#excess-plot', '#path-plot', '#noise-plot', '#privacy-plot', '#play', ...lesson.controls.map((c) => `#${c}`)]) {
+  // The guarantee, the key readout numbers and the question stay (issue 35 item 3).
+  for (const selector of ['#excess-plot', '#path-plot', '#noise-plot', '#privacy-plot', '#play', '#guarantee-headline', '#status', '#excess', '#release', '#embed-question', ...lesson.controls.map((c) => `#${c}`)]) {
     assert.equal(await visible(selector), true, `${selector} is shown`);
   }
   const kept = new Set(lesson.controls);
-  const hidden = ['header', '#lessons', '#references', '#algorithm', '#guarantee', '#seed', '#n', '#copy-link', '#card', '#delta', '#steps']
+  const hidden = ['header', '#lessons', '#references', '#algorithm', '#seed', '#n', '#copy-link', '#card', '#delta', '#steps', '#calibrations', '#certificate']
     .filter((s) => !kept.has(s.slice(1)));
   for (const selector of hidden) {
     assert.equal(await visible(selector), false, `${selector} is hidden`);

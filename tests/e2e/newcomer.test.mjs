@@ -4,7 +4,7 @@
 // draw that is a new release, kept in the link and counted in the total.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openMoreSettings, session } from './harness.mjs';
+import { openAlgorithmPanel, openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -66,7 +66,9 @@ test('a word is explained on hover and on keyboard focus, in a role="tooltip" el
   // The grey badge says what it means.
   const badges = await page.$$eval('.np', (els) => [...new Set(els.map((el) => el.textContent))]);
   assert.deepEqual(badges, ['measured on the raw data (not private)']);
-  // The card explains the words it uses: DP-GD's says PL and zCDP (once its text has arrived).
+  // The card explains the words it uses: DP-GD's says PL and zCDP (once its text has arrived),
+  // in its fold, which a person opens first.
+  await openAlgorithmPanel(page);
   await page.waitForSelector('#card[data-kind="noisy_gd"]');
   const meanings = await page.$$eval('#card-body dt', (dts) => dts.filter((dt) => dt.textContent === 'meaning')
     .map((dt) => dt.nextElementSibling.textContent));

@@ -3,7 +3,7 @@
 // the first decade, and a band that bridged the gaps of its series.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openMoreSettings, session } from './harness.mjs';
+import { openAlgorithmPanel, openMoreSettings, session } from './harness.mjs';
 
 let lab;
 
@@ -113,6 +113,7 @@ test('comparing with output perturbation at λ = 0 turns Play off instead of run
   const { context, page, seen } = await lab.open();
   await ready(page);
   const before = await received(page);
+  await openAlgorithmPanel(page);
   await page.check('#compare input[value="output_perturbation"]');
   await refusedThenFixed(page, before, {
     // Rust names the comparison, and says why: λ.

@@ -3,7 +3,7 @@
 // algorithm's final excess, and the composed total of everything on screen.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plotsDrawn, session } from './harness.mjs';
+import { openAlgorithmPanel, plotsDrawn, session } from './harness.mjs';
 
 let lab;
 
@@ -139,6 +139,7 @@ test('a run pinned at ε = 0.1 stays on the plots beside a run at ε = 5, with h
 test('a compared algorithm gets its own row; pins of both algorithms are labelled apart, and Clear pins removes them', async () => {
   const { context, page, seen } = await lab.open('', { width: 1440, height: 1000 });
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openAlgorithmPanel(page);
   await page.check('#compare input[value="dp_sgd"]');
   await playToRelease(page);
   await page.click('#pin');

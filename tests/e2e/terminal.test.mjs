@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openMoreSettings, session } from './harness.mjs';
+import { openAlgorithmPanel, openMoreSettings, session } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'target', 'debug', 'dp-playground');
@@ -64,6 +64,7 @@ test('dp-playground run <the copied link> releases the page\'s bits and writes t
   await openMoreSettings(page);
   await type(page, 'seed', '4242');
   await type(page, 'n', '600');
+  await openAlgorithmPanel(page);
   await page.check('#compare input[value="dp_sgd"]');
   await page.waitForFunction(() => {
     const h = decodeURIComponent(location.hash);
