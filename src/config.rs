@@ -454,6 +454,19 @@ pub struct RunConfig {
 /// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
 pub const MIN_DELTA: f64 = 1e-100;
 
+/// The smallest positive strong-convexity modulus μx or μy of a game (see `validate_game`).
+pub const MIN_MODULUS: f64 = 1e-12;
+
+/// The last noise draw a run may be (issue 32: 2³² − 1 passed validation and the run, and only
+/// composition refused it, naming the repeats).
+///
+/// Derivation: a run counts (draw + 1) × repeats × algorithms releases (`compose_run`), a count
+/// held in a `usize`, which is 32 bits in the page's wasm: with at most 10⁶ draws, 100 repeats and
+/// 4 algorithms it is at most 4·10⁸ < 2³² ≈ 4.29·10⁹, and exact as an f64 factor of every ε, δ
+/// and ρ (≤ 4·10¹⁰ × ε ≤ 100: finite). Whether the δs of that many releases stay below 1 is
+/// composition's check, at this control.
+pub const MAX_NOISE_DRAW: usize = 999_999;
+
 impl Default for RunConfig {
     fn default() -> Self {
         Self {
@@ -760,6 +773,19 @@ impl RunConfig {
         in_range(Control::EntryBound, self.entry_bound, 1e-3, 1e3)?;
         in_range(Control::MuX, self.mu_x, 0.0, 1e3)?;
         in_range(Control::MuY, self.mu_y, 0.0, 1e3)?;
+        // Issue 32: μ = 1e-300 made a strongly monotone family's sensitivity ∝ 1/(μn) infinite,
+        // refused at a "sensitivity" no control shows. A modulus is 0 (none) or at least
+        // MIN_MODULUS: then 1/(μn) ≤ 10¹¹, times a Lipschitz bound ≤ 10⁵ (c ≤ 10³ over
+        // d ≤ 100), squared in σ² ≤ 10³², far from overflow.
+        for (control, mu) in [(Control::MuX, self.mu_x), (Control::MuY, self.mu_y)] {
+            if mu > 0.0 && mu < MIN_MODULUS {
+                return Err(Error::invalid(
+                    control.id(),
+                    format!("0 (none) or a number in [{MIN_MODULUS:e}, 1000]"),
+                    mu,
+                ));
+            }
+        }
         if self.records == RecordChoice::Bounded
             && self.entry_bound < 0.5
             && self.dro_spec().is_none()
@@ -913,6 +939,12 @@ impl RunConfig {
         }
         in_range_usize(Control::GridResolution, self.grid_resolution, 2, 400)?;
         in_range_usize(Control::Repeats, self.repeats, 1, 100)?;
+        in_range_usize(
+            Control::NoiseDraw,
+            self.noise_draw as usize,
+            0,
+            MAX_NOISE_DRAW,
+        )?;
         in_range(Control::MomentK, self.moment_k, 2.0, 100.0)?;
         in_range_usize(Control::Repetitions, self.repetitions, 1, 101)?;
         if let Some(lambda) = self.lambda1 {

@@ -202,7 +202,7 @@ fn bad_input_exits_non_zero_with_a_message_and_no_panic() {
         (&["run", GOLDEN_CONFIG, "--csv", "x.csv"], "synthetic"),
         (
             &["sweep", GOLDEN_CONFIG, "--algorithms", "nope"],
-            "unknown algorithm 'nope'",
+            "not 'nope'",
         ),
         (&["sweep", GOLDEN_CONFIG, "--repeats", "0"], "repeat"),
     ];
@@ -212,6 +212,49 @@ fn bad_input_exits_non_zero_with_a_message_and_no_panic() {
         assert!(!out.status.success(), "{args:?} succeeded");
         assert!(stderr.contains(words), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// Issue 32 items 2–3: a sweep's flags are bounded before any work starts (`--threads 100000`
+/// printed nothing for 20 s; a 200 × 200 grid with 100 repeats ran with no cap), and each error
+/// names its flag, says what to do and stays under 300 characters (an unknown algorithm listed
+/// all 27 keys in over 400).
+#[test]
+fn every_sweep_flag_is_bounded_and_its_error_names_the_flag_and_what_to_do() {
+    let epsilons: Vec<String> = (1..=200).map(|i| (i as f64 / 10.0).to_string()).collect();
+    let epsilons = epsilons.join(",");
+    let ns: Vec<String> = (1..=200).map(|i| (100 * i).to_string()).collect();
+    let ns = ns.join(",");
+    let long_name = "x".repeat(400);
+    let cases: [(&[&str], &str); 7] = [
+        (&["--threads", "100000"], "--threads"),
+        (&["--threads", "0"], "--threads"),
+        (&["--repeats", "1000"], "--repeats"),
+        (&["--epsilon=-1"], "--epsilon"),
+        (
+            &["--epsilon", &epsilons, "--n", &ns, "--repeats", "100"],
+            "--epsilon",
+        ),
+        (&["--algorithms", &long_name], "--algorithms"),
+        (&["--n", "5,100"], "--n"),
+    ];
+    for (flags, flag) in cases {
+        let mut args = vec!["sweep", GOLDEN_CONFIG];
+        args.extend_from_slice(flags);
+        let start = std::time::Instant::now();
+        let out = dp(&args);
+        let took = start.elapsed().as_secs_f64();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.trim();
+        assert!(!out.status.success(), "{flag} succeeded");
+        assert!(took < 5.0, "{flag}: {took} s before the refusal");
+        assert!(message.contains(flag), "{flag}: {message}");
+        assert!(message.chars().count() <= 300, "{flag}: {message}");
+        let acts = ["set", "enter", "use", "give", "lower", "change", "leave"];
+        assert!(
+            acts.iter().any(|verb| message.contains(verb)),
+            "{flag}: says not what to do: {message}"
+        );
     }
 }
 

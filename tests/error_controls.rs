@@ -627,3 +627,210 @@ fn every_control_the_page_shows_has_an_error_line() {
         .collect();
     assert!(missing.is_empty(), "no <id>-error line for {missing:?}");
 }
+
+// ---- issue 32 item 3: the walk over the new surface ----
+
+/// The extremes of every setting the heavy-tail families, the games and composition read (issue
+/// 32): each tail's parameter at both ends and far past them, the regression noise's, k, J, λ₁,
+/// U, the clip, the label bound, the noise draw; a game's radius, entry bound and moduli.
+fn new_surface(base: &RunConfig) -> Vec<RunConfig> {
+    let with = |f: &dyn Fn(&mut RunConfig)| {
+        let mut c = base.clone();
+        f(&mut c);
+        c
+    };
+    let mut out = Vec::new();
+    let tails = [
+        Tail::StudentT { nu: 1e-12 },
+        Tail::StudentT { nu: 0.25 },
+        Tail::StudentT { nu: 1e308 },
+        Tail::ParetoRadial { alpha: 1e-12 },
+        Tail::ParetoRadial { alpha: 0.25 },
+        Tail::LogNormal { sigma: 8.0 },
+        Tail::LogNormal { sigma: 1e6 },
+        Tail::Contaminated {
+            p: 0.5,
+            scale: 1e308,
+        },
+        Tail::Contaminated { p: 1.0, scale: 1e6 },
+        Tail::RareOutlier { p: 1e-9, a: 1e308 },
+        Tail::RareOutlier { p: 0.5, a: 1e6 },
+    ];
+    for tail in tails {
+        out.push(with(&|c| {
+            c.tail = tail;
+            c.feature_scale = 1e3
+        }));
+        out.push(with(&|c| {
+            c.noise_tail = tail;
+            c.loss = Glm::Squared { label_bound: 10.0 }
+        }));
+    }
+    for label_bound in [1e6, 1e7, 1e300] {
+        out.push(with(&|c| c.loss = Glm::Squared { label_bound }));
+        out.push(with(&|c| {
+            c.loss = Glm::Absolute { label_bound };
+            c.feature_bound = 1e6;
+            c.radius = 1e6
+        }));
+    }
+    out.push(with(&|c| c.noise_draw = u32::MAX));
+    out.push(with(&|c| c.noise_draw = 999_999));
+    out.push(with(&|c| {
+        c.noise_draw = 999_999;
+        c.delta = 1e-5
+    }));
+    out.push(with(&|c| c.moment_k = 1e308));
+    out.push(with(&|c| c.repetitions = usize::MAX));
+    out.push(with(&|c| c.lambda1 = Some(1e308)));
+    out.push(with(&|c| c.budget_u = Some(1e308)));
+    out.push(with(&|c| c.clip = Some(1e308)));
+    out.push(with(&|c| c.epsilon = 1e308));
+    out.push(with(&|c| {
+        c.grid_resolution = 400;
+        c.n = 1_000_000;
+        c.d = 2
+    }));
+    if base.problem == ProblemKind::Saddle {
+        for game in games_on_the_page() {
+            for (radius, entry_bound, mu) in [(1e9, 1e308, 1e-300), (1e-9, 1e-9, 1e308)] {
+                out.push(with(&|c| {
+                    c.game = game;
+                    c.radius = radius;
+                    c.entry_bound = entry_bound;
+                    c.mu_x = mu;
+                    c.mu_y = mu;
+                    c.records = RecordChoice::Heavy;
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// Every error the new surface raises at validation, the preview and composition, for every
+/// algorithm (as picked from the menu) on both problems.
+fn new_surface_errors() -> &'static Vec<(String, Error)> {
+    static ERRORS: OnceLock<Vec<(String, Error)>> = OnceLock::new();
+    ERRORS.get_or_init(|| {
+        let mut configs = Vec::new();
+        for algorithm in AlgorithmKind::ALL {
+            for problem in [ProblemKind::Minimisation, ProblemKind::Saddle] {
+                let raw = RunConfig {
+                    algorithm,
+                    problem,
+                    n: 200,
+                    batch: 32,
+                    steps: 20,
+                    ..RunConfig::default()
+                };
+                configs.extend(new_surface(&registry::pick(&raw, algorithm).0));
+            }
+        }
+        let mut seen = BTreeSet::new();
+        configs.retain(|c| seen.insert(c.to_json()));
+        configs
+            .par_iter()
+            .flat_map_iter(|c| {
+                let mut errors = Vec::new();
+                if let Err(e) = c.validate() {
+                    errors.push(e);
+                } else {
+                    errors.extend(preview(c).err());
+                    errors.extend(dp_playground::session::publish::compose_run(c).err());
+                }
+                errors.into_iter().map(|e| (c.to_json(), e))
+            })
+            .collect()
+    })
+}
+
+/// Issue 32 item 3: heavy-tail settings, games and composition, at their extremes, raise only
+/// errors that name a control of the page by its label and say what to do, in under 300
+/// characters (the rule of `every_error_of_the_walk_names_its_control_by_label_and_says_what_to_do`).
+#[test]
+fn every_error_of_the_heavy_tail_game_and_composition_extremes_names_its_control() {
+    let page = common::page();
+    let errors = new_surface_errors();
+    let mut bad: BTreeMap<String, (Vec<String>, String)> = BTreeMap::new();
+    for (config, error) in errors {
+        let mut faults = common::wording_faults(error, &page, &[]);
+        faults.extend(misplaced(error));
+        if !faults.is_empty() {
+            bad.entry(error.to_string())
+                .or_insert((faults, config.clone()));
+        }
+    }
+    // The extremes are refused somewhere: the walk is not vacuous.
+    assert!(errors.len() > 500, "{} errors", errors.len());
+    assert!(
+        bad.is_empty(),
+        "{} messages a person cannot act on:\n{}",
+        bad.len(),
+        bad.iter()
+            .map(|(m, (faults, config))| format!("- {m}\n    {faults:?}\n    with {config}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Issue 32 item 3: the page's sweep panel names its own controls ("sweep values", "sweep
+/// repeats", "sweep algorithms", "sweep settings"), each a label on the page, with what to do.
+#[test]
+fn every_error_of_the_sweep_panel_names_its_control_and_says_what_to_do() {
+    use dp_playground::session::sweep_lanes::{PageSweep, SweepRequest, field};
+    let page = common::page();
+    let fields = [
+        field::VALUES,
+        field::REPEATS,
+        field::ALGORITHMS,
+        field::SETTINGS,
+    ];
+    // "sweep settings" errors show in the panel's own error line, below its Run button.
+    for f in &fields[..3] {
+        assert!(page.contains(&format!(">{f}")), "the page shows no {f}");
+    }
+    let request = |json: &str| -> SweepRequest { serde_json::from_str(json).expect(json) };
+    let base = RunConfig::default();
+    let csv = RunConfig {
+        data: dp_playground::config::DataSource::Csv,
+        ..base.clone()
+    };
+    let cases = [
+        (&base, r#"{"axis":"epsilon","values":[1],"repeats":10}"#),
+        (&base, r#"{"axis":"epsilon","values":[-1,1],"repeats":10}"#),
+        (
+            &base,
+            r#"{"axis":"epsilon","values":[1e308,1e-308],"repeats":10}"#,
+        ),
+        (&base, r#"{"axis":"n","values":[1.5,100],"repeats":10}"#),
+        (&base, r#"{"axis":"n","values":[5,100],"repeats":10}"#),
+        (&base, r#"{"axis":"n","values":[1e9,100],"repeats":10}"#),
+        (&base, r#"{"axis":"epsilon","values":[1,2],"repeats":0}"#),
+        (&base, r#"{"axis":"epsilon","values":[1,2],"repeats":1e9}"#),
+        (
+            &base,
+            r#"{"axis":"epsilon","values":[1,2],"repeats":10,"algorithms":["nope"]}"#,
+        ),
+        (
+            &base,
+            r#"{"axis":"epsilon","values":[1,2],"repeats":10,"algorithms":["a","b","c","d","e"]}"#,
+        ),
+        (
+            &base,
+            r#"{"axis":"epsilon","values":[1,2],"repeats":10,"algorithms":["exponential_grid"]}"#,
+        ),
+        (&csv, r#"{"axis":"epsilon","values":[1,2],"repeats":10}"#),
+    ];
+    let mut bad = Vec::new();
+    for (config, json) in cases {
+        let Err(e) = PageSweep::new(config.clone(), &request(json)) else {
+            continue;
+        };
+        let faults = common::wording_faults(&e, &page, &fields);
+        if !faults.is_empty() {
+            bad.push(format!("- {e}\n    {faults:?}\n    with {json}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

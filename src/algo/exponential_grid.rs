@@ -67,8 +67,23 @@ use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
-/// Grid points scored per step (keeps a worker slice short).
+/// Grid points scored per step at most (keeps a worker slice short).
 const POINTS_PER_STEP: usize = 64;
+
+/// Numbers (records × coordinates) one step reads at most when it can: a point's score reads
+/// every record, so at n·d = 2·10⁶ a step scores one point (~2 ms), not 64 (~130 ms; issue 32:
+/// the page's slices are ~8 ms). Below n·d = 2048 every step scores 64 points, as before.
+const READS_PER_STEP: usize = 1 << 17;
+
+/// Grid points one step scores on `n` records of dimension `d`: 1 to [`POINTS_PER_STEP`].
+fn points_per_step(n: usize, d: usize) -> usize {
+    (READS_PER_STEP / (n * d).max(1)).clamp(1, POINTS_PER_STEP)
+}
+
+/// Most grid scores × records a run may ask for: |G| · n ≤ 2·10⁹ reads about 4·10⁹ numbers at
+/// d = 2, a few seconds natively and under a minute in a tab (issue 32: 400² points × 10⁶
+/// records took 19 s and more).
+pub const MAX_GRID_WORK: f64 = 2e9;
 
 /// Settings of the grid exponential mechanism.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -354,7 +369,8 @@ impl PrivateAlgorithm for GridExponential {
         }
         let total = self.grid.len() / self.d;
         let start = self.utilities.len();
-        let end = (start + POINTS_PER_STEP).min(total);
+        let per_step = points_per_step(objective.data().n(), self.d);
+        let end = (start + per_step).min(total);
         let mut best = f64::INFINITY;
         for j in start..end {
             let f = objective.rise(&self.grid[j * self.d..(j + 1) * self.d], None);
@@ -466,6 +482,17 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
             } else {
                 "unbounded".into()
             },
+        ));
+    }
+    let work = (config.grid_resolution as f64).powi(d as i32) * config.n as f64;
+    if work > MAX_GRID_WORK {
+        return Err(Error::invalid(
+            Control::GridResolution.id(),
+            format!(
+                "lower it or n: the grid's points (points per axis to the power d) × n must \
+                 be ≤ {MAX_GRID_WORK:e} records scored"
+            ),
+            format!("{}^{d} × {}", config.grid_resolution, config.n),
         ));
     }
     let erm = !matches!(config.wrap, Wrap::Tilted { .. });

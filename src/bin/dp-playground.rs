@@ -139,6 +139,15 @@ Examples:
     fn read_config(input: &str) -> Result<RunConfig, String> {
         let path = Path::new(input);
         let text = if path.is_file() {
+            // A config or a link is a few KB: a larger file is refused before it is read.
+            let size = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            if size > MAX_INPUT_BYTES {
+                return Err(format!(
+                    "{input}: give a config.json or a file holding a page link, of at most {} KiB (now {} KiB)",
+                    MAX_INPUT_BYTES >> 10,
+                    size >> 10
+                ));
+            }
             fs::read_to_string(path).map_err(|e| format!("{input}: {e}"))?
         } else {
             input.to_string()
@@ -229,17 +238,60 @@ Examples:
         Ok(())
     }
 
+    /// Largest config or link file read: ten times the longest link the page reads.
+    const MAX_INPUT_BYTES: u64 = 10 * dp_playground::config::MAX_LINK_BYTES as u64;
+
+    /// Most worker threads a sweep starts (issue 32: `--threads 100000` tried to start them all
+    /// and printed nothing for 20 s); far more than any machine's cores, which are the default.
+    const MAX_THREADS: usize = 256;
+
     fn algorithm(name: &str) -> Result<AlgorithmKind, String> {
+        // Issue 32: the list of all 27 keys made a message of over 400 characters; the keys are
+        // in the page's menu and in `cards` (below the 300 a message may take).
+        let shown: String = name.trim().chars().take(40).collect();
         serde_json::from_value(serde_json::Value::String(name.trim().to_string())).map_err(|_| {
-            let names: Vec<String> = AlgorithmKind::ALL.iter().map(|k| k.key()).collect();
             format!(
-                "--algorithms: unknown algorithm '{name}'; one of {}",
-                names.join(", ")
+                "--algorithms: use an algorithm's key, as a page link names it (e.g. noisy_gd, \
+                 output_perturbation; `dp-playground cards` lists them all), not '{shown}'"
             )
         })
     }
 
+    /// The sweep's flags in range, each error naming its flag and what to do.
+    fn check_sweep_flags(args: &SweepArgs) -> Result<(), String> {
+        if let Some(t) = args.threads
+            && !(1..=MAX_THREADS).contains(&t)
+        {
+            return Err(format!(
+                "--threads: set it to 1 to {MAX_THREADS}, or leave it out to use every core (now {t})"
+            ));
+        }
+        if !(1..=sweep::MAX_SWEEP_REPEATS).contains(&args.repeats) {
+            return Err(format!(
+                "--repeats: set it to 1 to {} (now {})",
+                sweep::MAX_SWEEP_REPEATS,
+                args.repeats
+            ));
+        }
+        if let Some(e) = args.epsilon.iter().find(|e| !(e.is_finite() && **e > 0.0)) {
+            return Err(format!("--epsilon: enter values of ε > 0 (now {e})"));
+        }
+        let count = |v: usize| v.max(1);
+        let grid = count(args.epsilon.len()) * count(args.n.len()) * count(args.algorithms.len());
+        if grid > sweep::MAX_SWEEP_POINTS || grid * args.repeats > sweep::MAX_SWEEP_LANES {
+            return Err(format!(
+                "--epsilon, --n, --algorithms or --repeats: give fewer: at most {} points \
+                 (ε values × n values × algorithms) and {} runs in all (now {grid} points × {})",
+                sweep::MAX_SWEEP_POINTS,
+                sweep::MAX_SWEEP_LANES,
+                args.repeats
+            ));
+        }
+        Ok(())
+    }
+
     fn run_sweep(args: SweepArgs) -> Result<(), String> {
+        check_sweep_flags(&args)?;
         let base = read_config(&args.input)?;
         if base.data == DataSource::Csv {
             return Err(
@@ -257,7 +309,9 @@ Examples:
                 .collect::<Result<_, _>>()?,
             repeats: args.repeats,
         };
-        let points = spec.points().map_err(|e| e.to_string())?;
+        let points = spec
+            .points()
+            .map_err(|e| format!("--epsilon, --n or --algorithms: {e}"))?;
         let mut noted = Vec::new();
         for p in points.iter().filter(|p| !p.notes.is_empty()) {
             if !noted.contains(&p.algorithm) {

@@ -20,6 +20,26 @@ use crate::rng::DpRng;
 /// n = 10⁶ at d = 20 and n = 10⁵ at d = 100 with room to spare inside a browser tab.
 pub const MAX_VALUES: usize = 1 << 25;
 
+/// The smallest Student-t ν and Pareto α accepted.
+///
+/// Derivation (issue 32: ν or α ≤ 10⁻¹² overflowed the generator): a Pareto radius is
+/// U^(−1/α) with U ≥ 2⁻⁵³ (one minus a uniform double below 1), so ρ ≤ 2^(53/α) = 2²¹² ≈ 7·10⁶³
+/// at α = ¼; a Student-t factor √(ν/V) has V = χ²_ν ≥ about 2^(−53·2/ν)·10⁻¹⁶ (the gamma sampler's
+/// smallest uniform to the power 2/ν, times a Gamma(1 + ν/2) draw), so √(ν/V) ≤ 10⁷³ at ν = ¼.
+/// Times a feature scale ≤ 10³ and squared in a norm (≤ 10¹⁵²), summed over d ≤ 10³ coordinates
+/// and n ≤ 10⁶ records, every number stays below 10¹⁶² ≪ f64::MAX ≈ 1.8·10³⁰⁸. Heavier tails than
+/// ν, α = ¼ have no finite moment of any order the algorithms read (k ≥ 2).
+pub const MIN_TAIL_INDEX: f64 = 0.25;
+
+/// The largest log-normal σ accepted. A radius exp(σZ), scaled by ≤ 10³ and squared in a norm
+/// summed over d·n ≤ 10⁹ coordinates, stays below f64::MAX while 2σZ < ln(1.8·10³⁰⁸/10¹⁵) ≈ 675,
+/// i.e. Z < 42 at σ = 8: a standard normal beyond 42 has probability below 10⁻³⁸⁰ a draw.
+pub const MAX_LOG_NORMAL_SIGMA: f64 = 8.0;
+
+/// The largest contaminated outlier scale s and rare-outlier size a accepted: as the feature
+/// bound's largest, 10⁶ (a Gaussian outlier s·g, |g| ≤ 40, scaled by ≤ 10³: ≤ 4·10¹⁰).
+pub const MAX_OUTLIER_SCALE: f64 = 1e6;
+
 /// The distribution of an (unscaled) random vector ξ ∈ R^m; features are x = scale·ξ (m = d), and
 /// regression noise is scale·ξ (m = 1). All are symmetric about 0.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -57,11 +77,38 @@ impl Tail {
                 ))
             }
         };
+        // Issue 32: beyond these the generator overflowed ("dataset: value is not finite").
+        let at_most = |name: &str, v: f64, max: f64| {
+            if v <= max {
+                Ok(())
+            } else {
+                Err(Error::invalid(
+                    format!("{field}.{name}"),
+                    format!("a number ≤ {max}, for which every draw stays finite"),
+                    v,
+                ))
+            }
+        };
+        let at_least = |name: &str, v: f64, min: f64| {
+            pos(name, v)?;
+            if v >= min {
+                Ok(())
+            } else {
+                Err(Error::invalid(
+                    format!("{field}.{name}"),
+                    format!("a number ≥ {min}, for which every draw stays finite"),
+                    v,
+                ))
+            }
+        };
         match *self {
             Tail::Gaussian => Ok(()),
-            Tail::StudentT { nu } => pos("nu", nu),
-            Tail::ParetoRadial { alpha } => pos("alpha", alpha),
-            Tail::LogNormal { sigma } => pos("sigma", sigma),
+            Tail::StudentT { nu } => at_least("nu", nu, MIN_TAIL_INDEX),
+            Tail::ParetoRadial { alpha } => at_least("alpha", alpha, MIN_TAIL_INDEX),
+            Tail::LogNormal { sigma } => {
+                pos("sigma", sigma)?;
+                at_most("sigma", sigma, MAX_LOG_NORMAL_SIGMA)
+            }
             Tail::Contaminated { p, scale } => {
                 if !(0.0..=1.0).contains(&p) {
                     return Err(Error::invalid(
@@ -70,7 +117,8 @@ impl Tail {
                         p,
                     ));
                 }
-                pos("scale", scale)
+                pos("scale", scale)?;
+                at_most("scale", scale, MAX_OUTLIER_SCALE)
             }
             Tail::RareOutlier { p, a } => {
                 if !(0.0..=1.0).contains(&p) {
@@ -80,7 +128,8 @@ impl Tail {
                         p,
                     ));
                 }
-                pos("a", a)
+                pos("a", a)?;
+                at_most("a", a, MAX_OUTLIER_SCALE)
             }
         }
     }

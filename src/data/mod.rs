@@ -21,8 +21,8 @@ mod synthetic;
 
 pub use clip::{clip_features, clip_labels, clip_rows, fraction_above};
 pub use csv_load::{
-    CsvFile, CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, MAX_CSV_BYTES, check_csv_size,
-    load_csv,
+    CsvFile, CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, MAX_CSV_BYTES, MAX_LINE_BYTES,
+    check_csv_size, load_csv,
 };
 pub use generate::{Generator, GeneratorSpec, Link, MAX_VALUES, Tail, Task, generate};
 pub use moments::{Method, Moment, clip_fraction, lipschitz_moment, squared_loss_moment};

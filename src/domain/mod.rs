@@ -186,11 +186,9 @@ impl DomainKind {
                 if radius.is_finite() && radius > 0.0 {
                     Ok(())
                 } else {
-                    Err(Error::invalid(
-                        "domain.radius",
-                        "a finite number > 0",
-                        radius,
-                    ))
+                    // At the page's radius control, from which every radius is set (issue 32:
+                    // "domain.radius" named the domain menu for a game's radius).
+                    Err(Error::invalid("radius", "a finite number > 0", radius))
                 }
             }
             DomainKind::Box { lo, hi } => {
@@ -212,7 +210,7 @@ impl DomainKind {
                     Ok(())
                 } else {
                     Err(Error::invalid(
-                        "domain.radius",
+                        "radius",
                         "a finite ball radius and box half-width > 0",
                         format!("{radius}, {half_width}"),
                     ))

@@ -186,6 +186,12 @@ impl Glm {
         };
         if let Some(bound) = self.label_bound() {
             positive("loss.label_bound", bound)?;
+            at_most(
+                "loss.label_bound",
+                bound,
+                MAX_LABEL_BOUND,
+                " (as the feature bound's largest)",
+            )?;
         }
         match *self {
             // Issue 18: beyond these the declared constants feed non-finite numbers to the
@@ -324,6 +330,18 @@ pub const MAX_TILT: f64 = 1e6;
 
 /// The widest smoothed hinge accepted (see [`Glm::validate`]).
 pub const MAX_SMOOTHED_HINGE_GAMMA: f64 = 1e3;
+
+/// The largest declared label bound Y accepted (issue 32: Y = 10³⁰⁰ was accepted and gave a
+/// release of norm ~10³⁰⁶ with an infinite loss, excess and theory curve).
+///
+/// Derivation: a residual loss's declared constants are G = X(XR + Y) (its Lipschitz constant on
+/// the ball) and its values reach (XR + Y)²/2, with X ≤ 10⁶ and R ≤ 10⁶ (their ranges). With
+/// Y ≤ 10⁶ too, XR + Y ≤ 1.000001·10¹², so G ≤ 1.1·10¹⁸ and G² ≤ 1.1·10³⁶, which every noise
+/// scale multiplies by at most T ln(1/δ)/(nε)² ≤ 10⁵ · 231 / (10 · 10⁻⁴)² ≈ 2.3·10¹⁴: σ² ≤ 10⁵¹;
+/// a loss value ≤ 5·10²³ and a sum of n ≤ 10⁶ of them ≤ 5·10²⁹, every one far below
+/// f64::MAX ≈ 1.8·10³⁰⁸, squared or not. A larger bound buys nothing a person can see: a
+/// residual beyond XR is one no point of the ball can fit.
+pub const MAX_LABEL_BOUND: f64 = 1e6;
 
 /// The largest Huber threshold accepted (see [`Glm::validate`]).
 pub const MAX_HUBER_DELTA: f64 = 1e6;

@@ -662,7 +662,7 @@ pub struct PopulationReference {
     closed: Option<(f64, Vec<f64>, f64, f64)>,
 }
 
-/// An estimate with its standard error (0 for closed forms; NaN where none is available).
+/// An estimate with its standard error (0 for closed forms), always finite.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Estimate {
     pub value: f64,
@@ -764,7 +764,8 @@ fn closed_value(c: &(f64, Vec<f64>, f64, f64), w: &[f64]) -> f64 {
 impl PopulationReference {
     /// Population excess risk F(w) − F(w*): exact for the closed form; otherwise the paired mean
     /// of f(w; zᵢ) − f(w*; zᵢ) over the fresh sample plus r(w) − r(w*), with the standard error
-    /// sd(differences)/√N (NaN for TERM, whose objective is not a mean). The fresh-sample optimum
+    /// sd(differences)/√N (for TERM, whose objective is not a mean, the delta method's: see
+    /// `tilted_std_error`). The fresh-sample optimum
     /// is itself an estimate: its own error is of the same order as the standard error.
     pub fn excess_risk(&self, w: &[f64]) -> Result<Estimate> {
         if w.len() != self.w.len() {
@@ -787,16 +788,16 @@ impl PopulationReference {
                 "none",
             ));
         };
-        if matches!(obj.loss().map(|l| l.wrap), Some(Wrap::Tilted { .. })) {
-            return Ok(Estimate {
-                value: obj.value(w) - self.value,
-                std_error: f64::NAN,
-            });
-        }
         let n = obj.data().n();
         let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
         obj.per_sample_values(w, &mut a)?;
         obj.per_sample_values(&self.w, &mut b)?;
+        if let Some(Wrap::Tilted { tau }) = obj.loss().map(|l| l.wrap) {
+            return Ok(Estimate {
+                value: obj.value(w) - self.value,
+                std_error: tilted_std_error(tau, &a, &b),
+            });
+        }
         let (mut mean, mut m2) = (0.0, 0.0);
         for (i, (x, y)) in a.iter().zip(&b).enumerate() {
             let v = x - y;
@@ -810,6 +811,34 @@ impl PopulationReference {
             std_error: (m2 / (n as f64 - 1.0) / n as f64).sqrt(),
         })
     }
+}
+
+/// The standard error of the TERM difference (1/τ)(ln ū − ln v̄), uᵢ = exp(τ f(w; zᵢ)) and
+/// vᵢ = exp(τ f(w*; zᵢ)) over the fresh sample, by the delta method: the difference's influence
+/// of record i is (uᵢ/ū − vᵢ/v̄)/τ, and the error is its sample standard deviation over √N.
+/// Each of u and v is scaled by its own largest term first (the ratios do not change), so every
+/// mean is at least 1/N and every number finite, whatever the losses (issue 32: the estimate
+/// published `std_error: NaN`).
+fn tilted_std_error(tau: f64, a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let scaled = |f: &[f64]| -> Vec<f64> {
+        let top = f.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = f.iter().map(|v| libm::exp(tau * (v - top))).collect();
+        let mean = e.iter().sum::<f64>() / n as f64;
+        e.into_iter().map(|v| v / mean).collect()
+    };
+    let (u, v) = (scaled(a), scaled(b));
+    let (mut mean, mut m2) = (0.0, 0.0);
+    for (i, (x, y)) in u.iter().zip(&v).enumerate() {
+        let h = (x - y) / tau;
+        let delta = h - mean;
+        mean += delta / (i + 1) as f64;
+        m2 += delta * (h - mean);
+    }
+    (m2 / (n as f64 - 1.0) / n as f64).sqrt()
 }
 
 #[cfg(test)]
@@ -863,5 +892,29 @@ mod tests {
         assert!((crate::linalg::norm2(&small.w) - 0.5).abs() < 1e-9);
         let large = solve(&objective(20.0), 1e-10, 200_000).unwrap();
         assert!(crate::linalg::norm2(&large.w) < 19.0);
+    }
+
+    /// The paired standard error sd(aᵢ − bᵢ)/√N (ERM's).
+    fn paired_std_error(a: &[f64], b: &[f64]) -> f64 {
+        let n = a.len() as f64;
+        let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
+        (var / n).sqrt()
+    }
+
+    /// Issue 32: a TERM run's population estimate published `std_error: NaN`. The delta method's
+    /// error tends to ERM's paired one as τ → 0 (uᵢ/ū ≈ 1 + τ(fᵢ − f̄)), which pins its scale.
+    #[test]
+    fn the_tilted_population_estimate_has_a_finite_standard_error_that_tends_to_ermss() {
+        let a: Vec<f64> = (0..500).map(|i| ((i * 37 % 101) as f64) / 50.0).collect();
+        let b: Vec<f64> = (0..500).map(|i| ((i * 53 % 89) as f64) / 60.0).collect();
+        let erm = paired_std_error(&a, &b);
+        let small = tilted_std_error(1e-7, &a, &b);
+        assert!((small / erm - 1.0).abs() < 1e-5, "{small} against {erm}");
+        // A steep tilt on losses that overflow exp(τf) unscaled: still finite, and positive.
+        let huge: Vec<f64> = a.iter().map(|v| v * 1e3).collect();
+        let se = tilted_std_error(1e6, &huge, &b);
+        assert!(se.is_finite() && se > 0.0, "{se}");
     }
 }

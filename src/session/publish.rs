@@ -94,7 +94,12 @@ struct Lane {
 /// on the same data, counted at these settings). From the config alone; seeded runs count too
 /// (they publish their releases all the same).
 pub fn compose_run(config: &RunConfig) -> Result<Composition> {
-    compose(&[(config, config.noise_draw as usize + 1)])
+    // Saturating: a draw past `MAX_NOISE_DRAW` is refused by validation, not wrapped to 0 (on
+    // wasm32 `usize` is `u32`).
+    compose(
+        &[(config, (config.noise_draw as usize).saturating_add(1))],
+        config.noise_draw > 0,
+    )
 }
 
 /// The guarantee of every release of every run in `configs`, made one after the other on the
@@ -112,13 +117,42 @@ pub fn compose_run(config: &RunConfig) -> Result<Composition> {
 ///   ρ → 4ρ (Bun & Steinke 2016, Prop. 1.9), ε → 2ε, δ → (1 + e^ε)δ.
 ///
 /// Each config counts once, whatever its noise draw: the list itself is the runs that were made.
+///
+/// Equal configs are planned once and counted as many times as they ran (their releases are
+/// alike), so a long list of re-runs costs one plan; at most [`MAX_COMPOSED_SETTINGS`] different
+/// settings are composed (issue 32: 1,000 configs took 8–10 s, each planned anew).
 pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
-    let once: Vec<(&RunConfig, usize)> = configs.iter().map(|c| (c, 1)).collect();
-    compose(&once)
+    let mut runs: Vec<(&RunConfig, usize)> = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for c in configs {
+        match seen.entry(c.to_json()) {
+            std::collections::hash_map::Entry::Occupied(at) => runs[*at.get()].1 += 1,
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(runs.len());
+                runs.push((c, 1));
+            }
+        }
+        if runs.len() > MAX_COMPOSED_SETTINGS {
+            return Err(Error::invalid(
+                "data",
+                format!(
+                    "load other data: at most {MAX_COMPOSED_SETTINGS} different settings are \
+                     composed on one data set, and every run on these counts"
+                ),
+                "",
+            ));
+        }
+    }
+    compose(&runs, false)
 }
 
-/// [`compose_runs`] of each config made `times` times (its releases are alike: the same plan).
-fn compose(runs: &[(&RunConfig, usize)]) -> Result<Composition> {
+/// The most different settings [`compose_runs`] composes: each is validated and planned (a plan
+/// can calibrate numerically, ~1–10 ms), so the page's composition stays under about a second.
+pub const MAX_COMPOSED_SETTINGS: usize = 256;
+
+/// [`compose_runs`] of each config made `times` times (its releases are alike: the same plan);
+/// `draws`: the times are noise draws of one run (a total δ ≥ 1 is then the noise draw's).
+fn compose(runs: &[(&RunConfig, usize)], draws: bool) -> Result<Composition> {
     let mut lanes = Vec::new();
     let mut not_private = false;
     let mut seeded = None;
@@ -212,7 +246,7 @@ fn compose(runs: &[(&RunConfig, usize)]) -> Result<Composition> {
     if !concentrated.is_empty() {
         let basic_eps: f64 = concentrated.iter().map(|l| k(l) * l.approx.0).sum();
         let group_delta: f64 = concentrated.iter().map(|l| k(l) * l.approx.1).sum();
-        check_total_delta(group_delta)?;
+        check_total_delta(group_delta, draws)?;
         let rho: f64 = concentrated
             .iter()
             .map(|l| match l.cost {
@@ -278,7 +312,7 @@ fn compose(runs: &[(&RunConfig, usize)]) -> Result<Composition> {
             rho_total = None;
         }
     }
-    check_total_delta(delta)?;
+    check_total_delta(delta, draws)?;
     if mixed {
         words.push(
             "releases stated under add/remove are restated under replace-one by group privacy (2ε, (1 + e^ε)δ; 4ρ)"
@@ -302,17 +336,26 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// A total δ ≥ 1 promises nothing: fewer repeats (or compared algorithms, or a smaller δ) fix it.
-fn check_total_delta(delta: f64) -> Result<()> {
+/// A total δ ≥ 1 promises nothing: fewer noise draws, repeats (or compared algorithms, or a
+/// smaller δ) fix it; the error names the noise draw where a run counts more than one draw (the
+/// page's "New noise draw" is what raised the count), the repeats otherwise.
+fn check_total_delta(delta: f64, draws: bool) -> Result<()> {
     if delta < 1.0 {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            "repeats",
-            "fewer releases (repeats × algorithms) or a smaller δ: their δs add up to ≥ 1",
-            delta,
-        ))
+        return Ok(());
     }
+    let delta = format!("total δ {delta:.3}");
+    if draws {
+        return Err(Error::invalid(
+            "noise_draw",
+            "lower it, the repeats or δ: every draw is another release, and their δs add up to ≥ 1",
+            delta,
+        ));
+    }
+    Err(Error::invalid(
+        "repeats",
+        "lower it, the compared algorithms or δ: the releases' δs add up to ≥ 1",
+        delta,
+    ))
 }
 
 /// Group privacy for the two records of a replacement, in the lane's own form. For (ε, δ):
@@ -399,6 +442,24 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
             let algorithm = *kinds.get(r.algorithm).ok_or_else(|| {
                 Error::invalid("algorithm", "an algorithm of the run", r.algorithm)
             })?;
+            // Issue 32: a NaN or ∞ coordinate was exported as `null`, a point no one can use
+            // and no guarantee describes; the export is refused instead.
+            let finite =
+                r.w.iter()
+                    .chain(r.y.iter().flatten())
+                    .all(|v| v.is_finite());
+            if !finite {
+                return Err(Error::invalid(
+                    "algorithm",
+                    format!(
+                        "choose a smaller radius, bound or step: {}'s release {} is not a \
+                         finite point, so it is not exported",
+                        registry::family(algorithm).card.name,
+                        r.repeat + 1
+                    ),
+                    "",
+                ));
+            }
             Ok(PrivateRelease {
                 algorithm,
                 repeat: r.repeat,

@@ -100,7 +100,7 @@ pub struct Batch {
     /// The release, in the slice where the run finishes.
     pub release: Option<Release>,
     /// The run's named diagnostics where it stood at the end of the slice (a certificate, a
-    /// phase, a gap …). **Non-private**.
+    /// phase, a gap …), each finite (one not yet known is absent). **Non-private**.
     pub diagnostics: Vec<Diagnostic>,
     /// A game's players where the run stood at the end of the slice (the curator's dense view of
     /// both mixed strategies, not the release). **Non-private**. `None` for a minimisation.
@@ -435,7 +435,10 @@ impl Session {
                 ledger: self.ledger(),
             });
         }
+        // Issue 32: a value not yet known (a certificate before its first check, ∞) is left out
+        // rather than published as ∞ (a JSON export writes it as null).
         batch.diagnostics = self.run.diagnostics();
+        batch.diagnostics.retain(|d| d.value.is_finite());
         if let Point::Saddle { x, y } = self.run.point() {
             batch.players = Some(Players {
                 x: x.to_vec(),

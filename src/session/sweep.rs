@@ -20,6 +20,19 @@ use super::lab::Lab;
 use super::problem::ReferenceClock;
 use super::run::Session;
 
+/// Most points a sweep's grid may have (ε values × n values × algorithms): every point is
+/// validated, generated and solved for its reference before its lanes run, so a grid is bounded
+/// before it starts (issue 32: a 200 × 200 ε × n grid ran with no cap).
+pub const MAX_SWEEP_POINTS: usize = 1000;
+/// Most runs (points × repeats) a sweep may make: the page's largest (12 values × 4 algorithms
+/// × 100 repeats = 4,800) with room for a terminal's finer grids.
+pub const MAX_SWEEP_LANES: usize = 20_000;
+/// The field a refused point or grid is named at: the page's sweep panel's values (the
+/// terminal restates it at its flags).
+pub const POINT_FIELD: &str = "sweep values";
+/// Most repeats per point, as a run's `repeats`.
+pub const MAX_SWEEP_REPEATS: usize = 100;
+
 /// The grid a sweep runs: every ε × every n × every algorithm, `repeats` lanes each.
 #[derive(Debug, Clone)]
 pub struct SweepSpec {
@@ -68,6 +81,25 @@ impl SweepSpec {
         } else {
             self.algorithms.clone()
         };
+        let repeats = self.repeats;
+        if repeats > MAX_SWEEP_REPEATS {
+            return Err(Error::invalid(
+                "repeats",
+                format!("at most {MAX_SWEEP_REPEATS} repeats per point, as a run's"),
+                repeats,
+            ));
+        }
+        let grid = epsilons.len() * ns.len() * algorithms.len();
+        if grid > MAX_SWEEP_POINTS || grid * repeats > MAX_SWEEP_LANES {
+            return Err(Error::invalid(
+                POINT_FIELD,
+                format!(
+                    "enter fewer values, algorithms or repeats: at most {MAX_SWEEP_POINTS} \
+                     points (ε values × n values × algorithms) and {MAX_SWEEP_LANES} runs in all"
+                ),
+                format!("{grid} points × {repeats}"),
+            ));
+        }
         let mut points = Vec::new();
         for &algorithm in &algorithms {
             // An algorithm other than the config's is picked as from the page's menu: each of its
@@ -86,12 +118,22 @@ impl SweepSpec {
                         repeats: self.repeats,
                         ..picked.clone()
                     };
-                    // The whole refusal is restated (an echoed value would be cut at 40 chars).
+                    // The whole refusal is restated at the panel's values, the point named by
+                    // the menu's words and ε in short (issue 32: a 309-digit ε and the
+                    // algorithm's key were echoed back).
                     config.validate().map_err(|e| {
+                        let eps = epsilon.to_string();
+                        let eps = if eps.len() > 12 {
+                            format!("{epsilon:e}")
+                        } else {
+                            eps
+                        };
                         Error::invalid(
-                            format!("{} at ε = {epsilon}, n = {n}", algorithm.key()),
+                            POINT_FIELD,
                             format!(
-                                "change what it refuses ({})",
+                                "enter other values or pick other algorithms: {} refuses ε = \
+                                 {eps}, n = {n} ({})",
+                                registry::family(algorithm).card.name,
                                 e.to_string().trim_end_matches('.')
                             ),
                             "",

@@ -36,7 +36,7 @@ pub const MAX_REPEATS: usize = 100;
 /// The field names the panel's controls answer to (the page puts an error beside its control).
 pub mod field {
     /// The list of ε or n values.
-    pub const VALUES: &str = "sweep values";
+    pub const VALUES: &str = super::sweep::POINT_FIELD;
     /// The repeats R per point.
     pub const REPEATS: &str = "sweep repeats";
     /// The algorithms swept.
@@ -162,16 +162,7 @@ impl PageSweep {
             repeats,
         };
         // A point the run would refuse is stated at the values (the message names the point).
-        let points = spec.points().map_err(|e| {
-            Error::invalid(
-                field::VALUES,
-                format!(
-                    "change them or the algorithms: {}",
-                    e.to_string().trim_end_matches('.')
-                ),
-                "",
-            )
-        })?;
+        let points = spec.points()?;
         Ok(Self {
             axis: request.axis,
             repeats,

@@ -14,7 +14,11 @@
 //! FUZZ_EXECS=2500000 FUZZ_SEED=2026 cargo test --test fuzz -- --ignored --nocapture
 //! ```
 //!
-//! `FUZZ_EXECS` is per target; `FUZZ_TARGET=config|link|preview|csv|plot|edges` runs one, `FUZZ_SEED` picks
+//! Issue 32 adds `saddle` (game configs), `heavy` (heavy-tail configs) and `compose` (lists of
+//! configs composed), each run to its release when small, every published number finite.
+//!
+//! `FUZZ_EXECS` is per target; `FUZZ_TARGET=config|link|preview|csv|plot|edges|saddle|heavy|compose`
+//! runs one, `FUZZ_SEED` picks
 //! another stream, and `FUZZ_INDEX=i` replays input i alone (printing it). The smoke test below
 //! runs a few thousand inputs per target in the ordinary suite, so the loop cannot rot.
 #![cfg(not(target_arch = "wasm32"))]
@@ -27,7 +31,12 @@ mod mutate;
 mod targets;
 
 use engine::{Kind, Report, Target};
-use targets::TARGETS;
+use targets::{HARDENING_TARGETS, TARGETS};
+
+/// Every target: the parsers', then issue 32's (games, heavy tails, composition).
+fn all_targets() -> impl Iterator<Item = &'static Target> {
+    TARGETS.iter().chain(HARDENING_TARGETS.iter())
+}
 
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().map(|v| {
@@ -64,13 +73,12 @@ fn summary(r: &Report) -> String {
 
 fn selected() -> Vec<&'static Target> {
     let only = std::env::var("FUZZ_TARGET").ok();
-    let picked: Vec<&Target> = TARGETS
-        .iter()
+    let picked: Vec<&Target> = all_targets()
         .filter(|t| only.as_deref().is_none_or(|o| o == t.name))
         .collect();
     assert!(
         !picked.is_empty(),
-        "FUZZ_TARGET must be one of config, link, preview, csv, plot, edges"
+        "FUZZ_TARGET must be a target's name: config, link, preview, csv, plot, edges, saddle, heavy, compose"
     );
     picked
 }
@@ -80,7 +88,7 @@ fn selected() -> Vec<&'static Target> {
 /// inputs are printed, not failed on: the suite runs on noisy machines).
 #[test]
 fn fuzz_smoke() {
-    for target in &TARGETS {
+    for target in all_targets() {
         let execs = (1500 / target.share).max(3);
         let report = engine::run(target, 1, execs, 0);
         println!("{}", summary(&report));

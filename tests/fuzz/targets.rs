@@ -382,3 +382,250 @@ fn plot_exec(input: &[u8]) -> std::result::Result<(), String> {
     let _ = Spec::parse(&kind, spec);
     Ok(())
 }
+
+// ---- issue 32: game configs, heavy-tail configs and composition ----
+
+/// Issue 32's targets, beside [`TARGETS`] (kept apart so that other targets join either list
+/// without touching this one). A run is built for accepted configs small enough to run in a
+/// fuzz execution, so these are as slow as the preview: a thousandth of the parsers' inputs.
+pub const HARDENING_TARGETS: [Target; 3] = [
+    Target {
+        name: "saddle",
+        input: saddle_input,
+        exec: run_exec,
+        share: 1000,
+    },
+    Target {
+        name: "heavy",
+        input: heavy_input,
+        exec: run_exec,
+        share: 1000,
+    },
+    Target {
+        name: "compose",
+        input: compose_input,
+        exec: compose_exec,
+        share: 300,
+    },
+];
+
+/// Every game of the menu posed for every family that solves games, both record laws, and the
+/// edges of the game settings (entry bound, moduli, radius, d).
+fn saddle_corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let base = RunConfig {
+            n: 200,
+            steps: 10,
+            batch: 20,
+            ..RunConfig::default()
+        };
+        let mut seeds = Vec::new();
+        if let Ok((saddle, _)) = registry::pose(&base, ProblemKind::Saddle) {
+            for family in FAMILIES {
+                let picked = registry::pick(&saddle, family.kind).0;
+                if picked.problem == ProblemKind::Saddle {
+                    seeds.push(serde_json::from_str(&picked.to_json()).unwrap_or(Value::Null));
+                }
+            }
+        }
+        for game in [
+            "rock_paper_scissors",
+            "random_matrix",
+            "ball_game",
+            "query_release",
+            "l1_system_fit",
+            "group_dro_logistic",
+            "group_dro_squares_simplex",
+            "auc_maximisation",
+        ] {
+            seeds.push(
+                json!({"problem": "saddle", "game": game, "records": "heavy",
+                "entry_bound": 1e3, "mu_x": 1e-9, "mu_y": 1e3, "radius": 1e-3, "d": 3}),
+            );
+        }
+        Corpus::new(seeds)
+    })
+}
+
+fn saddle_input(u: &mut Unstructured<'_>) -> Vec<u8> {
+    saddle_corpus().mutant(u).unwrap_or_default()
+}
+
+/// Every heavy-tail family (Lowy 2026; the clipped and localized ones) picked from the menu,
+/// with every feature tail at its edges and the heavy-tail settings at theirs.
+fn heavy_corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let base = RunConfig {
+            n: 300,
+            steps: 10,
+            batch: 30,
+            ..RunConfig::default()
+        };
+        let mut seeds = Vec::new();
+        for family in FAMILIES
+            .iter()
+            .filter(|f| f.takes(dp_playground::config::Control::MomentK))
+        {
+            let picked = registry::pick(&base, family.kind).0;
+            seeds.push(serde_json::from_str(&picked.to_json()).unwrap_or(Value::Null));
+        }
+        seeds.extend([
+            json!({"tail": {"kind": "student_t", "nu": 0.25}, "moment_k": 100, "repetitions": 101}),
+            json!({"tail": {"kind": "pareto_radial", "alpha": 0.25}, "moment_k": 2, "lambda1": 1e6}),
+            json!({"tail": {"kind": "log_normal", "sigma": 8}, "budget_u": 1e9, "feature_scale": 1e3}),
+            json!({"tail": {"kind": "contaminated", "p": 1, "scale": 1e6}, "clip": 1e-9}),
+            json!({"tail": {"kind": "rare_outlier", "p": 1e-9, "a": 1e6}, "heavy_solver": "adaptive_subgradient"}),
+            json!({"noise_tail": {"kind": "student_t", "nu": 0.25}, "loss": {"kind": "squared", "label_bound": 1e6}}),
+        ]);
+        Corpus::new(seeds)
+    })
+}
+
+fn heavy_input(u: &mut Unstructured<'_>) -> Vec<u8> {
+    heavy_corpus().mutant(u).unwrap_or_default()
+}
+
+/// What an error must be to be shown (issue 32 item 3): at a control the page shows (or none),
+/// and under 300 characters.
+fn shown_error(e: &dp_playground::Error) -> std::result::Result<(), String> {
+    let text = e.to_string();
+    if text.chars().count() > 300 {
+        return Err(format!(
+            "an error of {} characters: {text}",
+            text.chars().count()
+        ));
+    }
+    match e.field() {
+        Some(field) if dp_playground::config::Control::of(field).is_none_or(|c| !c.on_page()) => {
+            Err(format!(
+                "an error at {field}, no control the page shows: {text}"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A config as the page reads a link (strictly, else leniently): its preview and composition,
+/// then, when they accept it and it is small, the run to its release. Every error is one the
+/// page can show beside a control; every number the run publishes is finite (NaN only where a
+/// column says "no value"), and no slice of 20 steps takes a second (the engine's `SLOW`).
+fn run_exec(input: &[u8]) -> std::result::Result<(), String> {
+    let Ok(text) = std::str::from_utf8(input) else {
+        return Ok(());
+    };
+    let config =
+        RunConfig::from_json(text).unwrap_or_else(|_| RunConfig::from_json_lenient(text).0);
+    if let Err(e) = config.validate() {
+        return shown_error(&e);
+    }
+    for kind in config.algorithms() {
+        if let Err(e) = session::preview(&config.lane(kind)) {
+            return shown_error(&e);
+        }
+    }
+    let composed = match session::publish::compose_run(&config) {
+        Ok(c) => c,
+        Err(e) => return shown_error(&e),
+    };
+    // A NOT private baseline (the non-private SMD) honestly composes to ε = ∞.
+    if !((composed.epsilon.is_finite() || composed.not_private) && composed.delta < 1.0) {
+        return Err(format!(
+            "composed to ε = {}, δ = {}",
+            composed.epsilon, composed.delta
+        ));
+    }
+    let small = config.n <= 1000 && config.d <= 10 && config.steps <= 50 && config.repeats <= 2;
+    if !small || !config.compare.is_empty() {
+        return Ok(());
+    }
+    let mut run = match session::Session::new(config) {
+        Ok(run) => run,
+        Err(e) => return Err(format!("the preview accepted what the run refused: {e}")),
+    };
+    let infinite = |v: &f64| v.is_infinite();
+    for _ in 0..20 {
+        let batch = run.advance(20, || true);
+        // ε spent is ∞ in a NOT private baseline's column, honestly.
+        let spent: &[f64] = if composed.not_private {
+            &[]
+        } else {
+            &batch.epsilon_spent
+        };
+        if batch
+            .loss
+            .iter()
+            .chain(&batch.excess)
+            .chain(spent)
+            .any(infinite)
+        {
+            return Err("a column holds ±∞".into());
+        }
+        if let Some(d) = batch.diagnostics.iter().find(|d| !d.value.is_finite()) {
+            return Err(format!("the diagnostic {} = {}", d.name, d.value));
+        }
+        if let Some(release) = &batch.release {
+            let point = release.w.iter().chain(release.y.iter().flatten());
+            if !point.chain([&release.loss]).all(|v| v.is_finite()) {
+                return Err(format!("a release of non-finite numbers: {:?}", release.w));
+            }
+            if let Some(p) = release.population
+                && !(p.value.is_finite() && p.std_error.is_finite())
+            {
+                return Err(format!("a population estimate {p:?}"));
+            }
+            break;
+        }
+        if batch.done {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// A list of 1 to 8 configs (mutants of the page's links, the game and heavy-tail seeds), as the
+/// page's composition of the runs on one data set reads it.
+fn compose_input(u: &mut Unstructured<'_>) -> Vec<u8> {
+    let mut build = || -> Result<Vec<u8>> {
+        let count = u.int_in_range(1..=8usize)?;
+        let mut items = Vec::new();
+        for _ in 0..count {
+            let corpus = *u.choose(&[config_corpus(), saddle_corpus(), heavy_corpus()])?;
+            let bytes = corpus.mutant(u)?;
+            items.push(String::from_utf8_lossy(&bytes).into_owned());
+        }
+        Ok(format!("[{}]", items.join(",")).into_bytes())
+    };
+    build().unwrap_or_default()
+}
+
+/// `composeRuns` on a list: the configs read strictly (as the page's wasm binding does); an
+/// accepted list composes to a finite ε, a δ below 1 and at least one release per config, and
+/// a refusal is an error the page can show.
+fn compose_exec(input: &[u8]) -> std::result::Result<(), String> {
+    let Ok(values) = serde_json::from_slice::<Vec<Value>>(input) else {
+        return Ok(());
+    };
+    let Ok(configs) = values
+        .iter()
+        .map(|v| RunConfig::from_json(&v.to_string()))
+        .collect::<dp_playground::error::Result<Vec<_>>>()
+    else {
+        return Ok(());
+    };
+    match session::publish::compose_runs(&configs) {
+        Ok(c)
+            if !((c.epsilon.is_finite() || c.not_private) && c.epsilon > 0.0 && c.delta < 1.0) =>
+        {
+            Err(format!("composed to ε = {}, δ = {}", c.epsilon, c.delta))
+        }
+        Ok(c) if c.releases < configs.len() => Err(format!(
+            "{} releases for {} runs",
+            c.releases,
+            configs.len()
+        )),
+        Ok(_) => Ok(()),
+        Err(e) => shown_error(&e),
+    }
+}

@@ -460,10 +460,14 @@ pub fn safeguard_bound(
     }
     let q = gda_contraction(constants);
     if q.is_nan() || q >= 1.0 {
+        // Issue 32: this was stated at the solver as "(now gradient descent–ascent)" whatever the
+        // config's solver; the safeguard's bound is GDA's for every solver, and what makes it
+        // contract is a larger modulus.
         return Err(Error::invalid(
-            "minimax_solver",
-            "choose extragradient: gradient descent–ascent does not contract at these moduli",
-            "gradient descent–ascent",
+            "mu_x",
+            "raise it and μy: the safeguard's iteration bound needs a contraction, and at these \
+             moduli it rounds to none",
+            "",
         ));
     }
     let ratio = 6.0 * d0 / needed;
