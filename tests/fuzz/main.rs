@@ -18,9 +18,9 @@
 //! configs composed), each run to its release when small, every published number finite.
 //!
 //! `FUZZ_EXECS` is per target; `FUZZ_TARGET=config|link|preview|csv|plot|edges|saddle|heavy|compose`
-//! runs one, `FUZZ_SEED` picks
-//! another stream, and `FUZZ_INDEX=i` replays input i alone (printing it). The smoke test below
-//! runs a few thousand inputs per target in the ordinary suite, so the loop cannot rot.
+//! runs one, `FUZZ_SEED` picks another stream, and `FUZZ_INDEX=i` replays input i alone (printing
+//! it). The smoke test below runs a few thousand inputs per target in the ordinary suite, so the
+//! loop cannot rot.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod edge_configs;
