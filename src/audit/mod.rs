@@ -47,7 +47,13 @@
 //! saddle-point family is one [`GameTarget`]: the config's game with one record planted at the
 //! declared bound's two extremes; private mirror descent's dense-gradient pitfall runs on a pair
 //! of kinked games built for it ([`SmdDenseGradientTarget`]); the boosted family's selection on a
-//! pair built to tip it, beside its score sensitivity halved ([`BoostedSelectionTarget`]).
+//! pair built to tip it, beside its score sensitivity halved ([`BoostedSelectionTarget`]). The
+//! other certified releases (seed 000 Algorithm 6, TERM, any base solver, Zhang et al. 2022's
+//! Algorithms 1–2) run on output perturbation's tight pair, their planted bug the differing record
+//! [`OVERSIZE`] bounds out with the session's clipping skipped ([`certified_release_target`]);
+//! seed 001's Algorithm 5 on a simplex pair, with its outlier [`SCO_OUTLIER`] bounds out
+//! ([`private_sco_target`]). tests/audit_coverage.rs lists the audits of every family of the
+//! registry and fails when one has none.
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would
 //! compare a distribution with itself shifted); they draw from their own stream.
@@ -65,6 +71,7 @@
 
 mod adversarial_training;
 mod boosted_selection;
+mod certified_release;
 mod dp_accmd;
 mod dp_sgd;
 mod dp_svrg;
@@ -79,6 +86,7 @@ mod noisy_gd;
 mod objective_perturbation;
 mod output_perturbation;
 mod pairs;
+mod private_sco;
 mod sampler;
 pub mod scenarios;
 mod smd_dense_gradient;
@@ -87,6 +95,7 @@ mod tests;
 
 pub use adversarial_training::AdversarialTrainingTarget;
 pub use boosted_selection::{BoostedSelectionTarget, SelectionBug};
+pub use certified_release::{OVERSIZE, certified_release_target};
 pub use dp_accmd::dp_accmd_target;
 pub use dp_sgd::dp_sgd_target;
 pub use dp_svrg::{dp_svrg_target, svrg_bb_target};
@@ -100,6 +109,7 @@ pub use noisy_gd::dp_gd_target;
 pub use objective_perturbation::ObjectivePerturbationTarget;
 pub use output_perturbation::{OutputPerturbationTarget, output_perturbation_target};
 pub use pairs::base_config;
+pub use private_sco::{SCO_OUTLIER, private_sco_target};
 pub use sampler::PairDraws;
 pub use smd_dense_gradient::{KinkGame, SmdDenseGradientTarget};
 

@@ -42,6 +42,8 @@ fn invalid_audits_are_refused() {
     assert!(LaplaceMeanTarget::new(10, 1.0, 1.0, 1, Bug::CertificateSkipped).is_err());
     assert!(dp_svrg_target(base_config(10, 1.0, 1e-5), Bug::NoiseHalved).is_err());
     assert!(ObjectivePerturbationTarget::new(10, 1.0, Bug::ClippingSkipped).is_err());
+    assert!(certified_release_target(base_config(10, 1.0, 0.0), Bug::NoiseHalved).is_err());
+    assert!(private_sco_target(base_config(10, 1.0, 1e-5), Bug::CertificateSkipped).is_err());
     // Below the page's n ≥ 10: refused by the config's own check, at `n`.
     let few = base_config(2, 1.0, 1e-5);
     assert_eq!(dp_gd_target(few).err().unwrap().field(), Some("n"));
@@ -75,7 +77,29 @@ fn family_targets() -> Vec<(&'static str, Box<dyn Auditable>, RunConfig)> {
         domain: DomainChoice::L1Ball,
         ..with(10, 10, 3, false)
     };
+    let picked = |kind, config| crate::algo::registry::pick(&config, kind).0;
+    let regularised = picked(
+        crate::config::AlgorithmKind::RegularisedOutputPerturbation,
+        base_config(100, 1.0, 0.0),
+    );
+    let byoa = picked(
+        crate::config::AlgorithmKind::ByoaPhased,
+        base_config(100, 1.0, 1e-5),
+    );
+    let sco = picked(
+        crate::config::AlgorithmKind::PrivateSco,
+        base_config(100, 1.0, 1e-5),
+    );
     vec![
+        family(
+            "Algorithm 6",
+            certified_release_target(regularised, Bug::None).unwrap(),
+        ),
+        family(
+            "phased BYOA, unclipped",
+            certified_release_target(byoa, Bug::ClippingSkipped).unwrap(),
+        ),
+        family("Algorithm 5", private_sco_target(sco, Bug::None).unwrap()),
         family("DP-GD", dp_gd_target(with(20, 20, 3, false)).unwrap()),
         family("DP-GD leak", dp_gd_target(with(20, 20, 3, true)).unwrap()),
         family("DP-SGD", dp_sgd_target(with(20, 2, 20, false)).unwrap()),
