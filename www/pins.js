@@ -14,6 +14,7 @@
 
 import { composeRuns, spreadOf } from './pkg/dp_playground.js';
 import { spec as specOf } from './plots.js';
+import { tighterWords } from './steady.js';
 
 /** Most pinned runs kept at once (the specs accept no more: plot_spec::pinned::MAX_PINS). */
 export const MAX_PINS = 3;
@@ -191,7 +192,7 @@ export function showCompare(history, current, pins, words, unpin) {
     el.dataset.epsilon = String(c.epsilon);
     const runs = `${pins.size} pinned run${pins.size === 1 ? '' : 's'} and this one`;
     const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them.' : '';
-    el.textContent = `On screen together: ${runs}, ${c.releases} releases, together ${statement(c)} (${c.method}).${demo} `
+    el.textContent = `On screen together: ${runs}, ${c.releases} releases, together ${statement(c)} (${c.method}).${tighterWords(c, fmt)}${demo} `
       + 'A pinned run is an earlier release, counted here as if on the same data; pinning publishes nothing new.';
   } catch (e) {
     delete el.dataset.epsilon;
