@@ -247,19 +247,23 @@ function showShownSettings() {
   const words = [names, `ε = ${fmt(c.epsilon)}`, c.delta === 0 ? 'δ = 0' : `δ = ${sci(c.delta)}`, `n = ${c.n}`, `d = ${c.d}`];
   if (c.repeats > 1) words.push(`${c.repeats} repeats`);
   const key = invalid?.field?.split('.')[0];
-  const was = key && key in c && typeof c[key] !== 'object' ? `; ${controlOf(invalid.field)?.label ?? key} = ${c[key]}` : '';
+  const was = key && key in c && typeof c[key] !== 'object' ? `; ${controlOf(invalid.field)?.label ?? key} = ${valueWords(key, c[key])}` : '';
+  // Refused, or valid but unable to run (no CSV file yet, a failed preparation): the plots keep
+  // the last good run, and say so in red.
+  const blocked = Boolean(invalid || failed);
   const text = invalid
     ? `The plots and readouts show the last good run (the last valid settings, not the controls): ${words.join(', ')}${was}.`
-    : `The plots and readouts show: ${words.join(', ')}.`;
+    : blocked ? `The plots and readouts show the last good run, not these settings (see why beside Play): ${words.join(', ')}.`
+      : `The plots and readouts show: ${words.join(', ')}.`;
   // Said twice: above the readout and above the plots.
   for (const el of document.querySelectorAll('.shown-settings')) {
     el.textContent = text;
-    el.classList.toggle('stale', Boolean(invalid));
+    el.classList.toggle('stale', blocked);
   }
-  // The "Settings changed" label floats over the plots' first line, which now says more (in
-  // red): it gives way while a setting is refused, and comes back with the next valid one.
+  // The "Settings changed — press Play" label floats over the plots' first line, which says more
+  // (in red) while Play is off for a reason: it gives way then, and comes back with the next run.
   const label = $('stale-label');
-  if (label) label.hidden = Boolean(invalid) || document.querySelector('section.plots')?.dataset.stale !== 'true';
+  if (label) label.hidden = blocked || document.querySelector('section.plots')?.dataset.stale !== 'true';
   showTitle();
 }
 
@@ -308,7 +312,7 @@ function setState(next, text) {
   ui.reset.disabled = next === 'loading';
   // A new noise draw is a new run: not while one is prepared, nor with noise from the OS (every
   // run draws afresh there).
-  $('new-draw').disabled = next === 'loading' || invalid !== null || Boolean(config?.unseeded_noise);
+  $('new-draw').disabled = next === 'loading' || next === 'nofile' || invalid !== null || Boolean(config?.unseeded_noise);
   ui.cancel.disabled = next !== 'running'; // while preparing: showPreparation
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
   $('pin').disabled = next !== 'released';

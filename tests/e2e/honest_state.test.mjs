@@ -87,6 +87,8 @@ test('after add/remove, then private mirror descent (refused), then localized ou
   assert.match(await seenText(page, '#plots-shown'), /last good run/);
   assert.match(await seenText(page, '#play-blocked'), /^Play is off: neighbouring datasets: .*Fix “neighbouring datasets”$/);
   assert.deepEqual(await coveredErrorLines(page), [], 'an error line is covered');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}refused-pick-top.png` });
 
   // Fixed at the field the line names: the pick runs, under its own title.
   await page.selectOption('#relation', 'replace_one');
