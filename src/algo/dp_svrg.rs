@@ -405,8 +405,8 @@ impl DpSvrgCalibration {
             | (SvrgNoise::Certified, Relation::AddRemove) => Self::new(config),
             (SvrgNoise::AsPrinted { .. }, Relation::AddRemove) => Err(Error::invalid(
                 "relation",
-                "choose replace one record (same n, one record swapped for another), or the \
-                 certified DP-SVRG noise: the as-printed σ is the paper's formula for swapped \
+                "choose replace one record (same n, one record swapped), or the certified \
+                 DP-SVRG noise: the as-printed σ is the paper's formula for swapped \
                  records only (Wang, Ye & Xu 2017, Theorem 4.1)",
                 "add or remove one record",
             )),

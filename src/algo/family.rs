@@ -635,8 +635,8 @@ pub fn replace_one_only(config: &RunConfig, why: &str) -> Result<()> {
         Relation::AddRemove => Err(Error::invalid(
             "relation",
             format!(
-                "choose replace one record (same n, one record swapped for another), the only \
-                 neighbours this algorithm is proved private for: {why}"
+                "choose replace one record (same n, one record swapped), the only neighbours it \
+                 is proved for: {why}"
             ),
             "add or remove one record",
         )),

@@ -165,7 +165,7 @@ test('replace-one and add/remove are defined where the relation is chosen, and a
   await pick(page, 'output perturbation');
   await page.waitForFunction(() => document.querySelector('#play').disabled);
   const line = await seenText(page, '#play-blocked');
-  assert.match(line, /choose replace one record \(same n, one record swapped for another\)/);
+  assert.match(line, /choose replace one record \(same n, one record swapped\), the only neighbours it is proved for: /);
   // The headline's relation word is explained on keyboard focus.
   await page.selectOption('#relation', 'replace_one');
   await ready(page);
