@@ -87,10 +87,14 @@ fn a_csv_file_is_inspected_and_runs_and_a_bad_one_names_line_and_column() {
         message.contains("line 3") && message.contains("column 2"),
         "{message}"
     );
-    // Margin losses need ±1 labels: a 0/1 label is refused at its line.
+    // Margin losses need ±1 labels: a 0/1 column is read as −1/+1, and says how many 0s were
+    // read so (issue 35 item 9); any other label is refused at its line.
     let labels01 = b"1,2,0\n3,4,1\n";
-    let message = text(&inspect_csv(labels01, "{}", "last").unwrap_err(), "message");
-    assert!(message.contains("line 1"), "{message}");
+    let info = inspect_csv(labels01, "{}", "last").unwrap();
+    assert_eq!(get(&info, "mapped").as_f64(), Some(1.0));
+    let labels02 = b"1,2,0\n3,4,2\n";
+    let message = text(&inspect_csv(labels02, "{}", "last").unwrap_err(), "message");
+    assert!(message.contains("line 2"), "{message}");
     // Running "csv" data without a file is explained, not a panic.
     let err = WasmSession::new(config, None, None).err().unwrap();
     assert_eq!(text(&err, "field"), "data");

@@ -23,7 +23,7 @@ import { mountLayout, reveal, summariseCompare } from './layout.js';
 import { mountShare } from './share.js';
 import { Pins, showCompare } from './pins.js';
 import { annotate, explainPage, wordsUsed } from './glossary.js';
-import { bindTyped, composedWords, holdHeight, markStale } from './steady.js';
+import { bindTyped, composedWords, holdHeight, markStale, tighterWords } from './steady.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -118,6 +118,22 @@ let csvKey = null;
 let chargedRun = 0;
 /** Finished runs kept on the plots to compare with the next (www/pins.js). */
 const pins = new Pins();
+/**
+ * Why the run on screen cannot play although no setting is refused ({ field, message }), or
+ * null: the worker could not prepare it, or the CSV data have no file yet. Said beside Play.
+ */
+let failed = null;
+/** The error lines the last refusal wrote: a new refusal clears them, so each is the current config's. */
+const refusedLines = new Set();
+/**
+ * What the last pick from a menu changed, by key: { was, now, by } (values as JSON texts, `by`
+ * the pick's name). The next pick restores `was` where the control still holds `now`, so a
+ * setting an earlier pick forced (say the simplex) does not outlive the pick that needed it.
+ */
+let forced = {};
+/** The last valid run's title and guarantee headline (the title says so when a pick is refused). */
+let goodTitle = '';
+let goodHeadline = '';
 
 const fmt = (v, digits = 3) => (v === null || v === undefined ? '–' : String(Number(Number(v).toPrecision(digits))));
 const sci = (v) => (v === null || v === undefined ? '–' : Number(v).toExponential(2));
@@ -134,6 +150,7 @@ const passes = (v) => {
 
 function clearErrors() {
   document.querySelectorAll('.error').forEach((el) => { el.textContent = ''; });
+  refusedLines.clear();
   invalid = null;
   showBlocked();
   syncSettings();
@@ -145,9 +162,12 @@ function clearErrors() {
  * under the new names).
  */
 function refuse(error) {
-  showError(error);
+  for (const el of refusedLines) el.textContent = '';
+  refusedLines.clear();
+  refusedLines.add(showError(error));
   invalid = { field: error?.field ?? null, message: error?.message ?? String(error) };
   pending = null;
+  syncSettings();
   showBlocked();
   if (state === 'running') {
     // Play (which pauses) is off now: the run on screen stops where it is.
@@ -170,18 +190,38 @@ function controlOf(field) {
   return { control, label: (label?.textContent ?? field).trim().replace(/\s+/g, ' ') };
 }
 
-/** Beside Play: why it is off while a setting is invalid, with a link to that setting. */
+/**
+ * Why Play is off, whenever it is, in one line beside it: the refused setting (or the failed
+ * preparation, or the missing CSV file) with a link to its control, or what to press after a
+ * release. Null while Play is on.
+ */
+function playReason() {
+  if (invalid) return { ...invalid, error: true };
+  if (!ui.play.disabled) return null;
+  if (failed) return { ...failed, error: true };
+  if (state === 'released') {
+    return { field: null, message: 'this run is finished and its output released. Reset runs these settings again; New noise draw gives fresh noise on the same data.' };
+  }
+  if (state === 'stopped') return { field: null, message: 'preparing the run was cancelled: press Reset to prepare it again.' };
+  return { field: null, message: `the run is ${ui.status.textContent}.` };
+}
+
+/** Beside Play: why it is off, with a link to the setting to fix (a refusal or a failure is red). */
 function showBlocked() {
   const el = $('play-blocked');
-  if (!invalid) {
+  const reason = playReason();
+  if (!reason) {
     el.replaceChildren();
+    el.className = 'error';
     showShownSettings();
     return;
   }
-  const target = controlOf(invalid.field);
-  const parts = [`Play is off: ${invalid.message}`];
+  // Red for what must be fixed; a finished run's line is plain help (not an error line).
+  el.className = reason.error ? 'error' : 'help';
+  const target = controlOf(reason.field);
+  const parts = [`Play is off: ${reason.message}`];
   if (target) {
-    const link = Object.assign(document.createElement('a'), { href: `#${target.control.id || invalid.field}`, textContent: `Fix “${target.label}”` });
+    const link = Object.assign(document.createElement('a'), { href: `#${target.control.id || reason.field}`, textContent: `Fix “${target.label}”` });
     // A link in the page's own words; the hash itself holds the settings, so it is not followed.
     link.addEventListener('click', (event) => {
       event.preventDefault();
@@ -208,17 +248,44 @@ function showShownSettings() {
   const words = [names, `ε = ${fmt(c.epsilon)}`, c.delta === 0 ? 'δ = 0' : `δ = ${sci(c.delta)}`, `n = ${c.n}`, `d = ${c.d}`];
   if (c.repeats > 1) words.push(`${c.repeats} repeats`);
   const key = invalid?.field?.split('.')[0];
-  const was = key && key in c && typeof c[key] !== 'object' ? `; ${controlOf(invalid.field)?.label ?? key} = ${c[key]}` : '';
+  const was = key && key in c && typeof c[key] !== 'object' ? `; ${controlOf(invalid.field)?.label ?? key} = ${valueWords(key, c[key])}` : '';
+  // Refused, or valid but unable to run (no CSV file yet, a failed preparation): the plots keep
+  // the last good run, and say so in red.
+  const blocked = Boolean(invalid || failed);
   const text = invalid
-    ? `The plots and readouts show the last valid settings, not the controls: ${words.join(', ')}${was}.`
-    : `The plots and readouts show: ${words.join(', ')}.`;
+    ? `The plots and readouts show the last good run (the last valid settings, not the controls): ${words.join(', ')}${was}.`
+    : blocked ? `The plots and readouts show the last good run, not these settings (see why beside Play): ${words.join(', ')}.`
+      : `The plots and readouts show: ${words.join(', ')}.`;
   // Said twice: above the readout and above the plots.
   for (const el of document.querySelectorAll('.shown-settings')) {
     el.textContent = text;
-    el.classList.toggle('stale', Boolean(invalid));
+    el.classList.toggle('stale', blocked);
+  }
+  // The "Settings changed — press Play" label floats over the plots' first line, which says more
+  // (in red) while Play is off for a reason: it gives way then, and comes back with the next run.
+  const label = $('stale-label');
+  if (label) label.hidden = blocked || document.querySelector('section.plots')?.dataset.stale !== 'true';
+  showTitle();
+}
+
+/**
+ * The title names the algorithm the menu shows: the last valid run's title, or, while a pick is
+ * refused, the picked algorithm and that it is refused (the guarantee under it is then the last
+ * good run's, and says so).
+ */
+function showTitle() {
+  const kind = $('algorithm').value;
+  const refused = invalid !== null && config !== null && kind !== config.algorithm;
+  const title = $('algorithm-title');
+  title.textContent = refused ? `${cardsByKind[kind]?.name ?? kind}: refused with these settings (see why beside Play)` : goodTitle;
+  title.classList.toggle('refused', refused);
+  if (goodHeadline) {
+    // The relation's word in it (replace-one, add/remove) is explained on hover and focus.
+    annotate(ui.headline, refused ? `Last good run, ${cardsByKind[config.algorithm]?.name ?? config.algorithm}: ${goodHeadline}` : goodHeadline);
   }
 }
 
+/** Shows an error beside its field (or on the run's error line); returns the line written. */
 function showError(error) {
   const field = error?.field;
   const el = (field && ($(`${field}-error`) ?? $(`${field.split('.')[0]}-error`))) || $('run-error');
@@ -227,11 +294,15 @@ function showError(error) {
   // unseen.
   reveal(el);
   el.closest('[hidden]')?.removeAttribute('hidden');
+  return el;
 }
 
 // --- state and the readout ----------------------------------------------------------------------
 
 function setState(next, text) {
+  // Play turned off under the keyboard (a run released after Enter on Play) must not drop the
+  // focus to the page's body: it goes to the next thing to press, beside it.
+  const hadFocus = document.activeElement === ui.play;
   state = next;
   ui.status.dataset.state = next;
   ui.status.textContent = text ?? next;
@@ -242,11 +313,15 @@ function setState(next, text) {
   ui.reset.disabled = next === 'loading';
   // A new noise draw is a new run: not while one is prepared, nor with noise from the OS (every
   // run draws afresh there).
-  $('new-draw').disabled = next === 'loading' || invalid !== null || Boolean(config?.unseeded_noise);
+  $('new-draw').disabled = next === 'loading' || next === 'nofile' || invalid !== null || Boolean(config?.unseeded_noise);
   ui.cancel.disabled = next !== 'running'; // while preparing: showPreparation
   ui.play.textContent = next === 'running' ? 'Pause' : 'Play';
   $('pin').disabled = next !== 'released';
   ui.play.setAttribute('aria-pressed', String(next === 'running'));
+  showBlocked();
+  if (hadFocus && ui.play.disabled) {
+    (ui.reset.disabled ? $('play-blocked').querySelector('a') : ui.reset)?.focus();
+  }
 }
 
 const METHOD_NAMES = {
@@ -314,12 +389,13 @@ function headline(p) {
 
 function showGuarantees(list) {
   const [p, ...others] = list;
-  $('algorithm-title').textContent = p.algorithm;
-  ui.headline.textContent = headline(p);
+  goodTitle = p.algorithm;
+  goodHeadline = headline(p);
+  showTitle();
   ui.headline.classList.toggle('not-private', p.leaks.length > 0);
   ui.headline.dataset.leaks = JSON.stringify(p.leaks);
   $('guarantee-leaks').replaceChildren(...p.leaks.map((text) => Object.assign(document.createElement('li'), { textContent: text, className: 'leak' })));
-  annotate(ui.detail, `${noiseWords(p)} Stated before the run, from the settings alone.`);
+  annotate(ui.detail, `${noiseWords(p)} Stated before the run, from the settings alone.${spentWords(p.guarantee)}`);
   // A blank optional setting shows the value it takes (e.g. Algorithm 3's U from Theorem 3.14).
   $('budget_u').placeholder = 'theory';
   for (const [k, v] of p.defaults ?? []) if (OPTIONAL.includes(k)) $(k).placeholder = `theory: ${fmt(v, 4)}`;
@@ -335,6 +411,20 @@ function showGuarantees(list) {
 
 /** `text` with its first letter capitalised (Rust's caveats start lower-case). */
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * When the accounting composes the draws to less than the stated ε (private mirror descent's
+ * (ACC), its step size set by accuracy rather than privacy), one line on why two ε's show and why
+ * the ε-spent plot steps up at the release; '' otherwise. Both are valid bounds.
+ */
+function spentWords(g) {
+  const found = /composed by \(ACC\) to ε = ([0-9.]+)/.exec(g.accounting ?? '');
+  const spent = found ? Number(found[1]) : NaN;
+  if (!(spent < g.epsilon * (1 - 1e-9))) return '';
+  return ` Two ε's, both valid: the headline's ε = ${fmt(g.epsilon)} is the budget this run promises; composing its draws `
+    + `by (ACC) shows they use only ε = ${fmt(spent, 4)} of it (the step size is set by accuracy here, not by privacy). `
+    + 'The ε-spent plot follows (ACC) and steps up to the promised ε at the release.';
+}
 
 /** (ε, δ) words for a composed total (same form as a single guarantee's). */
 function composedStatement(c) {
@@ -360,7 +450,7 @@ function showComposed(cfg) {
   const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them; this states what the correct mechanisms would promise.' : '';
   // Rust's composition carries the seeded caveat (DESIGN.md §5 rule 8) whenever a release is seeded.
   const seeded = c.seeded ? ` ${capital(c.seeded)}.` : '';
-  annotate(el, `${composedWords(cfg, c, composedStatement(c))}${demo}${seeded}`);
+  annotate(el, `${composedWords(cfg, c, composedStatement(c))}${tighterWords(c, fmt)}${demo}${seeded}`);
 }
 
 /** The running total of the loaded file, next to it. */
@@ -381,7 +471,7 @@ function showFileBudget() {
   el.dataset.epsilon = String(c.epsilon);
   el.dataset.runs = String(entry.runs.length);
   el.textContent = `${entry.name}: ${entry.runs.length} run${entry.runs.length === 1 ? '' : 's'}, ${c.releases} release${c.releases === 1 ? '' : 's'} since it was loaded; `
-    + `together ${composedStatement(c)} (${c.method}).${c.seeded ? ` ${capital(c.seeded)}.` : ''}`;
+    + `together ${composedStatement(c)} (${c.method}).${tighterWords(c, fmt)}${c.seeded ? ` ${capital(c.seeded)}.` : ''}`;
 }
 
 /** The cap on ε released on the loaded file: null when blank; an error at the cap otherwise. */
@@ -579,6 +669,11 @@ function describeProblem(c, info) {
     $('problem-line').textContent = `Saddle point of ${game}${reg}: n = ${c.n} records with ${records}.`;
     return;
   }
+  if (c.data === 'csv' && csvId === null) {
+    // No numbers to describe yet (n and d come from the file): say what to do instead.
+    $('problem-line').textContent = `${c.loss.kind.replace('_', ' ')} loss on your CSV file, once it is loaded: choose it at “CSV file”, under the data source.`;
+    return;
+  }
   const source = { csv: 'your CSV file', sparse: `sparse high-dimensional data (${c.sparsity} non-zeros in w₀)` }[c.data]
     ?? `synthetic ${c.tail.kind.replace('_', '-')} data`;
   const domain = { l2_ball: `‖w‖₂ ≤ ${c.radius}`, l1_ball: `‖w‖₁ ≤ ${c.radius}`, box: `|wⱼ| ≤ ${c.radius}`,
@@ -588,7 +683,9 @@ function describeProblem(c, info) {
   const clipped = `; clipping shortened ${info ? info.clipped : '…'} of them (non-private)`;
   // The no-clipping demonstrations leave the features as they are (their card says which).
   const unclipped = c.leak && Boolean(cardsByKind[c.algorithm]?.unclipped_features);
-  const targets = c.loss.label_bound === undefined ? '' : `, targets to |y| ≤ ${c.loss.label_bound}`;
+  const targets = c.loss.label_bound === undefined
+    ? (c.data === 'csv' ? ', labels −1 and +1 (a 0 is read as −1)' : '')
+    : `, targets to |y| ≤ ${c.loss.label_bound}`;
   annotate($('problem-line'), `${c.loss.kind.replace('_', ' ')} loss on ${source}, n = ${c.n}, d = ${c.d}, `
     + `${unclipped ? `features NOT clipped to ‖x‖ ≤ ${c.feature_bound} (the demonstration)` : `features clipped to ‖x‖ ≤ ${c.feature_bound}${clipped}`}${targets}; domain ${domain}.`);
 }
@@ -669,6 +766,15 @@ function syncParamFields() {
   $('noise_tail-a-field').hidden = !noiseParam;
   if (noiseParam) $('noise_tail-a-label').textContent = noiseParam[1];
   syncGameFields($, $('problem').value, $('game').value);
+  // A CSV file brings its own n, d and values: the generator's settings go, the picker comes
+  // (n stays: under add/remove it is declared).
+  const csv = $('data').value === 'csv';
+  $('csv-field').hidden = !csv;
+  for (const el of document.querySelectorAll('.synthetic-only')) {
+    // A parameter's field (a tail's ν) was just shown or hidden by its menu above.
+    if (csv) el.hidden = true;
+    else if (!el.classList.contains('param')) el.hidden = false;
+  }
   for (const el of document.querySelectorAll('#compare input')) {
     // Compared algorithms run on the same problem: those that cannot solve it are off.
     const solves = cardsByKind[el.value]?.solves.includes($('problem').value) ?? true;
@@ -782,9 +888,28 @@ function pickProblemFromMenu() {
   pickWith((from) => pickProblem(from, problem), problem === 'saddle' ? 'the game' : 'the minimisation');
 }
 
+/** The menus themselves: a pick sets them, and the next pick never puts them back. */
+const PICKED = ['algorithm', 'problem', 'game', 'compare'];
+
+/** A setting's value in the page's words: a menu's option text, a number as typed. */
+function valueWords(key, value) {
+  const shown = value !== null && typeof value === 'object' ? value.kind : value;
+  const option = [...($(key)?.options ?? [])].find((o) => o.value === String(shown));
+  return option ? option.textContent.trim() : String(shown ?? 'blank');
+}
+
 /** Applies `picker`'s config (Rust's pick, from the controls as they stand) with its notes. */
 function pickWith(picker, name) {
   const controls = fromControls();
+  // What the previous pick forced and this one may not need goes back first (Rust's pick then
+  // forces it again if this algorithm needs it too); a control changed since keeps its value.
+  const restored = [];
+  for (const [key, { was, now, by }] of Object.entries(forced)) {
+    if (JSON.stringify(controls[key]) !== now) continue;
+    controls[key] = JSON.parse(was);
+    restored.push({ key, by, now: JSON.parse(now) });
+  }
+  forced = {};
   // Picked from where the person stands: the controls as they were under the algorithm in use
   // (Rust reads them leniently, and a setting the new algorithm refuses, say the pitfall toggle,
   // must reach the pick to be turned off with a note rather than dropped unseen).
@@ -793,6 +918,7 @@ function pickWith(picker, name) {
   try {
     picked = picker(from);
   } catch (e) {
+    if (restored.length) syncControls(controls);
     refuse(e);
     return;
   }
@@ -801,9 +927,14 @@ function pickWith(picker, name) {
   const read = JSON.parse(configFromLink(from).config);
   const candidate = { ...controls };
   for (const [key, value] of Object.entries(JSON.parse(picked.config))) {
-    if (JSON.stringify(value) !== JSON.stringify(read[key])) candidate[key] = value;
+    if (JSON.stringify(value) === JSON.stringify(read[key])) continue;
+    candidate[key] = value;
+    if (!PICKED.includes(key)) forced[key] = { was: JSON.stringify(read[key]), now: JSON.stringify(value), by: name };
   }
-  $('algorithm-note').textContent = picked.notes.length ? `For ${name}: ${picked.notes.join('; ')}.` : '';
+  // A restored setting this pick forces again is the pick's note, not a restoration.
+  const back = restored.filter(({ key }) => !(key in forced)).map(({ key, by, now }) => `${controlOf(key)?.label ?? key} back to ${valueWords(key, candidate[key])} (${by} had set ${valueWords(key, now)}, which this one does not need)`);
+  const notes = [...picked.notes, ...back];
+  $('algorithm-note').textContent = notes.length ? `For ${name}: ${notes.join('; ')}.` : '';
   syncControls(candidate);
   applyConfig(candidate);
 }
@@ -865,6 +996,7 @@ function restartBusyWorker(stale = false) {
 function startRun(list) {
   restartBusyWorker();
   runId += 1;
+  failed = null;
   setState('loading', 'preparing data and reference optimum…');
   try {
     showGuarantees(list ?? previews(JSON.stringify(config)));
@@ -876,6 +1008,13 @@ function startRun(list) {
   heavyPanel?.configured();
   holdHeight($('problem-line'));
   describeProblem(config, null);
+  if (config.data === 'csv' && csvId === null) {
+    // Nothing to prepare until a file is loaded: the picker says so, and so does the line
+    // beside Play, with a link to the picker.
+    failed = { field: 'csv', message: 'load your CSV file first: choose it at “CSV file”, just under the data source.' };
+    setState('nofile', 'waiting for your CSV file');
+    return;
+  }
   configureWorker();
 }
 
@@ -944,6 +1083,7 @@ function onWorkerMessage(event) {
       break;
     case FromWorker.ERROR:
       showError(msg.error);
+      failed = { field: msg.error?.field ?? null, message: msg.error?.message ?? String(msg.error) };
       setState('error', 'error');
       break;
     case FromWorker.EXPORTED:
@@ -984,7 +1124,9 @@ function saveExport({ what, text, error }) {
 }
 
 function onWorkerError(event) {
-  showError({ field: null, message: `The solver worker failed: ${event.message ?? 'unknown error'}` });
+  const message = `The solver worker failed: ${event.message ?? 'unknown error'}`;
+  showError({ field: null, message });
+  failed = { field: null, message: `${message}. Reload the page.` };
   setState('error', 'error');
 }
 
@@ -1002,7 +1144,7 @@ function onCsvChosen() {
   try {
     checkCsvSize(file.size);
   } catch (e) {
-    showError({ field: 'csv', message: `${file.name}: ${e?.message ?? e}` });
+    csvRefused(file, e);
     return;
   }
   // A load in progress gives way: the worker stops it when the new one starts.
@@ -1056,7 +1198,7 @@ function onCsvMessage(msg) {
     case FromWorker.CSV_ERROR:
       csvLoad = null;
       showCsvProgress(0, null);
-      showError({ field: 'csv', message: `${file.name}: ${msg.error?.message ?? msg.error}` });
+      csvRefused(file, msg.error);
       break;
     case FromWorker.CSV_LOADED:
       csvLoad = null;
@@ -1065,6 +1207,19 @@ function onCsvMessage(msg) {
       break;
     default:
       break;
+  }
+}
+
+/**
+ * `file` was refused (`error` says where and why): beside the picker, and, when no file is
+ * loaded for the CSV data, beside Play too; a file loaded before stays in use.
+ */
+function csvRefused(file, error) {
+  const message = `${file.name}: ${error?.message ?? error}`;
+  showError({ field: 'csv', message });
+  if (config.data === 'csv' && csvId === null) {
+    failed = { field: 'csv', message: `${file.name} was not loaded (the reason is beside “CSV file”): fix the file, or choose another.` };
+    showBlocked();
   }
 }
 
@@ -1091,7 +1246,11 @@ function csvLoaded(file, id, shape, hash) {
   if (applyConfig(candidate)) {
     syncControls();
     const declared = n === shape.n ? '' : ` (n = ${n} declared: add/remove neighbours; every row is used)`;
-    $('export-status').textContent = `${file.name}: ${shape.n} rows, ${shape.d} features loaded${declared}.`;
+    // Margin losses need labels −1 and +1: a 0 is read as −1 (Rust's CSV reader, record by record).
+    const mapped = shape.mapped > 0 ? ` Its labels 0 (${shape.mapped} of them) are read as −1, since the ${config.loss.kind.replace('_', ' ')} loss needs labels −1 and +1.` : '';
+    const words = `${file.name}: ${shape.n} rows, ${shape.d} features loaded${declared}.${mapped}`;
+    $('export-status').textContent = words;
+    $('csv-status').textContent = words;
   }
 }
 
@@ -1315,6 +1474,7 @@ pageStarted = true;
 /** A link was opened (or a lesson picked): the settings in the hash replace the page's. */
 function restoreFromHash() {
   clearErrors();
+  forced = {};
   // A link restores exactly what it says: the note of an earlier pick no longer applies.
   $('algorithm-note').textContent = '';
   config = configFromHash();

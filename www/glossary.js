@@ -79,6 +79,26 @@ export const GLOSSARY = {
       + 'draw" takes the next noise (the data stay): another release on the same data, and the '
       + 'stated total counts every draw so far.',
   },
+  neighbours: {
+    term: 'neighbouring datasets',
+    words: 'The two data sets a guarantee cannot tell apart. Replace one record: both have the same '
+      + 'size n (it is public) and one record\'s values differ. Add or remove one record: one has a '
+      + 'record more, so the guarantee also hides whether a person is in the data at all. A '
+      + 'replacement is a removal and an addition, so an add/remove guarantee gives a replace-one '
+      + 'guarantee at about twice the ε.',
+  },
+  replaceOne: {
+    term: 'replace-one',
+    words: 'Neighbouring data sets of the same size n (public), one record\'s values changed: the '
+      + 'guarantee hides any one person\'s values, given that n people are in the data.',
+    match: /\breplace-one\b/,
+  },
+  addRemove: {
+    term: 'add/remove',
+    words: 'Neighbouring data sets that differ by one record more or less: the guarantee also hides '
+      + 'whether a person is in the data at all (n is not public).',
+    match: /\badd\/remove\b/,
+  },
 };
 
 /** The container every tooltip lives in (outside the text it explains, so it adds no words there). */
@@ -219,7 +239,7 @@ export function wordsUsed(...texts) {
 export function explainPage() {
   const population = document.getElementById('population-term');
   if (population) explain(population, 'population');
-  for (const [id, key] of [['feature_bound', 'featureBound'], ['clip', 'gradientClip'], ['noise_draw', 'noiseDraw']]) {
+  for (const [id, key] of [['feature_bound', 'featureBound'], ['clip', 'gradientClip'], ['noise_draw', 'noiseDraw'], ['relation', 'neighbours']]) {
     const input = document.getElementById(id);
     if (input) explain(input, key, input.closest('.field') ?? input);
   }

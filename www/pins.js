@@ -14,6 +14,7 @@
 
 import { composeRuns, spreadOf } from './pkg/dp_playground.js';
 import { spec as specOf } from './plots.js';
+import { tighterWords } from './steady.js';
 
 /** Most pinned runs kept at once (the specs accept no more: plot_spec::pinned::MAX_PINS). */
 export const MAX_PINS = 3;
@@ -193,7 +194,7 @@ export function showCompare(history, current, pins, words, unpin) {
     const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them.' : '';
     // Rust's composition carries the seeded caveat (DESIGN.md §5 rule 8) whenever a run is seeded.
     const seeded = c.seeded ? ` ${c.seeded.charAt(0).toUpperCase()}${c.seeded.slice(1)}.` : '';
-    el.textContent = `On screen together: ${runs}, ${c.releases} releases, together ${statement(c)} (${c.method}).${demo}${seeded} `
+    el.textContent = `On screen together: ${runs}, ${c.releases} releases, together ${statement(c)} (${c.method}).${tighterWords(c, fmt)}${demo}${seeded} `
       + 'A pinned run is an earlier release, counted here as if on the same data; pinning publishes nothing new.';
   } catch (e) {
     delete el.dataset.epsilon;

@@ -68,3 +68,20 @@ export function composedWords(cfg, c, statement) {
   }
   return c.releases === 1 ? `${run}: ${statement}.` : `${run}: together ${statement} (${c.method}).`;
 }
+
+/**
+ * A composed total below the ε one of its parts states is valid, and says why in one line
+ * (issue 35 item 8); '' otherwise. Each part states the ε it was calibrated to keep (a zCDP plan
+ * through the classic conversion ρ + 2√(ρ ln(1/δ)), invertible, so σ can be solved from it); the
+ * total adds the parts' ρ (or Rényi curves) and converts once with the tighter conversion of
+ * Canonne, Kamath & Steinke (2020, Prop. 12), at the summed δ, so it can come out below a part's.
+ * `c` is Rust's composition (composeRun / composeRuns), `fmt` the page's number format.
+ */
+export function tighterWords(c, fmt) {
+  const largest = Math.max(...(c.shares ?? []).map((s) => s.guarantee.epsilon));
+  if (!(c.epsilon < largest)) return '';
+  const sums = c.rho != null ? 'adds up their zCDP ρ' : 'adds up their Rényi curves';
+  return ` Below the ε = ${fmt(largest)} one of them states, and valid: each states the ε it was set to keep`
+    + `${c.rho != null ? ' (via the classic conversion ρ + 2√(ρ ln(1/δ)))' : ''}, while the total ${sums} `
+    + 'and converts once, by the tighter Canonne–Kamath–Steinke bound, at the summed δ.';
+}

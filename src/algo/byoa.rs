@@ -1058,7 +1058,7 @@ fn plan_algorithm_2_run(config: &RunConfig, declared: &ProblemDeclaration) -> Re
     replace_one_only(
         config,
         "Algorithm 2 of Zhang, Thekumparampil, Oh & He 2022 splits the n records into \
-         chunks of fixed sizes, which a record added or removed shifts",
+         chunks of fixed sizes",
     )?;
     let settings = settings_of(config);
     let d = config.d;

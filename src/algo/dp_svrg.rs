@@ -405,8 +405,9 @@ impl DpSvrgCalibration {
             | (SvrgNoise::Certified, Relation::AddRemove) => Self::new(config),
             (SvrgNoise::AsPrinted { .. }, Relation::AddRemove) => Err(Error::invalid(
                 "relation",
-                "choose replace one record, or the certified DP-SVRG noise: the as-printed σ is \
-                 the paper's replace-one formula (Wang, Ye & Xu 2017, Theorem 4.1)",
+                "choose replace one record (same n, one record swapped), or the certified \
+                 DP-SVRG noise: the as-printed σ is the paper's formula for swapped \
+                 records only (Wang, Ye & Xu 2017, Theorem 4.1)",
                 "add or remove one record",
             )),
             (SvrgNoise::Certified, Relation::ReplaceOne) => {

@@ -634,7 +634,10 @@ pub fn replace_one_only(config: &RunConfig, why: &str) -> Result<()> {
         Relation::ReplaceOne => Ok(()),
         Relation::AddRemove => Err(Error::invalid(
             "relation",
-            format!("choose replace one record, the only relation this algorithm supports: {why}"),
+            format!(
+                "choose replace one record (same n, one record swapped), the only neighbours it \
+                 is proved for: {why}"
+            ),
             "add or remove one record",
         )),
     }

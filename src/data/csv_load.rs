@@ -2,6 +2,8 @@
 //! picks the label column. Parsing itself is the `csv` crate's; every malformed input becomes an
 //! [`Error::Parse`] naming the (1-based) line and column.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use super::Dataset;
@@ -93,8 +95,23 @@ pub enum LabelColumn {
 pub enum LabelRange {
     /// Any finite number (regression).
     Real,
-    /// Exactly −1 or +1 (margin losses).
+    /// −1 or +1 (margin losses); a label 0 is read as −1 ([`margin_label`]), so a column of
+    /// 0/1 labels reads as −1/+1.
     PlusMinusOne,
+}
+
+/// Whether a margin loss takes the label `v`: −1, +1, or 0 (read as −1).
+#[inline]
+fn is_margin_label(v: f64) -> bool {
+    v == 1.0 || v == -1.0 || v == 0.0
+}
+
+/// The label a margin loss reads for a file's label `v` (one of −1, 0, +1): 0 is read as −1, so
+/// that a column of 0/1 classes is the −1/+1 the losses need. A rule fixed in advance and applied
+/// record by record: no other record, and nothing measured from the file, decides it.
+#[inline]
+pub fn margin_label(v: f64) -> f64 {
+    if v == 0.0 { -1.0 } else { v }
 }
 
 /// Options of [`load_csv`].
@@ -317,8 +334,8 @@ fn plain_number(cell: &[u8]) -> Option<f64> {
 }
 
 /// Appends a data row whose cells are all [`plain_number`]s, returning whether it did (when not,
-/// nothing is appended). A label other than ±1 is left to the careful path while `check_label`
-/// (the first such label is recorded there).
+/// nothing is appended). A label a margin loss refuses (not −1, 0 or +1) is left to the careful
+/// path while `check_label` (the first such label is recorded there).
 #[inline]
 fn fast_row(
     record: &csv::ByteRecord,
@@ -340,7 +357,7 @@ fn fast_row(
             x.push(v);
         }
     }
-    if check_label && label != 1.0 && label != -1.0 {
+    if check_label && !is_margin_label(label) {
         x.truncate(mark);
         return false;
     }
@@ -353,7 +370,7 @@ fn fast_row(
 /// A file over [`MAX_CSV_BYTES`] is refused before it is read; a UTF-8 byte-order mark at its
 /// start is skipped (spreadsheets write one), while one inside a cell is named in the error.
 pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
-    CsvFile::read(bytes, opts).map(|file| file.data)
+    CsvFile::read(bytes, opts)?.into_dataset(opts.labels)
 }
 
 /// A CSV file read once, whose labels can then be checked against any loss without reading it
@@ -363,8 +380,10 @@ pub fn load_csv(bytes: &[u8], opts: &CsvOptions) -> Result<Dataset> {
 pub struct CsvFile {
     data: Dataset,
     /// What reading the file with [`LabelRange::PlusMinusOne`] reports: the first label that is
-    /// neither −1 nor +1 (the only error such a reading adds to a successful one).
+    /// not −1, 0 or +1 (the only error such a reading adds to a successful one).
     not_plus_minus_one: Option<Error>,
+    /// How many labels are 0: a margin loss reads them as −1 ([`margin_label`]).
+    zeros: usize,
 }
 
 impl CsvFile {
@@ -378,11 +397,34 @@ impl CsvFile {
     }
 
     /// The data, for a loss whose labels lie in `labels`: the error [`load_csv`] would give with
-    /// that range (line and column of the first label out of range), or the data.
-    pub fn dataset(&self, labels: LabelRange) -> Result<&Dataset> {
+    /// that range (line and column of the first label out of range), or the data, with the
+    /// labels 0 read as −1 under [`LabelRange::PlusMinusOne`] (a copy then; the file's own
+    /// labels stay for a regression loss).
+    pub fn dataset(&self, labels: LabelRange) -> Result<Cow<'_, Dataset>> {
         match (labels, &self.not_plus_minus_one) {
             (LabelRange::PlusMinusOne, Some(e)) => Err(e.clone()),
-            _ => Ok(&self.data),
+            (LabelRange::PlusMinusOne, None) if self.zeros > 0 => Ok(Cow::Owned(Dataset {
+                x: self.data.x.clone(),
+                y: self.data.y.iter().copied().map(margin_label).collect(),
+            })),
+            _ => Ok(Cow::Borrowed(&self.data)),
+        }
+    }
+
+    /// How many labels a loss of `labels` reads as another value: the 0s a margin loss reads as
+    /// −1 (0 for any other loss, and for a file it refuses). The page says so beside the file.
+    pub fn labels_mapped(&self, labels: LabelRange) -> usize {
+        match (labels, &self.not_plus_minus_one) {
+            (LabelRange::PlusMinusOne, None) => self.zeros,
+            _ => 0,
+        }
+    }
+
+    /// [`CsvFile::dataset`], taking the file's data.
+    fn into_dataset(self, labels: LabelRange) -> Result<Dataset> {
+        match self.dataset(labels)? {
+            Cow::Owned(data) => Ok(data),
+            Cow::Borrowed(_) => Ok(self.data),
         }
     }
 }
@@ -452,7 +494,7 @@ fn fused_rows(
                 x.push(v);
             }
         }
-        if check_label && label != 1.0 && label != -1.0 {
+        if check_label && !is_margin_label(label) {
             x.truncate(mark);
             break;
         }
@@ -676,12 +718,13 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines, fused: bool) -> Resu
         for (j, cell) in record.iter().map(str::trim).enumerate() {
             let v = parse_cell(cell, line, j + 1)?;
             if j == label_idx {
-                if v != 1.0 && v != -1.0 && not_plus_minus_one.is_none() {
+                if !is_margin_label(v) && not_plus_minus_one.is_none() {
                     let e = parse_err(
                         line,
                         j + 1,
                         format!(
-                            "label {} is outside the loss's range: expected -1 or +1",
+                            "label {} is outside the loss's range: expected -1 or +1 (a 0 is read as -1); \
+                             write the classes as -1 and +1 (or 0 and 1), or choose a regression loss",
                             shown(cell)
                         ),
                     );
@@ -704,6 +747,7 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines, fused: bool) -> Resu
             "a single data row: need at least 2 samples",
         )),
         _ => Ok(CsvFile {
+            zeros: y.iter().filter(|v| **v == 0.0).count(),
             data: Dataset::from_samples(width - 1, x, y)?,
             not_plus_minus_one,
         }),
@@ -877,6 +921,7 @@ mod tests {
         }
         let file = CsvFile::read(text.as_bytes(), &real).unwrap();
         assert_eq!(file.dataset(LabelRange::Real).unwrap().n(), 40);
+        assert_eq!(file.labels_mapped(LabelRange::PlusMinusOne), 0);
         let again = load_csv(text.as_bytes(), &margin).unwrap_err();
         assert_eq!(file.dataset(LabelRange::PlusMinusOne).unwrap_err(), again);
         assert!(
@@ -894,9 +939,65 @@ mod tests {
         let plus_minus = text.replace("0.25", "1");
         let file = CsvFile::read(plus_minus.as_bytes(), &real).unwrap();
         assert_eq!(
-            file.dataset(LabelRange::PlusMinusOne).unwrap(),
-            &load_csv(plus_minus.as_bytes(), &margin).unwrap()
+            *file.dataset(LabelRange::PlusMinusOne).unwrap(),
+            load_csv(plus_minus.as_bytes(), &margin).unwrap()
         );
+    }
+
+    /// Issue 35 item 9: a column of 0/1 labels is read as −1/+1 by a margin loss (the page says
+    /// so), and kept as 0/1 by a regression loss; a label that is neither −1, 0 nor +1 is still
+    /// refused at its line, saying what to write instead.
+    #[test]
+    fn zero_one_labels_read_as_plus_minus_one_under_a_margin_loss() {
+        let real = CsvOptions {
+            label: LabelColumn::Last,
+            delimiter: None,
+            header: None,
+            labels: LabelRange::Real,
+        };
+        let margin = CsvOptions {
+            labels: LabelRange::PlusMinusOne,
+            ..real.clone()
+        };
+        // Enough rows for the fused scan and the fast row to take most of them.
+        let mut text = String::from("x1,x2,y\n");
+        for i in 0..300 {
+            text += &format!("{i}.5,{},{}\n", i % 7, i % 2);
+        }
+        let file = CsvFile::read(text.as_bytes(), &margin).unwrap();
+        assert_eq!(file.labels_mapped(LabelRange::PlusMinusOne), 150);
+        assert_eq!(file.labels_mapped(LabelRange::Real), 0);
+        let read = file.dataset(LabelRange::PlusMinusOne).unwrap();
+        let labels: Vec<f64> = read.samples().map(|(_, y)| y).collect();
+        let expected: Vec<f64> = (0..300)
+            .map(|i| if i % 2 == 0 { -1.0 } else { 1.0 })
+            .collect();
+        assert_eq!(labels, expected);
+        assert_eq!(*read, load_csv(text.as_bytes(), &margin).unwrap());
+        let kept: Vec<f64> = file
+            .dataset(LabelRange::Real)
+            .unwrap()
+            .samples()
+            .map(|(_, y)| y)
+            .collect();
+        assert_eq!(kept, (0..300).map(|i| f64::from(i % 2)).collect::<Vec<_>>());
+        // The fused scan and the csv reader alone agree.
+        let bytes = text.as_bytes();
+        let slow = super::read(bytes, &margin, &mut Lines::new(bytes), false).unwrap();
+        assert_eq!(slow.dataset(LabelRange::PlusMinusOne).unwrap(), read);
+        assert_eq!(slow.labels_mapped(LabelRange::PlusMinusOne), 150);
+
+        let bad = text.replace("\n299.5,5,1\n", "\n299.5,5,2\n");
+        match load_csv(bad.as_bytes(), &margin) {
+            Err(Error::Parse { line, col, message }) => {
+                assert_eq!((line, col), (301, 3));
+                assert!(
+                    message.contains("label 2 is outside") && message.contains("0 and 1"),
+                    "{message}"
+                );
+            }
+            other => panic!("expected a parse error, got {other:?}"),
+        }
     }
 
     /// The fused scan changes nothing but the speed: files of plain rows with, at random rows,

@@ -300,8 +300,9 @@ impl Problem {
                     return Err(Error::invalid(
                         "n",
                         format!(
-                            "the loaded file's {} rows (under replace-one neighbours n is public; \
-                             choose add/remove at `relation` to declare n instead)",
+                            "the loaded file's {} rows (with replace one record as neighbouring \
+                             datasets, n is public: the row count; choose add or remove one record \
+                             there to declare n yourself)",
                             file.n()
                         ),
                         config.n,

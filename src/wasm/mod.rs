@@ -278,12 +278,15 @@ impl WasmCsvFile {
             .map_err(|e| csv_error(&e))
     }
 
-    /// `{ n, d, head: first rows as [label, x…] }` for the loss of `config_json`, or the error
-    /// naming the first label that loss refuses (field `csv`).
+    /// `{ n, d, head: first rows as [label, x…], mapped }` for the loss of `config_json` (`mapped`:
+    /// how many labels 0 that loss reads as −1), or the error naming the first label that loss
+    /// refuses (field `csv`).
     pub fn shape(&self, config_json: &str) -> Result<JsValue, JsValue> {
         let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
         let data = self.dataset(&config)?;
         let obj = Object::new();
+        let mapped = self.inner.labels_mapped(problem::label_range(&config));
+        set(&obj, "mapped", &JsValue::from_f64(mapped as f64));
         set(&obj, "n", &JsValue::from_f64(data.n() as f64));
         set(&obj, "d", &JsValue::from_f64(data.d() as f64));
         let head: Vec<Vec<f64>> = data
@@ -297,8 +300,11 @@ impl WasmCsvFile {
 }
 
 impl WasmCsvFile {
-    /// The data for `config`'s loss (margin losses need ±1 labels).
-    fn dataset(&self, config: &RunConfig) -> Result<&crate::data::Dataset, JsValue> {
+    /// The data for `config`'s loss (margin losses need ±1 labels: a 0 is read as −1).
+    fn dataset(
+        &self,
+        config: &RunConfig,
+    ) -> Result<std::borrow::Cow<'_, crate::data::Dataset>, JsValue> {
         self.inner
             .dataset(problem::label_range(config))
             .map_err(|e| csv_error(&e))
@@ -503,7 +509,7 @@ impl WasmSession {
     fn start(json: &str, file: Option<&WasmCsvFile>) -> Result<WasmSession, JsValue> {
         let config = RunConfig::from_json(json).map_err(|e| to_js_error(&e))?;
         let data = match (config.data, file) {
-            (DataSource::Csv, Some(file)) => Some(file.dataset(&config)?.clone()),
+            (DataSource::Csv, Some(file)) => Some(file.dataset(&config)?.into_owned()),
             _ => None,
         };
         Lab::new(config, data)

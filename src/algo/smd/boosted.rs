@@ -776,8 +776,8 @@ struct BoostedFamilyPlan {
 pub fn plan_of(config: &RunConfig) -> Result<BoostedPlan> {
     replace_one_only(
         config,
-        "its parts are fixed by a public n and each sub-run's sensitivity is for one record \
-         replaced (González, Guzmán & Paquette 2024, Algorithm 4)",
+        "each sub-run's sensitivity is for a public n (González, Guzmán & Paquette 2024, \
+         Algorithm 4)",
     )?;
     let (n, dims, constants) = simplex_game(config)?;
     let lanes = config.repeats.max(1) * (1 + config.compare.len());

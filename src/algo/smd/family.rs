@@ -214,7 +214,7 @@ fn plan_algorithm_5(config: &RunConfig, declared: &ProblemDeclaration) -> Result
     replace_one_only(
         config,
         "the sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition 4.3) is for \
-         one record replaced in a fixed batch of a public n",
+         a fixed batch of a public n",
     )?;
     let ridge = declared.regularizer.l2;
     let l0 = declared.lipschitz() + ridge;
@@ -379,7 +379,7 @@ fn plan_algorithm_1(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
     replace_one_only(
         config,
         "the sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition 3.3) is for \
-         one record replaced in a fixed batch of a public n",
+         a fixed batch of a public n",
     )?;
     plan_smd(config, AlgorithmKind::PrivateSmd)
 }
@@ -452,7 +452,7 @@ fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
     replace_one_only(
         config,
         "the per-batch sensitivity (González, Guzmán & Paquette 2024, Proposition 3.17) is \
-         for one record replaced in a fixed batch of a public n",
+         for a fixed batch of a public n",
     )?;
     let (n, dims, constants) = simplex_game(config)?;
     let (theorem, theorem_fits) = theorem_3_14_or_smallest(
