@@ -4,11 +4,14 @@
 
 use crate::config::{DataSource, RunConfig};
 use crate::data::Dataset;
+use crate::data::gate::finite_entry;
 use crate::error::Result;
 
 /// A one-dimensional neighbouring pair: D starts with `first[0]` (if any), D′ with `first[1]`
 /// (if any), and both continue with n − 1 copies of `record` (x, y). The whole-algorithm
-/// targets all use pairs of this shape, the differing record first.
+/// targets all use pairs of this shape, the differing record first. Every value passes the
+/// record gate's entry rule ([`crate::data::gate::finite_entry`]: a pair may hold ±∞ or NaN),
+/// and the session clips the records with the same gate, as it does a loaded file's.
 pub(super) fn pair_1d(
     first: [Option<(f64, f64)>; 2],
     n: usize,
@@ -18,6 +21,9 @@ pub(super) fn pair_1d(
         let (mut xs, mut ys): (Vec<f64>, Vec<f64>) = head.into_iter().unzip();
         xs.resize(xs.len() + n.saturating_sub(1), record.0);
         ys.resize(ys.len() + n.saturating_sub(1), record.1);
+        xs.iter_mut()
+            .chain(&mut ys)
+            .for_each(|v| *v = finite_entry(*v));
         Dataset::from_samples(1, xs, ys)
     };
     Ok([make(first[0])?, make(first[1])?])

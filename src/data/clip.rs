@@ -1,22 +1,21 @@
-//! Data-independent clipping (DESIGN.md §5 rule 1): the bound is declared, never measured.
+//! Data-independent clipping (DESIGN.md §5 rule 1): the bound is declared, never measured. Every
+//! clip here is the record gate's rule ([`super::gate`]), so a row whose norm overflows keeps its
+//! direction.
 
 use super::Dataset;
-use crate::linalg::{norm2, scale};
+use super::gate::{clip_ball, clip_value};
+use crate::linalg::norm2;
 
-/// Scales every feature vector with norm above `bound` back onto the sphere of radius `bound`.
+/// Scales every feature vector with norm above `bound` back onto the sphere of radius `bound`
+/// (the gate's ℓ2 rule: a row whose norm exceeds `f64::MAX` is scaled along its direction).
 ///
 /// Returns how many samples were clipped. That count is computed from the private data: it is a
 /// **non-private** diagnostic and must be labelled so wherever it is shown.
 pub fn clip_features(data: &mut Dataset, bound: f64) -> usize {
-    let mut clipped = 0;
-    for x in data.features_mut() {
-        let norm = norm2(x);
-        if norm > bound {
-            scale(bound / norm, x);
-            clipped += 1;
-        }
-    }
-    clipped
+    data.features_mut()
+        .map(|x| clip_ball(x, bound))
+        .filter(|&clipped| clipped)
+        .count()
 }
 
 /// Clamps every label/target into [−bound, bound] (a declared range). Returns how many were
@@ -24,7 +23,7 @@ pub fn clip_features(data: &mut Dataset, bound: f64) -> usize {
 pub fn clip_labels(data: &mut Dataset, bound: f64) -> usize {
     let mut clipped = 0;
     for y in data.labels_mut() {
-        let c = y.clamp(-bound, bound);
+        let c = clip_value(*y, bound);
         if c != *y {
             *y = c;
             clipped += 1;
@@ -35,17 +34,12 @@ pub fn clip_labels(data: &mut Dataset, bound: f64) -> usize {
 
 /// Scales each row of `rows` (consecutive blocks of length d, e.g. per-sample gradients from
 /// [`crate::objective::Objective::per_sample_gradients`]) to norm ≤ `threshold`, a declared
-/// constant. Returns how many were clipped (non-private diagnostic).
+/// constant, by the gate's ℓ2 rule. Returns how many were clipped (non-private diagnostic).
 pub fn clip_rows(rows: &mut [f64], d: usize, threshold: f64) -> usize {
-    let mut clipped = 0;
-    for row in rows.chunks_exact_mut(d.max(1)) {
-        let norm = norm2(row);
-        if norm > threshold {
-            scale(threshold / norm, row);
-            clipped += 1;
-        }
-    }
-    clipped
+    rows.chunks_exact_mut(d.max(1))
+        .map(|row| clip_ball(row, threshold))
+        .filter(|&clipped| clipped)
+        .count()
 }
 
 /// The fraction of samples whose feature norm exceeds `threshold`, measured on the data: a

@@ -12,6 +12,7 @@ use rand_distr::{Distribution, Gamma, StandardNormal};
 use serde::{Deserialize, Serialize};
 
 use super::Dataset;
+use super::gate::{finite_entries, finite_entry};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
 use crate::rng::DpRng;
@@ -294,7 +295,10 @@ impl GeneratorSpec {
 }
 
 /// Produces the samples of a [`GeneratorSpec`] in chunks; the concatenation of the chunks is
-/// bit-identical to [`generate`] for the same seed, whatever the chunk sizes.
+/// bit-identical to [`generate`] for the same seed, whatever the chunk sizes. Every value is
+/// finite: a draw beyond f64 passes the record gate's entry rule ([`super::gate::finite_entry`]:
+/// NaN → 0, ±∞ → ±`f64::MAX`), so extreme tails give records the session's clip scales along
+/// their direction, never a refusal that depends on the draw.
 pub struct Generator {
     spec: GeneratorSpec,
     rng: DpRng,
@@ -335,7 +339,15 @@ impl Generator {
         for col in x[start..].chunks_exact_mut(d) {
             self.spec.features.sample_into(&mut self.rng, col);
             col.iter_mut().for_each(|v| *v *= self.spec.feature_scale);
-            let t = dot(&self.w0, col);
+            let mut t = dot(&self.w0, col);
+            if !t.is_finite() {
+                // A draw beyond f64 (an extreme tail, a huge scale): the gate's entry rule makes
+                // the record finite here, and the session's clip scales it along its direction.
+                // A finite record never comes here (t is a sum of finite products unless one
+                // overflows), so its bits are those of the plain draw.
+                finite_entries(col);
+                t = dot(&self.w0, col);
+            }
             let label = match self.spec.task {
                 Task::Classification { link, flip } => {
                     let u: f64 = self.rng.random();
@@ -345,7 +357,7 @@ impl Generator {
                 }
                 Task::Regression { noise, noise_scale } => {
                     noise.sample_into(&mut self.rng, &mut self.noise);
-                    t + noise_scale * self.noise[0]
+                    finite_entry(t + noise_scale * self.noise[0])
                 }
             };
             y.push(label);

@@ -8,11 +8,15 @@
 //!   fractions the heavy-tailed theory needs, closed form or labelled Monte Carlo on fresh draws.
 //! - [`load_csv`]: numeric CSV with line/column errors; [`CsvFile`] keeps a file read once and
 //!   checks its labels against each loss (the page parses a file once, not once per run).
+//! - [`gate`]: the record gate, one total clip every record passes (NaN, ±∞, overflowing norms
+//!   to a finite record within the declared bound, by a rule fixed in advance).
 //! - [`clip_features`], [`clip_labels`], [`clip_rows`]: data-independent clipping to declared
-//!   bounds (per-sample gradient clipping: [`crate::objective::Objective::clipped_gradient`]).
+//!   bounds, by the gate's rule (per-sample gradient clipping:
+//!   [`crate::objective::Objective::clipped_gradient`]).
 
 mod clip;
 mod csv_load;
+pub mod gate;
 mod generate;
 mod huge_pages;
 mod moments;

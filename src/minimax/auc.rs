@@ -59,6 +59,7 @@ use std::sync::OnceLock;
 
 use super::{GameConstants, Gap, PosedGame, Readout, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
+use crate::data::gate::clip_ball;
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
@@ -239,6 +240,8 @@ pub struct AucGame {
     interval: DomainKind,
     /// The AUC at the reference saddle point, found at the first release that asks for it.
     reference_auc: Cached,
+    /// Record 0 replaced by this record, already through the gate ([`AucGame::with_record`]).
+    planted: Option<Vec<f64>>,
 }
 
 /// A value computed once from the rest of the game (so two equal games have equal values: it
@@ -256,6 +259,36 @@ impl AucGame {
     /// The game of `spec`: draws the class direction and keeps the empirical moments in one
     /// streamed pass over the n records.
     pub fn new(spec: AucSpec) -> Result<Self> {
+        Self::build(spec, None)
+    }
+
+    /// The game of `spec` with record 0 replaced by `record` (len d + 1: the features, then the
+    /// label ±1), which passes the record gate as a drawn heavy record does
+    /// ([`crate::data::gate`]): whatever its features hold (NaN, ±∞, 1e308), the game reads
+    /// ‖a‖ ≤ c, or finite values in the NOT PRIVATE demonstration that unclips records. For
+    /// neighbouring pairs (audits, tests). Errors: a mis-sized record, a label other than ±1.
+    pub fn with_record(spec: AucSpec, mut record: Vec<f64>) -> Result<Self> {
+        let d = spec.d;
+        if record.len() != d + 1 {
+            return Err(Error::DimensionMismatch {
+                what: "record",
+                expected: d + 1,
+                got: record.len(),
+            });
+        }
+        if record[d].abs() != 1.0 {
+            return Err(Error::invalid("record", "a label of +1 or −1", record[d]));
+        }
+        let bound = if spec.leak().is_some() {
+            f64::INFINITY
+        } else {
+            spec.bound
+        };
+        clip_ball(&mut record[..d], bound);
+        Self::build(spec, Some(record))
+    }
+
+    fn build(spec: AucSpec, planted: Option<Vec<f64>>) -> Result<Self> {
         spec.validate()?;
         let d = spec.d;
         let mut rng = crate::rng::seeded(spec.seed, crate::rng::Stream::Data);
@@ -279,6 +312,7 @@ impl AucGame {
             ball_box: spec.x_domain(),
             interval: spec.y_domain(),
             reference_auc: Cached::default(),
+            planted,
         };
         let inv = 1.0 / spec.n as f64;
         let mut buf = vec![0.0; d + 1];
@@ -346,6 +380,10 @@ impl AucGame {
 
     /// Writes record i into `buf` (len d + 1): the features, then the label ±1.
     pub fn fill_record(&self, i: usize, buf: &mut [f64]) {
+        if let (0, Some(record)) = (i, &self.planted) {
+            buf.copy_from_slice(record);
+            return;
+        }
         let s = &self.spec;
         let (d, c) = (s.d, s.bound);
         let mut rng = record_rng(s.seed, i);
@@ -367,11 +405,9 @@ impl AucGame {
             }
         }
         axpy(label * 0.5 * c, &self.direction, a);
-        if matches!(s.law, AucLaw::Heavy { .. }) && s.clip {
-            let len = norm2(a);
-            if len > c {
-                a.iter_mut().for_each(|v| *v *= c / len);
-            }
+        if matches!(s.law, AucLaw::Heavy { .. }) {
+            // The record gate: ‖a‖ ≤ c, or (the NOT PRIVATE demonstration) finite entries.
+            clip_ball(a, if s.clip { c } else { f64::INFINITY });
         }
         rest[0] = label;
     }

@@ -33,6 +33,7 @@ use rand::SeedableRng;
 use super::query_release::{self, MAX_ATTRIBUTES, MIN_ATTRIBUTES, Marginals};
 use super::{GameConstants, Gap, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
+use crate::data::gate::clip_value;
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
@@ -504,11 +505,11 @@ impl StochasticGame {
             }
             RecordLaw::Heavy { tail, scale } => {
                 tail.sample_into(&mut rng, buf);
+                // The record gate: every entry in [−c, c], or (the NOT PRIVATE demonstration)
+                // finite.
+                let bound = if spec.clip { c } else { f64::INFINITY };
                 for (v, m0) in buf.iter_mut().zip(bases) {
-                    *v = m0 + scale * *v;
-                    if spec.clip {
-                        *v = v.clamp(-c, c);
-                    }
+                    *v = clip_value(m0 + scale * *v, bound);
                 }
             }
         }

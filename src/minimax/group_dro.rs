@@ -51,6 +51,7 @@ use rand::{RngExt, SeedableRng};
 use super::game::conjugate;
 use super::{GameConstants, Gap, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
+use crate::data::gate::{clip_ball, clip_value};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
@@ -304,8 +305,8 @@ pub struct GroupDro {
     /// X and Y, kept so that the trait can lend them.
     ball: DomainKind,
     simplex: DomainKind,
-    /// Record 0 replaced by the audit's planted record of this sign ([`GroupDro::with_planted_record`]).
-    planted: Option<f64>,
+    /// Record 0 replaced by this record, already through the gate ([`GroupDro::with_record`]).
+    planted: Option<Vec<f64>>,
 }
 
 impl GroupDro {
@@ -344,29 +345,71 @@ impl GroupDro {
         if sign.abs() != 1.0 {
             return Err(Error::invalid("sign", "+1 or −1", sign));
         }
-        Ok(Self {
-            planted: Some(sign),
-            ..Self::new(spec)?
-        })
-    }
-
-    /// The planted record of `sign` into `buf` (see [`GroupDro::with_planted_record`]).
-    fn fill_planted(&self, sign: f64, buf: &mut [f64]) {
-        let s = &self.spec;
-        let c = if s.leak().is_some() {
-            UNCLIPPED_PLANT * s.bound
+        let c = if spec.leak().is_some() {
+            UNCLIPPED_PLANT * spec.bound
         } else {
-            s.bound
+            spec.bound
         };
-        let (a, rest) = buf.split_at_mut(s.d);
-        a.fill(0.0);
-        a[0] = sign * c;
-        rest[0] = match s.loss {
+        let mut record = vec![0.0; spec.d + 2];
+        record[0] = sign * c;
+        record[spec.d] = match spec.loss {
             DroLoss::Logistic => 1.0,
             DroLoss::Squares => c,
         };
-        rest[1] = if sign > 0.0 { (GROUPS - 1) as f64 } else { 0.0 };
+        record[spec.d + 1] = if sign > 0.0 { (GROUPS - 1) as f64 } else { 0.0 };
+        Self::with_record(spec, record)
     }
+
+    /// The problem of `spec` with record 0 replaced by `record` (len d + 2: the features, the
+    /// label, the group index), which passes the record gate as a drawn heavy record does
+    /// ([`crate::data::gate`]): whatever its features and label hold (NaN, ±∞, 1e308), the game
+    /// reads ‖a‖ ≤ c and |b| ≤ c (least squares), or finite values in the NOT PRIVATE
+    /// demonstration that unclips records. For neighbouring pairs (audits, tests). Errors: a
+    /// mis-sized record, a group that is not one of the groups, a logistic label other than ±1.
+    pub fn with_record(spec: DroSpec, mut record: Vec<f64>) -> Result<Self> {
+        let d = spec.d;
+        if record.len() != d + 2 {
+            return Err(Error::DimensionMismatch {
+                what: "record",
+                expected: d + 2,
+                got: record.len(),
+            });
+        }
+        let group = record[d + 1];
+        if !(group >= 0.0 && group < GROUPS as f64 && group.fract() == 0.0) {
+            return Err(Error::invalid(
+                "record",
+                format!("a group index in 0..{GROUPS}"),
+                group,
+            ));
+        }
+        if spec.loss == DroLoss::Logistic && record[d].abs() != 1.0 {
+            return Err(Error::invalid("record", "a label of +1 or −1", record[d]));
+        }
+        let game = Self::new(spec)?;
+        game.gate(&mut record);
+        Ok(Self {
+            planted: Some(record),
+            ..game
+        })
+    }
+
+    /// The record gate on one record (features, label, group): ‖a‖ ≤ c and a least-squares label
+    /// in [−c, c], or (the NOT PRIVATE demonstration of [`DroSpec::leak`]) finite values only.
+    fn gate(&self, record: &mut [f64]) {
+        let s = &self.spec;
+        let bound = if s.leak().is_some() {
+            f64::INFINITY
+        } else {
+            s.bound
+        };
+        let (a, rest) = record.split_at_mut(s.d);
+        clip_ball(a, bound);
+        if s.loss == DroLoss::Squares {
+            rest[0] = clip_value(rest[0], bound);
+        }
+    }
+
     /// The specification it was built from.
     pub fn spec(&self) -> &DroSpec {
         &self.spec
@@ -374,8 +417,9 @@ impl GroupDro {
 
     /// Writes record i into `buf` (len d + 2): the features, then the label, then the group.
     pub fn fill_record(&self, i: usize, buf: &mut [f64]) {
-        if let (0, Some(sign)) = (i, self.planted) {
-            return self.fill_planted(sign, buf);
+        if let (0, Some(record)) = (i, &self.planted) {
+            buf.copy_from_slice(record);
+            return;
         }
         let s = &self.spec;
         let (d, c) = (s.d, s.bound);
@@ -401,12 +445,8 @@ impl GroupDro {
             DroLaw::Heavy { tail, scale } => {
                 tail.sample_into(&mut rng, a);
                 a.iter_mut().for_each(|v| *v *= scale);
-                if s.clip {
-                    let len = norm2(a);
-                    if len > c {
-                        a.iter_mut().for_each(|v| *v *= c / len);
-                    }
-                }
+                // The record gate: ‖a‖ ≤ c, or (the NOT PRIVATE demonstration) finite entries.
+                clip_ball(a, if s.clip { c } else { f64::INFINITY });
                 let mut e = [0.0];
                 tail.sample_into(&mut rng, &mut e);
                 scale * e[0]
@@ -422,9 +462,8 @@ impl GroupDro {
                 }
             }
             DroLoss::Squares => {
-                let b = signal + noise;
                 let bounded = matches!(s.law, DroLaw::Bounded) || s.clip;
-                if bounded { b.clamp(-c, c) } else { b }
+                clip_value(signal + noise, if bounded { c } else { f64::INFINITY })
             }
         };
         rest[0] = label;
