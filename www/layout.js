@@ -81,25 +81,41 @@ function mountPlotTabs(section, onShow) {
 }
 
 /**
- * Sizes `canvas` for the screen before it is drawn: on a narrow screen at the size it is
- * displayed (one canvas pixel per CSS pixel), so a plot's fonts, set in canvas pixels, keep their
- * size instead of shrinking with the canvas; on a wide screen at the size index.html gives it,
- * which it records for exports (www/figures.js `figureSize`). Returns whether the size changed
- * (which clears the canvas). A canvas not displayed (another tab, a closed panel) is left as it is.
+ * Sizes `canvas` for the screen before it is drawn: at the size it is displayed × the screen's
+ * pixel ratio ([`displayedSize`]), so a plot's fonts, set in logical pixels, keep their size in
+ * CSS pixels instead of shrinking or stretching with the canvas. Returns whether the size
+ * changed (which clears the canvas). A canvas not displayed (another tab, a closed panel) is
+ * left as it is.
  */
 export function fitForScreen(canvas) {
+  const size = displayedSize(canvas);
+  if (!size) return false;
+  const width = Math.round(size.width * size.scale);
+  const height = Math.round(size.height * size.scale);
+  if (width === canvas.width && height === canvas.height) return false;
+  canvas.width = width;
+  canvas.height = height;
+  return true;
+}
+
+/**
+ * The size a canvas's figure is drawn at: `width` × `height` logical pixels (its displayed CSS
+ * width, and its designed height scaled alike, never taller than designed) at `scale` canvas
+ * pixels per CSS pixel (the screen's devicePixelRatio, 1 to 3), so a figure's 12 px text is
+ * 12 CSS px on screen and sharp; `null` for a canvas not displayed. Records the designed size
+ * (index.html's) for exports (www/figures.js `figureSize`).
+ */
+export function displayedSize(canvas) {
   if (!canvas.dataset.designedWidth) {
     Object.assign(canvas.dataset, { designedWidth: canvas.width, designedHeight: canvas.height });
   }
   const w = Number(canvas.dataset.designedWidth);
   const h = Number(canvas.dataset.designedHeight);
-  const displayed = Math.floor(canvas.clientWidth);
-  if (displayed === 0) return false;
-  const width = NARROW.matches ? Math.min(displayed, w) : w;
-  if (width === canvas.width) return false;
-  canvas.width = width;
-  canvas.height = Math.round((h * width) / w);
-  return true;
+  const width = Math.floor(canvas.clientWidth);
+  if (width === 0) return null;
+  const height = Math.round(h * Math.min(1, width / w));
+  const scale = Math.min(3, Math.max(1, window.devicePixelRatio || 1));
+  return { width, height, scale };
 }
 
 /** Keeps the run's plots fitted (`fitForScreen`) as the screen changes; `onResized(canvas)` redraws one. */

@@ -2,7 +2,8 @@
 // The drawing itself is done by the wasm plotting functions (plotters-canvas, or plotters' SVG
 // backend for the SVG export); this file only turns the history into their plain specs.
 
-import { drawPlot } from './pkg/dp_playground.js';
+import { drawPlotScaled } from './pkg/dp_playground.js';
+import { displayedSize } from './layout.js';
 import { appendViews, emptyViews, ternaryFields, verticesSpec } from './saddle_views.js';
 import { localisationSpec } from './localisation_view.js';
 
@@ -120,11 +121,31 @@ function theoryWithin(theory, lo, hi) {
   return [keep.map((i) => theory.x[i]), keep.map((i) => theory.y[i])];
 }
 
+/**
+ * Whether algorithm `a`'s curve is a non-private solver's path rather than what is released: a
+ * one-release method (output or objective perturbation, the exponential mechanism) solves the
+ * problem without noise and releases once, so its path falls to 10⁻⁷ while its release sits far
+ * above. Its path is drawn faint ("solver path (not released)") and its release as a level.
+ */
+export const releasesOnce = (history, a) => history.info.previews[a].releases === 1;
+
+/** The release's excess over repeats: mean, and min–max when there are several. */
+function releaseMark(reps, x) {
+  const vals = reps.map((l) => l.release?.excess).filter((v) => Number.isFinite(v));
+  if (!vals.length) return null;
+  const y = vals.reduce((s, v) => s + v, 0) / vals.length;
+  return reps.length > 1 ? { x, y, lo: Math.min(...vals), hi: Math.max(...vals) } : { x, y };
+}
+
 /** Mean and min–max band over repeats, at the first repeat's x positions. */
 function excessSeries(history, a, theory) {
   const reps = history.lanes[a];
   const first = reps[0];
-  const idx = strideIndices(first.gradEvals.length, MAX_POINTS);
+  const once = releasesOnce(history, a);
+  // A one-release method's last entry is its release, drawn as its own mark, not as the end of
+  // the solver's path (a hairline from 10⁻⁷ up to the release).
+  const steps = first.gradEvals.length - (once && first.release ? 1 : 0);
+  const idx = strideIndices(steps, MAX_POINTS);
   const x = [];
   const mean = [];
   const lo = [];
@@ -138,6 +159,9 @@ function excessSeries(history, a, theory) {
   }
   const band = reps.length > 1;
   const [tx, ty] = theoryWithin(theory, x[0], x[x.length - 1]);
+  // At its gradient evaluations (at least one pass, for the log axis: the exponential mechanism
+  // computes none).
+  const release = first.release ? releaseMark(reps, Math.max(1, first.gradEvals[first.gradEvals.length - 1] ?? 1)) : null;
   return {
     label: label(history.info, a),
     color: a,
@@ -147,6 +171,8 @@ function excessSeries(history, a, theory) {
     hi: band ? hi : [],
     theoryX: tx,
     theoryY: ty,
+    solverPath: once,
+    release,
   };
 }
 
@@ -160,6 +186,9 @@ const SPECS = {
     title: `${history.info.previews[0].metric} (non-private)`,
     // Without a certified F* the excess columns are NaN: the plot says why instead of staying blank.
     unavailable: history.info.referenceUnavailable ?? null,
+    // A game is scored by its duality gap, not by F(w) − F*.
+    yLabel: history.info.previews[0].metric.startsWith('duality gap') ? 'duality gap' : 'F(w) − F*',
+    bandLabel: `min–max over ${history.lanes[0].length} repeats`,
   }),
   path: (history) => {
     const { info } = history;
@@ -191,6 +220,13 @@ const SPECS = {
       norms,
       law: main.noise.kind === 'none' ? { kind: 'none' } : main.noise,
       title: main.releases > 1 ? 'noise norm of each step' : 'noise norm of each release (over repeats)',
+      // An algorithm that adds no noise vector says so in the plot instead of leaving it blank.
+      note: main.noise.kind !== 'none' ? ''
+        : Number.isFinite(main.guarantee.epsilon)
+          ? `${label(history.info, 0)} adds no Gaussian or Laplace noise: its privacy comes from the random `
+            + 'choices it makes (the vertex it samples at each step, a draw of the exponential mechanism), '
+            + 'so there is no noise norm to draw.'
+          : `${label(history.info, 0)} adds no noise at all: it is the non-private baseline (ε = ∞).`,
     };
   },
   privacy: (history) => {
@@ -237,6 +273,15 @@ const SPECS = {
 /** The spec of plot `kind` for `history`. */
 export function spec(history, kind, theories = []) {
   return SPECS[kind](history, theories);
+}
+
+/**
+ * Draws plot `kind` on `canvas` at its displayed size × the screen's pixel ratio (sharp, its
+ * text at its size in CSS pixels); a canvas not displayed is left as it is.
+ */
+export function drawDisplayed(kind, canvas, s) {
+  const size = displayedSize(canvas);
+  if (size) drawPlotScaled(kind, canvas, s, size.width, size.height, size.scale);
 }
 
 /** A frame at 60 Hz; a draw longer than this costs the page a frame. */
@@ -330,7 +375,7 @@ export class Plotter {
     const h = this.history;
     if (!h || !h.info) return;
     try {
-      drawPlot(kind, this.canvases[kind], this.spec(kind));
+      drawDisplayed(kind, this.canvases[kind], this.spec(kind));
       this.draws += 1;
     } catch (e) {
       this.onError(e);

@@ -4,10 +4,10 @@
 // grid, every lane, the summary, the slopes, the CSV and what the sweep publishes. This file only
 // shares the tasks out, shows progress and draws the summary with the excess plot's drawing.
 
-import { SweepPlan, cards, drawPlot, drawPlotScaled, plotSvg, sweepFigureContext } from './pkg/dp_playground.js';
+import { SweepPlan, cards, drawPlotScaled, plotSvg, sweepFigureContext } from './pkg/dp_playground.js';
 import { download } from './export.js';
 import { figureSize } from './figures.js';
-import { fitForScreen } from './layout.js';
+import { drawDisplayed } from './plots.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -367,15 +367,17 @@ export class SweepPanel {
       title: `released ${metric} against ${axis === 'epsilon' ? 'ε' : 'n'} (non-private)`,
       xLabel: axis === 'epsilon' ? 'privacy ε' : 'records n',
       yLabel: problem === 'saddle' ? 'duality gap' : 'F(w) − F*',
+      // Every swept value labelled, the two ends included.
+      xTicks: [...new Set(series.flatMap((s) => s.x))].filter((v) => v > 0).sort((a, b) => a - b),
+      bandLabel: `min–max over the ${result.request.repeats} repeats at each point`,
     };
   }
 
   draw() {
     const result = this.result;
     try {
-      // On a phone, drawn at its displayed size so its text keeps its size (www/layout.js).
-      fitForScreen($('sweep-plot'));
-      drawPlot('excess', $('sweep-plot'), this.spec(result));
+      // Drawn at its displayed size × the pixel ratio, so its text keeps its size (www/layout.js).
+      drawDisplayed('excess', $('sweep-plot'), this.spec(result));
     } catch (e) {
       this.showError(e);
     }

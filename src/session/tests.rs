@@ -772,3 +772,43 @@ fn sparse_high_dimensional_data_favour_the_l1_geometry_of_dp_accmd() {
     };
     assert_eq!(regression.validate().unwrap_err().field(), Some("data"));
 }
+
+#[test]
+fn the_default_run_draws_its_bound_and_a_run_without_one_says_what_would_make_it_apply() {
+    // A fresh page runs RunConfig::default(): DP-GD on logistic loss. Its bound (Wang, Ye &
+    // Xu 2017, Thm 6.2) needs a strongly convex, smooth objective at η = 1/β; the default's
+    // ridge makes it apply, so the page's excess plot draws it on a fresh page.
+    let lab = Lab::new(RunConfig::default(), None).unwrap();
+    assert_eq!(lab.config().algorithm, AlgorithmKind::NoisyGd);
+    assert!(lab.theories()[0].is_some(), "the default run draws a bound");
+    assert_eq!(lab.theory_missing(), [None]);
+    // Each missing condition is named with the control that meets it.
+    for (config, control) in [
+        (
+            RunConfig {
+                l2: 0.0,
+                ..RunConfig::default()
+            },
+            "ridge λ",
+        ),
+        (
+            RunConfig {
+                loss: crate::loss::Glm::Hinge,
+                ..RunConfig::default()
+            },
+            "loss",
+        ),
+        (
+            RunConfig {
+                step_size: Some(0.5),
+                ..RunConfig::default()
+            },
+            "step size η",
+        ),
+    ] {
+        let lab = Lab::new(config, None).unwrap();
+        assert!(lab.theories()[0].is_none());
+        let why = lab.theory_missing()[0].clone().expect("a reason");
+        assert!(why.contains(control), "{why}");
+    }
+}

@@ -382,6 +382,7 @@ impl WasmSession {
         );
         set(&obj, "previews", &to_js(&self.inner.previews())?);
         set(&obj, "theories", &to_js(&self.inner.theories())?);
+        set(&obj, "theoryMissing", &to_js(&self.inner.theory_missing())?);
         match self.inner.posed() {
             Posed::Min(problem) => min_info(&obj, problem)?,
             Posed::Saddle(game) => {

@@ -58,8 +58,9 @@ test('an exported SVG names the algorithm and ε inside the figure; another ε i
   // One algorithm still gets a legend: the figure names what it shows.
   assert.ok(svgTexts(svg).includes('DP-GD'), texts);
 
-  // The PNG at 2× (the menu's default) and at 1×: drawn at the scale, twice the pixels.
-  const { width, height } = await page.$eval('#excess-plot', (c) => ({ width: c.width, height: c.height }));
+  // The PNG at 2× (the menu's default) and at 1×: drawn at the scale, twice the pixels of the
+  // figure's designed size (the canvas itself is drawn at its displayed size).
+  const { width, height } = await page.$eval('#excess-plot', (c) => ({ width: Number(c.dataset.designedWidth), height: Number(c.dataset.designedHeight) }));
   const scaleMenu = page.locator('figure:has(#excess-plot) select.png-scale');
   await scaleMenu.selectOption('2');
   const twice = await saveDownload(page, 'button.png[data-canvas="excess-plot"]');
