@@ -100,7 +100,8 @@ export function fitForScreen(canvas) {
 
 /**
  * The size a canvas's figure is drawn at: `width` × `height` logical pixels (its displayed CSS
- * width, and its designed height scaled alike, never taller than designed) at `scale` canvas
+ * width, and its designed height scaled alike, never taller than designed unless its
+ * `data-min-height` asks for more) at `scale` canvas
  * pixels per CSS pixel (the screen's devicePixelRatio, 1 to 3), so a figure's 12 px text is
  * 12 CSS px on screen and sharp; `null` for a canvas not displayed. Records the designed size
  * (index.html's) for exports (www/figures.js `figureSize`).
@@ -113,7 +114,9 @@ export function displayedSize(canvas) {
   const h = Number(canvas.dataset.designedHeight);
   const width = Math.floor(canvas.clientWidth);
   if (width === 0) return null;
-  const height = Math.round(h * Math.min(1, width / w));
+  // A plot that needs room for its panels (the vertex view stacks its four when narrow) sets a
+  // least height in CSS px (`data-min-height`).
+  const height = Math.max(Math.round(h * Math.min(1, width / w)), Number(canvas.dataset.minHeight ?? 0));
   const scale = Math.min(3, Math.max(1, window.devicePixelRatio || 1));
   return { width, height, scale };
 }

@@ -113,11 +113,12 @@ const label = (info, a) => info.cards?.[info.previews[a].kind]?.name ?? info.pre
  * The part of a theory curve over the data's x range [lo, hi]; a one-release bound (a flat
  * line) is drawn across the whole range.
  */
-function theoryWithin(theory, lo, hi) {
+function theoryWithin(theory, lo, hi, span = [lo, hi]) {
   if (!theory || !(hi >= lo)) return [[], []];
   const keep = theory.x.map((x, i) => i).filter((i) => theory.x[i] >= lo && theory.x[i] <= hi);
   const flat = theory.y.every((y) => y === theory.y[0]);
-  if (flat) return [[Math.max(lo, 1), Math.max(hi, 1)], [theory.y[0], theory.y[0]]];
+  // A one-release bound is a level, like the release it bounds: across every curve's range.
+  if (flat) return [[Math.max(span[0], 1), Math.max(span[1], 1)], [theory.y[0], theory.y[0]]];
   return [keep.map((i) => theory.x[i]), keep.map((i) => theory.y[i])];
 }
 
@@ -138,7 +139,7 @@ function releaseMark(reps, x) {
 }
 
 /** Mean and min–max band over repeats, at the first repeat's x positions. */
-function excessSeries(history, a, theory) {
+function excessSeries(history, a, theory, span) {
   const reps = history.lanes[a];
   const first = reps[0];
   const once = releasesOnce(history, a);
@@ -158,7 +159,7 @@ function excessSeries(history, a, theory) {
     hi.push(Math.max(...vals));
   }
   const band = reps.length > 1;
-  const [tx, ty] = theoryWithin(theory, x[0], x[x.length - 1]);
+  const [tx, ty] = theoryWithin(theory, x[0], x[x.length - 1], span);
   // At its gradient evaluations (at least one pass, for the log axis: the exponential mechanism
   // computes none).
   const release = first.release ? releaseMark(reps, Math.max(1, first.gradEvals[first.gradEvals.length - 1] ?? 1)) : null;
@@ -178,10 +179,17 @@ function excessSeries(history, a, theory) {
 
 const algorithmsOf = (history) => [...Array(history.lanes.length).keys()];
 
+/** The gradient evaluations every algorithm's first repeat spans: [first, last] over all. */
+function gradSpan(history) {
+  const ends = history.lanes.map((reps) => reps[0].gradEvals).filter((g) => g.length);
+  if (!ends.length) return [1, 1];
+  return [Math.min(...ends.map((g) => g[0])), Math.max(...ends.map((g) => g[g.length - 1]))];
+}
+
 /** The spec of each plot, built from the history (shared by the canvases and the SVG export). */
 const SPECS = {
   excess: (history, theories) => ({
-    series: algorithmsOf(history).map((a) => excessSeries(history, a, theories[a])),
+    series: algorithmsOf(history).map((a) => excessSeries(history, a, theories[a], gradSpan(history))),
     // The metric the session measures on this problem (excess risk, a duality gap …).
     title: `${history.info.previews[0].metric} (non-private)`,
     // Without a certified F* the excess columns are NaN: the plot says why instead of staying blank.
@@ -307,6 +315,9 @@ export class Plotter {
     this.draws = 0;
     /** Adds what is drawn besides the history (the pinned runs, www/pins.js) to a plot's spec. */
     this.decorate = (kind, s) => s;
+    // The vertex view stacks its four panels on a narrow canvas (src/wasm/plot/vertices.rs):
+    // they need this much height to keep their text at its size.
+    if (canvases.vertices) canvases.vertices.dataset.minHeight = '480';
   }
 
   /** The spec plot `kind` is drawn from now (null before a run is prepared). */

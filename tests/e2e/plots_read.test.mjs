@@ -164,8 +164,9 @@ test('item 11: the audit chart is drawn at its displayed size × devicePixelRati
     await page.check('input[name="audit_bug"][value="none"]');
     await page.click('#audit-run');
     await page.waitForFunction(() => document.getElementById('audit-status').textContent === 'done', null, { timeout: 60_000 });
+    // Its content box as displayed (the CSS border is outside the drawing).
     const c = await page.$eval('#audit-plot', (el) => ({
-      width: el.width, height: el.height, shown: el.getBoundingClientRect(), dpr: window.devicePixelRatio,
+      width: el.width, height: el.height, shown: { width: el.clientWidth, height: el.clientHeight }, dpr: window.devicePixelRatio,
     }));
     assert.equal(c.dpr, deviceScaleFactor);
     assert.ok(Math.abs(c.width - c.shown.width * c.dpr) <= 2, `backing ${c.width} for ${c.shown.width} CSS px at ${c.dpr}×`);
