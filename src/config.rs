@@ -1930,7 +1930,10 @@ mod tests {
         assert_eq!(field_of(r#"{"step_size": 0}"#), "step_size");
         assert_eq!(field_of(r#"{"unseeded_noise": 1}"#), "unseeded_noise");
         assert_eq!(field_of(r#"{"l2": -1}"#), "l2");
-        assert_eq!(field_of(r#"{"algorithm": "output_perturbation"}"#), "l2");
+        assert_eq!(
+            field_of(r#"{"algorithm": "output_perturbation", "l2": 0}"#),
+            "l2"
+        );
         assert!(RunConfig::from_json(r#"{"algorithm": "output_perturbation", "l2": 0.1}"#).is_ok());
     }
 
@@ -2024,9 +2027,10 @@ mod tests {
         // A setting the page has no control for is named at the link (its key shown as given).
         assert_eq!(fields, ["link", "n", "delta"]);
         assert!(errors[0].to_string().contains("colour"), "{}", errors[0]);
-        // A choice that needs another field falls back alone, not the whole link.
-        let (c, errors) =
-            RunConfig::from_json_lenient(r#"{"algorithm": "output_perturbation", "seed": 3}"#);
+        // A choice that needs another field (here a ridge) falls back alone, not the whole link.
+        let (c, errors) = RunConfig::from_json_lenient(
+            r#"{"algorithm": "output_perturbation", "l2": 0, "seed": 3}"#,
+        );
         assert_eq!((c.algorithm, c.seed), (AlgorithmKind::NoisyGd, 3));
         assert_eq!(errors.len(), 1);
         // Not an object at all: everything falls back, with one message at the link saying
