@@ -2027,10 +2027,10 @@ mod tests {
         // A setting the page has no control for is named at the link (its key shown as given).
         assert_eq!(fields, ["link", "n", "delta"]);
         assert!(errors[0].to_string().contains("colour"), "{}", errors[0]);
-        // A choice that needs another field (here a ridge) falls back alone, not the whole link.
-        let (c, errors) = RunConfig::from_json_lenient(
-            r#"{"algorithm": "output_perturbation", "l2": 0, "seed": 3}"#,
-        );
+        // A choice that needs another field (here the unconstrained domain) falls back alone,
+        // not the whole link.
+        let (c, errors) =
+            RunConfig::from_json_lenient(r#"{"algorithm": "objective_perturbation", "seed": 3}"#);
         assert_eq!((c.algorithm, c.seed), (AlgorithmKind::NoisyGd, 3));
         assert_eq!(errors.len(), 1);
         // Not an object at all: everything falls back, with one message at the link saying
