@@ -1053,9 +1053,13 @@ function onWorkerMessage(event) {
       msg.info.cards = cardsByKind;
       run = new RunHistory(msg.info, msg.grid);
       plotter.theories = msg.info.theories ?? [];
-      // The caption names a dashed bound only when one is drawn.
+      // The caption names a dashed bound only when one is drawn, and otherwise what would make
+      // the main algorithm's apply (Rust's theoryMissing names the condition and its control).
       $('excess-bound-words').textContent = plotter.theories.some((t) => t?.x?.length)
-        ? 'the theory bound dashed' : 'no theory bound applies to these settings, so none is drawn';
+        ? 'the theory bound dashed'
+        : msg.info.theoryMissing?.[0]
+          ? `no theory bound applies to these settings; to draw ${cardsByKind[msg.info.previews[0].kind]?.name ?? 'the algorithm'}’s, ${msg.info.theoryMissing[0]}`
+          : 'no theory bound applies to these settings (see the card\'s assumptions), so none is drawn';
       describeProblem(JSON.parse(msg.info.config), msg.info);
       holdHeight($('problem-line'), false);
       showReadout();

@@ -3,7 +3,7 @@
 // screen, canvases drawn at their displayed size × the screen's pixel scale (so that the plots'
 // text keeps its size in CSS pixels and nothing is blurred), and the links to the page's parts.
 
-import { drawPlot, drawPlotScaled } from './pkg/dp_playground.js';
+import { drawPlotScaled } from './pkg/dp_playground.js';
 
 /** The narrow (phone) layout of style.css: one column, one plot at a time. */
 export const NARROW = window.matchMedia('(max-width: 800px)');
@@ -83,53 +83,55 @@ function mountPlotTabs(section, onShow) {
   }).observe(document.body, { attributes: true, attributeFilter: ['data-problem'] });
 }
 
-/** Canvas pixels per CSS pixel: the screen's, as a whole number 1–3 (what `drawPlotScaled` takes). */
-export const pixelScale = () => Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
-
 /**
- * Sizes `canvas` for the screen before it is drawn: at the size it is displayed, in CSS pixels
- * (its logical size, kept in `data-logical-width` and `data-logical-height`), times the screen's
- * pixel scale (`data-scale`), so a plot's fonts, set in logical pixels, keep their size in CSS
- * pixels on any screen and nothing is stretched or blurred. The size index.html gives it is
- * recorded for exports (www/figures.js `figureSize`), and sets its aspect. Returns whether the
- * size changed (which clears the canvas). A canvas not displayed (another tab, a closed panel)
- * is left as it is.
+ * Sizes `canvas` for the screen before it is drawn: at the size it is displayed × the screen's
+ * pixel ratio ([`displayedSize`]), so a plot's fonts, set in logical pixels, keep their size in
+ * CSS pixels instead of shrinking or stretching with the canvas. Returns whether the size
+ * changed (which clears the canvas). A canvas not displayed (another tab, a closed panel) is
+ * left as it is.
  */
 export function fitForScreen(canvas) {
+  const size = displayedSize(canvas);
+  if (!size) return false;
+  const width = Math.round(size.width * size.scale);
+  const height = Math.round(size.height * size.scale);
+  if (width === canvas.width && height === canvas.height) return false;
+  canvas.width = width;
+  canvas.height = height;
+  return true;
+}
+
+/**
+ * The size a canvas's figure is drawn at: `width` × `height` logical pixels (its displayed CSS
+ * width, and its designed height scaled alike, never taller than designed unless its
+ * `data-min-height` asks for more) at `scale` canvas
+ * pixels per CSS pixel (the screen's devicePixelRatio, 1 to 3), so a figure's 12 px text is
+ * 12 CSS px on screen and sharp; `null` for a canvas not displayed. Records the designed size
+ * (index.html's) for exports (www/figures.js `figureSize`).
+ */
+export function displayedSize(canvas) {
   if (!canvas.dataset.designedWidth) {
     Object.assign(canvas.dataset, { designedWidth: canvas.width, designedHeight: canvas.height });
   }
   const w = Number(canvas.dataset.designedWidth);
   const h = Number(canvas.dataset.designedHeight);
-  const width = Math.round(canvas.clientWidth);
-  if (width === 0) return false;
-  const height = Math.max(1, Math.round((h * width) / w));
-  const scale = pixelScale();
-  Object.assign(canvas.dataset, { logicalWidth: width, logicalHeight: height, scale });
-  if (canvas.width === width * scale && canvas.height === height * scale) return false;
-  canvas.width = width * scale;
-  canvas.height = height * scale;
-  return true;
-}
-
-/** The logical size and pixel scale `fitForScreen` gave `canvas` (its own size when never fitted). */
-export function drawingSize(canvas) {
-  const { logicalWidth, logicalHeight, scale } = canvas.dataset;
-  return logicalWidth
-    ? { width: Number(logicalWidth), height: Number(logicalHeight), scale: Number(scale) }
-    : { width: canvas.width, height: canvas.height, scale: 1 };
+  const width = Math.floor(canvas.clientWidth);
+  if (width === 0) return null;
+  // A plot that needs room for its panels (the vertex view stacks its four when narrow) sets a
+  // least height in CSS px (`data-min-height`).
+  const height = Math.max(Math.round(h * Math.min(1, width / w)), Number(canvas.dataset.minHeight ?? 0));
+  const scale = Math.min(3, Math.max(1, window.devicePixelRatio || 1));
+  return { width, height, scale };
 }
 
 /**
- * Draws plot `kind` from `spec` on `canvas` at its displayed size (`fitForScreen`): with the
- * wasm's `drawPlot` at one canvas pixel per CSS pixel, else with `drawPlotScaled` at the
- * screen's scale (fonts and lines drawn at that scale, not upscaled).
+ * Draws plot `kind` from `spec` on `canvas` at its displayed size × the screen's pixel ratio
+ * (`fitForScreen`, `displayedSize`): fonts and lines are drawn at that scale, not upscaled.
  */
 export function drawFitted(kind, canvas, spec) {
   fitForScreen(canvas);
-  const { width, height, scale } = drawingSize(canvas);
-  if (scale === 1 && canvas.width === width) drawPlot(kind, canvas, spec);
-  else drawPlotScaled(kind, canvas, spec, width, height, scale);
+  const size = displayedSize(canvas);
+  if (size) drawPlotScaled(kind, canvas, spec, size.width, size.height, size.scale);
 }
 
 /** Keeps the run's plots fitted (`fitForScreen`) as the screen changes; `onResized(canvas)` redraws one. */

@@ -19,10 +19,37 @@ import { tighterWords } from './steady.js';
 /** Most pinned runs kept at once (the specs accept no more: plot_spec::pinned::MAX_PINS). */
 export const MAX_PINS = 3;
 
-/** Settings a pin's label names when they differ from the current run's (ε and the algorithm always). */
-const NAMED = [['n', 'n'], ['seed', 'seed'], ['delta', 'δ'], ['data', 'data'], ['repeats', 'repeats'], ['steps', 'T'], ['relation', 'neighbours']];
+/**
+ * The word a pin's label uses for each setting (the symbol its control shows, e.g. "C" for the
+ * gradient clip): every setting that differs from the current run's is named, so two pins never
+ * read alike. A setting missing here is named by its key.
+ */
+const WORDS = {
+  n: 'n', d: 'd', seed: 'seed', noise_draw: 'noise draw', unseeded_noise: 'unseeded noise', delta: 'δ',
+  data: 'data', repeats: 'R', steps: 'T', relation: 'neighbours', step_size: 'η', batch: 'b', clip: 'C',
+  l2: 'λ', l1: 'λ₁', lambda1: 'base λ₁', radius: 'r', feature_bound: 'B', entry_bound: 'c', mu_x: 'μx',
+  mu_y: 'μy', loss: 'loss', wrap: 'aggregation', domain: 'W', tail: 'tails', feature_scale: 'feature scale',
+  signal: 'signal', label_noise: 'label noise', noise_tail: 'regression noise', sparsity: 'non-zeros',
+  solver: 'solver', gaussian: 'calibration', grid_resolution: 'grid', moment_k: 'k', repetitions: 'J',
+  budget_u: 'U', game: 'game', records: 'records', clip_records: 'clipped records', leak: 'pitfall',
+  svrg_noise: 'SVRG noise', minimax_solver: 'solver', heavy_solver: 'solver', problem: 'problem',
+};
+/** Named apart from the rest: ε first, the algorithm next (its name), the compared ones never. */
+const NOT_LISTED = new Set(['epsilon', 'algorithm', 'compare']);
 
 const short = (v) => String(Number(Number(v).toPrecision(3)));
+/** A setting's value in a label: numbers short, a blank optional field "blank", a loss its kind. */
+function valueWords(v) {
+  if (v === null || v === undefined) return 'blank';
+  if (typeof v === 'number') return short(v);
+  if (typeof v === 'boolean') return v ? 'on' : 'off';
+  if (typeof v === 'object') {
+    const { kind, ...rest } = v;
+    const params = Object.entries(rest).map(([k, x]) => `${k} ${valueWords(x)}`);
+    return params.length ? `${kind ?? ''} (${params.join(', ')})`.trim() : String(kind ?? JSON.stringify(v));
+  }
+  return String(v).replaceAll('_', ' ');
+}
 const nameOf = (info, a) => info.cards?.[info.previews[a].kind]?.name ?? info.previews[a].kind;
 
 /**
@@ -62,7 +89,7 @@ class Pin {
     const game = this.config.problem === 'saddle';
     this.layers = {
       // Curves without their theory: the current run draws the bound.
-      excess: excess.series.map(({ color, x, mean }) => ({ color, x, mean })),
+      excess: excess.series.map(({ color, x, mean, solverPath, release }) => ({ color, x, mean, solverPath, release })),
       path: path.paths.map((layer, a) => ({
         color: layer.color, path: layer.xy, releases: path.releases[a].xy, extent: path.extent, center: path.center,
       })),
@@ -74,8 +101,9 @@ class Pin {
 
   /** "pinned: ε = 0.1, DP-GD", naming every other setting that differs from `current`. */
   label(a, current) {
-    const others = NAMED.filter(([key]) => current && JSON.stringify(current[key]) !== JSON.stringify(this.config[key]))
-      .map(([key, word]) => `${word} = ${typeof this.config[key] === 'number' ? short(this.config[key]) : this.config[key]}`);
+    const differs = (key) => current && !NOT_LISTED.has(key) && JSON.stringify(current[key]) !== JSON.stringify(this.config[key]);
+    const others = Object.keys(this.config).filter(differs)
+      .map((key) => `${WORDS[key] ?? key} = ${valueWords(this.config[key])}`);
     return [`pinned: ε = ${short(this.config.epsilon)}`, this.names[a], ...others].join(', ');
   }
 }

@@ -112,19 +112,40 @@ const label = (info, a) => info.cards?.[info.previews[a].kind]?.name ?? info.pre
  * The part of a theory curve over the data's x range [lo, hi]; a one-release bound (a flat
  * line) is drawn across the whole range.
  */
-function theoryWithin(theory, lo, hi) {
+function theoryWithin(theory, lo, hi, span = [lo, hi]) {
   if (!theory || !(hi >= lo)) return [[], []];
   const keep = theory.x.map((x, i) => i).filter((i) => theory.x[i] >= lo && theory.x[i] <= hi);
   const flat = theory.y.every((y) => y === theory.y[0]);
-  if (flat) return [[Math.max(lo, 1), Math.max(hi, 1)], [theory.y[0], theory.y[0]]];
+  // A one-release bound is a level, like the release it bounds: across every curve's range.
+  if (flat) return [[Math.max(span[0], 1), Math.max(span[1], 1)], [theory.y[0], theory.y[0]]];
   return [keep.map((i) => theory.x[i]), keep.map((i) => theory.y[i])];
 }
 
+/**
+ * Whether algorithm `a`'s curve is a non-private solver's path rather than what is released: a
+ * one-release method (output or objective perturbation, the exponential mechanism) solves the
+ * problem without noise and releases once, so its path falls to 10⁻⁷ while its release sits far
+ * above. Its path is drawn faint ("solver path (not released)") and its release as a level.
+ */
+export const releasesOnce = (history, a) => history.info.previews[a].releases === 1;
+
+/** The release's excess over repeats: mean, and min–max when there are several. */
+function releaseMark(reps, x) {
+  const vals = reps.map((l) => l.release?.excess).filter((v) => Number.isFinite(v));
+  if (!vals.length) return null;
+  const y = vals.reduce((s, v) => s + v, 0) / vals.length;
+  return reps.length > 1 ? { x, y, lo: Math.min(...vals), hi: Math.max(...vals) } : { x, y };
+}
+
 /** Mean and min–max band over repeats, at the first repeat's x positions. */
-function excessSeries(history, a, theory) {
+function excessSeries(history, a, theory, span) {
   const reps = history.lanes[a];
   const first = reps[0];
-  const idx = strideIndices(first.gradEvals.length, MAX_POINTS);
+  const once = releasesOnce(history, a);
+  // A one-release method's last entry is its release, drawn as its own mark, not as the end of
+  // the solver's path (a hairline from 10⁻⁷ up to the release).
+  const steps = first.gradEvals.length - (once && first.release ? 1 : 0);
+  const idx = strideIndices(steps, MAX_POINTS);
   const x = [];
   const mean = [];
   const lo = [];
@@ -137,7 +158,10 @@ function excessSeries(history, a, theory) {
     hi.push(Math.max(...vals));
   }
   const band = reps.length > 1;
-  const [tx, ty] = theoryWithin(theory, x[0], x[x.length - 1]);
+  const [tx, ty] = theoryWithin(theory, x[0], x[x.length - 1], span);
+  // At its gradient evaluations (at least one pass, for the log axis: the exponential mechanism
+  // computes none).
+  const release = first.release ? releaseMark(reps, Math.max(1, first.gradEvals[first.gradEvals.length - 1] ?? 1)) : null;
   return {
     label: label(history.info, a),
     color: a,
@@ -147,19 +171,31 @@ function excessSeries(history, a, theory) {
     hi: band ? hi : [],
     theoryX: tx,
     theoryY: ty,
+    solverPath: once,
+    release,
   };
 }
 
 const algorithmsOf = (history) => [...Array(history.lanes.length).keys()];
 
+/** The gradient evaluations every algorithm's first repeat spans: [first, last] over all. */
+function gradSpan(history) {
+  const ends = history.lanes.map((reps) => reps[0].gradEvals).filter((g) => g.length);
+  if (!ends.length) return [1, 1];
+  return [Math.min(...ends.map((g) => g[0])), Math.max(...ends.map((g) => g[g.length - 1]))];
+}
+
 /** The spec of each plot, built from the history (shared by the canvases and the SVG export). */
 const SPECS = {
   excess: (history, theories) => ({
-    series: algorithmsOf(history).map((a) => excessSeries(history, a, theories[a])),
+    series: algorithmsOf(history).map((a) => excessSeries(history, a, theories[a], gradSpan(history))),
     // The metric the session measures on this problem (excess risk, a duality gap …).
     title: `${history.info.previews[0].metric} (non-private)`,
     // Without a certified F* the excess columns are NaN: the plot says why instead of staying blank.
     unavailable: history.info.referenceUnavailable ?? null,
+    // A game is scored by its duality gap, not by F(w) − F*.
+    yLabel: history.info.previews[0].metric.startsWith('duality gap') ? 'duality gap' : 'F(w) − F*',
+    bandLabel: `min–max over ${history.lanes[0].length} repeats`,
   }),
   path: (history) => {
     const { info } = history;
@@ -191,6 +227,13 @@ const SPECS = {
       norms,
       law: main.noise.kind === 'none' ? { kind: 'none' } : main.noise,
       title: main.releases > 1 ? 'noise norm of each step' : 'noise norm of each release (over repeats)',
+      // An algorithm that adds no noise vector says so in the plot instead of leaving it blank.
+      note: main.noise.kind !== 'none' ? ''
+        : Number.isFinite(main.guarantee.epsilon)
+          ? `${label(history.info, 0)} adds no Gaussian or Laplace noise: its privacy comes from the random `
+            + 'choices it makes (the vertex it samples at each step, a draw of the exponential mechanism), '
+            + 'so there is no noise norm to draw.'
+          : `${label(history.info, 0)} adds no noise at all: it is the non-private baseline (ε = ∞).`,
     };
   },
   privacy: (history) => {
@@ -239,6 +282,7 @@ export function spec(history, kind, theories = []) {
   return SPECS[kind](history, theories);
 }
 
+
 /** A frame at 60 Hz; a draw longer than this costs the page a frame. */
 const FRAME_MS = 1000 / 60;
 
@@ -262,6 +306,9 @@ export class Plotter {
     this.draws = 0;
     /** Adds what is drawn besides the history (the pinned runs, www/pins.js) to a plot's spec. */
     this.decorate = (kind, s) => s;
+    // The vertex view stacks its four panels on a narrow canvas (src/wasm/plot/vertices.rs):
+    // they need this much height to keep their text at its size.
+    if (canvases.vertices) canvases.vertices.dataset.minHeight = '480';
   }
 
   /** The spec plot `kind` is drawn from now (null before a run is prepared). */

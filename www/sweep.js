@@ -367,6 +367,9 @@ export class SweepPanel {
       title: `released ${metric} against ${axis === 'epsilon' ? 'ε' : 'n'} (non-private)`,
       xLabel: axis === 'epsilon' ? 'privacy ε' : 'records n',
       yLabel: problem === 'saddle' ? 'duality gap' : 'F(w) − F*',
+      // Every swept value labelled, the two ends included.
+      xTicks: [...new Set(series.flatMap((s) => s.x))].filter((v) => v > 0).sort((a, b) => a - b),
+      bandLabel: `min–max over the ${result.request.repeats} repeats at each point`,
     };
   }
 

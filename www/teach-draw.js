@@ -2,24 +2,26 @@
 // histograms with a density, and curves on a log-x axis. Plain 2-D canvas: these figures are
 // small and their data come ready from Rust (audit::neighbours), so they need no plot spec.
 
-import { drawingSize, fitForScreen } from './layout.js';
+import { displayedSize, fitForScreen } from './layout.js';
 
 export const COLORS = { d: '#0969da', dPrime: '#cf222e', theory: '#1a7f37', marker: '#8250df', grid: '#d0d7de', text: '#24292f' };
 const PAD = { left: 52, right: 12, top: 24, bottom: 38 };
 
 function frame(canvas) {
-  // Drawn at its displayed size × the screen's pixel scale, in CSS pixels: the 11 px text stays
-  // 11 px on screen, and sharp.
+  // Drawn at its displayed size × the screen's pixel ratio (www/layout.js): the 11 px text is
+  // 11 CSS px on screen and sharp, not a 640 px drawing stretched over the width of the page.
   fitForScreen(canvas);
-  const { width, height, scale } = drawingSize(canvas);
+  const { width, height, scale } = displayedSize(canvas) ?? { width: canvas.width, height: canvas.height, scale: 1 };
   const ctx = canvas.getContext('2d');
-  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.setTransform(canvas.width / width, 0, 0, canvas.height / height, 0, 0);
   ctx.clearRect(0, 0, width, height);
   ctx.fillStyle = 'white';
   ctx.fillRect(0, 0, width, height);
   ctx.font = '11px sans-serif';
   const w = width - PAD.left - PAD.right;
   const h = height - PAD.top - PAD.bottom;
+  // Its logical size, for the tests (the backing store is `scale` times as large).
+  Object.assign(canvas.dataset, { drawnWidth: width, drawnHeight: height, drawnScale: scale });
   return { ctx, w, h };
 }
 

@@ -517,6 +517,12 @@ pub trait Plan: Send + Sync {
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
         None
     }
+    /// Where [`Plan::theory`] draws no bound, what would make one apply: one line naming the
+    /// missing condition and the control that meets it (the page shows it under the excess
+    /// plot). `None`: the family does not say (its card's assumptions do).
+    fn theory_missing(&self, _problem: &Posed, _preview: &Preview) -> Option<String> {
+        None
+    }
     /// The Rényi-DP curve of the whole run under the guarantee's own relation, when the family
     /// accounts in RDP (a series of runs then composes curves, not (ε, δ) statements).
     fn rdp(&self) -> Option<Rdp> {

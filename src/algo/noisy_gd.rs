@@ -547,6 +547,31 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
     ))
 }
 
+impl GdPlan {
+    /// Which condition of the PL bound (Wang, Ye & Xu 2017, Theorem 6.2) the setting misses, as
+    /// what to do at which control; `None` when they all hold: μ > 0, a finite β, η = 1/β.
+    fn pl_bound_misses(&self, beta: f64, mu: f64) -> Option<&'static str> {
+        if !beta.is_finite() {
+            Some(
+                "choose a smooth loss (loss: logistic, squared or Huber): DP-GD's bound (Wang, \
+                 Ye & Xu 2017, Thm 6.2) needs a smooth objective",
+            )
+        } else if mu <= 0.0 {
+            Some(
+                "set the ridge λ above 0 (ridge λ, under More settings): DP-GD's bound (Wang, \
+                 Ye & Xu 2017, Thm 6.2) needs a strongly convex objective",
+            )
+        } else if self.step_size != 1.0 / beta {
+            Some(
+                "leave the step size η blank (the theory step 1/β): DP-GD's bound (Wang, Ye & \
+                 Xu 2017, Thm 6.2) holds at η = 1/β",
+            )
+        } else {
+            None
+        }
+    }
+}
+
 impl Plan for GdPlan {
     /// The PL bound (Wang, Ye & Xu 2017, Theorem 6.2's proof) at the theory step 1/β, for
     /// strongly convex smooth F; it starts from F(w₀) − F*, so it needs the reference.
@@ -558,7 +583,7 @@ impl Plan for GdPlan {
             declared.strong_convexity(),
             declared.d,
         );
-        if !(mu > 0.0 && beta.is_finite() && self.step_size == 1.0 / beta) {
+        if self.pl_bound_misses(beta, mu).is_some() {
             return None;
         }
         let mut start = vec![0.0; d];
@@ -569,6 +594,20 @@ impl Plan for GdPlan {
             |t| gradient_perturbation::dp_gd_pl_bound(t, beta, mu, gap, d, preview.sigma),
             "Wang, Ye & Xu 2017, Thm 6.2 proof (eqs 80–81), with its geometric sum corrected",
         )
+    }
+
+    fn theory_missing(&self, posed: &Posed, _preview: &Preview) -> Option<String> {
+        let problem = posed.min().ok()?;
+        let declared = &problem.declared;
+        if let Some(why) = self.pl_bound_misses(declared.smoothness(), declared.strong_convexity())
+        {
+            return Some(why.to_string());
+        }
+        problem.reference.as_ref().err().map(|_| {
+            "the bound starts from F(w₀) − F*, and the reference F* is unavailable (the excess \
+             plot says why)"
+                .to_string()
+        })
     }
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {

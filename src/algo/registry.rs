@@ -160,6 +160,12 @@ impl Planned {
         self.plan.theory(problem, &self.preview)
     }
 
+    /// What would make a bound apply where [`Planned::theory`] has none (see
+    /// [`Plan::theory_missing`]).
+    pub fn theory_missing(&self, problem: &Posed) -> Option<String> {
+        self.plan.theory_missing(problem, &self.preview)
+    }
+
     /// The run's RDP curve, when the family accounts in RDP (see [`Plan::rdp`]).
     pub fn rdp(&self) -> Option<Rdp> {
         self.plan.rdp()
@@ -417,7 +423,12 @@ mod tests {
 
     #[test]
     fn picking_a_family_meets_its_needs_and_says_what_changed_and_why() {
-        let (config, notes) = pick(&RunConfig::default(), AlgorithmKind::OutputPerturbation);
+        // Without the default's ridge, so that the pick has a need to meet.
+        let bare = RunConfig {
+            l2: 0.0,
+            ..RunConfig::default()
+        };
+        let (config, notes) = pick(&bare, AlgorithmKind::OutputPerturbation);
         assert!(config.l2 > 0.0);
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(notes[0].starts_with("ridge l2 set to"), "{notes:?}");
@@ -481,6 +492,7 @@ mod tests {
     fn an_unmet_need_of_a_compared_algorithm_is_named_at_compare() {
         let config = RunConfig {
             compare: vec![AlgorithmKind::OutputPerturbation],
+            l2: 0.0,
             ..RunConfig::default()
         };
         let e = config.validate().unwrap_err();

@@ -7,6 +7,7 @@
 pub mod band;
 pub mod context;
 pub mod contour;
+pub mod floor;
 pub mod legend;
 pub mod ticks;
 

@@ -29,6 +29,8 @@ pub struct Lab {
     problem: Posed,
     previews: Vec<Preview>,
     theories: Vec<Option<Curve>>,
+    /// Per algorithm without a bound: what would make one apply.
+    theory_missing: Vec<Option<String>>,
     pub(super) lanes: Vec<LaneBatchSource>,
     cursor: usize,
 }
@@ -70,6 +72,7 @@ impl Lab {
         let mut lanes = Vec::new();
         let mut previews = Vec::new();
         let mut theories = Vec::new();
+        let mut theory_missing = Vec::new();
         for ((a, kind), plan) in config.algorithms().enumerate().zip(plans) {
             let lane = config.lane(kind);
             let plan = LanePlan::on(plan, &problem);
@@ -81,6 +84,7 @@ impl Lab {
                 if r == 0 {
                     previews.push(session.preview().clone());
                     theories.push(session.theory().cloned());
+                    theory_missing.push(plan.theory_missing.clone());
                 }
                 lanes.push(LaneBatchSource {
                     algorithm: a,
@@ -94,6 +98,7 @@ impl Lab {
             problem,
             previews,
             theories,
+            theory_missing,
             lanes,
             cursor: 0,
         })
@@ -123,6 +128,13 @@ impl Lab {
     /// One theory curve (or none) per algorithm, main first.
     pub fn theories(&self) -> &[Option<Curve>] {
         &self.theories
+    }
+
+    /// Per algorithm, where [`Lab::theories`] has no bound, what would make one apply: one
+    /// line naming the missing condition and its control (`None` where a bound is drawn, or
+    /// where the family does not say).
+    pub fn theory_missing(&self) -> &[Option<String>] {
+        &self.theory_missing
     }
 
     /// The main algorithm's first lane's game views before it steps (its phase schedule, its

@@ -144,6 +144,8 @@ impl Batch {
 pub(super) struct LanePlan {
     plan: Planned,
     theory: Option<Curve>,
+    /// Without a bound, what would make one apply ([`Planned::theory_missing`]).
+    pub(super) theory_missing: Option<String>,
 }
 
 impl LanePlan {
@@ -151,7 +153,15 @@ impl LanePlan {
     /// never waits for the data and the reference: issue 18) with its bound on `problem`.
     pub(super) fn on(plan: Planned, problem: &Posed) -> Self {
         let theory = plan.theory(problem);
-        Self { plan, theory }
+        let theory_missing = match theory {
+            Some(_) => None,
+            None => plan.theory_missing(problem),
+        };
+        Self {
+            plan,
+            theory,
+            theory_missing,
+        }
     }
 }
 

@@ -397,6 +397,7 @@ impl WasmSession {
             .collect();
         set(&obj, "lengthDependsOnData", &to_js(&measured)?);
         set(&obj, "theories", &to_js(&self.inner.theories())?);
+        set(&obj, "theoryMissing", &to_js(&self.inner.theory_missing())?);
         match self.inner.posed() {
             Posed::Min(problem) => min_info(&obj, problem)?,
             Posed::Saddle(game) => {

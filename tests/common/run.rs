@@ -11,6 +11,8 @@ pub fn golden_config() -> RunConfig {
         d: 3,
         steps: 40,
         epsilon: 0.7,
+        // The golden bits were recorded without a ridge (the default before it had one).
+        l2: 0.0,
         ..RunConfig::default()
     }
 }
@@ -54,6 +56,7 @@ pub fn dp_sgd_golden_config() -> RunConfig {
         batch: 37,
         clip: Some(0.05),
         algorithm: AlgorithmKind::DpSgd,
+        l2: 0.0,
         ..RunConfig::default()
     }
 }

@@ -58,7 +58,8 @@ test('the leak toggle puts NOT PRIVATE in the headline before Play, with the rea
 });
 
 test('DP-SVRG with its noise "as printed" says NOT PRIVATE in the headline before Play', async () => {
-  const { context, page, seen } = await lab.open();
+  // Without the default's ridge, so that the pick has one to set.
+  const { context, page, seen } = await lab.open(`#${encodeURIComponent('{"l2":0}')}`);
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await page.selectOption('#algorithm', 'dp_svrg');
   // DP-SVRG needs a ridge: picking it sets one, and the note beside the menu says so.

@@ -75,8 +75,9 @@ export async function session() {
   const server = serve();
   const base = await server.url;
   const browser = await launch();
-  const open = async (hash = '', viewport = { width: 1280, height: 900 }) => {
-    const context = await browser.newContext({ viewport });
+  // `options`: more of playwright's context options (e.g. { deviceScaleFactor: 2 }).
+  const open = async (hash = '', viewport = { width: 1280, height: 900 }, options = {}) => {
+    const context = await browser.newContext({ viewport, ...options });
     const seen = { errors: [], requests: [] };
     context.on('request', (r) => seen.requests.push(r.url()));
     const page = await context.newPage();

@@ -110,7 +110,7 @@ test('λ = 0 typed under output perturbation turns Play off, says why beside it,
 });
 
 test('comparing with output perturbation at λ = 0 turns Play off instead of running the last valid settings', async () => {
-  const { context, page, seen } = await lab.open();
+  const { context, page, seen } = await lab.open(`#${encodeURIComponent('{"l2":0}')}`);
   await ready(page);
   const before = await received(page);
   await openAlgorithmPanel(page);

@@ -59,7 +59,9 @@ const rows = (page) => page.$$eval('#compare-table tbody tr', (trs) => trs.map((
 })));
 
 test('a run pinned at ε = 0.1 stays on the plots beside a run at ε = 5, with held axes and a compare readout', async () => {
-  const { context, page, seen } = await lab.open('', { width: 1440, height: 1000 });
+  // Without the default's ridge: no bound is drawn, so the excess axis is the runs' data alone
+  // (a bound is the current run's only, never a pin's, and would move the top with ε).
+  const { context, page, seen } = await lab.open(`#${encodeURIComponent('{"l2":0}')}`, { width: 1440, height: 1000 });
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.equal(await page.isDisabled('#pin'), true, 'Pin is on before anything was released');
 

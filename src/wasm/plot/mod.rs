@@ -71,13 +71,15 @@ pub fn draw_plot(kind: &str, canvas: HtmlCanvasElement, spec: JsValue) -> Result
     Ok(render(&spec, &root, context.as_deref())?)
 }
 
-/// Most a PNG export is scaled: 3× a figure of [`crate::plot_spec::MAX_SIDE`] / 3 pixels is
-/// as large as a canvas may be.
-const MAX_SCALE: u32 = 3;
+/// Most a figure is scaled: 3× a figure of [`crate::plot_spec::MAX_SIDE`] / 3 pixels is as
+/// large as a canvas may be.
+const MAX_SCALE: f64 = 3.0;
 
-/// Draws plot `kind` as a figure of `width` × `height` (logical) pixels at `scale` (1, 2 or 3)
-/// onto `canvas`, which is resized to `scale` × that: fonts, lines and markers are drawn at
-/// the scale, not upscaled pixels (for a PNG fit for a slide).
+/// Draws plot `kind` as a figure of `width` × `height` (logical) pixels at `scale` (1 to 3, not
+/// necessarily whole: a screen's devicePixelRatio) onto `canvas`, which is resized to `scale` ×
+/// that, rounded: fonts, lines and markers are drawn at the scale, not upscaled pixels (for a
+/// PNG fit for a slide, and for the page's plots drawn at their displayed size × the screen's
+/// pixel ratio, so a 12 px label is 12 CSS px and sharp).
 #[wasm_bindgen(js_name = drawPlotScaled)]
 pub fn draw_plot_scaled(
     kind: &str,
@@ -85,17 +87,19 @@ pub fn draw_plot_scaled(
     spec: JsValue,
     width: u32,
     height: u32,
-    scale: u32,
+    scale: f64,
 ) -> Result<(), JsValue> {
-    if !(1..=MAX_SCALE).contains(&scale) {
+    if !(1.0..=MAX_SCALE).contains(&scale) {
         return Err(PlotError::Spec(Error::invalid(
             "scale",
-            format!("a PNG scale of 1 to {MAX_SCALE}"),
+            format!("a scale of 1 to {MAX_SCALE}"),
             scale,
         ))
         .into());
     }
-    let (w, h) = (width.saturating_mul(scale), height.saturating_mul(scale));
+    // At most 3 × 16384 each: well inside u32 and f64's exact integers.
+    let scaled = |v: u32| (f64::from(v) * scale).round() as u32;
+    let (w, h) = (scaled(width), scaled(height));
     crate::plot_spec::check_size(w, h).map_err(PlotError::from)?;
     let context = context_of(&spec);
     let spec = parse(kind, spec)?;
@@ -108,8 +112,12 @@ pub fn draw_plot_scaled(
         .flatten()
         .and_then(|c| c.dyn_into().ok())
         .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
-    let s = f64::from(scale);
-    ctx.set_transform(s, 0.0, 0.0, s, 0.0, 0.0)
+    // The exact ratio of the rounded backing size, so the figure fills it.
+    let (sx, sy) = (
+        f64::from(w) / f64::from(width.max(1)),
+        f64::from(h) / f64::from(height.max(1)),
+    );
+    ctx.set_transform(sx, 0.0, 0.0, sy, 0.0, 0.0)
         .map_err(|_| PlotError::Draw("the canvas refused its scale".into()))?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| PlotError::Draw("the canvas has no 2D context".into()))?;
@@ -361,6 +369,41 @@ where
     Ok(())
 }
 
+/// Point `p` in the pixels of the chart's plotting area (origin at its top left).
+fn px<DB, X, Y>(chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>, p: (f64, f64)) -> (f64, f64)
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let (x, y) = chart.backend_coord(&p);
+    let (x0, y0) = chart.plotting_area().get_base_pixel();
+    (f64::from(x - x0), f64::from(y - y0))
+}
+
+/// Where a legend of `labels` goes: the corner of the plotting area where it covers the fewest
+/// of the `drawn` points (in [`px`] pixels), so it does not hide the data it names.
+fn legend_position<DB, X, Y>(
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    drawn: &[(f64, f64)],
+    labels: &[&str],
+) -> SeriesLabelPosition
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    use crate::figure::legend::{Corner, least_covered_corner, legend_size};
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let area = (f64::from(xr.end - xr.start), f64::from(yr.end - yr.start));
+    match least_covered_corner(drawn, area, legend_size(labels, 12.0)) {
+        Corner::UpperRight => SeriesLabelPosition::UpperRight,
+        Corner::UpperLeft => SeriesLabelPosition::UpperLeft,
+        Corner::LowerLeft => SeriesLabelPosition::LowerLeft,
+        Corner::LowerRight => SeriesLabelPosition::LowerRight,
+    }
+}
+
 /// Thins a polyline to what the chart can show (M4, Jugel et al. 2014): of each run of
 /// consecutive points in one pixel column it keeps the first, lowest, highest and last, in
 /// order. The thinned line covers the same pixels as the full one, with at most four points per
@@ -571,4 +614,23 @@ fn circle_points(c: (f64, f64), radius: f64) -> Vec<(f64, f64)> {
             (c.0 + radius * a.cos(), c.1 + radius * a.sin())
         })
         .collect()
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }

@@ -215,6 +215,18 @@ pub(super) fn draw<DB: DrawingBackend>(
             .label(*label)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], c.stroke_width(2)));
     }
+    if let Some(note) = spec.empty_note().filter(|_| spec.pinned.is_empty()) {
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        let (x0, y0) = root.get_base_pixel();
+        let chars = (((xr.end - xr.start) as f64 / 7.5) as usize).max(20);
+        for (k, line) in super::wrap(&note, chars).into_iter().enumerate() {
+            root.draw_text(
+                &line,
+                &(FONT, 13).into_font().color(&RGBColor(60, 60, 60)),
+                (xr.start - x0 + 10, yr.start - y0 + 20 + 18 * k as i32),
+            )?;
+        }
+    }
     if !pinned.is_empty() {
         chart
             .configure_series_labels()

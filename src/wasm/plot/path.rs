@@ -10,7 +10,7 @@ use plotters::prelude::*;
 
 use super::{
     Bounds, FONT, PINNED_ALPHA, PlotError, RELEASE_COLOR, circle_points, clip_polyline, color,
-    faded, pairs, thin, tick, titled,
+    faded, legend_position, pairs, px, thin, tick, titled,
 };
 use crate::figure::legend::{first_of_each, release_label};
 use crate::figure::{BANDS, Fill, contour_fills};
@@ -199,7 +199,12 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
 
     let compared = spec.releases.len() > 1;
-    for ((layer, label), &list) in spec.releases.iter().zip(release_labels).zip(release_listed) {
+    for ((layer, label), &list) in spec
+        .releases
+        .iter()
+        .zip(&release_labels)
+        .zip(release_listed)
+    {
         // Red marks what is private, on every plot: a red dot with a white edge, which stands
         // out on the blue contours (a dot in the algorithm's blue did not). Compared
         // algorithms' releases keep a ring in their colour to tell them apart.
@@ -232,9 +237,28 @@ pub(super) fn draw<DB: DrawingBackend>(
         .chain(&spec.releases)
         .any(|l| !l.label.is_empty());
     if labelled || spec.w_star.is_some() || !spec.pinned.is_empty() {
+        // The legend goes where it hides the fewest of the paths, releases and w*.
+        let drawn: Vec<(f64, f64)> = spec
+            .paths
+            .iter()
+            .chain(&spec.releases)
+            .flat_map(|l| pairs(&l.xy))
+            .chain(spec.w_star.map(|w| (w[0], w[1])))
+            .filter(|&p| b.contains(p))
+            .map(|p| px(&chart, p))
+            .collect();
+        let mut labels: Vec<String> = spec.paths.iter().map(|l| l.label.clone()).collect();
+        labels.extend(release_labels.iter().cloned());
+        labels.extend([
+            "w* (non-private)".to_string(),
+            "sensitivity ball (dashed)".into(),
+        ]);
+        labels.extend(spec.pinned.iter().map(|p| p.label.clone()));
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let position = legend_position(&chart, &drawn, &labels);
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(position)
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(200, 200, 200))
             .label_font((FONT, 12))

@@ -7,8 +7,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    FONT, GRID_COLOR, PALETTE, PlotError, RELEASE_COLOR, draw_axes, faded, finite_range, tick,
-    titled,
+    FONT, GRID_COLOR, PALETTE, PlotError, RELEASE_COLOR, draw_axes, faded, finite_range,
+    legend_position, px, tick, titled,
 };
 use crate::plot_spec::players::{Player, PlayersSpec};
 
@@ -87,9 +87,20 @@ fn draw_player<DB: DrawingBackend>(
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(4)));
     }
     if !pinned.is_empty() {
+        // The legend where it hides the fewest bars and ticks (each sampled along its height).
+        let columns = [player.now, player.release, player.equilibrium]
+            .into_iter()
+            .chain(pinned.iter().map(|(_, v)| *v));
+        let drawn: Vec<(f64, f64)> = columns
+            .flat_map(|values| values.iter().enumerate())
+            .flat_map(|(i, &v)| (0..=10).map(move |t| (i as f64 + 0.5, v * f64::from(t) / 10.0)))
+            .map(|p| px(&chart, p))
+            .collect();
+        let labels: Vec<&str> = pinned.iter().map(|(l, _)| *l).collect();
+        let position = legend_position(&chart, &drawn, &labels);
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(position)
             .background_style(WHITE.mix(0.85))
             .border_style(GRID_COLOR)
             .label_font((FONT, 12))

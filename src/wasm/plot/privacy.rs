@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::{
     Bounds, FONT, GRID_COLOR, PlotError, clip_polyline, color, draw_axes, faded, finite_range,
-    thin, tick, titled,
+    legend_position, px, thin, tick, titled,
 };
 use crate::plot_spec::privacy::{PrivacySeries, PrivacySpec};
 
@@ -52,7 +52,12 @@ pub(super) fn draw<DB: DrawingBackend>(
     draw_axes(&mut chart, "steps (noisy releases)", "ε spent", &|v| {
         tick(*v)
     })?;
+    // Every point drawn and every legend text, for the legend's corner.
+    let mut drawn: Vec<(f64, f64)> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
     if let Some(target) = spec.target {
+        drawn.extend((0..=20).map(|k| px(&chart, (x_max * f64::from(k) / 20.0, target))));
+        labels.push(format!("claimed ε = {}", tick(target)));
         chart
             .draw_series(DashedLineSeries::new(
                 [(0.0, target), (x_max, target)],
@@ -74,17 +79,21 @@ pub(super) fn draw<DB: DrawingBackend>(
             .enumerate()
         {
             let piece = thin(&chart, piece);
+            drawn.extend(piece.iter().map(|p| px(&chart, *p)));
             let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(width)))?;
             if k == 0 && !s.label.is_empty() {
+                labels.push(s.label.clone());
                 series.label(s.label.clone()).legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(width))
                 });
             }
         }
     }
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    let position = legend_position(&chart, &drawn, &labels);
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(GRID_COLOR)
         .label_font((FONT, 12))

@@ -13,6 +13,8 @@ use crate::plot_spec::vertices::VerticesSpec;
 const DRAW_COLOR: RGBColor = PALETTE[1];
 /// The dense iterate.
 const DENSE_COLOR: RGBColor = PALETTE[0];
+/// Logical width under which the two views stack (see [`draw`]).
+const STACK_BELOW: u32 = 560;
 
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -21,14 +23,23 @@ pub(super) fn draw<DB: DrawingBackend>(
     let points = spec.points();
     let steps = finite_range(spec.steps.iter().copied(), |_| true).unwrap_or((0.0, 1.0));
     let steps = (steps.0, steps.1.max(steps.0 + 1.0));
-    let rows = root.split_evenly((2, 1));
+    let (width, _) = root.dim_in_pixel();
+    // Narrower than this, the two views of a player stack instead of sitting side by side: at
+    // its displayed size a phone's or a half column's canvas has no room for both, and their
+    // titles would shrink to unreadable sizes.
+    let stacked = width < STACK_BELOW;
+    let rows = root.split_evenly((if stacked { 4 } else { 2 }, 1));
     let players = [
         ("x", &spec.dense_x, &points[0]),
         ("y", &spec.dense_y, &points[1]),
     ];
-    for (row, (name, dense, drawn)) in rows.iter().zip(players) {
-        let (w, _) = row.dim_in_pixel();
-        let (left, right) = row.split_horizontally(w * 3 / 5);
+    for (k, (name, dense, drawn)) in players.into_iter().enumerate() {
+        let (left, right) = if stacked {
+            (rows[2 * k].clone(), rows[2 * k + 1].clone())
+        } else {
+            let (w, _) = rows[k].dim_in_pixel();
+            rows[k].split_horizontally(w * 3 / 5)
+        };
         // Strategies: the dense iterate's, else as many as the draws reach.
         let d = if dense.is_empty() {
             drawn.iter().map(|p| p.1 as usize + 1).max().unwrap_or(1)
@@ -46,7 +57,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         };
         let area = titled(
             &left.margin(6, 4, 8, 4),
-            &format!("public view: the vertex of {name} drawn at each step (in ε)"),
+            &format!("public: vertex of {name} drawn each step (in ε)"),
             13,
         )?;
         let mut chart = ChartBuilder::on(&area)
@@ -62,7 +73,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         )?;
         let area = titled(
             &right.margin(6, 4, 4, 8),
-            &format!("curator's view: dense {name}ᵗ (not private)"),
+            &format!("curator: dense {name}ᵗ (not private)"),
             13,
         )?;
         let top = finite_range(dense.iter().copied(), |_| true).map_or(1.0, |r| r.1.max(1e-9));
