@@ -95,7 +95,7 @@ pub enum LabelColumn {
 pub enum LabelRange {
     /// Any finite number (regression).
     Real,
-    /// −1 or +1 (margin losses); a label 0 is read as −1 ([`margin_label`]), so a column of
+    /// −1 or +1 (margin losses); a label 0 is read as −1 (`margin_label`), so a column of
     /// 0/1 labels reads as −1/+1.
     PlusMinusOne,
 }
