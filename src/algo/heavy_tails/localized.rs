@@ -1056,11 +1056,19 @@ impl PopLocalize {
             );
         }
         let constants = self.constants.unwrap_or_else(|| self.plan.constants(&p));
-        // The budgets are the plan's, from the declared constants alone (the block's tighter
+        // AGD's budgets are the plan's, from the declared constants alone (the block's tighter
         // constants only make the solver stop sooner); the plan kept only phases that have them.
-        let Some((first, second)) = self.plan.budgets(&p) else {
-            self.abort();
-            return 0.0;
+        // The other two solvers take their step counts from `joint_bounds` and `lemma_bounds`
+        // (in `solve`), so they need none here.
+        let (first, second) = match self.plan.solver {
+            HeavySolver::Agd => match self.plan.budgets(&p) {
+                Some(budgets) => budgets,
+                None => {
+                    self.abort();
+                    return 0.0;
+                }
+            },
+            HeavySolver::AdaptiveSubgradient | HeavySolver::ProjectedSubgradient => (0, 0),
         };
         let stage = match self.stage.take() {
             Some(stage) => stage,
