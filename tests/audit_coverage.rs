@@ -104,8 +104,8 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
         )],
         K::ExponentialGrid => &[(
             "privacy_audit.rs",
-            "grid_mechanism_with_a_huge_label_passes_and_raw_objective_scores_are_caught",
-            "the grid exponential mechanism passes; raw objective scores are caught",
+            "grid_mechanism_with_the_largest_label_bound_passes",
+            "the grid exponential mechanism passes at the largest accepted label bound",
         )],
         K::PrivateSmd => &[
             (
