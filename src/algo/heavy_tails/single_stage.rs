@@ -150,7 +150,7 @@ impl SingleStagePlan {
         .map_err(|allowance| {
             refuse(format!(
                 "a smaller ridge λ, a larger threshold C or a smaller feature bound: the certified \
-                 accuracy r_acc = C/(2λn) = {:.2e} must exceed the certificate's rounding \
+                 accuracy C/(2λn) = {:.2e} must exceed the certificate's rounding \
                  allowance {allowance:.2e} tenfold, or no solver budget can certify it",
                 plan.accuracy()
             ))
