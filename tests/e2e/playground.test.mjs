@@ -52,7 +52,9 @@ test('the page loads, the worker starts, and play draws a falling excess-risk cu
   // The plots redraw over the next animation frames.
   await plotsDrawn(page);
   const last = await excessValue(page);
-  assert.ok(last < first / 10, `excess did not fall: first ${first}, last ${last}`);
+  // DP-GD with the default ridge 0.1 settles at its noise floor, ≈ 0.3 of the start's excess
+  // (measured 0.086 → 0.026 at the default seed); a curve that did not fall stays near 1.
+  assert.ok(last < first / 2, `excess did not fall: first ${first}, last ${last}`);
   assert.match(await page.textContent('#release'), /^\(/);
 
   // Before the first step every plot showed empty axes; a drawn curve, path, histogram or
@@ -340,7 +342,8 @@ test('objective perturbation states both of its noise draws and its budget split
 test('output perturbation: a link without a ridge is refused with the reason; picked from the menu it gets one, with a note; it runs to one certified release', async () => {
   // A link restores exactly what it says: without a ridge it cannot be used, and the page says
   // why (the link's algorithm falls back to the default), rather than adjusting it.
-  const { context, page, seen } = await openPage(`#${encodeURIComponent(JSON.stringify({ algorithm: 'output_perturbation' }))}`);
+  // (The default config has a ridge since issue 35, so the link says l2 = 0.)
+  const { context, page, seen } = await openPage(`#${encodeURIComponent(JSON.stringify({ algorithm: 'output_perturbation', l2: 0 }))}`);
   await page.waitForFunction(() => document.querySelector('#algorithm-error').textContent.length > 0);
   assert.match(await page.textContent('#algorithm-error'), /choose it again.*ridge λ.*strongly convex/);
   assert.equal(await page.textContent('#algorithm-note'), '');
