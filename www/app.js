@@ -927,7 +927,9 @@ function pickWith(picker, name) {
   const read = JSON.parse(configFromLink(from).config);
   const candidate = { ...controls };
   for (const [key, value] of Object.entries(JSON.parse(picked.config))) {
-    if (JSON.stringify(value) === JSON.stringify(read[key])) continue;
+    // The menus a pick sets are always the pick's: the lenient read may already hold a fallback
+    // equal to the pick's value while the menu still shows the previous choice.
+    if (!PICKED.includes(key) && JSON.stringify(value) === JSON.stringify(read[key])) continue;
     candidate[key] = value;
     if (!PICKED.includes(key)) forced[key] = { was: JSON.stringify(read[key]), now: JSON.stringify(value), by: name };
   }

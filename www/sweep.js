@@ -218,7 +218,7 @@ export class SweepPanel {
     if (this.pool) return;
     const planned = this.plan();
     if (!planned) return;
-    const { plan } = planned;
+    const { plan, cfg } = planned;
     const workers = Math.max(1, Math.min(64, Math.floor(Number($('sweep-workers').value)) || defaultWorkers()));
     const points = plan.points();
     const repeats = plan.repeats();

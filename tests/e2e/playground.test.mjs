@@ -340,17 +340,24 @@ test('objective perturbation states both of its noise draws and its budget split
 });
 
 test('output perturbation: a link without a ridge is refused with the reason; picked from the menu it gets one, with a note; it runs to one certified release', async () => {
-  // A link restores exactly what it says: without a ridge it cannot be used, and the page says
-  // why (the link's algorithm falls back to the default), rather than adjusting it.
-  // (The default config has a ridge since issue 35, so the link says l2 = 0.)
+  // A link restores exactly what it says: a ridge of 0 cannot be used with output perturbation,
+  // and the page says why at the ridge, falling back to the default ridge (0.1 since issue 35)
+  // for that field only, rather than adjusting it silently.
   const { context, page, seen } = await openPage(`#${encodeURIComponent(JSON.stringify({ algorithm: 'output_perturbation', l2: 0 }))}`);
-  await page.waitForFunction(() => document.querySelector('#algorithm-error').textContent.length > 0);
-  assert.match(await page.textContent('#algorithm-error'), /choose it again.*ridge λ.*strongly convex/);
+  await page.waitForFunction(() => document.querySelector('#l2-error').textContent.length > 0);
+  assert.match(await page.textContent('#l2-error'), /ridge λ.*strongly convex.*link's value was not used/);
   assert.equal(await page.textContent('#algorithm-note'), '');
+  assert.match(await page.textContent('#algorithm-title'), /output perturbation/);
 
-  // Picked from the menu (away and back), the ridge it needs is set and the note says why.
+  // With no ridge under another algorithm, picking output perturbation from the menu sets the
+  // ridge it needs, and the note says why.
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await openMoreSettings(page);
   await page.selectOption('#algorithm', 'dp_sgd');
+  await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+  await page.fill('#l2', '0');
+  await page.press('#l2', 'Enter');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"l2":0'));
   await page.selectOption('#algorithm', 'output_perturbation');
   await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent.includes('output perturbation'));
   assert.match(await page.textContent('#algorithm-note'), /ridge l2 set to 0\.1: .*strongly convex/);

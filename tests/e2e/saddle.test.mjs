@@ -95,6 +95,9 @@ test('a game setting out of range is refused beside its control and the last run
   // Back to minimisation: a minimisation algorithm again, the loss controls back.
   await page.fill('#d', '3');
   await page.selectOption('#problem', 'minimisation');
+  // The status may still read ready for the last good run (the refused d = 2 kept it on screen):
+  // wait for the run of the new settings itself.
+  await page.waitForFunction(() => JSON.parse(window.__dp.run().info.config).problem === 'minimisation', null, { timeout: 30_000 });
   await ready(page);
   const config = await configInUse(page);
   assert.equal(config.problem, 'minimisation');
