@@ -457,7 +457,7 @@ pub const MIN_DELTA: f64 = 1e-100;
 /// The smallest positive strong-convexity modulus μx or μy of a game (see `validate_game`).
 pub const MIN_MODULUS: f64 = 1e-12;
 
-/// The last noise draw a run may be (issue 32: 2³² − 1 passed validation and the run, and only
+/// The last noise draw a run may be (2³² − 1 passed validation and the run, and only
 /// composition refused it, naming the repeats).
 ///
 /// Derivation: a run counts (draw + 1) × repeats × algorithms releases (`compose_run`), a count
@@ -776,7 +776,7 @@ impl RunConfig {
         in_range(Control::EntryBound, self.entry_bound, 1e-3, 1e3)?;
         in_range(Control::MuX, self.mu_x, 0.0, 1e3)?;
         in_range(Control::MuY, self.mu_y, 0.0, 1e3)?;
-        // Issue 32: μ = 1e-300 made a strongly monotone family's sensitivity ∝ 1/(μn) infinite,
+        // μ = 1e-300 made a strongly monotone family's sensitivity ∝ 1/(μn) infinite,
         // refused at a "sensitivity" no control shows. A modulus is 0 (none) or at least
         // MIN_MODULUS: then 1/(μn) ≤ 10¹¹, times a Lipschitz bound ≤ 10⁵ (c ≤ 10³ over
         // d ≤ 100), squared in σ² ≤ 10³², far from overflow.

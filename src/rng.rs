@@ -68,7 +68,7 @@ pub fn seeded_draw(seed: u32, stream: Stream, repeat: u32, draw: u32) -> DpRng {
 /// in the compare list), a key neither [`seeded_repeat`]'s 64-bit expansion nor [`seeded_draw`]'s
 /// tag can produce. Without it, the lanes of one seeded run drew the same Gaussian vectors
 /// scaled by each algorithm's σ: proportional noise that a linear combination of two releases
-/// cancels (issue 31 item 4).
+/// cancels.
 pub fn seeded_algorithm(seed: u32, stream: Stream, key: &str, repeat: u32, draw: u32) -> DpRng {
     let mut bytes = [0u8; 32];
     bytes[..4].copy_from_slice(&seed.to_le_bytes());

@@ -1,5 +1,5 @@
-//! Every family of the registry has an empirical privacy audit in the default suite (issue 31
-//! item 6), and every audit listed names a family of the registry.
+//! Every family of the registry has an empirical privacy audit in the default suite,
+//! and every audit listed names a family of the registry.
 //!
 //! [`audits_of`] is the list: for each algorithm kind, the audit tests that run it through the
 //! page's own path (`FamilyTarget`, `GameTarget` and the targets built on them), as

@@ -215,7 +215,7 @@ fn bad_input_exits_non_zero_with_a_message_and_no_panic() {
     }
 }
 
-/// Issue 32 items 2–3: a sweep's flags are bounded before any work starts (`--threads 100000`
+/// a sweep's flags are bounded before any work starts (`--threads 100000`
 /// printed nothing for 20 s; a 200 × 200 grid with 100 repeats ran with no cap), and each error
 /// names its flag, says what to do and stays under 300 characters (an unknown algorithm listed
 /// all 27 keys in over 400).

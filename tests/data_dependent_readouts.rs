@@ -1,4 +1,4 @@
-//! Issue 31 item 5: the readouts of a run's length — the page's step counter (gradient
+//! The readouts of a run's length — the page's step counter (gradient
 //! evaluations in passes) and the ε-spent plot (ε after each step t) — are labelled NOT PRIVATE
 //! for every family whose length is not fixed by the settings
 //! ([`readouts::length_depends_on_data`]). A family the function calls fixed must advance the

@@ -628,7 +628,7 @@ fn every_control_the_page_shows_has_an_error_line() {
     assert!(missing.is_empty(), "no <id>-error line for {missing:?}");
 }
 
-// ---- issue 32 item 3: the walk over the new surface ----
+// ---- the walk over the new surface ----
 
 /// The extremes of every setting the heavy-tail families, the games and composition read (issue
 /// 32): each tail's parameter at both ends and far past them, the regression noise's, k, J, λ₁,
@@ -745,7 +745,7 @@ fn new_surface_errors() -> &'static Vec<(String, Error)> {
     })
 }
 
-/// Issue 32 item 3: heavy-tail settings, games and composition, at their extremes, raise only
+/// heavy-tail settings, games and composition, at their extremes, raise only
 /// errors that name a control of the page by its label and say what to do, in under 300
 /// characters (the rule of `every_error_of_the_walk_names_its_control_by_label_and_says_what_to_do`).
 #[test]
@@ -774,7 +774,7 @@ fn every_error_of_the_heavy_tail_game_and_composition_extremes_names_its_control
     );
 }
 
-/// Issue 32 item 3: the page's sweep panel names its own controls ("sweep values", "sweep
+/// the page's sweep panel names its own controls ("sweep values", "sweep
 /// repeats", "sweep algorithms", "sweep settings"), each a label on the page, with what to do.
 #[test]
 fn every_error_of_the_sweep_panel_names_its_control_and_says_what_to_do() {

@@ -1,4 +1,4 @@
-//! The empirical audits of the families that had none (issue 31 item 6), each run as the page
+//! The empirical audits of the families that had none, each run as the page
 //! runs it (`FamilyTarget` / `GameTarget`: the claim is the plan's guarantee, every run built by
 //! `Planned::build` on the problem the session builds), each with its planted bug where this pair
 //! can show one. α = 1e-3 and fixed seeds, as in tests/privacy_audit.rs: a correct family fails
@@ -83,7 +83,7 @@ fn tilted_erm_passes_on_the_tight_pair() {
     // planted unclipped record is not audited here: with the record 50 bounds out, every release
     // on both sides is exactly 0.0, the solver's public start with no noise (measured: 500 / 500
     // hits): the run aborts on data outside the declared bounds and releases its start, the abort
-    // path issue 31 items 2–3 remove. Once they land, this pair is the audit to add.
+    // path, now gone. This pair is the audit to add.
     let config = RunConfig {
         wrap: Wrap::Tilted { tau: 0.1 },
         l2: 1.0,

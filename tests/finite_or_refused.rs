@@ -1,4 +1,4 @@
-//! Issue 32: every number a run, a preview, a diagnostic or an export publishes is finite, or the
+//! Every number a run, a preview, a diagnostic or an export publishes is finite, or the
 //! config is refused before the run at the control that causes it; every piece of work is
 //! bounded before it starts. Each test is one of the issue's cases (the hostile run against the
 //! main of that day), named for what it guards.

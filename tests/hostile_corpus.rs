@@ -95,7 +95,7 @@ fn non_finite(batch: &Batch) -> Option<&'static str> {
     if !release.loss.is_finite() || !release.excess.is_none_or(f64::is_finite) {
         return Some("release loss or excess");
     }
-    // Issue 32: a TERM run's population estimate had `std_error: NaN`.
+    // A TERM run's population estimate had `std_error: NaN`.
     if !release
         .population
         .is_none_or(|p| p.value.is_finite() && p.std_error.is_finite())

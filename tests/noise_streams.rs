@@ -1,4 +1,4 @@
-//! Issue 31 item 4: in a seeded run, every compared algorithm draws its noise from its own
+//! In a seeded run, every compared algorithm draws its noise from its own
 //! stream (seed, algorithm, repeat, draw), so no two releases of one run carry proportional noise;
 //! and every statement of the run's composed guarantee carries the seeded caveat.
 #![cfg(not(target_arch = "wasm32"))]
@@ -43,7 +43,7 @@ fn cosine(a: &[f64], b: &[f64]) -> f64 {
     dot(a, b) / (dot(a, a) * dot(b, b)).sqrt()
 }
 
-/// The neighbouring-style attack of issue 31 item 4: on main, repeat r of both algorithms drew
+/// The neighbouring-style attack: on main, repeat r of both algorithms drew
 /// the same Gaussian vector g_r (scaled by each one's σ), so the moves between two repeats,
 /// w_A(r) − w_A(0) = σ_A (g_r − g_0) and w_B(r) − w_B(0) = σ_B (g_r − g_0), were parallel
 /// (cosine 1 to rounding) and w_A − (σ_A/σ_B) w_B was the same point in every repeat: the noise

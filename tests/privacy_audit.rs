@@ -241,7 +241,7 @@ fn output_perturbation_as_the_page_plans_it_passes_on_the_tight_pair() {
 
 #[test]
 fn grid_mechanism_with_the_largest_label_bound_passes() {
-    // Issue 12's pair (n = 100, ε = 1, Δ = 2LR/n = 0.04) at the largest declared label bound the
+    // The pair (n = 100, ε = 1, Δ = 2LR/n = 0.04) at the largest declared label bound the
     // config accepts (10⁶): the per-record scores keep both sides concentrated at 1.5 (exact
     // worst log-ratio ≤ 1). The raw-F-score bug this pair caught at a label of 10¹⁸ (D′'s F
     // constant to the last bit) cannot be reached since the label bound is capped at 10⁶.

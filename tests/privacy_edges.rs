@@ -1,4 +1,4 @@
-//! Issue 31 item 7: every family of the registry at the corners of what the page accepts.
+//! Every family of the registry at the corners of what the page accepts.
 //!
 //! For each family, its config as picked from the menu on a small problem (n = 60, d = 2, at
 //! most 12 steps; a saddle family on rock–paper–scissors, worst-group logistic regression and
@@ -16,12 +16,12 @@
 //! - ε = 1e-4 and ε = 100; δ = 1e-100 and δ = 0.4999 (families with δ > 0);
 //! - n = 10; steps = 1; step size 1e-9 and 1e6;
 //! - tails: Student-t ν = 0.25, Pareto α = 0.25, log-normal σ = 8 (the ends of
-//!   their ranges since issue 32), contaminated p = 1 at scale
+//!   their ranges now), contaminated p = 1 at scale
 //!   1e300; feature scale 1e-6 and 1e3; signal 1e3;
 //! - declared bounds: feature bound 1e-6 and 1e6; radius 1e-6 and 1e6 (games 1e-3 and 1e3);
 //! - ridge λ = 0 and 1e3; lasso 1e3; clip 1e-9 and 1e6; λ₁ = 1e-9 and 1e6; moment k = 2 and 100;
 //!   grid resolution 2; budget U = 4;
-//! - issue 31 item 2's corner: clip 1e-6, λ₁ = 1e6, feature bound 1e6 on Pareto α = 3.5 data;
+//! - the corner of a budget measured from the data: clip 1e-6, λ₁ = 1e6, feature bound 1e6 on Pareto α = 3.5 data;
 //! - games: entry bound 1e-3 and 1e3; μₓ = μᵧ = 1e3; heavy records clipped, log-normal σ = 8
 //!   and Pareto α = 0.25 at scale 1e3 (entries overflow to ±∞ before the clip);
 //! - records planted in a CSV file (minimisation families, the page's file path): one feature
@@ -124,7 +124,7 @@ fn report(full: bool) {
         failures.len(),
         start.elapsed().as_secs_f64()
     );
-    // Known and open (issue 31): each must still fail, so that fixing one makes this test
+    // Known and open: each must still fail, so that fixing one makes this test
     // fail until it is taken off the list; any other failure fails the test at once.
     let (known, new): (Vec<_>, Vec<_>) = failures
         .iter()
@@ -148,7 +148,7 @@ fn report(full: bool) {
     }
 }
 
-/// Family × corner pairs that still release a point no noise reached, open in issue 31:
+/// Family × corner pairs that still release a point no noise reached, still open:
 /// González et al.'s Algorithm 3 (and its boosted form) at ε = 1e-4 on rock–paper–scissors,
 /// where the privacy filter stops the run before any vertex is drawn and the release is the
 /// uniform start. Not a leak (a constant output), but a release labelled DP that carries no

@@ -1,4 +1,4 @@
-//! The record gate on replace-one pairs (issue 31 item 1, issue 32's CSV row): one record whose
+//! The record gate on replace-one pairs: one record whose
 //! features overflow (an ∞ entry) against its bounded neighbour. Before the gate, clipping by
 //! c/‖a‖ turned the ∞ entry into ∞·0 = NaN: private mirror descent's softmax was NaN and its
 //! vertex sampling always returned vertex 0, Zhang et al.'s certificates failed and released the
@@ -135,7 +135,7 @@ fn an_infinite_auc_record_and_its_bounded_neighbour_both_release_with_noise() {
     );
 }
 
-/// Issue 32: a CSV row of fifty entries of 1e308 (‖x‖ ≈ 7·10³⁰⁸, beyond f64) was clipped to the
+/// a CSV row of fifty entries of 1e308 (‖x‖ ≈ 7·10³⁰⁸, beyond f64) was clipped to the
 /// zero vector (c/‖x‖ = 0); the gate scales it onto the sphere along its own direction.
 #[test]
 fn a_csv_row_whose_norm_overflows_is_clipped_along_its_direction() {

@@ -1,4 +1,4 @@
-//! Issue 31, items 2 and 3, on neighbouring pairs the page accepts: a release exists only as the
+//! On neighbouring pairs the page accepts: a release exists only as the
 //! output of its noise (no solver budget measured from the data, no fallback to a bare public
 //! point), and a run-time failure that depends on the data is never dropped from the private
 //! export: it marks the release NOT PRIVATE there.
@@ -106,7 +106,7 @@ fn single_stage_never_releases_the_bare_centre_of_w_on_a_neighbouring_pair() {
 }
 
 /// A game whose heavy-tailed records overflow under clipping on one side of a pair (log-normal
-/// σ = 200, issue 31's item 1), with Zhang et al. 2022's Algorithm 3: on main its certificate
+/// σ = 200, the record gate's case), with Zhang et al. 2022's Algorithm 3: on main its certificate
 /// failed there, the run released the noiseless start P_X(0), P_Y(0), and the private export
 /// dropped the ABORTED event and said (ε, δ)-DP.
 fn overflowing_game() -> RunConfig {

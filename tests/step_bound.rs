@@ -1,4 +1,4 @@
-//! Issue 32 item 2: one step of every family is bounded, so that the page's slices
+//! One step of every family is bounded, so that the page's slices
 //! (`advance(max_steps, budget_ms)`: steps until the budget of ~8 ms is spent, at least one) hold
 //! their budget for all 27. A slice checks its clock between steps, so a slice overruns its
 //! budget by at most one step: the step is what must be short.

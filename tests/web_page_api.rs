@@ -88,7 +88,7 @@ fn a_csv_file_is_inspected_and_runs_and_a_bad_one_names_line_and_column() {
         "{message}"
     );
     // Margin losses need ±1 labels: a 0/1 column is read as −1/+1, and says how many 0s were
-    // read so (issue 35 item 9); any other label is refused at its line.
+    // read so; any other label is refused at its line.
     let labels01 = b"1,2,0\n3,4,1\n";
     let info = inspect_csv(labels01, "{}", "last").unwrap();
     assert_eq!(get(&info, "mapped").as_f64(), Some(1.0));

@@ -448,7 +448,7 @@ function showComposed(cfg) {
   el.dataset.epsilon = String(c.epsilon);
   el.dataset.releases = String(c.releases);
   const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them; this states what the correct mechanisms would promise.' : '';
-  // Rust's composition carries the seeded caveat (DESIGN.md §5 rule 8) whenever a release is seeded.
+  // Rust's composition carries the seeded caveat whenever a release is seeded.
   const seeded = c.seeded ? ` ${capital(c.seeded)}.` : '';
   annotate(el, `${composedWords(cfg, c, composedStatement(c))}${tighterWords(c, fmt)}${demo}${seeded}`);
 }

@@ -1,4 +1,4 @@
-// The page's layout (issue 19 items 2 and 7, issue 35 items 2 and 9), beside what style.css does:
+// The page's layout , beside what style.css does:
 // the folds (closed on a narrow screen, opened for an error inside), the plots as tabs on a narrow
 // screen, canvases drawn at their displayed size × the screen's pixel scale (so that the plots'
 // text keeps its size in CSS pixels and nothing is blurred), and the links to the page's parts.

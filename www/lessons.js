@@ -82,7 +82,7 @@ function questionOf(lesson) {
 }
 
 /**
- * Embed mode (issue 35 item 3): a compact page for a 900 × 700 frame. Above the plots, on the
+ * Embed mode: a compact page for a 900 × 700 frame. Above the plots, on the
  * left the lesson's title and question, the controls it names and the run buttons; on the right
  * the guarantee (its headline and noise scale: what a lesson asks students to watch) and the key
  * readout numbers. The main plots follow side by side (style.css). The parts are moved, not

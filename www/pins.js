@@ -220,7 +220,7 @@ export function showCompare(history, current, pins, words, unpin) {
     el.dataset.epsilon = String(c.epsilon);
     const runs = `${pins.size} pinned run${pins.size === 1 ? '' : 's'} and this one`;
     const demo = c.not_private ? ' NOT PRIVATE: a demonstration is among them.' : '';
-    // Rust's composition carries the seeded caveat (DESIGN.md §5 rule 8) whenever a run is seeded.
+    // Rust's composition carries the seeded caveat whenever a run is seeded.
     const seeded = c.seeded ? ` ${c.seeded.charAt(0).toUpperCase()}${c.seeded.slice(1)}.` : '';
     el.textContent = `On screen together: ${runs}, ${c.releases} releases, together ${statement(c)} (${c.method}).${tighterWords(c, fmt)}${demo}${seeded} `
       + 'A pinned run is an earlier release, counted here as if on the same data; pinning publishes nothing new.';

@@ -1,4 +1,4 @@
-// Share (issue 35 item 3): the page's link, its embed link (www/lessons.js `?embed`) and an
+// Share: the page's link, its embed link (www/lessons.js `?embed`) and an
 // <iframe> snippet for a course page or slides, each copied with one click. The link is the page's
 // own address: its hash holds the settings (www/app.js), its query the lesson.
 

@@ -71,7 +71,7 @@ export function composedWords(cfg, c, statement) {
 
 /**
  * A composed total below the ε one of its parts states is valid, and says why in one line
- * (issue 35 item 8); '' otherwise. Each part states the ε it was calibrated to keep (a zCDP plan
+ *; '' otherwise. Each part states the ε it was calibrated to keep (a zCDP plan
  * through the classic conversion ρ + 2√(ρ ln(1/δ)), invertible, so σ can be solved from it); the
  * total adds the parts' ρ (or Rényi curves) and converts once with the tighter conversion of
  * Canonne, Kamath & Steinke (2020, Prop. 12), at the summed δ, so it can come out below a part's.

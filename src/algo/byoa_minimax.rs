@@ -50,8 +50,8 @@
 //! # Budgets and the leaky demonstration
 //! A base solver that has not certified within `max_iters` hands over to GDA from the phase's
 //! public start, whose bound depends only on declared constants and released centres (as
-//! [`crate::algo::byoa`] does: an abort on budget exhaustion would itself depend on the data,
-//! REVIEW-000-004 B3); if floating point defeats that bound too, the phase releases its planned
+//! [`crate::algo::byoa`] does: an abort on budget exhaustion would itself depend on the data);
+//! if floating point defeats that bound too, the phase releases its planned
 //! noise around the data-independent starts P_X(0), P_Y(0) and the ledger marks the release NOT
 //! PRIVATE, in the private export too (that failure depends on the data). [`MinimaxLeak::IterationCap`] is the
 //! leaky demonstration of pitfall 1: the solver stops after a fixed number of iterations and its

@@ -71,7 +71,7 @@ use crate::theory::curve::Curve;
 const POINTS_PER_STEP: usize = 64;
 
 /// Numbers (records × coordinates) one step reads at most when it can: a point's score reads
-/// every record, so at n·d = 2·10⁶ a step scores one point (~2 ms), not 64 (~130 ms; issue 32:
+/// every record, so at n·d = 2·10⁶ a step scores one point (~2 ms), not 64 (~130 ms:
 /// the page's slices are ~8 ms). Below n·d = 2048 every step scores 64 points, as before.
 const READS_PER_STEP: usize = 1 << 17;
 
@@ -81,7 +81,7 @@ fn points_per_step(n: usize, d: usize) -> usize {
 }
 
 /// Most grid scores × records a run may ask for: |G| · n ≤ 2·10⁹ reads about 4·10⁹ numbers at
-/// d = 2, a few seconds natively and under a minute in a tab (issue 32: 400² points × 10⁶
+/// d = 2, a few seconds natively and under a minute in a tab (400² points × 10⁶
 /// records took 19 s and more).
 pub const MAX_GRID_WORK: f64 = 2e9;
 

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::loss::Glm;
 
 /// The differing record's target in D′ of [`grid_target`]: the largest label bound the config
-/// accepts. Issue 12's pair used 10¹⁸, where F on D′ is constant to the last bit; since issue 32
+/// accepts. The pair used 10¹⁸, where F on D′ is constant to the last bit; since the config
 /// caps the declared label bound at [`crate::loss::MAX_LABEL_BOUND`] (10⁶), F's values keep the
 /// other records' differences (ulp(10⁴) ≈ 2·10⁻¹²), so scoring by F values is no longer a leak a
 /// config can reach, and the planted raw-score audit was retired with it.

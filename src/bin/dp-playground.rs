@@ -241,12 +241,12 @@ Examples:
     /// Largest config or link file read: ten times the longest link the page reads.
     const MAX_INPUT_BYTES: u64 = 10 * dp_playground::config::MAX_LINK_BYTES as u64;
 
-    /// Most worker threads a sweep starts (issue 32: `--threads 100000` tried to start them all
+    /// Most worker threads a sweep starts (`--threads 100000` tried to start them all
     /// and printed nothing for 20 s); far more than any machine's cores, which are the default.
     const MAX_THREADS: usize = 256;
 
     fn algorithm(name: &str) -> Result<AlgorithmKind, String> {
-        // Issue 32: the list of all 27 keys made a message of over 400 characters; the keys are
+        // The list of all 27 keys made a message of over 400 characters; the keys are
         // in the page's menu and in `cards` (below the 300 a message may take).
         let shown: String = name.trim().chars().take(40).collect();
         serde_json::from_value(serde_json::Value::String(name.trim().to_string())).map_err(|_| {

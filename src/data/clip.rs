@@ -1,4 +1,4 @@
-//! Data-independent clipping (DESIGN.md §5 rule 1): the bound is declared, never measured. Every
+//! Data-independent clipping: the bound is declared, never measured. Every
 //! clip here is the record gate's rule ([`super::gate`]), so a row whose norm overflows keeps its
 //! direction.
 

@@ -22,7 +22,7 @@ pub const MAX_CSV_BYTES: usize = 1 << 30;
 
 /// Longest line [`load_csv`] reads (1 MiB): [`MAX_COLUMNS`] cells of up to 1 KiB each (a
 /// full-precision number takes at most 24 characters, a header name rarely 100). A longer line
-/// is no table this page reads (issue 32: a one-line 300 MB file was refused only after 14 s
+/// is no table this page reads (a one-line 300 MB file was refused only after 14 s
 /// of parsing); it is refused when the scan for line ends reaches it.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
@@ -944,7 +944,7 @@ mod tests {
         );
     }
 
-    /// Issue 35 item 9: a column of 0/1 labels is read as −1/+1 by a margin loss (the page says
+    /// a column of 0/1 labels is read as −1/+1 by a margin loss (the page says
     /// so), and kept as 0/1 by a regression loss; a label that is neither −1, 0 nor +1 is still
     /// refused at its line, saying what to write instead.
     #[test]

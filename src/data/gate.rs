@@ -1,4 +1,4 @@
-//! The record gate (DESIGN.md §5 rule 10): one total clip that every record passes on its way in —
+//! The record gate: one total clip that every record passes on its way in —
 //! generated datasets, CSV files, every game's record stream, the audits' pairs — mapping any
 //! value to a finite record within the declared bound by a rule fixed before any data are seen.
 //!
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn a_row_whose_norm_overflows_keeps_its_direction() {
-        // Fifty entries of 1e308: ‖x‖ ≈ 7·10³⁰⁸ > f64::MAX (issue 32: clipped to the zero vector).
+        // Fifty entries of 1e308: ‖x‖ ≈ 7·10³⁰⁸ > f64::MAX (clipped to the zero vector).
         let raw = [1e308; 50];
         let mut x = raw;
         assert!(clip_ball(&mut x, 1.0));

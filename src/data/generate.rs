@@ -23,7 +23,7 @@ pub const MAX_VALUES: usize = 1 << 25;
 
 /// The smallest Student-t ν and Pareto α accepted.
 ///
-/// Derivation (issue 32: ν or α ≤ 10⁻¹² overflowed the generator): a Pareto radius is
+/// Derivation (ν or α ≤ 10⁻¹² overflowed the generator): a Pareto radius is
 /// U^(−1/α) with U ≥ 2⁻⁵³ (one minus a uniform double below 1), so ρ ≤ 2^(53/α) = 2²¹² ≈ 7·10⁶³
 /// at α = ¼; a Student-t factor √(ν/V) has V = χ²_ν ≥ about 2^(−53·2/ν)·10⁻¹⁶ (the gamma sampler's
 /// smallest uniform to the power 2/ν, times a Gamma(1 + ν/2) draw), so √(ν/V) ≤ 10⁷³ at ν = ¼.
@@ -78,7 +78,7 @@ impl Tail {
                 ))
             }
         };
-        // Issue 32: beyond these the generator overflowed ("dataset: value is not finite").
+        // Beyond these the generator overflowed ("dataset: value is not finite").
         let at_most = |name: &str, v: f64, max: f64| {
             if v <= max {
                 Ok(())

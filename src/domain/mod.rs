@@ -186,8 +186,8 @@ impl DomainKind {
                 if radius.is_finite() && radius > 0.0 {
                     Ok(())
                 } else {
-                    // At the page's radius control, from which every radius is set (issue 32:
-                    // "domain.radius" named the domain menu for a game's radius).
+                    // At the page's radius control, from which every radius is set
+                    // ("domain.radius" named the domain menu for a game's radius).
                     Err(Error::invalid("radius", "a finite number > 0", radius))
                 }
             }

@@ -331,7 +331,7 @@ pub const MAX_TILT: f64 = 1e6;
 /// The widest smoothed hinge accepted (see [`Glm::validate`]).
 pub const MAX_SMOOTHED_HINGE_GAMMA: f64 = 1e3;
 
-/// The largest declared label bound Y accepted (issue 32: Y = 10³⁰⁰ was accepted and gave a
+/// The largest declared label bound Y accepted (Y = 10³⁰⁰ was accepted and gave a
 /// release of norm ~10³⁰⁶ with an infinite loss, excess and theory curve).
 ///
 /// Derivation: a residual loss's declared constants are G = X(XR + Y) (its Lipschitz constant on

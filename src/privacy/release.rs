@@ -1,4 +1,4 @@
-//! A released point that exists only as the output of its noise (DESIGN.md §5 rule 9).
+//! A released point that exists only as the output of its noise.
 //!
 //! [`Noised`] has private fields, no public constructor, no `Default`, no `From`, and no
 //! `Deserialize`: the only ways to make one outside this module are [`Noised::perturb`] (add one

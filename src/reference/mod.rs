@@ -817,7 +817,7 @@ impl PopulationReference {
 /// vᵢ = exp(τ f(w*; zᵢ)) over the fresh sample, by the delta method: the difference's influence
 /// of record i is (uᵢ/ū − vᵢ/v̄)/τ, and the error is its sample standard deviation over √N.
 /// Each of u and v is scaled by its own largest term first (the ratios do not change), so every
-/// mean is at least 1/N and every number finite, whatever the losses (issue 32: the estimate
+/// mean is at least 1/N and every number finite, whatever the losses (the estimate
 /// published `std_error: NaN`).
 fn tilted_std_error(tau: f64, a: &[f64], b: &[f64]) -> f64 {
     let n = a.len();
@@ -903,7 +903,7 @@ mod tests {
         (var / n).sqrt()
     }
 
-    /// Issue 32: a TERM run's population estimate published `std_error: NaN`. The delta method's
+    /// a TERM run's population estimate published `std_error: NaN`. The delta method's
     /// error tends to ERM's paired one as τ → 0 (uᵢ/ū ≈ 1 + τ(fᵢ − f̄)), which pins its scale.
     #[test]
     fn the_tilted_population_estimate_has_a_finite_standard_error_that_tends_to_ermss() {

@@ -65,7 +65,7 @@ impl Lab {
             .enumerate()
             .map(|(a, kind)| registry::plan(&config.lane(kind)).map_err(in_lane(a, kind)))
             .collect::<Result<Vec<_>>>()?;
-        // What the run publishes must compose to a guarantee before it starts (issue 32: 2³² − 1
+        // What the run publishes must compose to a guarantee before it starts (2³² − 1
         // noise draws ran, and only the export's composition refused them).
         super::publish::compose_run(&config)?;
         let problem = Posed::with_clock(&config, file, clock)?;

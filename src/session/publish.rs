@@ -63,7 +63,7 @@ pub struct Composition {
     /// the data ([`Ledger::with_failure`]). The total then states what the correct mechanisms
     /// would have promised.
     pub not_private: bool,
-    /// [`SEEDED_TOTAL`] when some release counted is seeded (DESIGN.md §5 rule 8), else `None`:
+    /// [`SEEDED_TOTAL`] when some release counted is seeded, else `None`:
     /// every statement of the total carries it (the page's composed line, the compare table's
     /// total, the private export).
     pub seeded: Option<&'static str>,
@@ -120,7 +120,7 @@ pub fn compose_run(config: &RunConfig) -> Result<Composition> {
 ///
 /// Equal configs are planned once and counted as many times as they ran (their releases are
 /// alike), so a long list of re-runs costs one plan; at most [`MAX_COMPOSED_SETTINGS`] different
-/// settings are composed (issue 32: 1,000 configs took 8–10 s, each planned anew).
+/// settings are composed (1,000 configs took 8–10 s, each planned anew).
 pub fn compose_runs(configs: &[RunConfig]) -> Result<Composition> {
     let mut runs: Vec<(&RunConfig, usize)> = Vec::new();
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
@@ -442,7 +442,7 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
             let algorithm = *kinds.get(r.algorithm).ok_or_else(|| {
                 Error::invalid("algorithm", "an algorithm of the run", r.algorithm)
             })?;
-            // Issue 32: a NaN or ∞ coordinate was exported as `null`, a point no one can use
+            // A NaN or ∞ coordinate was exported as `null`, a point no one can use
             // and no guarantee describes; the export is refused instead.
             let finite =
                 r.w.iter()

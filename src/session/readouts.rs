@@ -1,7 +1,7 @@
 //! Which of a run's readouts are public: the step counter (gradient evaluations in passes), the
 //! ε-spent plot's extent and the phase rows' progress are fixed by the settings for some
-//! families and measured on the data for others (DESIGN.md §5 rule 4: everything but the release
-//! is labelled; issue 31 item 5).
+//! families and measured on the data for others (everything but the release
+//! is labelled).
 
 use crate::config::AlgorithmKind;
 

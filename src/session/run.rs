@@ -179,7 +179,7 @@ pub(super) enum Role {
 /// ([`rng::seeded_draw`], so a run alone keeps its bits) and a compared algorithm's is
 /// (seed, its key, repeat, draw) ([`rng::seeded_algorithm`]): no two lanes of one run share a
 /// stream, so no two releases carry proportional noise. A seeded run still demonstrates the
-/// mechanism and is no private release (DESIGN.md §5 rule 8): the seed names every stream.
+/// mechanism and is no private release: the seed names every stream.
 fn noise_stream(config: &RunConfig, role: Role, repeat: u32) -> Result<rng::DpRng> {
     if config.unseeded_noise {
         return rng::from_os();
@@ -445,7 +445,7 @@ impl Session {
                 ledger: self.ledger(),
             });
         }
-        // Issue 32: a value not yet known (a certificate before its first check, ∞) is left out
+        // A value not yet known (a certificate before its first check, ∞) is left out
         // rather than published as ∞ (a JSON export writes it as null).
         batch.diagnostics = self.run.diagnostics();
         batch.diagnostics.retain(|d| d.value.is_finite());

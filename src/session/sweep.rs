@@ -22,7 +22,7 @@ use super::run::Session;
 
 /// Most points a sweep's grid may have (ε values × n values × algorithms): every point is
 /// validated, generated and solved for its reference before its lanes run, so a grid is bounded
-/// before it starts (issue 32: a 200 × 200 ε × n grid ran with no cap).
+/// before it starts (a 200 × 200 ε × n grid ran with no cap).
 pub const MAX_SWEEP_POINTS: usize = 1000;
 /// Most runs (points × repeats) a sweep may make: the page's largest (12 values × 4 algorithms
 /// × 100 repeats = 4,800) with room for a terminal's finer grids.
@@ -119,7 +119,7 @@ impl SweepSpec {
                         ..picked.clone()
                     };
                     // The whole refusal is restated at the panel's values, the point named by
-                    // the menu's words and ε in short (issue 32: a 309-digit ε and the
+                    // the menu's words and ε in short (a 309-digit ε and the
                     // algorithm's key were echoed back).
                     config.validate().map_err(|e| {
                         let eps = epsilon.to_string();

@@ -14,7 +14,7 @@ use super::{BaseSolver, Certificate, CertificateConstants, FiniteSum, ProjectedG
 /// condition number, with the certificate's rounding allowance inside the radius,
 /// `certified_gd_bound` in `algo::output_perturbation`), and refused the config otherwise. A
 /// budget measured from the data, or a placeholder such as 1, makes [`CertifiedRun::failed`] a
-/// data-dependent event (REVIEW-000-004 B3). Even with a planned budget, floating point can end
+/// data-dependent event. Even with a planned budget, floating point can end
 /// the run [`CertifiedRun::failed`]; the caller must then still release its planned noise, around
 /// a fixed public point, and mark the release NOT PRIVATE
 /// ([`crate::privacy::Ledger::with_failure`]).

@@ -388,7 +388,7 @@ impl WasmSession {
         );
         set(&obj, "previews", &to_js(&self.inner.previews())?);
         // Per algorithm (main first): whether its step counter and ε-spent curve are measured on
-        // the data, so the page labels them NOT PRIVATE (issue 31 item 5).
+        // the data, so the page labels them NOT PRIVATE.
         let measured: Vec<bool> = self
             .inner
             .previews()

@@ -35,7 +35,7 @@ async function pageWithHeldReads(free) {
   const { context, page, seen } = await lab.open();
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   await openMoreSettings(page);
-  // The picker shows once the data source is "my CSV file" (issue 35 item 9), as a person does it.
+  // The picker shows once the data source is "my CSV file", as a person does it.
   await page.selectOption('#data', 'csv');
   const [worker] = page.workers();
   assert.ok(worker, 'the solver worker runs');

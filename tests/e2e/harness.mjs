@@ -104,7 +104,7 @@ export async function openMoreSettings(page) {
 }
 
 /**
- * Opens the "Algorithm: card and comparison" fold (closed on a fresh page, issue 35 item 9) as a
+ * Opens the "Algorithm: card and comparison" fold (closed on a fresh page) as a
  * person does, by its summary, so the compare boxes can be ticked.
  */
 export async function openAlgorithmPanel(page) {

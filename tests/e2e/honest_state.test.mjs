@@ -1,4 +1,4 @@
-// End to end, the page's state as a newcomer meets it (issue 35 items 5-9): after a refusal every
+// End to end, the page's state as a newcomer meets it: after a refusal every
 // line is the current choice's, Play always says why it is off, the two neighbouring relations
 // are defined where they are chosen, composed totals smaller than a part say why, and a CSV file
 // is chosen where the data source is. Each test drives the page with menus, typing, Enter and

@@ -121,7 +121,7 @@ test('embed mode shows the plots, the lesson\'s controls, the guarantee, the rea
   const { context, page, seen } = await lab.open(`?embed&lesson=${lesson.id}`);
   await ready(page);
   const visible = (selector) => page.locator(selector).first().isVisible();
-  // The guarantee, the key readout numbers and the question stay (issue 35 item 3).
+  // The guarantee, the key readout numbers and the question stay.
   for (const selector of ['#excess-plot', '#path-plot', '#noise-plot', '#privacy-plot', '#play', '#guarantee-headline', '#status', '#excess', '#release', '#embed-question', ...lesson.controls.map((c) => `#${c}`)]) {
     assert.equal(await visible(selector), true, `${selector} is shown`);
   }

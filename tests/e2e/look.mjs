@@ -1,4 +1,4 @@
-// What a person sees (issue 35, "Tests that look"): measurements of the page as laid out and as
+// What a person sees: measurements of the page as laid out and as
 // drawn, shared by look.test.mjs. Each returns a list of problems, in words, empty when the page
 // passes: an assertion on it prints what is wrong and where.
 import { readFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Issue 35, "Tests that look": the page as a person sees it, at 1280 × 800, 1440 × 900,
+// The page as a person sees it, at 1280 × 800, 1440 × 900,
 // 1920 × 1080 and on a 390 × 844 phone (device scale 2), on a fresh page, after a run and with
 // every panel open, and embedded in an <iframe> of a page from another origin: nothing wider
 // than the screen or its panel, every readout value readable (one line, or at least 120 px

@@ -1,4 +1,4 @@
-// End to end, issue 31 items 4 and 5: a readout measured on the data says NOT PRIVATE where the
+// A readout measured on the data says NOT PRIVATE where the
 // page shows it — the step counter and the privacy-spent plot of a run whose length depends on
 // the data (output perturbation's certified solver, Zhang et al.'s BYOA minimax) — and stays
 // unlabelled where the settings fix it (DP-GD: T full passes); and the composed guarantee of a

@@ -341,7 +341,7 @@ test('objective perturbation states both of its noise draws and its budget split
 
 test('output perturbation: a link without a ridge is refused with the reason; picked from the menu it gets one, with a note; it runs to one certified release', async () => {
   // A link restores exactly what it says: a ridge of 0 cannot be used with output perturbation,
-  // and the page says why at the ridge, falling back to the default ridge (0.1 since issue 35)
+  // and the page says why at the ridge, falling back to the default ridge (0.1 now)
   // for that field only, rather than adjusting it silently.
   const { context, page, seen } = await openPage(`#${encodeURIComponent(JSON.stringify({ algorithm: 'output_perturbation', l2: 0 }))}`);
   await page.waitForFunction(() => document.querySelector('#l2-error').textContent.length > 0);

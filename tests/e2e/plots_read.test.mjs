@@ -1,4 +1,4 @@
-// End to end, issue 35 items 4, 10 and 11: the plots read the right way to a person. A one-shot
+// The plots read the right way to a person. A one-shot
 // method's excess plot shows its release, not its non-private solver's fall to 10⁻⁷; a noisy
 // curve keeps every step on its log axis (a value under the axis drawn at its floor and marked);
 // a fresh page draws the default algorithm's bound; a game's plot names the duality gap; an

@@ -40,7 +40,7 @@ test('a run whose reference optimum is unavailable still releases, and the exces
   await openMoreSettings(page);
   // R^d without a ridge: DP-GD runs (the logistic loss is Lipschitz), but the certified
   // reference needs λ₂ > 0 there. The old page refused the whole run.
-  // (The default has ridge 0.1 since issue 35: take it off first.)
+  // (The default has ridge 0.1 now: take it off first.)
   await page.fill('#l2', '0');
   await page.press('#l2', 'Enter');
   await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"l2":0'));

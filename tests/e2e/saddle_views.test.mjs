@@ -115,7 +115,7 @@ test('Algorithm 3 says when and why it stopped', async () => {
   assert.ok(await page.isVisible('#stop-reason'));
   const said = await page.textContent('#stop-words');
   assert.match(said, /^Stopped after \d+ steps: /);
-  // When a privacy filter stops the run depends on the data: labelled so (issue 31 item 5).
+  // When a privacy filter stops the run depends on the data: labelled so.
   assert.match(await page.textContent('#stop-reason'), /^NOT PRIVATE: when the run stopped is measured on the data/);
   assert.match(said, /privacy filter/);
   assert.match(said, /budget|records/);

@@ -98,7 +98,7 @@ test('a sweep of 5 ε values × R = 10 for output perturbation (δ = 0): progres
   assert.match(svg.name, /^sweep_output-perturbation_eps0\.25to4_delta[0-9e.-]+_n500_R10\.svg$/);
   assert.match(svg.text, /ε = 0\.25 … 4 \(5 values\)/);
   assert.ok(svg.text.includes(`fitted slope ${String(Number(slope.toPrecision(3)))}`), 'the legend gives the fitted slope');
-  // Issue 35 item 11: both ends of the swept axis carry their value (every swept ε is a tick),
+  // Both ends of the swept axis carry their value (every swept ε is a tick),
   // and the legend says what a shaded band is.
   const texts = [...svg.text.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1].trim());
   for (const end of ['0.25', '4']) assert.ok(texts.includes(end), `the axis end ${end} is labelled: ${texts.join(' | ')}`);

@@ -105,7 +105,7 @@ pub const CORNERS: &[Corner] = &[
         "clip = 1e-6 with lambda = 1e6, feature bound = 1e6",
         Some(Control::Clip),
         |c| {
-            // Issue 31 item 2's corner: single-stage output perturbation's solver budget.
+            // The corner of a budget measured from the data: single-stage output perturbation's solver budget.
             c.clip = Some(1e-6);
             c.lambda1 = Some(1e6);
             c.feature_bound = 1e6;
@@ -145,7 +145,7 @@ pub const CORNERS: &[Corner] = &[
 
 /// The corners of the ordinary suite (about a minute for every family): the ends of ε, n and
 /// the step count, the heaviest tails on each data path, the largest declared bound, the
-/// smallest clip, the largest ridges, the smallest δ and issue 31 item 2's corner. The others
+/// smallest clip, the largest ridges, the smallest δ and the corner of a budget measured from the data. The others
 /// run in the ignored full sweep.
 pub const FAST: [&str; 13] = [
     "epsilon = 1e-4",
@@ -177,7 +177,7 @@ fn game(c: &RunConfig) -> bool {
 }
 
 /// The games a saddle family is also run on at the heavy-record corners (the records that
-/// overflowed to NaN under clipping in issue 31 item 1).
+/// overflowed to NaN under clipping before the record gate).
 pub const GAMES: [GameChoice; 3] = [
     GameChoice::RockPaperScissors,
     GameChoice::GroupDroLogistic,

@@ -1,4 +1,4 @@
-//! The `edges` target (issue 31 item 7): configs drawn at and between the corners of what the
+//! The `edges` target: configs drawn at and between the corners of what the
 //! page accepts, every family, run through the page's path with the checks of
 //! tests/privacy_edges.rs (finite releases that differ between noise draws and carry the
 //! previewed guarantee).

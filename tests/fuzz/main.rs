@@ -1,7 +1,7 @@
 //! A seeded fuzz loop on stable Rust over every parser a user reaches: the strict config parser
 //! (`config`), the lenient link reader (`link`), what a link reaches before a run (`preview`),
 //! the CSV loader (`csv`), the plot specs of `drawPlot`/`plotSvg` (`plot`), and whole runs of
-//! every family at the edges of what the page accepts (`edges`, issue 31 item 7: tests/edges).
+//! every family at the edges of what the page accepts (`edges`: tests/edges).
 //! Inputs are structure-aware mutants of real seeds (the links the page makes, the bad-CSV
 //! corpus, the page's plot specs; the corners for `edges`), drawn through `arbitrary` from a
 //! ChaCha stream keyed by (seed, index); each execution is caught (`catch_unwind`: a panic is a
@@ -14,7 +14,7 @@
 //! FUZZ_EXECS=2500000 FUZZ_SEED=2026 cargo test --test fuzz -- --ignored --nocapture
 //! ```
 //!
-//! Issue 32 adds `saddle` (game configs), `heavy` (heavy-tail configs) and `compose` (lists of
+//! The hardening adds `saddle` (game configs), `heavy` (heavy-tail configs) and `compose` (lists of
 //! configs composed), each run to its release when small, every published number finite.
 //!
 //! `FUZZ_EXECS` is per target; `FUZZ_TARGET=config|link|preview|csv|plot|edges|saddle|heavy|compose`
@@ -33,7 +33,7 @@ mod targets;
 use engine::{Kind, Report, Target};
 use targets::{HARDENING_TARGETS, TARGETS};
 
-/// Every target: the parsers', then issue 32's (games, heavy tails, composition).
+/// Every target: the parsers', then the hardening's (games, heavy tails, composition).
 fn all_targets() -> impl Iterator<Item = &'static Target> {
     TARGETS.iter().chain(HARDENING_TARGETS.iter())
 }

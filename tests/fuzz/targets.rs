@@ -49,7 +49,7 @@ pub const TARGETS: [Target; 6] = [
         exec: plot_exec,
         share: 1,
     },
-    // Whole runs of every family at the edges (issue 31 item 7): seconds each in a debug build,
+    // Whole runs of every family at the edges: seconds each in a debug build,
     // so a thousandth of the parsers' inputs, as the previews.
     Target {
         name: "edges",
@@ -383,9 +383,9 @@ fn plot_exec(input: &[u8]) -> std::result::Result<(), String> {
     Ok(())
 }
 
-// ---- issue 32: game configs, heavy-tail configs and composition ----
+// ---- game configs, heavy-tail configs and composition ----
 
-/// Issue 32's targets, beside [`TARGETS`] (kept apart so that other targets join either list
+/// The hardening targets, beside [`TARGETS`] (kept apart so that other targets join either list
 /// without touching this one). A run is built for accepted configs small enough to run in a
 /// fuzz execution, so these are as slow as the preview: a thousandth of the parsers' inputs.
 pub const HARDENING_TARGETS: [Target; 3] = [
@@ -487,7 +487,7 @@ fn heavy_input(u: &mut Unstructured<'_>) -> Vec<u8> {
     heavy_corpus().mutant(u).unwrap_or_default()
 }
 
-/// What an error must be to be shown (issue 32 item 3): at a control the page shows (or none),
+/// What an error must be to be shown: at a control the page shows (or none),
 /// and under 300 characters.
 fn shown_error(e: &dp_playground::Error) -> std::result::Result<(), String> {
     let text = e.to_string();

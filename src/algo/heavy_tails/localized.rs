@@ -643,7 +643,7 @@ impl LocalizedPlan {
     /// H = sup φ″·(1/m)Σ‖xᵢ‖² + l2 + λ_t, a true bound for these records (∇²Q ⪯ H·I), far below
     /// the declared sup φ″·B² when B is generous. It decides only when the solver stops and what
     /// it certifies, never the solver's budget ([`LocalizedPlan::budgets`], declared) or the
-    /// noise (a timing channel, digest pitfall 17).
+    /// noise (a timing channel).
     pub fn block_constants(&self, p: &Phase, data: &Dataset, start: usize) -> CertificateConstants {
         let mean_square = (start..start + p.m)
             .map(|i| dot(data.features(i), data.features(i)))

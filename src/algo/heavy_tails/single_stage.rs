@@ -23,7 +23,7 @@
 //! # Privacy
 //! ε-DP for every dataset (replace-one, n public): Q is λ-strongly convex with convex C-Lipschitz
 //! data terms, so its argmin moves by at most 2C/(λn) when one record is replaced; the certified
-//! point adds r_acc on each side (digest §4.4, Lemma N1's setting). The release is a
+//! point adds r_acc on each side (Lemma N1's setting). The release is a
 //! [`Noised`] value, so it cannot skip its draw. Should the certificate still fail within the
 //! planned budget (floating point only), the planned noise is released around the centre of W
 //! and the ledger marks the release NOT PRIVATE ([`Ledger::with_failure`]): that failure depends

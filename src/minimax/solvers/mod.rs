@@ -460,7 +460,7 @@ pub fn safeguard_bound(
     }
     let q = gda_contraction(constants);
     if q.is_nan() || q >= 1.0 {
-        // Issue 32: this was stated at the solver as "(now gradient descent–ascent)" whatever the
+        // This was stated at the solver as "(now gradient descent–ascent)" whatever the
         // config's solver; the safeguard's bound is GDA's for every solver, and what makes it
         // contract is a larger modulus.
         return Err(Error::invalid(
