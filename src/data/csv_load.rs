@@ -902,19 +902,23 @@ mod tests {
         }
     }
 
-    /// A file read once answers for either label range as reading it again would.
-    #[test]
-    fn a_file_read_once_checks_labels_like_a_second_reading() {
-        let real = CsvOptions {
+    /// Options for a file whose label is its last column, read as `labels`.
+    fn last_column(labels: LabelRange) -> CsvOptions {
+        CsvOptions {
             label: LabelColumn::Last,
             delimiter: None,
             header: None,
-            labels: LabelRange::Real,
-        };
-        let margin = CsvOptions {
-            labels: LabelRange::PlusMinusOne,
-            ..real.clone()
-        };
+            labels,
+        }
+    }
+
+    /// A file read once answers for either label range as reading it again would.
+    #[test]
+    fn a_file_read_once_checks_labels_like_a_second_reading() {
+        let (real, margin) = (
+            last_column(LabelRange::Real),
+            last_column(LabelRange::PlusMinusOne),
+        );
         let mut text = String::from("x,y\n");
         for i in 0..40 {
             text += &format!("{i},{}\n", if i == 30 { "0.25" } else { "-1" });
@@ -944,21 +948,15 @@ mod tests {
         );
     }
 
-    /// a column of 0/1 labels is read as −1/+1 by a margin loss (the page says
+    /// A column of 0/1 labels is read as −1/+1 by a margin loss (the page says
     /// so), and kept as 0/1 by a regression loss; a label that is neither −1, 0 nor +1 is still
     /// refused at its line, saying what to write instead.
     #[test]
     fn zero_one_labels_read_as_plus_minus_one_under_a_margin_loss() {
-        let real = CsvOptions {
-            label: LabelColumn::Last,
-            delimiter: None,
-            header: None,
-            labels: LabelRange::Real,
-        };
-        let margin = CsvOptions {
-            labels: LabelRange::PlusMinusOne,
-            ..real.clone()
-        };
+        let (real, margin) = (
+            last_column(LabelRange::Real),
+            last_column(LabelRange::PlusMinusOne),
+        );
         // Enough rows for the fused scan and the fast row to take most of them.
         let mut text = String::from("x1,x2,y\n");
         for i in 0..300 {
