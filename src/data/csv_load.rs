@@ -953,10 +953,7 @@ mod tests {
     /// refused at its line, saying what to write instead.
     #[test]
     fn zero_one_labels_read_as_plus_minus_one_under_a_margin_loss() {
-        let (real, margin) = (
-            last_column(LabelRange::Real),
-            last_column(LabelRange::PlusMinusOne),
-        );
+        let margin = last_column(LabelRange::PlusMinusOne);
         // Enough rows for the fused scan and the fast row to take most of them.
         let mut text = String::from("x1,x2,y\n");
         for i in 0..300 {
