@@ -76,7 +76,7 @@ fn each_minimax_family_runs_to_a_release_whose_ledger_states_its_guarantee() {
                 ledger.mechanism
             );
             assert!(
-                r.y.is_some() && r.excess.is_some_and(f64::is_finite),
+                r.y().is_some() && r.excess.is_some_and(f64::is_finite),
                 "{kind:?}"
             );
             assert!(ledger.events.is_empty(), "{kind:?}: {:?}", ledger.events);

@@ -12,6 +12,8 @@ use dp_playground::config::{AlgorithmKind, ProblemKind, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::data::{CsvOptions, LabelColumn, LabelRange, load_csv};
 use dp_playground::privacy::Ledger;
+use dp_playground::privacy::release::{Law, Noised, Published};
+use dp_playground::rng::{Stream, seeded};
 use dp_playground::session::publish::{self, Released, compose_run, compose_runs};
 use dp_playground::session::sweep::SweepSpec;
 use dp_playground::session::{Session, preview};
@@ -77,11 +79,15 @@ fn the_private_part_refuses_a_released_point_that_is_not_finite() {
         true,
         Vec::new(),
     );
+    // A release is made only through its noise: one draw around the given centre (the noise
+    // keeps NaN and ∞ as they are, and a finite centre finite).
+    let law = Law::gaussian(1e-3).unwrap();
     let point = |w: Vec<f64>| Released {
         algorithm: 0,
         repeat: 0,
-        w,
-        y: None,
+        published: Published::Private(
+            Noised::perturb(&w, &law, &mut seeded(1, Stream::Noise), |_| {}).0,
+        ),
         ledger: ledger.clone(),
     };
     let e = publish::private_part(&c, vec![point(vec![f64::NAN, f64::INFINITY])]).unwrap_err();

@@ -67,8 +67,8 @@ fn noise_off_mirror_descent_closes_the_certified_gap_on_the_simplex() {
             .unwrap()
             .gap();
         let r = release(config);
-        let y = r.y.as_ref().expect("a game releases y");
-        assert!(on_simplex(&r.w) && on_simplex(y), "{:?} {y:?}", r.w);
+        let y = r.y().expect("a game releases y");
+        assert!(on_simplex(r.w()) && on_simplex(y), "{:?} {y:?}", r.w());
         let gap = r.excess.expect("the certified gap");
         println!("{game:?}: certified gap {start:.4} at the start, {gap:.2e} at the release");
         assert!((-1e-12..2e-3).contains(&gap), "{game:?}: {gap}");
@@ -108,8 +108,8 @@ fn each_smd_family_runs_to_a_release_on_the_simplex() {
                     ..config.clone()
                 };
                 let r = release(config.clone());
-                let y = r.y.as_ref().expect("a game releases y");
-                assert_eq!((r.w.len(), y.len()), (4, 3), "{:?}", family.kind);
+                let y = r.y().expect("a game releases y");
+                assert_eq!((r.w().len(), y.len()), (4, 3), "{:?}", family.kind);
                 assert!(
                     r.excess.is_some_and(|g| g.is_finite() && g >= -1e-12),
                     "{:?}: {:?}",
@@ -127,7 +127,7 @@ fn each_smd_family_runs_to_a_release_on_the_simplex() {
                         | AlgorithmKind::BiasReducedSmd
                         | AlgorithmKind::BoostedSmd
                 ) {
-                    assert!(on_simplex(&r.w) && on_simplex(y), "{:?}", family.kind);
+                    assert!(on_simplex(r.w()) && on_simplex(y), "{:?}", family.kind);
                 }
             }
             ran.push(family.kind);

@@ -127,7 +127,7 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
         }
     }
     // The release, bit for bit.
-    assert_eq!(view.release, Some([release.w[0], release.w[1]]));
+    assert_eq!(view.release, Some([release.w()[0], release.w()[1]]));
 }
 
 #[test]

@@ -89,7 +89,7 @@ fn non_finite(batch: &Batch) -> Option<&'static str> {
         return Some("players");
     }
     let release = batch.release.as_ref()?;
-    if !finite(&release.w, false) || !finite(release.y.as_deref().unwrap_or(&[]), false) {
+    if !finite(release.w(), false) || !finite(release.y().unwrap_or(&[]), false) {
         return Some("release point");
     }
     if !release.loss.is_finite() || !release.excess.is_none_or(f64::is_finite) {

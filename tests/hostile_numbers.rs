@@ -40,7 +40,11 @@ fn runs_finite(config: RunConfig) {
     let mut session = Session::new(config).expect("the run starts");
     let batch = session.advance(usize::MAX, || true);
     let release = batch.release.as_ref().expect("a release");
-    assert!(release.w.iter().all(|v| v.is_finite()), "{:?}", release.w);
+    assert!(
+        release.w().iter().all(|v| v.is_finite()),
+        "{:?}",
+        release.w()
+    );
     assert!(release.loss.is_finite(), "{}", release.loss);
     for (name, column) in [
         ("loss", &batch.loss),

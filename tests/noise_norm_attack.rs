@@ -90,10 +90,9 @@ fn run(config: &RunConfig, data: Dataset) -> Exported {
             noise.extend(b.noise_norm);
             if let Some(r) = b.release {
                 released.push(Released {
-                    y: None,
                     algorithm: lane.algorithm,
                     repeat: lane.repeat,
-                    w: r.w,
+                    published: r.published,
                     ledger: r.ledger,
                 });
             }

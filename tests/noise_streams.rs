@@ -29,7 +29,7 @@ fn releases(config: RunConfig) -> Vec<Vec<Vec<f64>>> {
     let record = export::run_to_end(&mut lab);
     let mut out = vec![vec![Vec::new(); config.repeats]; 1 + config.compare.len()];
     for (a, r, release) in record.releases() {
-        out[a][r] = release.w.clone();
+        out[a][r] = release.w().to_vec();
     }
     out
 }

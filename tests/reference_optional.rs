@@ -103,8 +103,8 @@ fn separable_logistic_on_a_radius_1000_ball_releases_on_both_sides_of_a_label_fl
     // The neighbour releases too (the old code errored there), with or without its own
     // reference: whether F* is certified must not matter.
     let (_, neighbour) = release(&config, flipped(&data, 0));
-    assert_eq!(clean.w.len(), 2);
-    assert_eq!(neighbour.w.len(), 2);
+    assert_eq!(clean.w().len(), 2);
+    assert_eq!(neighbour.w().len(), 2);
     assert_eq!(clean.ledger.guarantee, neighbour.ledger.guarantee);
 }
 
@@ -187,7 +187,7 @@ fn without_a_reference_the_view_for_d_above_2_is_the_coordinate_plane_through_th
     assert_eq!(view.w_star, None);
     assert_eq!(problem.plane.origin, vec![0.0; 3]);
     assert_eq!(problem.plane.project(&[1.0, 2.0, 3.0]), [1.0, 2.0]);
-    assert_eq!(release.plane, problem.plane.project(&release.w));
+    assert_eq!(release.plane, problem.plane.project(release.w()));
     assert!(problem.loss_grid(16).is_some());
 }
 
@@ -217,7 +217,7 @@ fn under_add_remove_a_csv_of_n_plus_or_minus_one_rows_runs_with_the_previews_of_
             // σ, the sampling rate (in the DP-SGD ledger), sensitivity and guarantee: from the
             // declared n alone.
             assert_eq!(lab.previews(), previews, "{kind:?}, {rows} rows");
-            assert!(release.w.iter().all(|v| v.is_finite()));
+            assert!(release.w().iter().all(|v| v.is_finite()));
             let problem = lab.problem().unwrap();
             assert_eq!(problem.data.n(), rows);
             // The data term is the records' sum over the declared n.

@@ -384,7 +384,7 @@ fn dp_sgd_without_clipping_releases_another_point_on_heavy_tailed_data() {
             .copied()
             .filter(|g| g.is_finite())
             .fold(0.0, f64::max);
-        (clipped, max_grad, b.release.unwrap().w)
+        (clipped, max_grad, b.release.unwrap().w().to_vec())
     };
     let (clipped, honest_grad, honest_w) = run(honest);
     let (leaky_clipped, leaky_grad, leaky_w) = run(leaky);

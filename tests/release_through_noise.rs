@@ -72,7 +72,7 @@ fn released(plan: &Planned, config: &RunConfig, file: &Dataset, seed: u32) -> Ve
         .expect("the run");
     while run.step().is_some() {}
     assert!(run.is_done());
-    run.point().primal().to_vec()
+    run.release().expect("a finished run releases").x().to_vec()
 }
 
 #[test]
@@ -165,7 +165,7 @@ fn no_data_dependent_failure_is_dropped_from_the_private_export() {
                 assert_eq!(private["composed"]["not_private"], true, "{private}");
             }
         }
-        releases.push(release.w.clone());
+        releases.push(release.w().to_vec());
     }
     // The noise is there on every path: the two seeds' releases differ.
     assert_ne!(releases[0], releases[1]);

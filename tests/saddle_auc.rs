@@ -84,8 +84,8 @@ fn each_saddle_family_runs_auc_or_is_refused_at_a_field_before_the_data() {
                     let r = release(config.clone());
                     assert!(r.ledger.is_private(), "{:?}", r.ledger.leaks);
                     assert_eq!(r.ledger.guarantee.epsilon, config.epsilon);
-                    assert_eq!(r.w.len(), 4, "x = (w, s, t)");
-                    assert_eq!(r.y.as_ref().map(Vec::len), Some(1), "y = α");
+                    assert_eq!(r.w().len(), 4, "x = (w, s, t)");
+                    assert_eq!(r.y().map(<[f64]>::len), Some(1), "y = α");
                     assert!(r.excess.is_some_and(|g| g.is_finite() && g >= 0.0));
                 }
                 ran.push(family.kind);
@@ -267,7 +267,7 @@ fn the_release_carries_the_auc_of_the_released_and_the_reference_point() {
     assert_eq!(readout.name, "AUC");
     assert_eq!(Some(readout.name), config.game.readout_name());
     let game = AucGame::new(config.auc_spec().unwrap()).unwrap();
-    assert_eq!(readout.released, game.auc(&r.w[..2]).unwrap());
+    assert_eq!(readout.released, game.auc(&r.w()[..2]).unwrap());
     let (reference, _) = game.reference_point();
     assert_eq!(readout.reference, Some(game.auc(&reference[..2]).unwrap()));
     assert!((0.0..=1.0).contains(&readout.released), "{readout:?}");

@@ -55,11 +55,11 @@ fn private_smd_releases_a_sparse_pair_whose_ledger_states_its_guarantee() {
     );
     assert!(ledger.guarantee.accounting.contains("(ACC)"));
     // Preset (7) for the bilinear game: the release is an average of T drawn vertices.
-    let y = r.y.as_ref().expect("a game releases y");
+    let y = r.y().expect("a game releases y");
     let gap = r.excess.expect("the exact gap");
     println!("gap {gap:.4}, theory {bound:.4}");
     assert!(gap.is_finite() && gap <= bound, "{gap} > {bound}");
-    for v in [&r.w, y] {
+    for v in [r.w(), y] {
         assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
 }

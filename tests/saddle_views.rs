@@ -59,13 +59,13 @@ fn the_public_vertex_draws_average_to_the_release_and_the_ternary_path_ends_on_i
     }
     // What an outsider saw, averaged, is the release.
     let t = drawn.len() as f64;
-    let y = release.y.as_ref().unwrap();
+    let y = release.y().unwrap();
     for (j, c) in counts[0].iter().enumerate() {
         assert!(
-            (c / t - release.w[j]).abs() < 1e-12,
+            (c / t - release.w()[j]).abs() < 1e-12,
             "x{j}: {} vs {}",
             c / t,
-            release.w[j]
+            release.w()[j]
         );
     }
     for (j, c) in counts[1].iter().enumerate() {
@@ -86,8 +86,8 @@ fn the_public_vertex_draws_average_to_the_release_and_the_ternary_path_ends_on_i
     let path: Vec<f64> = views.iter().flat_map(|v| v.simplex_path.clone()).collect();
     assert_eq!(path.len(), 6 * steps);
     let last = &path[path.len() - 6..];
-    assert_eq!(&last[..3], &release.w[..]);
-    assert_eq!(&last[3..], &y[..]);
+    assert_eq!(&last[..3], release.w());
+    assert_eq!(&last[3..], y);
     assert!(
         views
             .iter()

@@ -77,8 +77,8 @@ use crate::minimax::solvers::{
     PhaseConstants, PhaseGame, PhaseTarget, Regulariser, SaddleRun, SaddleSolverKind, SaddleStatus,
     TAU, safeguard_bound,
 };
-use crate::noise::fill_gaussian;
 use crate::privacy::calibration::zwb_gaussian_sigma;
+use crate::privacy::release::{Law, Noised, Published, Trail};
 use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon,
 };
@@ -321,6 +321,8 @@ pub struct AdversarialTraining {
     x_out: Vec<f64>,
     y_start: Vec<f64>,
     noise: Vec<f64>,
+    /// The trail of the one planned draw.
+    trail: Trail,
     certified_bound: f64,
     record_evals: u64,
     t: usize,
@@ -371,6 +373,7 @@ impl AdversarialTraining {
             x_out: x_start,
             y_start,
             noise: vec![0.0; dx],
+            trail: Trail::planned(1),
             certified_bound: f64::INFINITY,
             record_evals: 0,
             t: 0,
@@ -423,7 +426,24 @@ pub fn release_model(
     noise: &mut [f64],
     out: &mut [f64],
 ) -> f64 {
-    fill_gaussian(rng, sigma, noise);
+    let mut trail = Trail::planned(1);
+    release_model_through(&mut trail, x_t, sigma, x_domain, rng, noise, out)
+}
+
+/// [`release_model`] drawing through the run's `trail` (σ, validated by the calibration, that
+/// is not a valid law draws nothing and leaves the trail short).
+fn release_model_through(
+    trail: &mut Trail,
+    x_t: &[f64],
+    sigma: f64,
+    x_domain: &dyn Domain,
+    rng: &mut DpRng,
+    noise: &mut [f64],
+    out: &mut [f64],
+) -> f64 {
+    if let Ok(law) = Law::gaussian(sigma) {
+        trail.draw(&law, rng, noise);
+    }
     for ((o, p), z) in out.iter_mut().zip(x_t).zip(noise.iter()) {
         *o = p + z;
     }
@@ -512,7 +532,8 @@ impl Run for AdversarialTraining {
                 self.certified_bound = run.last_bound();
                 let mut x_t = run.point().0.to_vec();
                 self.black_box_output(&mut x_t);
-                report.noise_norm = release_model(
+                report.noise_norm = release_model_through(
+                    &mut self.trail,
                     &x_t,
                     self.calibration.sigma,
                     self.game.x_domain(),
@@ -531,7 +552,8 @@ impl Run for AdversarialTraining {
                 self.aborted = true;
                 let mut start = vec![0.0; self.declared.dims.0];
                 self.game.x_domain().project(&mut start);
-                report.noise_norm = release_model(
+                report.noise_norm = release_model_through(
+                    &mut self.trail,
                     &start,
                     self.calibration.sigma,
                     self.game.x_domain(),
@@ -560,6 +582,14 @@ impl Run for AdversarialTraining {
                 y: &self.y_start,
             },
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        // The model x̃ is the one release; y stays at its public start P_Y(0).
+        if !self.done {
+            return None;
+        }
+        Noised::iterate_pair(&self.x_out, &self.y_start, &self.trail).map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

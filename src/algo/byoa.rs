@@ -57,6 +57,7 @@ use crate::objective::Objective;
 use crate::privacy::calibration::{
     GaussianMethod, analytic_gaussian_sigma, classical_gaussian_sigma,
 };
+use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon, composition,
 };
@@ -512,6 +513,9 @@ pub struct PhasedOutputPerturbation {
     centre: Vec<f64>,
     noise: Vec<f64>,
     out: Vec<f64>,
+    /// The trail of the K planned phase draws, and the release once the last phase drew.
+    trail: Trail,
+    released: Option<Noised>,
     records: Vec<PhaseRecord>,
     grad_evals: f64,
     t: usize,
@@ -581,6 +585,7 @@ impl PhasedOutputPerturbation {
         let mut start = vec![0.0; d];
         objective.domain().project(&mut start);
         let solver_seed = rng.next_u64();
+        let phases = schedule.phases;
         Ok(Self {
             settings,
             schedule,
@@ -598,6 +603,8 @@ impl PhasedOutputPerturbation {
             centre: start.clone(),
             start,
             noise: vec![0.0; d],
+            trail: Trail::planned(phases),
+            released: None,
             records: Vec::new(),
             grad_evals: 0.0,
             t: 0,
@@ -748,8 +755,8 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         }
         if self.aborted {
             failures.push(
-                "a phase could not start or draw (a plan check failed at run time); the output is \
-                 w₀ without noise",
+                "a phase could not start or draw (a plan check failed at run time); nothing is \
+                 published",
             );
         }
         let mechanism = format!(
@@ -833,6 +840,7 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         let (steps, evals, safeguard) = (run.steps(), run.grad_evals(), run.used_safeguard());
         match perturb(
             &noise,
+            &mut self.trail,
             &mut self.rng,
             &point,
             &mut self.noise,
@@ -860,6 +868,8 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         self.phase += 1;
         if self.phase == self.schedule.phases {
             self.done = true;
+            // K phases, one draw each: the last phase's point is the release.
+            self.released = Noised::iterate(&self.out, &self.trail);
         }
         Some(report)
     }
@@ -869,6 +879,10 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             (Some(run), false) => run.current(),
             _ => &self.out,
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

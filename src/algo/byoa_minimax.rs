@@ -83,7 +83,7 @@ use crate::minimax::solvers::{
     TAU, safeguard_bound,
 };
 use crate::minimax::{GameConstants, GameDeclaration, RecordGame};
-use crate::noise::fill_gaussian;
+use crate::privacy::release::{Baseline, Law, Noised, Published, Trail};
 use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon, composition,
 };
@@ -725,6 +725,8 @@ pub struct MinimaxOutputPerturbation {
     y_start: Vec<f64>,
     noise_x: Vec<f64>,
     noise_y: Vec<f64>,
+    /// The trail of every planned block release (each phase's x and/or y draw).
+    trail: Trail,
     logs: Vec<PhaseLog>,
     record_evals: u64,
     t: usize,
@@ -753,7 +755,15 @@ impl MinimaxOutputPerturbation {
         game.x_domain().project(&mut x_start);
         game.y_domain().project(&mut y_start);
         let solver_seed = noise.next_u64();
+        let planned = schedule
+            .phases
+            .iter()
+            .map(|p| {
+                usize::from(p.releases != Releases::Y) + usize::from(p.releases != Releases::X)
+            })
+            .sum();
         let mut this = Self {
+            trail: Trail::planned(planned),
             reg: Regulariser::none(dx, dy),
             game,
             settings,
@@ -832,8 +842,10 @@ impl MinimaxOutputPerturbation {
         Ok(())
     }
 
-    /// Releases the current phase's point: fresh Gaussian noise on the released blocks.
-    fn release(&mut self, phase: MinimaxPhase, x: &[f64], y: &[f64]) -> f64 {
+    /// Releases the current phase's point: fresh Gaussian noise on the released blocks, drawn
+    /// through the trail (a σ that is not a valid law, excluded by the plan, draws nothing and
+    /// leaves the trail short, so nothing is published).
+    fn release_phase(&mut self, phase: MinimaxPhase, x: &[f64], y: &[f64]) -> f64 {
         if self.settings.leak == MinimaxLeak::NoiseOff {
             self.x_out.copy_from_slice(x);
             self.y_out.copy_from_slice(y);
@@ -841,7 +853,9 @@ impl MinimaxOutputPerturbation {
         }
         let mut norm_sq = 0.0;
         if phase.releases != Releases::Y {
-            fill_gaussian(&mut self.rng, phase.sigma_x, &mut self.noise_x);
+            if let Ok(law) = Law::gaussian(phase.sigma_x) {
+                self.trail.draw(&law, &mut self.rng, &mut self.noise_x);
+            }
             for ((o, p), z) in self.x_out.iter_mut().zip(x).zip(&self.noise_x) {
                 *o = p + z;
             }
@@ -851,7 +865,9 @@ impl MinimaxOutputPerturbation {
             }
         }
         if phase.releases != Releases::X {
-            fill_gaussian(&mut self.rng, phase.sigma_y, &mut self.noise_y);
+            if let Ok(law) = Law::gaussian(phase.sigma_y) {
+                self.trail.draw(&law, &mut self.rng, &mut self.noise_y);
+            }
             for ((o, p), z) in self.y_out.iter_mut().zip(y).zip(&self.noise_y) {
                 *o = p + z;
             }
@@ -991,8 +1007,8 @@ impl Run for MinimaxOutputPerturbation {
         }
         if self.aborted {
             ledger = ledger.with_failure(
-                "a phase could not start (a plan check failed at run time); the output is the \
-                 start without noise",
+                "a phase could not start (a plan check failed at run time); nothing is \
+                 published",
             );
         }
         let (eps, delta) = (self.settings.epsilon, self.settings.delta);
@@ -1079,10 +1095,10 @@ impl Run for MinimaxOutputPerturbation {
         let run = self.run.take()?;
         report.noise_norm = if status == SaddleStatus::Failed {
             let (x, y) = (self.x_start.clone(), self.y_start.clone());
-            self.release(phase, &x, &y)
+            self.release_phase(phase, &x, &y)
         } else {
             let (x, y) = run.point();
-            self.release(phase, x, y)
+            self.release_phase(phase, x, y)
         };
         self.logs.push(PhaseLog {
             phase,
@@ -1115,6 +1131,20 @@ impl Run for MinimaxOutputPerturbation {
                 y: &self.y_out,
             },
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        if !self.done || self.aborted {
+            return None;
+        }
+        if self.settings.leak == MinimaxLeak::NoiseOff {
+            // The noise-off demonstration publishes its certified points as they are.
+            return Some(Published::NotPrivate(Baseline::not_private(
+                &self.x_out,
+                Some(&self.y_out),
+            )));
+        }
+        Noised::iterate_pair(&self.x_out, &self.y_out, &self.trail).map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

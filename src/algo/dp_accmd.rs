@@ -72,8 +72,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
-use crate::noise::fill_gaussian;
 use crate::objective::Objective;
+use crate::privacy::release::{Finished, Law, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp};
 use crate::rng::DpRng;
 
@@ -250,8 +250,12 @@ pub struct DpAccMd {
     point: Vec<f64>,
     grad: Vec<f64>,
     noise: Vec<f64>,
-    /// y in R^d: the current (non-private) iterate, and after T steps the release.
+    /// y in R^d: the current (non-private) iterate, and after T steps the released point.
     release: Vec<f64>,
+    /// N(0, σ²I) of every step, the trail of its T draws and the release once done.
+    law: Law,
+    trail: Trail,
+    finished: Option<Finished>,
     t: usize,
 }
 
@@ -308,6 +312,7 @@ impl DpAccMd {
                 }
             }
         };
+        let steps = config.steps;
         Ok(Self {
             config,
             guarantee,
@@ -319,6 +324,9 @@ impl DpAccMd {
             grad: vec![0.0; d],
             noise: vec![0.0; d],
             release: vec![0.0; d],
+            law: Law::gaussian(sigma)?,
+            trail: Trail::planned(steps),
+            finished: None,
             t: 0,
         })
     }
@@ -339,6 +347,8 @@ impl DpAccMd {
     #[cfg(test)]
     pub(crate) fn set_sigma_for_test(&mut self, sigma: f64) {
         self.sigma = sigma;
+        // σ = 0 is no law: the unit tests' noiseless skeleton.
+        self.law = Law::gaussian(sigma).unwrap_or_else(|_| Law::silent());
     }
 }
 
@@ -397,6 +407,9 @@ impl PrivateAlgorithm for DpAccMd {
                 PrivacyLoss::Zcdp(rho),
             );
         }
+        if let Some(f) = &self.finished {
+            ledger = f.record(ledger);
+        }
         match c.leak.describe() {
             Some(leak) => ledger.with_leak(leak),
             None => ledger,
@@ -432,7 +445,7 @@ impl PrivateAlgorithm for DpAccMd {
                 .value_and_gradient(objective, &self.point, &mut self.grad);
         let grad_norm = norm2(&self.grad);
         // The one private release of this step: g̃ = ∇F(x_{k+1}) + b, kept in `noise`.
-        fill_gaussian(&mut self.rng, self.sigma, &mut self.noise);
+        self.trail.draw(&self.law, &mut self.rng, &mut self.noise);
         let noise_norm = norm2(&self.noise);
         for (b, g) in self.noise.iter_mut().zip(&self.grad) {
             *b += g;
@@ -499,11 +512,26 @@ impl PrivateAlgorithm for DpAccMd {
             epsilon_spent: self.epsilon_after(self.t + 1),
         };
         self.t += 1;
+        if self.is_done() {
+            // The public start x₀ = 0 (the centre of both balls) if the trail came up short.
+            let start = vec![0.0; self.release.len()];
+            let domain = objective.domain();
+            self.finished = Some(Finished::iterate(
+                &self.release,
+                &self.trail,
+                (&self.law, &start, |w: &mut [f64]| domain.project(w)),
+                &mut self.rng,
+            ));
+        }
         Some(report)
     }
 
     fn current(&self) -> &[f64] {
         &self.release
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.finished.as_ref().map(Finished::published)
     }
 
     fn is_done(&self) -> bool {

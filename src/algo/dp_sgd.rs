@@ -60,11 +60,11 @@ use crate::error::{Error, Result};
 use crate::fused::PHASE;
 use crate::linalg::{Kernels, Portable, axpy, norm2};
 use crate::loss::{GlmLoss, Loss, Wrap, with_glm};
-use crate::noise::fill_gaussian;
 use crate::objective::Objective;
 use crate::privacy::rdp::{
     DEFAULT_ORDERS, RdpAccountant, dpsgd_noise_multiplier, subsampled_gaussian_rdp_curve,
 };
+use crate::privacy::release::{Finished, Law, Published, Trail};
 use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Rdp, Relation, add_remove_target_for_replace_one,
     check_delta, replace_one_by_group_privacy,
@@ -403,6 +403,10 @@ pub struct DpSgd {
     w: Vec<f64>,
     sum: Vec<f64>,
     noise: Vec<f64>,
+    /// N(0, (zC)²I) of every step, the trail of its T draws and the release once done.
+    law: Law,
+    trail: Trail,
+    finished: Option<Finished>,
     batch: Vec<usize>,
     rows: Vec<f64>,
     values: Vec<f64>,
@@ -448,7 +452,11 @@ impl DpSgd {
         let expected = config.batch_size.max(1);
         // Room for a batch 10 standard deviations above its mean, so that reallocation is rare.
         let capacity = expected + 10 * (libm::sqrt(expected as f64) as usize) + 16;
+        let law = Law::gaussian(calibration.noise_multiplier * config.clip_norm)?;
         Ok(Self {
+            law,
+            trail: Trail::planned(config.steps),
+            finished: None,
             config,
             noise_multiplier: calibration.noise_multiplier,
             calibration,
@@ -563,11 +571,22 @@ impl DpSgd {
 
     /// The step's Gaussian noise N(0, (zC)² I_d) on the sum, into `self.noise`.
     fn draw_noise(&mut self) {
-        fill_gaussian(
-            &mut self.rng,
-            self.noise_multiplier * self.config.clip_norm,
-            &mut self.noise,
-        );
+        self.trail.draw(&self.law, &mut self.rng, &mut self.noise);
+    }
+
+    /// Once the T steps are done, the release of the last iterate (through its trail).
+    fn finish(&mut self, objective: &Objective) {
+        if self.is_done() && self.finished.is_none() {
+            let domain = objective.domain();
+            let mut start = vec![0.0; self.w.len()];
+            domain.project(&mut start);
+            self.finished = Some(Finished::iterate(
+                &self.w,
+                &self.trail,
+                (&self.law, &start, |w: &mut [f64]| domain.project(w)),
+                &mut self.rng,
+            ));
+        }
     }
 
     /// General path (boxed losses, the adversarial wrap): the objective's per-sample gradients,
@@ -832,6 +851,10 @@ impl PrivateAlgorithm for DpSgd {
             ),
             Err(_) => ledger,
         };
+        let ledger = match &self.finished {
+            Some(f) => f.record(ledger),
+            None => ledger,
+        };
         match c.leak.describe() {
             Some(leak) => ledger.with_leak(leak),
             None => ledger,
@@ -848,11 +871,17 @@ impl PrivateAlgorithm for DpSgd {
         // The noise is drawn after the batch, from the same stream; nothing between them reads
         // the generator.
         self.draw_noise();
-        Some(self.update(objective, value_sum, clipped))
+        let report = self.update(objective, value_sum, clipped);
+        self.finish(objective);
+        Some(report)
     }
 
     fn current(&self) -> &[f64] {
         &self.w
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.finished.as_ref().map(Finished::published)
     }
 
     fn is_done(&self) -> bool {
@@ -1041,6 +1070,7 @@ mod tests {
         c.clip_norm = 10.0;
         let mut alg = DpSgd::new(c, &obj, seeded(0, Stream::Noise), true).unwrap();
         alg.noise_multiplier = 0.0;
+        alg.law = Law::silent();
         run(&mut alg, &obj);
         let excess = obj.value(alg.current()) - reference.value;
         assert!(excess.abs() < 1e-8, "excess {excess}");
@@ -1058,6 +1088,7 @@ mod tests {
         c.clip_norm = 10.0;
         let mut alg = DpSgd::new(c, &obj, seeded(3, Stream::Noise), true).unwrap();
         alg.noise_multiplier = 0.0;
+        alg.law = Law::silent();
         run(&mut alg, &obj);
         let excess = obj.value(alg.current()) - reference.value;
         println!("excess {excess:e}");

@@ -60,9 +60,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
-use crate::noise::fill_gaussian;
 use crate::objective::Objective;
 use crate::privacy::rdp::{DEFAULT_ORDERS, RdpAccountant, subsampled_gaussian_rdp_curve};
+use crate::privacy::release::{Finished, Law, Published, Trail};
 use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Rdp, Relation, add_remove_target_for_replace_one,
     check_delta, check_epsilon, replace_one_by_group_privacy,
@@ -491,6 +491,10 @@ pub struct DpSvrg {
     g_now: Vec<f64>,
     g_snap: Vec<f64>,
     noise: Vec<f64>,
+    /// N(0, σ²I) of every step, the trail of its N draws and the release once done.
+    law: Law,
+    trail: Trail,
+    finished: Option<Finished>,
     batch: Vec<usize>,
     epoch: usize,
     inner: usize,
@@ -552,6 +556,9 @@ impl DpSvrg {
         let mut x = vec![0.0; d];
         objective.domain().project(&mut x);
         Ok(Self {
+            law: Law::gaussian(sigma)?,
+            trail: Trail::planned(usize::try_from(releases).unwrap_or(usize::MAX)),
+            finished: None,
             config,
             relation,
             guarantee,
@@ -703,6 +710,10 @@ impl PrivateAlgorithm for DpSvrg {
                 None => ledger,
             },
         };
+        let ledger = match &self.finished {
+            Some(f) => f.record(ledger),
+            None => ledger,
+        };
         match c.leak.describe() {
             Some(leak) => ledger.with_leak(leak),
             None => ledger,
@@ -751,7 +762,7 @@ impl PrivateAlgorithm for DpSvrg {
             return None;
         }
         self.sampled += 2 * self.batch.len() as u64;
-        fill_gaussian(&mut self.rng, self.sigma, &mut self.noise);
+        self.trail.draw(&self.law, &mut self.rng, &mut self.noise);
         let eta = self.eta;
         let mut v_sq = 0.0;
         for (((x, gn), gs), (a, u)) in self
@@ -790,6 +801,15 @@ impl PrivateAlgorithm for DpSvrg {
             self.epoch += 1;
             if self.epoch == self.config.epochs {
                 self.done = true;
+                let domain = objective.domain();
+                let mut start = vec![0.0; self.x.len()];
+                domain.project(&mut start);
+                self.finished = Some(Finished::iterate(
+                    &self.snapshot,
+                    &self.trail,
+                    (&self.law, &start, |w: &mut [f64]| domain.project(w)),
+                    &mut self.rng,
+                ));
             }
         }
         Some(report)
@@ -797,6 +817,10 @@ impl PrivateAlgorithm for DpSvrg {
 
     fn current(&self) -> &[f64] {
         if self.done { &self.snapshot } else { &self.x }
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.finished.as_ref().map(Finished::published)
     }
 
     fn is_done(&self) -> bool {
@@ -1075,6 +1099,7 @@ mod tests {
         assert_eq!(c.epoch_length, 673);
         let mut alg = DpSvrg::new(c, &obj, seeded(0, Stream::Noise), true).unwrap();
         alg.sigma = 0.0;
+        alg.law = Law::silent();
         run(&mut alg, &obj);
         let excess = obj.value(alg.current()) - reference.value;
         assert!(excess.abs() < 1e-9, "excess {excess}");
@@ -1098,6 +1123,7 @@ mod tests {
         assert_eq!(c.releases().unwrap(), 20 * (2048 - 2));
         let mut alg = DpSvrg::new(c, &obj, seeded(1, Stream::Noise), true).unwrap();
         alg.sigma = 0.0;
+        alg.law = Law::silent();
         run(&mut alg, &obj);
         let excess = obj.value(alg.current()) - reference.value;
         println!("svrg++ excess {excess:e}");

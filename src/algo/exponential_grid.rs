@@ -53,6 +53,7 @@ use crate::error::{Error, Result};
 use crate::loss::Wrap;
 use crate::noise::ExponentialMechanism;
 use crate::objective::Objective;
+use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 
@@ -187,6 +188,11 @@ pub struct GridExponential {
     rng: DpRng,
     seeded: bool,
     out: Vec<f64>,
+    /// The trail of the one planned selection, and the release once made.
+    trail: Trail,
+    released: Option<Noised>,
+    /// Whether the scores were not finite and the selection was made uniformly instead.
+    failed: bool,
     done: bool,
     t: usize,
 }
@@ -298,6 +304,9 @@ impl GridExponential {
             rng,
             seeded,
             out: vec![0.0; d],
+            trail: Trail::planned(1),
+            released: None,
+            failed: false,
             done: false,
             t: 0,
         })
@@ -357,10 +366,17 @@ impl PrivateAlgorithm for GridExponential {
             self.seeded,
             caveats,
         );
-        match PureDp::new(self.settings.epsilon, self.guarantee.relation) {
+        let ledger = match PureDp::new(self.settings.epsilon, self.guarantee.relation) {
             Ok(p) => ledger.with_spend(mechanism, PrivacyLoss::Pure(p)),
             Err(_) => ledger,
+        };
+        if self.failed {
+            return ledger.with_failure(
+                "a grid point's score was not finite, so the selection was made uniformly; \
+                 that failure depends on the data",
+            );
         }
+        ledger
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
@@ -387,14 +403,23 @@ impl PrivateAlgorithm for GridExponential {
         };
         self.t += 1;
         if end == total {
-            // Utilities are finite rises of F, so select cannot fail; if it did, release the
-            // data-independent first grid point rather than panic.
-            let j = self
-                .mechanism
-                .select(&mut self.rng, &self.utilities)
-                .unwrap_or(0);
+            // Utilities are finite rises of F, so select cannot fail; if it did, the one planned
+            // selection is made on flat (public) scores, uniformly over the grid, and the
+            // ledger marks the failure.
+            let j = match self
+                .trail
+                .select(&self.mechanism, &self.utilities, &mut self.rng)
+            {
+                Ok(j) => j,
+                Err(_) => {
+                    self.failed = true;
+                    let flat = vec![0.0; total];
+                    (self.trail.select(&self.mechanism, &flat, &mut self.rng)).unwrap_or(0)
+                }
+            };
             self.out
                 .copy_from_slice(&self.grid[j * self.d..(j + 1) * self.d]);
+            self.released = Noised::iterate(&self.out, &self.trail);
             self.done = true;
             report.epsilon_spent = self.settings.epsilon;
         }
@@ -403,6 +428,10 @@ impl PrivateAlgorithm for GridExponential {
 
     fn current(&self) -> &[f64] {
         &self.out
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

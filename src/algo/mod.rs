@@ -124,8 +124,13 @@ pub trait PrivateAlgorithm: Send {
     fn ledger(&self) -> Ledger;
     /// Performs one step, or returns `None` once the algorithm has finished.
     fn step(&mut self, objective: &Objective) -> Option<StepReport>;
-    /// The current iterate (non-private until the algorithm is done, then it is the release).
+    /// The current iterate: **non-private**, and never what is published (that is
+    /// [`PrivateAlgorithm::release`]).
     fn current(&self) -> &[f64];
+    /// The release once done, made only through its noise ([`crate::privacy::release`]); a
+    /// non-private demonstration's point as
+    /// [`crate::privacy::release::Published::NotPrivate`]; `None` before.
+    fn release(&self) -> Option<crate::privacy::release::Published>;
     /// Whether the current iterate is the release.
     fn is_done(&self) -> bool;
     /// Every noise draw the run makes (kind, scale, count, sensitivity), read from the values the

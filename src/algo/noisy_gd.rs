@@ -48,8 +48,8 @@
 
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
-use crate::noise::fill_gaussian;
 use crate::objective::Objective;
+use crate::privacy::release::{Finished, Law, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp, zcdp};
 use crate::rng::DpRng;
 
@@ -254,6 +254,10 @@ pub struct NoisyGd {
     w: Vec<f64>,
     grad: Vec<f64>,
     noise: Vec<f64>,
+    /// N(0, σ²I) of every step, and the trail of its T draws.
+    law: Law,
+    trail: Trail,
+    finished: Option<Finished>,
     t: usize,
     output: Output,
     /// J and w_J in the random-iterate mode (w_J is filled when the run reaches it).
@@ -300,6 +304,7 @@ impl NoisyGd {
         }
         calibration.check_objective(objective)?;
         let (sigma, guarantee) = calibration.calibrate()?;
+        let steps = calibration.steps;
         let d = objective.dim();
         let mut w = vec![0.0; d];
         objective.domain().project(&mut w);
@@ -324,6 +329,9 @@ impl NoisyGd {
             w,
             grad: vec![0.0; d],
             noise: vec![0.0; d],
+            law: Law::gaussian(sigma)?,
+            trail: Trail::planned(steps),
+            finished: None,
             t: 0,
         })
     }
@@ -392,6 +400,10 @@ impl PrivateAlgorithm for NoisyGd {
             ),
             _ => ledger,
         };
+        let ledger = match &self.finished {
+            Some(f) => f.record(ledger),
+            None => ledger,
+        };
         match self.leak.describe() {
             Some(leak) => ledger.with_leak(leak),
             None => ledger,
@@ -411,7 +423,7 @@ impl PrivateAlgorithm for NoisyGd {
             .calibration
             .value_and_gradient(objective, &self.w, &mut self.grad);
         let grad_norm = norm2(&self.grad);
-        fill_gaussian(&mut self.rng, self.sigma, &mut self.noise);
+        self.trail.draw(&self.law, &mut self.rng, &mut self.noise);
         for ((w, g), z) in self.w.iter_mut().zip(&self.grad).zip(&self.noise) {
             *w -= self.step_size * (g + z);
         }
@@ -430,6 +442,21 @@ impl PrivateAlgorithm for NoisyGd {
             epsilon_spent: self.epsilon_after(self.t + 1),
         };
         self.t += 1;
+        if self.is_done() {
+            let mut start = vec![0.0; self.w.len()];
+            objective.domain().project(&mut start);
+            let domain = objective.domain();
+            let point = match &self.chosen {
+                Some((_, w_j)) => w_j,
+                None => &self.w,
+            };
+            self.finished = Some(Finished::iterate(
+                point,
+                &self.trail,
+                (&self.law, &start, |w: &mut [f64]| domain.project(w)),
+                &mut self.rng,
+            ));
+        }
         Some(report)
     }
 
@@ -438,6 +465,10 @@ impl PrivateAlgorithm for NoisyGd {
             Some((_, w_j)) if self.is_done() => w_j,
             _ => &self.w,
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.finished.as_ref().map(Finished::published)
     }
 
     fn is_done(&self) -> bool {
@@ -684,6 +715,7 @@ mod tests {
         )
         .unwrap();
         alg.sigma = 0.0;
+        alg.law = Law::silent();
         run(&mut alg, &obj);
         let excess = obj.value(alg.current()) - reference.value;
         assert!(excess.abs() < 1e-8, "excess {excess}");
@@ -734,6 +766,7 @@ mod tests {
             )
             .unwrap();
             alg.sigma = 0.0;
+            alg.law = Law::silent();
             run(&mut alg, obj);
             let excess = obj.value(alg.current()) - reference.value;
             assert!(excess.abs() < 1e-8, "excess {excess}");
@@ -885,6 +918,7 @@ mod tests {
         )
         .unwrap();
         alg.sigma = 0.0;
+        alg.law = Law::silent();
         let w0 = alg.current().to_vec();
         alg.step(&obj).unwrap();
         let mut mean_grad = vec![0.0; 3];
@@ -910,6 +944,7 @@ mod tests {
             )
             .unwrap();
             a.sigma = 0.0;
+            a.law = Law::silent();
             run(&mut a, &obj);
             a.current().to_vec()
         };
@@ -1036,6 +1071,7 @@ mod tests {
         )
         .unwrap();
         alg.sigma = 0.0;
+        alg.law = Law::silent();
         run(&mut alg, &obj);
         let excess = obj.value(alg.current()) - reference.value;
         assert!(excess.abs() < 1e-8, "excess {excess:e}");

@@ -110,8 +110,8 @@
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
 use crate::loss::{Glm, Loss, Wrap};
-use crate::noise::L2Laplace;
 use crate::objective::Objective;
+use crate::privacy::release::{Law, Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation, check_epsilon};
 use crate::rng::DpRng;
 use crate::solver::{logistic_pass, newton};
@@ -560,6 +560,10 @@ pub struct ObjectivePerturbation {
     n: usize,
     /// b/n, the linear term's gradient.
     linear: Vec<f64>,
+    /// The trail of the two planned draws (b into the objective, then the residual z) and the
+    /// release once done.
+    trail: Trail,
+    released: Option<Noised>,
     /// K, the solver's budget (from the configuration and ‖b‖ only).
     budget: usize,
     w: Vec<f64>,
@@ -648,7 +652,13 @@ impl ObjectivePerturbation {
         let plan = AmpPlan::new(&config, n, d, reg.l2, r)?;
         let split = plan.split;
         let mut linear = vec![0.0; d];
-        L2Laplace::new(split.noise_scale(r))?.fill(&mut rng, &mut linear)?;
+        // b: the first of the trail's two draws, into the objective (the second is z).
+        let mut trail = Trail::planned(2);
+        trail.draw(
+            &Law::l2_laplace(split.noise_scale(r))?,
+            &mut rng,
+            &mut linear,
+        );
         linear.iter_mut().for_each(|v| *v /= n as f64);
         let budget = plan.budget(norm2(&linear));
         let root = libm::sqrt(plan.beta / plan.mu);
@@ -660,6 +670,8 @@ impl ObjectivePerturbation {
             rng,
             n,
             linear,
+            trail,
+            released: None,
             budget: if budget.is_finite() {
                 budget as usize
             } else {
@@ -797,7 +809,7 @@ impl ObjectivePerturbation {
         // the solve uncertified (newton_step hands over to it at NEWTON_STEPS).
         let spent = self.solver == StepSolver::Nesterov && self.t >= self.budget;
         if self.certified || spent {
-            self.release();
+            self.add_residual();
             return (report, true);
         }
         (report, false)
@@ -925,18 +937,20 @@ impl ObjectivePerturbation {
     }
 
     /// Step 5: w ← w̃ + z. Drawn whether or not the certificate held (no data-dependent abort).
-    fn release(&mut self) {
-        let drawn = L2Laplace::new(self.plan.residual_scale)
-            .and_then(|lap| lap.fill(&mut self.rng, &mut self.residual));
-        if drawn.is_err() {
+    fn add_residual(&mut self) {
+        match Law::l2_laplace(self.plan.residual_scale) {
+            Ok(law) => self.trail.draw(&law, &mut self.rng, &mut self.residual),
             // Unreachable (the plan checked the scale finite and > 0); if it ever happened the
-            // release would lack z, so the ledger must not claim the guarantee.
-            self.certified = false;
+            // trail would be short and the release refused below.
+            Err(_) => self.certified = false,
         }
         for (w, z) in self.w.iter_mut().zip(&self.residual) {
             *w += z;
         }
         self.done = true;
+        // b and z drawn: the point after z is the release (an incomplete trail releases
+        // nothing, and the session publishes nothing).
+        self.released = Noised::iterate(&self.w, &self.trail);
     }
 }
 
@@ -998,6 +1012,10 @@ impl PrivateAlgorithm for ObjectivePerturbation {
 
     fn current(&self) -> &[f64] {
         &self.w
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

@@ -10,11 +10,12 @@ use serde::Serialize;
 use super::heavy_tails::localisation_view::LocalisationView;
 use super::{Draws, PrivateAlgorithm, StepReport};
 use crate::objective::Objective;
+use crate::privacy::release::Published;
 use crate::privacy::{Guarantee, Ledger};
 use crate::session::problem::Problem;
 
 /// Where a run stands: a point of a minimisation problem, or a pair of a saddle problem.
-/// Non-private until the run is done; then it is the release.
+/// **Non-private** view of where the run stands; what it publishes is [`Run::release`] alone.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Point<'a> {
     /// w ∈ W.
@@ -70,8 +71,12 @@ pub trait Run: Send {
     fn draws(&self) -> Vec<Draws>;
     /// Performs one step, or returns `None` once the run has finished.
     fn step(&mut self) -> Option<Step>;
-    /// The current point (the release once [`Run::is_done`]).
+    /// Where the run stands: **non-private** while it runs, and never what is published (that
+    /// is [`Run::release`]).
     fn point(&self) -> Point<'_>;
+    /// What the run publishes, once [`Run::is_done`]: a release made only through its noise
+    /// ([`crate::privacy::release`]), or a NOT PRIVATE demonstration's point; `None` before.
+    fn release(&self) -> Option<Published>;
     /// Whether the current point is the release.
     fn is_done(&self) -> bool;
     /// Gradient evaluations used so far, in full passes over the data.
@@ -202,6 +207,10 @@ impl Run for MinRun {
 
     fn point(&self) -> Point<'_> {
         Point::Min(self.algorithm.current())
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.algorithm.release()
     }
 
     fn is_done(&self) -> bool {

@@ -220,9 +220,9 @@ Examples:
         }
         for (a, r, release) in record.releases() {
             let kind = lab.previews()[a].kind.key();
-            let w: Vec<String> = release.w.iter().map(|v| format!("{v:?}")).collect();
+            let w: Vec<String> = release.w().iter().map(|v| format!("{v:?}")).collect();
             print!("release {kind} repeat {r}: w = [{}]", w.join(", "));
-            if let Some(y) = &release.y {
+            if let Some(y) = release.y() {
                 let y: Vec<String> = y.iter().map(|v| format!("{v:?}")).collect();
                 print!(", y = [{}]", y.join(", "));
             }

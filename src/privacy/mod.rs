@@ -11,7 +11,9 @@
 //! - [`rdp`]: the RDP accountant for the Poisson-subsampled Gaussian (DP-SGD), both directions.
 //! - [`pld`]: a privacy-loss-distribution accountant for the same mechanism (second opinion).
 //! - [`zcdp`]: the closed-form zCDP calibration used by full-batch noisy GD.
-//! - [`release`]: [`release::Noised`], the released point, made only by drawing its noise.
+//! - [`release`]: [`release::Noised`], the released point, made only by drawing its noise
+//!   (output perturbation, or a [`release::Trail`] of the run's planned draws); what a run
+//!   publishes ([`release::Published`]) is a `Noised` or a demonstration typed NOT PRIVATE.
 //! - [`Ledger`]: what a run spent, under which relation, with which caveats, and whether
 //!   something that depends on the data made the release NOT PRIVATE.
 //!

@@ -1,12 +1,56 @@
 //! A released point that exists only as the output of its noise.
 //!
-//! [`Noised`] has private fields, no public constructor, no `Default`, no `From`, and no
-//! `Deserialize`: the only ways to make one outside this module are [`Noised::perturb`] (add one
-//! draw of a validated noise law to a point, then map it into the domain) and
-//! [`Noised::perturb_pair`] (the same for both players of a game). Both draw the noise themselves
-//! from the caller's generator, so a family cannot hand over a point that skipped its draw: a
-//! run that fails (a certificate that never held) must still call them, around a fixed public
-//! point, and say so with [`super::Ledger::with_failure`].
+//! # How the type enforces it
+//! [`Noised`] has private fields and no public constructor that takes a bare point: no
+//! `Default`, no `From`, no `Deserialize`, no constructor from a slice. (It is `Clone`: a copy of
+//! a release is the same release.) Outside this module one is made only by
+//!
+//! - [`Noised::perturb`] / [`Noised::perturb_pair`] (**output perturbation**): add one draw of a
+//!   validated [`Law`] to a centre, drawn here from the caller's generator, then map it into the
+//!   domain;
+//! - [`Noised::iterate`] / [`Noised::iterate_pair`] (**iterative noisy methods, sampling and
+//!   objective perturbation**): the point a run reached, released only when its [`Trail`] has made
+//!   exactly the draws its plan fixed. A [`Trail`] is made with the planned count
+//!   ([`Trail::planned`], from the plan, before the data are read) and advances only by drawing
+//!   through it: additive noise from a validated [`Law`] ([`Trail::draw`]), an
+//!   exponential-mechanism selection ([`Trail::select`]) or a vertex drawn from a mirror-descent
+//!   player ([`Trail::pick`], González, Guzmán & Paquette 2024, Theorem 3.4). Each of them draws
+//!   the randomness itself, so a trail cannot count a draw that did not happen; `Trail` is not
+//!   `Clone` or `Default` either, so a finished trail cannot be copied into another run.
+//!
+//! A run that fails at run time (a certificate that never held, a short trail) must still make
+//! its release through these constructors, around a fixed public point, and say so with
+//! [`super::Ledger::with_failure`]. A non-private demonstration (a baseline that releases its
+//! dense iterate) is a [`Published::NotPrivate`], never a [`Noised`], and every export of it says
+//! NOT PRIVATE.
+//!
+//! Code outside this module cannot write the struct literal:
+//!
+//! ```compile_fail
+//! use dp_playground::privacy::release::Noised;
+//! let forged = Noised { x: vec![0.0], y: None };
+//! ```
+//!
+//! nor a trail that claims draws it never made:
+//!
+//! ```compile_fail
+//! use dp_playground::privacy::release::Trail;
+//! let forged = Trail { planned: 1, drawn: 1 };
+//! ```
+//!
+//! and `Noised::iterate` refuses a trail that drew less than planned:
+//!
+//! ```
+//! use dp_playground::privacy::release::{Law, Noised, Trail};
+//! use dp_playground::rng::{Stream, seeded};
+//! let (law, mut rng) = (Law::gaussian(1.0).unwrap(), seeded(1, Stream::Noise));
+//! let mut trail = Trail::planned(2);
+//! let mut noise = [0.0; 2];
+//! trail.draw(&law, &mut rng, &mut noise);
+//! assert!(Noised::iterate(&[0.0, 0.0], &trail).is_none());
+//! trail.draw(&law, &mut rng, &mut noise);
+//! assert!(Noised::iterate(&[0.0, 0.0], &trail).is_some());
+//! ```
 //!
 //! The laws are validated when they are built ([`Law`] holds a [`Gaussian`], a [`Laplace`] or an
 //! [`L2Laplace`], each refusing a scale that is not finite and > 0), so the draw cannot fail at
@@ -14,9 +58,10 @@
 
 use serde::Serialize;
 
+use crate::algo::smd::primitives::EntropicPlayer;
 use crate::error::Result;
 use crate::linalg::{axpy, norm2};
-use crate::noise::{Gaussian, L2Laplace, Laplace};
+use crate::noise::{ExponentialMechanism, Gaussian, L2Laplace, Laplace};
 use crate::rng::DpRng;
 
 /// The noise law of one output perturbation, validated when built.
@@ -28,6 +73,10 @@ pub enum Law {
     Laplace(Laplace),
     /// Density ∝ exp(−‖t‖₂/b) on R^d.
     L2Laplace(L2Laplace),
+    /// No noise at all: only in the crate's unit tests, which check a family's noiseless
+    /// skeleton (it does not exist in any build that runs).
+    #[cfg(test)]
+    Silent,
 }
 
 impl Law {
@@ -46,6 +95,23 @@ impl Law {
         Laplace::new(scale).map(Law::Laplace)
     }
 
+    /// The law's scale (σ of the Gaussian, b of the Laplace laws).
+    pub fn scale(&self) -> f64 {
+        match self {
+            Law::Gaussian(g) => g.sigma(),
+            Law::Laplace(l) => l.scale(),
+            Law::L2Laplace(l) => l.scale(),
+            #[cfg(test)]
+            Law::Silent => 0.0,
+        }
+    }
+
+    /// The noiseless law of the unit tests' skeleton runs (see [`Law::Silent`]).
+    #[cfg(test)]
+    pub(crate) fn silent() -> Self {
+        Law::Silent
+    }
+
     /// Fills `out` (non-empty) with one draw.
     fn fill(&self, rng: &mut DpRng, out: &mut [f64]) {
         match self {
@@ -53,6 +119,241 @@ impl Law {
             Law::Laplace(l) => l.fill(rng, out),
             // The only error is d = 0, excluded by the caller.
             Law::L2Laplace(l) => l.fill(rng, out).unwrap_or_else(|_| out.fill(0.0)),
+            #[cfg(test)]
+            Law::Silent => out.fill(0.0),
+        }
+    }
+}
+
+/// The record of a run's noise draws against the number its plan fixed before the data were
+/// read. It advances only by drawing through it (module docs); [`Noised::iterate`] releases a
+/// point only once it has drawn exactly what was planned.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Trail {
+    planned: usize,
+    drawn: usize,
+    /// A privacy filter's trail: any count up to `planned` is complete (see [`Trail::filtered`]).
+    filtered: bool,
+}
+
+impl Trail {
+    /// A trail that must make `draws` draws (each call of [`Trail::draw`], [`Trail::select`] or
+    /// [`Trail::pick`] is one) before its run may release.
+    pub fn planned(draws: usize) -> Self {
+        Self {
+            planned: draws,
+            drawn: 0,
+            filtered: false,
+        }
+    }
+
+    /// The trail of a run under a privacy filter (González, Guzmán & Paquette 2024, Theorem
+    /// 3.5 and Algorithm 3), which charges every draw as it is made and stops before the one
+    /// that would exceed ε: the guarantee covers any stop, so any count up to the declared
+    /// `max_draws` is complete, and more is not.
+    pub fn filtered(max_draws: usize) -> Self {
+        Self {
+            planned: max_draws,
+            drawn: 0,
+            filtered: true,
+        }
+    }
+
+    /// One draw of `law` into `out`, from `rng`. Bit for bit the law's own fill.
+    pub fn draw(&mut self, law: &Law, rng: &mut DpRng, out: &mut [f64]) {
+        if !out.is_empty() {
+            law.fill(rng, out);
+        }
+        self.drawn += 1;
+    }
+
+    /// One exponential-mechanism selection over `utilities` (an index into them). An error (a
+    /// utility that is not finite) draws nothing and counts nothing.
+    pub fn select(
+        &mut self,
+        mechanism: &ExponentialMechanism,
+        utilities: &[f64],
+        rng: &mut DpRng,
+    ) -> Result<usize> {
+        let j = mechanism.select(rng, utilities)?;
+        self.drawn += 1;
+        Ok(j)
+    }
+
+    /// One vertex drawn from a mirror-descent player's iterate softmax(s): the exponential
+    /// mechanism with score s (González, Guzmán & Paquette 2024, Theorem 3.4).
+    pub fn pick(&mut self, player: &EntropicPlayer, rng: &mut DpRng) -> usize {
+        self.drawn += 1;
+        player.sample(rng)
+    }
+
+    /// One vertex drawn from the law whose cumulative sums are `cdf` (non-empty): the same
+    /// draw as [`Trail::pick`] for a law that is not a single player's iterate (an average of
+    /// them, González, Guzmán & Paquette 2024, Algorithm 5).
+    pub fn pick_cdf(&mut self, cdf: &[f64], rng: &mut DpRng) -> usize {
+        self.drawn += 1;
+        crate::algo::smd::primitives::sample_cdf(cdf, rng)
+    }
+
+    /// Draws made so far.
+    pub fn drawn(&self) -> usize {
+        self.drawn
+    }
+
+    /// Draws the plan fixed.
+    pub fn planned_draws(&self) -> usize {
+        self.planned
+    }
+
+    /// Whether the trail has made exactly the planned draws.
+    pub fn is_complete(&self) -> bool {
+        if self.filtered {
+            self.drawn <= self.planned
+        } else {
+            self.drawn == self.planned
+        }
+    }
+}
+
+/// A finished run's release and, when its trail came up short, the failure its ledger must
+/// record ([`super::Ledger::with_failure`]): see [`Finished::iterate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    release: Noised,
+    failure: Option<String>,
+}
+
+impl Finished {
+    /// The release of an iterative run that is done: `point` when `trail` made exactly its
+    /// planned draws ([`Noised::iterate`]); otherwise one draw of `law` around the fixed public
+    /// point `public`, mapped by `project`, with the failure recorded (a run whose draw count
+    /// depends on the data is NOT PRIVATE, and says so).
+    pub fn iterate(
+        point: &[f64],
+        trail: &Trail,
+        (law, public, project): (&Law, &[f64], impl FnOnce(&mut [f64])),
+        rng: &mut DpRng,
+    ) -> Self {
+        match Noised::iterate(point, trail) {
+            Some(release) => Self {
+                release,
+                failure: None,
+            },
+            None => Self {
+                release: Noised::perturb(public, law, rng, project).0,
+                failure: Some(short_trail(trail)),
+            },
+        }
+    }
+
+    /// As [`Finished::iterate`] for both players of a game; the fallback draws `law` around
+    /// the public pair (x, y) (x first).
+    pub fn iterate_pair(
+        (x, y): (&[f64], &[f64]),
+        trail: &Trail,
+        (law, public_x, public_y): (&Law, &[f64], &[f64]),
+        rng: &mut DpRng,
+    ) -> Self {
+        match Noised::iterate_pair(x, y, trail) {
+            Some(release) => Self {
+                release,
+                failure: None,
+            },
+            None => Self {
+                release: Noised::perturb_pair(
+                    (public_x, law, |_: &mut [f64]| {}),
+                    (public_y, law, |_: &mut [f64]| {}),
+                    rng,
+                )
+                .0,
+                failure: Some(short_trail(trail)),
+            },
+        }
+    }
+
+    /// The release.
+    pub fn release(&self) -> &Noised {
+        &self.release
+    }
+
+    /// What the run publishes: the release.
+    pub fn published(&self) -> Published {
+        Published::Private(self.release.clone())
+    }
+
+    /// `ledger` with the failure, if the trail came up short.
+    pub fn record(&self, ledger: super::Ledger) -> super::Ledger {
+        match &self.failure {
+            Some(f) => ledger.with_failure(f.clone()),
+            None => ledger,
+        }
+    }
+}
+
+fn short_trail(trail: &Trail) -> String {
+    format!(
+        "the run made {} of its {} planned noise draws: the planned noise was released around \
+         the public start instead",
+        trail.drawn, trail.planned
+    )
+}
+
+/// What a run publishes once done: a private release, or a non-private demonstration's point
+/// that every view and export labels NOT PRIVATE (serialised as `{ w, y }`, the demonstration
+/// with `not_private: true`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Published {
+    /// A release that passed through its noise.
+    Private(Noised),
+    /// A demonstration that releases without noise (a non-private baseline). **NOT PRIVATE**.
+    NotPrivate(Baseline),
+}
+
+impl Published {
+    /// The published point w (x of a game).
+    pub fn x(&self) -> &[f64] {
+        match self {
+            Published::Private(n) => n.x(),
+            Published::NotPrivate(b) => &b.x,
+        }
+    }
+
+    /// A game's published y; `None` for a minimisation.
+    pub fn y(&self) -> Option<&[f64]> {
+        match self {
+            Published::Private(n) => n.y(),
+            Published::NotPrivate(b) => b.y.as_deref(),
+        }
+    }
+
+    /// The private release, `None` for a non-private demonstration.
+    pub fn noised(&self) -> Option<&Noised> {
+        match self {
+            Published::Private(n) => Some(n),
+            Published::NotPrivate(_) => None,
+        }
+    }
+}
+
+/// A non-private demonstration's output: a point no noise covers. **NOT PRIVATE**.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Baseline {
+    #[serde(rename = "w")]
+    x: Vec<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    y: Option<Vec<f64>>,
+    /// Always true: the label every export of it carries.
+    not_private: bool,
+}
+
+impl Baseline {
+    /// The non-private point (x, and y of a game) a demonstration publishes.
+    pub fn not_private(x: &[f64], y: Option<&[f64]>) -> Self {
+        Self {
+            x: x.to_vec(),
+            y: y.map(<[f64]>::to_vec),
+            not_private: true,
         }
     }
 }
@@ -61,6 +362,7 @@ impl Law {
 /// Only [`Noised::perturb`] and [`Noised::perturb_pair`] make one (see the module docs).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Noised {
+    #[serde(rename = "w")]
     x: Vec<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     y: Option<Vec<f64>>,
@@ -90,6 +392,24 @@ impl Noised {
         let (x, nx) = perturbed(x, x_law, rng, project_x);
         let (y, ny) = perturbed(y, y_law, rng, project_y);
         (Self { x, y: Some(y) }, (nx, ny))
+    }
+
+    /// The point an iterative run reached, released only when `trail` has made exactly the
+    /// draws its plan fixed; `None` otherwise (the run must then release the planned noise
+    /// around a fixed public point with [`Noised::perturb`] and record the failure).
+    pub fn iterate(point: &[f64], trail: &Trail) -> Option<Self> {
+        trail.is_complete().then(|| Self {
+            x: point.to_vec(),
+            y: None,
+        })
+    }
+
+    /// Both players' points of a game, under the same rule as [`Noised::iterate`].
+    pub fn iterate_pair(x: &[f64], y: &[f64], trail: &Trail) -> Option<Self> {
+        trail.is_complete().then(|| Self {
+            x: x.to_vec(),
+            y: Some(y.to_vec()),
+        })
     }
 
     /// The released point w (x of a game).
@@ -134,6 +454,33 @@ mod tests {
         assert_ne!(a.x(), &centre[..]);
         assert_ne!(a.x(), b.x());
         assert!((norm2(a.x()) - na).abs() < 1e-12);
+    }
+
+    #[test]
+    fn iterate_refuses_a_trail_that_drew_less_or_more_than_planned() {
+        let law = Law::gaussian(1.0).unwrap();
+        let mut rng = seeded(3, Stream::Noise);
+        let mut trail = Trail::planned(3);
+        let mut out = [0.0; 2];
+        for _ in 0..2 {
+            trail.draw(&law, &mut rng, &mut out);
+            assert!(Noised::iterate(&[1.0, 2.0], &trail).is_none());
+            assert!(Noised::iterate_pair(&[1.0], &[2.0], &trail).is_none());
+        }
+        trail.draw(&law, &mut rng, &mut out);
+        let released = Noised::iterate(&[1.0, 2.0], &trail).unwrap();
+        assert_eq!(released.x(), &[1.0, 2.0]);
+        trail.draw(&law, &mut rng, &mut out);
+        assert!(Noised::iterate(&[1.0, 2.0], &trail).is_none());
+    }
+
+    #[test]
+    fn a_trail_draw_is_the_laws_own_fill() {
+        let law = Law::gaussian(0.7).unwrap();
+        let (mut a, mut b) = ([0.0; 4], [0.0; 4]);
+        Trail::planned(1).draw(&law, &mut seeded(5, Stream::Noise), &mut a);
+        crate::noise::fill_gaussian(&mut seeded(5, Stream::Noise), 0.7, &mut b);
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -153,8 +153,7 @@ pub fn run_json(lab: &Lab, record: &Record) -> Result<String> {
         .map(|(a, r, rel)| Released {
             algorithm: a,
             repeat: r,
-            w: rel.w.clone(),
-            y: rel.y.clone(),
+            published: rel.published.clone(),
             ledger: rel.ledger.clone(),
         })
         .collect();

@@ -6,12 +6,13 @@
 //!   ledgers, each algorithm's guarantee and the composed one. Everything else a run shows (paths,
 //!   losses, noise norms, certificates) is a diagnostic of the raw data and the noise.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::algo::registry;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 use crate::privacy::rdp::DEFAULT_ORDERS;
+use crate::privacy::release::Published;
 use crate::privacy::{Guarantee, Ledger, Rdp, Relation, Zcdp};
 
 /// The form in which one release's guarantee composes.
@@ -376,19 +377,19 @@ fn to_replace_one(lane: &mut Lane) {
     };
 }
 
-/// One released point as the page holds it: which lane, the point, its ledger. (The page's
-/// release objects carry diagnostics too; only these fields are read.)
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One released point as a lane published it: which lane, the point, its ledger. The point is
+/// what the run released ([`crate::algo::run::Run::release`]): a
+/// [`crate::privacy::release::Noised`] made only through its noise, or a demonstration typed
+/// NOT PRIVATE; no plain vector is accepted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Released {
     /// Index of the algorithm (0 = the main one, then `compare` in order).
     pub algorithm: usize,
     /// Index r of the repeat (the noise stream) that released it.
     pub repeat: usize,
-    /// The released point w ∈ W (x of a game).
-    pub w: Vec<f64>,
-    /// A game's released y.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub y: Option<Vec<f64>>,
+    /// The released point w ∈ W (x of a game, with its y), serialised as `w` and `y`.
+    #[serde(flatten)]
+    pub published: Published,
     /// Its ledger as the lane stated it (the export drops its data-dependent events).
     pub ledger: Ledger,
 }
@@ -400,11 +401,10 @@ pub struct PrivateRelease {
     pub algorithm: AlgorithmKind,
     /// Index r of the repeat (the noise stream) that released it.
     pub repeat: usize,
-    /// The released point w ∈ W (x of a game).
-    pub w: Vec<f64>,
-    /// A game's released y.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub y: Option<Vec<f64>>,
+    /// The released point w ∈ W (x of a game, with its y), serialised as `w` and `y` (and
+    /// `not_private: true` for a demonstration).
+    #[serde(flatten)]
+    pub published: Published,
     /// Its ledger without the run's data-dependent path events, with every failure that made it
     /// NOT PRIVATE ([`Ledger::private`]).
     pub ledger: Ledger,
@@ -435,6 +435,10 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
     // A run-time failure that depends on the data ([`Ledger::with_failure`]) makes the whole
     // composed statement NOT PRIVATE, not only its own release.
     composed.not_private |= released.iter().any(|r| !r.ledger.is_private());
+    // So does a demonstration that publishes without noise.
+    composed.not_private |= released
+        .iter()
+        .any(|r| matches!(r.published, Published::NotPrivate(_)));
     let kinds: Vec<AlgorithmKind> = config.algorithms().collect();
     let releases = released
         .into_iter()
@@ -444,10 +448,12 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
             })?;
             // A NaN or ∞ coordinate was exported as `null`, a point no one can use
             // and no guarantee describes; the export is refused instead.
-            let finite =
-                r.w.iter()
-                    .chain(r.y.iter().flatten())
-                    .all(|v| v.is_finite());
+            let finite = r
+                .published
+                .x()
+                .iter()
+                .chain(r.published.y().into_iter().flatten())
+                .all(|v| v.is_finite());
             if !finite {
                 return Err(Error::invalid(
                     "algorithm",
@@ -463,8 +469,7 @@ pub fn private_part(config: &RunConfig, released: Vec<Released>) -> Result<Priva
             Ok(PrivateRelease {
                 algorithm,
                 repeat: r.repeat,
-                w: r.w,
-                y: r.y,
+                published: r.published,
                 // Which certified path ran is a diagnostic; a failure stays (NOT PRIVATE).
                 ledger: r.ledger.private(),
             })
@@ -613,10 +618,9 @@ mod tests {
             private_part(
                 &config,
                 vec![Released {
-                    y: None,
                     algorithm: 0,
                     repeat: 0,
-                    w: release.w.clone(),
+                    published: release.published.clone(),
                     ledger,
                 }],
             )

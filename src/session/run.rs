@@ -12,6 +12,7 @@ use crate::config::RunConfig;
 use crate::domain::Domain;
 use crate::error::Result;
 use crate::minimax::Readout;
+use crate::privacy::release::Published;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream};
@@ -22,7 +23,9 @@ use super::prepare::Preview;
 use super::problem::{Posed, Problem};
 use crate::algo::heavy_tails::localisation_view::LocalisationView;
 
-/// The private output and how good it is. Only `w` (with its `ledger`) is private; `plane`,
+/// The private output and how good it is. Only `published` (with its `ledger`) is private, and
+/// it comes only from [`Run::release`]: a point that passed through its noise
+/// ([`crate::privacy::release::Noised`]) or a demonstration typed NOT PRIVATE; `plane`,
 /// `loss`, `excess` and `population` are computed on the raw data for the plots. The noise drawn
 /// is not here: its norm is a diagnostic of the raw data and the noise (with the non-private
 /// path it names the dataset), kept in [`Batch::noise_norm`].
@@ -31,11 +34,10 @@ use crate::algo::heavy_tails::localisation_view::LocalisationView;
 /// exported as private.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Release {
-    /// The released point w ∈ W (x ∈ X of a game): the private output, with `ledger`.
-    pub w: Vec<f64>,
-    /// A game's released y ∈ Y (private, with `w`); `None` for a minimisation.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub y: Option<Vec<f64>>,
+    /// The released point w ∈ W (x ∈ X of a game, with its y), exactly as the run published it
+    /// ([`Run::release`]): the private output, with `ledger`. Serialised as `w` and `y`.
+    #[serde(flatten)]
+    pub published: Published,
     /// `w` in the parameter view's plane coordinates.
     pub plane: [f64; 2],
     /// F(w) on the problem's objective. **Non-private**.
@@ -55,6 +57,18 @@ pub struct Release {
     /// What the release promises: guarantee, mechanism, caveats, any leaks
     /// ([`Session::ledger`]).
     pub ledger: Ledger,
+}
+
+impl Release {
+    /// The released point w ∈ W (x ∈ X of a game).
+    pub fn w(&self) -> &[f64] {
+        self.published.x()
+    }
+
+    /// A game's released y ∈ Y; `None` for a minimisation.
+    pub fn y(&self) -> Option<&[f64]> {
+        self.published.y()
+    }
 }
 
 /// Both players' points of a game, full length (the plane view shows only two coordinates).
@@ -405,45 +419,11 @@ impl Session {
         }
         if self.run.is_done() && !self.released {
             self.released = true;
-            let w = self.run.point().primal().to_vec();
-            let y = match self.run.point() {
-                Point::Saddle { y, .. } => Some(y.to_vec()),
-                Point::Min(_) => None,
-            };
-            let loss = self.value(self.run.point());
-            let excess = self.score(self.run.point(), Some(loss));
-            let plane = self.problem.plane().project(&w);
-            let final_report = StepReport {
-                t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
-                grad_evals: self.run.grad_evals(),
-                loss,
-                noise_norm: f64::NAN,
-                grad_norm: f64::NAN,
-                epsilon_spent: self.run.guarantee().epsilon,
-            };
-            batch.push(&final_report, excess, plane);
-            if let (Some(views), Some(y)) = (&mut views, &y) {
-                views.record(final_report.t as f64, (&w, y), None);
+            // The published point comes only from the run's release, never from `point()`; a
+            // run that is done without one publishes nothing.
+            if let Some(published) = self.run.release() {
+                batch.release = Some(self.publish(published, &mut batch, views.as_mut()));
             }
-            let population = self
-                .problem()
-                .and_then(|p| p.population.as_ref())
-                .and_then(|p| p.excess_risk(&w).ok());
-            let scored = self.reference().is_some() || y.is_some();
-            let readout = match &self.problem {
-                Posed::Saddle(game) => game.game.readout(&w),
-                Posed::Min(_) => None,
-            };
-            batch.release = Some(Release {
-                excess: scored.then_some(excess),
-                population,
-                readout,
-                w,
-                y,
-                plane,
-                loss,
-                ledger: self.ledger(),
-            });
         }
         // A value not yet known (a certificate before its first check, ∞) is left out
         // rather than published as ∞ (a JSON export writes it as null).
@@ -459,6 +439,55 @@ impl Session {
         batch.localisation = self.run.localisation().cloned();
         batch.done = self.released;
         batch
+    }
+
+    /// The release entry of the batch and the [`Release`] of `published`, scored after the
+    /// release (never before it or for it).
+    fn publish(
+        &self,
+        published: Published,
+        batch: &mut Batch,
+        views: Option<&mut ViewRecorder>,
+    ) -> Release {
+        let w = published.x().to_vec();
+        let y = published.y().map(<[f64]>::to_vec);
+        let point = match &y {
+            Some(y) => Point::Saddle { x: &w, y },
+            None => Point::Min(&w),
+        };
+        let loss = self.value(point);
+        let excess = self.score(point, Some(loss));
+        let plane = self.problem.plane().project(&w);
+        let final_report = StepReport {
+            t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
+            grad_evals: self.run.grad_evals(),
+            loss,
+            noise_norm: f64::NAN,
+            grad_norm: f64::NAN,
+            epsilon_spent: self.run.guarantee().epsilon,
+        };
+        batch.push(&final_report, excess, plane);
+        if let (Some(views), Some(y)) = (views, &y) {
+            views.record(final_report.t as f64, (&w, y), None);
+        }
+        let population = self
+            .problem()
+            .and_then(|p| p.population.as_ref())
+            .and_then(|p| p.excess_risk(&w).ok());
+        let scored = self.reference().is_some() || y.is_some();
+        let readout = match &self.problem {
+            Posed::Saddle(game) => game.game.readout(&w),
+            Posed::Min(_) => None,
+        };
+        Release {
+            excess: scored.then_some(excess),
+            population,
+            readout,
+            published,
+            plane,
+            loss,
+            ledger: self.ledger(),
+        }
     }
 
     /// A localized heavy-tail run's localisation view where it stands (before Play: W and the

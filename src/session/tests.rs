@@ -88,7 +88,7 @@ fn unseeded_noise_is_fresh_each_run_and_drops_the_seeded_caveat() {
     };
     let (a, b) = (release(&config), release(&config));
     // Two OS-keyed noise streams coincide with negligible probability.
-    assert_ne!(a.w, b.w);
+    assert_ne!(a.w(), b.w());
     let seeded_caveat = |r: &Release| r.ledger.caveats.iter().any(|c| c.contains("seeded"));
     assert!(!seeded_caveat(&a));
     assert!(seeded_caveat(&release(&small())));
@@ -462,7 +462,7 @@ fn a_lab_runs_compared_algorithms_and_repeats_on_one_problem() {
     while !lab.is_done() {
         for lane in lab.advance(3, || true) {
             if let Some(r) = lane.batch.release {
-                releases.push((lane.algorithm, lane.repeat, r.w));
+                releases.push((lane.algorithm, lane.repeat, r.w().to_vec()));
             }
         }
     }
@@ -474,7 +474,8 @@ fn a_lab_runs_compared_algorithms_and_repeats_on_one_problem() {
         .advance(usize::MAX, || true)
         .release
         .unwrap()
-        .w;
+        .w()
+        .to_vec();
     let main: Vec<&Vec<f64>> = releases.iter().filter(|r| r.0 == 0).map(|r| &r.2).collect();
     assert!(main.contains(&&single));
     assert_ne!(main[0], main[1]);

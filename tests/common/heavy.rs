@@ -96,7 +96,7 @@ pub fn heavy_fingerprint(config: RunConfig) -> String {
         lines.extend(batch.loss.iter().map(|&v| hex("loss", v)));
         lines.extend(batch.noise_norm.iter().map(|&v| hex("noise", v)));
         if let Some(release) = batch.release {
-            lines.extend(release.w.iter().map(|&v| hex("release", v)));
+            lines.extend(release.w().iter().map(|&v| hex("release", v)));
         }
     }
     lines.join("\n") + "\n"

@@ -85,7 +85,7 @@ pub fn run(config: RunConfig, sums: &mut [Sums], exact: Option<Score>) {
                 s.empirical.add(r.excess.unwrap_or(f64::NAN));
                 s.population.add(r.population.map_or(f64::NAN, |e| e.value));
                 if let Some(f) = exact {
-                    s.exact.add(f(&r.w));
+                    s.exact.add(f(r.w()));
                 }
             }
         }

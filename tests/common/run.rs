@@ -27,7 +27,7 @@ pub fn fingerprint(config: RunConfig) -> String {
     let mut lines = vec![format!("f_star {:016x}", f_star.to_bits())];
     lines.extend(
         release
-            .w
+            .w()
             .iter()
             .map(|v| format!("release {:016x}", v.to_bits())),
     );

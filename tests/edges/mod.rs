@@ -366,7 +366,7 @@ fn check_inner(config: &RunConfig, file: Option<&str>, draws: u32) -> Result<Out
         let mut n = 0;
         for (_, _, release) in record.releases() {
             n += 1;
-            let all = release.w.iter().chain(release.y.iter().flatten());
+            let all = release.w().iter().chain(release.y().into_iter().flatten());
             if let Some(v) = all.clone().find(|v| !v.is_finite()) {
                 return Err(format!("draw {draw}: a released coordinate is {v}"));
             }
@@ -377,8 +377,8 @@ fn check_inner(config: &RunConfig, file: Option<&str>, draws: u32) -> Result<Out
                     statement(&stated.guarantee)
                 ));
             }
-            let mut point = release.w.clone();
-            point.extend(release.y.iter().flatten());
+            let mut point = release.w().to_vec();
+            point.extend(release.y().into_iter().flatten());
             releases.push(point);
         }
         if n != 1 {

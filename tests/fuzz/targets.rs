@@ -566,9 +566,12 @@ fn run_exec(input: &[u8]) -> std::result::Result<(), String> {
             return Err(format!("the diagnostic {} = {}", d.name, d.value));
         }
         if let Some(release) = &batch.release {
-            let point = release.w.iter().chain(release.y.iter().flatten());
+            let point = release.w().iter().chain(release.y().into_iter().flatten());
             if !point.chain([&release.loss]).all(|v| v.is_finite()) {
-                return Err(format!("a release of non-finite numbers: {:?}", release.w));
+                return Err(format!(
+                    "a release of non-finite numbers: {:?}",
+                    release.w()
+                ));
             }
             if let Some(p) = release.population
                 && !(p.value.is_finite() && p.std_error.is_finite())

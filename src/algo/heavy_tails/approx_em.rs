@@ -77,7 +77,7 @@ use crate::error::{Error, Result};
 use crate::linalg::{dist2, dot, norm2};
 use crate::noise::ExponentialMechanism;
 use crate::objective::Objective;
-use crate::privacy::release::{Law, Noised};
+use crate::privacy::release::{Law, Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::ProblemDeclaration;
@@ -251,6 +251,11 @@ pub struct ApproxEm {
     rng: DpRng,
     seeded: bool,
     stage: Stage,
+    /// The trail of the final selection (one draw) and the release it makes; the localisation
+    /// draw is its own [`Noised`].
+    trail: Trail,
+    released: Option<Noised>,
+    select_failed: bool,
     region: Region,
     centre: Vec<f64>,
     start: usize,
@@ -292,6 +297,9 @@ impl ApproxEm {
             seeded,
             stage: Stage::Localise(None),
             done: false,
+            trail: Trail::planned(1),
+            released: None,
+            select_failed: false,
             failed: false,
             last: None,
             steps: 0,
@@ -486,6 +494,12 @@ impl PrivateAlgorithm for ApproxEm {
                  depends on the data",
             );
         }
+        if self.select_failed {
+            ledger = ledger.with_failure(
+                "a candidate's score was not finite, so the selection was made uniformly; that \
+                 failure depends on the data",
+            );
+        }
         ledger
     }
 
@@ -526,14 +540,22 @@ impl PrivateAlgorithm for ApproxEm {
                 self.passes += (end - start) as f64;
                 epsilon_spent = self.plan.declared.epsilon / 2.0;
                 if end == total {
-                    // Finite utilities, so select cannot fail; if it did, release the anchor
-                    // w_loc (already public) rather than panic.
-                    let j = self
-                        .mechanism
-                        .select(&mut self.rng, &utilities)
-                        .unwrap_or(total - 1);
+                    // Finite utilities, so select cannot fail; if it did, the one planned
+                    // selection is made on flat (public) scores, and the ledger says so.
+                    let j = match self
+                        .trail
+                        .select(&self.mechanism, &utilities, &mut self.rng)
+                    {
+                        Ok(j) => j,
+                        Err(_) => {
+                            self.select_failed = true;
+                            let flat = vec![0.0; total];
+                            (self.trail.select(&self.mechanism, &flat, &mut self.rng)).unwrap_or(0)
+                        }
+                    };
                     self.current
                         .copy_from_slice(&candidates[j * d..(j + 1) * d]);
+                    self.released = Noised::iterate(&self.current, &self.trail);
                     self.done = true;
                     epsilon_spent = self.plan.declared.epsilon;
                 } else {
@@ -560,6 +582,10 @@ impl PrivateAlgorithm for ApproxEm {
 
     fn current(&self) -> &[f64] {
         &self.current
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

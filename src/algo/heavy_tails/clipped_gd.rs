@@ -35,6 +35,7 @@ use crate::error::{Error, Result};
 use crate::linalg::axpy;
 use crate::noise::L2Laplace;
 use crate::objective::Objective;
+use crate::privacy::release::{Finished, Law, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 
@@ -111,6 +112,10 @@ pub struct PureClippedGd {
     grad: Vec<f64>,
     scratch: Vec<f64>,
     noise: Vec<f64>,
+    /// ℓ2-Laplace of every step, the trail of its T draws and the release once done.
+    law: Law,
+    trail: Trail,
+    finished: Option<Finished>,
     batch: Vec<usize>,
     t: usize,
     clipped: usize,
@@ -140,6 +145,9 @@ impl PureClippedGd {
         Ok(Self {
             guarantee: plan.guarantee(),
             laplace: L2Laplace::new(plan.scale())?,
+            law: Law::l2_laplace(plan.scale())?,
+            trail: Trail::planned(plan.steps),
+            finished: None,
             plan,
             rng,
             seeded,
@@ -171,9 +179,13 @@ impl PrivateAlgorithm for PureClippedGd {
         ];
         let mechanism = "pure-ε noisy clipped GD (the baseline of Lowy 2026's lesson)";
         let ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
-        match PureDp::new(self.plan.epsilon, Relation::ReplaceOne) {
+        let ledger = match PureDp::new(self.plan.epsilon, Relation::ReplaceOne) {
             Ok(p) => ledger.with_spend("T ℓ2-Laplace gradient steps at ε/T", PrivacyLoss::Pure(p)),
             Err(_) => ledger,
+        };
+        match &self.finished {
+            Some(f) => f.record(ledger),
+            None => ledger,
         }
     }
 
@@ -198,10 +210,8 @@ impl PrivateAlgorithm for PureClippedGd {
             });
         axpy(objective.regularizer().l2, &self.w, &mut self.grad);
         let grad_norm = crate::linalg::norm2(&self.grad);
-        let noise_norm = match self.laplace.fill(&mut self.rng, &mut self.noise) {
-            Ok(()) => crate::linalg::norm2(&self.noise),
-            Err(_) => return None,
-        };
+        self.trail.draw(&self.law, &mut self.rng, &mut self.noise);
+        let noise_norm = crate::linalg::norm2(&self.noise);
         axpy(1.0, &self.noise, &mut self.grad);
         axpy(-self.plan.step_size, &self.grad, &mut self.w);
         objective.domain().project(&mut self.w);
@@ -209,6 +219,17 @@ impl PrivateAlgorithm for PureClippedGd {
         let weight = 1.0 / self.t as f64;
         for (a, w) in self.average.iter_mut().zip(&self.w) {
             *a += weight * (w - *a);
+        }
+        if self.is_done() {
+            let domain = objective.domain();
+            let mut start = vec![0.0; self.w.len()];
+            domain.project(&mut start);
+            self.finished = Some(Finished::iterate(
+                &self.average,
+                &self.trail,
+                (&self.law, &start, |w: &mut [f64]| domain.project(w)),
+                &mut self.rng,
+            ));
         }
         Some(StepReport {
             t: self.t - 1,
@@ -222,6 +243,10 @@ impl PrivateAlgorithm for PureClippedGd {
 
     fn current(&self) -> &[f64] {
         &self.average
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.finished.as_ref().map(Finished::published)
     }
 
     fn is_done(&self) -> bool {

@@ -483,7 +483,7 @@ mod tests {
         while !lab.is_done() {
             for lane in lab.advance(usize::MAX, || true) {
                 if let Some(r) = lane.batch.release {
-                    out = Some((r.w.clone(), r.ledger.guarantee.clone()));
+                    out = Some((r.w().to_vec(), r.ledger.guarantee.clone()));
                 }
             }
         }

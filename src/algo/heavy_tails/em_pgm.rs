@@ -66,6 +66,7 @@ use crate::error::{Error, Result};
 use crate::linalg::{dist2, norm2};
 use crate::noise::ExponentialMechanism;
 use crate::objective::Objective;
+use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::ProblemDeclaration;
@@ -128,6 +129,11 @@ pub struct EmPgm {
     rng: DpRng,
     seeded: bool,
     out: Vec<f64>,
+    /// The trail of the one planned selection, and the release once made.
+    trail: Trail,
+    released: Option<Noised>,
+    /// Whether a score was not finite and the selection was made uniformly instead.
+    failed: bool,
     done: bool,
     t: usize,
 }
@@ -188,6 +194,9 @@ impl EmPgm {
             grid,
             rng,
             seeded,
+            trail: Trail::planned(1),
+            released: None,
+            failed: false,
             done: false,
             t: 0,
         })
@@ -269,10 +278,17 @@ impl PrivateAlgorithm for EmPgm {
             self.seeded,
             caveats,
         );
-        match PureDp::new(p.declared.epsilon, Relation::ReplaceOne) {
+        let ledger = match PureDp::new(p.declared.epsilon, Relation::ReplaceOne) {
             Ok(pure) => ledger.with_spend(mechanism, PrivacyLoss::Pure(pure)),
             Err(_) => ledger,
+        };
+        if self.failed {
+            return ledger.with_failure(
+                "a grid point's score was not finite, so the selection was made uniformly; \
+                 that failure depends on the data",
+            );
         }
+        ledger
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
@@ -299,13 +315,21 @@ impl PrivateAlgorithm for EmPgm {
         };
         self.t += 1;
         if end == total {
-            // Scores are finite norms, so select cannot fail; if it did, release the
-            // data-independent first grid point rather than panic.
-            let j = self
-                .mechanism
-                .select(&mut self.rng, &self.utilities)
-                .unwrap_or(0);
+            // Scores are finite norms, so select cannot fail; if it did, the one planned
+            // selection is made on flat (public) scores, and the ledger says so.
+            let j = match self
+                .trail
+                .select(&self.mechanism, &self.utilities, &mut self.rng)
+            {
+                Ok(j) => j,
+                Err(_) => {
+                    self.failed = true;
+                    let flat = vec![0.0; total];
+                    (self.trail.select(&self.mechanism, &flat, &mut self.rng)).unwrap_or(0)
+                }
+            };
             self.out.copy_from_slice(&self.grid[j * d..(j + 1) * d]);
+            self.released = Noised::iterate(&self.out, &self.trail);
             self.done = true;
             report.epsilon_spent = self.plan.declared.epsilon;
         }
@@ -314,6 +338,10 @@ impl PrivateAlgorithm for EmPgm {
 
     fn current(&self) -> &[f64] {
         &self.out
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {
@@ -557,7 +585,7 @@ pub(super) mod tests {
             while !lab.is_done() {
                 for lane in lab.advance(usize::MAX, || true) {
                     if let Some(r) = lane.batch.release {
-                        release = Some((r.w.clone(), r.ledger.guarantee.clone()));
+                        release = Some((r.w().to_vec(), r.ledger.guarantee.clone()));
                     }
                 }
             }

@@ -60,6 +60,7 @@ use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepRe
 use crate::config::RunConfig;
 use crate::error::{Error, Result};
 use crate::objective::Objective;
+use crate::privacy::release::{Noised, Published};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::{Posed, ProblemDeclaration};
@@ -295,6 +296,10 @@ pub struct PhasedGrid {
     centre: Vec<f64>,
     centres: Vec<Vec<f64>>,
     candidates: Vec<Vec<f64>>,
+    /// Each finished call's release, beside `candidates`; the picked one of the last phase is
+    /// the run's release (aggregation picks among releases: post-processing).
+    released_candidates: Vec<Option<Noised>>,
+    centre_release: Option<Noised>,
     inner: Option<Inner>,
     current: Vec<f64>,
     done: bool,
@@ -329,6 +334,8 @@ impl PhasedGrid {
             centre: vec![0.0; d],
             centres: vec![vec![0.0; d]],
             candidates: Vec::new(),
+            released_candidates: Vec::new(),
+            centre_release: None,
             inner: None,
             current: vec![0.0; d],
             done: false,
@@ -455,7 +462,7 @@ impl PrivateAlgorithm for PhasedGrid {
         if self.aborted {
             ledger = ledger.with_failure(
                 "a call could not start (a plan check the plan already made failed at run time); \
-                 the output is the centre of W without noise",
+                 nothing is published",
             );
         }
         ledger
@@ -515,6 +522,9 @@ impl PrivateAlgorithm for PhasedGrid {
                 call.candidate = Some(planar(&candidate));
             }
             self.candidates.push(candidate);
+            let released = inner.algorithm().release();
+            self.released_candidates
+                .push(released.and_then(|p| p.noised().cloned()));
             self.rng = Some(inner.into_rng());
             self.finished_calls += 1;
             self.call += 1;
@@ -522,10 +532,12 @@ impl PrivateAlgorithm for PhasedGrid {
                 let picked = aggregate_index(&self.candidates);
                 if let Some(i) = picked {
                     self.centre = self.candidates[i].clone();
+                    self.centre_release = self.released_candidates[i].clone();
                 }
                 self.phase_view().picked = picked;
                 self.centres.push(self.centre.clone());
                 self.candidates.clear();
+                self.released_candidates.clear();
                 self.call = 0;
                 self.phase += 1;
                 self.done = self.phase == self.plan.phases().len();
@@ -559,6 +571,14 @@ impl PrivateAlgorithm for PhasedGrid {
 
     fn current(&self) -> &[f64] {
         &self.current
+    }
+
+    fn release(&self) -> Option<Published> {
+        // The last phase's picked call release; an aborted run publishes nothing.
+        if !self.done || self.aborted {
+            return None;
+        }
+        self.centre_release.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

@@ -643,7 +643,7 @@ pub(super) mod tests {
         while !lab.is_done() {
             for lane in lab.advance(usize::MAX, || true) {
                 if let Some(r) = lane.batch.release {
-                    out = Some((r.w.clone(), r.ledger.guarantee.clone()));
+                    out = Some((r.w().to_vec(), r.ledger.guarantee.clone()));
                 }
                 if let Some(&g) = lane.batch.grad_evals.last() {
                     passes = g;

@@ -62,8 +62,8 @@ use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepRe
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dist2, dot, norm2};
-use crate::noise::L2Laplace;
 use crate::objective::{Objective, Rise};
+use crate::privacy::release::{Law, Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::solver::{CertificateConstants, CertifiedRun, FiniteSum, SolverKind};
@@ -818,6 +818,10 @@ pub struct PopLocalize {
     steps: usize,
     grad_evals: f64,
     draws_made: usize,
+    /// The trail of every planned ℓ2-Laplace draw (phases × J calls × draws per call), and the
+    /// release once the last phase picked its centre.
+    trail: Trail,
+    released: Option<Noised>,
     last: Option<CertificateStatus>,
     last_grad_norm: f64,
     constants: Option<CertificateConstants>,
@@ -861,8 +865,11 @@ impl PopLocalize {
                 .collect(),
             release: None,
         };
+        let planned = plan.phases.len() * plan.call.draws() * plan.declared.repetitions;
         Ok(Self {
             view,
+            trail: Trail::planned(planned),
+            released: None,
             guarantee: plan.guarantee(),
             region: Region::Ball(plan.radius),
             plan,
@@ -924,13 +931,11 @@ impl PopLocalize {
     fn perturb(&mut self, beta: f64, point: &mut [f64]) -> f64 {
         let mut b = vec![0.0; point.len()];
         // β > 0 and finite was checked by the plan; a failure would release unnoised, so abort.
-        if L2Laplace::new(beta)
-            .and_then(|lap| lap.fill(&mut self.rng, &mut b))
-            .is_err()
-        {
+        let Ok(law) = Law::l2_laplace(beta) else {
             self.abort();
             return 0.0;
-        }
+        };
+        self.trail.draw(&law, &mut self.rng, &mut b);
         self.draws_made += 1;
         axpy(1.0, &b, point);
         norm2(&b)
@@ -1180,6 +1185,8 @@ impl PopLocalize {
                 let centre = planar(&self.centre);
                 if self.done {
                     self.view.release = Some(centre);
+                    // Every planned draw made: the picked centre is the release.
+                    self.released = Noised::iterate(&self.centre, &self.trail);
                 } else {
                     self.phase_view().centre = Some(centre);
                 }
@@ -1248,8 +1255,8 @@ impl PrivateAlgorithm for PopLocalize {
         }
         if self.aborted {
             ledger = ledger.with_failure(
-                "a stage could not start or draw (a plan check failed at run time); the output is \
-                 the centre of W without noise",
+                "a stage could not start or draw (a plan check failed at run time); nothing is \
+                 published",
             );
         }
         ledger
@@ -1281,6 +1288,10 @@ impl PrivateAlgorithm for PopLocalize {
 
     fn current(&self) -> &[f64] {
         &self.current
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

@@ -43,7 +43,7 @@ use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepRe
 use crate::error::{Error, Result};
 use crate::linalg::dot;
 use crate::objective::Objective;
-use crate::privacy::release::{Law, Noised};
+use crate::privacy::release::{Law, Noised, Published};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
@@ -359,6 +359,10 @@ impl PrivateAlgorithm for SingleStage {
 
     fn current(&self) -> &[f64] {
         &self.current
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.release.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

@@ -6,8 +6,8 @@ use serde::Serialize;
 use crate::algo::{CertificateStatus, Draws, PrivateAlgorithm, StepReport};
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
-use crate::noise::{L2Laplace, fill_gaussian};
 use crate::objective::Objective;
+use crate::privacy::release::{Law, Noised, Published, Trail};
 use crate::privacy::{ApproxDp, Guarantee, Ledger, PrivacyLoss, PureDp};
 use crate::rng::DpRng;
 use crate::solver::dual::{DualCertificate, DualGap};
@@ -33,21 +33,25 @@ pub enum Outcome {
     /// because that failure depends on the data the release is NOT PRIVATE.
     Aborted,
 }
-/// Adds a draw of `noise` to `point`, writing `out` and the draw into `draw`; returns ‖draw‖.
+/// The validated law of a planned `noise`.
+pub fn law_of(noise: &NoiseLaw) -> Result<Law> {
+    match *noise {
+        NoiseLaw::L2Laplace { scale } => Law::l2_laplace(scale),
+        NoiseLaw::Gaussian { sigma, .. } => Law::gaussian(sigma),
+    }
+}
+
+/// Adds a draw of `noise` to `point` through `trail`, writing `out` and the draw into `draw`;
+/// returns ‖draw‖.
 pub fn perturb(
     noise: &NoiseLaw,
+    trail: &mut Trail,
     rng: &mut DpRng,
     point: &[f64],
     draw: &mut [f64],
     out: &mut [f64],
 ) -> Result<f64> {
-    match *noise {
-        NoiseLaw::L2Laplace { scale } => L2Laplace::new(scale)?.fill(rng, draw)?,
-        NoiseLaw::Gaussian { sigma, .. } => {
-            crate::noise::Gaussian::new(sigma)?;
-            fill_gaussian(rng, sigma, draw)
-        }
-    }
+    trail.draw(&law_of(noise)?, rng, draw);
     for ((o, x), z) in out.iter_mut().zip(point).zip(draw.iter()) {
         *o = x + z;
     }
@@ -93,6 +97,9 @@ pub struct OutputPerturbation {
     seeded: bool,
     noise: Vec<f64>,
     out: Vec<f64>,
+    /// The trail of the one planned draw, and the release once made.
+    trail: Trail,
+    released: Option<Noised>,
     /// Steps taken (read by the unit tests to report and bound the step count).
     pub(super) t: usize,
     outcome: Outcome,
@@ -193,6 +200,8 @@ impl OutputPerturbation {
             rng,
             seeded,
             noise: vec![0.0; d],
+            trail: Trail::planned(1),
+            released: None,
             t: 0,
             outcome: Outcome::Solving,
             fallback: false,
@@ -474,6 +483,7 @@ impl PrivateAlgorithm for OutputPerturbation {
             };
             match perturb(
                 &self.plan.noise,
+                &mut self.trail,
                 &mut self.rng,
                 point,
                 &mut self.noise,
@@ -483,6 +493,7 @@ impl PrivateAlgorithm for OutputPerturbation {
                     if self.plan.settings.project_release {
                         objective.domain().project(&mut self.out);
                     }
+                    self.released = Noised::iterate(&self.out, &self.trail);
                     self.outcome = if ready {
                         Outcome::Released
                     } else {
@@ -505,6 +516,10 @@ impl PrivateAlgorithm for OutputPerturbation {
             (Outcome::Solving, Engine::Stochastic(s)) => s.solver.current(),
             (Outcome::Released | Outcome::Aborted, _) => &self.out,
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

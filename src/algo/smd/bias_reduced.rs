@@ -57,6 +57,7 @@ use crate::algo::{Draws, NoiseShape, StepReport};
 use crate::domain::{Domain, Simplex};
 use crate::error::{Error, Result};
 use crate::minimax::{GameConstants, RecordGame, RecordScratch};
+use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, Relation};
 use crate::rng::DpRng;
 
@@ -432,6 +433,8 @@ pub struct BiasReducedSmd {
     last_level: u32,
     /// The output vertices the last step drew (x's, y's): the public view's newest draw.
     last_draw: Option<(usize, usize)>,
+    /// The output vertex draws, under the privacy filter ([`Trail::filtered`]).
+    trail: Trail,
     /// When the run stopped: the step it did not take, its draws, their ε_m, and the (ACC) ε
     /// they would have brought the total to (the filter's refusal, for the readout).
     refused: Option<Refused>,
@@ -523,6 +526,7 @@ impl BiasReducedSmd {
             grad_records: 0,
             last_level: 0,
             last_draw: None,
+            trail: Trail::filtered(max_draws),
             refused: None,
             stop: None,
             records,
@@ -657,7 +661,10 @@ impl Run for BiasReducedSmd {
             self.stop = Some("privacy filter");
             return None;
         }
-        let drawn = (self.x.sample(&mut self.rng), self.y.sample(&mut self.rng));
+        let drawn = (
+            self.trail.pick(&self.x, &mut self.rng),
+            self.trail.pick(&self.y, &mut self.rng),
+        );
         self.out_x.push(drawn.0);
         self.out_y.push(drawn.1);
         self.last_draw = Some(drawn);
@@ -717,6 +724,14 @@ impl Run for BiasReducedSmd {
             x: &self.rx,
             y: &self.ry,
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        // The average of the output vertices drawn under the filter, once it stopped.
+        self.is_done()
+            .then(|| Noised::iterate_pair(&self.rx, &self.ry, &self.trail))
+            .flatten()
+            .map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

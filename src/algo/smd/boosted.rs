@@ -77,6 +77,7 @@ use crate::error::{Error, Result};
 use crate::minimax::game::GameSpec;
 use crate::minimax::{GameConstants, PosedGame, RecordGame, RecordScratch};
 use crate::noise::gumbel_max;
+use crate::privacy::release::{Noised, Published};
 use crate::privacy::{Guarantee, Ledger, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::{Posed, ProblemDeclaration};
@@ -364,6 +365,9 @@ pub struct BoostedSmd {
     stage: Stage,
     /// (xᵢ, yᵢ) of the candidates done.
     candidates: Vec<(Vec<f64>, Vec<f64>)>,
+    /// Each candidate's release (its run's vertex draws under the filter), beside `candidates`:
+    /// the selected one is the run's release.
+    candidate_releases: Vec<Option<Noised>>,
     /// xᵢⱼ and yᵢⱼ of the best responses done, by candidate.
     x_responses: Vec<Vec<Vec<f64>>>,
     y_responses: Vec<Vec<Vec<f64>>>,
@@ -409,6 +413,7 @@ impl BoostedSmd {
             seeded,
             stage: Stage::Selected(0),
             candidates: Vec::new(),
+            candidate_releases: Vec::new(),
             x_responses: Vec::new(),
             y_responses: Vec::new(),
             rx: vec![1.0 / dx as f64; dx],
@@ -542,6 +547,8 @@ impl BoostedSmd {
             Stage::Candidate(i, run) => {
                 if let Point::Saddle { x, y } = run.point() {
                     self.candidates.push((x.to_vec(), y.to_vec()));
+                    self.candidate_releases
+                        .push(run.release().and_then(|p| p.noised().cloned()));
                 }
                 self.x_responses.push(Vec::new());
                 self.y_responses.push(Vec::new());
@@ -693,6 +700,16 @@ impl Run for BoostedSmd {
             x: &self.rx,
             y: &self.ry,
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        // The selected candidate's own release (the selection is Algorithm 4's exponential
+        // mechanism over released candidates); a failed run publishes nothing.
+        let i = self.selected()?;
+        self.candidate_releases
+            .get(i)?
+            .clone()
+            .map(Published::Private)
     }
 
     fn is_done(&self) -> bool {

@@ -62,6 +62,7 @@ use crate::algo::{Draws, NoiseShape, StepReport};
 use crate::domain::{Domain, Simplex};
 use crate::error::{Error, Result};
 use crate::minimax::{GameConstants, RecordGame, RecordScratch};
+use crate::privacy::release::{Baseline, Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp};
 use crate::rng::DpRng;
 
@@ -459,6 +460,9 @@ pub struct PrivateSmd {
     scratch: RecordScratch,
     t: usize,
     draws: usize,
+    /// The trail of every planned vertex draw, and what the run publishes once done.
+    trail: Trail,
+    published: Option<Published>,
     /// The output vertices the last step drew (x's, y's): the public view's newest draw.
     last_draw: Option<(usize, usize)>,
     failure: Option<String>,
@@ -487,7 +491,10 @@ impl PrivateSmd {
         let plan = SmdPlan::new(params, game.records(), dims, game.constants())?;
         let (dx, dy) = dims;
         let uniform = |d: usize| vec![1.0 / d as f64; d];
+        let planned = plan.draws;
         Ok(Self {
+            trail: Trail::planned(planned),
+            published: None,
             scratch: game.scratch(),
             game,
             plan,
@@ -568,17 +575,57 @@ impl PrivateSmd {
 
     fn private_draws(&mut self) {
         let k = self.plan.params.samples;
-        let drawn = (self.x.sample(&mut self.rng), self.y.sample(&mut self.rng));
+        let drawn = (
+            self.trail.pick(&self.x, &mut self.rng),
+            self.trail.pick(&self.y, &mut self.rng),
+        );
         self.out_x.push(drawn.0);
         self.out_y.push(drawn.1);
         self.last_draw = Some(drawn);
         self.x_hat.clear();
         self.y_hat.clear();
         for _ in 0..k {
-            self.x_hat.push(self.x.sample(&mut self.rng));
-            self.y_hat.push(self.y.sample(&mut self.rng));
+            self.x_hat.push(self.trail.pick(&self.x, &mut self.rng));
+            self.y_hat.push(self.trail.pick(&self.y, &mut self.rng));
         }
         self.draws += 2 * (k + 1);
+    }
+
+    /// What the run publishes once done: the average of its output vertices (through the
+    /// trail), or the baseline's dense average (NOT PRIVATE). A run stopped by a refused gradient
+    /// makes the rest of its planned draws from the uniform (public) start, and its release is
+    /// the average of those draws (its ledger already records the failure).
+    fn finish(&mut self) {
+        if self.plan.params.mode == SmdMode::NonPrivate {
+            self.published = Some(Published::NotPrivate(Baseline::not_private(
+                &self.rx,
+                Some(&self.ry),
+            )));
+            return;
+        }
+        let released = if self.failure.is_none() {
+            Noised::iterate_pair(&self.rx, &self.ry, &self.trail)
+        } else {
+            None
+        };
+        let released = released.or_else(|| {
+            let (dx, dy) = (self.rx.len(), self.ry.len());
+            let (ux, uy) = (EntropicPlayer::uniform(dx), EntropicPlayer::uniform(dy));
+            let (mut ox, mut oy) = (SparseAverage::new(dx), SparseAverage::new(dy));
+            while self.trail.drawn() < self.trail.planned_draws() {
+                ox.push(self.trail.pick(&ux, &mut self.rng));
+                if self.trail.drawn() < self.trail.planned_draws() {
+                    oy.push(self.trail.pick(&uy, &mut self.rng));
+                }
+            }
+            ox.write_dense(&mut self.rx);
+            oy.write_dense(&mut self.ry);
+            if self.failure.is_none() {
+                self.failure = Some("the run made fewer vertex draws than planned".to_string());
+            }
+            Noised::iterate_pair(&self.rx, &self.ry, &self.trail)
+        });
+        self.published = released.map(Published::Private);
     }
 }
 
@@ -661,6 +708,7 @@ impl Run for PrivateSmd {
         let b = self.plan.batch;
         if let Err(e) = self.batch_gradients(b) {
             self.failure = Some(format!("the game refused a gradient: {e}"));
+            self.finish();
             return None;
         }
         let t1 = (self.t + 1) as f64;
@@ -693,6 +741,9 @@ impl Run for PrivateSmd {
             epsilon_spent: self.epsilon_spent(),
         };
         self.t += 1;
+        if self.is_done() {
+            self.finish();
+        }
         Some(Step {
             report,
             value: None,
@@ -704,6 +755,10 @@ impl Run for PrivateSmd {
             x: &self.rx,
             y: &self.ry,
         }
+    }
+
+    fn release(&self) -> Option<Published> {
+        self.published.clone()
     }
 
     fn is_done(&self) -> bool {

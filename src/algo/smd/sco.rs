@@ -34,10 +34,11 @@
 //! González, Guzmán & Paquette 2024, Algorithm 5, Lemma 4.1, Theorem 4.2, Proposition 4.3;
 //! digest 001 §4.5, P15; REVIEW-001-003 §1.2.
 
-use super::primitives::{SparseAverage, acc_epsilon, corollary_epsilon0, sample_cdf, softmax_into};
+use super::primitives::{SparseAverage, acc_epsilon, corollary_epsilon0, softmax_into};
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::error::{Error, Result};
 use crate::objective::Objective;
+use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, Relation};
 use crate::rng::DpRng;
 
@@ -202,6 +203,9 @@ pub struct PrivateSco {
     g: Vec<f64>,
     indices: Vec<usize>,
     release: Vec<f64>,
+    /// The trail of every planned vertex draw, and the release once made.
+    trail: Trail,
+    released: Option<Noised>,
     t: usize,
     made: usize,
     failure: Option<String>,
@@ -212,6 +216,7 @@ impl PrivateSco {
     /// term's, the same for every record).
     pub fn new(plan: ScoPlan, ridge: f64, rng: DpRng, seeded: bool) -> Self {
         let d = plan.d;
+        let planned = plan.draws;
         Self {
             plan,
             ridge,
@@ -226,6 +231,8 @@ impl PrivateSco {
             g: vec![0.0; d],
             indices: Vec::new(),
             release: vec![1.0 / d as f64; d],
+            trail: Trail::planned(planned),
+            released: None,
             t: 0,
             made: 0,
             failure: None,
@@ -241,9 +248,30 @@ impl PrivateSco {
         }
         self.w_hat.clear();
         for _ in 0..self.plan.samples {
-            self.w_hat.push(sample_cdf(&self.cdf, &mut self.rng));
+            self.w_hat
+                .push(self.trail.pick_cdf(&self.cdf, &mut self.rng));
         }
         self.made += self.plan.samples;
+    }
+
+    /// A run stopped by a refused gradient: the rest of the planned draws are made from the
+    /// uniform (public) start, and the last K of them are the release (the ledger records the
+    /// failure, which depends on the data).
+    fn release_from_the_start(&mut self) {
+        let d = self.cdf.len();
+        for (j, c) in self.cdf.iter_mut().enumerate() {
+            *c = (j + 1) as f64 / d as f64;
+        }
+        self.w_hat.clear();
+        while self.trail.drawn() < self.trail.planned_draws() {
+            if self.w_hat.draws() as usize == self.plan.samples {
+                self.w_hat.clear();
+            }
+            self.w_hat
+                .push(self.trail.pick_cdf(&self.cdf, &mut self.rng));
+        }
+        self.w_hat.write_dense(&mut self.release);
+        self.released = Noised::iterate(&self.release, &self.trail);
     }
 
     /// The plan fixed before the run.
@@ -282,6 +310,7 @@ impl PrivateSco {
             Ok(v) => v,
             Err(e) => {
                 self.failure = Some(format!("the objective refused a gradient: {e}"));
+                self.release_from_the_start();
                 return None;
             }
         };
@@ -297,6 +326,7 @@ impl PrivateSco {
             // The release: K fresh draws from w^T.
             self.draw_from_average();
             self.w_hat.write_dense(&mut self.release);
+            self.released = Noised::iterate(&self.release, &self.trail);
         }
         let grad_norm = self.g.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         Some(StepReport {
@@ -378,6 +408,10 @@ impl PrivateAlgorithm for PrivateSco {
         }
     }
 
+    fn release(&self) -> Option<Published> {
+        self.released.clone().map(Published::Private)
+    }
+
     fn is_done(&self) -> bool {
         self.t >= self.plan.steps || self.failure.is_some()
     }
@@ -446,8 +480,8 @@ mod tests {
         assert_eq!(r.ledger.guarantee.epsilon, 2.0);
         assert!(r.ledger.mechanism.contains("Algorithm 5"));
         // The release: the average of K drawn vertices, a point of the simplex.
-        assert!((r.w.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert!(r.w.iter().all(|v| *v >= 0.0));
+        assert!((r.w().iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!(r.w().iter().all(|v| *v >= 0.0));
         let (first, last) = (excess[0], r.excess.unwrap());
         println!("draws {draws}, excess {first:.4} → {last:.4}");
         assert!(last < first, "{last} vs {first}");
