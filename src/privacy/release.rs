@@ -475,6 +475,58 @@ mod tests {
     }
 
     #[test]
+    fn a_short_trail_releases_the_planned_noise_around_the_public_point_and_says_so() {
+        let law = Law::gaussian(0.5).unwrap();
+        let ledger = || {
+            let guarantee = crate::privacy::Guarantee {
+                epsilon: 1.0,
+                delta: 1e-6,
+                relation: crate::privacy::Relation::ReplaceOne,
+                rho: None,
+                accounting: String::new(),
+            };
+            super::super::Ledger::new(guarantee, "test", true, Vec::new())
+        };
+        let (point, public) = ([5.0, 5.0], [0.0, 0.0]);
+        let mut trail = Trail::planned(2);
+        let mut rng = seeded(7, Stream::Noise);
+        trail.draw(&law, &mut rng, &mut [0.0; 2]);
+        let short = Finished::iterate(
+            &point,
+            &trail,
+            (&law, &public, |_: &mut [f64]| {}),
+            &mut rng,
+        );
+        // Not the reached point: one draw of the law around the public one.
+        assert_ne!(short.release().x(), &point[..]);
+        assert_ne!(short.release().x(), &public[..]);
+        assert!(norm2(short.release().x()) < 5.0);
+        assert!(!short.record(ledger()).is_private());
+        trail.draw(&law, &mut rng, &mut [0.0; 2]);
+        let full = Finished::iterate(
+            &point,
+            &trail,
+            (&law, &public, |_: &mut [f64]| {}),
+            &mut rng,
+        );
+        assert_eq!(full.release().x(), &point[..]);
+        assert!(full.record(ledger()).is_private());
+    }
+
+    #[test]
+    fn a_filtered_trail_is_complete_at_any_count_up_to_its_bound() {
+        let mut trail = Trail::filtered(2);
+        let player = EntropicPlayer::uniform(3);
+        let mut rng = seeded(9, Stream::Noise);
+        assert!(Noised::iterate(&[0.5], &trail).is_some());
+        trail.pick(&player, &mut rng);
+        trail.pick(&player, &mut rng);
+        assert!(Noised::iterate(&[0.5], &trail).is_some());
+        trail.pick(&player, &mut rng);
+        assert!(Noised::iterate(&[0.5], &trail).is_none());
+    }
+
+    #[test]
     fn a_trail_draw_is_the_laws_own_fill() {
         let law = Law::gaussian(0.7).unwrap();
         let (mut a, mut b) = ([0.0; 4], [0.0; 4]);

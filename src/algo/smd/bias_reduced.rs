@@ -333,7 +333,7 @@ impl BiasReducedGradient {
 
     /// Algorithm 2: (gx, gy) ← w_N(∇F(x₊, y₊; B) − ∇F(x₋, y₋; B)) + ∇F(x₁, y₁; B), with the
     /// 2^{N+1} vertex draws per block taken from `x`, `y` and w_N = C_M·2^N. Returns the vertex
-    /// draws made (2·2^{N+1}). `gy` is ∇ᵧ (the caller ascends on it).
+    /// draws made (2·2^{N+1}), each through `trail`. `gy` is ∇ᵧ (the caller ascends on it).
     #[allow(clippy::too_many_arguments)]
     pub fn estimate(
         &mut self,
@@ -343,7 +343,7 @@ impl BiasReducedGradient {
         tg: TruncatedGeometric,
         level: u32,
         batch: Range<usize>,
-        rng: &mut DpRng,
+        (trail, rng): (&mut Trail, &mut DpRng),
         gx: &mut [f64],
         gy: &mut [f64],
         scratch: &mut RecordScratch,
@@ -354,7 +354,7 @@ impl BiasReducedGradient {
             a.1.clear();
         }
         for r in 0..2 * half {
-            let (j, i) = (x.sample(rng), y.sample(rng));
+            let (j, i) = (trail.pick(x, rng), trail.pick(y, rng));
             self.plus.0.push(j);
             self.plus.1.push(i);
             if r < half {
@@ -433,7 +433,8 @@ pub struct BiasReducedSmd {
     last_level: u32,
     /// The output vertices the last step drew (x's, y's): the public view's newest draw.
     last_draw: Option<(usize, usize)>,
-    /// The output vertex draws, under the privacy filter ([`Trail::filtered`]).
+    /// Every vertex draw (the output's and the estimator's), under the privacy filter
+    /// ([`Trail::filtered`]).
     trail: Trail,
     /// When the run stopped: the step it did not take, its draws, their ε_m, and the (ACC) ε
     /// they would have brought the total to (the filter's refusal, for the readout).
@@ -526,7 +527,9 @@ impl BiasReducedSmd {
             grad_records: 0,
             last_level: 0,
             last_draw: None,
-            trail: Trail::filtered(max_draws),
+            // The filter, not a count, bounds the draws (ε_m ≤ ε_u lets more than the declared m
+            // through): the release checks that the trail drew exactly what the filter charged.
+            trail: Trail::filtered(usize::MAX),
             refused: None,
             stop: None,
             records,
@@ -678,7 +681,7 @@ impl Run for BiasReducedSmd {
                 self.tg,
                 level,
                 batch,
-                &mut self.rng,
+                (&mut self.trail, &mut self.rng),
                 &mut self.gx,
                 &mut self.gy,
                 &mut self.scratch,
@@ -727,8 +730,10 @@ impl Run for BiasReducedSmd {
     }
 
     fn release(&self) -> Option<Published> {
-        // The average of the output vertices drawn under the filter, once it stopped.
-        self.is_done()
+        // The average of the output vertices drawn under the filter, once it stopped, and only
+        // if the trail drew exactly what the filter charged.
+        let charged = self.filter.draws() as usize == self.trail.drawn();
+        (self.is_done() && charged)
             .then(|| Noised::iterate_pair(&self.rx, &self.ry, &self.trail))
             .flatten()
             .map(Published::Private)
@@ -893,6 +898,7 @@ mod tests {
         let (mut gx, mut gy) = (vec![0.0; 5], vec![0.0; 2]);
         let mut scratch = game.scratch();
         let mut rng = seeded(21, Stream::Noise);
+        let mut trail = Trail::filtered(usize::MAX);
         let runs = 400_000;
         let (mut sum, mut sum_sq) = (0.0, 0.0);
         for _ in 0..runs {
@@ -904,7 +910,7 @@ mod tests {
                 tg,
                 level,
                 0..1,
-                &mut rng,
+                (&mut trail, &mut rng),
                 &mut gx,
                 &mut gy,
                 &mut scratch,
