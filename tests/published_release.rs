@@ -74,6 +74,13 @@ fn every_family_publishes_its_runs_release_and_the_release_moves_with_the_noise_
         match &published.published {
             Published::Private(noised) => {
                 assert_eq!(published.w(), noised.x(), "{kind:?}");
+                // A trail that came up short releases around a public point and says NOT
+                // PRIVATE: no family's default run may end that way.
+                assert!(
+                    published.ledger.is_private(),
+                    "{kind:?}: {:?}",
+                    published.ledger.leaks
+                );
                 assert!(published.w().iter().all(|v| v.is_finite()), "{kind:?}");
                 let other = session_release(&RunConfig {
                     noise_draw: 1,
