@@ -92,7 +92,10 @@ fn every_family_publishes_its_runs_release_and_the_release_moves_with_the_noise_
                     "{kind:?}: two noise seeds released the same point"
                 );
             }
-            Published::NotPrivate(_) => demonstrations.push(kind),
+            Published::NotPrivate(_) => {
+                assert!(!published.ledger.is_private(), "{kind:?}: no NOT PRIVATE");
+                demonstrations.push(kind);
+            }
         }
     }
     // Only the mirror-descent baseline releases without noise, and it is typed so.

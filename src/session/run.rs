@@ -479,6 +479,12 @@ impl Session {
             Posed::Saddle(game) => game.game.readout(&w),
             Posed::Min(_) => None,
         };
+        // A point published without noise says NOT PRIVATE in its ledger (the headline), even
+        // if the run's own ledger forgot to.
+        let mut ledger = self.ledger();
+        if matches!(published, Published::NotPrivate(_)) && ledger.is_private() {
+            ledger = ledger.with_leak("NOT PRIVATE: the run publishes its point without noise");
+        }
         Release {
             excess: scored.then_some(excess),
             population,
@@ -486,7 +492,7 @@ impl Session {
             published,
             plane,
             loss,
-            ledger: self.ledger(),
+            ledger,
         }
     }
 
