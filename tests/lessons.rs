@@ -29,6 +29,9 @@ struct Lesson {
     preset: serde_json::Value,
     /// The ids of the page controls embed mode keeps beside the plots.
     controls: Vec<String>,
+    /// The lesson's main plots (canvas ids), first in embed mode; none: the page's first two.
+    #[serde(default)]
+    plots: Vec<String>,
     watch: String,
     question: String,
     answer: String,
@@ -158,6 +161,13 @@ fn every_lesson_has_its_parts_and_names_page_controls() {
             assert!(
                 page.contains(&format!("id=\"{control}\"")),
                 "{id}: no control id=\"{control}\" on the page"
+            );
+        }
+        assert!(lesson.plots.len() <= 2, "{id}: at most two main plots");
+        for plot in &lesson.plots {
+            assert!(
+                plot.ends_with("-plot") && page.contains(&format!("<canvas id=\"{plot}\"")),
+                "{id}: no plot <canvas id=\"{plot}\"> on the page"
             );
         }
     }

@@ -2,9 +2,10 @@
 // lessons/, listed in lessons/index.json (tests/lessons.rs fails when a file is missing from the
 // index, and runs every preset through the parser the page uses). Picking a lesson shows its text
 // and puts its preset in the URL hash, which the page then restores like any link; Play runs it.
-// `?lesson=<id>` opens a lesson directly; `?embed&lesson=<id>` shows the plots, the controls the
-// lesson names, the guarantee, the readout and the question, for an iframe in lecture notes (the
-// Share fold gives its link and snippet: www/share.js).
+// `?lesson=<id>` opens a lesson directly; `?embed&lesson=<id>` shows the plots (the lesson's
+// `plots` first, when it names them), the controls the lesson names, the guarantee, the readout
+// and the question, for an iframe in lecture notes (the Share fold gives its link and snippet:
+// www/share.js).
 
 const $ = (id) => document.getElementById(id);
 const DIR = new URL('../lessons/', import.meta.url);
@@ -103,6 +104,11 @@ function embed(lesson) {
   facts.append($('guarantee'), $('readout'));
   keep.after(facts);
   keep.hidden = false;
+  // The lesson's main plots (its `plots`, canvas ids) first, side by side in the frame; without
+  // them, the page's first two (the excess risk and the parameter view).
+  const main = (lesson?.plots ?? []).map((id) => $(id)?.closest('figure')).filter(Boolean);
+  $('plots').querySelector(':scope > figure')?.before(...main);
+  for (const figure of main) figure.dataset.main = '';
 }
 
 /**

@@ -179,6 +179,7 @@ export function showCompare(history, current, pins, words, unpin) {
   const metric = history.info.previews[0].metric;
   $('compare-metric').textContent = /gap/i.test(metric) ? 'final gap' : 'final excess';
   $('compare-metric').title = metric;
+  const columns = ['run', 'algorithm', 'ε', $('compare-metric').textContent, 'mean ± sd over repeats', 'release (private)', ''];
   const coords = (v) => `(${v.slice(0, 3).map((c) => fmt(c, 3)).join(', ')}${v.length > 3 ? ', …' : ''})`;
   const row = (run, r, extra) => {
     const tr = document.createElement('tr');
@@ -190,6 +191,12 @@ export function showCompare(history, current, pins, words, unpin) {
       : r.release.y ? `x = ${coords(r.release.w)}, y = ${coords(r.release.y)}` : coords(r.release.w);
     tr.append(cell(run), cell(r.algorithm), cell(Number.isFinite(r.epsilon) ? fmt(r.epsilon) : '∞ (not private)'),
       cell(r.final === null ? '–' : sci(r.final)), cell(spread), cell(release), extra ?? cell(''));
+    // Each cell names its column: a narrow screen stacks a row as labelled lines (style.css).
+    tr.setAttribute('role', 'row');
+    [...tr.children].forEach((td, i) => {
+      td.setAttribute('role', 'cell');
+      td.dataset.label = columns[i] ?? '';
+    });
     tr.dataset.final = r.final === null ? '' : String(r.final);
     return tr;
   };

@@ -2,7 +2,7 @@
 // The drawing itself is done by the wasm plotting functions (plotters-canvas, or plotters' SVG
 // backend for the SVG export); this file only turns the history into their plain specs.
 
-import { drawFitted } from './layout.js';
+import { NARROW, drawFitted } from './layout.js';
 import { appendViews, emptyViews, ternaryFields, verticesSpec } from './saddle_views.js';
 import { localisationSpec } from './localisation_view.js';
 
@@ -309,6 +309,9 @@ export class Plotter {
     // The vertex view stacks its four panels on a narrow canvas (src/wasm/plot/vertices.rs):
     // they need this much height to keep their text at its size.
     if (canvases.vertices) canvases.vertices.dataset.minHeight = '480';
+    // On a phone the excess plot, one tab at a time, is drawn taller than its 640 × 460 shape
+    // scaled down: its legend (four entries, one in two rows) then leaves most of the curves free.
+    if (canvases.excess && NARROW.matches) canvases.excess.dataset.minHeight = '340';
   }
 
   /** The spec plot `kind` is drawn from now (null before a run is prepared). */

@@ -65,7 +65,8 @@ pub struct ReleaseMark {
 impl Series {
     /// The legend text of the drawn path: a solver's path says it is not the release.
     pub fn path_label(&self) -> String {
-        if self.solver_path {
+        // An unnamed series gets no legend entry, its path no more than the rest.
+        if self.solver_path && !self.label.is_empty() {
             format!("{}: solver path (not released)", self.label)
         } else {
             self.label.clone()

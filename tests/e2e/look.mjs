@@ -110,16 +110,24 @@ export const canvasProblems = (page, least = SMALLEST) => page.evaluate((least) 
   return found;
 }, least);
 
+/** The notes a plot draws inside its plotting area (src/wasm/plot/excess.rs). */
+const NOTES = /^(▼ under the axis|band cut below)/;
+
 /**
- * The legends of the run's plots on screen: each plot is drawn again, once as the page draws it
- * and once with every label blank (so no legend entry), each at its logical size on a spare
- * canvas. The legend's box is that of its entries' texts (plotTextBoxes), widened for their
- * glyphs; it must lie inside the figure, and hide at most `share` of the data's coloured pixels
- * of the drawing without it.
+ * The legends and notes of the run's plots on screen: each plot is drawn again, once as the
+ * page draws it and once with every label blank (so no legend entry), each at its logical size
+ * on a spare canvas. The legend's rows are the texts only the first drawing has (plotTextBoxes,
+ * measured by the browser's font code); its box is theirs widened by plotters' frame and the
+ * entries' marks on the left. The box and every note must lie inside the figure, overlap no
+ * other text (tick labels, axis names, the title) nor each other, nor a key mark the plot names
+ * (w*, a release: `marks`); and the legend may hide at most `share` of the data's coloured
+ * pixels of the drawing without it (the parameter view's drawn without its loss contours: a
+ * background, not data).
  */
-export const legendProblems = (page, share = LEGEND_SHARE) => page.evaluate(async (share) => {
+export const legendProblems = (page, share = LEGEND_SHARE) => page.evaluate(async ([share, notePattern]) => {
   const wasm = await import('/www/pkg/dp_playground.js');
   const { plotter } = window.__dp;
+  const isNote = (t) => t.role === 'note' || new RegExp(notePattern).test(t.text);
   const found = [];
   const blank = (value) => {
     if (Array.isArray(value)) return value.map(blank);
@@ -128,41 +136,83 @@ export const legendProblems = (page, share = LEGEND_SHARE) => page.evaluate(asyn
     }
     return value;
   };
-  const labels = (value, out = new Set()) => {
-    if (Array.isArray(value)) value.forEach((v) => labels(v, out));
-    else if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === 'label' && typeof v === 'string' && v !== '') out.add(v);
-        else labels(v, out);
-      }
+  const labelled = (value) => {
+    if (Array.isArray(value)) return value.some(labelled);
+    if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+      return Object.entries(value).some(([k, v]) => (k === 'label' && typeof v === 'string' ? v !== '' : labelled(v)));
     }
-    return out;
+    return false;
   };
+  // Boxes overlap when they share more than a pixel each way (a glyph's box may touch the next).
+  const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const where = (b) => `[${[b.left, b.top, b.right, b.bottom].map((v) => Math.round(v)).join(', ')}]`;
+  const inside = (b, width, height) => b.left >= 0 && b.top >= 0 && b.right <= width && b.bottom <= height;
   // Coloured (saturated) pixels: the data's palette and the releases' red, not grey grid or text.
   const coloured = (d, i) => Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 60;
   for (const [kind, canvas] of Object.entries(plotter().canvases)) {
     if (canvas.getClientRects().length === 0) continue;
     const spec = plotter().spec(kind);
     if (!spec) continue;
-    const names = labels(spec);
-    if (names.size === 0) continue;
     const width = canvas.clientWidth;
     const height = Math.round((canvas.clientWidth * canvas.height) / canvas.width);
     const spare = Object.assign(document.createElement('canvas'), { width, height });
     wasm.drawPlot(kind, spare, spec);
-    const entries = wasm.plotTextBoxes().texts.filter((t) => names.has(t.text));
-    if (entries.length === 0) continue;
-    // plotters puts each entry's glyph left of its text, inside the legend's frame.
-    const box = {
-      left: Math.min(...entries.map((t) => t.left)) - 30,
-      top: Math.min(...entries.map((t) => t.top)) - 4,
-      right: Math.max(...entries.map((t) => t.right)) + 4,
-      bottom: Math.max(...entries.map((t) => t.bottom)) + 4,
-    };
-    if (box.left < 0 || box.top < 0 || box.right > width || box.bottom > height) {
-      found.push(`${kind}: its legend [${box.left}, ${box.top}, ${box.right}, ${box.bottom}] runs off the ${width} × ${height} figure`);
+    const drawn = wasm.plotTextBoxes();
+    // The loss contours under the parameter view are its background, not data a legend hides
+    // (the legend's frame lets them through): its data are the paths, releases and w*.
+    wasm.drawPlot(kind, spare, blank(kind === 'path' ? { ...spec, grid: null } : spec));
+    const bare = new Map();
+    for (const t of wasm.plotTextBoxes().texts) bare.set(t.text, (bare.get(t.text) ?? 0) + 1);
+    // The legend's rows: those the plot names so (`role`); from a build that does not name
+    // them, what the labels added (each text of the bare drawing matched once) and the texts
+    // aligned with those in the same column (an entry with no label of the spec's, the band's).
+    let rows;
+    if (drawn.texts.some((t) => 'role' in t)) {
+      rows = drawn.texts.filter((t) => t.role === 'legend');
+    } else {
+      rows = labelled(spec) ? drawn.texts.filter((t) => {
+        const n = bare.get(t.text) ?? 0;
+        if (n > 0) bare.set(t.text, n - 1);
+        return n === 0 && !isNote(t);
+      }) : [];
+      const lefts = new Set(rows.map((t) => t.left));
+      const [top, bottom] = [Math.min(...rows.map((t) => t.top)) - 20, Math.max(...rows.map((t) => t.bottom)) + 20];
+      rows.push(...drawn.texts.filter((t) => !rows.includes(t) && !isNote(t) && lefts.has(t.left) && t.top >= top && t.bottom <= bottom));
     }
-    wasm.drawPlot(kind, spare, blank(spec));
+    const notes = drawn.texts.filter(isNote);
+    const others = drawn.texts.filter((t) => !rows.includes(t) && !notes.includes(t));
+    const marks = drawn.marks ?? [];
+    // plotters puts each entry's mark left of its text, inside the legend's frame.
+    const box = rows.length === 0 ? null : {
+      left: Math.min(...rows.map((t) => t.left)) - 30,
+      top: Math.min(...rows.map((t) => t.top)) - 4,
+      right: Math.max(...rows.map((t) => t.right)) + 4,
+      bottom: Math.max(...rows.map((t) => t.bottom)) + 4,
+    };
+    if (box) {
+      if (!inside(box, width, height)) found.push(`${kind}: its legend ${where(box)} runs off the ${width} × ${height} figure`);
+      for (const t of rows) {
+        if (!inside(t, width, height)) found.push(`${kind}: the legend's “${t.text}” ${where(t)} is cut at the ${width} × ${height} figure's edge`);
+      }
+      for (const t of others) {
+        if (overlap(box, t)) found.push(`${kind}: its legend ${where(box)} covers the text “${t.text}” ${where(t)}`);
+      }
+      for (const m of marks) {
+        if (overlap(box, m)) found.push(`${kind}: its legend ${where(box)} covers ${m.name} ${where(m)}`);
+      }
+    }
+    for (const note of notes) {
+      if (!inside(note, width, height)) found.push(`${kind}: the note “${note.text}” ${where(note)} runs off the figure`);
+      if (box && overlap(box, note)) found.push(`${kind}: the note “${note.text}” ${where(note)} lies under the legend ${where(box)}`);
+      for (const t of [...others, ...notes.filter((n) => n !== note)]) {
+        if (overlap(note, t)) found.push(`${kind}: the note “${note.text}” ${where(note)} overlaps “${t.text}” ${where(t)}`);
+      }
+      for (const m of marks) {
+        if (overlap(note, m)) found.push(`${kind}: the note “${note.text}” covers ${m.name} ${where(m)}`);
+      }
+    }
+    if (!box) continue;
     const d = spare.getContext('2d').getImageData(0, 0, width, height).data;
     let all = 0;
     let under = 0;
@@ -178,7 +228,7 @@ export const legendProblems = (page, share = LEGEND_SHARE) => page.evaluate(asyn
     }
   }
   return found;
-}, share);
+}, [share, NOTES.source]);
 
 const require = createRequire(import.meta.url);
 let axeSource = null;

@@ -3,7 +3,8 @@
 // every panel open, and embedded in an <iframe> of a page from another origin: nothing wider
 // than the screen or its panel, every readout value readable (one line, or at least 120 px
 // wide), no text under 10 CSS px on the page or drawn on a canvas, every canvas drawn at its
-// displayed size × devicePixelRatio, legends inside their plot and off the data, and no serious
+// displayed size × devicePixelRatio, legends and notes inside their plot, off the axis labels,
+// each other, w* and the release and off the data (look.mjs legendProblems), and no serious
 // or critical axe-core violation. Items 1 (the readout), 2 (the phone), 3 (Share and embed) and 9
 // (the long page) each have their own test below. Screenshots of every state go to
 // target/screenshots/look-*.png for a person to review.
@@ -253,6 +254,6 @@ test('item 9: links at the top reach the readout, the exports and the audit; the
   assert.deepEqual(errors, []);
 });
 
-test('at every size and in the frame: each legend lies inside its plot and covers at most 5 % of the drawn data', () => {
+test('at every size and in the frame: each legend and note lies inside its plot, over no tick label, title, note or key mark (w*, a release), and covers at most 5 % of the drawn data', () => {
   assert.deepEqual(problems('legends', Object.keys(seen), ['run']), []);
 });

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openGame, plotsDrawn, ready, session } from './harness.mjs';
+import { legendProblems } from './look.mjs';
 
 const shots = fileURLToPath(new URL('../../target/screenshots/', import.meta.url));
 mkdirSync(shots, { recursive: true });
@@ -75,6 +76,9 @@ test('item 4: output perturbation beside DP-GD shows its release as the salient 
   assert.ok(texts.includes(`${op.label}: solver path (not released)`), texts.join(' | '));
   assert.ok(texts.includes(`${op.label} release (private)`), texts.join(' | '));
   assert.ok(texts.includes(`${gd.label} release (private)`), texts.join(' | '));
+  // Six legend entries beside two algorithms: inside the plot, over no axis text, note or
+  // release, and off the curves (look.mjs).
+  assert.deepEqual(await legendProblems(page), []);
   assert.deepEqual(seen.errors, []);
   await context.close();
 });

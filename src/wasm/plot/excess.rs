@@ -6,12 +6,12 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
+use super::legend::{Legend, draw_notes};
 use super::{
     Bounds, FONT, GRID_COLOR, PINNED_ALPHA, PlotError, RELEASE_COLOR, at_least_a_decade,
-    clip_polyline_loglog, color, draw_axes, faded, finite_range, legend_position, log_axis, px,
-    thin, titled, wrap,
+    clip_polyline_loglog, color, draw_axes, faded, finite_range, log_axis, px, thin, titled, trace,
+    wrap,
 };
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::figure::floor::{FLOOR_DECADES, clamp_to_floor, log_floor};
 use crate::figure::legend::release_label;
@@ -262,7 +262,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     })?;
     // Every point drawn, in the plotting area's pixels: the legend goes where they are not.
     let mut drawn: Vec<(f64, f64)> = Vec::new();
-    let mut labels: Vec<String> = Vec::new();
+    let mut legend = Legend::new(&chart);
 
     // Bands first, so that every line is drawn over every band. A band is cut wherever its
     // series has no value (NaN) or, on these log axes, a non-positive one: it never bridges a
@@ -286,17 +286,17 @@ pub(super) fn draw<DB: DrawingBackend>(
                 lower: thin(&chart, piece.lower),
             };
             for edge in [&piece.upper, &piece.lower] {
+                drawn.extend(trace(&chart, edge));
                 chart.draw_series(LineSeries::new(edge.clone(), c.mix(0.55).stroke_width(1)))?;
             }
-            let series = chart.draw_series(std::iter::once(Polygon::new(
+            chart.draw_series(std::iter::once(Polygon::new(
                 piece.outline(),
                 c.mix(0.14).filled(),
             )))?;
             if !banded {
                 banded = true;
-                labels.push(spec.band_legend());
                 let grey = RGBColor(120, 120, 120);
-                series.label(spec.band_legend()).legend(move |(x, y)| {
+                legend.entry(&spec.band_legend(), move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 20, y + 5)], grey.mix(0.25).filled())
                 });
             }
@@ -308,25 +308,23 @@ pub(super) fn draw<DB: DrawingBackend>(
         if let (true, Some(r)) = (s.solver_path, s.release) {
             // A pinned one-release run: its release level, faded; its solver path is left out.
             if r.y.is_finite() {
+                drawn.extend(trace(&chart, &[(b.x.0, r.y), (b.x.1, r.y)]));
                 let level = vec![(b.x.0, r.y), (b.x.1, r.y)];
-                drawn.extend(level.iter().map(|p| px(&chart, *p)));
-                let series = chart.draw_series(LineSeries::new(level, c.stroke_width(3)))?;
-                series.label(s.label.clone()).legend(move |(x, y)| {
+                chart.draw_series(LineSeries::new(level, c.stroke_width(3)))?;
+                legend.entry(&s.label, move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3))
                 });
-                labels.push(s.label.clone());
             }
         } else {
             let mut named = false;
             let data = clip_polyline_loglog(s.x.iter().copied().zip(s.mean.iter().copied()), b);
             for piece in data {
                 let piece = thin(&chart, piece);
-                drawn.extend(piece.iter().map(|p| px(&chart, *p)));
-                let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(3)))?;
+                drawn.extend(trace(&chart, &piece));
+                chart.draw_series(LineSeries::new(piece, c.stroke_width(3)))?;
                 if !named {
                     named = true;
-                    labels.push(s.label.clone());
-                    series.label(s.label.clone()).legend(move |(x, y)| {
+                    legend.entry(&s.label, move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3))
                     });
                 }
@@ -345,13 +343,11 @@ pub(super) fn draw<DB: DrawingBackend>(
         let grey = RGBColor(110, 110, 110);
         let line = clip_polyline_loglog(r.x.iter().copied().zip(r.y.iter().copied()), b);
         for (k, piece) in line.into_iter().enumerate() {
-            drawn.extend(piece.iter().map(|p| px(&chart, *p)));
-            let series =
-                chart.draw_series(DashedLineSeries::new(piece, 2, 4, grey.stroke_width(2)))?;
+            drawn.extend(trace(&chart, &piece));
+            chart.draw_series(DashedLineSeries::new(piece, 2, 4, grey.stroke_width(2)))?;
             if k == 0 {
                 labelled = true;
-                labels.push(r.label.clone());
-                series.label(r.label.clone()).legend(move |(x, y)| {
+                legend.entry(&r.label, move |(x, y)| {
                     DashedPathElement::new(vec![(x, y), (x + 20, y)], 2, 3, grey.stroke_width(2))
                 });
             }
@@ -364,18 +360,16 @@ pub(super) fn draw<DB: DrawingBackend>(
             b,
         );
         for (k, piece) in theory.into_iter().enumerate() {
-            drawn.extend(piece.iter().map(|p| px(&chart, *p)));
-            let series =
-                chart.draw_series(DashedLineSeries::new(piece, 6, 4, c.stroke_width(2)))?;
+            drawn.extend(trace(&chart, &piece));
+            chart.draw_series(DashedLineSeries::new(piece, 6, 4, c.stroke_width(2)))?;
             if k == 0 {
                 labelled = true;
-                let label = if s.theory_label.is_empty() {
+                let label = if s.theory_label.is_empty() && !s.label.is_empty() {
                     format!("{} bound", s.label)
                 } else {
                     s.theory_label.clone()
                 };
-                labels.push(label.clone());
-                series.label(label).legend(move |(x, y)| {
+                legend.entry(&label, move |(x, y)| {
                     DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, c.stroke_width(2))
                 });
             }
@@ -389,14 +383,13 @@ pub(super) fn draw<DB: DrawingBackend>(
         let data = clip_polyline_loglog(s.x.iter().copied().zip(s.mean.iter().copied()), b);
         for (k, piece) in data.into_iter().enumerate() {
             let piece = thin(&chart, piece);
-            drawn.extend(piece.iter().map(|p| px(&chart, *p)));
-            let series = chart.draw_series(LineSeries::new(piece, path_style))?;
+            drawn.extend(trace(&chart, &piece));
+            chart.draw_series(LineSeries::new(piece, path_style))?;
             if k == 0 {
                 labelled = true;
-                labels.push(s.path_label());
-                series
-                    .label(s.path_label())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], path_style));
+                legend.entry(&s.path_label(), move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], path_style)
+                });
             }
         }
         // Values under the axis floor, drawn at it: a ▼ on the floor says "lower than this".
@@ -410,25 +403,23 @@ pub(super) fn draw<DB: DrawingBackend>(
         if s.solver_path {
             // A one-release method: its release is a level across the plot, comparable at a
             // glance with an iterative method's curve end.
+            drawn.extend(trace(&chart, &[(b.x.0, r.y), (b.x.1, r.y)]));
             let level = vec![(b.x.0, r.y), (b.x.1, r.y)];
-            drawn.extend(level.iter().map(|p| px(&chart, *p)));
             let c2 = c.mix(1.0).stroke_width(2);
-            let series = chart.draw_series(LineSeries::new(level, c2))?;
-            series.label(label.clone()).legend(move |(x, y)| {
+            chart.draw_series(LineSeries::new(level, c2))?;
+            legend.entry(&label, move |(x, y)| {
                 EmptyElement::at((x, y))
                     + PathElement::new(vec![(0, 0), (20, 0)], c2)
                     + Circle::new((10, 0), 5, c.filled())
                     + Circle::new((10, 0), 6, RELEASE_COLOR.stroke_width(2))
             });
         } else {
-            let series = chart.draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())?;
-            series.label(label.clone()).legend(move |(x, y)| {
+            legend.entry(&label, move |(x, y)| {
                 EmptyElement::at((x + 10, y))
                     + Circle::new((0, 0), 5, c.filled())
                     + Circle::new((0, 0), 6, RELEASE_COLOR.stroke_width(2))
             });
         }
-        labels.push(label);
         labelled = true;
         // The spread over repeats, as a whisker.
         if let (Some(lo), Some(hi)) = (r.lo, r.hi) {
@@ -442,6 +433,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         }
         if b.contains((r.x, r.y)) {
             drawn.push(px(&chart, (r.x, r.y)));
+            legend.key_mark(&chart, "release", (r.x, r.y), 8);
             release_dot(&mut chart, (r.x, r.y), c.mix(1.0), RELEASE_COLOR.mix(1.0))?;
         }
     }
@@ -460,40 +452,25 @@ pub(super) fn draw<DB: DrawingBackend>(
             ))?;
         }
     }
-    // Notes along the bottom of the plotting area, one above the other.
-    let notes = [
+    // Notes along the bottom of the plotting area, one above the other, in a corner the legend
+    // leaves free.
+    let notes: Vec<&str> = [
         below
             .iter()
             .any(|b| !b.is_empty())
             .then_some("▼ under the axis: drawn at its floor"),
         cut.then_some("band cut below at ⅒ of the lowest mean"),
-    ];
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
-    for (k, note) in notes.into_iter().flatten().enumerate() {
-        root.draw_text(
-            note,
-            &(FONT, 11)
-                .into_font()
-                .color(&RGBColor(90, 90, 90))
-                .pos(Pos::new(HPos::Left, VPos::Bottom)),
-            (
-                xr.start - root.get_base_pixel().0 + 6,
-                yr.end - root.get_base_pixel().1 - 4 - 14 * k as i32,
-            ),
-        )?;
-    }
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     // A legend whenever a curve is drawn, one algorithm or several: an exported figure names
     // what it shows; in the corner where it covers the fewest drawn points.
-    if labelled || !spec.pinned.is_empty() {
-        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-        let position = legend_position(&chart, &drawn, &labels);
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID_COLOR)
-            .label_font((FONT, 12))
-            .draw()?;
-    }
+    let placed = if labelled || !spec.pinned.is_empty() {
+        legend.draw(&mut chart, &drawn, GRID_COLOR)?
+    } else {
+        None
+    };
+    draw_notes(root, &chart, &notes, placed, &drawn)?;
     Ok(())
 }

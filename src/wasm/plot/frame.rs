@@ -22,22 +22,36 @@ use serde::Serialize;
 
 use super::{FONT, PlotError};
 
-/// Where one text was drawn, in logical pixels (its estimated box).
+/// Where one text was drawn, in logical pixels (its estimated box), and what it is: "legend"
+/// (a row of the legend), "note" (a note inside the plotting area) or "" (a title, an axis's
+/// name or tick label, anything else).
 #[derive(Debug, Clone, Serialize)]
 pub(super) struct TextBox {
     pub text: String,
+    pub role: &'static str,
     pub left: i32,
     pub top: i32,
     pub right: i32,
     pub bottom: i32,
 }
 
-/// The texts of the last drawing and the logical size it was drawn at.
+/// A mark a legend or a note must leave uncovered (w*, a release), by name, in logical pixels.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct Mark {
+    pub name: &'static str,
+    pub left: i32,
+    pub top: i32,
+    pub right: i32,
+    pub bottom: i32,
+}
+
+/// The texts and key marks of the last drawing and the logical size it was drawn at.
 #[derive(Debug, Clone, Default, Serialize)]
 pub(super) struct Drawn {
     pub width: u32,
     pub height: u32,
     pub texts: Vec<TextBox>,
+    pub marks: Vec<Mark>,
 }
 
 /// A text as drawn: enough to measure it later. Measuring lays text out in the document, so
@@ -52,11 +66,33 @@ struct Recorded {
     pos: BackendCoord,
 }
 
-/// The texts of the last drawing, and its logical size.
+/// The texts of the last drawing, its logical size, the texts drawn as legend rows or notes
+/// (by role) and its key marks.
 #[derive(Default)]
 struct Record {
     size: (u32, u32),
     texts: Vec<Recorded>,
+    roles: Vec<(String, &'static str)>,
+    marks: Vec<Mark>,
+}
+
+/// Notes that the texts `text` of the drawing under way are a legend row or a note (`role`).
+pub(super) fn note_role(text: &str, role: &'static str) {
+    LAST.with(|last| last.borrow_mut().roles.push((text.to_string(), role)));
+}
+
+/// Notes a key mark of the drawing under way: `name` over `[left, top, right, bottom]` logical
+/// pixels.
+pub(super) fn note_mark(name: &'static str, [left, top, right, bottom]: [i32; 4]) {
+    LAST.with(|last| {
+        last.borrow_mut().marks.push(Mark {
+            name,
+            left,
+            top,
+            right,
+            bottom,
+        })
+    });
 }
 
 thread_local! {
@@ -75,8 +111,14 @@ pub(super) fn text_boxes() -> Drawn {
                 let font = FontDesc::new(FontFamily::Name(&r.family), r.size, r.style);
                 let size = font.box_size(&r.text).ok()?;
                 let [left, top, right, bottom] = text_box(r.anchor, &r.transform, r.pos, size);
+                let role = last
+                    .roles
+                    .iter()
+                    .find(|(t, _)| *t == r.text)
+                    .map_or("", |(_, role)| *role);
                 Some(TextBox {
                     text: r.text.clone(),
+                    role,
                     left,
                     top,
                     right,
@@ -88,6 +130,7 @@ pub(super) fn text_boxes() -> Drawn {
             width: last.size.0,
             height: last.size.1,
             texts,
+            marks: last.marks.clone(),
         }
     })
 }
@@ -106,7 +149,7 @@ impl<DB: DrawingBackend> Frame<DB> {
         LAST.with(|last| {
             *last.borrow_mut() = Record {
                 size,
-                texts: Vec::new(),
+                ..Record::default()
             }
         });
         Frame { inner, size }
@@ -259,7 +302,7 @@ impl<DB: DrawingBackend> DrawingBackend for Frame<DB> {
 const MIN_TITLE: u32 = 11;
 
 /// Whether `text` at `size` fits `width` pixels of `area`.
-fn fits<DB: DrawingBackend>(
+pub(super) fn fits<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     text: &str,
     size: u32,

@@ -11,6 +11,7 @@
 mod excess;
 mod features;
 mod frame;
+mod legend;
 mod localisation;
 mod noise;
 mod overlay;
@@ -381,27 +382,19 @@ where
     (f64::from(x - x0), f64::from(y - y0))
 }
 
-/// Where a legend of `labels` goes: the corner of the plotting area where it covers the fewest
-/// of the `drawn` points (in [`px`] pixels), so it does not hide the data it names.
-fn legend_position<DB, X, Y>(
+/// The pixels along a polyline (in [`px`] pixels), one at most every 3 px: what a legend's
+/// corner is weighed against.
+fn trace<DB, X, Y>(
     chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
-    drawn: &[(f64, f64)],
-    labels: &[&str],
-) -> SeriesLabelPosition
+    piece: &[(f64, f64)],
+) -> Vec<(f64, f64)>
 where
     DB: DrawingBackend,
     X: Ranged<ValueType = f64>,
     Y: Ranged<ValueType = f64>,
 {
-    use crate::figure::legend::{Corner, least_covered_corner, legend_size};
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
-    let area = (f64::from(xr.end - xr.start), f64::from(yr.end - yr.start));
-    match least_covered_corner(drawn, area, legend_size(labels, 12.0)) {
-        Corner::UpperRight => SeriesLabelPosition::UpperRight,
-        Corner::UpperLeft => SeriesLabelPosition::UpperLeft,
-        Corner::LowerLeft => SeriesLabelPosition::LowerLeft,
-        Corner::LowerRight => SeriesLabelPosition::LowerRight,
-    }
+    let points: Vec<(f64, f64)> = piece.iter().map(|p| px(chart, *p)).collect();
+    crate::figure::legend::densify(&points, 3.0)
 }
 
 /// Thins a polyline to what the chart can show (M4, Jugel et al. 2014): of each run of

@@ -196,24 +196,25 @@ pub(super) fn draw<DB: DrawingBackend>(
     if !density.is_empty() {
         chart.draw_series(LineSeries::new(density, BLACK.stroke_width(2)))?;
     }
+    let mut legend = super::legend::Legend::new(&chart);
     for (k, (label, counts, scale)) in pinned.iter().enumerate() {
         let c = faded(1 + k);
-        chart
-            .draw_series(
-                counts
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(i, &n)| {
-                        let x0 = i as f64 * width;
-                        Rectangle::new(
-                            [(x0, 0.0), (x0 + width, n as f64 * scale)],
-                            c.stroke_width(2),
-                        )
-                    }),
-            )?
-            .label(*label)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], c.stroke_width(2)));
+        chart.draw_series(
+            counts
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .map(|(i, &n)| {
+                    let x0 = i as f64 * width;
+                    Rectangle::new(
+                        [(x0, 0.0), (x0 + width, n as f64 * scale)],
+                        c.stroke_width(2),
+                    )
+                }),
+        )?;
+        legend.entry(label, move |(x, y)| {
+            Rectangle::new([(x, y - 5), (x + 20, y + 5)], c.stroke_width(2))
+        });
     }
     if let Some(note) = spec.empty_note().filter(|_| spec.pinned.is_empty()) {
         let (xr, yr) = chart.plotting_area().get_pixel_range();
@@ -227,14 +228,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             )?;
         }
     }
-    if !pinned.is_empty() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID_COLOR)
-            .label_font((FONT, 12))
-            .draw()?;
-    }
+    // The pins' legend, in the upper right (the histogram's tail is low there).
+    legend.draw(&mut chart, &[], GRID_COLOR)?;
     Ok(())
 }

@@ -8,9 +8,10 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
+use super::legend::Legend;
 use super::{
     Bounds, FONT, PINNED_ALPHA, PlotError, RELEASE_COLOR, circle_points, clip_polyline, color,
-    faded, legend_position, pairs, px, thin, tick, titled,
+    faded, pairs, px, thin, tick, titled,
 };
 use crate::figure::legend::{first_of_each, release_label};
 use crate::figure::{BANDS, Fill, contour_fills};
@@ -86,6 +87,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         chart.draw_series(LineSeries::new(piece, BLACK.stroke_width(1)))?;
     }
 
+    let mut legend = Legend::new(&chart);
     // Pinned runs under the current one, faded: their paths, and their releases ringed in a
     // faded red (private outputs of an earlier run).
     for pin in &spec.pinned {
@@ -93,9 +95,9 @@ pub(super) fn draw<DB: DrawingBackend>(
         let mut labelled = false;
         for piece in clip_polyline(pairs(&pin.path), b) {
             let piece = thin(&chart, piece);
-            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(1)))?;
+            chart.draw_series(LineSeries::new(piece, c.stroke_width(1)))?;
             if !labelled {
-                series.label(pin.label.clone()).legend(move |(x, y)| {
+                legend.entry(&pin.label, move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3))
                 });
                 labelled = true;
@@ -104,13 +106,13 @@ pub(super) fn draw<DB: DrawingBackend>(
         let inside: Vec<(f64, f64)> = pairs(&pin.releases).filter(|&p| b.contains(p)).collect();
         chart.draw_series(inside.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
         let ring = RELEASE_COLOR.mix(PINNED_ALPHA);
-        let rings = chart.draw_series(
+        chart.draw_series(
             inside
                 .iter()
                 .map(|&p| Circle::new(p, 5, ring.stroke_width(2))),
         )?;
         if !labelled && !inside.is_empty() {
-            rings.label(pin.label.clone()).legend(move |(x, y)| {
+            legend.entry(&pin.label, move |(x, y)| {
                 EmptyElement::at((x + 10, y))
                     + Circle::new((0, 0), 4, c.filled())
                     + Circle::new((0, 0), 5, ring.stroke_width(2))
@@ -145,9 +147,9 @@ pub(super) fn draw<DB: DrawingBackend>(
         let mut labelled = !list;
         for piece in clip_polyline(pairs(&layer.xy), b) {
             let piece = thin(&chart, piece);
-            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(1)))?;
+            chart.draw_series(LineSeries::new(piece, c.stroke_width(1)))?;
             if !labelled && !layer.label.is_empty() {
-                series.label(layer.label.clone()).legend(move |(x, y)| {
+                legend.entry(&layer.label, move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
                 });
                 labelled = true;
@@ -179,10 +181,9 @@ pub(super) fn draw<DB: DrawingBackend>(
             .into_iter()
             .enumerate()
         {
-            let series =
-                chart.draw_series(DashedLineSeries::new(piece, 5, 4, BLACK.stroke_width(1)))?;
+            chart.draw_series(DashedLineSeries::new(piece, 5, 4, BLACK.stroke_width(1)))?;
             if k == 0 {
-                series.label("sensitivity ball (dashed)").legend(|(x, y)| {
+                legend.entry("sensitivity ball (dashed)", |(x, y)| {
                     DashedPathElement::new(vec![(x, y), (x + 20, y)], 4, 3, BLACK.stroke_width(1))
                 });
             }
@@ -191,10 +192,11 @@ pub(super) fn draw<DB: DrawingBackend>(
     if let Some(w) = spec.w_star {
         let w = (w[0], w[1]);
         if b.contains(w) {
-            chart
-                .draw_series(std::iter::once(Cross::new(w, 6, BLACK.stroke_width(2))))?
-                .label("w* (non-private)")
-                .legend(|(x, y)| Cross::new((x + 10, y), 5, BLACK.stroke_width(2)));
+            chart.draw_series(std::iter::once(Cross::new(w, 6, BLACK.stroke_width(2))))?;
+            legend.entry("w* (non-private)", |(x, y)| {
+                Cross::new((x + 10, y), 5, BLACK.stroke_width(2))
+            });
+            legend.key_mark(&chart, "w*", w, 8);
         }
     }
 
@@ -216,18 +218,23 @@ pub(super) fn draw<DB: DrawingBackend>(
         let inside: Vec<(f64, f64)> = pairs(&layer.xy).filter(|&p| b.contains(p)).collect();
         chart.draw_series(inside.iter().map(|&p| Circle::new(p, 6, ring)))?;
         chart.draw_series(inside.iter().map(|&p| Circle::new(p, 5, WHITE.filled())))?;
-        let dots = chart.draw_series(
+        chart.draw_series(
             inside
                 .iter()
                 .map(|&p| Circle::new(p, 4, RELEASE_COLOR.filled())),
         )?;
         if list && !inside.is_empty() {
-            dots.label(label).legend(move |(x, y)| {
+            legend.entry(label, move |(x, y)| {
                 EmptyElement::at((x + 10, y))
                     + Circle::new((0, 0), 6, ring)
                     + Circle::new((0, 0), 5, WHITE.filled())
                     + Circle::new((0, 0), 4, RELEASE_COLOR.filled())
             });
+        }
+        // A single release is what the reader looks for: the legend leaves it uncovered (a
+        // cloud of repeats is data, weighed point by point).
+        if let [p] = inside[..] {
+            legend.key_mark(&chart, "release", p, 8);
         }
     }
 
@@ -247,22 +254,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             .filter(|&p| b.contains(p))
             .map(|p| px(&chart, p))
             .collect();
-        let mut labels: Vec<String> = spec.paths.iter().map(|l| l.label.clone()).collect();
-        labels.extend(release_labels.iter().cloned());
-        labels.extend([
-            "w* (non-private)".to_string(),
-            "sensitivity ball (dashed)".into(),
-        ]);
-        labels.extend(spec.pinned.iter().map(|p| p.label.clone()));
-        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-        let position = legend_position(&chart, &drawn, &labels);
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(200, 200, 200))
-            .label_font((FONT, 12))
-            .draw()?;
+        legend.draw(&mut chart, &drawn, RGBColor(200, 200, 200))?;
     }
     Ok(())
 }

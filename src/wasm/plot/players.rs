@@ -6,9 +6,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::legend::Legend;
 use super::{
-    FONT, GRID_COLOR, PALETTE, PlotError, RELEASE_COLOR, draw_axes, faded, finite_range,
-    legend_position, px, tick, titled,
+    GRID_COLOR, PALETTE, PlotError, RELEASE_COLOR, draw_axes, faded, finite_range, px, tick, titled,
 };
 use crate::plot_spec::players::{Player, PlayersSpec};
 
@@ -76,15 +76,16 @@ fn draw_player<DB: DrawingBackend>(
         PathElement::new(vec![(a, v), (b, v)], BLACK.stroke_width(3))
     }))?;
     // Pinned games' releases: a faded tick each, in the palette's later colours.
+    let mut legend = Legend::new(&chart);
     for (k, (label, values)) in pinned.iter().enumerate() {
         let c = faded(1 + k);
-        chart
-            .draw_series(values.iter().enumerate().map(|(i, &v)| {
-                let (a, b) = slot(i, 0.2);
-                PathElement::new(vec![(a, v), (b, v)], c.stroke_width(4))
-            }))?
-            .label(*label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(4)));
+        chart.draw_series(values.iter().enumerate().map(|(i, &v)| {
+            let (a, b) = slot(i, 0.2);
+            PathElement::new(vec![(a, v), (b, v)], c.stroke_width(4))
+        }))?;
+        legend.entry(label, move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(4))
+        });
     }
     if !pinned.is_empty() {
         // The legend where it hides the fewest bars and ticks (each sampled along its height).
@@ -96,15 +97,7 @@ fn draw_player<DB: DrawingBackend>(
             .flat_map(|(i, &v)| (0..=10).map(move |t| (i as f64 + 0.5, v * f64::from(t) / 10.0)))
             .map(|p| px(&chart, p))
             .collect();
-        let labels: Vec<&str> = pinned.iter().map(|(l, _)| *l).collect();
-        let position = legend_position(&chart, &drawn, &labels);
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID_COLOR)
-            .label_font((FONT, 12))
-            .draw()?;
+        legend.draw(&mut chart, &drawn, GRID_COLOR)?;
     }
     Ok(())
 }

@@ -4,9 +4,10 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
+use super::legend::Legend;
 use super::{
-    Bounds, FONT, GRID_COLOR, PlotError, clip_polyline, color, draw_axes, faded, finite_range,
-    legend_position, px, thin, tick, titled,
+    Bounds, GRID_COLOR, PlotError, clip_polyline, color, draw_axes, faded, finite_range, px, thin,
+    tick, titled,
 };
 use crate::plot_spec::privacy::{PrivacySeries, PrivacySpec};
 
@@ -54,21 +55,18 @@ pub(super) fn draw<DB: DrawingBackend>(
     })?;
     // Every point drawn and every legend text, for the legend's corner.
     let mut drawn: Vec<(f64, f64)> = Vec::new();
-    let mut labels: Vec<String> = Vec::new();
+    let mut legend = Legend::new(&chart);
     if let Some(target) = spec.target {
         drawn.extend((0..=20).map(|k| px(&chart, (x_max * f64::from(k) / 20.0, target))));
-        labels.push(format!("claimed ε = {}", tick(target)));
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(0.0, target), (x_max, target)],
-                8,
-                5,
-                BLACK.stroke_width(1),
-            ))?
-            .label(format!("claimed ε = {}", tick(target)))
-            .legend(|(x, y)| {
-                DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, BLACK.stroke_width(1))
-            });
+        chart.draw_series(DashedLineSeries::new(
+            [(0.0, target), (x_max, target)],
+            8,
+            5,
+            BLACK.stroke_width(1),
+        ))?;
+        legend.entry(&format!("claimed ε = {}", tick(target)), |(x, y)| {
+            DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, BLACK.stroke_width(1))
+        });
     }
     // Pinned runs first and faded, the current run over them.
     let pinned = spec.pinned.iter().map(|s| (s, faded(s.color), 3));
@@ -80,24 +78,15 @@ pub(super) fn draw<DB: DrawingBackend>(
         {
             let piece = thin(&chart, piece);
             drawn.extend(piece.iter().map(|p| px(&chart, *p)));
-            let series = chart.draw_series(LineSeries::new(piece, c.stroke_width(width)))?;
+            chart.draw_series(LineSeries::new(piece, c.stroke_width(width)))?;
             if k == 0 && !s.label.is_empty() {
-                labels.push(s.label.clone());
-                series.label(s.label.clone()).legend(move |(x, y)| {
+                legend.entry(&s.label, move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(width))
                 });
             }
         }
     }
-    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-    let position = legend_position(&chart, &drawn, &labels);
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.85))
-        .border_style(GRID_COLOR)
-        .label_font((FONT, 12))
-        .draw()?;
+    legend.draw(&mut chart, &drawn, GRID_COLOR)?;
     Ok(())
 }
 
