@@ -1724,6 +1724,30 @@ const INTERNAL: [(&str, Control); 20] = [
     ("max_iters", Control::Solver),
 ];
 
+/// Numbers the privacy calibration or a game derives from the settings, which a person changes at
+/// another control: the key, that control, and what to do there (the derived number's own
+/// range, "a finite number > 0", would send a person to a control that does not hold it).
+const DERIVED: [(&str, Control, &str); 3] = [
+    // z = σ/Δ of the accountants: 0 or ∞ only where ε is far from what the noise can carry.
+    (
+        "noise_multiplier",
+        Control::Epsilon,
+        "set ε nearer 1: the noise multiplier σ/Δ it calibrates must be finite and > 0",
+    ),
+    // A mechanism's Δ is the declared bounds' (‖x‖ times the loss's slope, over n and the ridge).
+    (
+        "sensitivity",
+        Control::FeatureBound,
+        "set it nearer 1: the sensitivity Δ the bounds declare must be finite and > 0",
+    ),
+    // A game's heavy-tailed records are drawn at the feature scale.
+    (
+        "noise_scale",
+        Control::FeatureScale,
+        "set a finite scale ≥ 0 for the heavy-tailed records",
+    ),
+];
+
 /// An algorithm's (or the objective's) error restated at the control a person changes: its own
 /// name for a setting (`epochs`, `sampling_rate`, `mu`, α, …) becomes the control's id, and a part
 /// of the aggregation (`wrap.tau`) becomes the loss's, whose error line shows it. The page shows an
@@ -1739,6 +1763,13 @@ pub fn at_control(error: Error) -> Error {
         return error;
     };
     let root = field.split('.').next().unwrap_or(&field);
+    if let Some((_, control, todo)) = DERIVED.iter().find(|(key, ..)| *key == field) {
+        return Error::InvalidParameter {
+            field: control.id().to_string(),
+            expected: todo.to_string(),
+            got,
+        };
+    }
     if root == "wrap" {
         // The aggregation's control sits under the loss's, which shows its errors.
         return Error::InvalidParameter {

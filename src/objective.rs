@@ -130,10 +130,14 @@ impl Objective {
             ));
         }
         if let Some(i) = (0..data.n()).find(|&i| !loss.glm.accepts_label(data.label(i))) {
+            // The loss is what a person changes (a file's labels are what they are).
             return Err(Error::invalid(
-                "labels",
-                format!("labels in {{-1, +1}} for the {} loss", loss.glm.name()),
-                format!("{} at sample {}", data.label(i), i + 1),
+                crate::config::Control::Loss.id(),
+                format!(
+                    "pick a regression loss, or load labels −1 and +1 for the {} loss",
+                    loss.glm.name()
+                ),
+                format!("label {} at sample {}", data.label(i), i + 1),
             ));
         }
         let n = data.n();

@@ -680,6 +680,19 @@ fn new_surface(base: &RunConfig) -> Vec<RunConfig> {
         c.noise_draw = 999_999;
         c.delta = 1e-5
     }));
+    // What the calibration and a game derive from the settings (the noise multiplier, the
+    // sensitivity, the heavy records' scale) at the extremes of the settings they come from.
+    for tiny_or_huge in [1e-300, 1e300] {
+        out.push(with(&|c| c.feature_bound = tiny_or_huge));
+        out.push(with(&|c| c.epsilon = tiny_or_huge));
+        out.push(with(&|c| c.delta = tiny_or_huge.min(0.5)));
+        out.push(with(&|c| c.feature_scale = tiny_or_huge));
+        out.push(with(&|c| c.radius = tiny_or_huge));
+        out.push(with(&|c| {
+            c.clip = Some(tiny_or_huge);
+            c.batch = 1
+        }));
+    }
     out.push(with(&|c| c.moment_k = 1e308));
     out.push(with(&|c| c.repetitions = usize::MAX));
     out.push(with(&|c| c.lambda1 = Some(1e308)));
@@ -833,4 +846,67 @@ fn every_error_of_the_sweep_panel_names_its_control_and_says_what_to_do() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// A file's errors that no setting of the walk reaches: labels a margin loss cannot take (the
+/// loss is what to change) and a delimiter no control sets (the file is the data source's).
+#[test]
+fn a_files_labels_and_delimiter_name_the_loss_and_the_data_source() {
+    use dp_playground::data::{CsvOptions, Dataset, LabelColumn, LabelRange, load_csv};
+    let page = common::page();
+    let mut labels: Vec<f64> = (0..10)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    labels[3] = 2.0;
+    let file =
+        Dataset::from_samples(1, (0..10).map(|i| i as f64 / 10.0).collect(), labels).unwrap();
+    let config = RunConfig {
+        data: DataSource::Csv,
+        n: 10,
+        d: 1,
+        batch: 10,
+        loss: Glm::Logistic,
+        ..RunConfig::default()
+    };
+    let labels = Lab::new(config, Some(file))
+        .err()
+        .expect("a label of 2 under the logistic loss");
+    let delimiter = load_csv(
+        b"1|2\n3|4\n",
+        &CsvOptions {
+            label: LabelColumn::Last,
+            delimiter: Some('|'),
+            header: None,
+            labels: LabelRange::Real,
+        },
+    )
+    .unwrap_err();
+    for (error, at) in [(labels, "loss"), (delimiter, "data")] {
+        assert_eq!(error.field(), Some(at), "{error}");
+        let faults = common::wording_faults(&error, &page, &[]);
+        assert!(faults.is_empty(), "{error}: {faults:?}");
+        assert!(misplaced(&error).is_none(), "{error}");
+    }
+}
+
+/// The numbers the privacy calibration and a game derive from the settings (the accountants'
+/// noise multiplier, a mechanism's sensitivity, the heavy records' scale) are refused at the
+/// control a person changes, by its label, with what to do there.
+#[test]
+fn a_derived_numbers_error_names_the_control_it_comes_from() {
+    let page = common::page();
+    for (key, at) in [
+        ("noise_multiplier", "epsilon"),
+        ("sensitivity", "feature_bound"),
+        ("noise_scale", "feature_scale"),
+    ] {
+        for got in [0.0, f64::INFINITY, f64::NAN] {
+            let error =
+                dp_playground::config::at_control(Error::invalid(key, "a finite number > 0", got));
+            assert_eq!(error.field(), Some(at), "{error}");
+            let faults = common::wording_faults(&error, &page, &[]);
+            assert!(faults.is_empty(), "{error}: {faults:?}");
+            assert!(misplaced(&error).is_none(), "{error}");
+        }
+    }
 }

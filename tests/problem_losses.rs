@@ -327,7 +327,7 @@ fn labels_and_parameters_are_validated() {
     )
     .err()
     .unwrap();
-    assert_eq!(err.field(), Some("labels"));
+    assert_eq!(err.field(), Some("loss"), "{err}");
     let bad = Loss {
         glm: Glm::Logistic,
         wrap: Wrap::Tilted { tau: -1.0 },

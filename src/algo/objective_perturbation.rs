@@ -188,6 +188,24 @@ fn hessian_stride(n: usize, d: usize) -> usize {
     (n / (HESSIAN_SAMPLES_PER_DIM * d.max(1))).max(1)
 }
 
+/// The most work one Hessian of Newton's may do, in numbers ([`crate::solver::work`]): the
+/// sampled records' d² products, ⌈n/k⌉·d² for the stride k of [`hessian_stride`], plus the
+/// Cholesky factor's d³/3. A step cannot be split, so above this (d ≳ 25 at the page's n; at
+/// d = 1000 one Newton step took 47 s in the test build) the solve runs Nesterov's method, two
+/// gradient passes a step, from the start: the same certificate ‖∇J_b‖ ≤ γ, another path to it.
+/// At d = 20 every n the page accepts keeps Newton (n = 10⁶: 4.8·10⁶ numbers).
+pub const NEWTON_WORK: usize = 1 << 23;
+
+/// The work of one Newton Hessian and its factor at n records in dimension d (see
+/// [`NEWTON_WORK`]), saturating.
+pub fn newton_work(n: usize, d: usize) -> usize {
+    let sampled = n.div_ceil(hessian_stride(n, d));
+    sampled
+        .saturating_mul(d)
+        .saturating_mul(d)
+        .saturating_add(d.saturating_mul(d).saturating_mul(d) / 3)
+}
+
 /// A full Newton step that shrinks the gradient norm to this fraction or less starts chord
 /// steps (the factor kept, the trials without a Hessian).
 const CHORD_START: f64 = 0.05;
@@ -663,6 +681,11 @@ impl ObjectivePerturbation {
         let budget = plan.budget(norm2(&linear));
         let root = libm::sqrt(plan.beta / plan.mu);
         let guarantee = plan.guarantee(config.epsilon);
+        // From the declared n and d alone, like the Hessian's stride.
+        let solver = match config.solver {
+            StepSolver::Newton if newton_work(n, d) > NEWTON_WORK => StepSolver::Nesterov,
+            solver => solver,
+        };
         Ok(Self {
             plan,
             guarantee,
@@ -685,12 +708,12 @@ impl ObjectivePerturbation {
             block: vec![0.0; d],
             step_size: 1.0 / plan.beta,
             momentum: (root - 1.0) / (root + 1.0),
-            solver: config.solver,
-            hessian: match config.solver {
+            solver,
+            hessian: match solver {
                 StepSolver::Newton => vec![0.0; d * d],
                 StepSolver::Nesterov => Vec::new(),
             },
-            trial_hessian: match config.solver {
+            trial_hessian: match solver {
                 StepSolver::Newton => vec![0.0; d * d],
                 StepSolver::Nesterov => Vec::new(),
             },
@@ -756,6 +779,8 @@ impl ObjectivePerturbation {
         let data = objective.data();
         let reg = objective.regularizer();
         let value = if hessian {
+            // The gradient's reads show in the passes; the Hessian's d² products are charged.
+            crate::solver::work::charge(newton_work(objective.n(), point.len()));
             logistic_pass::value_gradient_hessian(
                 data.matrix_slice(),
                 data.labels(),

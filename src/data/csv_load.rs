@@ -524,10 +524,11 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines, fused: bool) -> Resu
     let delimiter = match opts.delimiter {
         Some(c) if matches!(c, ',' | ';' | '\t') => c as u8,
         Some(c) => {
+            // No control sets a delimiter (the page detects it): the file is the data source's.
             return Err(Error::invalid(
-                "csv.delimiter",
-                "',', ';' or a tab",
-                format!("{c:?}"),
+                crate::config::Control::Data.id(),
+                "save the CSV file with ',', ';' or a tab between its values",
+                format!("delimiter {c:?}"),
             ));
         }
         None => detect_delimiter(bytes),

@@ -67,6 +67,7 @@ pub mod newton;
 mod sgd;
 mod subgradient;
 mod svrg;
+pub mod work;
 
 pub use agd::ProjectedAgd;
 pub use certified::CertifiedRun;

@@ -81,9 +81,10 @@ use crate::privacy::release::{Law, Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::ProblemDeclaration;
+use crate::solver::work;
 use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
 
-/// Candidates scored per step (keeps a worker slice short).
+/// Candidates scored per step at most; fewer where a utility reads more than a step's work.
 const POINTS_PER_STEP: usize = 32;
 /// Algorithm 2's tail parameter ζ in Algorithm 7 (r₀ = 100·ζ·C·d/(λn·ε/2)).
 const ZETA: f64 = 3.0;
@@ -532,7 +533,10 @@ impl PrivateAlgorithm for ApproxEm {
                 let d = self.plan.declared.d;
                 let total = candidates.len() / d;
                 let start = utilities.len();
-                let end = (start + POINTS_PER_STEP).min(total);
+                // Each utility reads the block's n·d numbers: as many as fit a step's work.
+                let points =
+                    work::per_step(self.plan.declared.n.saturating_mul(d), POINTS_PER_STEP);
+                let end = (start + points).min(total);
                 for j in start..end {
                     let w = &candidates[j * d..(j + 1) * d];
                     utilities.push(self.utility(data, &anchor, &anchor_values, w));

@@ -61,13 +61,18 @@ use crate::error::{Error, Result};
 use crate::linalg::axpy;
 use crate::session::problem::ProblemDeclaration;
 use crate::solver::FiniteSum;
+use crate::solver::work;
 
 /// Record gradients (Σ T·m over every stage of every call) a run may need; above it a declared λ₁
 /// is refused, and the default λ₁ is lowered until it fits. A few seconds in the tab at d = 2.
 pub const WORK_ALLOWANCE: f64 = 2e7;
 
-/// Iterations per step of the page's run, scaled so one step reads about this many records.
-const RECORDS_PER_STEP: usize = 1 << 16;
+/// The work of one iteration that reads no record, in record gradients of the same dimension:
+/// the running sum and the step (two axpys), the ridge and the centring term, and the exact
+/// projection onto W or W₀ = W ∩ B(w_loc, r₀) (two distances, up to three candidate points).
+/// On the blocks of ten records a large J leaves, it is a large part of the iteration's cost, so
+/// the slice counts it ([`FixedSubgradient::slice`]).
+pub const ITERATION_OVERHEAD: usize = 16;
 
 /// Lemma D.5's iteration count T = ⌈(4·D·L/α)²⌉ for a set of diameter D, a Lipschitz bound L and
 /// the gap α (at least 1); `None` when it overflows or a number is not positive and finite.
@@ -165,6 +170,8 @@ impl FixedSubgradient {
             objective.value_and_gradient(&self.x, &mut self.g);
             axpy(-self.eta, &self.g, &mut self.x);
             objective.project(&mut self.x);
+            // The records read show in the passes; the rest of the iteration is charged.
+            work::charge(ITERATION_OVERHEAD * self.x.len());
         }
         self.distance_bound()
     }
@@ -208,9 +215,14 @@ impl FixedSubgradient {
         self.t as f64
     }
 
-    /// Iterations per step of the page's run on a block of `m` records.
-    pub fn slice(m: usize) -> usize {
-        (RECORDS_PER_STEP / m.max(1)).max(1)
+    /// Iterations per step of the page's run on a block of `m` records of dimension `d`: as
+    /// many as fit [`work::STEP_WORK`] at (m + [`ITERATION_OVERHEAD`])·d numbers each, at least
+    /// one. Counting records alone ignored both d and the work of the iteration beside its reads.
+    pub fn slice(m: usize, d: usize) -> usize {
+        work::per_step(
+            (m + ITERATION_OVERHEAD).saturating_mul(d.max(1)),
+            usize::MAX,
+        )
     }
 }
 

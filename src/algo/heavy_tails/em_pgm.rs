@@ -70,8 +70,9 @@ use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
 use crate::session::problem::ProblemDeclaration;
+use crate::solver::work;
 
-/// Grid points scored per step (keeps a worker slice short).
+/// Grid points scored per step at most; fewer where a score reads more than a step's work.
 const POINTS_PER_STEP: usize = 32;
 
 /// The declared side of a run: every number from the config, none from the sample.
@@ -298,7 +299,9 @@ impl PrivateAlgorithm for EmPgm {
         let d = self.plan.declared.d;
         let total = self.grid.len() / d;
         let start = self.utilities.len();
-        let end = (start + POINTS_PER_STEP).min(total);
+        // Each point's score reads the n·d numbers of the block: as many as fit a step's work.
+        let points = work::per_step(self.plan.declared.n.saturating_mul(d), POINTS_PER_STEP);
+        let end = (start + points).min(total);
         let mut best = f64::INFINITY;
         for j in start..end {
             let s = self.score(objective.data(), &self.grid[j * d..(j + 1) * d]);

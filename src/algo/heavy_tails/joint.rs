@@ -33,14 +33,18 @@ use serde::{Deserialize, Serialize};
 use super::localized::{Call, Phase, Region};
 use super::subgradient::{Adaptive, Joint, inexact_projection, iteration_bound};
 use crate::data::Dataset;
+use crate::solver::work;
 
 /// Record gradients (T_α·m summed over every stage of every call) a run of Algorithm 3 may need
 /// at most; above it the plan refuses the solver. About a minute of the browser's time at d = 2.
 pub const WORK_ALLOWANCE: f64 = 2e8;
 
-/// Algorithm 3 iterations per step of the page's run, scaled so one step reads about this many
-/// records (the step's report costs a full pass over the data).
-const RECORDS_PER_STEP: usize = 1 << 16;
+/// The work of one Algorithm 3 iteration that reads no record, per coordinate of the joint point
+/// (w and the m copies yᵢ, (m + 1)·d numbers): the running sum, the norm, the step and the
+/// projection of every block. The inexact projection onto W₀'s bisection charges its own
+/// ([`inexact_projection`]). A step of the page's run iterates until the records it read and
+/// this work reach [`work::STEP_WORK`] (at least one iteration).
+const JOINT_OVERHEAD: usize = 4;
 
 /// The certified solver of the localized heavy-tail families (the `heavy_solver` control).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -180,9 +184,13 @@ impl JointRun {
             .map(|i| (data.features(i), data.label(i)))
             .collect();
         let d = self.d;
-        let slice = (RECORDS_PER_STEP / self.m.max(1)).max(1);
         let ball = Region::Ball(w_radius);
-        for _ in 0..slice {
+        // Records read show in the passes; the joint point's own work is charged. The step
+        // stops once both together reach the step's work (the bisection's steps vary).
+        let reads = (self.m * d) as u64;
+        let since = work::charged();
+        let mut read = 0u64;
+        while read + (work::charged() - since) < work::STEP_WORK as u64 {
             let outcome = self.state.iterate(
                 |x, g| {
                     joint.value_and_subgradient(x, &records, g);
@@ -194,6 +202,8 @@ impl JointRun {
                 },
             );
             self.passes += 1.0;
+            read += reads;
+            work::charge(JOINT_OVERHEAD * (self.m + 1) * d);
             if let Some(point) = outcome {
                 self.certified = Some(point[..d].to_vec());
                 break;

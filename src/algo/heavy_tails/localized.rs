@@ -1046,7 +1046,10 @@ impl PopLocalize {
             }
             Solve::Fixed(run) => {
                 let q = self.surrogate(data, p);
-                (run.run(&q, FixedSubgradient::slice(p.m)), f64::NAN)
+                (
+                    run.run(&q, FixedSubgradient::slice(p.m, self.plan.declared.d)),
+                    f64::NAN,
+                )
             }
         }
     }

@@ -47,7 +47,13 @@ pub fn inexact_projection(
         x
     };
     let (mut lo, mut hi) = (0.0, big_r / r);
-    let steps = libm::ceil(libm::log2(1.0 + big_r * big_r / (r * xi))) as usize;
+    // At most 2200 steps: halving [0, R/r] (R/r < 2¹⁰²⁴) more than 1024 + 1074 times leaves an
+    // interval of adjacent doubles, where further steps change nothing, so the cap changes no
+    // result; it bounds the work of a ξ that underflowed to 0 (which asked for ∞ steps).
+    let steps = (libm::ceil(libm::log2(1.0 + big_r * big_r / (r * xi))) as usize).min(2200);
+    // Each bisection step builds a point, projects it and measures it: the page's slices count
+    // this work (`crate::solver::work`), which reads no record.
+    crate::solver::work::charge((steps + 1).saturating_mul(4 * y.len()));
     for _ in 0..steps {
         let mid = 0.5 * (lo + hi);
         if dist2(&point(mid), c) <= r {
