@@ -218,8 +218,14 @@ fn corners(kind: AlgorithmKind, fast: bool) -> Vec<(String, RunConfig)> {
             let (gamed, _) = registry::pick_game(&posed, g);
             let (mut picked, _) = registry::pick(&gamed, kind);
             picked.batch = picked.batch.min(picked.n);
-            // Only the games the family runs (a refused game is the menu's business).
-            if picked.algorithm == kind && picked.game == g && preview(&picked).is_ok() {
+            // Only the games the family runs (a refused game is the menu's business); a pick
+            // refused at ε alone is kept, for the corners that move ε (González et al.'s
+            // Algorithm 4 at its least n: its candidate parts need a larger ε to take a step).
+            let runs = match preview(&picked) {
+                Ok(_) => true,
+                Err(e) => e.field() == Some(Control::Epsilon.id()),
+            };
+            if picked.algorithm == kind && picked.game == g && runs {
                 bases.push((format!("{g:?}, "), picked));
             }
         }
@@ -348,6 +354,12 @@ fn check_inner(config: &RunConfig, file: Option<&str>, draws: u32) -> Result<Out
     let draws = if discrete_check { draws.max(8) } else { draws };
     for draw in 0..draws {
         config.noise_draw = draw;
+        // Draw k is the (k + 1)-th release of the same data: a composed δ the settings cannot
+        // afford (δ near ½) is refused by the composition alone, before any data. The draws
+        // stop there; two are enough to compare.
+        if draw > 1 && dp_playground::session::publish::compose_run(&config).is_err() {
+            break;
+        }
         let data = match file {
             Some(text) => match load_file(text.as_bytes(), &config, "last") {
                 Ok(d) => Some(d),
