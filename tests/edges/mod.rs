@@ -218,12 +218,19 @@ fn corners(kind: AlgorithmKind, fast: bool) -> Vec<(String, RunConfig)> {
             let (gamed, _) = registry::pick_game(&posed, g);
             let (mut picked, _) = registry::pick(&gamed, kind);
             picked.batch = picked.batch.min(picked.n);
-            // Only the games the family runs (a refused game is the menu's business); a pick
-            // refused at ε alone is kept, for the corners that move ε (González et al.'s
-            // Algorithm 4 at its least n: its candidate parts need a larger ε to take a step).
+            // Only the games the family runs (a refused game is the menu's business). A pick
+            // refused at ε alone (González et al.'s Algorithms 3 and 4 on this small n: a step
+            // needs a larger ε) is based at the ε its refusal names, so that the other corners
+            // run too; the ε corners still push it to both ends.
             let runs = match preview(&picked) {
                 Ok(_) => true,
-                Err(e) => e.field() == Some(Control::Epsilon.id()),
+                Err(e) if e.field() == Some(Control::Epsilon.id()) => {
+                    if let Some(epsilon) = named_epsilon(&e.to_string()) {
+                        picked.epsilon = epsilon;
+                    }
+                    true
+                }
+                Err(_) => false,
             };
             if picked.algorithm == kind && picked.game == g && runs {
                 bases.push((format!("{g:?}, "), picked));
@@ -254,6 +261,16 @@ fn corners(kind: AlgorithmKind, fast: bool) -> Vec<(String, RunConfig)> {
         }
     }
     out
+}
+
+/// The ε a refusal at ε names ("raise it to X …").
+fn named_epsilon(refusal: &str) -> Option<f64> {
+    let at = refusal.find("raise it to ")? + "raise it to ".len();
+    refusal[at..]
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == '-'))
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The game's own controls apply to every saddle family (they pose the game, not the algorithm).

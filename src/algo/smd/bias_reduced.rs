@@ -203,8 +203,26 @@ fn round_up_3(x: f64) -> f64 {
     if !(x.is_finite() && x > 0.0) {
         return x;
     }
-    let scale = libm::pow(10.0, libm::floor(libm::log10(x)) - 2.0);
-    libm::ceil(x / scale * (1.0 - 1e-12)) * scale
+    // Scaled by an exact power of ten, divided (not multiplied) when it is below 1, so that
+    // 15.1 prints as 15.1, not 15.100000000000001.
+    let e = libm::floor(libm::log10(x)) - 2.0;
+    if e < 0.0 {
+        let up = libm::pow(10.0, -e);
+        libm::ceil(x * up * (1.0 - 1e-12)) / up
+    } else {
+        let scale = libm::pow(10.0, e);
+        libm::ceil(x / scale * (1.0 - 1e-12)) * scale
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn round_up_3_keeps_three_digits_that_print_as_typed() {
+    assert_eq!(round_up_3(15.0321).to_string(), "15.1");
+    assert_eq!(round_up_3(2.5101).to_string(), "2.52");
+    assert_eq!(round_up_3(0.0012345).to_string(), "0.00124");
+    assert_eq!(round_up_3(12345.0).to_string(), "12400");
+    assert_eq!(round_up_3(151.0), 151.0);
 }
 
 /// Refuses, at the ε control, a plan whose Algorithm 3 runs (on `records` records each, with
