@@ -124,39 +124,13 @@ fn report(full: bool) {
         failures.len(),
         start.elapsed().as_secs_f64()
     );
-    // Known and open: each must still fail, so that fixing one makes this test
-    // fail until it is taken off the list; any other failure fails the test at once.
-    let (known, new): (Vec<_>, Vec<_>) = failures
-        .iter()
-        .partition(|f| KNOWN_OPEN.iter().any(|k| f.starts_with(k)));
     assert!(
-        new.is_empty(),
+        failures.is_empty(),
         "{} failures:\n{}",
-        new.len(),
-        new.iter()
-            .map(|f| f.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        failures.len(),
+        failures.join("\n")
     );
-    if !full {
-        for k in KNOWN_OPEN {
-            assert!(
-                known.iter().any(|f| f.starts_with(k)),
-                "{k}: no longer fails: take it off KNOWN_OPEN"
-            );
-        }
-    }
 }
-
-/// Family × corner pairs that still release a point no noise reached, still open:
-/// González et al.'s Algorithm 3 (and its boosted form) at ε = 1e-4 on rock–paper–scissors,
-/// where the privacy filter stops the run before any vertex is drawn and the release is the
-/// uniform start. Not a leak (a constant output), but a release labelled DP that carries no
-/// noise: the plan should refuse ε at its control when the filter cannot afford a first step.
-const KNOWN_OPEN: [&str; 2] = [
-    "BiasReducedSmd × RockPaperScissors, epsilon = 1e-4",
-    "BoostedSmd × RockPaperScissors, epsilon = 1e-4",
-];
 
 /// ±∞ cannot enter through the file: the loader refuses it (with an error, not a panic) rather
 /// than passing a record the clip would turn into NaN.

@@ -12,6 +12,7 @@ use super::{Auditable, Side};
 use crate::algo::registry::{self, Planned};
 use crate::config::{DataSource, RunConfig};
 use crate::data::Dataset;
+use crate::data::gate::{GateBounds, Records};
 use crate::error::Result;
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
@@ -42,9 +43,15 @@ impl FamilyTarget {
     /// family that has no such demonstration of its own.
     pub fn with_clipping_skipped(config: RunConfig, pair: [Dataset; 2]) -> Result<Self> {
         Self::with_problems(config, pair, |mut problem, raw| {
-            let raw = Arc::new(raw);
-            problem.objective = problem.declared.objective(Arc::clone(&raw), 0.0)?;
-            problem.data = raw;
+            // The gate with no bound declared (finite values only: features and labels as the
+            // pair holds them), while the plan still calibrates to the config's bounds: the
+            // records carry the bounds they passed.
+            let bounds = GateBounds {
+                feature: f64::INFINITY,
+                label: f64::INFINITY,
+            };
+            problem.data = Records::gate(raw, bounds)?;
+            problem.objective = problem.declared.objective(&problem.data, 0.0)?;
             Ok(problem)
         })
     }

@@ -9,7 +9,9 @@
 //! - [`load_csv`]: numeric CSV with line/column errors; [`CsvFile`] keeps a file read once and
 //!   checks its labels against each loss (the page parses a file once, not once per run).
 //! - [`gate`]: the record gate, one total clip every record passes (NaN, ±∞, overflowing norms
-//!   to a finite record within the declared bound, by a rule fixed in advance).
+//!   to a finite record within the declared bound, by a rule fixed in advance), and
+//!   [`gate::Records`], the gated dataset the session's problem holds: it can only be made by
+//!   the gate, and carries the bounds it was gated to.
 //! - [`clip_features`], [`clip_labels`], [`clip_rows`]: data-independent clipping to declared
 //!   bounds, by the gate's rule (per-sample gradient clipping:
 //!   [`crate::objective::Objective::clipped_gradient`]).

@@ -59,7 +59,7 @@ use std::sync::OnceLock;
 
 use super::{GameConstants, Gap, PosedGame, Readout, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
-use crate::data::gate::clip_ball;
+use crate::data::gate::{Gated, RecordGate, Segment, clip_ball};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
@@ -242,6 +242,8 @@ pub struct AucGame {
     reference_auc: Cached,
     /// Record 0 replaced by this record, already through the gate ([`AucGame::with_record`]).
     planted: Option<Vec<f64>>,
+    /// The stream's record gate: every record read passes it ([`AucGame::fill_record`]).
+    gate: RecordGate,
 }
 
 /// A value computed once from the rest of the game (so two equal games have equal values: it
@@ -253,6 +255,24 @@ impl PartialEq for Cached {
     fn eq(&self, _: &Self) -> bool {
         true
     }
+}
+
+/// The record gate of `spec`'s stream: features in the ball of radius c (+∞, finite only, in
+/// the NOT PRIVATE demonstration of [`AucSpec::leak`]), the label in [−1, 1]. The bounds the
+/// generator and a planted record clip to, so a record they produced passes bit for bit.
+fn stream_gate(spec: &AucSpec) -> RecordGate {
+    let c = if spec.leak().is_some() {
+        f64::INFINITY
+    } else {
+        spec.bound
+    };
+    RecordGate::new(vec![
+        Segment::Ball {
+            len: spec.d,
+            bound: c,
+        },
+        Segment::Interval { len: 1, bound: 1.0 },
+    ])
 }
 
 impl AucGame {
@@ -313,12 +333,13 @@ impl AucGame {
             interval: spec.y_domain(),
             reference_auc: Cached::default(),
             planted,
+            gate: stream_gate(&spec),
         };
         let inv = 1.0 / spec.n as f64;
         let mut buf = vec![0.0; d + 1];
         for i in 0..spec.n {
-            game.fill_record(i, &mut buf);
-            let (a, b) = buf.split_at(d);
+            let record = game.fill_record(i, &mut buf);
+            let (a, b) = record.split_at(d);
             let k = usize::from(b[0] < 0.0);
             game.shares[k] += inv;
             axpy(inv, a, &mut game.sums[k]);
@@ -378,11 +399,12 @@ impl AucGame {
         &self.spec
     }
 
-    /// Writes record i into `buf` (len d + 1): the features, then the label ±1.
-    pub fn fill_record(&self, i: usize, buf: &mut [f64]) {
+    /// Writes record i into `buf` (len d + 1): the features, then the label ±1; returns it as it
+    /// passed the stream's gate (the record every reader takes).
+    pub fn fill_record<'b>(&self, i: usize, buf: &'b mut [f64]) -> Gated<'b> {
         if let (0, Some(record)) = (i, &self.planted) {
             buf.copy_from_slice(record);
-            return;
+            return self.gate.pass(buf);
         }
         let s = &self.spec;
         let (d, c) = (s.d, s.bound);
@@ -410,6 +432,7 @@ impl AucGame {
             clip_ball(a, if s.clip { c } else { f64::INFINITY });
         }
         rest[0] = label;
+        self.gate.pass(buf)
     }
 
     /// u = pS₋ − qS₊ (d).
@@ -565,8 +588,8 @@ impl AucGame {
         let mut buf = vec![0.0; d + 1];
         let mut scored: Vec<(f64, bool)> = (0..self.spec.n)
             .map(|i| {
-                self.fill_record(i, &mut buf);
-                (dot(&buf[..d], w), buf[d] > 0.0)
+                let record = self.fill_record(i, &mut buf);
+                (dot(&record[..d], w), record[d] > 0.0)
             })
             .collect();
         scored.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -655,8 +678,8 @@ impl RecordGame for AucGame {
         let s = &self.spec;
         let d = s.d;
         scratch.buf.resize(d + 1, 0.0);
-        self.fill_record(i, &mut scratch.buf);
-        let (a, label) = scratch.buf.split_at(d);
+        let record = self.fill_record(i, &mut scratch.buf);
+        let (a, label) = record.split_at(d);
         let (p, q) = (CLASS_PRIOR, 1.0 - CLASS_PRIOR);
         let alpha = y[0];
         let score = dot(a, &x[..d]);

@@ -33,7 +33,7 @@ use rand::SeedableRng;
 use super::query_release::{self, MAX_ATTRIBUTES, MIN_ATTRIBUTES, Marginals};
 use super::{GameConstants, Gap, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
-use crate::data::gate::clip_value;
+use crate::data::gate::{Gated, RecordGate, Segment, clip_value};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
@@ -117,6 +117,8 @@ pub struct StochasticGame {
     planted: Option<f64>,
     /// Query release's queries and record distribution (`None` for other payoffs).
     marginals: Option<Marginals>,
+    /// The stream's record gate: every record read passes it (`fill_record`).
+    gate: RecordGate,
 }
 
 /// How far beyond the declared bound an audit's planted record goes when records are unclipped.
@@ -357,6 +359,7 @@ impl StochasticGame {
             None => base_payoffs(&spec),
         };
         let mut game = Self {
+            gate: stream_gate(&spec),
             spec,
             base_m,
             base_b,
@@ -368,8 +371,8 @@ impl StochasticGame {
         let mut scratch = game.scratch();
         let (mut sum_m, mut sum_b) = (vec![0.0; spec.dx * spec.dy], vec![0.0; spec.dy]);
         for i in 0..spec.n {
-            game.fill_record(i, &mut scratch.buf);
-            let (m, b) = scratch.buf.split_at(spec.dx * spec.dy);
+            let record = game.fill_record(i, &mut scratch.buf);
+            let (m, b) = record.split_at(spec.dx * spec.dy);
             axpy(1.0, m, &mut sum_m);
             axpy(1.0, b, &mut sum_b);
         }
@@ -424,8 +427,8 @@ impl StochasticGame {
         let count = batch.len() as f64;
         let mut total = 0.0;
         for i in batch {
-            self.fill_record(i, &mut scratch.buf);
-            let (m, b) = scratch.buf.split_at(s.dx * s.dy);
+            let record = self.fill_record(i, &mut scratch.buf);
+            let (m, b) = record.split_at(s.dx * s.dy);
             let bilinear: f64 = m
                 .chunks_exact(s.dy)
                 .zip(x)
@@ -479,12 +482,13 @@ impl StochasticGame {
         known.then(|| (uniform_on_three(spec.dx), uniform_on_three(spec.dy)))
     }
 
-    /// Writes record i = (Mᵢ row-major, then bᵢ) into `buf` (len dₓdᵧ + dᵧ).
-    fn fill_record(&self, i: usize, buf: &mut [f64]) {
+    /// Writes record i = (Mᵢ row-major, then bᵢ) into `buf` (len dₓdᵧ + dᵧ); returns it as it
+    /// passed the stream's gate (the record every reader takes).
+    fn fill_record<'b>(&self, i: usize, buf: &'b mut [f64]) -> Gated<'b> {
         let spec = &self.spec;
         if let (0, Some(sign)) = (i, self.planted) {
             planted_record(spec, sign, buf);
-            return;
+            return self.gate.pass(buf);
         }
         let c = spec.entry_bound;
         let mut rng = record_rng(spec.seed, i);
@@ -492,7 +496,7 @@ impl StochasticGame {
             let (m, b) = buf.split_at_mut(spec.dx * spec.dy);
             m.copy_from_slice(&self.base_m);
             marginals.record_offsets(&mut rng, b);
-            return;
+            return self.gate.pass(buf);
         }
         let bases = self.base_m.iter().chain(&self.base_b);
         match spec.law {
@@ -516,7 +520,23 @@ impl StochasticGame {
         if !spec.offset {
             buf[spec.dx * spec.dy..].fill(0.0);
         }
+        self.gate.pass(buf)
     }
+}
+
+/// The record gate of `spec`'s stream: every entry of Mᵢ and bᵢ in [−c, c] (+∞, finite only, in
+/// the NOT PRIVATE demonstration of [`GameSpec::leak`]): the bound the generator and the planted
+/// record clip to, so a record they produced passes bit for bit.
+fn stream_gate(spec: &GameSpec) -> RecordGate {
+    let c = if spec.leak().is_some() {
+        f64::INFINITY
+    } else {
+        spec.entry_bound
+    };
+    RecordGate::new(vec![Segment::Interval {
+        len: spec.dx * spec.dy + spec.dy,
+        bound: c,
+    }])
 }
 
 /// M₀ and b₀ of the spec (entries in [−½, ½]).
@@ -647,8 +667,8 @@ impl RecordGame for StochasticGame {
         self.check_record(i, x, y, gx, gy)?;
         let s = &self.spec;
         scratch.buf.resize(s.dx * s.dy + s.dy, 0.0);
-        self.fill_record(i, &mut scratch.buf);
-        let (m, b) = scratch.buf.split_at(s.dx * s.dy);
+        let record = self.fill_record(i, &mut scratch.buf);
+        let (m, b) = record.split_at(s.dx * s.dy);
         for ((row, xi), gxi) in m.chunks_exact(s.dy).zip(x).zip(gx.iter_mut()) {
             *gxi += weight * (dot(row, y) + s.mu_x * xi);
             axpy(weight * xi, row, gy);

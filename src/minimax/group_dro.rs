@@ -51,7 +51,7 @@ use rand::{RngExt, SeedableRng};
 use super::game::conjugate;
 use super::{GameConstants, Gap, RecordGame, RecordScratch, SaddleProblem};
 use crate::data::Tail;
-use crate::data::gate::{clip_ball, clip_value};
+use crate::data::gate::{Gated, RecordGate, Segment, clip_ball, clip_value};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
@@ -307,6 +307,38 @@ pub struct GroupDro {
     simplex: DomainKind,
     /// Record 0 replaced by this record, already through the gate ([`GroupDro::with_record`]).
     planted: Option<Vec<f64>>,
+    /// The stream's record gate: every record read passes it ([`GroupDro::fill_record`]).
+    gate: RecordGate,
+}
+
+/// The record gate of `spec`'s stream: features in the ball of radius c, a least-squares label
+/// in [−c, c] (a logistic one in [−1, 1]), the group index finite; c is +∞ (finite only) in the
+/// NOT PRIVATE demonstration of [`DroSpec::leak`]. The same bounds the generator and the planted
+/// record clip to, so a record they produced passes bit for bit.
+fn stream_gate(spec: &DroSpec) -> RecordGate {
+    let c = if spec.leak().is_some() {
+        f64::INFINITY
+    } else {
+        spec.bound
+    };
+    let label = match spec.loss {
+        DroLoss::Logistic => 1.0,
+        DroLoss::Squares => c,
+    };
+    RecordGate::new(vec![
+        Segment::Ball {
+            len: spec.d,
+            bound: c,
+        },
+        Segment::Interval {
+            len: 1,
+            bound: label,
+        },
+        Segment::Interval {
+            len: 1,
+            bound: f64::INFINITY,
+        },
+    ])
 }
 
 impl GroupDro {
@@ -330,6 +362,7 @@ impl GroupDro {
             ball: spec.x_domain(),
             simplex: spec.y_domain(),
             planted: None,
+            gate: stream_gate(&spec),
         })
     }
 
@@ -415,11 +448,12 @@ impl GroupDro {
         &self.spec
     }
 
-    /// Writes record i into `buf` (len d + 2): the features, then the label, then the group.
-    pub fn fill_record(&self, i: usize, buf: &mut [f64]) {
+    /// Writes record i into `buf` (len d + 2): the features, then the label, then the group;
+    /// returns it as it passed the stream's gate (the record every reader takes).
+    pub fn fill_record<'b>(&self, i: usize, buf: &'b mut [f64]) -> Gated<'b> {
         if let (0, Some(record)) = (i, &self.planted) {
             buf.copy_from_slice(record);
-            return;
+            return self.gate.pass(buf);
         }
         let s = &self.spec;
         let (d, c) = (s.d, s.bound);
@@ -468,6 +502,7 @@ impl GroupDro {
         };
         rest[0] = label;
         rest[1] = group as f64;
+        self.gate.pass(buf)
     }
 
     /// ℓ and ℓ′ (the derivative in t = aᵀx) of the loss at margin/prediction t and label b.
@@ -486,8 +521,8 @@ impl GroupDro {
         grads.fill(0.0);
         let mut buf = vec![0.0; d + 2];
         for i in 0..n {
-            self.fill_record(i, &mut buf);
-            let (a, rest) = buf.split_at(d);
+            let record = self.fill_record(i, &mut buf);
+            let (a, rest) = record.split_at(d);
             let g = rest[1] as usize;
             let (l, dl) = self.loss(dot(a, x), rest[0]);
             let w = 1.0 / (n as f64 * GROUP_SHARES[g]);
@@ -519,8 +554,8 @@ impl GroupDro {
         let len = batch.len() as f64;
         let mut mean = 0.0;
         for i in batch {
-            self.fill_record(i, &mut scratch.buf);
-            let (a, rest) = scratch.buf.split_at(s.d);
+            let record = self.fill_record(i, &mut scratch.buf);
+            let (a, rest) = record.split_at(s.d);
             let g = rest[1] as usize;
             let (l, _) = self.loss(dot(a, x), rest[0]);
             mean += y[g] * l / (GROUP_SHARES[g] * len);
@@ -656,8 +691,8 @@ impl RecordGame for GroupDro {
         self.check_record(i, x, y, gx, gy)?;
         let s = &self.spec;
         scratch.buf.resize(s.d + 2, 0.0);
-        self.fill_record(i, &mut scratch.buf);
-        let (a, rest) = scratch.buf.split_at(s.d);
+        let record = self.fill_record(i, &mut scratch.buf);
+        let (a, rest) = record.split_at(s.d);
         let g = rest[1] as usize;
         let (l, dl) = self.loss(dot(a, x), rest[0]);
         let share = GROUP_SHARES[g];

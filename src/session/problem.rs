@@ -10,8 +10,9 @@ use crate::algo::family::ProblemKind;
 use crate::algo::noisy_gd::DpGdLeak;
 use crate::algo::registry;
 use crate::config::{DataSource, RunConfig};
+use crate::data::gate::{GateBounds, Records};
 use crate::data::{
-    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Task, clip_labels, generate,
+    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Task, generate,
     generate_sparse, load_csv,
 };
 use crate::domain::{Domain, DomainKind};
@@ -112,13 +113,13 @@ impl ProblemDeclaration {
         self.domain.radius_in(self.d)
     }
 
-    /// The objective over `data` with these declared constants and an extra ridge (Algorithm 6
-    /// solves F + (λ/2)‖w‖²). Its data term divides by the declared n, not by the row count
-    /// (they differ only under add/remove; see `Problem::new`).
-    pub fn objective(&self, data: Arc<Dataset>, extra_ridge: f64) -> Result<Objective> {
+    /// The objective over the gated `records` with these declared constants and an extra ridge
+    /// (Algorithm 6 solves F + (λ/2)‖w‖²). Its data term divides by the declared n, not by the
+    /// row count (they differ only under add/remove; see `Problem::new`).
+    pub fn objective(&self, records: &Records, extra_ridge: f64) -> Result<Objective> {
         let reg = Regularizer::elastic(self.regularizer.l1, self.regularizer.l2 + extra_ridge);
         Objective::with_loss(
-            data,
+            Arc::clone(records.dataset()),
             self.loss,
             reg,
             self.domain.boxed(),
@@ -223,9 +224,10 @@ fn normalise(v: &mut [f64]) -> bool {
 pub struct Problem {
     /// What the noise may depend on, from the config alone.
     pub declared: ProblemDeclaration,
-    /// The records after clipping: features to the declared bound (unless a no-clipping
-    /// demonstration skips it), residual losses' targets to their label bound. **Private**.
-    pub data: Arc<Dataset>,
+    /// The records after the gate ([`Records::gate`], the only way to make them): features to
+    /// the declared bound (+∞ for a no-clipping demonstration: finite only), residual losses'
+    /// targets to their label bound. **Private**.
+    pub data: Records,
     /// F over `data` as `declared` states it (means over the declared n); every lane is scored on
     /// it.
     pub objective: Objective,
@@ -280,7 +282,7 @@ impl Problem {
         };
         let declared = ProblemDeclaration::of(config);
         progress::begin(Stage::Data);
-        let mut data = match (config.data, file) {
+        let data = match (config.data, file) {
             (DataSource::Synthetic, _) => {
                 generate(&generator_spec(config), seeded(config.seed, Stream::Data))?
             }
@@ -332,16 +334,9 @@ impl Problem {
             .take(NORM_SAMPLE)
             .map(|(x, _)| norm2(x))
             .collect();
-        // The no-clipping demonstrations leave the features unclipped (their lane is the only one:
-        // see `RunConfig::validate`).
-        let clipped = feature_clipping(config).prepare(&mut data, config.feature_bound);
-        // Every residual loss's targets are clipped to its declared bound (issue 12: one huge
-        // target absorbs the other records in every computed F value).
-        if let Some(label_bound) = config.loss.label_bound() {
-            clip_labels(&mut data, label_bound);
-        }
-        let data = Arc::new(data);
-        let objective = declared.objective(Arc::clone(&data), 0.0)?;
+        let data = Records::gate(data, gate_bounds(config))?;
+        let clipped = data.clipped();
+        let objective = declared.objective(&data, 0.0)?;
         let cap = capped(reference_cap(config.n, config.d));
         progress::begin(Stage::Reference);
         // A failed reference is reported, never raised: the run goes on without it.
@@ -525,6 +520,21 @@ impl Posed {
             Posed::Min(problem) => &problem.plane,
             Posed::Saddle(game) => &game.plane,
         }
+    }
+}
+
+/// The bounds every record of `config`'s problem is gated to, from the config alone: features to
+/// the declared bound (+∞, finite only, for the no-clipping demonstrations: see
+/// [`feature_clipping`]); the targets of a residual loss to its declared label bound (a
+/// huge target would otherwise absorb the other records in every computed F value); a margin
+/// loss's labels only to finite values (the objective refuses any label but ±1).
+pub fn gate_bounds(config: &RunConfig) -> GateBounds {
+    GateBounds {
+        feature: match feature_clipping(config) {
+            DpGdLeak::None => config.feature_bound,
+            DpGdLeak::NoClipping => f64::INFINITY,
+        },
+        label: config.loss.label_bound().unwrap_or(f64::INFINITY),
     }
 }
 

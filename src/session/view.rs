@@ -1,11 +1,8 @@
 //! The parameter view: the square of the plane the page draws, and F on a grid over it.
 //! **Non-private** (reads the data).
 
-use std::sync::Arc;
-
 use serde::Serialize;
 
-use crate::data::Dataset;
 use crate::domain::DomainKind;
 use crate::objective::Objective;
 
@@ -145,22 +142,15 @@ impl Problem {
     /// applies, at least 10⁵ records, the contours it draws are those of F to the eye. At
     /// n = 10⁶ it saves 15 s of an otherwise idle worker in a loaded browser.
     fn grid_objective(&self, res: usize) -> Option<Objective> {
-        let (n, d) = (self.data.n(), self.data.d());
+        let n = self.data.n();
         let stride = ((res * res * n) as f64 / GRID_BUDGET).ceil() as usize;
         if stride <= 1 {
             return None;
         }
-        let picked = (0..n).step_by(stride);
-        let x = picked
-            .clone()
-            .flat_map(|i| self.data.features(i))
-            .copied()
-            .collect();
-        let y: Vec<f64> = picked.map(|i| self.data.label(i)).collect();
-        let m = y.len();
-        let data = Dataset::from_samples(d, x, y).ok()?;
+        let picked = self.data.every(stride);
+        let m = picked.n();
         // The mean over the subsample: the declared n is the full data's.
-        let objective = self.declared.objective(Arc::new(data), 0.0).ok()?;
+        let objective = self.declared.objective(&picked, 0.0).ok()?;
         Some(objective.with_declared_n(m))
     }
 }

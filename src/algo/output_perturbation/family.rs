@@ -1,8 +1,6 @@
 //! Output perturbation's two families (Lowy & Razaviyayn 2021, Algorithms 1 and 6): cards,
 //! settings, needs and the data-free plans. The mechanism is in the sibling files.
 
-use std::sync::Arc;
-
 use super::{
     self as op, CARD, CARD_REGULARISED, ConvexClass, Form, NoiseLaw, OutputPerturbation,
     Regularised, ReleasePlan, Settings,
@@ -193,7 +191,7 @@ impl RunPlan for OpRunPlan {
         if self.extra_ridge > 0.0 {
             let own = problem
                 .declared
-                .objective(Arc::clone(&problem.data), self.extra_ridge)?;
+                .objective(&problem.data, self.extra_ridge)?;
             let run = OutputPerturbation::from_plan(self.plan.clone(), &own, noise, seeded)?;
             return Ok(MinRun::own(own, run));
         }

@@ -171,6 +171,92 @@ pub fn theorem_3_14_or_smallest(
     }
 }
 
+/// The smallest batch any step of a run with `params` reads: ⌈2^N/α⌉ at level N = 0.
+pub fn smallest_batch(params: &BiasReducedParams) -> f64 {
+    (1.0 / params.alpha).ceil().max(1.0)
+}
+
+/// Whether a run with `params` on `records` records can take a step at all: its smallest batch
+/// ⌈1/α⌉ (level N = 0) must fit in the records. When it does not, every run stops before its
+/// first step, on every draw of the levels, and releases the uniform start (a constant, carrying
+/// none of the guarantee's noise). Fixed by the declared constants, n, ε and δ alone.
+pub fn can_step(params: &BiasReducedParams, records: usize) -> bool {
+    smallest_batch(params) <= records as f64
+}
+
+/// The product n·ε at which Theorem 3.14's smallest budget (U = 4, M = 1: the parameters of
+/// [`theorem_3_14_or_smallest`] when n is too small for the theorem) first lets a level-0 batch
+/// fit in the n records: α = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3} ≥ 1/n ⟺
+/// nε ≥ √(24 ln(1/δ))·c·τL₀, with τ = √(ℓ/(4C)), C = L₀² + L₂² + ℓL₁².
+pub fn least_n_epsilon(delta: f64, dims: (usize, usize), constants: GameConstants, c: f64) -> f64 {
+    let (l0, l1, l2) = (
+        constants.linf_lipschitz,
+        constants.l1_smoothness,
+        constants.second_order,
+    );
+    let l = ell(dims.0, dims.1);
+    let tau = (l / (4.0 * (l0 * l0 + l2 * l2 + l * l1 * l1))).sqrt();
+    (24.0 * -libm::log(delta)).sqrt() * c * tau * l0
+}
+
+/// `x` rounded up to three significant digits (a value the page can show and type back).
+fn round_up_3(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return x;
+    }
+    // Scaled by an exact power of ten, divided (not multiplied) when it is below 1, so that
+    // 15.1 prints as 15.1, not 15.100000000000001.
+    let e = libm::floor(libm::log10(x)) - 2.0;
+    if e < 0.0 {
+        let up = libm::pow(10.0, -e);
+        libm::ceil(x * up * (1.0 - 1e-12)) / up
+    } else {
+        let scale = libm::pow(10.0, e);
+        libm::ceil(x / scale * (1.0 - 1e-12)) * scale
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn round_up_3_keeps_three_digits_that_print_as_typed() {
+    assert_eq!(round_up_3(15.0321).to_string(), "15.1");
+    assert_eq!(round_up_3(2.5101).to_string(), "2.52");
+    assert_eq!(round_up_3(0.0012345).to_string(), "0.00124");
+    assert_eq!(round_up_3(12345.0).to_string(), "12400");
+    assert_eq!(round_up_3(151.0), 151.0);
+}
+
+/// Refuses, at the ε control, a plan whose Algorithm 3 runs (on `records` records each, with
+/// `params` planned for them; each run's records are n/`per_run` of the n, rounded down) could
+/// never take a step: the release would be the uniform start on every draw. The error states
+/// the ε (at this n) and the n (at this ε) from which a level-0 batch fits, from the declared
+/// constants alone.
+pub fn refuse_stepless(
+    params: &BiasReducedParams,
+    records: usize,
+    per_run: usize,
+    dims: (usize, usize),
+    constants: GameConstants,
+) -> Result<()> {
+    if can_step(params, records) {
+        return Ok(());
+    }
+    let s = least_n_epsilon(params.delta, dims, constants, PROP_3_17_CONSTANT);
+    let epsilon = round_up_3(s / records.max(1) as f64 * (1.0 + 1e-9));
+    let n = (s / params.epsilon * (1.0 + 1e-9)).ceil() as usize * per_run;
+    let part = if per_run > 1 { " per candidate" } else { "" };
+    Err(Error::invalid(
+        crate::config::Control::Epsilon.id(),
+        format!(
+            "raise it to {epsilon} (or n to {n}): at this ε Algorithm 3's smallest batch \
+             ⌈1/α⌉ = {} exceeds its {records} records{part}, so no step could run and the \
+             release would be the uniform start (González, Guzmán & Paquette 2024)",
+            smallest_batch(params)
+        ),
+        params.epsilon,
+    ))
+}
+
 /// Algorithm 3's settings at a gradient budget U chosen by hand (the page's `budget_u`), by
 /// Theorem 3.14's formulas at that U: M = ⌊log₂(U)/2⌋, C = L₀² + L₂² + ℓML₁², τ = √(ℓ/(CU)), and
 /// α the larger of the theorem's balance α* = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3} and 2U/n, the

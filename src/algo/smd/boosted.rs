@@ -22,9 +22,10 @@
 //!   offset b, query release); group DRO on the simplex declares its own
 //!   ([`DroSpec::value_bound`](crate::minimax::group_dro::DroSpec::value_bound)); the
 //!   regularisers (μ/2)‖·‖² are the same for every record and cancel in a replacement.
-//! - Candidates are run in order, each followed by its 2J best responses, then the selection; a
-//!   part too small for Algorithm 3 to take a step leaves its candidate at the uniform start
-//!   (data-independent).
+//! - Candidates are run in order, each followed by its 2J best responses, then the selection.
+//!   The page's plan refuses, at ε, a config whose candidate parts are too small for Algorithm
+//!   3's smallest batch ⌈1/α⌉: every candidate would stay at the uniform start and so would the
+//!   release ([`super::bias_reduced::refuse_stepless`]).
 //!
 //! # Assumptions
 //! Those of Algorithm 3 (both players on simplices; every record's f convex–concave,
@@ -60,7 +61,7 @@ use rand::{Rng, SeedableRng};
 
 use super::bias_reduced::{
     BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT, declared as declared_bias_reduced,
-    theorem_3_14_or_smallest,
+    refuse_stepless, theorem_3_14_or_smallest,
 };
 use super::family::simplex_game;
 use super::private_smd::ell;
@@ -814,6 +815,15 @@ pub fn plan_of(config: &RunConfig) -> Result<BoostedPlan> {
 
 fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
     let plan = plan_of(config)?;
+    // Candidates that could never take a step are all the uniform start, and so is the
+    // selection's pick: refused here, from the declared constants, so the page previews it.
+    refuse_stepless(
+        &plan.candidate,
+        plan.candidate_part,
+        4 * plan.candidates,
+        plan.dims,
+        plan.constants,
+    )?;
     let draws = plan.noise_draws();
     let first = draws[0];
     let mut preview = Preview::new(

@@ -25,7 +25,9 @@
 //! the records.
 
 use super::bias_reduced::{BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT};
-use super::bias_reduced::{at_budget, declared as declared_bias_reduced, theorem_3_14_or_smallest};
+use super::bias_reduced::{
+    at_budget, declared as declared_bias_reduced, refuse_stepless, theorem_3_14_or_smallest,
+};
 use super::primitives::TruncatedGeometric;
 use super::private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, ell};
 use super::sco::{PrivateSco, ScoPlan};
@@ -489,6 +491,9 @@ fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
             theorem.budget
         )
     });
+    // A run that could never take a step releases the uniform start on every draw: refused
+    // here, from the declared constants, so that the page previews it.
+    refuse_stepless(&params, n, 1, dims, constants)?;
     let (guarantee, epsilon_uniform, max_draws) =
         declared_bias_reduced(&params, constants.linf_lipschitz)?;
     let sensitivity = epsilon_uniform / 2.0;
@@ -601,6 +606,73 @@ mod tests {
         assert_eq!(regime_of(&c), Regime::SecondOrder);
         c.second_order = f64::INFINITY;
         assert_eq!(regime_of(&c), Regime::FirstOrder);
+    }
+
+    /// The ε and n the refusal names (its "raise it to X (or n to Y)").
+    fn suggested(e: &Error) -> (f64, usize) {
+        let text = e.to_string();
+        let after = |key: &str| {
+            let at = text.find(key).unwrap_or_else(|| panic!("{text}")) + key.len();
+            text[at..]
+                .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == '-'))
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        (
+            after("raise it to ").parse().unwrap(),
+            after("or n to ").parse().unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_run_that_could_never_step_is_refused_at_epsilon_with_what_would_let_it() {
+        // Rock–paper–scissors (L₀ = L₁ = 1, ℓ = 2 ln 3), δ = 1e-6: Theorem 3.14's smallest
+        // budget lets a level-0 batch fit only for nε ≥ √(24 ln 10⁶)·20·τL₀ ≈ 151. At ε = 1e-4
+        // and n = 2000 the smallest batch is ⌈1/α⌉ ≈ 1.0e5 records: before this refusal every
+        // draw released the uniform start (tests/privacy_edges.rs, its ε = 1e-4 corner).
+        for (kind, n, epsilon) in [
+            (AlgorithmKind::BiasReducedSmd, 2000, 1e-4),
+            (AlgorithmKind::BiasReducedSmd, 60, 1.0),
+            // Algorithm 4 at its default n: each candidate part has ⌊⌊n/4⌋/7⌋ = 71 records.
+            (AlgorithmKind::BoostedSmd, 2000, 1.0),
+            (AlgorithmKind::BoostedSmd, 308, 1e-4),
+        ] {
+            let config = RunConfig {
+                n,
+                epsilon,
+                game: crate::config::GameChoice::RockPaperScissors,
+                ..saddle(kind)
+            };
+            let e = registry::plan(&config)
+                .err()
+                .unwrap_or_else(|| panic!("{kind:?}"));
+            assert_eq!(e.field(), Some(Control::Epsilon.id()), "{e}");
+            let text = e.to_string();
+            assert!(text.chars().count() < 300, "{} chars: {text}", text.len());
+            assert!(text.contains("uniform start"), "{text}");
+            // The ε it names is accepted at this n, and the n it names at this ε.
+            let (at_epsilon, at_n) = suggested(&e);
+            registry::plan(&RunConfig {
+                epsilon: at_epsilon,
+                ..config.clone()
+            })
+            .unwrap_or_else(|e| panic!("{kind:?} at ε = {at_epsilon}: {e}"));
+            registry::plan(&RunConfig {
+                n: at_n,
+                ..config.clone()
+            })
+            .unwrap_or_else(|e| panic!("{kind:?} at n = {at_n}: {e}"));
+            // And just below the ε it names, refused still (the bound is tight to rounding).
+            assert!(
+                registry::plan(&RunConfig {
+                    epsilon: at_epsilon * 0.99,
+                    ..config.clone()
+                })
+                .is_err(),
+                "{kind:?}"
+            );
+        }
     }
 
     #[test]
