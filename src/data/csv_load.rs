@@ -524,9 +524,10 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines, fused: bool) -> Resu
     let delimiter = match opts.delimiter {
         Some(c) if matches!(c, ',' | ';' | '\t') => c as u8,
         Some(c) => {
-            // No control sets a delimiter (the page detects it): the file is the data source's.
+            // No control sets a delimiter (the page detects it): the error is the data source's
+            // (its field key, `data`; this layer names no control type).
             return Err(Error::invalid(
-                crate::config::Control::Data.id(),
+                "data",
                 "save the CSV file with ',', ';' or a tab between its values",
                 format!("delimiter {c:?}"),
             ));

@@ -47,7 +47,7 @@ impl GateBounds {
     fn check(&self) -> Result<()> {
         if self.feature.is_nan() || self.feature <= 0.0 {
             return Err(Error::invalid(
-                crate::config::Control::FeatureBound.id(),
+                "feature_bound",
                 "a declared feature bound > 0",
                 self.feature,
             ));

@@ -1,5 +1,6 @@
 //! The exponential mechanism over a finite candidate set, sampled with the Gumbel-max trick.
 
+use rand::RngExt;
 use rand_distr::{Distribution, Open01};
 
 use crate::error::{Error, Result};
@@ -108,6 +109,20 @@ impl ExponentialMechanism {
         }
         gumbel_max(rng, &self.log_weights(utilities))
     }
+}
+
+/// The smallest index j with cdf\[j\] > u·cdf\[d−1\], u ~ U[0, 1): a draw from the law whose
+/// cumulative sums are `cdf`, by binary search (O(log d) per draw after the O(d) sums; González, Guzmán & Paquette 2024,
+/// §3.2). Scaling u by the last entry makes the draw exact even when rounding leaves the sums a
+/// few ulps off 1, and the strict inequality never selects an index of probability 0.
+///
+/// This has the law of [`crate::noise::gumbel_max`] on the log-weights ln pⱼ (both are exact
+/// samplers of the same softmax), the playground's exponential mechanism; the CDF form is
+/// cheaper when K draws share one iterate.
+pub fn sample_cdf(cdf: &[f64], rng: &mut DpRng) -> usize {
+    let total = cdf[cdf.len() - 1];
+    let u = rng.random::<f64>() * total;
+    cdf.partition_point(|c| *c <= u).min(cdf.len() - 1)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ mod exponential;
 mod gaussian;
 mod laplace;
 
-pub use exponential::{ExponentialMechanism, gumbel_max};
+pub use exponential::{ExponentialMechanism, gumbel_max, sample_cdf};
 pub use gaussian::{Gaussian, fill_gaussian, norm_density};
 pub use laplace::{L2Laplace, Laplace};
 

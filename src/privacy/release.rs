@@ -58,10 +58,9 @@
 
 use serde::Serialize;
 
-use crate::algo::smd::primitives::EntropicPlayer;
 use crate::error::Result;
 use crate::linalg::{axpy, norm2};
-use crate::noise::{ExponentialMechanism, Gaussian, L2Laplace, Laplace};
+use crate::noise::{ExponentialMechanism, Gaussian, L2Laplace, Laplace, sample_cdf};
 use crate::rng::DpRng;
 
 /// The noise law of one output perturbation, validated when built.
@@ -125,6 +124,14 @@ impl Law {
     }
 }
 
+/// A law over the vertices of a simplex given by its cumulative sums: what [`Trail::pick`] draws
+/// from (a mirror-descent player's iterate softmax(s), González, Guzmán & Paquette 2024). A trait
+/// so that this module, below the algorithms, names none of their types.
+pub trait VertexLaw {
+    /// The cumulative sums of the vertex probabilities (non-empty, non-decreasing).
+    fn cdf(&self) -> &[f64];
+}
+
 /// The record of a run's noise draws against the number its plan fixed before the data were
 /// read. It advances only by drawing through it (module docs); [`Noised::iterate`] releases a
 /// point only once it has drawn exactly what was planned.
@@ -182,9 +189,8 @@ impl Trail {
 
     /// One vertex drawn from a mirror-descent player's iterate softmax(s): the exponential
     /// mechanism with score s (González, Guzmán & Paquette 2024, Theorem 3.4).
-    pub fn pick(&mut self, player: &EntropicPlayer, rng: &mut DpRng) -> usize {
-        self.drawn += 1;
-        player.sample(rng)
+    pub fn pick(&mut self, player: &impl VertexLaw, rng: &mut DpRng) -> usize {
+        self.pick_cdf(player.cdf(), rng)
     }
 
     /// One vertex drawn from the law whose cumulative sums are `cdf` (non-empty): the same
@@ -192,7 +198,7 @@ impl Trail {
     /// them, González, Guzmán & Paquette 2024, Algorithm 5).
     pub fn pick_cdf(&mut self, cdf: &[f64], rng: &mut DpRng) -> usize {
         self.drawn += 1;
-        crate::algo::smd::primitives::sample_cdf(cdf, rng)
+        sample_cdf(cdf, rng)
     }
 
     /// Draws made so far.
@@ -516,7 +522,13 @@ mod tests {
     #[test]
     fn a_filtered_trail_is_complete_at_any_count_up_to_its_bound() {
         let mut trail = Trail::filtered(2);
-        let player = EntropicPlayer::uniform(3);
+        struct Uniform;
+        impl VertexLaw for Uniform {
+            fn cdf(&self) -> &[f64] {
+                &[1.0 / 3.0, 2.0 / 3.0, 1.0]
+            }
+        }
+        let player = Uniform;
         let mut rng = seeded(9, Stream::Noise);
         assert!(Noised::iterate(&[0.5], &trail).is_some());
         trail.pick(&player, &mut rng);

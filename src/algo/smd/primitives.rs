@@ -11,6 +11,7 @@
 use rand::RngExt;
 
 use crate::error::{Error, Result};
+use crate::privacy::release::VertexLaw;
 use crate::privacy::zcdp::{epsilon_for_rho, rho_for_epsilon};
 use crate::rng::DpRng;
 
@@ -71,7 +72,7 @@ impl EntropicPlayer {
     }
 
     /// One vertex index j drawn with probability softmax(s)ⱼ: the exponential mechanism with
-    /// score s ([`sample_cdf`]).
+    /// score s ([`sample_cdf`]), the same draw [`Trail::pick`](crate::privacy::release::Trail::pick) makes.
     pub fn sample(&self, rng: &mut DpRng) -> usize {
         sample_cdf(&self.cdf, rng)
     }
@@ -80,6 +81,12 @@ impl EntropicPlayer {
     /// score is so low that its exp underflows): the "dense" count beside a sparse release.
     pub fn support(&self) -> usize {
         self.iterate.iter().filter(|p| **p > 0.0).count()
+    }
+}
+
+impl VertexLaw for EntropicPlayer {
+    fn cdf(&self) -> &[f64] {
+        &self.cdf
     }
 }
 
@@ -97,19 +104,7 @@ pub fn softmax_into(score: &[f64], out: &mut [f64]) {
     }
 }
 
-/// The smallest index j with cdf\[j\] > u·cdf\[d−1\], u ~ U[0, 1): a draw from the law whose
-/// cumulative sums are `cdf`, by binary search (O(log d) per draw after the O(d) sums; digest 001
-/// §3.2). Scaling u by the last entry makes the draw exact even when rounding leaves the sums a
-/// few ulps off 1, and the strict inequality never selects an index of probability 0.
-///
-/// This has the law of [`crate::noise::gumbel_max`] on the log-weights ln pⱼ (both are exact
-/// samplers of the same softmax), the playground's exponential mechanism; the CDF form is
-/// cheaper when K draws share one iterate.
-pub fn sample_cdf(cdf: &[f64], rng: &mut DpRng) -> usize {
-    let total = cdf[cdf.len() - 1];
-    let u = rng.random::<f64>() * total;
-    cdf.partition_point(|c| *c <= u).min(cdf.len() - 1)
-}
+pub use crate::noise::sample_cdf;
 
 /// A Maurey average (1/K)·Σₖ e_{jₖ} of K vertex draws, stored sparse: the counts of the drawn
 /// indices and the list of indices drawn at least once (at most K non-zeros; digest 001 §3.2).
