@@ -93,6 +93,17 @@ pub const fn setting(key: Control, label: &'static str, help: &'static str) -> S
     }
 }
 
+/// The fewest records a run needs at a config's settings (see [`Need::MinRecords`]): a function
+/// of declared constants only. Two are equal when they are the same function.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordsAt(pub fn(&RunConfig) -> usize);
+
+impl PartialEq for RecordsAt {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0)
+    }
+}
+
 /// What a family needs of the problem and its settings before it can run. Checked before any data
 /// are read; picking the family from the menu sets each unmet need and says so
 /// ([`Need::meet`]), so that every algorithm runs as picked.
@@ -159,10 +170,16 @@ pub enum Need {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
-    /// At least `min` records; picking sets `n = min` when below (not for a loaded file).
+    /// At least `min` records; picking sets `n` to the larger of `min` and `at_settings` when
+    /// below (not for a loaded file).
     MinRecords {
         /// The fewest records the family accepts.
         min: usize,
+        /// The fewest records with which a run at these settings (ε, δ, the game) does more than
+        /// release its public start, from declared constants alone: picking raises n to it, so a
+        /// newcomer's pick runs; below it the plan refuses at ε and names both remedies.
+        #[serde(skip)]
+        at_settings: RecordsAt,
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
@@ -254,7 +271,7 @@ impl Need {
                 format!("lower it to at most {max}: {why}"),
                 config.d,
             )),
-            Need::MinRecords { min, why } if config.n < min => Err(Error::invalid(
+            Need::MinRecords { min, why, .. } if config.n < min => Err(Error::invalid(
                 "n",
                 format!("raise it to at least {min}: {why}"),
                 config.n,
@@ -299,7 +316,10 @@ impl Need {
     /// it was already met). A loaded file's dimension is not the page's to change: a need of
     /// d ≤ max on a file stays unmet, and the run says so at `d`.
     pub fn meet(&self, config: &mut RunConfig) -> Option<String> {
-        self.check(config).err()?;
+        // A record need is met up to what the settings ask, above the bare minimum `check` asks.
+        if !matches!(self, Need::MinRecords { .. }) {
+            self.check(config).err()?;
+        }
         let (what, why) = match *self {
             Need::Ridge { value, why } => {
                 config.l2 = value;
@@ -337,12 +357,17 @@ impl Need {
                 config.sparsity = config.sparsity.min(max);
                 (format!("dimension d set to {max}"), why)
             }
-            Need::MinRecords { min, why } => {
-                if config.data == crate::config::DataSource::Csv {
+            Need::MinRecords {
+                min,
+                at_settings,
+                why,
+            } => {
+                let fewest = min.max((at_settings.0)(config));
+                if config.n >= fewest || config.data == crate::config::DataSource::Csv {
                     return None;
                 }
-                config.n = min;
-                (format!("samples n set to {min}"), why)
+                config.n = fewest;
+                (format!("samples n set to {fewest}"), why)
             }
             Need::NoLasso { why } => {
                 config.l1 = 0.0;

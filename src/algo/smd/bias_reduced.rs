@@ -226,6 +226,18 @@ fn round_up_3_keeps_three_digits_that_print_as_typed() {
     assert_eq!(round_up_3(151.0), 151.0);
 }
 
+/// The fewest n with which Algorithm 3 runs on n/`per_run` records each, with `params`' ε and
+/// δ, can take a step ([`least_n_epsilon`]), from the declared constants alone.
+pub fn least_records(
+    params: &BiasReducedParams,
+    per_run: usize,
+    dims: (usize, usize),
+    constants: GameConstants,
+) -> usize {
+    let s = least_n_epsilon(params.delta, dims, constants, PROP_3_17_CONSTANT);
+    (s / params.epsilon * (1.0 + 1e-9)).ceil() as usize * per_run
+}
+
 /// Refuses, at the ε control, a plan whose Algorithm 3 runs (on `records` records each, with
 /// `params` planned for them; each run's records are n/`per_run` of the n, rounded down) could
 /// never take a step: the release would be the uniform start on every draw. The error states
@@ -243,7 +255,7 @@ pub fn refuse_stepless(
     }
     let s = least_n_epsilon(params.delta, dims, constants, PROP_3_17_CONSTANT);
     let epsilon = round_up_3(s / records.max(1) as f64 * (1.0 + 1e-9));
-    let n = (s / params.epsilon * (1.0 + 1e-9)).ceil() as usize * per_run;
+    let n = least_records(params, per_run, dims, constants);
     let part = if per_run > 1 { " per candidate" } else { "" };
     Err(Error::invalid(
         crate::config::Control::Epsilon.id(),

@@ -61,14 +61,14 @@ use rand::{Rng, SeedableRng};
 
 use super::bias_reduced::{
     BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT, declared as declared_bias_reduced,
-    refuse_stepless, theorem_3_14_or_smallest,
+    least_records, refuse_stepless, theorem_3_14_or_smallest,
 };
 use super::family::simplex_game;
 use super::private_smd::ell;
 use super::sco::{PrivateSco, ScoPlan};
 use crate::algo::family::replace_one_only;
 use crate::algo::family::{
-    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, card_text,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RecordsAt, card_text,
 };
 use crate::algo::registry::Planned;
 use crate::algo::run::{Diagnostic, Point, Run, Step};
@@ -776,6 +776,7 @@ pub static FAMILY: Family = Family {
     settings: &[],
     needs: &[Need::MinRecords {
         min: LEAST_RECORDS,
+        at_settings: RecordsAt(records_for_a_step),
         why: "Algorithm 4 splits them into 7 candidate parts, 154 best-response parts and a scoring quarter (I = 7, J = 11 at β = 0.05)",
     }],
     solves: &[ProblemKind::Saddle],
@@ -811,6 +812,20 @@ pub fn plan_of(config: &RunConfig) -> Result<BoostedPlan> {
         (config.epsilon, config.delta),
         max_steps,
     )
+}
+
+/// The fewest records with which each candidate part can take a step of Algorithm 3 at the
+/// config's ε, δ and game ([`least_records`]); [`LEAST_RECORDS`] where the plan cannot be made
+/// (the plan's own error then shows).
+fn records_for_a_step(config: &RunConfig) -> usize {
+    plan_of(config).map_or(LEAST_RECORDS, |plan| {
+        least_records(
+            &plan.candidate,
+            4 * plan.candidates,
+            plan.dims,
+            plan.constants,
+        )
+    })
 }
 
 fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
@@ -875,8 +890,17 @@ mod tests {
     fn the_declared_least_records_is_four_i_j() {
         let (i, j) = repetitions(FAILURE_PROBABILITY);
         assert_eq!(4 * i * j, LEAST_RECORDS);
-        // Picking the family raises n to the need.
-        let picked = game_config(GameChoice::RockPaperScissors, 3, 300, 1.0);
+        // Picking the family raises n to the need (at an ε large enough that the need, not the
+        // step, is what binds).
+        let start = RunConfig {
+            problem: ProblemKind::Saddle,
+            game: GameChoice::RockPaperScissors,
+            d: 3,
+            n: 300,
+            epsilon: 100.0,
+            ..RunConfig::default()
+        };
+        let picked = crate::algo::registry::pick(&start, AlgorithmKind::BoostedSmd).0;
         assert_eq!(picked.n, LEAST_RECORDS);
         // A compare lane below the need is refused by the check, before any data, at `compare`
         // with n named.
@@ -898,7 +922,36 @@ mod tests {
             algorithm: AlgorithmKind::BoostedSmd,
             ..RunConfig::default()
         };
-        crate::algo::registry::pick(&config, AlgorithmKind::BoostedSmd).0
+        // The pick meets the family's needs; the test's n stays (a pick may raise it).
+        RunConfig {
+            n,
+            ..crate::algo::registry::pick(&config, AlgorithmKind::BoostedSmd).0
+        }
+    }
+
+    #[test]
+    fn picking_algorithm_4_raises_n_to_where_its_candidates_can_step() {
+        // On the page's defaults (ε = 1, n = 2000) each candidate part held 71 records, fewer
+        // than Algorithm 3's smallest batch: every run released the uniform start. The pick
+        // raises n, says so, and the plan then runs; one part fewer and it refuses at ε.
+        let (picked, notes) =
+            crate::algo::registry::pick(&RunConfig::default(), AlgorithmKind::BoostedSmd);
+        assert!(picked.n > 2000, "n = {}", picked.n);
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains(&format!("samples n set to {}", picked.n))),
+            "{notes:?}"
+        );
+        assert!(crate::algo::registry::plan(&picked).is_ok());
+        let short = RunConfig {
+            n: picked.n - 4 * plan_of(&picked).candidates,
+            ..picked
+        };
+        let e = crate::algo::registry::plan(&short)
+            .err()
+            .expect("refused below the need");
+        assert_eq!(e.field(), Some(crate::config::Control::Epsilon.id()), "{e}");
     }
 
     fn plan_of(config: &RunConfig) -> BoostedPlan {
