@@ -194,11 +194,18 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
             "every_heavy_tail_family_passes_at_its_claimed_epsilon_on_the_outlier_pair",
             "Lowy 2026, Theorem D.4",
         )],
-        K::ByoaMinimax => &[(
-            "family_audits.rs",
-            "sc_sc_minimax_output_perturbation_passes_on_the_planted_pair",
-            "Zhang et al. 2022, Algorithm 3",
-        )],
+        K::ByoaMinimax => &[
+            (
+                "family_audits.rs",
+                "sc_sc_minimax_output_perturbation_passes_on_the_planted_pair",
+                "Zhang et al. 2022, Algorithm 3",
+            ),
+            (
+                "family_audits.rs",
+                "sc_sc_minimax_noise_calibrated_for_128_epsilon_is_caught",
+                "Algorithm 3 passes on a pair that moves it; noise for 128ε is caught",
+            ),
+        ],
         K::ByoaMinimaxPhased => &[(
             "family_audits.rs",
             "phased_minimax_output_perturbation_passes_on_the_planted_pair",
