@@ -206,11 +206,18 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
                 "Algorithm 3 passes on a pair that moves it; noise for 128ε is caught",
             ),
         ],
-        K::ByoaMinimaxPhased => &[(
-            "family_audits.rs",
-            "phased_minimax_output_perturbation_passes_on_the_planted_pair",
-            "Zhang et al. 2022, Algorithms 4 and 5",
-        )],
+        K::ByoaMinimaxPhased => &[
+            (
+                "family_audits.rs",
+                "phased_minimax_output_perturbation_passes_on_the_planted_pair",
+                "Zhang et al. 2022, Algorithms 4 and 5",
+            ),
+            (
+                "family_audits.rs",
+                "phased_minimax_noise_calibrated_for_512_epsilon_is_caught",
+                "Algorithms 4 and 5 pass on a pair that moves them; noise for 512ε is caught",
+            ),
+        ],
         K::ByoaMinimaxCsc => &[(
             "family_audits.rs",
             "c_sc_phased_output_perturbation_passes_on_the_planted_pair",
