@@ -87,11 +87,18 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
                 "Algorithm 1 on TERM",
             ),
         ],
-        K::RegularisedOutputPerturbation => &[(
-            "family_audits.rs",
-            "regularised_output_perturbation_passes_and_unclipped_records_are_caught",
-            "Lowy & Razaviyayn 2021, Algorithm 6",
-        )],
+        K::RegularisedOutputPerturbation => &[
+            (
+                "family_audits.rs",
+                "regularised_output_perturbation_passes_and_unclipped_records_are_caught",
+                "Lowy & Razaviyayn 2021, Algorithm 6",
+            ),
+            (
+                "family_audits.rs",
+                "regularised_output_perturbation_noise_calibrated_for_256_epsilon_is_caught",
+                "Algorithm 6 with its noise for 256ε is caught",
+            ),
+        ],
         K::Byoa => &[(
             "family_audits.rs",
             "bring_your_own_algorithm_passes_and_unclipped_records_are_caught",
