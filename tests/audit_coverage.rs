@@ -86,6 +86,11 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
                 "tilted_erm_passes_on_the_tight_pair",
                 "Algorithm 1 on TERM",
             ),
+            (
+                "family_audits.rs",
+                "tilted_erm_noise_calibrated_for_4_epsilon_is_caught",
+                "Algorithm 1 on TERM at a tilt that makes the pair tight; noise for 4ε is caught",
+            ),
         ],
         K::RegularisedOutputPerturbation => &[
             (

@@ -121,6 +121,33 @@ fn tilted_erm_passes_on_the_tight_pair() {
 }
 
 #[test]
+fn tilted_erm_noise_calibrated_for_4_epsilon_is_caught() {
+    // Algorithm 1 on TERM with the tilt that makes the pair tight: at τ = 1 the differing
+    // record's loss ≈ 9.5 weighs e^9.5 ≈ 13 000 against the 99 shared zeros, so each side's
+    // objective is that record's loss plus the ridge, and its minimiser ∓L/μ: the two sides sit
+    // the non-ERM sensitivity 2L/μ apart (Lowy & Razaviyayn 2021, Lemma 5.2), where τ = 0.1
+    // above weighs the record by ~2.5%. The ridge μ = 16 keeps the solver's slack 2√(2α/μ) at
+    // the page's α near 2L/μ (Δ_T = 0.30, the centres measured at ±0.04). Pure ε = 1 (Laplace):
+    // the correct release shows a positive ε̂ below its claim, and the Laplace scale the plan
+    // calibrates for 4ε is caught. Measured: ε̂ = 0.27 correct (5549 / 3949 hits of 10 000);
+    // 2.17 at 4ε (4973 / 473).
+    let config = RunConfig {
+        wrap: Wrap::Tilted { tau: 1.0 },
+        l2: 16.0,
+        ..picked(
+            AlgorithmKind::OutputPerturbation,
+            base_config(100, 1.0, 0.0),
+        )
+    };
+    let mut ok = certified_release_target(config.clone(), Bug::None).unwrap();
+    let passed = run("TERM, τ = 1", &mut ok, 20_000, 33);
+    assert!(!passed.violation, "{passed:?}");
+    let mut bad = certified_release_with_noise_for(config, 4.0).unwrap();
+    let caught = run("TERM, τ = 1, noise for 4ε", &mut bad, 20_000, 34);
+    assert!(caught.violation, "{caught:?}");
+}
+
+#[test]
 fn output_perturbation_with_katyusha_passes_and_unclipped_records_are_caught() {
     // Algorithm 1 with Katyusha (Allen-Zhu 2018) as the base solver, pure ε = 1, n = 100: the noise
     // does not depend on the solver, only the certificate's path does. Measured: ε̂ = 0 correct;
