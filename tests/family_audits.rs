@@ -9,7 +9,10 @@
 //! radius √(2α/μ) dominates the noise's sensitivity, so the two sides' releases are much closer
 //! than the noise covers (tests/output_perturbation.rs audits Algorithm 1 at a tighter α, where
 //! the pass is close to tight). The planted bugs show the pairs and statistics do tell the
-//! datasets apart when the calibration is wrong. tests/audit_coverage.rs lists which test audits
+//! datasets apart when the calibration is wrong. Where the family's records are gated, the
+//! planted bug is the noise its plan calibrates for a larger ε, against the claim at ε
+//! (`GameTarget::with_noise_for`, `certified_release_with_noise_for`), on a pair posed so the
+//! release moves: each test says which factor its pair can show, and why not a smaller one. tests/audit_coverage.rs lists which test audits
 //! which family.
 
 use dp_playground::algo::family::ProblemKind;
