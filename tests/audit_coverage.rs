@@ -246,6 +246,11 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
                 "the_misprinted_sensitivity_is_caught",
                 "Algorithm 8's misprinted sensitivity is caught",
             ),
+            (
+                "family_audits.rs",
+                "adversarial_training_noise_calibrated_for_512_epsilon_is_caught",
+                "Algorithm 8 as the page runs it; noise for 512ε is caught",
+            ),
         ],
     }
 }
