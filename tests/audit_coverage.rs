@@ -86,12 +86,24 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
                 "tilted_erm_passes_on_the_tight_pair",
                 "Algorithm 1 on TERM",
             ),
+            (
+                "family_audits.rs",
+                "tilted_erm_noise_calibrated_for_4_epsilon_is_caught",
+                "Algorithm 1 on TERM at a tilt that makes the pair tight; noise for 4ε is caught",
+            ),
         ],
-        K::RegularisedOutputPerturbation => &[(
-            "family_audits.rs",
-            "regularised_output_perturbation_passes_and_unclipped_records_are_caught",
-            "Lowy & Razaviyayn 2021, Algorithm 6",
-        )],
+        K::RegularisedOutputPerturbation => &[
+            (
+                "family_audits.rs",
+                "regularised_output_perturbation_passes_and_unclipped_records_are_caught",
+                "Lowy & Razaviyayn 2021, Algorithm 6",
+            ),
+            (
+                "family_audits.rs",
+                "regularised_output_perturbation_noise_calibrated_for_256_epsilon_is_caught",
+                "Algorithm 6 with its noise for 256ε is caught",
+            ),
+        ],
         K::Byoa => &[(
             "family_audits.rs",
             "bring_your_own_algorithm_passes_and_unclipped_records_are_caught",
@@ -194,16 +206,30 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
             "every_heavy_tail_family_passes_at_its_claimed_epsilon_on_the_outlier_pair",
             "Lowy 2026, Theorem D.4",
         )],
-        K::ByoaMinimax => &[(
-            "family_audits.rs",
-            "sc_sc_minimax_output_perturbation_passes_on_the_planted_pair",
-            "Zhang et al. 2022, Algorithm 3",
-        )],
-        K::ByoaMinimaxPhased => &[(
-            "family_audits.rs",
-            "phased_minimax_output_perturbation_passes_on_the_planted_pair",
-            "Zhang et al. 2022, Algorithms 4 and 5",
-        )],
+        K::ByoaMinimax => &[
+            (
+                "family_audits.rs",
+                "sc_sc_minimax_output_perturbation_passes_on_the_planted_pair",
+                "Zhang et al. 2022, Algorithm 3",
+            ),
+            (
+                "family_audits.rs",
+                "sc_sc_minimax_noise_calibrated_for_128_epsilon_is_caught",
+                "Algorithm 3 passes on a pair that moves it; noise for 128ε is caught",
+            ),
+        ],
+        K::ByoaMinimaxPhased => &[
+            (
+                "family_audits.rs",
+                "phased_minimax_output_perturbation_passes_on_the_planted_pair",
+                "Zhang et al. 2022, Algorithms 4 and 5",
+            ),
+            (
+                "family_audits.rs",
+                "phased_minimax_noise_calibrated_for_512_epsilon_is_caught",
+                "Algorithms 4 and 5 pass on a pair that moves them; noise for 512ε is caught",
+            ),
+        ],
         K::ByoaMinimaxCsc => &[(
             "family_audits.rs",
             "c_sc_phased_output_perturbation_passes_on_the_planted_pair",
@@ -219,6 +245,11 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
                 "adversarial_training_audit.rs",
                 "the_misprinted_sensitivity_is_caught",
                 "Algorithm 8's misprinted sensitivity is caught",
+            ),
+            (
+                "family_audits.rs",
+                "adversarial_training_noise_calibrated_for_512_epsilon_is_caught",
+                "Algorithm 8 as the page runs it; noise for 512ε is caught",
             ),
         ],
     }

@@ -29,11 +29,7 @@ pub const OVERSIZE: f64 = 50.0;
 /// calibrates to the declared bound 1. Its residual K(10 ∓ w) still stays beyond the threshold,
 /// so its gradient is ∓K: the solves move K times as far as the noise covers.
 pub fn certified_release_target(config: RunConfig, bug: Bug) -> Result<FamilyTarget> {
-    let config = RunConfig {
-        loss: Glm::huber(1.0),
-        radius: 10.0,
-        ..config
-    };
+    let config = certified_config(config);
     match bug {
         Bug::None => FamilyTarget::new(config.clone(), tail_gradient_pair(config.n)?),
         Bug::ClippingSkipped => {
@@ -47,4 +43,22 @@ pub fn certified_release_target(config: RunConfig, bug: Bug) -> Result<FamilyTar
             format!("{bug:?}"),
         )),
     }
+}
+
+/// `config` with the pair's loss and ball (Huber with threshold 1, radius 10).
+fn certified_config(config: RunConfig) -> RunConfig {
+    RunConfig {
+        loss: Glm::huber(1.0),
+        radius: 10.0,
+        ..config
+    }
+}
+
+/// [`certified_release_target`]'s tight pair with the noise `config`'s plan calibrates for
+/// `factor`·ε, tested against the claim at ε ([`FamilyTarget::with_noise_for`]): the planted bug
+/// of a family whose records the gate keeps within bound.
+pub fn certified_release_with_noise_for(config: RunConfig, factor: f64) -> Result<FamilyTarget> {
+    let config = certified_config(config);
+    let pair = tail_gradient_pair(config.n)?;
+    FamilyTarget::with_noise_for(config, pair, factor)
 }

@@ -28,6 +28,8 @@ pub struct FamilyTarget {
     /// capped) reference, a diagnostic no release depends on, which thousands of runs need not
     /// repeat.
     problems: [Arc<Problem>; 2],
+    /// The claim tested when it is not the plan's (a planted noise: the correct plan's).
+    claim: Option<ApproxDp>,
 }
 
 impl FamilyTarget {
@@ -54,6 +56,25 @@ impl FamilyTarget {
             problem.objective = problem.declared.objective(&problem.data, 0.0)?;
             Ok(problem)
         })
+    }
+
+    /// The planted bug of a family with no page switch: [`FamilyTarget::new`] with the noise its
+    /// plan calibrates for `factor`·ε (σ or the Laplace scale about `factor` times too small, the
+    /// calibration the page picks at that ε), while the claim stays the plan of `config` as
+    /// given.
+    pub fn with_noise_for(config: RunConfig, pair: [Dataset; 2], factor: f64) -> Result<Self> {
+        let csv = RunConfig {
+            data: DataSource::Csv,
+            ..config.clone()
+        };
+        let claimed = registry::plan(&csv)?;
+        let plan = registry::plan(&RunConfig {
+            epsilon: config.epsilon * factor,
+            ..csv
+        })?;
+        let mut target = Self::assemble(config, plan, pair, |problem, _| Ok(problem))?;
+        target.claim = Some(claim_of(&claimed));
+        Ok(target)
     }
 
     /// As [`FamilyTarget::new`], with the plan made from `config` as given, its data source
@@ -94,6 +115,7 @@ impl FamilyTarget {
             config,
             plan,
             problems,
+            claim: None,
         })
     }
 
@@ -128,7 +150,7 @@ pub fn claim_of(plan: &Planned) -> ApproxDp {
 
 impl Auditable for FamilyTarget {
     fn claim(&self) -> ApproxDp {
-        claim_of(&self.plan)
+        self.claim.unwrap_or_else(|| claim_of(&self.plan))
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {

@@ -10,7 +10,11 @@
 //! index is 0), so the statistic is y₁ − x₁ of the release: larger on D. In group DRO the planted
 //! record ([`GroupDro::with_planted_record`](crate::minimax::group_dro::GroupDro::with_planted_record))
 //! has features ±c·e₁ and the smallest group in D, the largest in D′: it pulls x₁ up and weighs
-//! the small group in D, so the statistic is x₁ + y₃.
+//! the small group in D, so the statistic is x₁ + y₃. On the ball game the planted offset moves the
+//! maximising player: the statistic is y's other coordinates less its first.
+//!
+//! [`GameTarget::with_noise_for`] plants the bug every family can have: the noise of the plan for
+//! a larger ε, tested against the claim of the plan as given.
 
 use std::sync::Arc;
 
@@ -21,7 +25,7 @@ use super::{Auditable, Side};
 use crate::algo::family::ProblemKind;
 use crate::algo::registry::{self, Planned};
 use crate::algo::run::Point;
-use crate::config::RunConfig;
+use crate::config::{GameChoice, RunConfig};
 use crate::error::{Error, Result};
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
@@ -31,6 +35,8 @@ use crate::session::problem::{Game, Posed};
 pub struct GameTarget {
     config: RunConfig,
     plan: Planned,
+    /// The guarantee tested: the plan's, or the correct plan's when the noise is planted.
+    claim: ApproxDp,
     /// D and D′ (their empirical means are computed once).
     games: [Posed; 2],
     /// The release's statistic, larger on D (the planted record's direction).
@@ -43,6 +49,15 @@ fn first_strategies(x: &[f64], y: &[f64]) -> f64 {
     y[0] - x[0]
 }
 
+/// The ball game's statistic: the planted record's offset b is +c on y's first coordinate and −c
+/// on the others, and the maximising player's best response to −b̄ᵀy moves y against it: the sum
+/// of y's other coordinates less its first, larger on D. On balls
+/// with μᵧ > 0 and an interior saddle point the replaced offset moves y* by 2c√dᵧ/(nμᵧ), the
+/// largest share of the declared sensitivity a replaced record reaches on this game.
+fn offset_direction(_x: &[f64], y: &[f64]) -> f64 {
+    y[1..].iter().sum::<f64>() - y[0]
+}
+
 /// Group DRO's statistic: the planted record pulls x₁ up and weighs the last (smallest) group.
 fn feature_and_small_group(x: &[f64], y: &[f64]) -> f64 {
     x[0] + y[y.len() - 1]
@@ -51,25 +66,53 @@ fn feature_and_small_group(x: &[f64], y: &[f64]) -> f64 {
 impl GameTarget {
     /// `config`'s main algorithm (which must pose a game) on the planted pair.
     pub fn new(config: RunConfig) -> Result<Self> {
+        Self::with_noise_for(config, 1.0)
+    }
+
+    /// The planted bug of a family with no page switch: `config`'s family run with the noise
+    /// its plan calibrates for `factor`·ε (σ about `factor` times too small, the calibration the
+    /// page picks at that ε), while the claim stays the plan of `config` as given. `factor` = 1
+    /// is [`GameTarget::new`].
+    pub fn with_noise_for(config: RunConfig, factor: f64) -> Result<Self> {
+        let claimed = registry::plan(&config)?;
+        let mut target = Self::noised_for(config, factor)?;
+        target.claim = claim_of(&claimed);
+        Ok(target)
+    }
+
+    fn noised_for(config: RunConfig, factor: f64) -> Result<Self> {
         if config.problem != ProblemKind::Saddle {
             return Err(Error::invalid("problem", "a game to audit", "minimisation"));
         }
-        let plan = registry::plan(&config)?;
+        let plan = registry::plan(&RunConfig {
+            epsilon: config.epsilon * factor,
+            ..config.clone()
+        })?;
         let side = |sign: f64| -> Result<Posed> {
             Ok(Posed::Saddle(Arc::new(Game::planted(&config, sign)?)))
         };
         let games = [side(1.0)?, side(-1.0)?];
         let statistic = if config.dro_spec().is_some() {
             feature_and_small_group
+        } else if config.game == GameChoice::BallGame {
+            offset_direction
         } else {
             first_strategies
         };
         Ok(Self {
+            claim: claim_of(&plan),
             config,
             plan,
             games,
             statistic,
         })
+    }
+
+    /// The same target with `statistic` (of the released x, y; larger on either side) in place of
+    /// the game's default: a pair built for one audit may know a better direction.
+    pub fn with_statistic(mut self, statistic: fn(&[f64], &[f64]) -> f64) -> Self {
+        self.statistic = statistic;
+        self
     }
 
     /// The configuration the target runs.
@@ -80,7 +123,7 @@ impl GameTarget {
 
 impl Auditable for GameTarget {
     fn claim(&self) -> ApproxDp {
-        claim_of(&self.plan)
+        self.claim
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {

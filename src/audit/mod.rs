@@ -95,7 +95,7 @@ mod tests;
 
 pub use adversarial_training::AdversarialTrainingTarget;
 pub use boosted_selection::{BoostedSelectionTarget, SelectionBug};
-pub use certified_release::{OVERSIZE, certified_release_target};
+pub use certified_release::{OVERSIZE, certified_release_target, certified_release_with_noise_for};
 pub use dp_accmd::dp_accmd_target;
 pub use dp_sgd::dp_sgd_target;
 pub use dp_svrg::{dp_svrg_target, svrg_bb_target};
