@@ -310,6 +310,12 @@ impl Session {
         self.problem().map_or(0, |p| p.clipped)
     }
 
+    /// Gradient evaluations the run has used so far, in full passes over the data (also counted
+    /// by steps that made no new iterate, which add no entry to a [`Batch`]).
+    pub fn grad_evals(&self) -> f64 {
+        self.run.grad_evals()
+    }
+
     /// Whether the release has been made (the batch that carried it has been returned).
     pub fn is_done(&self) -> bool {
         self.released
@@ -398,6 +404,13 @@ impl Session {
             let Some(step) = self.run.step() else {
                 break;
             };
+            if self.run.mid_update() {
+                // Part of an update split across steps: no new iterate to record or score.
+                if !keep_going() {
+                    break;
+                }
+                continue;
+            }
             let excess = self.score(self.before(), step.value);
             let mut report = step.report;
             if let Posed::Saddle(_) = self.problem {
