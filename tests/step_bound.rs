@@ -64,15 +64,9 @@ fn cap(config: &RunConfig) -> f64 {
     work::STEP_WORK as f64 + PASSES_PER_STEP * unit + newton
 }
 
-/// The game families whose steps are not yet split within a game's pass: a step of Algorithm 3
-/// of González, Guzmán & Paquette (bias-reduced SMD) reads three batches of up to 2^N/α records
-/// (1.2 passes at n = 2000, d = 100), its boosted form's and the non-private baseline's a batch
-/// each. They are held to the minimisation families' cap (a few passes) until they are.
-const NOT_YET_SLICED: [AlgorithmKind; 3] = [
-    AlgorithmKind::BiasReducedSmd,
-    AlgorithmKind::BoostedSmd,
-    AlgorithmKind::SmdBaseline,
-];
+/// The game families whose steps are not yet split within a game's pass, held to the
+/// minimisation families' cap (a few passes) until they are: none.
+const NOT_YET_SLICED: [AlgorithmKind; 0] = [];
 
 /// The settings a family's step is counted at: the heavy-tail families at their smallest blocks
 /// (n = 400 and the most calls per phase the plan takes: blocks of ten records) and at the
