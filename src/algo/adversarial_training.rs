@@ -525,7 +525,11 @@ impl Run for AdversarialTraining {
             grad_norm: 0.0,
             epsilon_spent: 0.0,
         };
-        self.t += 1;
+        // A step that ends part-way through a pass over the game makes no new iterate: the
+        // iterate index moves only with the solver's updates (and the release).
+        if !run.mid_iteration() {
+            self.t += 1;
+        }
         match status {
             SaddleStatus::Running => {}
             SaddleStatus::Certified => {
@@ -598,6 +602,10 @@ impl Run for AdversarialTraining {
 
     fn grad_evals(&self) -> f64 {
         self.record_evals as f64 / self.declared.n as f64
+    }
+
+    fn mid_update(&self) -> bool {
+        !self.done && self.run.as_ref().is_some_and(SaddleRun::mid_iteration)
     }
 
     fn diagnostics(&self) -> Vec<Diagnostic> {

@@ -1078,7 +1078,11 @@ impl Run for MinimaxOutputPerturbation {
             grad_norm: 0.0,
             epsilon_spent: self.epsilon_spent(),
         };
-        self.t += 1;
+        // A step that ends part-way through a pass over the phase's records makes no new
+        // iterate: the iterate index moves only with the solver's updates and the releases.
+        if !self.run.as_ref().is_some_and(SaddleRun::mid_iteration) {
+            self.t += 1;
+        }
         match status {
             SaddleStatus::Running => {
                 return Some(Step {
@@ -1153,6 +1157,10 @@ impl Run for MinimaxOutputPerturbation {
 
     fn grad_evals(&self) -> f64 {
         self.record_evals as f64 / self.declared.n as f64
+    }
+
+    fn mid_update(&self) -> bool {
+        !self.done && self.run.as_ref().is_some_and(SaddleRun::mid_iteration)
     }
 
     fn diagnostics(&self) -> Vec<Diagnostic> {

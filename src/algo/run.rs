@@ -83,6 +83,13 @@ pub trait Run: Send {
     fn grad_evals(&self) -> f64;
     /// Named diagnostics where the run stands (empty for most). **Non-private**.
     fn diagnostics(&self) -> Vec<Diagnostic>;
+    /// Whether the last [`Run::step`] left an update part-done (a pass over the records split
+    /// across steps so that each stays within [`crate::solver::work::STEP_WORK`]): it made no
+    /// new iterate, and [`Run::point`] is still the one the update started from, so the session
+    /// records no entry for it. `false` for runs whose every step is an update.
+    fn mid_update(&self) -> bool {
+        false
+    }
     /// A vertex-sampling run's two views of where it stands (`None` for every other run): see
     /// [`VertexView`].
     fn vertex_view(&self) -> Option<VertexView<'_>> {

@@ -183,6 +183,11 @@ impl RecordGame for KinkGame {
         Ok(())
     }
 
+    /// Two records' work whatever the batch (the closed form below).
+    fn batch_work(&self, _records: usize) -> usize {
+        2 * self.d
+    }
+
     /// In closed form: every record but the first has the same gradient at a point.
     fn batch_gradients(
         &self,

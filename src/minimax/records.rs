@@ -74,6 +74,15 @@ pub trait RecordGame: SaddleProblem + Send + Sync {
         Ok(())
     }
 
+    /// The numbers one call of [`RecordGame::batch_gradients`] over `records` records reads (by
+    /// default each record's dₓ·dᵧ payoffs and both blocks; a game that sums a batch in closed
+    /// form says less): what a run weighs against [`crate::solver::work::STEP_WORK`] when it
+    /// decides whether to split a batch across its steps.
+    fn batch_work(&self, records: usize) -> usize {
+        let (dx, dy) = self.dims();
+        records.saturating_mul(dx * dy + dx + dy)
+    }
+
     /// gx ← (1/|batch|) Σ_{i ∈ batch} ∇ₓf(x, y; ξᵢ) and gy likewise: the minibatch gradient
     /// over the records `batch` (non-empty).
     fn batch_gradients(

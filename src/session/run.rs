@@ -310,6 +310,12 @@ impl Session {
         self.problem().map_or(0, |p| p.clipped)
     }
 
+    /// Gradient evaluations the run has used so far, in full passes over the data (also counted
+    /// by steps that made no new iterate, which add no entry to a [`Batch`]).
+    pub fn grad_evals(&self) -> f64 {
+        self.run.grad_evals()
+    }
+
     /// Whether the release has been made (the batch that carried it has been returned).
     pub fn is_done(&self) -> bool {
         self.released
@@ -378,16 +384,20 @@ impl Session {
         }
     }
 
-    /// Runs at most `max_steps` steps, stopping early when `keep_going` says so (checked after
-    /// every step, so a slice always makes progress). The batch ends with the release once the
-    /// algorithm is done.
+    /// Runs at most `max_steps` steps that make an iterate, stopping early when `keep_going`
+    /// says so (checked after every step, so a slice always makes progress). A step that leaves
+    /// an update part-done ([`Run::mid_update`]: a pass over a large game split across steps)
+    /// adds no entry and does not count against `max_steps`, so the page's single step shows a
+    /// new iterate; its work still counts against the slice's budget through `keep_going`. The
+    /// batch ends with the release once the algorithm is done.
     ///
     /// A `max_steps` of 0 runs one step: the worker's play loop schedules slice after slice until
     /// the run is done, so a slice that made no progress would spin forever.
     pub fn advance(&mut self, max_steps: usize, mut keep_going: impl FnMut() -> bool) -> Batch {
         let mut batch = Batch::default();
         let mut views = ViewRecorder::new(&self.problem, self.run.as_ref());
-        for _ in 0..max_steps.max(1) {
+        let mut recorded = 0;
+        while recorded < max_steps.max(1) {
             match self.run.point() {
                 Point::Min(w) => self.before.0.copy_from_slice(w),
                 Point::Saddle { x, y } => {
@@ -398,6 +408,14 @@ impl Session {
             let Some(step) = self.run.step() else {
                 break;
             };
+            if self.run.mid_update() {
+                // Part of an update split across steps: no new iterate to record or score.
+                if !keep_going() {
+                    break;
+                }
+                continue;
+            }
+            recorded += 1;
             let excess = self.score(self.before(), step.value);
             let mut report = step.report;
             if let Posed::Saddle(_) = self.problem {

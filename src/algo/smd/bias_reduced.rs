@@ -43,6 +43,7 @@
 //! González, Guzmán & Paquette 2024, Algorithms 2 and 3, Lemma 3.15, Theorem 3.14,
 //! Proposition 3.17, Theorem 3.5; digest 001 §4.2–4.3, P2, P3, P8, P15; REVIEW-001-003 §1.5–1.6.
 
+use crate::solver::work;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -446,6 +447,26 @@ impl BiasReducedGradient {
         gy: &mut [f64],
         scratch: &mut RecordScratch,
     ) -> Result<usize> {
+        let drawn = self.draw(x, y, level, (trail, rng));
+        gx.fill(0.0);
+        gy.fill(0.0);
+        let w = tg.weight(level);
+        for part in 0..3 {
+            self.part(game, part, batch.clone(), 0..batch.len(), scratch)?;
+            self.add_part(part, w, gx, gy);
+        }
+        Ok(drawn)
+    }
+
+    /// Algorithm 2's vertex draws: 2^{N+1} per block from `x`, `y`, through `trail` (all of the
+    /// estimate's randomness, drawn before any record is read). Returns the draws made.
+    fn draw(
+        &mut self,
+        x: &EntropicPlayer,
+        y: &EntropicPlayer,
+        level: u32,
+        (trail, rng): (&mut Trail, &mut DpRng),
+    ) -> usize {
         let half = 1usize << level;
         for a in [&mut self.plus, &mut self.minus, &mut self.first] {
             a.0.clear();
@@ -464,38 +485,77 @@ impl BiasReducedGradient {
                 self.first.1.push(i);
             }
         }
-        let w = tg.weight(level);
-        // gx, gy ← w·∇F(x₊, y₊); then −w·∇F(x₋, y₋); then +∇F(x₁, y₁).
-        let mut add = |pts: &(SparseAverage, SparseAverage),
-                       coef: f64,
-                       gx: &mut [f64],
-                       gy: &mut [f64]|
-         -> Result<()> {
+        4 * half
+    }
+
+    /// Records `part` (a sub-range of 0..|B|) of ∇F(p; B) into (hx, hy) for the estimate's
+    /// `which`-th point set (0: x₊, 1: x₋, 2: x₁), as one call of
+    /// [`RecordGame::batch_gradients`] over `batch` would sum them: (hx, hy) start at zero with
+    /// the first record, each record weighted 1/|B|, in order. A whole batch is one call (a
+    /// game may sum it in closed form).
+    fn part(
+        &mut self,
+        game: &dyn RecordGame,
+        which: usize,
+        batch: Range<usize>,
+        part: Range<usize>,
+        scratch: &mut RecordScratch,
+    ) -> Result<()> {
+        let pts = [&self.plus, &self.minus, &self.first][which];
+        if part.start == 0 {
             pts.0.write_dense(&mut self.px);
             pts.1.write_dense(&mut self.py);
-            game.batch_gradients(
-                batch.clone(),
+        }
+        if part == (0..batch.len()) {
+            return game.batch_gradients(
+                batch,
                 &self.px,
                 &self.py,
                 &mut self.hx,
                 &mut self.hy,
                 scratch,
+            );
+        }
+        if part.start == 0 {
+            self.hx.fill(0.0);
+            self.hy.fill(0.0);
+        }
+        let weight = 1.0 / batch.len() as f64;
+        for i in part {
+            game.add_record_gradients(
+                batch.start + i,
+                &self.px,
+                &self.py,
+                weight,
+                &mut self.hx,
+                &mut self.hy,
+                scratch,
             )?;
-            for (g, h) in gx.iter_mut().zip(&self.hx) {
-                *g += coef * h;
-            }
-            for (g, h) in gy.iter_mut().zip(&self.hy) {
-                *g += coef * h;
-            }
-            Ok(())
-        };
-        gx.fill(0.0);
-        gy.fill(0.0);
-        add(&self.plus, w, gx, gy)?;
-        add(&self.minus, -w, gx, gy)?;
-        add(&self.first, 1.0, gx, gy)?;
-        Ok(4 * half)
+        }
+        Ok(())
     }
+
+    /// (gx, gy) += coef·(hx, hy) for the completed `which`-th part (coefficients w, −w, 1).
+    fn add_part(&self, which: usize, w: f64, gx: &mut [f64], gy: &mut [f64]) {
+        let coef = [w, -w, 1.0][which];
+        for (g, h) in gx.iter_mut().zip(&self.hx) {
+            *g += coef * h;
+        }
+        for (g, h) in gy.iter_mut().zip(&self.hy) {
+            *g += coef * h;
+        }
+    }
+}
+
+/// A step of Algorithm 3 whose three batch gradients are split across calls of
+/// [`Run::step`]: its draws are made, the records read so far are summed.
+#[derive(Debug, Clone)]
+struct Pending {
+    level: u32,
+    batch: Range<usize>,
+    /// Which of the estimate's three batch gradients is under way, and its records done.
+    which: usize,
+    next: usize,
 }
 
 /// Algorithm 3 as a [`Run`] over a record game.
@@ -542,6 +602,10 @@ pub struct BiasReducedSmd {
     records: Range<usize>,
     /// A caveat of the plan's for the ledger (a budget U typed off Theorem 3.14's).
     note: Option<String>,
+    /// The step under way when its batch gradients are split across calls.
+    pending: Option<Pending>,
+    /// Records one call of [`Run::step`] reads at most (about [`work::STEP_WORK`] numbers).
+    records_per_call: usize,
 }
 
 /// The step the privacy filter refused: what it would have cost.
@@ -632,6 +696,61 @@ impl BiasReducedSmd {
             stop: None,
             records,
             note: None,
+            pending: None,
+            // A record gradient of a dₓ × dᵧ game reads its dₓ·dᵧ payoffs and both blocks.
+            records_per_call: work::per_step(dx * dy + dx + dy, usize::MAX),
+        })
+    }
+
+    /// The start of a step: its level, batch and privacy charge, the output vertex and every
+    /// vertex draw of its estimate (all of its randomness, in the order of one whole step);
+    /// `None` when the run stops instead.
+    fn begin(&mut self) -> Option<Pending> {
+        let top = libm::exp2(f64::from(self.params.level));
+        if self.used > self.params.budget - top {
+            self.stop = Some("budget U");
+            return None;
+        }
+        let level = self.tg.sample(&mut self.rng);
+        let half = libm::exp2(f64::from(level));
+        let b = ((half / self.params.alpha).ceil() as usize).max(1);
+        if self.next_record + b > self.records.end {
+            self.stop = Some("records");
+            return None;
+        }
+        // This step's draws come from scores built from the batches before it.
+        let epsilon_m = 2.0 * self.max_score_change;
+        let count = 2 * ((2usize << level) + 1) as u64;
+        if !self.filter.charge(epsilon_m, count) {
+            self.refused = Some(Refused {
+                step: self.t,
+                draws: count,
+                epsilon_m,
+                would_spend: super::primitives::acc_epsilon(
+                    self.filter.sum_sq() + count as f64 * epsilon_m * epsilon_m,
+                    self.params.delta,
+                ),
+            });
+            self.stop = Some("privacy filter");
+            return None;
+        }
+        let drawn = (
+            self.trail.pick(&self.x, &mut self.rng),
+            self.trail.pick(&self.y, &mut self.rng),
+        );
+        self.out_x.push(drawn.0);
+        self.out_y.push(drawn.1);
+        self.last_draw = Some(drawn);
+        self.estimator
+            .draw(&self.x, &self.y, level, (&mut self.trail, &mut self.rng));
+        self.gx.fill(0.0);
+        self.gy.fill(0.0);
+        let batch = self.next_record..self.next_record + b;
+        Some(Pending {
+            level,
+            batch,
+            which: 0,
+            next: 0,
         })
     }
 
@@ -734,71 +853,85 @@ impl Run for BiasReducedSmd {
         if self.is_done() {
             return None;
         }
-        let top = libm::exp2(f64::from(self.params.level));
-        if self.used > self.params.budget - top {
-            self.stop = Some("budget U");
-            return None;
+        let pending = match self.pending.take() {
+            Some(pending) => pending,
+            None => self.begin()?,
+        };
+        // The estimate's three batch gradients, at most `records_per_call` records a call
+        // (whole batches in one go when they fit).
+        let Pending {
+            level,
+            batch,
+            mut which,
+            mut next,
+        } = pending;
+        let b = batch.len();
+        let w = self.tg.weight(level);
+        let mut budget = self.records_per_call;
+        let unit = self.game.batch_work(1);
+        while which < 3 {
+            let end = if next == 0 && self.game.batch_work(b) <= budget.saturating_mul(unit) {
+                b
+            } else {
+                b.min(next + budget.max(1))
+            };
+            if self
+                .estimator
+                .part(
+                    self.game.as_ref(),
+                    which,
+                    batch.clone(),
+                    next..end,
+                    &mut self.scratch,
+                )
+                .is_err()
+            {
+                self.stop = Some("error");
+                return None;
+            }
+            budget = budget.saturating_sub(end - next);
+            self.grad_records += end - next;
+            next = end;
+            if next < b {
+                break;
+            }
+            self.estimator
+                .add_part(which, w, &mut self.gx, &mut self.gy);
+            which += 1;
+            next = 0;
+            if budget == 0 {
+                break;
+            }
         }
-        let level = self.tg.sample(&mut self.rng);
-        let half = libm::exp2(f64::from(level));
-        let b = ((half / self.params.alpha).ceil() as usize).max(1);
-        if self.next_record + b > self.records.end {
-            self.stop = Some("records");
-            return None;
-        }
-        // This step's draws come from scores built from the batches before it.
-        let epsilon_m = 2.0 * self.max_score_change;
-        let count = 2 * ((2usize << level) + 1) as u64;
-        if !self.filter.charge(epsilon_m, count) {
-            self.refused = Some(Refused {
-                step: self.t,
-                draws: count,
-                epsilon_m,
-                would_spend: super::primitives::acc_epsilon(
-                    self.filter.sum_sq() + count as f64 * epsilon_m * epsilon_m,
-                    self.params.delta,
-                ),
-            });
-            self.stop = Some("privacy filter");
-            return None;
-        }
-        let drawn = (
-            self.trail.pick(&self.x, &mut self.rng),
-            self.trail.pick(&self.y, &mut self.rng),
-        );
-        self.out_x.push(drawn.0);
-        self.out_y.push(drawn.1);
-        self.last_draw = Some(drawn);
-        let batch = self.next_record..self.next_record + b;
-        if self
-            .estimator
-            .estimate(
-                self.game.as_ref(),
-                &self.x,
-                &self.y,
-                self.tg,
+        if which < 3 {
+            self.pending = Some(Pending {
                 level,
                 batch,
-                (&mut self.trail, &mut self.rng),
-                &mut self.gx,
-                &mut self.gy,
-                &mut self.scratch,
-            )
-            .is_err()
-        {
-            self.stop = Some("error");
-            return None;
+                which,
+                next,
+            });
+            let report = StepReport {
+                t: self.t,
+                grad_evals: self.grad_evals(),
+                loss: f64::NAN,
+                noise_norm: 0.0,
+                grad_norm: f64::NAN,
+                epsilon_spent: self.filter.spent(),
+            };
+            return Some(Step {
+                report,
+                value: None,
+            });
         }
         self.out_x.write_dense(&mut self.rx);
         self.out_y.write_dense(&mut self.ry);
         let tau = self.params.tau;
         self.x.step(-tau, &self.gx);
         self.y.step(tau, &self.gy);
-        let change = batch_score_sensitivity(tau, self.l0, b, self.tg.weight(level));
+        let change = batch_score_sensitivity(tau, self.l0, b, w);
         self.max_score_change = self.max_score_change.max(change);
         self.next_record += b;
-        self.used += half;
-        self.grad_records += 3 * b;
+        self.used += libm::exp2(f64::from(level));
         self.last_level = level;
         let grad_norm = self
             .gx
@@ -839,6 +972,10 @@ impl Run for BiasReducedSmd {
 
     fn is_done(&self) -> bool {
         self.stop.is_some()
+    }
+
+    fn mid_update(&self) -> bool {
+        self.pending.is_some()
     }
 
     fn grad_evals(&self) -> f64 {
@@ -1091,10 +1228,53 @@ mod tests {
     fn run_to_end(run: &mut BiasReducedSmd) {
         let mut steps = 0;
         while run.step().is_some() {
-            steps += 1;
+            steps += usize::from(!run.mid_update());
         }
         assert!(run.is_done());
         assert_eq!(steps, run.steps_taken());
+    }
+
+    /// Algorithm 3 with its batch gradients split across calls (five records a call) makes the
+    /// same draws and iterates, bit for bit, as whole steps: the same release, vertex draws,
+    /// record count and stopping reason; a call that ends mid-step leaves the point unchanged.
+    #[test]
+    fn a_step_split_across_calls_gives_a_bit_identical_run() {
+        let n = 20_000;
+        let game = bilinear(10, n);
+        let p = theorem_3_14(n, 1.0, 1e-6, (10, 10), game.constants(), PROP_3_17_CONSTANT).unwrap();
+        let new = || BiasReducedSmd::new(game.clone(), p, seeded(5, Stream::Noise), true).unwrap();
+        let (mut whole, mut split) = (new(), new());
+        whole.records_per_call = usize::MAX;
+        split.records_per_call = 5;
+        run_to_end(&mut whole);
+        let mut mid = 0;
+        loop {
+            let before = split.rx.clone();
+            if split.step().is_none() {
+                break;
+            }
+            if split.mid_update() {
+                mid += 1;
+                assert_eq!(split.rx, before);
+            }
+        }
+        assert!(mid > 0, "no step was split");
+        let bits = |r: &BiasReducedSmd| {
+            let published = r.release().expect("a release");
+            let y = published.y().unwrap_or_default().to_vec();
+            published
+                .x()
+                .iter()
+                .chain(&y)
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&whole), bits(&split));
+        assert_eq!(whole.steps_taken(), split.steps_taken());
+        assert_eq!(whole.filter().draws(), split.filter().draws());
+        assert_eq!(whole.grad_records, split.grad_records);
+        assert_eq!(whole.stopped_by(), split.stopped_by());
+        assert_eq!(whole.x.iterate(), split.x.iterate());
     }
 
     fn bilinear(d: usize, n: usize) -> Arc<dyn RecordGame> {

@@ -671,7 +671,9 @@ impl Run for BoostedSmd {
                 report.grad_evals = self.grad_evals();
                 report.loss = f64::NAN;
                 report.epsilon_spent = self.spent_done.max(self.spent_now());
-                self.t += 1;
+                if !self.mid_update() {
+                    self.t += 1;
+                }
                 return Some(Step {
                     report,
                     value: None,
@@ -715,6 +717,11 @@ impl Run for BoostedSmd {
 
     fn is_done(&self) -> bool {
         matches!(self.stage, Stage::Selected(_)) || self.failure.is_some()
+    }
+
+    fn mid_update(&self) -> bool {
+        // A candidate's Algorithm 3 step split across calls (its batch gradients part-read).
+        matches!(&self.stage, Stage::Candidate(_, run) if run.mid_update())
     }
 
     fn grad_evals(&self) -> f64 {

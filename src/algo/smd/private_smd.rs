@@ -65,6 +65,7 @@ use crate::minimax::{GameConstants, RecordGame, RecordScratch};
 use crate::privacy::release::{Baseline, Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, Relation, Zcdp};
 use crate::rng::DpRng;
+use crate::solver::work;
 
 /// What a run of [`PrivateSmd`] does with its gradients and what it claims.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -466,6 +467,11 @@ pub struct PrivateSmd {
     /// The output vertices the last step drew (x's, y's): the public view's newest draw.
     last_draw: Option<(usize, usize)>,
     failure: Option<String>,
+    /// The records of the step under way read so far, when its batch is split across calls of
+    /// [`Run::step`] (its draws are made; its point is fixed).
+    pending: Option<usize>,
+    /// Records one call of [`Run::step`] reads at most (about [`work::STEP_WORK`] numbers).
+    records_per_call: usize,
 }
 
 impl PrivateSmd {
@@ -516,6 +522,9 @@ impl PrivateSmd {
             draws: 0,
             last_draw: None,
             failure: None,
+            pending: None,
+            // A record gradient of a dₓ × dᵧ game reads its dₓ·dᵧ payoffs and both blocks.
+            records_per_call: work::per_step(dx * dy + dx + dy, usize::MAX),
         })
     }
 
@@ -539,13 +548,17 @@ impl PrivateSmd {
         self.t
     }
 
-    /// The step's batch gradient at (px, py): batch t of the disjoint single pass (private
-    /// modes), the full gradient (baseline, B = n), or B records drawn with replacement
-    /// (baseline, B < n).
-    fn batch_gradients(&mut self, b: usize) -> Result<()> {
+    /// Records `part` (a sub-range of 0..B) of the step's batch gradient at (px, py): batch t
+    /// of the disjoint single pass (private modes), the full gradient (baseline, B = n), or B
+    /// records drawn with replacement (baseline, B < n), summed as one whole batch would be
+    /// ((gx, gy) from zero, each record weighted 1/B, in order; a record drawn when it is read).
+    /// A whole batch of consecutive records is one call of [`RecordGame::batch_gradients`] (a
+    /// game may sum it in closed form).
+    fn batch_gradients(&mut self, b: usize, part: std::ops::Range<usize>) -> Result<()> {
         let n = self.plan.n;
-        if self.plan.params.mode != SmdMode::NonPrivate || b == n {
-            let start = if b == n { 0 } else { self.t * b };
+        let drawn = self.plan.params.mode == SmdMode::NonPrivate && b != n;
+        let start = if b == n { 0 } else { self.t * b };
+        if !drawn && part == (0..b) {
             return self.game.batch_gradients(
                 start..start + b,
                 &self.px,
@@ -555,11 +568,17 @@ impl PrivateSmd {
                 &mut self.scratch,
             );
         }
-        self.gx.fill(0.0);
-        self.gy.fill(0.0);
+        if part.start == 0 {
+            self.gx.fill(0.0);
+            self.gy.fill(0.0);
+        }
         let weight = 1.0 / b as f64;
-        for _ in 0..b {
-            let i = self.rng.random_range(0..n);
+        for k in part {
+            let i = if drawn {
+                self.rng.random_range(0..n)
+            } else {
+                start + k
+            };
             self.game.add_record_gradients(
                 i,
                 &self.px,
@@ -692,24 +711,54 @@ impl Run for PrivateSmd {
             return None;
         }
         let mode = self.plan.params.mode;
-        if mode != SmdMode::NonPrivate {
-            self.private_draws();
-        }
-        match mode {
-            SmdMode::Private => {
-                self.x_hat.write_dense(&mut self.px);
-                self.y_hat.write_dense(&mut self.py);
-            }
-            SmdMode::NonPrivate | SmdMode::LeakyDenseGradients => {
-                self.px.copy_from_slice(self.x.iterate());
-                self.py.copy_from_slice(self.y.iterate());
-            }
-        }
         let b = self.plan.batch;
-        if let Err(e) = self.batch_gradients(b) {
+        let read = match self.pending.take() {
+            Some(read) => read,
+            None => {
+                if mode != SmdMode::NonPrivate {
+                    self.private_draws();
+                }
+                match mode {
+                    SmdMode::Private => {
+                        self.x_hat.write_dense(&mut self.px);
+                        self.y_hat.write_dense(&mut self.py);
+                    }
+                    SmdMode::NonPrivate | SmdMode::LeakyDenseGradients => {
+                        self.px.copy_from_slice(self.x.iterate());
+                        self.py.copy_from_slice(self.y.iterate());
+                    }
+                }
+                0
+            }
+        };
+        // At most `records_per_call` records a call (the whole batch in one go when it fits).
+        let fits = self
+            .records_per_call
+            .saturating_mul(self.game.batch_work(1));
+        let end = if read == 0 && self.game.batch_work(b) <= fits {
+            b
+        } else {
+            b.min(read + self.records_per_call.max(1))
+        };
+        if let Err(e) = self.batch_gradients(b, read..end) {
             self.failure = Some(format!("the game refused a gradient: {e}"));
             self.finish();
             return None;
+        }
+        if end < b {
+            self.pending = Some(end);
+            let report = StepReport {
+                t: self.t,
+                grad_evals: self.grad_evals(),
+                loss: f64::NAN,
+                noise_norm: 0.0,
+                grad_norm: f64::NAN,
+                epsilon_spent: self.epsilon_spent(),
+            };
+            return Some(Step {
+                report,
+                value: None,
+            });
         }
         let t1 = (self.t + 1) as f64;
         if mode == SmdMode::NonPrivate {
@@ -766,7 +815,11 @@ impl Run for PrivateSmd {
     }
 
     fn grad_evals(&self) -> f64 {
-        (self.t * self.plan.batch) as f64 / self.plan.n as f64
+        (self.t * self.plan.batch + self.pending.unwrap_or(0)) as f64 / self.plan.n as f64
+    }
+
+    fn mid_update(&self) -> bool {
+        self.pending.is_some()
     }
 
     fn diagnostics(&self) -> Vec<Diagnostic> {
@@ -826,6 +879,49 @@ mod tests {
     fn run_to_end(run: &mut PrivateSmd) {
         while run.step().is_some() {}
         assert!(run.is_done());
+    }
+
+    /// Every mode with its batch split across calls (three records a call) makes the same draws
+    /// and iterates, bit for bit, as whole steps; a call that ends mid-step leaves the point
+    /// where it was.
+    #[test]
+    fn a_batch_split_across_calls_gives_a_bit_identical_run() {
+        let game: Arc<dyn RecordGame> =
+            Arc::new(MatrixRecords::signs(6, 6, &random_matrix(6, 3), 4000, 4));
+        for (mode, batch) in [
+            (SmdMode::Private, None),
+            (SmdMode::LeakyDenseGradients, None),
+            (SmdMode::NonPrivate, Some(40)),
+            (SmdMode::NonPrivate, Some(4000)),
+        ] {
+            let mut p = params(mode, 20, 4);
+            p.batch = batch;
+            let new = || PrivateSmd::new(game.clone(), p, seeded(2, Stream::Noise), true).unwrap();
+            let (mut whole, mut split) = (new(), new());
+            split.records_per_call = 3;
+            run_to_end(&mut whole);
+            let mut mid = 0;
+            loop {
+                let before = split.rx.clone();
+                if split.step().is_none() {
+                    break;
+                }
+                if split.mid_update() {
+                    mid += 1;
+                    assert_eq!(split.rx, before, "{mode:?}");
+                }
+            }
+            assert!(mid > 0, "{mode:?}: no batch was split");
+            let bits = |r: &PrivateSmd| {
+                let published = r.release().expect("a release");
+                let y = published.y().unwrap_or_default().to_vec();
+                let x = published.x().to_vec();
+                x.into_iter().chain(y).map(f64::to_bits).collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&whole), bits(&split), "{mode:?}");
+            assert_eq!(whole.grad_evals(), split.grad_evals(), "{mode:?}");
+            assert_eq!(whole.x.iterate(), split.x.iterate(), "{mode:?}");
+        }
     }
 
     #[test]

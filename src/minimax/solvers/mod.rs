@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::minimax::RecordScratch;
 use crate::rng::DpRng;
+use crate::solver::work;
 
 /// The base solver of a phase (the solver-swap menu).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -108,6 +109,20 @@ pub struct SaddleRun {
     record_evals: u64,
     status: SaddleStatus,
     last_bound: f64,
+    /// Where the iteration in progress stands (a pass split across calls of [`SaddleRun::step`]).
+    stage: Stage,
+    /// Records one call of [`SaddleRun::step`] reads at most (about [`work::STEP_WORK`] numbers).
+    records_per_call: usize,
+}
+
+/// The part of an iteration a [`SaddleRun`] is in: the certificate pass, the extragradient's
+/// pass at the half point, or a VR epoch's inner steps, each with the records (or inner steps)
+/// done so far. An iteration is the certificate pass and, unless it certifies, the update.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Check { next: usize },
+    Half { next: usize },
+    Epoch { done: usize },
 }
 
 impl SaddleRun {
@@ -162,11 +177,18 @@ impl SaddleRun {
             record_evals: 0,
             status: SaddleStatus::Running,
             last_bound: f64::INFINITY,
+            stage: Stage::Check { next: 0 },
+            // A record gradient of a dₓ × dᵧ game reads its dₓ·dᵧ payoffs and both blocks.
+            records_per_call: work::per_step(dx * dy + dx + dy, usize::MAX),
         })
     }
 
-    /// One certificate check and, if it fails, one iteration (a VR epoch). Errors are bugs of the
-    /// game (mis-sized or non-finite values) and end the run as [`SaddleStatus::Failed`].
+    /// Advances the iteration in progress (one certificate check and, if it fails, one
+    /// iteration: a VR epoch) by at most about [`work::STEP_WORK`] numbers of record work, so a
+    /// pass over a large game is split across calls ([`SaddleRun::mid_iteration`] says when a
+    /// call ended part-way). The passes accumulate in the same order as one whole pass, so the
+    /// iterates are bit-identical however the work is split. Errors are bugs of the game
+    /// (mis-sized or non-finite values) and end the run as [`SaddleStatus::Failed`].
     pub fn step(&mut self, game: &PhaseGame<'_>) -> SaddleStatus {
         if self.status != SaddleStatus::Running {
             return self.status;
@@ -177,15 +199,95 @@ impl SaddleRun {
         self.status
     }
 
+    /// Whether the last [`SaddleRun::step`] ended part-way through an iteration (no new iterate:
+    /// the point is the one the iteration started from).
+    pub fn mid_iteration(&self) -> bool {
+        self.status == SaddleStatus::Running && self.stage != Stage::Check { next: 0 }
+    }
+
     fn try_step(&mut self, game: &PhaseGame<'_>) -> Result<()> {
-        game.data_gradients(
-            &self.x,
-            &self.y,
-            &mut self.fx,
-            &mut self.fy,
-            &mut self.scratch,
-        )?;
-        self.record_evals += game.len() as u64;
+        let mut budget = self.records_per_call;
+        loop {
+            match self.stage {
+                Stage::Check { next } => {
+                    let next = self.pass(game, next, &mut budget, false)?;
+                    if next < game.len() {
+                        self.stage = Stage::Check { next };
+                        return Ok(());
+                    }
+                    self.stage = Stage::Check { next: 0 };
+                    if !self.checked(game)? {
+                        return Ok(());
+                    }
+                }
+                Stage::Half { next } => {
+                    let next = self.pass(game, next, &mut budget, true)?;
+                    if next < game.len() {
+                        self.stage = Stage::Half { next };
+                        return Ok(());
+                    }
+                    self.stage = Stage::Check { next: 0 };
+                    let eta = self.eg_eta();
+                    descend(eta, &self.tx, &self.ty, &mut self.x, &mut self.y);
+                    game.prox(eta, &mut self.x, &mut self.y);
+                    return Ok(());
+                }
+                Stage::Epoch { done: start } => {
+                    // An inner step reads four records; at least one per call.
+                    let m = game.len();
+                    let mut done = start;
+                    while done < m && (budget >= 4 || done == start) {
+                        self.vr_inner(game)?;
+                        done += 1;
+                        budget = budget.saturating_sub(4);
+                    }
+                    self.stage = if done < m {
+                        Stage::Epoch { done }
+                    } else {
+                        Stage::Check { next: 0 }
+                    };
+                    return Ok(());
+                }
+            }
+            if budget == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Adds records `next..` of a full pass (at most `budget` of them, at least one) into the
+    /// data gradients at z (fx, fy) or, when `half`, at the half point (tx, ty), as
+    /// [`PhaseGame::data_gradients`] does in one go; returns where the pass stands.
+    fn pass(
+        &mut self,
+        game: &PhaseGame<'_>,
+        next: usize,
+        budget: &mut usize,
+        half: bool,
+    ) -> Result<usize> {
+        let m = game.len();
+        let (px, py, gx, gy) = if half {
+            (&self.hx, &self.hy, &mut self.tx, &mut self.ty)
+        } else {
+            (&self.x, &self.y, &mut self.fx, &mut self.fy)
+        };
+        if next == 0 {
+            gx.fill(0.0);
+            gy.fill(0.0);
+        }
+        let weight = 1.0 / m as f64;
+        let end = m.min(next + (*budget).max(1));
+        for i in next..end {
+            game.add_record_gradients(i, px, py, weight, gx, gy, &mut self.scratch)?;
+        }
+        self.record_evals += (end - next) as u64;
+        *budget = budget.saturating_sub(end - next);
+        Ok(end)
+    }
+
+    /// The certificate at z from the completed pass and, if it fails, the start of the
+    /// iteration; returns whether the iteration goes on (a pass or an epoch still to do).
+    fn checked(&mut self, game: &PhaseGame<'_>) -> Result<bool> {
         self.gx.copy_from_slice(&self.fx);
         self.gy.copy_from_slice(&self.fy);
         game.add_regulariser(&self.x, &self.y, &mut self.gx, &mut self.gy);
@@ -206,35 +308,53 @@ impl SaddleRun {
         }
         if self.last_bound <= TAU * TAU * self.target.target {
             self.status = SaddleStatus::Certified;
-            return Ok(());
+            return Ok(false);
         }
         if self.cap.is_some_and(|cap| self.steps >= cap) {
             self.status = SaddleStatus::Capped;
-            return Ok(());
+            return Ok(false);
         }
         if self.safeguard {
             if self.safeguard_steps >= self.safeguard_bound {
                 self.status = SaddleStatus::Failed;
-                return Ok(());
+                return Ok(false);
             }
             self.safeguard_steps += 1;
             self.gda(game);
-            return Ok(());
+            return Ok(false);
         }
         if self.steps >= self.budget {
             // Hand over to GDA from the public start: its bound holds from there.
             self.safeguard = true;
             self.x.copy_from_slice(&self.z0.0);
             self.y.copy_from_slice(&self.z0.1);
-            return Ok(());
+            return Ok(false);
         }
         self.steps += 1;
         match self.kind {
-            SaddleSolverKind::Gda => self.gda(game),
-            SaddleSolverKind::Extragradient => self.extragradient(game)?,
-            SaddleSolverKind::VrExtragradient => self.vr_extragradient(game)?,
+            SaddleSolverKind::Gda => {
+                self.gda(game);
+                Ok(false)
+            }
+            SaddleSolverKind::Extragradient => {
+                // The half point from z with the gradients of the certificate pass; its own
+                // pass follows.
+                let eta = self.eg_eta();
+                self.hx.copy_from_slice(&self.x);
+                self.hy.copy_from_slice(&self.y);
+                descend(eta, &self.fx, &self.fy, &mut self.hx, &mut self.hy);
+                game.prox(eta, &mut self.hx, &mut self.hy);
+                self.stage = Stage::Half { next: 0 };
+                Ok(true)
+            }
+            SaddleSolverKind::VrExtragradient => {
+                // Snapshot z̃ = z with V_f(z̃) = (fx, fy) from the certificate pass.
+                self.sx.copy_from_slice(&self.x);
+                self.sy.copy_from_slice(&self.y);
+                self.stage = Stage::Epoch { done: 0 };
+                Ok(true)
+            }
         }
-        Ok(())
     }
 
     /// z ← prox_(p, p′)(z − η(V_f(z) + forward part of the regulariser)), with the data
@@ -254,44 +374,26 @@ impl SaddleRun {
         game.prox_with(eta, prox, &mut self.x, &mut self.y);
     }
 
-    fn extragradient(&mut self, game: &PhaseGame<'_>) -> Result<()> {
-        let eta = 0.5 / self.constants.smoothness.max(f64::MIN_POSITIVE);
-        self.hx.copy_from_slice(&self.x);
-        self.hy.copy_from_slice(&self.y);
-        descend(eta, &self.fx, &self.fy, &mut self.hx, &mut self.hy);
-        game.prox(eta, &mut self.hx, &mut self.hy);
-        game.data_gradients(
-            &self.hx,
-            &self.hy,
-            &mut self.tx,
-            &mut self.ty,
-            &mut self.scratch,
-        )?;
-        self.record_evals += game.len() as u64;
-        descend(eta, &self.tx, &self.ty, &mut self.x, &mut self.y);
-        game.prox(eta, &mut self.x, &mut self.y);
-        Ok(())
+    /// Extragradient's step η = 1/(2ℓ).
+    fn eg_eta(&self) -> f64 {
+        0.5 / self.constants.smoothness.max(f64::MIN_POSITIVE)
     }
 
-    fn vr_extragradient(&mut self, game: &PhaseGame<'_>) -> Result<()> {
+    /// One inner step of a VR epoch (η = 1/(4ℓ), a record drawn uniformly, the same record in
+    /// both half-steps), from the snapshot (sx, sy) and its gradients (fx, fy).
+    fn vr_inner(&mut self, game: &PhaseGame<'_>) -> Result<()> {
         let eta = 0.25 / self.constants.smoothness.max(f64::MIN_POSITIVE);
-        // Snapshot z̃ = z with V_f(z̃) = (fx, fy) from the certificate pass.
-        self.sx.copy_from_slice(&self.x);
-        self.sy.copy_from_slice(&self.y);
-        let m = game.len();
-        for _ in 0..m {
-            let i = self.rng.random_range(0..m);
-            // Half-step from z with the estimator at z.
-            self.estimator(game, i, false)?;
-            self.hx.copy_from_slice(&self.x);
-            self.hy.copy_from_slice(&self.y);
-            descend(eta, &self.tx, &self.ty, &mut self.hx, &mut self.hy);
-            game.prox(eta, &mut self.hx, &mut self.hy);
-            // Full step from z with the estimator at the half point.
-            self.estimator(game, i, true)?;
-            descend(eta, &self.tx, &self.ty, &mut self.x, &mut self.y);
-            game.prox(eta, &mut self.x, &mut self.y);
-        }
+        let i = self.rng.random_range(0..game.len());
+        // Half-step from z with the estimator at z.
+        self.estimator(game, i, false)?;
+        self.hx.copy_from_slice(&self.x);
+        self.hy.copy_from_slice(&self.y);
+        descend(eta, &self.tx, &self.ty, &mut self.hx, &mut self.hy);
+        game.prox(eta, &mut self.hx, &mut self.hy);
+        // Full step from z with the estimator at the half point.
+        self.estimator(game, i, true)?;
+        descend(eta, &self.tx, &self.ty, &mut self.x, &mut self.y);
+        game.prox(eta, &mut self.x, &mut self.y);
         Ok(())
     }
 
@@ -330,9 +432,13 @@ impl SaddleRun {
     pub fn status(&self) -> SaddleStatus {
         self.status
     }
-    /// The current point (the certified point once [`SaddleStatus::Certified`]).
+    /// The current point (the certified point once [`SaddleStatus::Certified`]); during a VR
+    /// epoch split across calls, the epoch's start (its inner steps are no iterate of their own).
     pub fn point(&self) -> (&[f64], &[f64]) {
-        (&self.x, &self.y)
+        match self.stage {
+            Stage::Epoch { .. } => (&self.sx, &self.sy),
+            _ => (&self.x, &self.y),
+        }
     }
     /// Record gradient evaluations so far (a full pass over the phase is |S|).
     pub fn record_evals(&self) -> u64 {
@@ -639,6 +745,76 @@ mod tests {
             let (run, w) = solve(&game, &reg, target, kind, None);
             assert!(w <= TAU * TAU * target.target, "{kind:?}: W = {w:e}");
             assert!(!run.used_safeguard(), "{kind:?}");
+        }
+    }
+
+    /// A pass split across calls (three records a call) gives the same iterates, bit for bit, as
+    /// whole passes, for every solver: the same certified point, record count and iterations,
+    /// and the calls that end part-way leave the point where the iteration started.
+    #[test]
+    fn a_pass_split_across_calls_gives_bit_identical_iterates() {
+        let game = TestGame::random(6, 40, 3, 2, 0.5, 0.3, 10.0, 10.0);
+        let l = game.constants().lipschitz;
+        let target = PhaseTarget {
+            weight_x: 0.5,
+            weight_y: 0.3,
+            target: l * l / (0.3 * 40.0 * 40.0),
+        };
+        let reg = Regulariser::none(3, 2);
+        let phase = PhaseGame::new(&game, 0..40, &reg);
+        let constants = constants_of(&game, &reg);
+        for kind in KINDS {
+            let new = || {
+                SaddleRun::new(
+                    &phase,
+                    constants,
+                    target,
+                    kind,
+                    None,
+                    None,
+                    9,
+                    game.scratch(),
+                )
+                .unwrap()
+            };
+            let (mut whole, mut split) = (new(), new());
+            split.records_per_call = 3;
+            let mut iterates = Vec::new();
+            while whole.step(&phase) == SaddleStatus::Running {
+                assert!(!whole.mid_iteration(), "{kind:?}: 40 records fit one call");
+                iterates.push(whole.point().0.to_vec());
+            }
+            let (mut calls, mut mid, mut seen) = (0, 0, Vec::new());
+            loop {
+                let before = split.point().0.to_vec();
+                let status = split.step(&phase);
+                calls += 1;
+                assert!(calls < 1_000_000, "{kind:?} never certified");
+                if split.mid_iteration() {
+                    mid += 1;
+                    assert_eq!(
+                        split.point().0,
+                        &before[..],
+                        "{kind:?}: moved mid-iteration"
+                    );
+                } else if status == SaddleStatus::Running {
+                    seen.push(split.point().0.to_vec());
+                }
+                if status != SaddleStatus::Running {
+                    break;
+                }
+            }
+            assert!(mid > 0, "{kind:?}: no pass was split");
+            assert_eq!(whole.status(), split.status(), "{kind:?}");
+            assert_eq!(iterates, seen, "{kind:?}: the iterates differ");
+            let bits = |r: &SaddleRun| {
+                let (x, y) = r.point();
+                x.iter().chain(y).map(|v| v.to_bits()).collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&whole), bits(&split), "{kind:?}");
+            assert_eq!(whole.record_evals(), split.record_evals(), "{kind:?}");
+            assert_eq!(whole.steps(), split.steps(), "{kind:?}");
+            assert_eq!(whole.last_bound().to_bits(), split.last_bound().to_bits());
         }
     }
 
