@@ -36,10 +36,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * shown): 821,395, plus 1 %. Raised to 857,600 when the record gate and release type landed together (the
  * record gate, the release type and failure ledger, the per-algorithm noise streams, the plots'
  * release marks, log floors, legend placement and bound wording, the hardening's ranges and
- * caps): 849,107, plus 1 %. A ratchet, not a goal: the goal is 300 KB; README "Keeping
+ * caps): 849,107, plus 1 %. Raised to 879,800 when every family came to publish only through its
+ * noise (the Trail, Noised and Published types in all 27 release paths: +10.7 k), the legends
+ * that fit their plot (wrapping, corner choice, the text boxes the look test reads: +8.0 k), and the
+ * work-bounded steps (resumable passes of the game solvers, the work meter) landed together:
+ * 871,077, plus 1 %. A ratchet, not a goal: the goal is 300 KB; README "Keeping
  * the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 857_600;
+export const BUDGET = 879_800;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
