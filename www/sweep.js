@@ -73,6 +73,9 @@ export class SweepPanel {
   }
 
   wire() {
+    $('sweep-panel').addEventListener('toggle', () => {
+      if ($('sweep-panel').open) this.showPlan();
+    });
     $('open-sweep').addEventListener('click', () => {
       $('sweep-panel').open = true;
       $('sweep-panel').scrollIntoView({ block: 'start' });
@@ -164,6 +167,15 @@ export class SweepPanel {
     $(FIELD_ERRORS[field] ?? 'sweep-error').textContent = message;
   }
 
+  /**
+   * A refusal of the planned sweep, shown when the panel is open (its toggle plans again): a
+   * folded panel's default sweep (the run's ε × ¼ … 4) may ask for points the run never will, and
+   * that is no news to a person who has not opened it.
+   */
+  showPlanError(e) {
+    if ($('sweep-panel').open) this.showError(e);
+  }
+
   /** Plans the sweep from the controls (Rust validates it); null, with the error shown, if refused. */
   plan() {
     const cfg = this.current();
@@ -175,7 +187,7 @@ export class SweepPanel {
     try {
       return { plan: new SweepPlan(JSON.stringify(cfg), JSON.stringify(this.request())), cfg };
     } catch (e) {
-      this.showError(e);
+      this.showPlanError(e);
       return null;
     }
   }
@@ -206,7 +218,7 @@ export class SweepPanel {
       const notes = [...new Set(points.flatMap((p) => p.notes.map((n) => `${p.name}: ${n}`)))];
       $('sweep-status').textContent = notes.length ? `Picking the algorithms changes: ${notes.join('; ')}.` : '';
     } catch (e) {
-      this.showError(e);
+      this.showPlanError(e);
       $('sweep-run').disabled = true;
     } finally {
       plan.free();

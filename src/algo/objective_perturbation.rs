@@ -189,7 +189,7 @@ fn hessian_stride(n: usize, d: usize) -> usize {
 }
 
 /// The most work one Hessian of Newton's may do, in numbers ([`crate::solver::work`]): the
-/// sampled records' d² products, ⌈n/k⌉·d² for the stride k of [`hessian_stride`], plus the
+/// sampled records' d² products, ⌈n/k⌉·d² for the stride k of `hessian_stride`, plus the
 /// Cholesky factor's d³/3. A step cannot be split, so above this (d ≳ 25 at the page's n; at
 /// d = 1000 one Newton step took 47 s in the test build) the solve runs Nesterov's method, two
 /// gradient passes a step, from the start: the same certificate ‖∇J_b‖ ≤ γ, another path to it.
