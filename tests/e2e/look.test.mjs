@@ -158,6 +158,8 @@ test('item 3: Share gives the link, the embed link and an <iframe>; embedded in 
   await page.goto(`${base}?lesson=${LESSON}`);
   await ready(page);
   await page.click('#share > summary');
+  // The fields fill on the fold's toggle event, a task after the click.
+  await page.waitForFunction(() => document.getElementById('share-link').value !== '');
   const link = await page.evaluate(() => location.href);
   assert.equal(await page.inputValue('#share-link'), link);
   const embedLink = await page.inputValue('#share-embed');
