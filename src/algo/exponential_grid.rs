@@ -406,17 +406,10 @@ impl PrivateAlgorithm for GridExponential {
             // Utilities are finite rises of F, so select cannot fail; if it did, the one planned
             // selection is made on flat (public) scores, uniformly over the grid, and the
             // ledger marks the failure.
-            let j = match self
-                .trail
-                .select(&self.mechanism, &self.utilities, &mut self.rng)
-            {
-                Ok(j) => j,
-                Err(_) => {
-                    self.failed = true;
-                    let flat = vec![0.0; total];
-                    (self.trail.select(&self.mechanism, &flat, &mut self.rng)).unwrap_or(0)
-                }
-            };
+            let (j, failed) =
+                self.trail
+                    .select_or_uniform(&self.mechanism, &self.utilities, &mut self.rng);
+            self.failed |= failed;
             self.out
                 .copy_from_slice(&self.grid[j * self.d..(j + 1) * self.d]);
             self.released = Noised::iterate(&self.out, &self.trail);

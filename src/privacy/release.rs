@@ -187,6 +187,25 @@ impl Trail {
         Ok(j)
     }
 
+    /// The one planned selection, made whatever the utilities: when [`Trail::select`] refuses
+    /// them (a utility that is not finite, which the plans' finite scores exclude), it is made on
+    /// flat public scores, uniformly over the candidates. Returns the index and whether that
+    /// happened, for the ledger's failure (the release is then NOT PRIVATE).
+    pub fn select_or_uniform(
+        &mut self,
+        mechanism: &ExponentialMechanism,
+        utilities: &[f64],
+        rng: &mut DpRng,
+    ) -> (usize, bool) {
+        match self.select(mechanism, utilities, rng) {
+            Ok(j) => (j, false),
+            Err(_) => {
+                let flat = vec![0.0; utilities.len()];
+                (self.select(mechanism, &flat, rng).unwrap_or(0), true)
+            }
+        }
+    }
+
     /// One vertex drawn from a mirror-descent player's iterate softmax(s): the exponential
     /// mechanism with score s (González, Guzmán & Paquette 2024, Theorem 3.4).
     pub fn pick(&mut self, player: &impl VertexLaw, rng: &mut DpRng) -> usize {

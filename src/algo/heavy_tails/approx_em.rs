@@ -546,17 +546,10 @@ impl PrivateAlgorithm for ApproxEm {
                 if end == total {
                     // Finite utilities, so select cannot fail; if it did, the one planned
                     // selection is made on flat (public) scores, and the ledger says so.
-                    let j = match self
-                        .trail
-                        .select(&self.mechanism, &utilities, &mut self.rng)
-                    {
-                        Ok(j) => j,
-                        Err(_) => {
-                            self.select_failed = true;
-                            let flat = vec![0.0; total];
-                            (self.trail.select(&self.mechanism, &flat, &mut self.rng)).unwrap_or(0)
-                        }
-                    };
+                    let (j, failed) =
+                        self.trail
+                            .select_or_uniform(&self.mechanism, &utilities, &mut self.rng);
+                    self.select_failed |= failed;
                     self.current
                         .copy_from_slice(&candidates[j * d..(j + 1) * d]);
                     self.released = Noised::iterate(&self.current, &self.trail);

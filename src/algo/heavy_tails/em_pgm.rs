@@ -320,17 +320,10 @@ impl PrivateAlgorithm for EmPgm {
         if end == total {
             // Scores are finite norms, so select cannot fail; if it did, the one planned
             // selection is made on flat (public) scores, and the ledger says so.
-            let j = match self
-                .trail
-                .select(&self.mechanism, &self.utilities, &mut self.rng)
-            {
-                Ok(j) => j,
-                Err(_) => {
-                    self.failed = true;
-                    let flat = vec![0.0; total];
-                    (self.trail.select(&self.mechanism, &flat, &mut self.rng)).unwrap_or(0)
-                }
-            };
+            let (j, failed) =
+                self.trail
+                    .select_or_uniform(&self.mechanism, &self.utilities, &mut self.rng);
+            self.failed |= failed;
             self.out.copy_from_slice(&self.grid[j * d..(j + 1) * d]);
             self.released = Noised::iterate(&self.out, &self.trail);
             self.done = true;
