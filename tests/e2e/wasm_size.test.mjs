@@ -40,8 +40,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * noise (the Trail, Noised and Published types in all 27 release paths: +10.7 k), the legends
  * that fit their plot (wrapping, corner choice, the text boxes the look test reads: +8.0 k), and the
  * work-bounded steps (resumable passes of the game solvers, the work meter) landed together:
- * 871,077, plus 1 %. A ratchet, not a goal: the goal is 300 KB; README "Keeping
- * the wasm small" says what takes the space and what was tried.
+ * 871,077, plus 1 %. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * "Keeping the wasm small" says what takes the space and what was tried.
  */
 export const BUDGET = 879_800;
 
@@ -50,5 +50,5 @@ test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   const wasm = readFileSync(`${root}www/pkg/dp_playground_bg.wasm`);
   const gz = gzipSync(wasm, { level: 9 }).length;
   console.log(`# wasm: ${wasm.length} bytes, ${gz} gzipped (budget ${BUDGET}, headroom ${BUDGET - gz})`);
-  assert.ok(gz <= BUDGET, `the wasm is ${gz} bytes gzipped, over the budget of ${BUDGET}: see README "Keeping the wasm small"`);
+  assert.ok(gz <= BUDGET, `the wasm is ${gz} bytes gzipped, over the budget of ${BUDGET}: see docs/benchmarks.md "Keeping the wasm small"`);
 });
