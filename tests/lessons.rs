@@ -1,5 +1,5 @@
 //! The lessons of the page (issue 16 item 1) are data: one JSON file each in `lessons/`, listed in
-//! `lessons/index.json`. These tests hold every file to the shape the page (`www/lessons.js`)
+//! `lessons/index.json`. These tests hold every file to the shape the page (`www/panels/lessons.js`)
 //! reads, and run every preset through the parser the page uses for a link
 //! (`RunConfig::from_link`) and then natively to its release, so a broken lesson fails
 //! `cargo test` rather than a lecture.
@@ -17,7 +17,7 @@ use dp_playground::config::RunConfig;
 use dp_playground::session::{self, Lab};
 use serde::Deserialize;
 
-/// One lesson, as `www/lessons.js` reads it. Unknown fields are refused, so a typo in a key
+/// One lesson, as `www/panels/lessons.js` reads it. Unknown fields are refused, so a typo in a key
 /// ("try-next") fails here instead of leaving a blank on the page.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -65,9 +65,10 @@ fn every_variant() -> Vec<RunConfig> {
     all
 }
 
-/// The fields the page can show an error beside, read from index.html: `showError` in www/app.js
-/// puts an error for field `f` into the element `f-error` (or `g-error` for `g.rest`), and the
-/// field is a control when the page also has an element with id `f` (the input, select or group).
+/// The fields the page can show an error beside, read from index.html: `showError` in
+/// www/page/errors.js puts an error for field `f` into the element `f-error` (or `g-error` for
+/// `g.rest`), and the field is a control when the page also has an element with id `f` (the
+/// input, select or group).
 fn controls_on_the_page() -> BTreeSet<String> {
     let html = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/index.html"))
         .expect("index.html");
@@ -84,7 +85,7 @@ fn controls_on_the_page() -> BTreeSet<String> {
         .collect()
 }
 
-/// The control an error for `field` is shown beside, as www/app.js `showError` resolves it.
+/// The control an error for `field` is shown beside, as www/page/errors.js `showError` resolves it.
 fn control_of<'a>(field: &'a str, controls: &BTreeSet<String>) -> Option<&'a str> {
     let head = field.split('.').next().unwrap_or(field);
     [field, head].into_iter().find(|f| controls.contains(*f))

@@ -1093,7 +1093,7 @@ fn hostile_specs_are_errors_not_panics() {
 
 #[wasm_bindgen_test]
 fn reference_bounds_are_drawn_dotted_grey_with_their_legend() {
-    // A heavy-tail sweep's plot (www/sweep.js) carries Lowy 2026's lower bound as a reference.
+    // A heavy-tail sweep's plot (www/panels/sweep.js) carries Lowy 2026's lower bound as a reference.
     let with_reference = |refs: &str| {
         js(&format!(
             r#"{{"series":[{}],"references":[{refs}]}}"#,

@@ -60,7 +60,7 @@ function showCase(m) {
   publish();
 }
 
-const worker = new Worker(new URL('./bench-worker.js', import.meta.url), { type: 'module' });
+const worker = new Worker(new URL('./workers/bench-worker.js', import.meta.url), { type: 'module' });
 worker.onmessage = ({ data: m }) => {
   if (m.type === 'plan') {
     showPlan(m.plan);

@@ -1,4 +1,4 @@
-//! The benchmark page's bindings (`/bench.html`, run in `www/bench-worker.js`): the cases of
+//! The benchmark page's bindings (`/bench.html`, run in `www/workers/bench-worker.js`): the cases of
 //! [`crate::bench`], so the browser times exactly the code `cargo bench --bench cases` times.
 //! The page reads the clock (`performance.now()`) around [`BenchWorkload::run`].
 

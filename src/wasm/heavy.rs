@@ -1,4 +1,4 @@
-//! The heavy-tail panel's numbers (`www/heavy.js`): conversions only; the logic is
+//! The heavy-tail panel's numbers (`www/panels/heavy.js`): conversions only; the logic is
 //! [`crate::algo::heavy_tails::explorer`]. Each entry takes the page's settings as JSON, so the
 //! panel can ask about a candidate (a slider being dragged) without starting a run.
 

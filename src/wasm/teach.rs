@@ -1,4 +1,4 @@
-//! The teaching tools' jobs, owned by the page's teaching worker (`www/teach-worker.js`): the
+//! The teaching tools' jobs, owned by the page's teaching worker (`www/workers/teach-worker.js`): the
 //! audit tab's audits and the neighbouring-datasets view, each drawn a chunk at a time so the
 //! worker can report progress and stop between chunks. The logic is `audit::scenarios` and
 //! `audit::neighbours`; this file only converts.

@@ -46,10 +46,10 @@ pub const INSTRUCTIONS: [&str; 26] = [
 /// Abbreviations whose full stop ends no sentence.
 const ABBREVIATIONS: [&str; 6] = ["e.g", "i.e", "al", "vs", "cf", "approx"];
 
-/// The page's text (index.html, and www/app.js, which labels a loss's and a tail's parameter),
-/// where every label an error uses must appear.
+/// The page's text (index.html, and www/page/controls.js, which labels a loss's and a tail's
+/// parameter), where every label an error uses must appear.
 pub fn page() -> String {
-    ["index.html", "www/app.js"]
+    ["index.html", "www/page/controls.js"]
         .map(|file| {
             std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR")))
                 .expect("the page's files")

@@ -1,4 +1,4 @@
-// End to end, issue 16 item 4: the audit tab runs the Clopper–Pearson audit in the teaching
+// End to end: the audit tab runs the Clopper–Pearson audit in the teaching
 // worker with progress, flags "σ halved" (ε̂ above the claim) and passes the correct mechanism
 // (ε̂ ≤ the claim), and preselects the page's algorithm. Seeded (the page's seed 1).
 import { after, before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// End to end, issue 12 item 5: everything the page publishes is added up. The guarantee panel
+// End to end: everything the page publishes is added up. The guarantee panel
 // states the composed guarantee of all releases of a run before Play; on a loaded CSV file a
 // running total counts every run on it, and a cap refuses the run that would exceed it.
 import { after, before, test } from 'node:test';

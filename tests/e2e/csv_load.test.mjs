@@ -1,4 +1,4 @@
-// End to end, loading a CSV file of a few MB (issue 18 item 1): the worker reads it in chunks with
+// End to end, loading a CSV file of a few MB: the worker reads it in chunks with
 // a progress bar and a Cancel beside the file input, the page states the size limit, and a
 // cancelled load leaves the data and run on screen as they were.
 //

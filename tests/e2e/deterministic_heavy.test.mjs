@@ -1,4 +1,4 @@
-// End to end, issue 15 item 2 (Lowy 2026, Theorem D.4): a newcomer picks the deterministic
+// End to end (Lowy 2026, Theorem D.4): a newcomer picks the deterministic
 // variant of Localized Double Output Perturbation from a fresh page's menu; picking it sets the
 // absolute-value loss (polyhedral, Corollary D.7), the run plans before any data with a pure ε
 // guarantee and runs to its release. Then the regression noise is made heavy-tailed (symmetric

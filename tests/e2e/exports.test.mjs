@@ -1,4 +1,4 @@
-// End to end, issue 19 item 5: figures fit for slides. An exported SVG or PNG carries the run's
+// End to end: figures fit for slides. An exported SVG or PNG carries the run's
 // settings inside the figure and in its file name; a PNG is drawn at 1×, 2× or 3×; no text of any
 // plot runs off its canvas; the parameter view names each thing once and marks releases in red.
 import { after, before, test } from 'node:test';
@@ -114,7 +114,7 @@ test('no text of any plot runs off its canvas, on the page and in an export with
   await runToRelease(page);
   const off = await page.evaluate(async () => {
     const wasm = await import('/www/pkg/dp_playground.js');
-    const { spec } = await import('/www/plots.js');
+    const { spec } = await import('/www/drawing/plots.js');
     const { plotter, run } = window.__dp;
     const found = [];
     const check = (kind, how) => {

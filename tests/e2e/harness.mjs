@@ -1,5 +1,5 @@
 // Shared pieces of the end-to-end tests: the README serve command on a free port, and Debian's
-// Chromium driven by playwright-core (no browser download, DESIGN.md §9).
+// Chromium driven by playwright-core (no browser download: the tests use the Chromium the system has).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -96,7 +96,7 @@ export async function session() {
 }
 
 /**
- * Opens the page's "more settings" fold (closed on a fresh page, issue 19 item 2) as a person
+ * Opens the page's "more settings" fold (closed on a fresh page) as a person
  * does, by its summary; a fold an error already opened stays open.
  */
 export async function openMoreSettings(page) {

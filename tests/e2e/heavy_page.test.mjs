@@ -1,4 +1,4 @@
-// End to end, issue 15 item 4 (Lowy 2026, heavy tails under pure ε): a newcomer picks a heavy-tail
+// End to end (Lowy 2026, heavy tails under pure ε): a newcomer picks a heavy-tail
 // algorithm and Pareto-radial data from the menus; the heavy-tail panel shows G₁, G₂, G_k and L
 // from the closed forms, and they, C* and its marker move *while* the tail-index, k and C sliders
 // move (input events); the threshold explorer and the f vs f_C plot draw; the knobs that set the

@@ -1,4 +1,4 @@
-// End to end, issue 15 item 4's 2-D view (Lowy 2026, Algorithm 1 with Algorithm 4): a newcomer
+// End to end, the heavy-tail 2-D view (Lowy 2026, Algorithm 1 with Algorithm 4): a newcomer
 // picks localized Double-OutputPert from the algorithm menu on a fresh page; the localisation view
 // appears (W drawn before Play), and after Play it holds every phase's localisation balls, the
 // candidates of each aggregation step, the centres in order and the release in red, with a

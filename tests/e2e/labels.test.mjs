@@ -1,4 +1,4 @@
-// End to end, issue 12 item 1: every residual loss declares a bound on |y|, reached from the loss
+// End to end: every residual loss declares a bound on |y|, reached from the loss
 // menu on a fresh page; the targets are clipped to it and the bound is shown with the other
 // declared constants (the problem line, the release's ledger).
 import { after, before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// n = 10⁶ in a tab (issue 17): a newcomer types n = 1000000 and d = 20. Preparing that problem
+// n = 10⁶ in a tab: a newcomer types n = 1000000 and d = 20. Preparing that problem
 // (generating 2·10⁷ values, certifying the reference) is one long call in the worker, so the
 // worker reports its progress, the page shows it, the next setting does not wait behind it, and
 // Cancel stops it (by replacing the busy worker). The timings are reported by

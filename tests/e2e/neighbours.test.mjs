@@ -1,4 +1,4 @@
-// End to end, issue 16 item 3: the neighbouring-datasets panel, reached as a newcomer would (open
+// End to end: the neighbouring-datasets panel, reached as a newcomer would (open
 // its summary, press its button), draws both output distributions, the privacy-loss histogram
 // against the worst case and the ε(δ) curves, for DP-GD and for output perturbation; and says
 // why it is not available for another family. Seeded (the page's seed 1): the draws are fixed.

@@ -1,4 +1,4 @@
-// End to end, issue 19 items 4 and 6, the way a newcomer meets the page: what the words mean
+// End to end, the way a newcomer meets the page: what the words mean
 // (tooltips on hover and on keyboard focus, and in the card), ε typed as well as slid, controls
 // that stay where they are while a run is prepared, stale plots marked as such, and a new noise
 // draw that is a new release, kept in the link and counted in the total.

@@ -1,4 +1,4 @@
-// End to end, bugs a new user met on the page (issue 16 item 7, issue 19 item 1): a value typed
+// End to end, bugs a new user met on the page: a value typed
 // and Play clicked at once, an invalid setting that ran the last valid one, log-axis labels below
 // the first decade, and a band that bridged the gaps of its series.
 import { after, before, test } from 'node:test';

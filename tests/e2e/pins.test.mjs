@@ -1,4 +1,4 @@
-// End to end (issue 19, item 3): a newcomer runs at ε = 0.1, pins it, runs at ε = 5, and sees
+// End to end: a newcomer runs at ε = 0.1, pins it, runs at ε = 5, and sees
 // both runs on the excess and parameter plots with the axes held, a compare readout with every
 // algorithm's final excess, and the composed total of everything on screen.
 import { after, before, test } from 'node:test';

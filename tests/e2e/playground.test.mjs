@@ -99,7 +99,7 @@ test('a bad seed gets a message next to the field, the last run stays on screen,
   await page.waitForFunction(() => document.querySelector('#seed-error').textContent.length > 0);
   assert.match(await page.textContent('#seed-error'), /seed/);
   // The previous run is still the one on screen, but it does not go on under the refused seed
-  // (issue 19): Play and Step are off, and beside Play the page says why.
+  // Play and Step are off, and beside Play the page says why.
   assert.equal(await page.textContent('#step-count'), '1');
   assert.equal(await page.isDisabled('#step'), true);
   assert.equal(await page.isDisabled('#play'), true);
@@ -132,7 +132,7 @@ test('a corrupt link shows what was wrong and falls back to the defaults for tha
   await broken.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.match(await broken.page.textContent('#run-error'), /copy the link again.*damaged at character/);
   await broken.context.close();
-  // A link far longer than any the page makes (issue 18) is not read at all, saying what to do.
+  // A link far longer than any the page makes is not read at all, saying what to do.
   const long = await openPage(`#${encodeURIComponent(`{"seed":7,"pad":"${'x'.repeat(90_000)}"}`)}`);
   await long.page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   assert.match(await long.page.textContent('#run-error'), /link: copy the link again with "Copy link".*81920 bytes.*now 90\d{3} bytes/);
@@ -260,7 +260,7 @@ test('exports: the run JSON (private part and diagnostics apart), the diagnostic
     const text = svg.bytes.toString('utf8');
     assert.match(text, /^(<\?xml[^>]*>\s*)?<svg/, plot);
     assert.match(text, /<\/svg>\s*$/, plot);
-    // The plot and the run's key settings (www/figures.js, src/figure/context.rs).
+    // The plot and the run's key settings (www/drawing/figures.js, src/figure/context.rs).
     assert.match(svg.name, new RegExp(`^${plot}_dp-gd_eps1_delta[0-9e.-]+_n\\d+_R1\\.svg$`));
   }
 

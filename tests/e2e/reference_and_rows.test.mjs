@@ -1,4 +1,4 @@
-// End to end, issue 12 items 2 and 6: a run whose (non-private) reference optimum is unavailable
+// End to end: a run whose (non-private) reference optimum is unavailable
 // still releases and says so on the excess plot; under add/remove neighbours a CSV of any size
 // runs with the declared n, and the preview does not depend on its row count.
 import { after, before, test } from 'node:test';

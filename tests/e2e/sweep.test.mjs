@@ -1,4 +1,4 @@
-// End to end, issue 16 item 2: a sweep of the released excess risk against ε, run through the
+// End to end: a sweep of the released excess risk against ε, run through the
 // panel's controls across the page's pool of workers. Output perturbation at δ = 0 releases with
 // ℓ2-Laplace noise of scale ∝ 1/ε, so its excess risk falls as ε⁻²: the fitted slope must be −2
 // within ±0.15. The progress bar reaches 100%, the CSV has one row per point, and Cancel stops a
@@ -94,7 +94,7 @@ test('a sweep of 5 ε values × R = 10 for output perturbation (δ = 0): progres
   const svg = await saveDownload(page, '#sweep-svg');
   assert.match(svg.text, /^<svg/);
   assert.match(svg.text, /privacy ε/);
-  // The figure and its file name carry the sweep's settings (issue 19 item 5).
+  // The figure and its file name carry the sweep's settings, as a slide needs.
   assert.match(svg.name, /^sweep_output-perturbation_eps0\.25to4_delta[0-9e.-]+_n500_R10\.svg$/);
   assert.match(svg.text, /ε = 0\.25 … 4 \(5 values\)/);
   assert.ok(svg.text.includes(`fitted slope ${String(Number(slope.toPrecision(3)))}`), 'the legend gives the fitted slope');

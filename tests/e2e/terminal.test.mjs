@@ -1,4 +1,4 @@
-// End to end, issue 16 item 6: the terminal `run` reproduces the release of a link made on the
+// End to end: the terminal `run` reproduces the release of a link made on the
 // page, bit for bit. A person sets a few controls on a fresh page, plays the run to its release,
 // copies the link and saves the run JSON and the diagnostics CSV; the binary, given that link,
 // releases the same bits and writes byte-identical files (both made by src/session/export.rs).

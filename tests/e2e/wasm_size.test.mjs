@@ -1,4 +1,4 @@
-// The shipped wasm stays small (issue 17): every visitor downloads and compiles it twice (page and
+// The shipped wasm stays small: every visitor downloads and compiles it twice (page and
 // worker), so its gzipped size has a budget, and a change that passes it fails here rather than
 // slowing every first visit. The module is built as the README serve command builds it.
 import { test } from 'node:test';
@@ -11,15 +11,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * Bytes of www/pkg/dp_playground_bg.wasm under gzip -9 (what a static host sends compressed): the
- * size when the budget was set (634,813 by zlib, issue 17), raised once when the sweep panel, the
+ * size when the budget was set (634,813 by zlib), raised once when the sweep panel, the
  * teaching panels and the benchmark cases landed beside it (690,583), plus room for one small
- * algorithm; raised again by 2,000 for the figures fit for slides (issue 19 item 5: PNG drawn at
+ * algorithm; raised again by 2,000 for the figures fit for slides (PNG drawn at
  * 2× or 3×, the context line inside an exported figure, the text boxes the export test checks),
  * which took it to 705,751; raised a third time when pinned runs (their plot layers, spreadOf),
  * Lowy & Razaviyayn's Algorithm 8, the tiled Newton and blocked logistic passes and the noise
  * draw landed together at 734,394 (not attributed one by one), plus the same small room; raised a
- * fourth time when issue 15's heavy-tail panel (its readouts, explorer and ledger: 746,160 on its
- * branch alone, +11,766) and issue 14's saddle views (the ternary plot, the vertex view, the phase
+ * fourth time when the heavy-tail panel (its readouts, explorer and ledger: 746,160 on its
+ * branch alone, +11,766) and the saddle views (the ternary plot, the vertex view, the phase
  * timeline's rows crossing to the page: 747,426 alone, +13,032) landed with Algorithm 4 and the
  * heavy-tail rates, measured together at 805,907 by this test's gzip (797,221 by zlib 9: +62,827 in one stop, which
  * also brought the group DRO and ℓ1 games, the localized output perturbation and the grid mechanisms of Lowy 2026, not attributed

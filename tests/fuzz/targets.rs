@@ -318,7 +318,7 @@ fn csv_exec(input: &[u8]) -> std::result::Result<(), String> {
 
 // ---- plot specs ----
 
-/// Specs as the page builds them (www/plots.js), one or more per kind.
+/// Specs as the page builds them (www/drawing/plots.js), one or more per kind.
 fn plot_corpus() -> &'static Corpus {
     static CORPUS: OnceLock<Corpus> = OnceLock::new();
     CORPUS.get_or_init(|| {

@@ -2,9 +2,9 @@
 // worker on a scenario, correct or with a planted bug, so a student sees which bugs an audit
 // catches. The tab shows the lower bound ε̂ against the claimed ε.
 
-import { auditScenarios } from './pkg/dp_playground.js';
-import { startJob } from './teach-jobs.js';
-import { COLORS, drawBars } from './teach-draw.js';
+import { auditScenarios } from '../pkg/dp_playground.js';
+import { startJob } from '../page/teach-jobs.js';
+import { COLORS, drawBars } from '../drawing/teach-draw.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -106,16 +106,20 @@ async function run(getConfig) {
   }
 }
 
-/** Fills the scenario menu and wires the tab; `getConfig` gives the page's current RunConfig. */
-export function mountAudit(getConfig) {
+/**
+ * Mounts the audit tab (`root`, its fold): fills the scenario menu and wires it; the page's
+ * current settings preselect its algorithm and seed (www/page/mount.js).
+ */
+export function mount(root, { settings: getConfig }) {
   scenarios = auditScenarios();
   $('audit_scenario').replaceChildren(...scenarios.map((s) => new Option(s.title, s.key)));
   showBugs();
   follow(getConfig);
   $('audit_scenario').addEventListener('change', showBugs);
-  $('audit-panel').addEventListener('toggle', () => follow(getConfig));
+  root.addEventListener('toggle', () => follow(getConfig));
   $('audit-run').addEventListener('click', () => run(getConfig));
   $('audit-cancel').addEventListener('click', () => job?.cancel());
   window.__teach ??= {};
   window.__teach.audit = () => last;
+  return {};
 }

@@ -1,4 +1,4 @@
-// The localisation view of a localized heavy-tail run (issue 15; Lowy 2026, Algorithm 1 with
+// The localisation view of a localized heavy-tail run (Lowy 2026, Algorithm 1 with
 // Algorithm 4 Double-OutputPert or Algorithm 2 OutputPert-Localize in every call), wired here; the
 // numbers and the drawing are Rust's (src/algo/heavy_tails/localisation_view.rs,
 // src/wasm/plot/localisation.rs): in the (x₁, x₂) plane, W, each call's localisation ball, the

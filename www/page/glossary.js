@@ -1,4 +1,4 @@
-// What the page's words mean (issue 19 item 4): one glossary, shown where each word appears as a
+// What the page's words mean: one glossary, shown where each word appears as a
 // tooltip (on hover and on keyboard focus, a real role="tooltip" element the word's
 // aria-describedby names) and, for the words an algorithm's card uses, in the card itself.
 //

@@ -1,4 +1,4 @@
-// Messages between the page (app.js) and the solver worker (worker.js).
+// Messages between the page (www/page/conversation.js) and the solver worker (worker.js).
 //
 // Every message carries the `runId` of the run it belongs to; a receiver drops messages of any
 // other run, so a reset or a new ε never mixes two runs on screen.
@@ -31,7 +31,7 @@ export const FromWorker = Object.freeze({
 /** Bytes of a CSV file read at a time: the progress bar moves, and a cancel lands, between chunks. */
 export const CSV_CHUNK = 1 << 20;
 
-/** Time the worker computes before yielding to its event loop (DESIGN.md §2). */
+/** Time the worker computes before yielding to its event loop, so a Pause or a new setting is read within a frame. */
 export const SLICE_MS = 8;
 
 /** Pause between single steps at the slow speed (≈ 20 steps per second). */

@@ -3,7 +3,7 @@
 // cancel lands between chunks. Apart from the solver worker, so a run on the page and a
 // teaching job never wait for each other. One job at a time: a new one cancels the last.
 
-import init, { AuditJob, NeighbourJob } from './pkg/dp_playground.js';
+import init, { AuditJob, NeighbourJob } from '../pkg/dp_playground.js';
 
 /** Time one chunk of runs aims for before yielding (the pairs per chunk adapt to it). */
 const CHUNK_MS = 30;

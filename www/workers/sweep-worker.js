@@ -1,9 +1,9 @@
-// One worker of the sweep's pool (www/sweep.js): it plans the sweep from the same settings as the
+// One worker of the sweep's pool (www/panels/sweep.js): it plans the sweep from the same settings as the
 // page, and for each task it is given builds the point (data and reference, in Rust) and runs the
 // task's repeats one by one, reporting each lane's metric as it lands. The lanes are Rust's
 // (src/session/sweep_lanes.rs): independent runs, so the pool may share them out in any way.
 
-import init, { SweepPlan } from './pkg/dp_playground.js';
+import init, { SweepPlan } from '../pkg/dp_playground.js';
 
 const ready = init();
 /** The plan of the sweep in progress, keyed by its settings and request. */

@@ -1,8 +1,8 @@
-// What the page shows of the picked game beyond its problem line (issue 14): the μx, μy fields
+// What the page shows of the picked game beyond its problem line: the μx, μy fields
 // hide for a game whose moduli are its own (AUC maximisation: μx = 0, μy = 2p(1 − p)), as the
 // page hides every inapplicable control, and a game with its own readout (AUC) gets a row for it
 // in the readout, labelled non-private. Rust says which game is which (gameFacts).
-import { gameFacts } from './pkg/dp_playground.js';
+import { gameFacts } from '../pkg/dp_playground.js';
 
 const cache = new Map();
 

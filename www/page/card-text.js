@@ -16,7 +16,7 @@ let loading = null;
  * failed fetch is tried again on the next call).
  */
 export function cardProse() {
-  loading ??= fetch(new URL('./pkg/cards.json', import.meta.url))
+  loading ??= fetch(new URL('../pkg/cards.json', import.meta.url))
     .then((r) => {
       if (!r.ok) throw new Error(`pkg/cards.json: HTTP ${r.status}`);
       return r.json();

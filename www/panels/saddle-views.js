@@ -1,4 +1,4 @@
-// The saddle page's views (issue 14), wired here; the drawing and every number are Rust's
+// The saddle page's views, wired here; the drawing and every number are Rust's
 // (src/session/game_views.rs, src/wasm/plot/ternary.rs and vertices.rs):
 // - the ternary plot of both players when each has three strategies (the players plot's spec
 //   gets their paths);

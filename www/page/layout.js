@@ -3,7 +3,7 @@
 // screen, canvases drawn at their displayed size × the screen's pixel scale (so that the plots'
 // text keeps its size in CSS pixels and nothing is blurred), and the links to the page's parts.
 
-import { drawPlotScaled } from './pkg/dp_playground.js';
+import { drawPlotScaled } from '../pkg/dp_playground.js';
 
 /** The narrow (phone) layout of style.css: one column, one plot at a time. */
 export const NARROW = window.matchMedia('(max-width: 800px)');
@@ -107,7 +107,7 @@ export function fitForScreen(canvas) {
  * `data-min-height` asks for more) at `scale` canvas
  * pixels per CSS pixel (the screen's devicePixelRatio, 1 to 3), so a figure's 12 px text is
  * 12 CSS px on screen and sharp; `null` for a canvas not displayed. Records the designed size
- * (index.html's) for exports (www/figures.js `figureSize`).
+ * (index.html's) for exports (www/drawing/figures.js `figureSize`).
  */
 export function displayedSize(canvas) {
   if (!canvas.dataset.designedWidth) {
@@ -185,7 +185,7 @@ function mountJumps() {
 /**
  * The folded "Algorithm: card and comparison" panel says in its summary what the run is compared
  * with (the ticked boxes, by name), so nothing ticked hides behind the fold. Called when the
- * boxes change, by hand or from a link (www/app.js syncControls).
+ * boxes change, by hand or from a link (www/page/controls.js syncControls).
  */
 export function summariseCompare() {
   const ticked = [...document.querySelectorAll('#compare input:checked')]

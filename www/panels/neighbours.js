@@ -4,8 +4,8 @@
 // pair, not a private release of the page's data. The numbers come from Rust
 // (audit::neighbours); this file draws them.
 
-import { startJob } from './teach-jobs.js';
-import { COLORS, drawHistograms, drawLogXCurves } from './teach-draw.js';
+import { startJob } from '../page/teach-jobs.js';
+import { COLORS, drawHistograms, drawLogXCurves } from '../drawing/teach-draw.js';
 
 const $ = (id) => document.getElementById(id);
 const RECORD_WORDS = {
@@ -101,8 +101,11 @@ async function run(getConfig) {
   }
 }
 
-/** Wires the panel; `getConfig` gives the page's current (valid) RunConfig. */
-export function mountNeighbours(getConfig) {
+/**
+ * Mounts the neighbouring-datasets panel (`root`, its fold); a run reads the page's current
+ * (valid) settings (www/page/mount.js).
+ */
+export function mount(root, { settings: getConfig }) {
   const words = () => { $('neighbour-record-help').textContent = RECORD_WORDS[$('neighbour_record').value]; };
   $('neighbour_record').addEventListener('change', words);
   words();
@@ -110,4 +113,5 @@ export function mountNeighbours(getConfig) {
   $('neighbours-cancel').addEventListener('click', () => job?.cancel());
   window.__teach ??= {};
   window.__teach.neighbours = () => last;
+  return {};
 }

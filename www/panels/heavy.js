@@ -1,24 +1,27 @@
-// The heavy-tail panel (issue 15 item 4; Lowy 2026): the tail-index and k sliders with G₁, G₂,
+// The heavy-tail panel (Lowy 2026): the tail-index and k sliders with G₁, G₂,
 // G_k and L live, the threshold explorer (bias and noise against C, C* marked), one record's f
 // against f_C, the knobs that set the noise apart from the utility-only ones, and the ledger per
 // stage. Every number and curve comes from Rust (src/algo/heavy_tails/explorer.rs via
 // heavyPanel/heavyRecord); this file moves values and draws the curves it is given.
 
-import { heavyLargestRecord, heavyPanel, heavyRecord } from './pkg/dp_playground.js';
-import { COLORS, drawCurves, drawLogXCurves } from './teach-draw.js';
+import { heavyLargestRecord, heavyPanel, heavyRecord } from '../pkg/dp_playground.js';
+import { COLORS, drawCurves, drawLogXCurves } from '../drawing/teach-draw.js';
 
 const $ = (id) => document.getElementById(id);
 const EMPTY = new Float64Array(0);
 
-/** The first parameter field of the tail menu holds α, ν or p (www/app.js TAIL_PARAMS). */
+/** The first parameter field of the tail menu holds α, ν or p (the tail's row in www/page/controls.js). */
 const INDEX_FIELD = 'tail-a';
 
 /**
- * Mounts the panel. `page.config()` is the page's last valid settings, `page.norms()` the raw
- * feature norms of the data on screen (non-private; null before they exist).
+ * Mounts the panel (`root`, its fold; www/page/mount.js). `settings()` is the page's last valid
+ * settings, `featureNorms()` the raw feature norms of the data on screen (non-private; null before
+ * they exist). It follows the settings on `update('settings')` (a run is being prepared: C back to
+ * the run's) and shows the measured fraction on `update('data')` (the run's data exist).
  */
-export function mountHeavy(page) {
-  const panel = $('heavy-panel');
+export function mount(root, { settings, featureNorms }) {
+  const page = { config: settings, norms: featureNorms };
+  const panel = root;
   let c = null; // the explorer's C while the person moves it; null: the run's C
   let last = null; // the last panel answer, for the record plot and the "run with this C" button
 
@@ -179,7 +182,7 @@ export function mountHeavy(page) {
       }
       $('moment_k').value = $('heavy-k').value;
       c = null;
-      // www/app.js applies every control on a change of any.
+      // www/page/wiring.js applies every control on a change of any.
       field.dispatchEvent(new Event('change'));
     });
   }
@@ -206,13 +209,8 @@ export function mountHeavy(page) {
   });
 
   return {
-    /** The settings changed (a run is being prepared): the panel follows them, C back to the run's. */
-    configured() {
-      c = null;
-      render();
-    },
-    /** The data of the run on screen exist: the measured fraction can be shown. */
-    dataReady() {
+    update(change) {
+      if (change === 'settings') c = null;
       render();
     },
   };

@@ -3,7 +3,7 @@
 // run's ranges, src/plot_spec/pinned.rs), and a compare readout with one row per algorithm of the
 // current run and of every pinned run.
 //
-// Privacy (DESIGN.md §5 rule 7): a pinned run is an earlier release, typically on the same data.
+// Privacy (docs/PRIVACY.md rule 7): a pinned run is an earlier release, typically on the same data.
 // Pinning publishes nothing new (the run already released, and a loaded CSV file was charged when
 // it started), but the screen then shows several runs' releases together. The choice made here:
 // the readout states the composed total of everything on screen — the pinned runs and the current
@@ -12,9 +12,9 @@
 // in JS: ε per algorithm is the run's own preview, totals are composeRuns', and the mean and
 // spread over repeats are Rust's (spreadOf, the sweep table's statistics).
 
-import { composeRuns, spreadOf } from './pkg/dp_playground.js';
-import { spec as specOf } from './plots.js';
-import { tighterWords } from './steady.js';
+import { composeRuns, spreadOf } from '../pkg/dp_playground.js';
+import { spec as specOf } from '../drawing/plots.js';
+import { tighterWords } from '../page/steady.js';
 
 /** Most pinned runs kept at once (the specs accept no more: plot_spec::pinned::MAX_PINS). */
 export const MAX_PINS = 3;

@@ -3,7 +3,7 @@
 // also reads and parses a chosen CSV file (in chunks, so the page shows progress and can cancel)
 // and keeps it parsed, so that no run parses it again.
 
-import init, { CsvFile, Session, onProgress } from './pkg/dp_playground.js';
+import init, { CsvFile, Session, onProgress } from '../pkg/dp_playground.js';
 import { ToWorker, FromWorker, SLICE_MS, SLOW_MS, GRID_RES, CSV_CHUNK, batchTransferables } from './protocol.js';
 
 let session = null;

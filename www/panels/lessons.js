@@ -1,14 +1,14 @@
-// Lessons (issue 16 item 1) and the embed mode (item 8). A lesson is data: one JSON file in
+// Lessons and the embed mode. A lesson is data: one JSON file in
 // lessons/, listed in lessons/index.json (tests/lessons.rs fails when a file is missing from the
 // index, and runs every preset through the parser the page uses). Picking a lesson shows its text
 // and puts its preset in the URL hash, which the page then restores like any link; Play runs it.
 // `?lesson=<id>` opens a lesson directly; `?embed&lesson=<id>` shows the plots (the lesson's
 // `plots` first, when it names them), the controls the lesson names, the guarantee, the readout
 // and the question, for an iframe in lecture notes (the Share fold gives its link and snippet:
-// www/share.js).
+// www/panels/share.js).
 
 const $ = (id) => document.getElementById(id);
-const DIR = new URL('../lessons/', import.meta.url);
+const DIR = new URL('../../lessons/', import.meta.url);
 
 /** The URL's query: `lesson` (an id) and `embed` (a flag). */
 function query() {
@@ -112,12 +112,17 @@ function embed(lesson) {
 }
 
 /**
- * Builds the Lessons menu and, for `?lesson=<id>`, shows that lesson and (when the URL holds no
- * settings of its own) puts its preset in the hash before the page reads it. `restore()` is the
+ * Mounts the Lessons menu (`root`, its section; www/page/mount.js): builds it and, for
+ * `?lesson=<id>`, shows that lesson and (when the URL holds no settings of its own) puts its
+ * preset in the hash before the page reads it; `ready` settles once it has. `restore()` is the
  * page's "a link was opened": it reads the hash and prepares the run. Never throws: a missing or
  * broken lesson file is said beside the menu, and the page works without lessons.
  */
-export async function setupLessons(restore) {
+export function mount(root, { restore }) {
+  return { ready: setup(restore) };
+}
+
+async function setup(restore) {
   const { id, embed: embedded, params } = query();
   const menu = $('lesson');
   const say = (text) => { $('lesson-error').textContent = text; };

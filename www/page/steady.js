@@ -1,4 +1,4 @@
-// The page between runs (issue 19 item 6): a typed value beside a slider, the plots marked stale
+// The page between runs: a typed value beside a slider, the plots marked stale
 // while the next run is prepared, and the words for a total that counts earlier noise draws.
 
 /**

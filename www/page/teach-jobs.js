@@ -7,7 +7,7 @@ const handlers = new Map();
 
 function ensureWorker() {
   if (worker) return worker;
-  worker = new Worker(new URL('./teach-worker.js', import.meta.url), { type: 'module' });
+  worker = new Worker(new URL('../workers/teach-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = (event) => {
     const msg = event.data;
     const h = handlers.get(msg.id);

@@ -1,8 +1,8 @@
-// Share: the page's link, its embed link (www/lessons.js `?embed`) and an
+// Share: the page's link, its embed link (www/panels/lessons.js `?embed`) and an
 // <iframe> snippet for a course page or slides, each copied with one click. The link is the page's
-// own address: its hash holds the settings (www/app.js), its query the lesson.
+// own address: its hash holds the settings (www/page/link.js), its query the lesson.
 
-import { copyText } from './export.js';
+import { copyText } from '../page/export.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,10 +34,10 @@ function frameTitle() {
 }
 
 /**
- * Mounts the Share fold. `refusal()` says why no link may be given now (a setting is refused:
- * the address holds the last valid settings, not the controls), else null.
+ * Mounts the Share fold (`root`; www/page/mount.js). `refusal()` says why no link may be given now
+ * (a setting is refused: the address holds the last valid settings, not the controls), else null.
  */
-export function mountShare({ refusal }) {
+export function mount(root, { refusal }) {
   const say = (text) => { $('share-status').textContent = text; };
   const fill = () => {
     const link = location.href;
@@ -46,13 +46,13 @@ export function mountShare({ refusal }) {
     $('share-iframe').value = iframeSnippet(embedUrl(link), frameTitle());
     say(refusal() ?? '');
   };
-  $('share').addEventListener('toggle', () => { if ($('share').open) fill(); });
-  // A change of setting rewrites the address (www/app.js applyConfig) in its own listener: the
+  root.addEventListener('toggle', () => { if (root.open) fill(); });
+  // A change of setting rewrites the address (www/page/link.js applyConfig) in its own listener: the
   // fields follow once it has.
-  const follow = () => { if ($('share').open) setTimeout(fill); };
+  const follow = () => { if (root.open) setTimeout(fill); };
   document.addEventListener('change', follow);
   window.addEventListener('hashchange', follow);
-  for (const button of document.querySelectorAll('#share button[data-copy]')) {
+  for (const button of root.querySelectorAll('button[data-copy]')) {
     button.addEventListener('click', async () => {
       fill();
       const why = refusal();
@@ -67,4 +67,5 @@ export function mountShare({ refusal }) {
       }
     });
   }
+  return {};
 }

@@ -1,13 +1,13 @@
 // The sweep panel: the released risk against ε or n, for up to four algorithms, R repeats per
-// point, run across a pool of Web Workers (www/sweep_worker.js). Everything that decides a number
+// point, run across a pool of Web Workers (www/workers/sweep-worker.js). Everything that decides a number
 // is Rust's (src/session/sweep_lanes.rs over src/session/sweep.rs, the terminal's `sweep`): the
 // grid, every lane, the summary, the slopes, the CSV and what the sweep publishes. This file only
 // shares the tasks out, shows progress and draws the summary with the excess plot's drawing.
 
-import { SweepPlan, cards, drawPlotScaled, plotSvg, sweepFigureContext } from './pkg/dp_playground.js';
-import { download } from './export.js';
-import { figureSize } from './figures.js';
-import { drawFitted } from './layout.js';
+import { SweepPlan, cards, drawPlotScaled, plotSvg, sweepFigureContext } from '../pkg/dp_playground.js';
+import { download } from '../page/export.js';
+import { figureSize } from '../drawing/figures.js';
+import { drawFitted } from '../page/layout.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,7 +53,7 @@ function statement(c) {
  * The panel. `current()` gives the page's last valid settings (a RunConfig object), or null
  * while a setting is invalid.
  */
-export class SweepPanel {
+class SweepPanel {
   constructor(current) {
     this.current = current;
     this.cards = cards();
@@ -269,7 +269,7 @@ export class SweepPanel {
       w.postMessage({ sweepId, ...message, task });
     };
     for (let i = 0; i < Math.min(workers, queue.length); i += 1) {
-      const w = new Worker(new URL('./sweep_worker.js', import.meta.url), { type: 'module' });
+      const w = new Worker(new URL('../workers/sweep-worker.js', import.meta.url), { type: 'module' });
       w.onmessage = ({ data }) => {
         if (this.pool !== pool || data.sweepId !== sweepId) return;
         if (data.type === 'lane') {
@@ -388,7 +388,7 @@ export class SweepPanel {
   draw() {
     const result = this.result;
     try {
-      // At its displayed size × the screen's pixel scale, so its text keeps its size (www/layout.js).
+      // At its displayed size × the screen's pixel scale, so its text keeps its size (www/page/layout.js).
       drawFitted('excess', $('sweep-plot'), this.spec(result));
     } catch (e) {
       this.showError(e);
@@ -408,4 +408,17 @@ export class SweepPanel {
     $('sweep-slopes').querySelector('tbody').replaceChildren(...rows);
     $('sweep-slopes').hidden = rows.length === 0;
   }
+}
+
+/**
+ * Mounts the sweep panel (`root`, its fold; www/page/mount.js). It plans from the page's valid
+ * settings (null while a setting is refused) and follows them on `update('settings')`.
+ */
+export function mount(root, { validSettings }) {
+  const panel = new SweepPanel(validSettings);
+  return {
+    update(change) {
+      if (change === 'settings') panel.settingsChanged();
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // timing each case with performance.now() around `BenchWorkload.run`, and posts every case's
 // figures as soon as they are measured (so the page fills its table and stays responsive).
 
-import init, { BenchWorkload, benchPlan, benchRunsPerTiming } from './pkg/dp_playground.js';
+import init, { BenchWorkload, benchPlan, benchRunsPerTiming } from '../pkg/dp_playground.js';
 
 const post = (type, payload = {}) => self.postMessage({ type, ...payload });
 
