@@ -38,11 +38,11 @@ fn the_corrected_sensitivity_is_0_004828_where_the_paper_prints_0_002002() {
 fn the_misprinted_noise_breaks_the_delta_budget_and_the_corrected_noise_keeps_it() {
     let (delta_f, alpha, mu, delta) = (0.002, 1e-6, 1.0, 1e-5);
     let truth = corrected_sensitivity(delta_f, alpha, mu);
-    for (eps, review) in [(0.5, 3.8e-3), (1.0, 9.0e-3), (2.0, 2.4e-2)] {
+    for (eps, computed) in [(0.5, 3.8e-3), (1.0, 9.0e-3), (2.0, 2.4e-2)] {
         let printed =
             zwb_gaussian_sigma(misprinted_sensitivity(delta_f, alpha, mu), eps, delta).unwrap();
         let leaked = gaussian_delta(eps, printed, truth).unwrap();
-        assert!(close(leaked, review, 0.05), "ε = {eps}: δ = {leaked:e}");
+        assert!(close(leaked, computed, 0.05), "ε = {eps}: δ = {leaked:e}");
         let sigma = zwb_gaussian_sigma(truth, eps, delta).unwrap();
         let kept = gaussian_delta(eps, sigma, truth).unwrap();
         assert!(kept <= delta, "ε = {eps}: δ = {kept:e}");
