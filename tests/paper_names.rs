@@ -110,7 +110,7 @@ fn outside_reference(line: &str) -> Option<&'static str> {
     // A prefix followed by `digits` ASCII digits.
     let followed = |prefix: &str, digits: usize| {
         line.match_indices(prefix).any(|(i, _)| {
-            let rest = line[i + prefix.len()..].as_bytes();
+            let rest = &line.as_bytes()[i + prefix.len()..];
             rest.len() >= digits && rest[..digits].iter().all(u8::is_ascii_digit)
         })
     };
