@@ -302,7 +302,7 @@ pub(super) fn planned_localized(
 
 /// Refuses Algorithm 3 as the solver when Prop 2.9's bound Σ J·⌈(3·D_K·L/α)²⌉·m over the run
 /// exceeds [`WORK_ALLOWANCE`] record gradients: decided from the declared constants alone, so a
-/// run never stops for lack of iterations (DESIGN §5 rule 6).
+/// run never stops for lack of iterations (docs/PRIVACY.md rule 6).
 fn affordable(plan: &LocalizedPlan) -> Result<()> {
     let count = |v: f64| {
         if v.is_finite() {

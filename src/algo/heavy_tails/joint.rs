@@ -18,7 +18,7 @@
 //! ‖g^(w)‖ ≤ C + λD + l2·R and Σᵢ‖g^(yᵢ)‖² ≤ m·((sup|φ′|·B + C)/m)², so
 //! L = √((C + λD + l2·R)² + (sup|φ′|·B + C)²/m) is declared ([`joint_lipschitz`]): T_α is known
 //! from the config alone, the plan refuses the solver when Σ T_α·m over the run exceeds
-//! [`WORK_ALLOWANCE`] record gradients (a data-free decision, DESIGN §5 rule 6), and a run the plan
+//! [`WORK_ALLOWANCE`] record gradients (a data-free decision, docs/PRIVACY.md rule 6), and a run the plan
 //! accepts cannot run out of iterations in exact arithmetic. (The paper's looser
 //! L_Z = A_Z + 2C + λD, Lowy 2026, would need the data's A_Z = max A(zᵢ).) D_K is the joint
 //! domain's diameter: D·√(m + 1) for stage 1, √(min(D, 2r₀)² + m·D²) for stage 2 (Lowy 2026).

@@ -21,7 +21,7 @@
 //! are computed from the raw data: they are shown as **non-private diagnostics**, and the
 //! certified points (before the noise) with them are noise realisations' other ends — a
 //! diagnostic of the raw data that, beside the candidates, tells neighbouring datasets apart.
-//! None of it is part of the private export (DESIGN §5 rules 4 and 7).
+//! None of it is part of the private export (docs/PRIVACY.md rules 4 and 7).
 
 use serde::{Deserialize, Serialize};
 
