@@ -98,6 +98,9 @@ fn picks_previews_and_totals_name_papers_as_papers() {
 /// numbers for the papers, and tracker numbers. Each is spelled in pieces so that this file does
 /// not match itself. Case-sensitive, like the acceptance `grep -E`.
 fn outside_reference(line: &str) -> Option<&'static str> {
+    // The one ordinary use of the word: the Web Crypto API's hash method, which the page's
+    // worker calls to key a loaded CSV file.
+    let line = &line.replace(concat!("subtle.", "dig", "est("), "subtle.hash(");
     const PLAIN: [&str; 4] = [
         concat!("DESIGN", ".md"),
         concat!("dig", "est"),
@@ -143,6 +146,7 @@ fn the_reference_check_catches_each_kind_and_spares_ordinary_words() {
         "the seed 1",
         "an issue of rounding",
         "a hash of the file",
+        concat!("await crypto.subtle.", "dig", "est('SHA-256', bytes)"),
         "Lowy & Razaviyayn 2021, Algorithm 6",
     ] {
         assert_eq!(outside_reference(fine), None, "{fine}");

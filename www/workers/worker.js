@@ -68,8 +68,8 @@ function prune(keep) {
 
 async function sha256(bytes) {
   try {
-    const digest = await crypto.subtle.digest('SHA-256', bytes);
-    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const sum = await crypto.subtle.digest('SHA-256', bytes);
+    return [...new Uint8Array(sum)].map((b) => b.toString(16).padStart(2, '0')).join('');
   } catch {
     return ''; // no WebCrypto (an insecure origin): the page keys the file by name and size
   }
