@@ -1,4 +1,4 @@
-//! Our side of the peer comparison (`benches/peers/run`; README "Benchmarks").
+//! Our side of the peer comparison (`benches/peers/run`; docs/benchmarks.md).
 //!
 //! `cargo run --release --example peers -- write DIR` writes the data both sides read, once:
 //! `DIR/{name}_x.f64` (n × d, one sample after another, little-endian f64, which is numpy's

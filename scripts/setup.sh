@@ -77,11 +77,11 @@ build_pkg() {
   local wasm="$ROOT/target/wasm32-unknown-unknown/release/dp_playground.wasm"
   if [ ! -f "$ROOT/www/pkg/dp_playground_bg.wasm" ] || [ "$wasm" -nt "$ROOT/www/pkg/dp_playground_bg.wasm" ]; then
     # Without the function names (a panic still prints its message): 8 % of the gzipped module
-    # (README "Keeping the wasm small").
+    # (docs/benchmarks.md, "Keeping the wasm small").
     wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
       --out-dir "$ROOT/www/pkg" "$wasm"
   fi
-  # The cards' prose, which the wasm leaves out (README "Keeping the wasm small"), from the native
+  # The cards' prose, which the wasm leaves out (docs/benchmarks.md, "Keeping the wasm small"), from the native
   # binary in the dev profile (the one the tests build); replaced whole, never left half-written.
   (cd "$ROOT" && cargo run -q --bin dp-playground -- cards > www/pkg/cards.json.tmp) \
     && mv "$ROOT/www/pkg/cards.json.tmp" "$ROOT/www/pkg/cards.json"

@@ -1222,7 +1222,7 @@ fn clash_text(field: &str, e: &Error) -> String {
 /// Reads a [`RunConfig`] from JSON text, keeping the path of a field that fails. The one reader
 /// of `RunConfig` in the crate: serde compiles all of the config's visitors once per
 /// deserializer type it is read with, and three readers (text, a map, a map with paths) took
-/// 77 KB more of the wasm than one (README "Keeping the wasm small").
+/// 77 KB more of the wasm than one (docs/benchmarks.md, "Keeping the wasm small").
 fn read_tracked(
     text: &str,
 ) -> std::result::Result<RunConfig, serde_path_to_error::Error<serde_json::Error>> {

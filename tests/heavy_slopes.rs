@@ -279,9 +279,9 @@ fn localized_reaches_the_theorems_slope_where_n_epsilon_is_large() {
 /// | slope | −0.61 | −0.57 |
 ///
 /// The localized slope is inside the acceptance's band; the baseline is 19 to 25 times *better*
-/// at every n. The test asserts both, so that the closing note's table stays true: if a change
-/// made the localized family beat its baseline here, the second assertion fails and the note (and
-/// the README's table) must be rewritten. About four minutes in release on a loaded machine.
+/// at every n. The test asserts both, so that the table in docs/benchmarks.md ("Heavy tails: measured
+/// slopes against Theorem 3.1") stays true: if a change made the localized family beat its
+/// baseline here, the second assertion fails and that table must be rewritten. About four minutes in release on a loaded machine.
 #[test]
 #[ignore = "slope experiment, minutes in release: see the module docs for the command"]
 fn at_epsilon_100_the_slope_holds_and_clipped_gd_at_its_own_steps_is_better() {

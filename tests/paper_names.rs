@@ -122,8 +122,12 @@ fn outside_reference(line: &str) -> Option<&'static str> {
     if followed(SEED, 2) {
         return Some(SEED);
     }
+    const TRACKER_CAPITAL: &str = concat!("Iss", "ue ");
     if followed(TRACKER, 1) {
         return Some(TRACKER);
+    }
+    if followed(TRACKER_CAPITAL, 1) {
+        return Some(TRACKER_CAPITAL);
     }
     None
 }
@@ -137,6 +141,7 @@ fn the_reference_check_catches_each_kind_and_spares_ordinary_words() {
         concat!("`../", "shared/research`"),
         concat!("as in seed", " 000's Algorithm 6"),
         concat!("(iss", "ue 18 item 6)"),
+        concat!("// Iss", "ue 14 on the page"),
     ] {
         assert!(outside_reference(bad).is_some(), "{bad}");
     }

@@ -44,7 +44,7 @@ fn previews_cover_every_compared_algorithm_and_cards_every_algorithm() {
         dp_playground::config::AlgorithmKind::ALL.len()
     );
     // What the menu and the settings panel are built from is here; the prose is not (the page
-    // fetches it as pkg/cards.json: README "Keeping the wasm small").
+    // fetches it as pkg/cards.json: docs/benchmarks.md, "Keeping the wasm small").
     for card in cards.iter() {
         assert!(!text(&card, "name").is_empty());
         let settings = Array::from(&get(&card, "settings"));

@@ -407,7 +407,7 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 /// the prose is authored here, read by the native tests, and served to the page as
 /// `pkg/cards.json`, which the native binary writes at build time (`dp-playground cards`,
 /// [`crate::catalog::prose`]); the page fetches it when it first shows a card. It was most of the
-/// module's data section (README "Keeping the wasm small"). Families build it with
+/// module's data section (docs/benchmarks.md, "Keeping the wasm small"). Families build it with
 /// the `card_text!` macro, which drops the prose on wasm32.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CardText {

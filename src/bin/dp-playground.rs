@@ -1,4 +1,4 @@
-//! `dp-playground`: the page's runs from a terminal (README, "From a terminal").
+//! `dp-playground`: the page's runs from a terminal (docs/GUIDE.md, "From a terminal").
 //!
 //! - `run <link | config.json | file holding a link>` reproduces a page run bit for bit and
 //!   writes the same run JSON and diagnostics CSV as the page's Export buttons;

@@ -13,7 +13,7 @@
 //! (wasm, other systems) [`advise_huge_pages`] does nothing.
 //!
 //! Setting the environment variable `DP_PLAYGROUND_NO_HUGE_PAGES` (to anything) withholds the
-//! advice, to measure what it is worth: README, "Huge pages".
+//! advice, to measure what it is worth: docs/benchmarks.md, "Huge pages".
 
 use core::mem::MaybeUninit;
 

@@ -1,4 +1,4 @@
-// The cards' prose is not in the wasm module (README "Keeping the wasm small"): the page fetches
+// The cards' prose is not in the wasm module (docs/benchmarks.md, "Keeping the wasm small"): the page fetches
 // pkg/cards.json, which build_pkg writes with the native binary (`dp-playground cards`; the native
 // test catalog::tests::the_pages_card_json_holds_every_cards_prose_and_every_settings_help checks
 // it holds the Rust text). Here: a fresh page shows that text in the card and beside each

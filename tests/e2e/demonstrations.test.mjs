@@ -1,4 +1,4 @@
-// Issue 12 item 9 in the browser: a demonstration that voids the guarantee (the leak toggle,
+// Demonstrations in the browser: a demonstration that voids the guarantee (the leak toggle,
 // DP-SVRG's noise "as printed") says NOT PRIVATE in the headline before Play, reached the way a
 // newcomer would: a fresh page, the menu and the controls.
 import { after, before, test } from 'node:test';

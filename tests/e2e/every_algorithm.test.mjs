@@ -1,4 +1,4 @@
-// Issue 13 item 5 in the browser: every algorithm in the menu runs as picked. A newcomer opens the
+// In the browser, every algorithm in the menu runs as picked. A newcomer opens the
 // page (no link), picks an algorithm from the menu and presses Play: picking it meets what it needs
 // (a ridge, a domain, a step count …) and a note beside the menu says what changed and why; the
 // run then reaches its release with no error anywhere. The settings panel shows what it reads.

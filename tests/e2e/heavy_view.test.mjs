@@ -127,7 +127,7 @@ test('localized Double-OutputPert: the localisation view draws W, the balls, the
   await context.close();
 });
 
-// Issue 15: the grid families run inside Algorithm 1's phases too (Theorems E.2 and F.6); the
+// The grid families run inside Algorithm 1's phases too (Theorems E.2 and F.6); the
 // view draws their phases: each call's grid ball (EM-PGM: W ∩ B(w̄_t, r_t) around the phase's
 // centre; Algorithm 7: W₀ around its localisation's output), the draw on it, the median trick's
 // pick, the centres and the release, labelled as for the Laplace families.

@@ -1,4 +1,4 @@
-// Issue 19 items 2 and 7 in the browser, served as the README serves: on a wide screen the
+// The layout in the browser, served as the README serves: on a wide screen the
 // essentials are in view beside Play on a fresh page, each algorithm shows exactly the settings
 // its registry entry lists, everything else waits in a closed "more settings" fold that opens
 // itself for an error, and no menu cuts its choice; on a phone the run controls, the guarantee

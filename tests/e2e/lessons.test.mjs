@@ -1,4 +1,4 @@
-// Issue 16 items 1, 5 and 8 in the browser, served as the README serves: every lesson loads from
+// The lessons in the browser, served as the README serves: every lesson loads from
 // its link, runs to its release and its question unfolds; a lesson picked from the menu loads in
 // one click; embed mode shows the plots and the lesson's few controls only; and no visible text
 // (every algorithm card picked from the menu, every lesson, the references) names a paper by the

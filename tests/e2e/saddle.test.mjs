@@ -1,4 +1,4 @@
-// Issue 14 on the page: a newcomer opens the page, switches the problem menu to a game and presses
+// Saddle-point problems on the page: a newcomer opens the page, switches the problem menu to a game and presses
 // Play. The switch picks an algorithm that solves games and gives rock–paper–scissors its three
 // strategies, each with a note; the game's panel replaces the loss and data-source controls; the
 // run releases both players, and the players plot draws them (the release in red).

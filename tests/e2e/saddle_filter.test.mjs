@@ -1,4 +1,4 @@
-// Issue 14 item 3 on the page: González, Guzmán & Paquette's Algorithm 3 stopped by its privacy
+// The privacy filter on the page: González, Guzmán & Paquette's Algorithm 3 stopped by its privacy
 // filter. A newcomer picks the algorithm from the menu, raises n, sees Theorem 3.14's gradient
 // budget U in the blank field, types one ten times larger and presses Play: the sentence under
 // the plots says the privacy filter stopped the run, the ledger's ε spent stays within the stated

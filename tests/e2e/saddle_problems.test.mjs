@@ -1,4 +1,4 @@
-// Issue 14 item 1 on the page: the worst-group (group DRO) problems and Zhang et al.'s ℓ1 system
+// The saddle problems on the page: the worst-group (group DRO) problems and Zhang et al.'s ℓ1 system
 // fit in the game menu, and AUC maximisation. A newcomer on a fresh page switches the problem menu
 // to a game and picks each new one: mirror descent, which needs simplices, gives way to an
 // algorithm that runs it, with a note saying why; picking a saddle algorithm that meets the assumptions (Zhang et al.'s

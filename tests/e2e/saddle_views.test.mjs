@@ -1,4 +1,4 @@
-// Issue 14's saddle views on the page, picked from the menus as a newcomer would: the ternary
+// The saddle views on the page, picked from the menus as a newcomer would: the ternary
 // plot of rock–paper–scissors at d = 3, the vertices a vertex-sampling run draws (the public view)
 // beside its dense iterate (the curator's view), Zhang et al.'s phase timeline, and the sentence
 // saying why González et al.'s Algorithm 3 stopped.
