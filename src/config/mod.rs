@@ -56,7 +56,10 @@ mod tests;
 mod validate;
 
 pub use choices::{DataSource, DomainChoice, GameChoice, RecordChoice, SvrgNoiseChoice};
-pub use controls::{Control, choice_label, option_label};
+pub use controls::{
+    Control, Described, Initial, Kind, MAX_NOISE_DRAW, MIN_DELTA, MIN_MODULUS, Page, Row,
+    choice_label, option_label,
+};
 pub use route::at_control;
 
 /// The private algorithm to run. Each has a card in [`crate::catalog`].
@@ -318,23 +321,6 @@ pub struct RunConfig {
     /// privacy filter stops the run before ε is exceeded, whatever U is.
     pub budget_u: Option<f64>,
 }
-
-/// The smallest δ > 0 accepted (see [`RunConfig::validate`]).
-pub const MIN_DELTA: f64 = 1e-100;
-
-/// The smallest positive strong-convexity modulus μx or μy of a game (see `validate_game`).
-pub const MIN_MODULUS: f64 = 1e-12;
-
-/// The last noise draw a run may be (2³² − 1 passed validation and the run, and only
-/// composition refused it, naming the repeats).
-///
-/// Derivation: a run counts (draw + 1) × repeats × algorithms releases (`compose_run`), a count
-/// held in a `usize`, which is 32 bits in the page's wasm: with at most 10⁶ draws, 100 repeats and
-/// 4 algorithms it is at most 4·10⁸ < 2³² ≈ 4.29·10⁹, and exact as an f64 factor of every ε, δ
-/// and ρ (≤ 4·10¹⁰ × ε ≤ 100: finite). Whether the δs of that many releases stay below 1 is
-/// composition's check, at this control.
-pub const MAX_NOISE_DRAW: usize = 999_999;
-
 impl Default for RunConfig {
     fn default() -> Self {
         Self {
@@ -608,4 +594,15 @@ impl std::ops::Deref for CheckedRun {
     fn deref(&self) -> &RunConfig {
         &self.0
     }
+}
+
+/// The table of controls as the page reads it (the wasm's `controls()`): every row of
+/// [`Control::ROWS`], with the algorithm menu's keys, in menu order, as the options of the
+/// algorithm choices.
+pub fn controls_table() -> Vec<controls::Described> {
+    let algorithms: Vec<String> = AlgorithmKind::ALL.iter().map(|k| k.key()).collect();
+    Control::ROWS
+        .iter()
+        .map(|row| row.described(&algorithms))
+        .collect()
 }

@@ -281,3 +281,75 @@ fn a_game_is_checked_at_the_controls_that_pose_it() {
         Some("entry_bound")
     );
 }
+
+#[test]
+fn every_row_s_default_is_the_config_s_and_every_key_has_a_row() {
+    let json = serde_json::to_value(RunConfig::default()).unwrap();
+    for row in Control::ROWS {
+        let want = row.initial.json(&row.kind);
+        let got = match row.kind {
+            Kind::WithParameters(_) => json[row.key]["kind"].clone(),
+            _ => json[row.key].clone(),
+        };
+        let want = match row.kind {
+            Kind::WithParameters(_) => want["kind"].clone(),
+            _ => want,
+        };
+        assert_eq!(got, want, "the default of {}", row.key);
+    }
+    // `wrap` is the one key shown under another control's (the loss's).
+    let mut keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.retain(|k| *k != "wrap");
+    keys.sort_unstable();
+    let mut rows: Vec<&str> = Control::ROWS.iter().map(|r| r.key).collect();
+    rows.sort_unstable();
+    assert_eq!(keys, rows);
+}
+
+#[test]
+fn every_choice_row_lists_exactly_its_menu_s_options() {
+    for row in Control::ROWS {
+        let (Kind::Choice(options) | Kind::WithParameters(options)) = row.kind else {
+            continue;
+        };
+        let bogus = match row.kind {
+            Kind::WithParameters(_) => serde_json::json!({ row.key: { "kind": "bogus" } }),
+            _ => serde_json::json!({ row.key: "bogus" }),
+        };
+        let message = serde_json::from_value::<RunConfig>(bogus)
+            .unwrap_err()
+            .to_string();
+        let expected = message.split_once("expected").unwrap().1;
+        let mut listed: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+        let mut options = options.to_vec();
+        listed.sort_unstable();
+        options.sort_unstable();
+        if control_is_narrower(row.key) {
+            // The regression noise's menu is the laws of `Tail` that validation accepts for it.
+            listed.retain(|o| options.contains(o));
+        }
+        assert_eq!(listed, options, "the options of {}: {message}", row.key);
+    }
+}
+
+#[test]
+fn a_number_out_of_its_row_s_range_names_the_control_and_the_range() {
+    for control in Control::ALL {
+        let Some((min, max)) = control.range() else {
+            continue;
+        };
+        let error = control.check(max * 2.0 + 1.0).unwrap_err();
+        assert_eq!(error.field(), Some(control.id()));
+        assert!(error.to_string().contains(&format!("{max}")), "{error}");
+        assert_eq!(control.check(min), Ok(()), "{}", control.id());
+    }
+}
+
+fn control_is_narrower(key: &str) -> bool {
+    key == Control::NoiseTail.id()
+}

@@ -7,8 +7,7 @@ impl RunConfig {
     /// The game's fields in range, each error at its control.
     pub(super) fn validate_game(&self) -> Result<()> {
         if self.game == GameChoice::QueryRelease {
-            in_range_usize(
-                Control::D,
+            Control::D.check_count_within(
                 self.d,
                 query_release::MIN_ATTRIBUTES,
                 query_release::MAX_ATTRIBUTES,
@@ -21,7 +20,7 @@ impl RunConfig {
                 ));
             }
         }
-        in_range_usize(Control::D, self.d, 1, MAX_GAME_DIMENSION)?;
+        Control::D.check_count(self.d, Some(MAX_GAME_DIMENSION))?;
         let (dx, dy) = self.game_dims();
         if self.n * dx * dy > MAX_GAME_ENTRIES {
             return Err(Error::invalid(
@@ -32,9 +31,9 @@ impl RunConfig {
                 self.n * dx * dy,
             ));
         }
-        in_range(Control::EntryBound, self.entry_bound, 1e-3, 1e3)?;
-        in_range(Control::MuX, self.mu_x, 0.0, 1e3)?;
-        in_range(Control::MuY, self.mu_y, 0.0, 1e3)?;
+        Control::EntryBound.check(self.entry_bound)?;
+        Control::MuX.check(self.mu_x)?;
+        Control::MuY.check(self.mu_y)?;
         // μ = 1e-300 made a strongly monotone family's sensitivity ∝ 1/(μn) infinite,
         // refused at a "sensitivity" no control shows. A modulus is 0 (none) or at least
         // MIN_MODULUS: then 1/(μn) ≤ 10¹¹, times a Lipschitz bound ≤ 10⁵ (c ≤ 10³ over
@@ -74,11 +73,11 @@ impl RunConfig {
             ));
         }
         if let Some(dro) = self.dro_spec() {
-            in_range(Control::Radius, self.radius, 1e-3, 1e3)?;
+            Control::Radius.check_within(self.radius, 1e-3, 1e3)?;
             return dro.validate().map_err(at_control);
         }
         if let Some(auc) = self.auc_spec() {
-            in_range(Control::Radius, self.radius, 1e-3, 1e3)?;
+            Control::Radius.check_within(self.radius, 1e-3, 1e3)?;
             return auc.validate().map_err(at_control);
         }
         self.game_spec().validate().map_err(at_control)
@@ -103,8 +102,8 @@ impl RunConfig {
     /// Checks every field against its allowed range, and the choices against each other (the
     /// check of [`RunConfig::check`], without the checked value).
     pub fn validate(&self) -> Result<()> {
-        in_range_usize(Control::N, self.n, 10, 1_000_000)?;
-        in_range_usize(Control::D, self.d, 1, 1000)?;
+        Control::N.check_count(self.n, None)?;
+        Control::D.check_count(self.d, None)?;
         if self.problem == ProblemKind::Saddle {
             self.validate_game()?;
         }
@@ -118,7 +117,7 @@ impl RunConfig {
         self.tail.validate(Control::Tail.id())?;
         self.validate_noise_tail()?;
         if self.data == DataSource::Sparse {
-            in_range_usize(Control::Sparsity, self.sparsity, 1, self.d)?;
+            Control::Sparsity.check_count(self.sparsity, Some(self.d))?;
             if !self.loss.is_margin() {
                 return Err(Error::invalid(
                     Control::Data.id(),
@@ -127,20 +126,20 @@ impl RunConfig {
                 ));
             }
         }
-        in_range(Control::FeatureScale, self.feature_scale, 1e-6, 1e3)?;
-        in_range(Control::Signal, self.signal, 0.0, 1e3)?;
+        Control::FeatureScale.check(self.feature_scale)?;
+        Control::Signal.check(self.signal)?;
         if self.loss.is_margin() {
-            in_range(Control::LabelNoise, self.label_noise, 0.0, 0.5)?;
+            Control::LabelNoise.check_within(self.label_noise, 0.0, 0.5)?;
         } else {
-            in_range(Control::LabelNoise, self.label_noise, 0.0, 1e3)?;
+            Control::LabelNoise.check(self.label_noise)?;
         }
         Loss {
             glm: self.loss,
             wrap: self.wrap,
         }
         .validate()?;
-        in_range(Control::FeatureBound, self.feature_bound, 1e-6, 1e6)?;
-        in_range(Control::Radius, self.radius, 1e-6, 1e6)?;
+        Control::FeatureBound.check(self.feature_bound)?;
+        Control::Radius.check(self.radius)?;
         // Every noise is calibrated to the declared Lipschitz constant G; the squared loss's
         // grows with ‖w‖, so it needs a bounded domain.
         let g = ProblemDeclaration::of(self).lipschitz();
@@ -148,9 +147,9 @@ impl RunConfig {
             let why = "a bounded domain: the squared loss's Lipschitz constant grows with ‖w‖";
             return Err(Error::invalid(Control::Domain.id(), why, g));
         }
-        in_range(Control::L2, self.l2, 0.0, 1e3)?;
-        in_range(Control::L1, self.l1, 0.0, 1e3)?;
-        in_range(Control::Epsilon, self.epsilon, 1e-4, 100.0)?;
+        Control::L2.check(self.l2)?;
+        Control::L1.check(self.l1)?;
+        Control::Epsilon.check(self.epsilon)?;
         if self.compare.len() > 3 {
             return Err(Error::invalid(
                 Control::Compare.id(),
@@ -170,37 +169,26 @@ impl RunConfig {
         // Issue 18: δ = 1e-320 (subnormal) made 1/δ overflow and σ infinite. Any δ below
         // MIN_DELTA is far beneath a meaningful failure probability (n ≤ 10⁶, δ ≪ 1/n is met at
         // 10⁻¹²) and keeps every ln(1/δ) and 1/δ of the calibrations and accountants finite.
-        if self.delta != 0.0 && !(self.delta >= MIN_DELTA && self.delta < 0.5) {
-            return Err(Error::invalid(
-                Control::Delta.id(),
-                format!("0 (pure ε) or a number in [{MIN_DELTA:e}, 0.5)"),
-                self.delta,
-            ));
-        }
-        in_range_usize(Control::Steps, self.steps, 1, 100_000)?;
+        Control::Delta.check(self.delta)?;
+        Control::Steps.check_count(self.steps, None)?;
         if let Some(eta) = self.step_size {
-            in_range(Control::StepSize, eta, 1e-9, 1e6)?;
+            Control::StepSize.check(eta)?;
         }
-        in_range_usize(Control::Batch, self.batch, 1, self.n)?;
+        Control::Batch.check_count(self.batch, Some(self.n))?;
         if let Some(c) = self.clip {
-            in_range(Control::Clip, c, 1e-9, 1e6)?;
+            Control::Clip.check(c)?;
         }
-        in_range_usize(Control::GridResolution, self.grid_resolution, 2, 400)?;
-        in_range_usize(Control::Repeats, self.repeats, 1, 100)?;
-        in_range_usize(
-            Control::NoiseDraw,
-            self.noise_draw as usize,
-            0,
-            MAX_NOISE_DRAW,
-        )?;
-        in_range(Control::MomentK, self.moment_k, 2.0, 100.0)?;
-        in_range_usize(Control::Repetitions, self.repetitions, 1, 101)?;
+        Control::GridResolution.check_count(self.grid_resolution, None)?;
+        Control::Repeats.check_count(self.repeats, None)?;
+        Control::NoiseDraw.check_count(self.noise_draw as usize, None)?;
+        Control::MomentK.check(self.moment_k)?;
+        Control::Repetitions.check_count(self.repetitions, None)?;
         if let Some(lambda) = self.lambda1 {
-            in_range(Control::Lambda1, lambda, 1e-9, 1e6)?;
+            Control::Lambda1.check(lambda)?;
         }
         if let Some(u) = self.budget_u {
             // U ≥ 4: Theorem 3.14's least budget (digest 001 P12); the plan checks U ≤ n/2.
-            in_range(Control::BudgetU, u, 4.0, 1e9)?;
+            Control::BudgetU.check(u)?;
         }
         let lanes = self.algorithms().count();
         let total = self.repeats * self.steps * lanes;
@@ -248,29 +236,5 @@ impl RunConfig {
                 .map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
         }
         Ok(())
-    }
-}
-
-fn in_range(field: Control, v: f64, lo: f64, hi: f64) -> Result<()> {
-    if v.is_finite() && v >= lo && v <= hi {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            field.id(),
-            format!("a number in [{lo}, {hi}]"),
-            v,
-        ))
-    }
-}
-
-fn in_range_usize(field: Control, v: usize, lo: usize, hi: usize) -> Result<()> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            field.id(),
-            format!("an integer in [{lo}, {hi}]"),
-            v,
-        ))
     }
 }
