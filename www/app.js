@@ -3,7 +3,7 @@
 // the worker); this file only moves values and messages.
 
 import init, {
-  cards, checkCsvSize, composeRun, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickGame, pickProblem, plotAxes, previews,
+  cards, checkCsvSize, composeRun, controls as controlTable, composeRuns, configFromLink, configFromUrl, csvSizeLimit, normalizeConfig, pickAlgorithm, pickGame, pickProblem, plotAxes, previews,
 } from './pkg/dp_playground.js';
 import { ToWorker, FromWorker } from './protocol.js';
 import { Plotter, RunHistory, spec as plotSpec } from './plots.js';
@@ -47,11 +47,23 @@ const ui = {
   detail: $('guarantee-detail'),
 };
 
-/** Fields that are plain numbers, plain choices, or numbers whose blank means "the default". */
-const NUMBERS = ['n', 'd', 'sparsity', 'feature_scale', 'label_noise', 'l2', 'l1', 'radius', 'feature_bound',
-  'entry_bound', 'mu_x', 'mu_y', 'steps', 'batch', 'grid_resolution', 'moment_k', 'repetitions', 'repeats', 'delta', 'noise_draw'];
-const OPTIONAL = ['step_size', 'clip', 'lambda1', 'budget_u'];
-const CHOICES = ['algorithm', 'problem', 'game', 'records', 'data', 'domain', 'relation', 'svrg_noise', 'solver', 'minimax_solver', 'heavy_solver', 'gaussian'];
+/**
+ * Fields that are plain numbers, plain choices, or numbers whose blank means "the default": the
+ * wasm's table of controls (src/config/controls.rs) says which, once the module is loaded; it
+ * also gives an empty `<label for=key>` its words.
+ */
+let NUMBERS, OPTIONAL, CHOICES;
+function readControlTable() {
+  const rows = controlTable().filter((r) => r.page === 'plain');
+  const keys = (test) => rows.filter(test).map((r) => r.key);
+  NUMBERS = keys((r) => (r.kind === 'integer' || r.kind === 'number') && !r.optional);
+  OPTIONAL = keys((r) => r.kind === 'number' && r.optional);
+  CHOICES = keys((r) => r.kind === 'choice');
+  for (const r of rows) {
+    const label = document.querySelector(`label[for="${r.key}"]`);
+    if (label && label.textContent.trim() === '') label.textContent = r.label;
+  }
+}
 
 /** The loss parameter each loss takes (if any), with its label and default. */
 const LOSS_PARAMS = {
@@ -1437,6 +1449,7 @@ const early = [];
 worker.onmessage = (event) => early.push(event);
 worker.onerror = (event) => early.push(event);
 await init();
+readControlTable();
 buildAlgorithmControls();
 plotter = new Plotter(
   {
