@@ -99,6 +99,28 @@ impl RunConfig {
         }
     }
 
+    /// Every number in its row's range (the checks above, in the order the page's errors were
+    /// first written, narrow some by other fields; a setting added to the table is checked here
+    /// with nothing else to write). A blank optional number is the theory's value.
+    fn check_rows(&self) -> Result<()> {
+        let values = serde_json::to_value(self).unwrap_or_default();
+        for control in Control::ALL {
+            let Some(value) = values.get(control.id()) else {
+                continue;
+            };
+            match (control.row().kind, value.as_u64(), value.as_f64()) {
+                (Kind::Integer { .. }, Some(v), _) => {
+                    control.check_count(usize::try_from(v).unwrap_or(usize::MAX), None)?
+                }
+                (Kind::Number { .. } | Kind::ZeroOr { .. } | Kind::Optional { .. }, _, Some(v)) => {
+                    control.check(v)?
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every field against its allowed range, and the choices against each other (the
     /// check of [`RunConfig::check`], without the checked value).
     pub fn validate(&self) -> Result<()> {
@@ -190,6 +212,7 @@ impl RunConfig {
             // U ≥ 4: Theorem 3.14's least budget (digest 001 P12); the plan checks U ≤ n/2.
             Control::BudgetU.check(u)?;
         }
+        self.check_rows()?;
         let lanes = self.algorithms().count();
         let total = self.repeats * self.steps * lanes;
         if total > MAX_RUN_STEPS {
