@@ -321,6 +321,7 @@ pub struct RunConfig {
     /// privacy filter stops the run before ε is exceeded, whatever U is.
     pub budget_u: Option<f64>,
 }
+
 impl Default for RunConfig {
     fn default() -> Self {
         Self {
