@@ -12,7 +12,7 @@
 import * as wasm from './pkg/dp_playground.js';
 import { $ } from './page/ui.js';
 import { config, invalid, phase, pins, plotter, run, setConfig, setPlotter } from './page/state.js';
-import { buildAlgorithmControls, syncControls } from './page/controls.js';
+import { buildAlgorithmControls, readControls, syncControls } from './page/controls.js';
 import { linkRefusal, showError } from './page/errors.js';
 import { showCsvLimit } from './page/csv.js';
 import { configFromHash, restoreFromHash } from './page/link.js';
@@ -33,6 +33,7 @@ import * as share from './panels/share.js';
 // (first visit). Its first message (LOADED) waits until the page listens.
 spawnWorker();
 await wasm.default();
+readControls();
 buildAlgorithmControls();
 setPlotter(new Plotter(
   {

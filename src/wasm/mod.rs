@@ -164,6 +164,14 @@ pub fn cards() -> Result<JsValue, JsValue> {
     to_js(&crate::catalog::cards())
 }
 
+/// The table of the page's controls (`[{ key, label, kind, min, max, optional, choices, default,
+/// page, help, … }]`, [`crate::config::controls_table`]): the page builds its lists of number,
+/// optional and choice fields from it, and fills empty labels.
+#[wasm_bindgen]
+pub fn controls() -> Result<JsValue, JsValue> {
+    to_js(&crate::config::controls_table())
+}
+
 /// The config (JSON) with algorithm `kind` picked from the menu: every need of the algorithm met
 /// (a ridge, a domain, a step count …). Returns `{ config, notes }`, a note per change saying
 /// what changed and why.

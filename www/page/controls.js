@@ -2,11 +2,11 @@
 // controls and a config (read them, set them, show the ones the algorithm reads). Rust validates
 // every value (normalizeConfig); this file only moves them.
 //
-// The table of controls is one list, FIELDS, and everything else here reads the object built
-// from it, CONTROLS: replacing the list with a table exported by the wasm module is a change in
-// this one place.
+// Which controls are plain numbers, optional numbers and menus comes from the wasm's table of
+// controls (src/config/controls.rs: one row per setting, its key, label, kind and range); the page
+// keeps only the controls it draws in its own way, in PAGE_OWN.
 
-import { cards } from '../pkg/dp_playground.js';
+import { cards, controls } from '../pkg/dp_playground.js';
 import { syncGameFields } from './game-facts.js';
 import { summariseCompare } from './layout.js';
 import { fmt } from './format.js';
@@ -14,23 +14,14 @@ import { $, ui } from './ui.js';
 import { cardsByKind, config, settingKeys } from './state.js';
 
 /**
- * Every control, as [RunConfig key, kind, more]. Kinds: 'number' (a number, its control's id the
- * key), 'optional' (a number whose blank means "the default", null in the config), 'choice' (a
- * menu), 'check' (a box; `more` is its id when that is not the key), 'tagged' (a menu of kinds,
- * the config's value `{ kind, …params }`; `more` lists each kind's parameters as [key, label
- * (null: the field keeps its own), default, id of its input]). ε (a slider and a typed value
- * together) and the compared algorithms (a group of boxes) are the page's own, below.
+ * The controls the page draws in its own way, as [RunConfig key, kind, more]: 'number' (the seed,
+ * beside its dice button), 'check' (a box; `more` is its id when that is not the key) and 'tagged'
+ * (a menu of kinds, the config's value `{ kind, …params }`; `more` lists each kind's parameters as
+ * [key, label (null: the field keeps its own), default, id of its input]). ε (a slider and a typed
+ * value together) and the compared algorithms (a group of boxes) are handled below.
  */
-const FIELDS = [
-  ['n', 'number'], ['d', 'number'], ['sparsity', 'number'], ['feature_scale', 'number'], ['label_noise', 'number'],
-  ['l2', 'number'], ['l1', 'number'], ['radius', 'number'], ['feature_bound', 'number'], ['entry_bound', 'number'],
-  ['mu_x', 'number'], ['mu_y', 'number'], ['steps', 'number'], ['batch', 'number'], ['grid_resolution', 'number'],
-  ['moment_k', 'number'], ['repetitions', 'number'], ['repeats', 'number'], ['delta', 'number'], ['noise_draw', 'number'],
+const PAGE_OWN = [
   ['seed', 'number'],
-  ['step_size', 'optional'], ['clip', 'optional'], ['lambda1', 'optional'], ['budget_u', 'optional'],
-  ['algorithm', 'choice'], ['problem', 'choice'], ['game', 'choice'], ['records', 'choice'], ['data', 'choice'],
-  ['domain', 'choice'], ['relation', 'choice'], ['svrg_noise', 'choice'], ['solver', 'choice'],
-  ['minimax_solver', 'choice'], ['heavy_solver', 'choice'], ['gaussian', 'choice'],
   ['unseeded_noise', 'check', 'unseeded'], ['leak', 'check'], ['clip_records', 'check'],
   // The loss parameter each loss takes (if any), and the declared label bound of each residual
   // loss (targets are clipped to it).
@@ -61,30 +52,43 @@ const FIELDS = [
   }],
 ];
 
-/** The controls by kind, built from FIELDS: the one object the page reads them from. */
-export const CONTROLS = (() => {
-  const of = (kind) => FIELDS.filter(([, k]) => k === kind);
-  const tagged = of('tagged').map(([key, , kinds]) => ({
+/**
+ * The controls by kind: the one object the page reads them from, filled by `readControls` once
+ * the wasm module is loaded.
+ */
+export const CONTROLS = { numbers: [], optional: [], choices: [], checks: [], tagged: [], ids: [] };
+
+/**
+ * Fills CONTROLS from the wasm's table of controls and PAGE_OWN, and gives an empty
+ * `<label for=key>` the table's words.
+ */
+export function readControls() {
+  const rows = controls().filter((r) => r.page === 'plain');
+  const keys = (test) => rows.filter(test).map((r) => r.key);
+  const own = (kind) => PAGE_OWN.filter(([, k]) => k === kind);
+  const tagged = own('tagged').map(([key, , kinds]) => ({
     key,
     kinds,
     // Every parameter input of the menu, in the order its kinds first use them.
     inputs: [...new Set(Object.values(kinds).flat().map(([, , , id]) => id))],
   }));
-  const checks = of('check').map(([key, , id]) => ({ key, id: id ?? key }));
-  return {
-    numbers: of('number').map(([key]) => key),
-    optional: of('optional').map(([key]) => key),
-    choices: of('choice').map(([key]) => key),
-    checks,
+  Object.assign(CONTROLS, {
+    numbers: [...keys((r) => (r.kind === 'integer' || r.kind === 'number') && !r.optional), ...own('number').map(([k]) => k)],
+    optional: keys((r) => r.kind === 'number' && r.optional),
+    choices: keys((r) => r.kind === 'choice'),
+    checks: own('check').map(([key, , id]) => ({ key, id: id ?? key })),
     tagged,
-    /** The id of every control a change of which applies the controls (ε's are the page's own). */
-    ids: FIELDS.flatMap(([key, kind, more]) => {
-      if (kind === 'check') return [more ?? key];
-      if (kind === 'tagged') return [key, ...tagged.find((t) => t.key === key).inputs];
-      return [key];
-    }),
-  };
-})();
+  });
+  /** The id of every control a change of which applies the controls (ε's are the page's own). */
+  CONTROLS.ids = [
+    ...CONTROLS.numbers, ...CONTROLS.optional, ...CONTROLS.choices, ...CONTROLS.checks.map((c) => c.id),
+    ...tagged.flatMap((t) => [t.key, ...t.inputs]),
+  ];
+  for (const r of rows) {
+    const label = document.querySelector(`label[for="${r.key}"]`);
+    if (label && label.textContent.trim() === '') label.textContent = r.label;
+  }
+}
 
 /** A control's number, or its raw text when it is not one (so that Rust can name the field). */
 export function numberOrText(text) {
