@@ -666,9 +666,7 @@ impl Plan for AccMdPlan {
             Geometry::L2 { .. } => 0.5,
             Geometry::L1 { .. } => (2.0 * d as f64).ln(),
         };
-        let noise_sq =
-            gradient_perturbation::noise_dual_norm_sq(self.accmd.geometry, d, preview.sigma)
-                .ok()?;
+        let noise_sq = noise_dual_norm_sq(self.accmd.geometry, d, preview.sigma).ok()?;
         Curve::over_steps(
             self.accmd.steps,
             |t| gradient_perturbation::dp_accmd_bound(t, l_c, bregman, noise_sq),
@@ -683,6 +681,45 @@ impl Plan for AccMdPlan {
     }
 }
 
+/// E‖b‖²_{C*} for b ~ N(0, σ²I_d), in the dual of the geometry's norm (what the noise term of
+/// DP-AccMD's bound carries): ρ²dσ² for the ℓ2 ball of radius ρ (‖v‖_{C*} = ρ‖v‖₂), and
+/// R²σ²·E max_j g_j² for the ℓ1 ball of radius R (the lift's dual norm is R‖v‖_∞). The ratio of
+/// the two, d / E max g² ≈ d/(2 ln 2d), is the Gaussian-width gain of Table 3.
+pub fn noise_dual_norm_sq(geometry: Geometry, d: usize, sigma: f64) -> Result<f64> {
+    if !(sigma.is_finite() && sigma >= 0.0) {
+        return Err(Error::invalid("sigma", "a finite number ≥ 0", sigma));
+    }
+    Ok(match geometry {
+        Geometry::L2 { radius } => radius * radius * d as f64 * sigma * sigma,
+        Geometry::L1 { radius } => {
+            radius * radius * sigma * sigma * gradient_perturbation::expected_max_square(d)?
+        }
+    })
+}
+
+/// The T ≤ `max_steps` minimising [`dp_accmd_bound`](gradient_perturbation::dp_accmd_bound) when σ is calibrated for T releases:
+/// `sigma_of(T)` gives σ (e.g. from [`crate::algo::noisy_gd::GdCalibration::calibrate`]). A scan,
+/// since the bound is cheap and σ(T) comes from the caller's calibration.
+pub fn dp_accmd_optimal_steps(
+    max_steps: usize,
+    l_c: f64,
+    bregman: f64,
+    geometry: Geometry,
+    d: usize,
+    sigma_of: impl Fn(usize) -> Result<f64>,
+) -> Result<usize> {
+    let per_sigma_sq = noise_dual_norm_sq(geometry, d, 1.0)?;
+    let mut best = (f64::INFINITY, 1);
+    for t in 1..=max_steps.max(1) {
+        let s = sigma_of(t)?;
+        let b = gradient_perturbation::dp_accmd_bound(t, l_c, bregman, per_sigma_sq * s * s)?;
+        if b < best.0 {
+            best = (b, t);
+        }
+    }
+    Ok(best.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -692,7 +729,7 @@ mod tests {
     use crate::loss::{Glm, Loss, Regularizer};
     use crate::reference;
     use crate::rng::{Stream, seeded};
-    use crate::theory::gradient_perturbation::{dp_accmd_bound, noise_dual_norm_sq};
+    use crate::theory::gradient_perturbation::dp_accmd_bound;
     use std::sync::Arc;
 
     fn classification(n: usize, d: usize) -> Arc<Dataset> {

@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 
-fn positive(field: &str, v: f64) -> Result<()> {
+pub(crate) fn positive(field: &str, v: f64) -> Result<()> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
@@ -179,34 +179,15 @@ pub fn expected_max_square(p: usize) -> Result<f64> {
     Ok(sum * h)
 }
 
-/// E‖b‖²_{C*} for b ~ N(0, σ²I_d), in the dual of the geometry's norm (what the noise term of
-/// DP-AccMD's bound carries): ρ²dσ² for the ℓ2 ball of radius ρ (‖v‖_{C*} = ρ‖v‖₂), and
-/// R²σ²·E max_j g_j² for the ℓ1 ball of radius R (the lift's dual norm is R‖v‖_∞). The ratio of
-/// the two, d / E max g² ≈ d/(2 ln 2d), is the Gaussian-width gain of Table 3.
-pub fn noise_dual_norm_sq(
-    geometry: crate::algo::dp_accmd::Geometry,
-    d: usize,
-    sigma: f64,
-) -> Result<f64> {
-    use crate::algo::dp_accmd::Geometry;
-    if !(sigma.is_finite() && sigma >= 0.0) {
-        return Err(Error::invalid("sigma", "a finite number ≥ 0", sigma));
-    }
-    Ok(match geometry {
-        Geometry::L2 { radius } => radius * radius * d as f64 * sigma * sigma,
-        Geometry::L1 { radius } => radius * radius * sigma * sigma * expected_max_square(d)?,
-    })
-}
-
 /// DP-AccMD with the corrected coupling after T steps (seed 002 eqs 71–76, the noise term kept
 /// explicit; REVIEW-002 §3 checks that the coupling leaves the proof intact):
 /// E F(y_T) − F* ≤ 8 L_C·B/(T+1)² + E‖b‖²_{C*}·Σ_{k=1}^T (k+1)² / (2 L_C (T+1)²),
-/// with L_C = [`crate::algo::dp_accmd::Geometry::smoothness_in_norm`], B = B_w(x*, x₀) (≤ 1/2 for
+/// with L_C = `algo::dp_accmd::Geometry::smoothness_in_norm`, B = B_w(x*, x₀) (≤ 1/2 for
 /// the ℓ2 ball from 0, ≤ ln 2d for the ℓ1 ball's entropy from uniform) and E‖b‖²_{C*} from
-/// [`noise_dual_norm_sq`]. Derivation: summing (73) gives
+/// `algo::dp_accmd::noise_dual_norm_sq`. Derivation: summing (73) gives
 /// 2α_T²L_C·(E F(y_T) − F*) ≤ B + Σ_k α_k² E‖b‖²_{C*} with α_k = (k+1)/(4L_C); the paper hides
 /// the sum in O(Tσ²(G_C² + ‖C‖₂²)/L) (eq 76). The noise term grows like (T+1)·E‖b‖²/(6L_C), and
-/// σ² ∝ T, so the bound has a best T ([`dp_accmd_optimal_steps`]).
+/// σ² ∝ T, so the bound has a best T (`algo::dp_accmd::dp_accmd_optimal_steps`).
 pub fn dp_accmd_bound(steps: usize, l_c: f64, bregman: f64, noise_dual_sq: f64) -> Result<f64> {
     positive("smoothness", l_c)?;
     if !(bregman.is_finite() && bregman >= 0.0) {
@@ -223,29 +204,6 @@ pub fn dp_accmd_bound(steps: usize, l_c: f64, bregman: f64, noise_dual_sq: f64) 
     // Σ_{k=1}^T (k+1)² = Σ_{j=1}^{T+1} j² − 1.
     let sum_sq = t1 * (t1 + 1.0) * (2.0 * t1 + 1.0) / 6.0 - 1.0;
     Ok(8.0 * l_c * bregman / (t1 * t1) + noise_dual_sq * sum_sq / (2.0 * l_c * t1 * t1))
-}
-
-/// The T ≤ `max_steps` minimising [`dp_accmd_bound`] when σ is calibrated for T releases:
-/// `sigma_of(T)` gives σ (e.g. from [`crate::algo::noisy_gd::GdCalibration::calibrate`]). A scan,
-/// since the bound is cheap and σ(T) comes from the caller's calibration.
-pub fn dp_accmd_optimal_steps(
-    max_steps: usize,
-    l_c: f64,
-    bregman: f64,
-    geometry: crate::algo::dp_accmd::Geometry,
-    d: usize,
-    sigma_of: impl Fn(usize) -> Result<f64>,
-) -> Result<usize> {
-    let per_sigma_sq = noise_dual_norm_sq(geometry, d, 1.0)?;
-    let mut best = (f64::INFINITY, 1);
-    for t in 1..=max_steps.max(1) {
-        let s = sigma_of(t)?;
-        let b = dp_accmd_bound(t, l_c, bregman, per_sigma_sq * s * s)?;
-        if b < best.0 {
-            best = (b, t);
-        }
-    }
-    Ok(best.1)
 }
 
 /// DP-SVRG++ after T epochs (eq 57, Thm 4.4 with η = 1/(13β)):
@@ -271,47 +229,6 @@ pub fn dp_svrg_plus_plus_bound(
     Ok(2.0 * gap / two_t
         + 3.0 * distance_sq / (4.0 * step_size * epoch_length as f64 * two_t)
         + sigma * sigma * d as f64 / (4.0 * beta))
-}
-
-/// Objective perturbation (Chaudhuri, Monteleoni & Sarwate 2011, Theorem 18, the ridge-logistic
-/// case of [`crate::algo::objective_perturbation`]): the noise b has ‖b‖ ~ Gamma(d, 2R/ε′), so
-/// E‖b‖² = d(d+1)(2R/ε′)². The release minimises J + ⟨b, w⟩/n + (Δ/2)‖w‖², which is
-/// (Λ+Δ)-strongly convex, so its excess regularised risk over J's minimum is at most
-/// E‖b‖²/(2n²(Λ+Δ)) + (Δ/2)‖w*‖², the bound plotted here (the exact quadratic-growth form of the
-/// paper's O(d² ln²(d/δ′) R²/(n²ε²Λ)) with probability 1 − δ′), plus the price of stopping at
-/// ‖∇‖ ≤ γ and of the residual noise (approximate minima perturbation). ε′, Δ, γ and the residual
-/// scale are the algorithm's own plan ([`crate::algo::objective_perturbation::AmpPlan`]); `w_star_sq` = ‖w*‖² (bounded by
-/// the public 2 ln 2/Λ, since (Λ/2)‖w*‖² ≤ J(w*) ≤ J(0) = ln 2).
-pub fn objective_perturbation_bound(
-    n: usize,
-    d: usize,
-    epsilon: f64,
-    feature_bound: f64,
-    lambda: f64,
-    w_star_sq: f64,
-) -> Result<f64> {
-    positive("feature_bound", feature_bound)?;
-    use crate::algo::objective_perturbation::{AmpPlan, ObjectivePerturbationConfig};
-    let config = ObjectivePerturbationConfig {
-        epsilon,
-        ..ObjectivePerturbationConfig::default()
-    };
-    let plan = AmpPlan::new(&config, n, d, lambda, feature_bound)?;
-    let (n, extra, d) = (n as f64, plan.split.extra_ridge, d as f64);
-    let scale = plan.split.noise_scale(feature_bound);
-    let mean_sq = d * (d + 1.0) * scale * scale;
-    // The exact perturbed minimiser w_b's bound, then approximate minima perturbation's price:
-    // the solver's w̃ is within r = γ/μ of w_b, where ‖∇J(w_b)‖ = ‖b/n + Δw_b‖ ≤ ‖b‖/n +
-    // Δ(R + ‖b‖/n)/μ (E‖b‖ = d·scale), so it adds at most that times r, plus βr²/2; the residual
-    // z (mean 0, independent of w̃) adds (β/2)E‖z‖².
-    let r = plan.tolerance / plan.mu;
-    let b_mean = d * scale / n;
-    let gradient = b_mean + extra * (feature_bound + b_mean) / plan.mu;
-    let residual = d * (d + 1.0) * plan.residual_scale * plan.residual_scale;
-    Ok(mean_sq / (2.0 * n * n * (lambda + extra))
-        + 0.5 * extra * w_star_sq
-        + gradient * r
-        + 0.5 * plan.beta * (r * r + residual))
 }
 
 #[cfg(test)]
@@ -361,7 +278,7 @@ mod tests {
 
     #[test]
     fn accmd_bound_has_the_accelerated_rate_and_an_interior_optimum() {
-        use crate::algo::dp_accmd::Geometry;
+        use crate::algo::dp_accmd::{Geometry, dp_accmd_optimal_steps, noise_dual_norm_sq};
         // Noise-free: 8·L_C·B/(T+1)², exactly 1/4 of the T = 1 value at T = 3.
         let b = |t| dp_accmd_bound(t, 2.0, 0.5, 0.0).unwrap();
         assert!((b(3) - b(1) / 4.0).abs() < 1e-15);
@@ -418,7 +335,7 @@ mod tests {
         // upper bound in expectation: ≤ E‖b‖²/(2n²Λ) when Δ = 0).
         use crate::algo::PrivateAlgorithm;
         use crate::algo::objective_perturbation::{
-            ObjectivePerturbation, ObjectivePerturbationConfig,
+            ObjectivePerturbation, ObjectivePerturbationConfig, objective_perturbation_bound,
         };
         use crate::data::{ClassificationSpec, clip_features, generate_classification};
         use crate::domain::Unconstrained;
