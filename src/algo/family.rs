@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::registry::Planned;
 use super::run::Run;
 use super::{Draws, NoiseShape};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig, choice_label};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -18,7 +19,6 @@ use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::GaussianRow;
 use crate::privacy::{Guarantee, Rdp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::solver::SolverKind;
 use crate::theory::curve::Curve;
 

@@ -11,12 +11,12 @@ use super::{
     adversarial_training, byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid,
     heavy_tails, noisy_gd, objective_perturbation, output_perturbation, smd,
 };
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
 use crate::privacy::Rdp;
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.

@@ -1,7 +1,8 @@
 //! A run, from a validated [`RunConfig`] to its releases, advanced in bounded slices so that a
 //! worker can yield between them (DESIGN.md §2).
 //!
-//! - [`problem`]: data, objective and certified reference, built once per run.
+//! - [`problem`]: data, objective and certified reference, built once per run (the algorithms
+//!   take it, so it lives below them: [`crate::algo::problem`]).
 //! - [`prepare`](mod@prepare): each algorithm's promise (guarantee, noise), from the config alone.
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
@@ -19,7 +20,7 @@
 pub mod export;
 pub mod game_views;
 pub mod prepare;
-pub mod problem;
+pub use crate::algo::problem;
 pub mod publish;
 pub mod readouts;
 pub mod sweep;

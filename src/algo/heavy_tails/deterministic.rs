@@ -54,12 +54,12 @@ use super::localized::{Call, Declared, LocalizedPlan, Phase, calibrated_lambda, 
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Purity, card_text, replace_one_only, setting,
 };
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::linalg::axpy;
-use crate::session::problem::ProblemDeclaration;
 use crate::solver::FiniteSum;
 use crate::solver::work;
 

@@ -58,6 +58,7 @@
 use super::call_declared::CallDeclared;
 use crate::algo::exponential_grid::square_grid;
 use crate::algo::family::{Demonstration, Family, MINIMISATION, Need, Purity, card_text, setting};
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
@@ -69,7 +70,6 @@ use crate::objective::Objective;
 use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::ProblemDeclaration;
 use crate::solver::work;
 
 /// Grid points scored per step at most; fewer where a score reads more than a step's work.

@@ -19,13 +19,13 @@ use serde::Serialize;
 use super::extension::{Extension, declared_moment, derivative_bounds, threshold};
 use super::family::{call_of, localized_plan};
 use super::localized::Call;
+use crate::algo::problem::{ProblemDeclaration, feature_clipping, generator_spec};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::{Tail, clip_labels, generate};
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
 use crate::loss::GlmLoss;
 use crate::rng::{Stream, seeded};
-use crate::session::problem::{ProblemDeclaration, feature_clipping, generator_spec};
 
 /// The k slider's step, and the least k the theory takes.
 const K_STEP: f64 = 0.05;

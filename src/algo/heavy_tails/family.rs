@@ -14,6 +14,7 @@ use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, card_text,
     replace_one_only, setting,
 };
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
 use crate::algo::{NoiseShape, PrivateAlgorithm};
@@ -21,7 +22,6 @@ use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::heavy_tails::pure_upper;
 

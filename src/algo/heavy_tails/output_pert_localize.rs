@@ -54,10 +54,10 @@
 use super::family::{HEAVY_SOLVER, NEEDS, plan_pop_localize};
 use super::localized::Call;
 use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::error::Result;
-use crate::session::problem::ProblemDeclaration;
 
 /// The page's card for localized output perturbation.
 pub const CARD: &str = "Localized output perturbation (Lowy 2026, Algorithm 2 OutputPert-Localize \
