@@ -7,6 +7,7 @@
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
 //! - [`game_views`]: what a game's run adds to the saddle views, slice by slice (issue 14).
+//! - [`heavy_explorer`]: the numbers of the page's heavy-tail panel, from the config.
 //! - [`readouts`]: which readouts of a run's length depend on the data (NOT PRIVATE).
 //! - [`View`]: the square of the parameter plane the page draws, and F on a grid over it.
 //! - [`export`]: the run JSON and diagnostics CSV the page and the terminal binary write.
@@ -19,6 +20,7 @@
 
 pub mod export;
 pub mod game_views;
+pub mod heavy_explorer;
 pub mod prepare;
 pub use crate::algo::problem;
 pub mod publish;

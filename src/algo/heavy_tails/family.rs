@@ -191,7 +191,7 @@ pub fn call_of(config: &RunConfig) -> Call {
 
 /// The schedule, threshold and noise law of a localized run on `config` (Algorithm 1 with `call`
 /// as its ERM solver), from the config alone: the plan the localized families run, and what the
-/// page's ledger per phase shows ([`super::explorer`], with [`call_of`]). Refuses a config whose
+/// page's ledger per phase shows (`session::heavy_explorer`, with [`call_of`]). Refuses a config whose
 /// first phase cannot run.
 pub fn localized_plan(
     config: &RunConfig,
