@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::algo::family::ProblemKind;
 use crate::algo::family::{Demonstration, Purity};
 use crate::algo::heavy_tails::HeavySolver;
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;
@@ -22,7 +23,6 @@ use crate::minimax::query_release;
 use crate::minimax::solvers::SaddleSolverKind;
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
-use crate::session::problem::ProblemDeclaration;
 use crate::solver::SolverKind;
 
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.
@@ -47,7 +47,7 @@ pub const MAX_LINK_BYTES: usize = 80 * 1024;
 /// still fits ten times, repeats included.
 pub const MAX_RUN_STEPS: usize = 1_000_000;
 
-/// The private algorithm to run. Each has a card in [`crate::catalog`].
+/// The private algorithm to run. Each has a card in `catalog`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum AlgorithmKind {
@@ -340,7 +340,7 @@ pub struct RunConfig {
     pub unseeded_noise: bool,
     /// Which noise draw of the seed this run is: 0 is the seed's own noise, and the page's "New
     /// noise draw" advances it (the data, from `seed`, stay). Every draw up to this one is counted
-    /// as a release on the same data by [`crate::session::publish::compose_run`] (DESIGN.md §5
+    /// as a release on the same data by `session::publish::compose_run` (DESIGN.md §5
     /// rule 7): a new draw is a new release, where Reset → Play repeats the same one.
     pub noise_draw: u32,
     /// Synthetic data or the loaded CSV file.
@@ -1313,8 +1313,8 @@ fn fall_back_part(map: &mut serde_json::Map<String, serde_json::Value>, path: &s
 
 /// A control on the page: a [`RunConfig`] key whose element id is the key itself, and beside which
 /// the page shows an error in `<p id="<id>-error">`. Every error the session's entry points raise
-/// ([`RunConfig::check`], [`crate::algo::registry::plan`], [`crate::session::preview`],
-/// [`crate::session::Lab::new`]) names one of these (a `.sub` suffix, as in `loss.label_bound`,
+/// ([`RunConfig::check`], `algo::registry::plan`, `session::preview`,
+/// `session::Lab::new`) names one of these (a `.sub` suffix, as in `loss.label_bound`,
 /// names a part of the control), so that it lands next to something the user can change.
 ///
 /// `wrap` is the one key without a control of its own: the aggregation sits under the loss, whose

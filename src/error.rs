@@ -48,21 +48,6 @@ impl Error {
         }
     }
 
-    /// This error, raised by a compared algorithm, restated at the `compare` field (where the
-    /// page shows it) with the algorithm's name as the menu shows it.
-    pub fn in_compare(self, algorithm: crate::config::AlgorithmKind) -> Self {
-        let name = crate::algo::registry::family(algorithm).card.name;
-        // The refusal without its "(now …)": the compared algorithm's value is the page's own
-        // setting, shown beside its control, and the message stays short enough to read.
-        let text = self.to_string();
-        let text = text.trim_end_matches('.');
-        let refusal = match text.rfind(" (now ") {
-            Some(at) if text.ends_with(')') => &text[..at],
-            _ => text,
-        };
-        Error::invalid("compare", format!("untick {name}, or {refusal}"), "")
-    }
-
     /// The configuration field this error is about, if any, so the page can show it next to that control.
     pub fn field(&self) -> Option<&str> {
         match self {
