@@ -54,7 +54,15 @@ pub fn scan(root: &Path) -> Result<(BTreeSet<String>, Vec<Ref>), String> {
         }
         tops.insert(m.name.clone());
         let file = child_file(&src, &m, &lexed, &lib_text)?;
-        walk(root, &file, vec![m.name.clone()], false, &mut seen, &mut refs, Crate::Lib)?;
+        walk(
+            root,
+            &file,
+            vec![m.name.clone()],
+            false,
+            &mut seen,
+            &mut refs,
+            Crate::Lib,
+        )?;
     }
     let reexports = reexports(&lexed);
     // The binaries: one crate each, all in top-level module `bin`.
@@ -68,7 +76,15 @@ pub fn scan(root: &Path) -> Result<(BTreeSet<String>, Vec<Ref>), String> {
             .collect();
         files.sort();
         for file in files {
-            walk(root, &file, vec!["bin".to_string()], false, &mut seen, &mut refs, Crate::Bin)?;
+            walk(
+                root,
+                &file,
+                vec!["bin".to_string()],
+                false,
+                &mut seen,
+                &mut refs,
+                Crate::Bin,
+            )?;
         }
     }
     // Names re-exported at the root count for their module; other root names are dropped.
@@ -112,7 +128,11 @@ fn walk(
     }
     let text = read(file)?;
     let lexed = Lexed::new(&text);
-    let rel = file.strip_prefix(root).unwrap_or(file).display().to_string();
+    let rel = file
+        .strip_prefix(root)
+        .unwrap_or(file)
+        .display()
+        .to_string();
     let test_spans = test_spans(&lexed.code);
     let file_test = test || test_spans.iter().any(|&(s, e)| s == 0 && e == usize::MAX);
     let decls = module_decls(&lexed, &text);
@@ -142,17 +162,17 @@ fn walk(
         let mut at = pos + word.len();
         let base: Vec<String> = if word == "super" {
             let mut up = 1;
-            loop {
-                let Some(next) = after_colons(&lexed.code, at) else { break };
-                if ident_at(&lexed.code, next) == Some("super") {
-                    up += 1;
-                    at = next + 5;
-                } else {
-                    break;
-                }
+            while let Some(next) = after_colons(&lexed.code, at)
+                && ident_at(&lexed.code, next) == Some("super")
+            {
+                up += 1;
+                at = next + 5;
             }
             if up > here.len() {
-                return Err(format!("{rel}:{}: `super` climbs above the crate root", line_of(pos)));
+                return Err(format!(
+                    "{rel}:{}: `super` climbs above the crate root",
+                    line_of(pos)
+                ));
             }
             here[..here.len() - up].to_vec()
         } else {
@@ -212,7 +232,11 @@ fn walk(
             Some(p) => file.parent().unwrap().join(p),
             None => {
                 let flat = inner_dir.join(format!("{}.rs", m.name));
-                if flat.is_file() { flat } else { inner_dir.join(&m.name).join("mod.rs") }
+                if flat.is_file() {
+                    flat
+                } else {
+                    inner_dir.join(&m.name).join("mod.rs")
+                }
             }
         };
         child_path.push(m.name.clone());
@@ -226,7 +250,9 @@ fn walk(
 fn module_dir(file: &Path) -> PathBuf {
     let parent = file.parent().unwrap().to_path_buf();
     let stem = file.file_stem().unwrap().to_string_lossy().to_string();
-    if ["mod", "lib", "main"].contains(&stem.as_str()) || file.parent().is_some_and(|p| p.ends_with("bin")) {
+    if ["mod", "lib", "main"].contains(&stem.as_str())
+        || file.parent().is_some_and(|p| p.ends_with("bin"))
+    {
         parent
     } else {
         parent.join(stem)
@@ -244,7 +270,12 @@ fn child_file(src: &Path, m: &ModDecl, _lexed: &Lexed, _text: &str) -> Result<Pa
     } else if nested.is_file() {
         Ok(nested)
     } else {
-        Err(format!("module `{}`: neither {} nor {}", m.name, flat.display(), nested.display()))
+        Err(format!(
+            "module `{}`: neither {} nor {}",
+            m.name,
+            flat.display(),
+            nested.display()
+        ))
     }
 }
 
@@ -279,7 +310,8 @@ impl Lexed {
                 }
                 i = j;
             } else if b == b'/' && i + 1 < n && s[i + 1] == b'*' {
-                let is_doc = (s.get(i + 2) == Some(&b'*') && !matches!(s.get(i + 3), Some(b'*') | Some(b'/')))
+                let is_doc = (s.get(i + 2) == Some(&b'*')
+                    && !matches!(s.get(i + 3), Some(b'*') | Some(b'/')))
                     || s.get(i + 2) == Some(&b'!');
                 let mut depth = 0;
                 let mut j = i;
@@ -328,7 +360,14 @@ impl Lexed {
                 let hashes = h - k;
                 let mut j = h + 1;
                 while j < n {
-                    if s[j] == b'"' && s[j + 1..].iter().take(hashes).filter(|&&c| c == b'#').count() == hashes {
+                    if s[j] == b'"'
+                        && s[j + 1..]
+                            .iter()
+                            .take(hashes)
+                            .filter(|&&c| c == b'#')
+                            .count()
+                            == hashes
+                    {
                         j += 1 + hashes;
                         break;
                     }
@@ -440,7 +479,9 @@ fn ident_at(s: &[u8], i: usize) -> Option<&str> {
 /// The first segment of each path after `prefix::` at `i`: `x` for `::x::…`, and `a`, `b` for
 /// `::{a, b::c}`; `self` and `*` name the root itself and are skipped.
 fn first_segments(s: &[u8], i: usize) -> Vec<String> {
-    let Some(i) = after_colons(s, i) else { return Vec::new() };
+    let Some(i) = after_colons(s, i) else {
+        return Vec::new();
+    };
     if s.get(i) == Some(&b'{') {
         let mut out = Vec::new();
         let mut depth = 0;
@@ -477,7 +518,10 @@ fn first_segments(s: &[u8], i: usize) -> Vec<String> {
         }
         out
     } else {
-        ident_at(s, i).filter(|n| *n != "self").map(|n| vec![n.to_string()]).unwrap_or_default()
+        ident_at(s, i)
+            .filter(|n| *n != "self")
+            .map(|n| vec![n.to_string()])
+            .unwrap_or_default()
     }
 }
 
@@ -601,7 +645,9 @@ fn module_decls(lexed: &Lexed, text: &str) -> Vec<ModDecl> {
         if k == pos + 3 {
             continue;
         }
-        let Some(name) = ident_at(code, k) else { continue };
+        let Some(name) = ident_at(code, k) else {
+            continue;
+        };
         let after = skip_ws(code, k + name.len());
         match code.get(after) {
             Some(b';') => {
@@ -616,7 +662,12 @@ fn module_decls(lexed: &Lexed, text: &str) -> Vec<ModDecl> {
                     let r = attrs[q..].find('"')? + q;
                     Some(attrs[q..r].to_string())
                 });
-                out.push(ModDecl { name: name.to_string(), pos, inline: None, path_attr });
+                out.push(ModDecl {
+                    name: name.to_string(),
+                    pos,
+                    inline: None,
+                    path_attr,
+                });
             }
             Some(b'{') => {
                 let mut depth = 0;
@@ -634,7 +685,12 @@ fn module_decls(lexed: &Lexed, text: &str) -> Vec<ModDecl> {
                     }
                     e += 1;
                 }
-                out.push(ModDecl { name: name.to_string(), pos, inline: Some((after, e)), path_attr: None });
+                out.push(ModDecl {
+                    name: name.to_string(),
+                    pos,
+                    inline: Some((after, e)),
+                    path_attr: None,
+                });
             }
             _ => {}
         }
@@ -650,7 +706,10 @@ fn reexports(lexed: &Lexed) -> BTreeMap<String, String> {
     for w in ws.windows(3) {
         if w[0].1 == "pub" && w[1].1 == "use" {
             let (pos, module) = w[2];
-            let end = code[pos..].iter().position(|&b| b == b';').map_or(code.len(), |e| pos + e);
+            let end = code[pos..]
+                .iter()
+                .position(|&b| b == b';')
+                .map_or(code.len(), |e| pos + e);
             for (_, name) in words(&code[pos + module.len()..end]) {
                 if name != "self" && name != "as" {
                     out.insert(name.to_string(), module.to_string());
@@ -758,7 +817,10 @@ pub fn report(refs: &[Ref]) -> (String, Vec<Vec<String>>) {
     let lib_cycles = cycles(lib.iter().copied());
     let all_cycles = cycles(all.iter().copied());
     let mut out = String::new();
-    let edges: BTreeSet<(&str, &str)> = lib.iter().map(|r| (r.from.as_str(), r.to.as_str())).collect();
+    let edges: BTreeSet<(&str, &str)> = lib
+        .iter()
+        .map(|r| (r.from.as_str(), r.to.as_str()))
+        .collect();
     out.push_str(&format!(
         "{} references between top-level modules ({} in library code and its doc comments, {} in test code); {} module-to-module edges in the library.\n",
         refs.len(),
@@ -770,10 +832,17 @@ pub fn report(refs: &[Ref]) -> (String, Vec<Vec<String>>) {
         out.push_str("No import cycle between top-level modules of the library.\n");
     }
     for (k, comp) in lib_cycles.iter().enumerate() {
-        out.push_str(&format!("\nCycle {} in the library: {}\n", k + 1, comp.join(", ")));
+        out.push_str(&format!(
+            "\nCycle {} in the library: {}\n",
+            k + 1,
+            comp.join(", ")
+        ));
         describe(comp, &lib, &mut out);
     }
-    let test_only: Vec<&Vec<String>> = all_cycles.iter().filter(|c| !lib_cycles.contains(c)).collect();
+    let test_only: Vec<&Vec<String>> = all_cycles
+        .iter()
+        .filter(|c| !lib_cycles.contains(c))
+        .collect();
     if !test_only.is_empty() {
         out.push_str("\nWith test code counted too (not a failure; test code may reach up):\n");
         for comp in test_only {
@@ -822,7 +891,10 @@ fn main() {
     }
     let show_graph = args.iter().any(|a| a == "--graph");
     let code_only = args.iter().any(|a| a == "--code-only");
-    let root = args.iter().find(|a| !a.starts_with("--")).map_or(PathBuf::from("."), PathBuf::from);
+    let root = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or(PathBuf::from("."), PathBuf::from);
     let (_, mut refs) = match scan(&root) {
         Ok(x) => x,
         Err(e) => {
