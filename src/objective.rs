@@ -37,8 +37,8 @@
 //! the algorithm.
 //!
 //! ## Saddle problems
-//! A two-block problem min_x max_y lives beside this one-block oracle, in [`crate::minimax`]:
-//! [`crate::minimax::SaddleProblem`] has two [`Domain`]s and writes both partial gradients into
+//! A two-block problem min_x max_y lives beside this one-block oracle, in `minimax`:
+//! `minimax::SaddleProblem` has two [`Domain`]s and writes both partial gradients into
 //! caller buffers, and reuses [`Dataset`], the GLM scalar losses and the kernels below.
 //! [`FirstOrder`] is the one-block oracle trait that solvers are written against.
 
