@@ -408,13 +408,13 @@ mod layering {
             "stats",
             "theory",
         ],
-        "config <-> algo: the algorithms read RunConfig and AlgorithmKind, config validates \
-         through the registry (typed family parameters remove it); error -> config and \
-         objective -> config: error messages and the loss check name a control by \
-         config::Control (moving the control table below the core removes them); inside the \
-         core, linalg <-> loss (the fused kernels are generic over GlmLoss), noise <-> privacy \
-         (the exponential mechanism checks ε with privacy's checks) and doc links between \
-         core modules",
+        "config <-> algo: the algorithms read RunConfig and AlgorithmKind, and config \
+         validates through the registry (typed family parameters remove it); error -> config \
+         and objective -> config: an error message names its control by config::Control's \
+         label, and the loss check by its id (moving the control table below the core removes \
+         them, and with them the whole core from this cycle); inside the core, linalg <-> loss: \
+         linalg's Kernels are generic over loss::GlmLoss (moving the kernels into fused removes \
+         it)",
     )];
 
     #[test]
