@@ -343,3 +343,51 @@ fn no_export_carries_the_view_of(kind: AlgorithmKind) {
     assert!(json.contains(&format!("{x}")) && json.contains(&format!("{y}")));
     assert!(parsed.get("private").is_some());
 }
+
+/// EM-PGM and Localized Approximate EM run whole, as the page runs them (moved from the unit
+/// tests of `algo::heavy_tails::em_pgm`, which do not build a session).
+#[test]
+fn both_grid_families_run_as_picked_to_a_pure_epsilon_release_and_refuse_d_above_2_first() {
+    let heavy = RunConfig {
+        n: 2000,
+        tail: Tail::ParetoRadial { alpha: 3.0 },
+        feature_scale: 0.5,
+        feature_bound: 1e3,
+        l2: 0.01,
+        grid_resolution: 21,
+        delta: 0.0,
+        ..RunConfig::default()
+    };
+    for kind in [AlgorithmKind::EmPgm, AlgorithmKind::LocalizedApproxEm] {
+        let (config, notes) = registry::pick(&heavy, kind);
+        config.validate().unwrap();
+        let preview = registry::plan(&config).unwrap().preview;
+        assert_eq!(preview.guarantee.delta, 0.0, "{kind:?}");
+        let mut lab = Lab::new(config.clone(), None).unwrap();
+        let mut release = None;
+        while !lab.is_done() {
+            for lane in lab.advance(usize::MAX, || true) {
+                if let Some(r) = lane.batch.release {
+                    release = Some((r.w().to_vec(), r.ledger.guarantee.clone()));
+                }
+            }
+        }
+        let (w, g) = release.expect("a release");
+        println!("{kind:?} ({notes:?}): release {w:?}");
+        assert_eq!((g.epsilon, g.delta), (1.0, 0.0));
+        assert!(
+            w.iter().all(|v| v.is_finite())
+                && dp_playground::linalg::norm2(&w) <= config.radius + 1e-9
+        );
+        // d = 3 on a loaded file with no file: refused at `d`, before the data are reached
+        // (reaching them would fail at the file).
+        let wide = RunConfig {
+            d: 3,
+            data: dp_playground::config::DataSource::Csv,
+            ..config
+        };
+        let refused = Lab::new(wide, None).err().expect("refused");
+        assert_eq!(refused.field(), Some("d"), "{kind:?}: {refused}");
+        assert!(refused.to_string().contains("at most 2"), "{refused}");
+    }
+}
