@@ -1081,4 +1081,50 @@ mod tests {
             .is_err()
         );
     }
+
+    // The bound of theory::gradient_perturbation against the algorithm it bounds (here, since
+    // theory stays below the algorithms).
+    #[test]
+    fn accmd_bound_has_the_accelerated_rate_and_an_interior_optimum() {
+        use crate::algo::dp_accmd::{Geometry, dp_accmd_optimal_steps, noise_dual_norm_sq};
+        use crate::theory::gradient_perturbation::dp_accmd_bound;
+        // Noise-free: 8·L_C·B/(T+1)², exactly 1/4 of the T = 1 value at T = 3.
+        let b = |t| dp_accmd_bound(t, 2.0, 0.5, 0.0).unwrap();
+        assert!((b(3) - b(1) / 4.0).abs() < 1e-15);
+        // The noise term: Σ_{k=1}^{1}(k+1)² = 4, so T = 1 adds 4·E‖b‖²/(2L_C·4).
+        assert!((dp_accmd_bound(1, 2.0, 0.0, 3.0).unwrap() - 3.0 / 4.0).abs() < 1e-15);
+        // With σ² ∝ T (zCDP, replace-one, n = 1000, ε = 1), the best T is interior and is a
+        // minimum of the scanned curve; ℓ1 in d = 1000 affords more steps than ℓ2.
+        let sigma_of = |t: usize| {
+            crate::algo::noisy_gd::GdCalibration {
+                epsilon: 1.0,
+                delta: 1e-5,
+                relation: crate::privacy::Relation::ReplaceOne,
+                steps: t,
+                lipschitz: 1.0,
+                n: 1000,
+            }
+            .calibrate()
+            .map(|c| c.0)
+        };
+        let (g1, g2) = (Geometry::L1 { radius: 1.0 }, Geometry::L2 { radius: 1.0 });
+        let t1 = dp_accmd_optimal_steps(500, 0.25, (2000.0f64).ln(), g1, 1000, sigma_of).unwrap();
+        let t2 = dp_accmd_optimal_steps(500, 0.25, 0.5, g2, 1000, sigma_of).unwrap();
+        assert!(t1 > 1 && t1 < 500 && t2 >= 1 && t1 > t2, "{t1}, {t2}");
+        let curve = |t: usize| {
+            let s = sigma_of(t).unwrap();
+            dp_accmd_bound(
+                t,
+                0.25,
+                (2000.0f64).ln(),
+                noise_dual_norm_sq(g1, 1000, s).unwrap(),
+            )
+            .unwrap()
+        };
+        assert!(curve(t1) <= curve(t1 - 1) && curve(t1) <= curve(t1 + 1));
+        assert!(
+            noise_dual_norm_sq(g2, 1000, 0.1).unwrap()
+                > 50.0 * noise_dual_norm_sq(g1, 1000, 0.1).unwrap()
+        );
+    }
 }

@@ -1817,4 +1817,59 @@ mod tests {
             );
         }
     }
+
+    // The bound of theory::gradient_perturbation against the algorithm it bounds (here, since
+    // theory stays below the algorithms).
+    #[test]
+    fn objective_perturbation_bound_holds_for_the_algorithm() {
+        // Ridge logistic, unconstrained, n = 500, d = 3, Λ = 0.05, ε = 1 (ε′ = 1 − 2 ln(1.01)):
+        // the mean excess regularised risk over 40 seeds must be within the bound (it is an
+        // upper bound in expectation: ≤ E‖b‖²/(2n²Λ) when Δ = 0).
+        use crate::algo::PrivateAlgorithm;
+        use crate::algo::objective_perturbation::{
+            ObjectivePerturbation, ObjectivePerturbationConfig, objective_perturbation_bound,
+        };
+        use crate::data::{ClassificationSpec, clip_features, generate_classification};
+        use crate::domain::Unconstrained;
+        use crate::loss::{Glm, Loss, Regularizer};
+        use crate::objective::Objective;
+        use crate::rng::{Stream, seeded};
+        let spec = ClassificationSpec {
+            n: 500,
+            d: 3,
+            feature_scale: 0.5,
+            signal: 3.0,
+        };
+        let mut data = generate_classification(&spec, &mut seeded(6, Stream::Data)).unwrap();
+        clip_features(&mut data, 1.0);
+        let obj = Objective::with_loss(
+            std::sync::Arc::new(data),
+            Loss::erm(Glm::Logistic),
+            Regularizer::ridge(0.05),
+            Box::new(Unconstrained),
+            1.0,
+        )
+        .unwrap();
+        let reference = crate::reference::solve(&obj, 1e-12, 100_000).unwrap();
+        let w_sq: f64 = reference.w.iter().map(|v| v * v).sum();
+        let bound = objective_perturbation_bound(500, 3, 1.0, 1.0, 0.05, w_sq).unwrap();
+        let mean = (0..40)
+            .map(|seed| {
+                let c = ObjectivePerturbationConfig {
+                    epsilon: 1.0,
+                    ..Default::default()
+                };
+                let mut alg =
+                    ObjectivePerturbation::new(c, &obj, seeded(seed, Stream::Noise), true).unwrap();
+                while alg.step(&obj).is_some() {}
+                obj.value(alg.current()) - reference.value
+            })
+            .sum::<f64>()
+            / 40.0;
+        println!("objective perturbation: mean {mean:e}, bound {bound:e}");
+        assert!(mean <= bound && mean > 0.0, "mean {mean}, bound {bound}");
+        // The Δ > 0 branch (tiny Λ, small ε) adds (Δ/2)‖w*‖².
+        let with_extra = objective_perturbation_bound(10, 3, 0.1, 1.0, 1e-3, 4.0).unwrap();
+        assert!(with_extra > 0.5 * 0.98 * 4.0, "{with_extra}");
+    }
 }
