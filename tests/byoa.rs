@@ -97,7 +97,7 @@ fn zhang_et_al_algorithm_2_schedule_vector() {
     assert!((p12.mu_k / 2039.09 - 1.0).abs() < 3e-6, "{}", p12.mu_k);
     assert!((p12.sigma / 3.12256e-5 - 1.0).abs() < 1e-5, "{}", p12.sigma);
     assert!((p12.radius / 1.43816e-6 - 1.0).abs() < 1e-5);
-    // σ_k halves each phase (μ_k doubles) and uses n̄, not n (pitfall 4: n would under-noise by K).
+    // σ_k halves each phase (μ_k doubles) and uses n̄, not n (n would under-noise by K).
     for w in s.specs.windows(2) {
         assert!((w[0].sigma / w[1].sigma - 2.0).abs() < 1e-12);
     }

@@ -144,7 +144,7 @@ fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
     check_common(&config, view, &release);
     let (d, eps) = (config.d as f64, config.epsilon);
     for p in &view.phases {
-        // §3.7: β_t = 12C/(λmε) for both draws, r₀ = 600·C·d/(λmε).
+        // Algorithm 4: β_t = 12C/(λmε) for both draws, r₀ = 600·C·d/(λmε).
         let scale = p.clip / (p.lambda * p.m as f64 * eps);
         let beta = p.noise_scale.unwrap();
         assert!((beta - 12.0 * scale).abs() <= 1e-12 * beta);

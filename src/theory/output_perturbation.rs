@@ -4,7 +4,7 @@
 //! Two kinds of curves:
 //! - **computable bounds** taken from the proofs (Lowy & Razaviyayn 2021): they use the run's own Δ_T, α
 //!   and noise law, so they are the tightest exact-constant curves and are drawn beside a run;
-//! - **closed forms** with the theorems' constants (§6.2) and the **lower bounds** (§6.3) in terms
+//! - **closed forms** with the theorems' constants and the **lower bounds** in terms
 //!   of the privacy ratio r (`algo::output_perturbation::privacy_ratio`) for sweeps over
 //!   ε or n. Every bound is to be read as min{LR, ·} (Remark 2.1: outputting 0 costs ≤ LR), which
 //!   [`cap`] applies.

@@ -34,8 +34,8 @@
 //!
 //! # Privacy
 //! Pure ε, replace-one with n public: each call is ε-DP (Theorem E.1: one exponential-mechanism
-//! draw over a set fixed by w̄_t and declared constants; Algorithm 7: ε/2 + ε/4
-//! §2.5), the blocks are disjoint and each record is read by exactly one call, the centres are
+//! draw over a set fixed by w̄_t and declared constants; Algorithm 7: ε/2 + ε/4),
+//! the blocks are disjoint and each record is read by exactly one call, the centres are
 //! releases of other blocks and aggregation is post-processing: parallel composition
 //! (Theorem 2.1). The total is the largest per-phase ε, which is ε
 //! ([`PhasedGridPlan::phase_epsilons`]).
