@@ -48,21 +48,6 @@ impl Error {
         }
     }
 
-    /// This error, raised by a compared algorithm, restated at the `compare` field (where the
-    /// page shows it) with the algorithm's name as the menu shows it.
-    pub fn in_compare(self, algorithm: crate::config::AlgorithmKind) -> Self {
-        let name = crate::algo::registry::family(algorithm).card.name;
-        // The refusal without its "(now …)": the compared algorithm's value is the page's own
-        // setting, shown beside its control, and the message stays short enough to read.
-        let text = self.to_string();
-        let text = text.trim_end_matches('.');
-        let refusal = match text.rfind(" (now ") {
-            Some(at) if text.ends_with(')') => &text[..at],
-            _ => text,
-        };
-        Error::invalid("compare", format!("untick {name}, or {refusal}"), "")
-    }
-
     /// The configuration field this error is about, if any, so the page can show it next to that control.
     pub fn field(&self) -> Option<&str> {
         match self {
@@ -83,7 +68,7 @@ const INSTRUCTIONS: [&str; 16] = [
 /// otherwise fill the page.
 const MAX_ECHO: usize = 40;
 
-/// The teaching panels' controls (index.html's labels): they are no [`crate::config::Control`],
+/// The teaching panels' controls (index.html's labels): they are no [`crate::controls::Control`],
 /// since no run config holds them, but their errors name them by what they say all the same.
 const PANEL_LABELS: [(&str, &str); 4] = [
     ("neighbour_record", "the record that differs"),
@@ -102,7 +87,7 @@ fn panel_label(field: &str) -> Option<&'static str> {
 /// An [`Error::InvalidParameter`] as a person reads it beside the control: the control's label
 /// (the page's words, not its key), what to do, and the value it has now, shortened.
 fn invalid_text(field: &str, expected: &str, got: &str) -> String {
-    let subject = crate::config::Control::label_of(field)
+    let subject = crate::controls::Control::label_of(field)
         .or_else(|| panel_label(field))
         .unwrap_or(field);
     let first = expected.split_whitespace().next().unwrap_or("");

@@ -19,7 +19,7 @@ use crate::linalg::Kernels;
 use crate::loss::GlmLoss;
 
 /// Samples per phase: four blocks of four, a multiple of 4 dividing
-/// [`crate::solver::logistic_pass::BLOCK`].
+/// `solver::logistic_pass::BLOCK`.
 pub const PHASE: usize = 16;
 
 /// One phase over the N samples `xs` (each of length `w.len()`; N a multiple of 4) with labels

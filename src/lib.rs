@@ -15,6 +15,8 @@
 //!
 //! ## Module map
 //! - [`config`]: the run configuration and all input validation.
+//! - [`controls`]: the table of the page's controls (key, label, kind, range, help), one row per
+//!   setting; it imports nothing of the crate.
 //! - [`session`]: a run in slices: config → data → objective → reference → algorithm → release.
 //! - [`algo`]: the private algorithms, one file per family, each citing its paper and declaring
 //!   its family (card, settings, needs, data-free plan); [`algo::registry`] lists the families,
@@ -39,6 +41,7 @@ pub mod audit;
 pub mod bench;
 pub mod catalog;
 pub mod config;
+pub mod controls;
 pub mod data;
 pub mod domain;
 pub mod error;

@@ -37,8 +37,8 @@
 //! the algorithm.
 //!
 //! ## Saddle problems
-//! A two-block problem min_x max_y lives beside this one-block oracle, in [`crate::minimax`]:
-//! [`crate::minimax::SaddleProblem`] has two [`Domain`]s and writes both partial gradients into
+//! A two-block problem min_x max_y lives beside this one-block oracle, in `minimax`:
+//! `minimax::SaddleProblem` has two [`Domain`]s and writes both partial gradients into
 //! caller buffers, and reuses [`Dataset`], the GLM scalar losses and the kernels below.
 //! [`FirstOrder`] is the one-block oracle trait that solvers are written against.
 
@@ -132,7 +132,7 @@ impl Objective {
         if let Some(i) = (0..data.n()).find(|&i| !loss.glm.accepts_label(data.label(i))) {
             // The loss is what a person changes (a file's labels are what they are).
             return Err(Error::invalid(
-                crate::config::Control::Loss.id(),
+                crate::controls::Control::Loss.id(),
                 format!(
                     "pick a regression loss, or load labels −1 and +1 for the {} loss",
                     loss.glm.name()

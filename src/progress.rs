@@ -8,6 +8,13 @@
 
 use std::cell::RefCell;
 
+/// Milliseconds on the JavaScript clock (`Instant` panics on wasm32): the reference solve's time
+/// cap reads it.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
 /// The step of preparing a problem that is running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {

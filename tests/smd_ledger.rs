@@ -8,7 +8,7 @@
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::registry;
 use dp_playground::config::{AlgorithmKind, DomainChoice, RunConfig};
-use dp_playground::session::{Session, preview};
+use dp_playground::session::{Lab, Session, preview};
 
 fn config(kind: AlgorithmKind) -> RunConfig {
     let base = RunConfig {
@@ -101,4 +101,42 @@ fn the_running_epsilon_is_the_stated_epsilons_part_and_the_ledger_states_the_dra
             per_draw.iter().copied().fold(0.0, f64::max)
         );
     }
+}
+
+/// Algorithm 5 (private SCO) run whole, as the page runs it (moved from the unit tests of
+/// `algo::smd::sco`, which do not build a session).
+#[test]
+fn algorithm_5_runs_to_a_release_on_the_simplex_with_its_guarantee_and_lowers_the_risk() {
+    let config = RunConfig {
+        algorithm: AlgorithmKind::PrivateSco,
+        domain: DomainChoice::Simplex,
+        d: 20,
+        n: 20_000,
+        epsilon: 2.0,
+        ..RunConfig::default()
+    };
+    let (config, notes) = registry::pick(&config, AlgorithmKind::PrivateSco);
+    assert!(notes.is_empty(), "{notes:?}");
+    let mut lab = Lab::new(config, None).unwrap();
+    let draws = lab.previews()[0].draws[0].count;
+    let mut release = None;
+    let mut excess = Vec::new();
+    while !lab.is_done() {
+        for lane in lab.advance(usize::MAX, || true) {
+            excess.extend(lane.batch.excess.iter().copied());
+            if let Some(r) = lane.batch.release {
+                release = Some(r);
+            }
+        }
+    }
+    let r = release.unwrap();
+    assert!(r.ledger.is_private());
+    assert_eq!(r.ledger.guarantee.epsilon, 2.0);
+    assert!(r.ledger.mechanism.contains("Algorithm 5"));
+    // The release: the average of K drawn vertices, a point of the simplex.
+    assert!((r.w().iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    assert!(r.w().iter().all(|v| *v >= 0.0));
+    let (first, last) = (excess[0], r.excess.unwrap());
+    println!("draws {draws}, excess {first:.4} → {last:.4}");
+    assert!(last < first, "{last} vs {first}");
 }

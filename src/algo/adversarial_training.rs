@@ -68,6 +68,7 @@ use super::output_perturbation::k_delta;
 use super::registry::Planned;
 use super::run::{Diagnostic, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -82,7 +83,6 @@ use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon,
 };
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// The corrected sensitivity of Algorithm 8: Δ + 2√(2α/μ) (an α-accurate point lies within

@@ -76,9 +76,9 @@ use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation::{op_declared, op_noise};
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// How σ is calibrated.

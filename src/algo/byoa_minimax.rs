@@ -73,6 +73,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{Diagnostic, PhaseRow, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -87,7 +88,6 @@ use crate::privacy::{
     ApproxDp, Guarantee, Ledger, PrivacyLoss, Relation, check_delta, check_epsilon, composition,
 };
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Which of the paper's minimax algorithms.

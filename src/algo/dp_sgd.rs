@@ -80,8 +80,8 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, RunConfig};
-use crate::session::problem::{Posed, ProblemDeclaration};
 
 /// Leaky demonstration toggles. Any of them makes the run **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

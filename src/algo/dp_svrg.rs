@@ -77,8 +77,8 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, RunConfig, SvrgNoiseChoice};
-use crate::session::problem::{Posed, ProblemDeclaration};
 
 /// Which of the paper's two algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::registry::Planned;
 use super::run::Run;
 use super::{Draws, NoiseShape};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig, choice_label};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -18,7 +19,6 @@ use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::GaussianRow;
 use crate::privacy::{Guarantee, Rdp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::solver::SolverKind;
 use crate::theory::curve::Curve;
 
@@ -406,7 +406,7 @@ fn serde_name<T: Serialize>(value: &T) -> String {
 /// Only `name` (menus, legends, error messages) and `module` are compiled into the wasm module:
 /// the prose is authored here, read by the native tests, and served to the page as
 /// `pkg/cards.json`, which the native binary writes at build time (`dp-playground cards`,
-/// [`crate::catalog::prose`]); the page fetches it when it first shows a card. It was most of the
+/// `catalog::prose`); the page fetches it when it first shows a card. It was most of the
 /// module's data section (docs/benchmarks.md, "Keeping the wasm small"). Families build it with
 /// the `card_text!` macro, which drops the prose on wasm32.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

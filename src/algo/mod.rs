@@ -15,6 +15,7 @@ pub mod heavy_tails;
 pub mod noisy_gd;
 pub mod objective_perturbation;
 pub mod output_perturbation;
+pub mod problem;
 pub mod registry;
 pub mod run;
 pub mod smd;

@@ -11,12 +11,12 @@ use super::{
     adversarial_training, byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid,
     heavy_tails, noisy_gd, objective_perturbation, output_perturbation, smd,
 };
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, DataSource, GameChoice, RunConfig, at_control};
 use crate::error::{Error, Result};
 use crate::privacy::Rdp;
 use crate::privacy::calibration::{GaussianRow, compare_gaussian};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// Every family, in menu order.
@@ -356,6 +356,24 @@ fn meet_problem_needs(config: &mut RunConfig) -> Vec<String> {
         notes.push("dimension d set to 3: rock–paper–scissors has three strategies".to_string());
     }
     notes
+}
+
+// Beside the menu names it reads, so that `error` stays below the algorithms.
+impl Error {
+    /// This error, raised by a compared algorithm, restated at the `compare` field (where the
+    /// page shows it) with the algorithm's name as the menu shows it.
+    pub fn in_compare(self, algorithm: AlgorithmKind) -> Self {
+        let name = family(algorithm).card.name;
+        // The refusal without its "(now …)": the compared algorithm's value is the page's own
+        // setting, shown beside its control, and the message stays short enough to read.
+        let text = self.to_string();
+        let text = text.trim_end_matches('.');
+        let refusal = match text.rfind(" (now ") {
+            Some(at) if text.ends_with(')') => &text[..at],
+            _ => text,
+        };
+        Error::invalid("compare", format!("untick {name}, or {refusal}"), "")
+    }
 }
 
 #[cfg(test)]

@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use super::heavy_tails::localisation_view::LocalisationView;
 use super::{Draws, PrivateAlgorithm, StepReport};
+use crate::algo::problem::Problem;
 use crate::objective::Objective;
 use crate::privacy::release::Published;
 use crate::privacy::{Guarantee, Ledger};
-use crate::session::problem::Problem;
 
 /// Where a run stands: a point of a minimisation problem, or a pair of a saddle problem.
 /// **Non-private** view of where the run stands; what it publishes is [`Run::release`] alone.

@@ -9,6 +9,8 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 
 use super::{Auditable, Side};
+use crate::algo::problem::Posed;
+use crate::algo::problem::Problem;
 use crate::algo::registry::{self, Planned};
 use crate::config::{DataSource, RunConfig};
 use crate::data::Dataset;
@@ -16,8 +18,6 @@ use crate::data::gate::{GateBounds, Records};
 use crate::error::Result;
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
-use crate::session::problem::Posed;
-use crate::session::problem::Problem;
 
 /// A family run on one side of a fixed neighbouring pair, released first coordinate as the
 /// statistic (the pairs are one-dimensional; D − D′ points along it).

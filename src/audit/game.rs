@@ -23,13 +23,13 @@ use rand::{Rng, SeedableRng};
 use super::family::claim_of;
 use super::{Auditable, Side};
 use crate::algo::family::ProblemKind;
+use crate::algo::problem::{Game, Posed};
 use crate::algo::registry::{self, Planned};
 use crate::algo::run::Point;
 use crate::config::{GameChoice, RunConfig};
 use crate::error::{Error, Result};
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
-use crate::session::problem::{Game, Posed};
 
 /// A saddle-point family run on one side of the planted pair of games.
 pub struct GameTarget {

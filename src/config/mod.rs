@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::algo::family::ProblemKind;
 use crate::algo::family::{Demonstration, Purity};
 use crate::algo::heavy_tails::HeavySolver;
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;
@@ -22,7 +23,6 @@ use crate::minimax::query_release;
 use crate::minimax::solvers::SaddleSolverKind;
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
-use crate::session::problem::ProblemDeclaration;
 use crate::solver::SolverKind;
 
 /// Largest n·d the page accepts (≈ 160 MB of f64 features): beyond it a browser tab runs out of memory.
@@ -47,22 +47,22 @@ pub const MAX_LINK_BYTES: usize = 80 * 1024;
 /// still fits ten times, repeats included.
 pub const MAX_RUN_STEPS: usize = 1_000_000;
 
+mod checks;
 mod choices;
-mod controls;
 mod link;
 mod route;
 #[cfg(test)]
 mod tests;
 mod validate;
 
-pub use choices::{DataSource, DomainChoice, GameChoice, RecordChoice, SvrgNoiseChoice};
-pub use controls::{
+pub use crate::controls::{
     Control, Described, Initial, Kind, MAX_NOISE_DRAW, MIN_DELTA, MIN_MODULUS, Page, Row,
     choice_label, option_label,
 };
+pub use choices::{DataSource, DomainChoice, GameChoice, RecordChoice, SvrgNoiseChoice};
 pub use route::at_control;
 
-/// The private algorithm to run. Each has a card in [`crate::catalog`].
+/// The private algorithm to run. Each has a card in `catalog`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum AlgorithmKind {
@@ -211,7 +211,7 @@ pub struct RunConfig {
     pub unseeded_noise: bool,
     /// Which noise draw of the seed this run is: 0 is the seed's own noise, and the page's "New
     /// noise draw" advances it (the data, from `seed`, stay). Every draw up to this one is counted
-    /// as a release on the same data by [`crate::session::publish::compose_run`] (docs/PRIVACY.md
+    /// as a release on the same data by `session::publish::compose_run` (docs/PRIVACY.md
     /// rule 7): a new draw is a new release, where Reset → Play repeats the same one.
     pub noise_draw: u32,
     /// Synthetic data or the loaded CSV file.
@@ -600,7 +600,7 @@ impl std::ops::Deref for CheckedRun {
 /// The table of controls as the page reads it (the wasm's `controls()`): every row of
 /// [`Control::ROWS`], with the algorithm menu's keys, in menu order, as the options of the
 /// algorithm choices.
-pub fn controls_table() -> Vec<controls::Described> {
+pub fn controls_table() -> Vec<Described> {
     let algorithms: Vec<String> = AlgorithmKind::ALL.iter().map(|k| k.key()).collect();
     Control::ROWS
         .iter()

@@ -33,7 +33,7 @@ pub fn clip_labels(data: &mut Dataset, bound: f64) -> usize {
 }
 
 /// Scales each row of `rows` (consecutive blocks of length d, e.g. per-sample gradients from
-/// [`crate::objective::Objective::per_sample_gradients`]) to norm ≤ `threshold`, a declared
+/// `objective::Objective::per_sample_gradients`) to norm ≤ `threshold`, a declared
 /// constant, by the gate's ℓ2 rule. Returns how many were clipped (non-private diagnostic).
 pub fn clip_rows(rows: &mut [f64], d: usize, threshold: f64) -> usize {
     rows.chunks_exact_mut(d.max(1))

@@ -59,7 +59,7 @@ pub enum Tail {
     Contaminated { p: f64, scale: f64 },
     /// The rare large outlier of Lowy 2026 (pure-DP heavy tails), Appendix G: ξ = a·e₁ with
     /// probability p, else ξ = 0, so E‖ξ‖^k = p·a^k exactly; a = G_k·p^(−1/k) gives the k-th moment
-    /// G_k^k ([`crate::algo::heavy_tails::rare_outlier`]). The paper's hard instance for the
+    /// G_k^k (`algo::heavy_tails::rare_outlier`). The paper's hard instance for the
     /// pure-DP lower bound: only about n·p records carry the signal. Not symmetric (the paper's
     /// instance is indexed by one direction ν; e₁ here).
     RareOutlier { p: f64, a: f64 },

@@ -14,7 +14,7 @@
 //!   the gate, and carries the bounds it was gated to.
 //! - [`clip_features`], [`clip_labels`], [`clip_rows`]: data-independent clipping to declared
 //!   bounds, by the gate's rule (per-sample gradient clipping:
-//!   [`crate::objective::Objective::clipped_gradient`]).
+//!   `objective::Objective::clipped_gradient`).
 
 mod clip;
 mod csv_load;

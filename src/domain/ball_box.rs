@@ -2,7 +2,7 @@ use super::{BoxSet, Domain, L2Ball};
 
 /// The product of an ℓ2 ball and a box: w = (u, v) with ‖u‖₂ ≤ `radius` over all but the last
 /// `boxed` coordinates and |vⱼ| ≤ `half_width` over those. AUC maximisation's minimising player
-/// (the scorer w with the two class means s, t: [`crate::minimax::auc`]) lives in one.
+/// (the scorer w with the two class means s, t: `minimax::auc`) lives in one.
 ///
 /// Every question splits over the two blocks: the projection, the support function and the prox
 /// of λ₁‖·‖₁ + I_W are separable, so each block answers with its own set's formula (the default

@@ -1,7 +1,7 @@
 //! Constraint sets with exact Euclidean projections.
 //!
 //! Besides projection, membership and diameter, each set answers the two questions the reference
-//! solver's certificate needs (see [`crate::reference`]): the prox of λ₁‖·‖₁ + I_W, and the
+//! solver's certificate needs (see `reference`): the prox of λ₁‖·‖₁ + I_W, and the
 //! conjugate sup_{w∈W} ⟨v, w⟩ − λ₁‖w‖₁ − (λ₂/2)‖w‖².
 
 mod ball_box;
@@ -76,7 +76,7 @@ pub trait Domain: Send + Sync {
 }
 
 /// R^d: no constraint. Diameter ∞: a reference solution on it is certified through strong
-/// convexity (λ₂ > 0), see [`crate::reference`].
+/// convexity (λ₂ > 0), see `reference`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Unconstrained;
 
@@ -220,7 +220,7 @@ impl DomainKind {
         }
     }
 
-    /// A boxed trait object (what [`crate::objective::Objective::new`] takes).
+    /// A boxed trait object (what `objective::Objective::new` takes).
     pub fn boxed(&self) -> Box<dyn Domain> {
         with_domain!(self, d => Box::new(d))
     }

@@ -1,7 +1,7 @@
 //! Per-sample losses and regularisers.
 //!
 //! Generalised linear losses f(w; x, y) = φ(⟨w, x⟩, y) expose the scalar derivative φ'(t, y) so
-//! that one fused kernel ([`crate::objective`]) serves all of them. [`Glm`] names the six scalar
+//! that one fused kernel (`objective`) serves all of them. [`Glm`] names the six scalar
 //! losses; [`Loss`] adds the two robust variants of Lowy & Razaviyayn 2021, Section 5 on top of any of them:
 //! tilted ERM (TERM) and adversarially robust training with an ℓ2 perturbation radius.
 //! [`Regularizer`] is r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖² with its prox.
@@ -227,7 +227,7 @@ impl Glm {
 
     /// One record's rise above the origin, f(w; x, y) − f(0; x, y), from t = ⟨w, x⟩ and s = r‖w‖
     /// (s = 0 without the adversarial wrap): the per-record difference that
-    /// [`crate::objective::Objective::rise`] aggregates to compare points by F.
+    /// `objective::Objective::rise` aggregates to compare points by F.
     ///
     /// Why a difference per record: F(w) − F(w′) computed as the difference of two totals loses
     /// every record whose loss is below the rounding of the largest one, and with one huge target

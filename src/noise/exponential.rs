@@ -64,8 +64,8 @@ pub struct ExponentialMechanism {
 impl ExponentialMechanism {
     /// ε and Δᵤ must be finite and > 0.
     pub fn new(epsilon: f64, sensitivity: f64) -> Result<Self> {
-        crate::privacy::check_epsilon(epsilon)?;
-        crate::privacy::check_sensitivity(sensitivity)?;
+        super::check_epsilon(epsilon)?;
+        super::check_sensitivity(sensitivity)?;
         Ok(Self {
             epsilon,
             sensitivity,

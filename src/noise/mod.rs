@@ -33,3 +33,25 @@ pub(crate) fn check_scale(field: &str, value: f64) -> Result<()> {
         Err(Error::invalid(field, "a finite number > 0", value))
     }
 }
+
+/// ε must be finite and > 0.
+pub fn check_epsilon(epsilon: f64) -> Result<()> {
+    if epsilon.is_finite() && epsilon > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid("epsilon", "a finite number > 0", epsilon))
+    }
+}
+
+/// A sensitivity Δ must be finite and > 0.
+pub fn check_sensitivity(sensitivity: f64) -> Result<()> {
+    if sensitivity.is_finite() && sensitivity > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "sensitivity",
+            "a finite number > 0",
+            sensitivity,
+        ))
+    }
+}

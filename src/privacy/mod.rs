@@ -224,14 +224,8 @@ pub const SEEDED_CAVEAT: &str =
 pub const FLOAT_CAVEAT: &str =
     "noise is sampled in floating point (idealised): not hardened against floating-point attacks";
 
-/// ε must be finite and > 0.
-pub fn check_epsilon(epsilon: f64) -> Result<()> {
-    if epsilon.is_finite() && epsilon > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::invalid("epsilon", "a finite number > 0", epsilon))
-    }
-}
+// ε and Δ are checked with the samplers' checks, which the exponential mechanism uses too.
+pub use crate::noise::{check_epsilon, check_sensitivity};
 
 /// δ must lie in (0, 1): δ = 0 is pure DP (use the pure-ε tools), δ ≥ 1 promises nothing.
 pub fn check_delta(delta: f64) -> Result<()> {
@@ -239,19 +233,6 @@ pub fn check_delta(delta: f64) -> Result<()> {
         Ok(())
     } else {
         Err(Error::invalid("delta", "a number in (0, 1)", delta))
-    }
-}
-
-/// A sensitivity Δ must be finite and > 0.
-pub fn check_sensitivity(sensitivity: f64) -> Result<()> {
-    if sensitivity.is_finite() && sensitivity > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            "sensitivity",
-            "a finite number > 0",
-            sensitivity,
-        ))
     }
 }
 

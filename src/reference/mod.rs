@@ -169,11 +169,11 @@ impl Meter {
 }
 
 /// Seconds on a monotone-enough clock: `Instant` natively; in the browser, where `Instant`
-/// panics, the JavaScript clock (through the wasm module, which alone names JavaScript).
+/// panics, the JavaScript clock (`progress::now_ms`).
 fn now_seconds() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
-        crate::wasm::now_ms() / 1000.0
+        crate::progress::now_ms() / 1000.0
     }
     #[cfg(not(target_arch = "wasm32"))]
     {

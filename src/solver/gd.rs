@@ -7,7 +7,7 @@ use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, prox_s
 /// Its step is the certificate's step, so inside output perturbation every iteration is one
 /// certificate evaluation (1 full pass). Distance to w* contracts by 1 − 1/κ per step (the
 /// lemma in the module docs), which gives a worst-case iteration count computed from the
-/// declared constants alone ([`crate::algo::output_perturbation::gd_iteration_bound`]).
+/// declared constants alone (`algo::output_perturbation::gd_iteration_bound`).
 pub struct ProjectedGd {
     w: Vec<f64>,
     grad: Vec<f64>,

@@ -1,6 +1,6 @@
 //! The logistic data term (1/n) Σᵢ ℓ(yᵢ⟨w, xᵢ⟩) and its gradient in one pass, with the gradient
 //! summed in blocks, for solvers that must **certify** a gradient norm (objective perturbation's
-//! ‖∇J_b(w̃)‖ ≤ γ, `crate::algo::objective_perturbation`).
+//! ‖∇J_b(w̃)‖ ≤ γ, `algo::objective_perturbation`).
 //!
 //! Why a second pass beside [`crate::objective::Objective::value_and_gradient`]: that pass adds
 //! the n per-sample gradients one after another, and the only rounding bound such a sum has is

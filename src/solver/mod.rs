@@ -2,7 +2,7 @@
 //! safe to use inside output perturbation.
 //!
 //! Everything here reads the private data and is **not private**: a base solver's iterates are shown
-//! as "non-private internals". Privacy comes from the wrapper ([`crate::algo::output_perturbation`]),
+//! as "non-private internals". Privacy comes from the wrapper (`algo::output_perturbation`),
 //! which releases only after [`certify`] has bounded the distance to the exact minimiser, whatever
 //! the solver did (Lowy & Razaviyayn 2021; Zhang et al. 2022). So a solver's step sizes,
 //! epochs and randomness can be changed freely **without touching privacy**: a wrong constant only

@@ -1,7 +1,7 @@
 //! The pieces of a Newton solve for the ridge-regularised logistic objective: the Hessian of the
 //! data term in one pass, and the Newton direction by a Cholesky factorisation (nalgebra).
 //!
-//! Why: objective perturbation (`crate::algo::objective_perturbation`) must solve its perturbed
+//! Why: objective perturbation (`algo::objective_perturbation`) must solve its perturbed
 //! problem to a gradient norm γ of order 1e-9 at a tiny ridge (diffprivlib's default C = 1 is
 //! Λ = 1/n in our mean form), where first-order methods need thousands of passes (κ = β/μ ≈ 2.5·10⁴
 //! at n = 10⁵). At small d the d × d Hessian costs one pass and a handful of Newton steps reach γ

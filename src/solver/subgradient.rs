@@ -13,7 +13,7 @@ use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start};
 /// first one whatever the other records say, and the release would move by far more than Δ_T
 /// between neighbours (9.3·Δ_T on a pair with one target of 1e18). Prop 3.2: after T = 2L_F²/(μα) steps (L_F bounding the
 /// subgradients of F on W, ridge included) the best of w_1..w_T is α-accurate, **deterministically**:
-/// the theorem is its certificate ([`crate::algo::output_perturbation`] runs it T + 1 times, the last
+/// the theorem is its certificate (`algo::output_perturbation` runs it T + 1 times, the last
 /// call only evaluating w_T). Each iteration evaluates F and a subgradient at the current point (one
 /// full pass). The ℓ1 term is not supported (its subgradient would enter L_F).
 pub struct SubgradientBest {

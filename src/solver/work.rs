@@ -3,7 +3,7 @@
 //! The page advances a run in slices (`Session::advance` with a budget of ~8 ms): the slice
 //! checks its clock between steps, so it overruns its budget by at most one step, and a step must
 //! be short. Work is measured in **numbers read**: a record gradient at dimension d reads d
-//! numbers, so a full pass over the data reads n·d ≤ [`crate::config::MAX_ENTRIES`]. A step that
+//! numbers, so a full pass over the data reads n·d ≤ `config::MAX_ENTRIES`. A step that
 //! chooses how much to do (iterations of a certified solve on a small block, grid points to
 //! score) does about [`STEP_WORK`] numbers' worth; a step that cannot be split (one full
 //! gradient, one point's score) does at most a few passes over the data, bounded by n·d at

@@ -5,7 +5,7 @@
 //! - **computable bounds** taken from the proofs (Lowy & Razaviyayn 2021): they use the run's own Δ_T, α
 //!   and noise law, so they are the tightest exact-constant curves and are drawn beside a run;
 //! - **closed forms** with the theorems' constants and the **lower bounds** in terms
-//!   of the privacy ratio r ([`crate::algo::output_perturbation::privacy_ratio`]) for sweeps over
+//!   of the privacy ratio r (`algo::output_perturbation::privacy_ratio`) for sweeps over
 //!   ε or n. Every bound is to be read as min{LR, ·} (Remark 2.1: outputting 0 costs ≤ LR), which
 //!   [`cap`] applies.
 //!
@@ -14,8 +14,37 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::algo::output_perturbation::NoiseLaw;
+use crate::privacy::calibration::GaussianMethod;
 use crate::stats::ln_gamma;
+
+/// The noise added to the certified point.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoiseLaw {
+    /// Density ∝ exp(−‖z‖/b), b = Δ_T/ε (Lowy & Razaviyayn 2021, Eq. 4, Prop 2.1).
+    L2Laplace {
+        /// b.
+        scale: f64,
+    },
+    /// N(0, σ²I).
+    Gaussian {
+        /// σ.
+        sigma: f64,
+        /// Which calibration produced σ.
+        method: GaussianMethod,
+    },
+}
+
+impl NoiseLaw {
+    /// E‖z‖² in dimension d: d(d+1)b² (Lemma B.3) or dσ².
+    pub fn mean_square_norm(&self, d: usize) -> f64 {
+        let d = d as f64;
+        match *self {
+            NoiseLaw::L2Laplace { scale } => d * (d + 1.0) * scale * scale,
+            NoiseLaw::Gaussian { sigma, .. } => d * sigma * sigma,
+        }
+    }
+}
 
 /// E‖z‖ for the noise law in dimension d: d·b for the ℓ2-Laplace (‖z‖ ~ Gamma(d, b)); for the
 /// Gaussian the exact σ√2·Γ((d+1)/2)/Γ(d/2) (the mean of σ·χ_d), which is ≤ σ√d as the paper uses.
@@ -35,13 +64,13 @@ pub fn mean_norm(noise: &NoiseLaw, d: usize) -> f64 {
 /// F(w_T) − F* ≤ α (the subgradient method's Prop 3.2, Algorithm 3's duality gap). The
 /// gradient-mapping certificate bounds the **distance** ‖w_T − w*‖ ≤ ρ = √(2α/μ) instead, which gives
 /// F(w_T) − F* ≤ (β/2)ρ² = κα: pass κα here, or use
-/// [`crate::algo::output_perturbation::theory_bound`], which does.
+/// `algo::output_perturbation::theory_bound`, which does.
 pub fn smooth_unprojected(alpha: f64, smoothness: f64, noise: &NoiseLaw, d: usize) -> f64 {
     alpha + 0.5 * smoothness * noise.mean_square_norm(d)
 }
 
 /// Thm 3.1 proof (Lipschitz, projected): E F(w_A) − F* ≤ α + L·E‖z‖, for F(w_T) − F* ≤ α (with a
-/// distance certificate, L·ρ takes α's place: see [`crate::algo::output_perturbation::theory_bound`]).
+/// distance certificate, L·ρ takes α's place: see `algo::output_perturbation::theory_bound`).
 pub fn lipschitz_projected(alpha: f64, lipschitz: f64, noise: &NoiseLaw, d: usize) -> f64 {
     alpha + lipschitz * mean_norm(noise, d)
 }
@@ -202,7 +231,7 @@ pub fn cap(bound: f64, c: &BoundConstants) -> f64 {
 
 /// Section 4 (SCO): the regularisation λ for the population loss, which adds a 1/√n term to the
 /// ERM λ (Lowy & Razaviyayn 2021): class G (Prop 4.3) (L/R)(√r + 1/√n); class J (Prop 4.4)
-/// (βL²/R²)^{1/3}(r^{2/3} + 1/√n). Use with Algorithm 6 ([`crate::algo::output_perturbation::Regularised`]).
+/// (βL²/R²)^{1/3}(r^{2/3} + 1/√n). Use with Algorithm 6 (`algo::output_perturbation::Regularised`).
 pub fn sco_lambda(class: Class, c: &BoundConstants, r: f64, n: usize) -> Option<f64> {
     let inv_sqrt_n = 1.0 / libm::sqrt(n as f64);
     match class {

@@ -1,13 +1,13 @@
 //! The heavy-tail panel's numbers (`www/panels/heavy.js`): conversions only; the logic is
-//! [`crate::algo::heavy_tails::explorer`]. Each entry takes the page's settings as JSON, so the
+//! [`crate::session::heavy_explorer`]. Each entry takes the page's settings as JSON, so the
 //! panel can ask about a candidate (a slider being dragged) without starting a run.
 
 use js_sys::{Float64Array, Object};
 use wasm_bindgen::prelude::*;
 
 use super::{set, to_js, to_js_error};
-use crate::algo::heavy_tails::explorer;
 use crate::config::RunConfig;
+use crate::session::heavy_explorer as explorer;
 
 fn config_of(json: &str) -> Result<RunConfig, JsValue> {
     RunConfig::from_json(json).map_err(|e| to_js_error(&e))

@@ -37,12 +37,6 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Milliseconds on the JavaScript clock (`Instant` panics on wasm32): the reference solve's time
-/// cap reads it.
-pub(crate) fn now_ms() -> f64 {
-    js_sys::Date::now()
-}
-
 /// A Rust error as a plain JS object `{ field, message }` (field is `null` when none applies).
 fn to_js_error(e: &Error) -> JsValue {
     js_error(e.field(), &e.to_string())

@@ -23,7 +23,7 @@ pub fn on_progress(callback: Option<Function>) {
     };
     let last = Cell::new((None::<Stage>, f64::NEG_INFINITY));
     progress::listen(Some(Box::new(move |stage, fraction| {
-        let now = super::now_ms();
+        let now = crate::progress::now_ms();
         let (last_stage, at) = last.get();
         if last_stage == Some(stage) && now - at < REPORT_MS {
             return;

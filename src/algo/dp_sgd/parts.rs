@@ -1,4 +1,4 @@
-//! One DP-SGD epoch taken apart for the benchmark ([`crate::bench`]): each [`Part`] runs one
+//! One DP-SGD epoch taken apart for the benchmark (`bench`): each [`Part`] runs one
 //! piece of every step of a run — the batch draws, the clipped sums, the noise draws, the update
 //! with its report — with the step's own code, so that the parts' times add up to about the
 //! epoch's and show where a browser loses time against native code. Nothing here is a release:

@@ -70,6 +70,7 @@ use super::localized::{Region, Surrogate};
 use crate::algo::exponential_grid::square_grid;
 use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
 use crate::algo::output_perturbation::certified_gd_bound;
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::config::{AlgorithmKind, Control, RunConfig};
@@ -81,7 +82,6 @@ use crate::objective::Objective;
 use crate::privacy::release::{Law, Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::ProblemDeclaration;
 use crate::solver::work;
 use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
 

@@ -53,12 +53,12 @@ use super::localized::{Call, Declared, LocalizedPlan, Phase, calibrated_lambda, 
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Purity, card_text, replace_one_only, setting,
 };
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::linalg::axpy;
-use crate::session::problem::ProblemDeclaration;
 use crate::solver::FiniteSum;
 use crate::solver::work;
 
@@ -415,7 +415,6 @@ mod tests {
     use crate::data::Dataset;
     use crate::loss::Glm;
     use crate::rng::{Stream, seeded};
-    use crate::session::Lab;
     use rand::RngExt;
 
     fn picked() -> RunConfig {
@@ -488,19 +487,6 @@ mod tests {
         // The run fits the allowance, with λ₁ lowered from the localisation's (utility only).
         assert!(lemma_work(&plan) <= WORK_ALLOWANCE);
         assert!(plan.phases[0].lambda < calibrated_lambda(&plan.declared));
-        // It runs to a release stating what the preview stated.
-        let mut lab = Lab::new(config, None).unwrap();
-        let mut out = None;
-        while !lab.is_done() {
-            for lane in lab.advance(usize::MAX, || true) {
-                if let Some(r) = lane.batch.release {
-                    out = Some((r.w().to_vec(), r.ledger.guarantee.clone()));
-                }
-            }
-        }
-        let (w, guarantee) = out.expect("a release");
-        assert_eq!((guarantee.epsilon, guarantee.delta), (1.0, 0.0));
-        assert!(w.iter().all(|v| v.is_finite()) && crate::linalg::norm2(&w) <= 4.0 + 1e-9);
     }
 
     #[test]

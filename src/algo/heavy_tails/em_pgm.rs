@@ -58,6 +58,7 @@
 use super::call_declared::CallDeclared;
 use crate::algo::exponential_grid::square_grid;
 use crate::algo::family::{Demonstration, Family, MINIMISATION, Need, Purity, card_text, setting};
+use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
@@ -69,7 +70,6 @@ use crate::objective::Objective;
 use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::ProblemDeclaration;
 use crate::solver::work;
 
 /// Grid points scored per step at most; fewer where a score reads more than a step's work.
@@ -553,53 +553,6 @@ pub(super) mod tests {
             .map(|(x, y)| (x - y).abs())
             .fold(0.0, f64::max);
         assert!(worst > 10.0, "{worst}");
-    }
-
-    #[test]
-    fn both_grid_families_run_as_picked_to_a_pure_epsilon_release_and_refuse_d_above_2_first() {
-        use crate::algo::registry;
-        use crate::config::DataSource;
-        use crate::data::Tail;
-        use crate::session::Lab;
-        let heavy = RunConfig {
-            n: 2000,
-            tail: Tail::ParetoRadial { alpha: 3.0 },
-            feature_scale: 0.5,
-            feature_bound: 1e3,
-            l2: 0.01,
-            grid_resolution: 21,
-            delta: 0.0,
-            ..RunConfig::default()
-        };
-        for kind in [AlgorithmKind::EmPgm, AlgorithmKind::LocalizedApproxEm] {
-            let (config, notes) = registry::pick(&heavy, kind);
-            config.validate().unwrap();
-            let preview = registry::plan(&config).unwrap().preview;
-            assert_eq!(preview.guarantee.delta, 0.0, "{kind:?}");
-            let mut lab = Lab::new(config.clone(), None).unwrap();
-            let mut release = None;
-            while !lab.is_done() {
-                for lane in lab.advance(usize::MAX, || true) {
-                    if let Some(r) = lane.batch.release {
-                        release = Some((r.w().to_vec(), r.ledger.guarantee.clone()));
-                    }
-                }
-            }
-            let (w, g) = release.expect("a release");
-            println!("{kind:?} ({notes:?}): release {w:?}");
-            assert_eq!((g.epsilon, g.delta), (1.0, 0.0));
-            assert!(w.iter().all(|v| v.is_finite()) && norm2(&w) <= config.radius + 1e-9);
-            // d = 3 on a loaded file with no file: refused at `d`, before the data are reached
-            // (reaching them would fail at the file).
-            let wide = RunConfig {
-                d: 3,
-                data: DataSource::Csv,
-                ..config
-            };
-            let refused = Lab::new(wide, None).err().expect("refused");
-            assert_eq!(refused.field(), Some("d"), "{kind:?}: {refused}");
-            assert!(refused.to_string().contains("at most 2"), "{refused}");
-        }
     }
 
     #[test]

@@ -54,6 +54,7 @@ use super::localized::{Call, LocalizedPlan, Phase, aggregate_index};
 use super::rates::schedule_rates;
 use super::single_stage::check_records;
 use crate::algo::family::{Plan, Preview};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
@@ -63,7 +64,6 @@ use crate::objective::Objective;
 use crate::privacy::release::{Noised, Published};
 use crate::privacy::{Guarantee, Ledger, PrivacyLoss, PureDp, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::heavy_tails::pure_upper;
 

@@ -14,6 +14,7 @@ use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, card_text,
     replace_one_only, setting,
 };
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
 use crate::algo::{NoiseShape, PrivateAlgorithm};
@@ -21,7 +22,6 @@ use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 use crate::theory::heavy_tails::pure_upper;
 
@@ -191,7 +191,7 @@ pub fn call_of(config: &RunConfig) -> Call {
 
 /// The schedule, threshold and noise law of a localized run on `config` (Algorithm 1 with `call`
 /// as its ERM solver), from the config alone: the plan the localized families run, and what the
-/// page's ledger per phase shows ([`super::explorer`], with [`call_of`]). Refuses a config whose
+/// page's ledger per phase shows (`session::heavy_explorer`, with [`call_of`]). Refuses a config whose
 /// first phase cannot run.
 pub fn localized_plan(
     config: &RunConfig,
@@ -612,7 +612,6 @@ pub(super) mod tests {
     use super::*;
     use crate::algo::registry;
     use crate::data::Tail;
-    use crate::session::Lab;
 
     /// Pareto-radial features with tail index α = 3 (G_k finite for k < 3, G₂ = 0.5·√3),
     /// logistic loss, picked as the page's menu picks `kind`: how every heavy-tail family is
@@ -633,42 +632,6 @@ pub(super) mod tests {
             ..RunConfig::default()
         };
         registry::pick(&base, kind).0
-    }
-
-    /// Runs a lab to its end; returns the release and its ledger's statement.
-    fn release(config: RunConfig) -> (Vec<f64>, crate::privacy::Guarantee, f64) {
-        let mut lab = Lab::new(config, None).unwrap();
-        let mut out = None;
-        let mut passes = 0.0;
-        while !lab.is_done() {
-            for lane in lab.advance(usize::MAX, || true) {
-                if let Some(r) = lane.batch.release {
-                    out = Some((r.w().to_vec(), r.ledger.guarantee.clone()));
-                }
-                if let Some(&g) = lane.batch.grad_evals.last() {
-                    passes = g;
-                }
-            }
-        }
-        let (w, g) = out.expect("a release");
-        (w, g, passes)
-    }
-
-    #[test]
-    fn localized_double_output_perturbation_runs_to_a_release_stating_pure_epsilon() {
-        let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
-        config.validate().unwrap();
-        let planned = registry::plan(&config).unwrap();
-        let preview = &planned.preview;
-        assert_eq!(preview.guarantee.delta, 0.0);
-        // n = 4000, J = 1, d = 2: m_t = 2000, 1000, …, 15 ≥ 10 → 8 phases, 2 draws each.
-        assert_eq!(preview.draws.len(), 8, "{:?}", preview.draws);
-        assert_eq!(preview.releases, 16);
-        let (w, guarantee, passes) = release(config);
-        println!("release {w:?} after {passes:.0} passes: {guarantee:?}");
-        assert_eq!((guarantee.epsilon, guarantee.delta), (1.0, 0.0));
-        assert!(guarantee.accounting.contains("pure ε"));
-        assert!(w.iter().all(|v| v.is_finite()) && crate::linalg::norm2(&w) <= 4.0 + 1e-9);
     }
 
     #[test]
@@ -692,23 +655,6 @@ pub(super) mod tests {
             "{} vs {c1}",
             a.lipschitz
         );
-    }
-
-    #[test]
-    fn pure_clipped_gd_runs_at_epsilon_over_t_per_step() {
-        let config = heavy(AlgorithmKind::PureClippedGd);
-        let preview = registry::plan(&config).unwrap().preview;
-        // β = 2CT/(nε) with C = G_2 (n(ε/T)/d)^(1/2).
-        let c = 0.5 * 3f64.sqrt() * (4000.0f64 / 50.0 / 2.0).sqrt();
-        assert!(
-            (preview.sigma - 2.0 * c * 50.0 / 4000.0).abs() < 1e-12,
-            "{}",
-            preview.sigma
-        );
-        assert_eq!((preview.releases, preview.guarantee.delta), (50, 0.0));
-        let (w, guarantee, _) = release(config);
-        assert_eq!((guarantee.epsilon, guarantee.delta), (1.0, 0.0));
-        assert!(w.iter().all(|v| v.is_finite()));
     }
 
     #[test]
@@ -740,28 +686,5 @@ pub(super) mod tests {
             ..config
         };
         assert_eq!(at(add_remove).as_deref(), Some("relation"));
-    }
-
-    #[test]
-    fn single_stage_output_perturbation_on_the_extension_releases_at_pure_epsilon() {
-        let config = heavy(AlgorithmKind::OutputPerturbationLipschitzExtension);
-        let preview = registry::plan(&config).unwrap().preview;
-        // Δ = 2C/(λn) + 2·C/(2λn) = 3C/(λn), β = Δ/ε, C = G_2 (nε/d)^(1/2).
-        let c = 0.5 * 3f64.sqrt() * (4000.0f64 / 2.0).sqrt();
-        assert!((preview.lipschitz - c).abs() < 1e-9 * c);
-        // λ = √(2G₂·a)/R with the proofs' constants (single_stage::calibrated_ridge), from an
-        // independent Python transcription: a = 3·√6·C/n + C/(2n) + G₂²/C + 2G₂/√n = 0.122744,
-        // λ = 0.115271 (28 times the constant-free λ).
-        let lambda = 0.115_270_880_678_759_54;
-        let delta = 3.0 * c / (lambda * 4000.0);
-        assert!(
-            (preview.sensitivity - delta).abs() < 1e-12 * delta,
-            "{}",
-            preview.sensitivity
-        );
-        assert_eq!((preview.releases, preview.guarantee.delta), (1, 0.0));
-        let (w, guarantee, _) = release(config);
-        assert_eq!((guarantee.epsilon, guarantee.delta), (1.0, 0.0));
-        assert!(w.iter().all(|v| v.is_finite()) && crate::linalg::norm2(&w) <= 4.0 + 1e-9);
     }
 }

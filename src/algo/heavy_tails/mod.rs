@@ -15,7 +15,6 @@ pub mod clipped_gd;
 pub mod deterministic;
 pub mod em_pgm;
 pub mod em_phases;
-pub mod explorer;
 pub mod extension;
 pub mod family;
 pub mod joint;

@@ -10,13 +10,13 @@ use crate::algo::family::{
     BOUNDED, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
     card_text, replace_one_only, setting,
 };
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::error::Result;
 use crate::loss::Wrap;
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 const RELATION_WHY: &str = "the sensitivity 2L/(μn) (Lowy & Razaviyayn 2021, Proposition 2.2) is \

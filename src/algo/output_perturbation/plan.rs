@@ -14,6 +14,7 @@ use crate::privacy::{Guarantee, Relation, check_epsilon};
 use crate::solver::{CertificateConstants, SolverKind};
 
 use super::declared::{Form, ObjectiveDeclaration};
+pub use crate::theory::output_perturbation::NoiseLaw;
 
 /// Safety margin on the GD iteration bound: it is computed for 0.9ρ, leaving 0.1ρ for the
 /// certificate's rounding allowance (checked in [`plan`]).
@@ -176,24 +177,6 @@ impl Settings {
     }
 }
 
-/// The noise added to the certified point.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum NoiseLaw {
-    /// Density ∝ exp(−‖z‖/b), b = Δ_T/ε (Lowy & Razaviyayn 2021, Eq. 4, Prop 2.1).
-    L2Laplace {
-        /// b.
-        scale: f64,
-    },
-    /// N(0, σ²I).
-    Gaussian {
-        /// σ.
-        sigma: f64,
-        /// Which calibration produced σ.
-        method: GaussianMethod,
-    },
-}
-
 impl NoiseLaw {
     /// The law of one draw in dimension d, as the preview and
     /// [`PrivateAlgorithm::draws`](crate::algo::PrivateAlgorithm::draws) state it.
@@ -201,17 +184,6 @@ impl NoiseLaw {
         match *self {
             NoiseLaw::Gaussian { sigma, .. } => NoiseShape::Gaussian { sigma, d },
             NoiseLaw::L2Laplace { scale } => NoiseShape::L2Laplace { scale, d },
-        }
-    }
-}
-
-impl NoiseLaw {
-    /// E‖z‖² in dimension d: d(d+1)b² (Lemma B.3) or dσ².
-    pub fn mean_square_norm(&self, d: usize) -> f64 {
-        let d = d as f64;
-        match *self {
-            NoiseLaw::L2Laplace { scale } => d * (d + 1.0) * scale * scale,
-            NoiseLaw::Gaussian { sigma, .. } => d * sigma * sigma,
         }
     }
 }

@@ -70,6 +70,7 @@ use crate::algo::family::replace_one_only;
 use crate::algo::family::{
     Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RecordsAt, card_text,
 };
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{Diagnostic, Point, Run, Step};
 use crate::algo::{Draws, NoiseShape, StepReport};
@@ -81,7 +82,6 @@ use crate::noise::gumbel_max;
 use crate::privacy::release::{Noised, Published};
 use crate::privacy::{Guarantee, Ledger, Relation};
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// β, the failure probability the repetitions I and J are set for (our fixed choice).
@@ -1076,7 +1076,7 @@ mod tests {
         let config = game_config(GameChoice::RandomMatrix, 5, 6000, 2.0);
         let planned = crate::algo::registry::plan(&config).unwrap();
         let stated = planned.preview.guarantee.clone();
-        let game = crate::session::problem::Game::new(&config).unwrap();
+        let game = crate::algo::problem::Game::new(&config).unwrap();
         let posed = Posed::Saddle(Arc::new(game));
         let mut run = planned
             .build(&posed, seeded(3, Stream::Noise), true)

@@ -35,6 +35,7 @@ use crate::algo::family::Need;
 use crate::algo::family::{
     Demonstration, Family, Plan, Preview, ProblemKind, Purity, card_text, replace_one_only, setting,
 };
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::MinRun;
 use crate::algo::run::Run;
@@ -45,7 +46,6 @@ use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::minimax::GameConstants;
 use crate::rng::DpRng;
-use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
 /// The problem kinds of González, Guzmán & Paquette 2024's families.

@@ -427,8 +427,6 @@ impl PrivateAlgorithm for PrivateSco {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
-    use crate::session::Lab;
 
     #[test]
     fn proposition_4_3_counts_the_output_draws_and_keeps_acc_within_epsilon() {
@@ -448,41 +446,5 @@ mod tests {
             "T = {}, q = {}, K = {}, B = {}, τ = {:.3e}, m = {}",
             p.steps, p.period, p.samples, p.batch, p.tau, p.draws
         );
-    }
-
-    #[test]
-    fn algorithm_5_runs_to_a_release_on_the_simplex_with_its_guarantee_and_lowers_the_risk() {
-        let config = RunConfig {
-            algorithm: AlgorithmKind::PrivateSco,
-            domain: DomainChoice::Simplex,
-            d: 20,
-            n: 20_000,
-            epsilon: 2.0,
-            ..RunConfig::default()
-        };
-        let (config, notes) = crate::algo::registry::pick(&config, AlgorithmKind::PrivateSco);
-        assert!(notes.is_empty(), "{notes:?}");
-        let mut lab = Lab::new(config, None).unwrap();
-        let draws = lab.previews()[0].draws[0].count;
-        let mut release = None;
-        let mut excess = Vec::new();
-        while !lab.is_done() {
-            for lane in lab.advance(usize::MAX, || true) {
-                excess.extend(lane.batch.excess.iter().copied());
-                if let Some(r) = lane.batch.release {
-                    release = Some(r);
-                }
-            }
-        }
-        let r = release.unwrap();
-        assert!(r.ledger.is_private());
-        assert_eq!(r.ledger.guarantee.epsilon, 2.0);
-        assert!(r.ledger.mechanism.contains("Algorithm 5"));
-        // The release: the average of K drawn vertices, a point of the simplex.
-        assert!((r.w().iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert!(r.w().iter().all(|v| *v >= 0.0));
-        let (first, last) = (excess[0], r.excess.unwrap());
-        println!("draws {draws}, excess {first:.4} → {last:.4}");
-        assert!(last < first, "{last} vs {first}");
     }
 }

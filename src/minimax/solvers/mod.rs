@@ -10,7 +10,7 @@
 //! (counted), so the solver, its step sizes and its randomness can be swapped without touching
 //! the noise. A solver that has not certified within its budget hands over to projected GDA
 //! restarted at the phase's public start z₀, whose iteration bound [`SaddleRun::safeguard_bound`]
-//! depends only on declared constants and z₀ (the same choice as [`crate::algo::byoa`]'s GD
+//! depends only on declared constants and z₀ (the same choice as `algo::byoa`'s GD
 //! safeguard): an abort on budget exhaustion would itself be a data-dependent output.
 //! Only if GDA fails its own bound (floating point) does the run fail.
 //!

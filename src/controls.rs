@@ -1,4 +1,4 @@
-//! The table of the page's controls: one row per [`super::RunConfig`] key, giving its label, its
+//! The table of the page's controls: one row per `RunConfig` key, giving its label, its
 //! kind and range, its default and one line of help. The rows generate [`Control`] and its
 //! lookups, the range checks of validation ([`Control::check`]), and the table the page builds
 //! its field lists from (the wasm's `controls()`).
@@ -6,15 +6,14 @@
 //! Adding a setting: a `RunConfig` field with its default, one row here (in the field's order),
 //! and its input in index.html. Cross-field rules stay as code in `validate.rs`.
 //!
-//! This module names nothing from the algorithms, the session, the catalog or the plots (a
-//! choice whose options are the algorithm menu says so, [`Kind::Algorithm`], and the config
-//! fills the options), so that it can move into a lower crate.
+//! It sits at the bottom of the layers and imports nothing of the crate: the error type names a
+//! control by its label from here, the algorithms name the settings they read, and `config`
+//! checks values against the rows. A choice whose options are the algorithm menu says so
+//! ([`Kind::Algorithm`]) and the config fills the options.
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-
-/// The smallest δ > 0 accepted (see [`super::RunConfig::validate`]).
+/// The smallest δ > 0 accepted (see `RunConfig::validate`).
 pub const MIN_DELTA: f64 = 1e-100;
 
 /// The smallest positive strong-convexity modulus μx or μy of a game (see `validate_game`).
@@ -103,7 +102,7 @@ pub enum Initial {
 /// One row of the table: everything the crate and the page know about a control.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Row {
-    /// The [`super::RunConfig`] key, also the id of the control's element on the page.
+    /// The `RunConfig` key, also the id of the control's element on the page.
     pub key: &'static str,
     /// The words of the control's label on the page (without help in parentheses): errors name
     /// the control by them, since a person finds the control by what it says.
@@ -118,29 +117,29 @@ pub struct Row {
     pub help: &'static str,
 }
 
-/// The table: `Variant: "key", "label", kind, default, page, "help";` in [`super::RunConfig`]'s
+/// The table: `Variant: "key", "label", kind, default, page, "help";` in `RunConfig`'s
 /// field order. Generates [`Control`], [`Control::ALL`] and [`Control::ROWS`].
 macro_rules! controls {
     ($($variant:ident: $key:literal, $label:literal, $kind:expr, $initial:expr, $page:ident,
         $help:literal;)*) => {
-        /// A control on the page: a [`super::RunConfig`] key whose element id is the key itself,
+        /// A control on the page: a `RunConfig` key whose element id is the key itself,
         /// and beside which the page shows an error in `<p id="<id>-error">`. Every error the
-        /// session's entry points raise ([`super::RunConfig::check`],
-        /// [`crate::algo::registry::plan`], [`crate::session::preview`],
-        /// [`crate::session::Lab::new`]) names one of these (a `.sub` suffix, as in
+        /// session's entry points raise (`RunConfig::check`,
+        /// `algo::registry::plan`, `session::preview`,
+        /// `session::Lab::new`) names one of these (a `.sub` suffix, as in
         /// `loss.label_bound`, names a part of the control), so that it lands next to something
         /// the user can change.
         ///
         /// `wrap` is the one key without a control of its own: the aggregation sits under the
         /// loss, whose error line shows both, so its errors are named at [`Control::Loss`]
-        /// ([`super::at_control`]).
+        /// (`config::at_control`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Control {
             $(#[doc = concat!("`", $key, "`: ", $help)] $variant,)*
         }
 
         impl Control {
-            /// Every control, in [`super::RunConfig`]'s field order.
+            /// Every control, in `RunConfig`'s field order.
             pub const ALL: [Control; [$($key),*].len()] = [$(Control::$variant),*];
 
             /// The table's rows, in the order of [`Control::ALL`].
@@ -357,7 +356,7 @@ impl Control {
         &Control::ROWS[self as usize]
     }
 
-    /// The [`super::RunConfig`] key, which is also the id of the control's element on the page.
+    /// The `RunConfig` key, which is also the id of the control's element on the page.
     pub fn id(self) -> &'static str {
         self.row().key
     }
@@ -385,56 +384,6 @@ impl Control {
             | ZeroOr { min, max }
             | Optional { min, max } => Some((min, max)),
             _ => None,
-        }
-    }
-
-    /// Checks a number against the row's range: a finite number in [min, max] (0, or one in
-    /// [min, max), for [`Kind::ZeroOr`]), else an error naming the control and the range.
-    pub fn check(self, v: f64) -> Result<()> {
-        match self.row().kind {
-            ZeroOr { min, max } if v != 0.0 && !(v >= min && v < max) => Err(Error::invalid(
-                self.id(),
-                format!("0 (pure ε) or a number in [{min:e}, {max})"),
-                v,
-            )),
-            ZeroOr { .. } => Ok(()),
-            _ => {
-                let (lo, hi) = self.range().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-                self.check_within(v, lo, hi)
-            }
-        }
-    }
-
-    /// Checks a number against [lo, hi], a range a cross-field rule narrows from the row's.
-    pub fn check_within(self, v: f64, lo: f64, hi: f64) -> Result<()> {
-        if v.is_finite() && v >= lo && v <= hi {
-            Ok(())
-        } else {
-            Err(Error::invalid(
-                self.id(),
-                format!("a number in [{lo}, {hi}]"),
-                v,
-            ))
-        }
-    }
-
-    /// Checks a whole number against the row's range, or against `hi` where a cross-field rule
-    /// lowers the largest value (the batch at most n).
-    pub fn check_count(self, v: usize, hi: Option<usize>) -> Result<()> {
-        let (lo, max) = self.range().unwrap_or((0.0, f64::MAX));
-        self.check_count_within(v, lo as usize, hi.unwrap_or(max as usize))
-    }
-
-    /// Checks a whole number against [lo, hi], a range a cross-field rule sets.
-    pub fn check_count_within(self, v: usize, lo: usize, hi: usize) -> Result<()> {
-        if (lo..=hi).contains(&v) {
-            Ok(())
-        } else {
-            Err(Error::invalid(
-                self.id(),
-                format!("an integer in [{lo}, {hi}]"),
-                v,
-            ))
         }
     }
 

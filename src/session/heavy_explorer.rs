@@ -13,20 +13,22 @@
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: Lemma 2.2 (the extension), Prop 2.5 and 3.2 (the bias–noise balance);
 //! the bias bound G_k^k/((k−1)C^(k−1)) is Markov's inequality on the tail of A, as
-//! [`super::localized`] uses it.
+//! [`localized`](crate::algo::heavy_tails::localized) uses it.
 
 use serde::Serialize;
 
-use super::extension::{Extension, declared_moment, derivative_bounds, threshold};
-use super::family::{call_of, localized_plan};
-use super::localized::Call;
+use crate::algo::heavy_tails::extension::{
+    Extension, declared_moment, derivative_bounds, threshold,
+};
+use crate::algo::heavy_tails::family::{call_of, localized_plan};
+use crate::algo::heavy_tails::localized::Call;
+use crate::algo::problem::{ProblemDeclaration, feature_clipping, generator_spec};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::{Tail, clip_labels, generate};
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
 use crate::loss::GlmLoss;
 use crate::rng::{Stream, seeded};
-use crate::session::problem::{ProblemDeclaration, feature_clipping, generator_spec};
 
 /// The k slider's step, and the least k the theory takes.
 const K_STEP: f64 = 0.05;
@@ -633,7 +635,7 @@ pub struct StageLedger {
 
 /// The ledger per stage (see [`StageLedger`]).
 pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
-    let preview = crate::session::preview(config)?;
+    let preview = super::preview(config)?;
     let one = |stage: String, records: usize, count: usize, clip: f64| -> Result<StageRow> {
         let draw = preview
             .draws
@@ -722,12 +724,12 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
     })
 }
 
-/// The ledger per stage of a grid family inside Algorithm 1 ([`super::em_phases`]): per phase,
+/// The ledger per stage of a grid family inside Algorithm 1 ([`em_phases`](crate::algo::heavy_tails::em_phases)): per phase,
 /// EM-PGM's J draws at ε, or Algorithm 7's J localisations at ε/2 and J draws at ε/4. For an
 /// exponential-mechanism draw the "scale" is its temperature 2Δ/ε: the score difference that
 /// changes a probability e-fold.
 fn grid_ledger(config: &RunConfig) -> Result<StageLedger> {
-    use super::em_phases::{GridCall, phased_plan};
+    use crate::algo::heavy_tails::em_phases::{GridCall, phased_plan};
     let call = if config.algorithm == AlgorithmKind::EmPgm {
         GridCall::Pgm
     } else {
