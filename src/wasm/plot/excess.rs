@@ -439,7 +439,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     }
     if let Some(why) = &spec.unavailable {
         let (_, h) = root.dim_in_pixel();
-        // `why` begins "reference unavailable (non-private diagnostic): …" (session/problem.rs).
+        // `why` begins "reference unavailable (non-private diagnostic): …" (algo/problem.rs).
         let lines = wrap(why, 62)
             .into_iter()
             .chain(std::iter::once("(no excess risk to draw)".to_string()));
