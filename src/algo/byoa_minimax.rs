@@ -68,8 +68,8 @@ use serde::{Deserialize, Serialize};
 
 use super::byoa::{ByoaGaussian, paper_or_analytic, phase_count, sigma};
 use super::family::{
-    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse, card_text,
-    replace_one_only, setting,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RunLength, SettingUse,
+    card_text, replace_one_only, setting,
 };
 use super::registry::Planned;
 use super::run::{Diagnostic, PhaseRow, Point, Run, Step};
@@ -1316,6 +1316,7 @@ pub static FAMILY_SC_SC: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::IterationCap,
+    length: RunLength::DataDependent,
     plan: plan_sc_sc,
 };
 
@@ -1337,6 +1338,7 @@ pub static FAMILY_PHASED: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::IterationCap,
+    length: RunLength::DataDependent,
     plan: plan_phased,
 };
 
@@ -1362,6 +1364,7 @@ pub static FAMILY_CSC: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::IterationCap,
+    length: RunLength::DataDependent,
     plan: plan_csc,
 };
 

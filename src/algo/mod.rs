@@ -12,12 +12,15 @@ pub mod dp_svrg;
 pub mod exponential_grid;
 pub mod family;
 pub mod heavy_tails;
+pub mod kinds;
 pub mod noisy_gd;
 pub mod objective_perturbation;
 pub mod output_perturbation;
 pub mod registry;
 pub mod run;
 pub mod smd;
+
+pub use kinds::AlgorithmKind;
 
 use serde::Serialize;
 

@@ -67,7 +67,9 @@ use super::em_pgm::{Block, GRID_NEEDS};
 use super::extension::Extension;
 use super::localized::{Region, Surrogate};
 use crate::algo::exponential_grid::square_grid;
-use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
+use crate::algo::family::{
+    Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
+};
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::registry::Planned;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
@@ -660,6 +662,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan,
 };
 

@@ -53,7 +53,9 @@
 
 use super::family::{HEAVY_SOLVER, NEEDS, plan_pop_localize};
 use super::localized::Call;
-use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
+use crate::algo::family::{
+    Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
+};
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::error::Result;
@@ -110,6 +112,7 @@ pub static FAMILY_OUTPUT_PERT_LOCALIZE: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan,
 };
 
