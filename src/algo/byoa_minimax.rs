@@ -74,6 +74,7 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{Diagnostic, PhaseRow, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
+use crate::algo::extras::{Extra, Extras};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -1193,7 +1194,14 @@ impl Run for MinimaxOutputPerturbation {
         ]
     }
 
-    fn phases(&self) -> Vec<PhaseRow> {
+    fn extras(&self) -> Extras<'_> {
+        Extras::none().with(Extra::Phases(self.phase_rows()))
+    }
+}
+
+impl MinimaxOutputPerturbation {
+    /// The timeline, one row per phase of the schedule, with each phase's gradients and state.
+    fn phase_rows(&self) -> Vec<PhaseRow> {
         self.schedule
             .phases
             .iter()

@@ -11,10 +11,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::family::{Demonstration, Family, Purity};
-use super::{
-    adversarial_training, byoa, byoa_minimax, dp_accmd, dp_sgd, dp_svrg, exponential_grid,
-    heavy_tails, noisy_gd, objective_perturbation, output_perturbation, smd,
-};
+// Every family's module, for the table's paths.
+#[allow(clippy::wildcard_imports)]
+use super::*;
 
 /// Generates the kind enum, its list, the registry and the lookup from one table of
 /// `Variant => family static` lines (see the module docs).

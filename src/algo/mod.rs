@@ -10,6 +10,7 @@ pub mod dp_accmd;
 pub mod dp_sgd;
 pub mod dp_svrg;
 pub mod exponential_grid;
+pub mod extras;
 pub mod family;
 pub mod heavy_tails;
 pub mod kinds;
@@ -146,11 +147,10 @@ pub trait PrivateAlgorithm: Send {
     fn certificate(&self) -> Option<CertificateStatus> {
         None
     }
-    /// A localized heavy-tail run's 2-D localisation view where it stands (its phases' centres,
-    /// balls, candidates and the release); `None` for every other algorithm. **Non-private** but
-    /// the release.
-    fn localisation(&self) -> Option<&heavy_tails::localisation_view::LocalisationView> {
-        None
+    /// The algorithm's per-family views where it stands, by name (see [`extras`]); none for
+    /// most. **Non-private**.
+    fn extras(&self) -> extras::Extras<'_> {
+        extras::Extras::none()
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::heavy_tails::localisation_view::LocalisationView;
+use super::extras::Extras;
 use super::{Draws, PrivateAlgorithm, StepReport};
 use crate::objective::Objective;
 use crate::privacy::release::Published;
@@ -90,25 +90,11 @@ pub trait Run: Send {
     fn mid_update(&self) -> bool {
         false
     }
-    /// A vertex-sampling run's two views of where it stands (`None` for every other run): see
-    /// [`VertexView`].
-    fn vertex_view(&self) -> Option<VertexView<'_>> {
-        None
-    }
-    /// A phased run's timeline, one row per phase of its schedule (empty for unphased runs):
-    /// see [`PhaseRow`].
-    fn phases(&self) -> Vec<PhaseRow> {
-        Vec::new()
-    }
-    /// Why the run ended before its planned steps, once it has (a budget, a privacy filter), as
-    /// a sentence; `None` while it runs and for runs of a fixed length.
-    fn stopped(&self) -> Option<String> {
-        None
-    }
-    /// A localized heavy-tail run's 2-D localisation view where it stands (`None` for every
-    /// other run): see [`LocalisationView`]. **Non-private** but its release.
-    fn localisation(&self) -> Option<&LocalisationView> {
-        None
+    /// The run's per-family views where it stands, by name (a vertex-sampling run's draws, a
+    /// phased run's timeline, why it stopped, a localisation view): see [`Extras`]. None for
+    /// most runs. **Non-private**.
+    fn extras(&self) -> Extras<'_> {
+        Extras::none()
     }
 }
 
@@ -235,7 +221,7 @@ impl Run for MinRun {
             .unwrap_or_default()
     }
 
-    fn localisation(&self) -> Option<&LocalisationView> {
-        self.algorithm.localisation()
+    fn extras(&self) -> Extras<'_> {
+        self.algorithm.extras()
     }
 }
