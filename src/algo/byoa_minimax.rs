@@ -72,7 +72,7 @@ use super::family::{
     card_text, replace_one_only, setting,
 };
 use super::registry::Planned;
-use super::run::{Diagnostic, PhaseRow, Point, Run, Step};
+use super::run::{Diagnostic, MinimaxAlgorithm, PhaseRow, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
 use crate::algo::extras::{Extra, Extras};
 use crate::config::{AlgorithmKind, Control, RunConfig};
@@ -198,7 +198,7 @@ pub enum Releases {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MinimaxPhase {
     /// The paper's algorithm number (3, 4 or 5; the C-SC variant reports 4).
-    pub algorithm: u8,
+    pub algorithm: MinimaxAlgorithm,
     /// k = 1..K within its algorithm (1 for Algorithm 3).
     pub k: usize,
     /// First record of the phase's chunk.
@@ -461,7 +461,7 @@ pub fn algorithm_3_phase(
     let sensitivity_x = 4.0 * l / (n * (mu_x * mu).sqrt());
     let sensitivity_y = 4.0 * l / (n * (mu_y * mu).sqrt());
     Ok(MinimaxPhase {
-        algorithm: 3,
+        algorithm: MinimaxAlgorithm::ScSc,
         k: 1,
         start: 0,
         records: declared.n,
@@ -545,7 +545,10 @@ pub fn schedule(
     let mut phases = Vec::new();
     match variant {
         Variant::Phased => {
-            for (algorithm, releases) in [(4u8, Releases::X), (5u8, Releases::Y)] {
+            for (algorithm, releases) in [
+                (MinimaxAlgorithm::PhasedX, Releases::X),
+                (MinimaxAlgorithm::PhasedY, Releases::Y),
+            ] {
                 for k in 1..=k_count {
                     let mk = mu_k(k);
                     let sensitivity = 4.0 * l / (nb * (mk * mu).sqrt());
@@ -577,7 +580,7 @@ pub fn schedule(
                 let m = mk.min(mu_y);
                 let sensitivity = 4.0 * l / (nb * (mk * m).sqrt());
                 phases.push(MinimaxPhase {
-                    algorithm: 4,
+                    algorithm: MinimaxAlgorithm::PhasedX,
                     k,
                     start: (k - 1) * n_bar,
                     records: n_bar,
@@ -891,9 +894,13 @@ impl MinimaxOutputPerturbation {
     /// ε spent after the releases so far (from the schedule alone).
     fn epsilon_spent(&self) -> f64 {
         let eps = self.settings.epsilon;
-        let released = |alg: u8| self.logs.iter().any(|l| l.phase.algorithm == alg);
+        let released = |alg: MinimaxAlgorithm| self.logs.iter().any(|l| l.phase.algorithm == alg);
         match self.schedule.variant {
-            Variant::Phased => eps / 2.0 * (released(4) as u8 + released(5) as u8) as f64,
+            Variant::Phased => {
+                eps / 2.0
+                    * (released(MinimaxAlgorithm::PhasedX) as u8
+                        + released(MinimaxAlgorithm::PhasedY) as u8) as f64
+            }
             _ if self.logs.is_empty() => 0.0,
             _ => eps,
         }
@@ -1181,7 +1188,7 @@ impl Run for MinimaxOutputPerturbation {
                 "phase",
                 (self.index.min(self.schedule.phases.len() - 1) + 1) as f64,
             ),
-            named("algorithm", f64::from(p.algorithm)),
+            named("algorithm", f64::from(p.algorithm.number())),
             named("phase_k", p.k as f64),
             named("mu_k", p.mu_k),
             named("sigma_x", p.sigma_x),
@@ -1564,7 +1571,11 @@ mod tests {
         let s = schedule(Variant::Phased, &d, &MinimaxSettings::new(1.0, 1e-6)).unwrap();
         assert_eq!((s.phases_per_algorithm, s.n_bar), (12, 341));
         assert!(close(s.mu, 0.334473, 5e-6), "{}", s.mu);
-        let alg4: Vec<_> = s.phases.iter().filter(|p| p.algorithm == 4).collect();
+        let alg4: Vec<_> = s
+            .phases
+            .iter()
+            .filter(|p| p.algorithm == MinimaxAlgorithm::PhasedX)
+            .collect();
         assert_eq!(alg4.len(), 12);
         assert!(close(alg4[0].mu_k, 0.668947, 5e-6));
         assert!(
@@ -1587,10 +1598,11 @@ mod tests {
             assert!(close(p.target, 2.57116e-5, 5e-6), "{}", p.target);
         }
         // Algorithm 5 mirrors Algorithm 4: the same σ_k on y, x unreleased.
-        for (p4, p5) in alg4
-            .iter()
-            .zip(s.phases.iter().filter(|p| p.algorithm == 5))
-        {
+        for (p4, p5) in alg4.iter().zip(
+            s.phases
+                .iter()
+                .filter(|p| p.algorithm == MinimaxAlgorithm::PhasedY),
+        ) {
             assert_eq!((p5.sigma_y, p5.sigma_x), (p4.sigma_x, 0.0));
             assert_eq!((p5.reg.0, p5.reg.1), (p4.reg.1, p4.reg.0));
         }
@@ -1755,7 +1767,10 @@ mod tests {
             let (x_side, y_side) = (log.phase.sigma_x > 0.0, log.phase.sigma_y > 0.0);
             assert_eq!(
                 (x_side, y_side),
-                (log.phase.algorithm == 4, log.phase.algorithm == 5)
+                (
+                    log.phase.algorithm == MinimaxAlgorithm::PhasedX,
+                    log.phase.algorithm == MinimaxAlgorithm::PhasedY,
+                )
             );
         }
         let g = r.guarantee();
@@ -1839,7 +1854,14 @@ mod tests {
             match d.noise {
                 NoiseShape::Gaussian { sigma, d: dim } => {
                     assert_eq!(sigma, p.sigma_x.max(p.sigma_y));
-                    assert_eq!(dim, if p.algorithm == 4 { 2 } else { 3 });
+                    assert_eq!(
+                        dim,
+                        if p.algorithm == MinimaxAlgorithm::PhasedX {
+                            2
+                        } else {
+                            3
+                        }
+                    );
                 }
                 _ => panic!("{:?}", d.noise),
             }

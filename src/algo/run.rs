@@ -112,13 +112,49 @@ pub struct VertexView<'a> {
     pub last_draw: Option<(usize, usize)>,
 }
 
+/// Which of Zhang, Thekumparampil, Oh & He 2022's minimax algorithms a phase belongs to. In JSON,
+/// the ledger and the diagnostics it is the paper's algorithm number, as the page shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(into = "u8")]
+pub enum MinimaxAlgorithm {
+    /// Algorithm 3: SC-SC output perturbation, one phase releasing x and y.
+    ScSc,
+    /// Algorithm 4: the phases releasing x (the C-SC variant of Section 4.3 too).
+    PhasedX,
+    /// Algorithm 5: the phases releasing y.
+    PhasedY,
+}
+
+impl MinimaxAlgorithm {
+    /// Its number in the paper.
+    pub fn number(self) -> u8 {
+        match self {
+            MinimaxAlgorithm::ScSc => 3,
+            MinimaxAlgorithm::PhasedX => 4,
+            MinimaxAlgorithm::PhasedY => 5,
+        }
+    }
+}
+
+impl From<MinimaxAlgorithm> for u8 {
+    fn from(algorithm: MinimaxAlgorithm) -> u8 {
+        algorithm.number()
+    }
+}
+
+impl std::fmt::Display for MinimaxAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
 /// One phase of a phased run's schedule (Zhang, Thekumparampil, Oh & He 2022, Algorithms 3–5).
 /// Everything but `gradients` and `state` is fixed by the configuration before the data are read
 /// (public); those two depend on the data (**non-private**).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PhaseRow {
-    /// The paper's algorithm number (3, 4 or 5).
-    pub algorithm: u8,
+    /// Which of the paper's algorithms the phase belongs to (it travels as its number).
+    pub algorithm: MinimaxAlgorithm,
     /// k = 1..K within its algorithm.
     pub k: usize,
     /// n̄: the records of the phase's chunk.
