@@ -2,8 +2,8 @@
 //! `csv` crate over the same bytes (every record read into a `StringRecord`, nothing parsed), and
 //! against that pass when it also parses every cell with `str::parse::<f64>` (what a loader built
 //! on the crate's records does), at two sizes ten times apart: 10⁴ and 10⁵ rows of 21 columns
-//! (about 4 and 40 MB with full-precision floats; 1.6 and 16 MB with 4 decimals). Issue 18 item 1
-//! asks for loading within 2× of the plain pass at both sizes, and linear: the last lines print
+//! (about 4 and 40 MB with full-precision floats; 1.6 and 16 MB with 4 decimals). The goal is
+//! loading within 2× of the plain pass at both sizes, and linear: the last lines print
 //! each pass's time at the larger size over its time at the smaller (10 for a linear pass).
 
 use std::hint::black_box;

@@ -2,7 +2,7 @@
 //! Chaudhuri, Monteleoni & Sarwate 2011, with approximate minima perturbation) at ε = 1 on
 //! n = 10⁵ training records in d = 20, timed from the configuration to the release, with the test
 //! log-loss on 10⁵ fresh records of the same distribution — the case diffprivlib's
-//! `LogisticRegression(epsilon=1)` is compared on (issue 17).
+//! `LogisticRegression(epsilon=1)` is compared on.
 //!
 //! The ridge is diffprivlib's default in our mean form: its objective is the *sum* of the
 //! per-record losses plus (1/(2C))‖w‖² with C = 1, i.e. Λ = 1/(nC) = 10⁻⁵. Features are clipped to

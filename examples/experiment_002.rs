@@ -9,15 +9,15 @@
 //! Methods: DP-GD (zCDP, T = 100, η = 1/β, both relations), DP-SGD (RDP, add/remove, b = 256,
 //! 10 epochs, C = 1 = G so clipping never binds, η = 1), DP-SVRG (T = 15, m = 500 = the paper's
 //! 5000 scaled by n/2·10⁵, η = 0.1/β) as printed (c = 8, replace-one, NOT a certificate) and
-//! certified (add/remove) at b = 1 and at b = 64 (REVIEW-002 §5.3(c)), DP-SVRG++ (T = 10,
+//! certified (add/remove) at b = 1 and at b = 64, DP-SVRG++ (T = 10,
 //! m = 10, η = 1/(13β), certified, b = 1; on the same ridge objective for one table) and
-//! objective perturbation (pure ε, replace-one), output perturbation (seed 000 Algorithm 1: AGD
-//! to the certified accuracy, then ZWB Gaussian noise, replace-one) and DP-AccMD (seed 002
+//! objective perturbation (pure ε, replace-one), output perturbation (Lowy & Razaviyayn 2021, Algorithm 1: AGD
+//! to the certified accuracy, then ZWB Gaussian noise, replace-one) and DP-AccMD (Wang, Ye & Xu 2017
 //! Algorithm 3 with the private coupling, T = 30, over the ℓ2 ball of declared radius 5, which
 //! holds w*; zCDP, replace-one). Note the relations: add/remove halves the sensitivity of a mean
 //! relative to replace-one.
 //!
-//! A second table is the high-dimensional mode (digest 002 §6 "other demos"): p = 2000 ≫ n = 500,
+//! A second table is the high-dimensional mode (in the spirit of Wang, Ye & Xu 2017): p = 2000 ≫ n = 500,
 //! a sparse planted w₀ (s = 5), unregularised logistic loss over the ℓ1 ball of radius 5 (the ℓ2
 //! ball of radius 5 for the ℓ2 row), T = 100: DP-AccMD with the entropic map, DP-AccMD with the
 //! Euclidean map, and projected DP-GD (η = 1/β) on the ℓ1 ball. Each row's excess is against its

@@ -1,6 +1,6 @@
 //! Experiment behind objective perturbation's residual share and tolerance
-//! (`AmpPlan::residual_share`, `TOLERANCE_OVER_ALLOWANCE` in `src/algo/objective_perturbation.rs`,
-//! issue 17): on `cargo bench
+//! (`AmpPlan::residual_share`, `TOLERANCE_OVER_ALLOWANCE` in `src/algo/objective_perturbation.rs`):
+//! on `cargo bench
 //! --bench logreg`'s problem (ε = 1, n = 10⁵, d = 20, Λ = 1/n, R = 1, test log-loss on 10⁵ fresh
 //! records), the test log-loss of the certified point w̃ before the residual z and of the release
 //! w̃ + z, for each share ε_res/ε and tolerance γ (in rounding allowances), over many noise seeds.

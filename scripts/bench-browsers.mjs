@@ -2,7 +2,7 @@
 // `window.benchResults` once the page reports done (or error). Shared by scripts/bench.mjs and
 // tests/e2e/bench.test.mjs.
 //
-// Chromium: playwright-core with Debian's chromium (DESIGN.md §9). Firefox: geckodriver over plain
+// Chromium: playwright-core with Debian's chromium. Firefox: geckodriver over plain
 // WebDriver HTTP calls (fetch), because Playwright drives Firefox only through its own patched
 // build (not downloadable here), and its WebDriver-BiDi path (channel "moz-firefox") fails on
 // Debian's firefox-esr at the first new context ("emulation.setMediaFeaturesOverride: unknown

@@ -1,4 +1,4 @@
-// Measures the page as a visitor meets it (issue 17, item 3): a report, not a test (no thresholds).
+// Measures the page as a visitor meets it: a report, not a test (no thresholds).
 //
 //   node scripts/measure-tab.mjs [first-visit] [large] [--repeats N]
 //   MEASURE_URL=http://127.0.0.1:8000/ node scripts/measure-tab.mjs   (a page served elsewhere)

@@ -30,7 +30,7 @@ ensure_wasm_bindgen_cli() {
   have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"  # absent on a fresh machine
   if [ "$have" != "$want" ]; then
     say "installing wasm-bindgen-cli $want (a few minutes, once)"
-    # Not --locked: one of its pinned dependencies is missing from the registry (DESIGN.md §9).
+    # Not --locked: one of its pinned dependencies is missing from the registry.
     cargo install -q wasm-bindgen-cli --version "$want" >&2
   fi
 }

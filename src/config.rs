@@ -58,7 +58,7 @@ pub enum DataSource {
     Synthetic,
     /// A CSV file the user loaded; it stays in the tab and is not part of a link.
     Csv,
-    /// Seed 002's high-dimensional mode: features N(0, 1/d), a `sparsity`-sparse planted w₀ of
+    /// Wang, Ye & Xu 2017's high-dimensional mode: features N(0, 1/d), a `sparsity`-sparse planted w₀ of
     /// unit ℓ1 norm, logistic labels ([`crate::data::generate_sparse`]); for d ≫ n.
     Sparse,
 }
@@ -198,7 +198,7 @@ pub enum SvrgNoiseChoice {
     /// The σ the RDP accountant certifies for the run's (ε, δ).
     #[default]
     Certified,
-    /// The printed σ with the digest's c = 8: NOT a privacy certificate (digest 002 §2).
+    /// The printed σ with c = 8, its small-ε limit: NOT a privacy certificate (Wang, Ye & Xu 2017).
     AsPrinted,
 }
 
@@ -208,13 +208,13 @@ pub enum SvrgNoiseChoice {
 pub struct RunConfig {
     /// Seed of every random stream of the run (data and noise are separate streams).
     pub seed: u32,
-    /// Draw the privacy noise from the operating system instead of the seed (DESIGN.md §5 rule 6):
+    /// Draw the privacy noise from the operating system instead of the seed (docs/PRIVACY.md rule 6):
     /// the run is then not reproducible, which is what a private release needs. The synthetic
     /// data still come from the seed.
     pub unseeded_noise: bool,
     /// Which noise draw of the seed this run is: 0 is the seed's own noise, and the page's "New
     /// noise draw" advances it (the data, from `seed`, stay). Every draw up to this one is counted
-    /// as a release on the same data by [`crate::session::publish::compose_run`] (DESIGN.md §5
+    /// as a release on the same data by [`crate::session::publish::compose_run`] (docs/PRIVACY.md
     /// rule 7): a new draw is a new release, where Reset → Play repeats the same one.
     pub noise_draw: u32,
     /// Synthetic data or the loaded CSV file.
@@ -256,7 +256,7 @@ pub struct RunConfig {
     /// The per-sample loss.
     pub loss: Glm,
     /// How per-sample losses combine: plain ERM, tilted ERM (TERM, tilt τ) or the adversarially
-    /// robust loss against ℓ2 perturbations of the features (seed 000 §7).
+    /// robust loss against ℓ2 perturbations of the features (Lowy & Razaviyayn 2021, Section 5).
     pub wrap: Wrap,
     /// Declared bound R_x on ‖x‖: features are clipped to it, and it sets the Lipschitz constant.
     pub feature_bound: f64,
@@ -288,16 +288,16 @@ pub struct RunConfig {
     pub clip: Option<f64>,
     /// DP-SVRG's noise: certified or as printed.
     pub svrg_noise: SvrgNoiseChoice,
-    /// Base solver of output perturbation and seed 004.
+    /// Base solver of output perturbation and Zhang et al. 2022.
     pub solver: SolverKind,
-    /// Gaussian calibration of output perturbation's one release (δ > 0): ZWB+19 (seed 000's),
+    /// Gaussian calibration of output perturbation's one release (δ > 0): ZWB+19 (as in Lowy & Razaviyayn 2021),
     /// the exact analytic one, or the classical one (refused above ε = 1), for comparison.
     pub gaussian: GaussianMethod,
     /// Grid points per axis of the exponential mechanism.
     pub grid_resolution: usize,
     /// Independent noise draws of the same run (the noise cloud).
     pub repeats: usize,
-    /// Demonstrate the algorithm's pitfall (digest 002): DP-GD without clipping, DP-SGD without
+    /// Demonstrate the algorithm's pitfall (Wang, Ye & Xu 2017): DP-GD without clipping, DP-SGD without
     /// per-sample clipping, DP-SVRG with BB steps from exact gradients, DP-AccMD with the printed
     /// exact-gradient y-step. The ledger then says NOT PRIVATE.
     pub leak: bool,
@@ -312,7 +312,7 @@ pub struct RunConfig {
     /// constants (`algo::heavy_tails::localized::calibrated_lambda`); the single-stage variant's
     /// ridge λ takes (G_k (d/(nε))^(1−1/k) + G₂/√n)/D.
     pub lambda1: Option<f64>,
-    /// Base solver of seed 004's minimax algorithms (GDA, extragradient, VR-extragradient): the
+    /// Base solver of Zhang et al. 2022's minimax algorithms (GDA, extragradient, VR-extragradient): the
     /// solver-swap menu; the noise does not depend on it.
     pub minimax_solver: SaddleSolverKind,
     /// Certified solver of the localized heavy-tail families (Lowy 2026): the AGD on the smooth
@@ -713,7 +713,7 @@ impl RunConfig {
         Ok(CheckedRun(self.clone()))
     }
 
-    /// The regression noise's law: Gaussian, Student-t ν or symmetric Pareto α (issue 15 item 3),
+    /// The regression noise's law: Gaussian, Student-t ν or symmetric Pareto α,
     /// with its parameter positive. The other tails are the features' alone.
     fn validate_noise_tail(&self) -> Result<()> {
         let field = Control::NoiseTail.id();
@@ -796,7 +796,7 @@ impl RunConfig {
                 ));
             }
         }
-        // Issue 18: δ = 1e-320 (subnormal) made 1/δ overflow and σ infinite. Any δ below
+        // δ = 1e-320 (subnormal) made 1/δ overflow and σ infinite. Any δ below
         // MIN_DELTA is far beneath a meaningful failure probability (n ≤ 10⁶, δ ≪ 1/n is met at
         // 10⁻¹²) and keeps every ln(1/δ) and 1/δ of the calibrations and accountants finite.
         if self.delta != 0.0 && !(self.delta >= MIN_DELTA && self.delta < 0.5) {
@@ -828,7 +828,7 @@ impl RunConfig {
             in_range(Control::Lambda1, lambda, 1e-9, 1e6)?;
         }
         if let Some(u) = self.budget_u {
-            // U ≥ 4: Theorem 3.14's least budget (digest 001 P12); the plan checks U ≤ n/2.
+            // U ≥ 4: Theorem 3.14's least budget (González, Guzmán & Paquette 2024); the plan checks U ≤ n/2.
             in_range(Control::BudgetU, u, 4.0, 1e9)?;
         }
         let lanes = self.algorithms().count();
@@ -1096,7 +1096,7 @@ fn clash_text(field: &str, e: &Error) -> String {
 /// Reads a [`RunConfig`] from JSON text, keeping the path of a field that fails. The one reader
 /// of `RunConfig` in the crate: serde compiles all of the config's visitors once per
 /// deserializer type it is read with, and three readers (text, a map, a map with paths) took
-/// 77 KB more of the wasm than one (issue 17, README "Keeping the wasm small").
+/// 77 KB more of the wasm than one (README "Keeping the wasm small").
 fn read_tracked(
     text: &str,
 ) -> std::result::Result<RunConfig, serde_path_to_error::Error<serde_json::Error>> {
@@ -1283,7 +1283,7 @@ pub enum Control {
     Repetitions,
     /// `lambda1`: the base ridge λ₁ of localisation.
     Lambda1,
-    /// `minimax_solver`: the base solver of seed 004's minimax algorithms.
+    /// `minimax_solver`: the base solver of Zhang et al. 2022's minimax algorithms.
     MinimaxSolver,
     /// `heavy_solver`: the certified solver of the localized heavy-tail families.
     HeavySolver,
@@ -1909,7 +1909,7 @@ mod tests {
 
     #[test]
     fn a_bad_aggregation_is_named_at_the_loss_control() {
-        // The aggregation has no error line of its own: the loss's shows it (issue 13 item 4).
+        // The aggregation has no error line of its own: the loss's shows it.
         // (serde names a tagged enum's error at the enum: `wrap`.)
         assert_eq!(
             field_of(r#"{"wrap": {"kind": "tilted", "tau": "x"}}"#),
@@ -2044,7 +2044,7 @@ mod tests {
 
     #[test]
     fn an_over_long_link_is_refused_saying_what_to_do() {
-        // Issue 18 item 2: a link is read only up to MAX_LINK_BYTES.
+        // A link is read only up to MAX_LINK_BYTES.
         let padded = format!(
             r#"{{"epsilon": 0.5, "pad": "{}"}}"#,
             "x".repeat(MAX_LINK_BYTES)

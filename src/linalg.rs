@@ -1,4 +1,4 @@
-//! Vector helpers and the fused per-sample kernel (DESIGN.md §7).
+//! Vector helpers and the fused per-sample kernel (docs/ARCHITECTURE.md, Performance).
 //!
 //! Reductions use four independent accumulators in a fixed order. That lets the compiler keep four
 //! lanes busy (and use `simd128` on wasm) while giving bit-identical results on every target,
@@ -272,7 +272,7 @@ impl Kernels for Portable {
 
 /// [`dot4`] in explicit wasm `simd128` registers, same bits.
 ///
-/// Why (issue 17): compiled from the portable code, LLVM vectorises only two of [`dot4`]'s four
+/// Why: compiled from the portable code, LLVM vectorises only two of [`dot4`]'s four
 /// samples (the other two run as scalar code on lanes extracted from w) and keeps the slice
 /// checks in the loop, and the call is not inlined; the browsers' fused passes were then 2.1–2.2×
 /// (squared) the time of the read where native code takes 1.4×. Here every sample's four
@@ -635,7 +635,7 @@ mod tests {
 
     #[test]
     fn norm2_does_not_overflow_or_underflow_at_extreme_entries() {
-        // Issue 18 item 5: √(Σx²) was ∞ at 1e200 and 0 at 1e-200. The scaled sum rounds a few
+        // √(Σx²) was ∞ at 1e200 and 0 at 1e-200. The scaled sum rounds a few
         // more times than the plain one: within 4 ulps.
         let close = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * b;
         assert!(close(norm2(&[3e200, 4e200]), 5e200));

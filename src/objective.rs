@@ -2,7 +2,7 @@
 //! the tilted mean (TERM), f a GLM loss (possibly in its adversarially robust form) and
 //! r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖².
 //!
-//! ## The fused kernel (DESIGN.md §7)
+//! ## The fused kernel (docs/ARCHITECTURE.md, Performance)
 //! A full gradient is one pass over the d × n column-major matrix (one sample after another, the
 //! order memory is read in): per sample one dot product (four accumulators,
 //! [`crate::linalg::dot`]), one scalar derivative, one axpy. The pass is generic over the
@@ -20,12 +20,12 @@
 //! are those of the portable pass, which is what wasm runs
 //! (`every_pass_gives_the_bits_of_one_sample_at_a_time`).
 //!
-//! Measured (`cargo bench --bench gradient -- gradient`, n = 10⁵, d = 100, 80 MB, issue 3
-//! session 3, old and new alternated on a quiet machine): squared loss 1.16–1.19× the time to
+//! Measured (`cargo bench --bench gradient -- gradient`, n = 10⁵, d = 100, 80 MB,
+//! old and new alternated on a quiet machine): squared loss 1.16–1.19× the time to
 //! read the matrix once, logistic 1.40–1.63× (before: 1.31–1.45× and 1.73–1.93×). What is left above the read is the latency of the logistic
 //! math (an exp and a ln(1 + ·), ≈ 120 cycles deep per block of four) between the dot products
 //! and the axpy; software pipelining (the next block's dots before this block's math), blocks of
-//! eight, and prefetching were each measured and were slower. Since issue 17 the pass runs in
+//! eight, and prefetching were each measured and were slower. Since then the pass runs in
 //! phases of sixteen samples ([`crate::fused`]: four blocks' dots, their math, their axpys), so
 //! that the four blocks' math overlap; the same bits.
 //!
@@ -33,7 +33,7 @@
 //! "Gradient" means the gradient of the smooth part F − λ₁‖·‖₁ (the data term plus λ₂w); the ℓ1
 //! part is left to a prox ([`crate::loss::Regularizer::prox`], [`crate::domain::Domain::prox_l1`]).
 //! Minibatch and per-sample gradients are of the **data term only**: the regulariser is the same
-//! for every record, never counts towards sensitivity (digest 002 §7.2) and is applied once by
+//! for every record, never counts towards sensitivity (Wang, Ye & Xu 2017) and is applied once by
 //! the algorithm.
 //!
 //! ## Saddle problems
@@ -155,7 +155,7 @@ impl Objective {
     /// `n` rather than by the row count: (1/n)Σᵢ f(w; zᵢ) (TERM: (1/τ) ln((1/n)Σᵢ e^{τfᵢ})).
     /// Under add/remove neighbours n is declared and a file may hold n ± 1 rows; each record
     /// then moves the mean by at most G/n, whatever the count, and nothing computed from the
-    /// mean depends on the count beyond the records themselves (issue 12, item 6). When n is
+    /// mean depends on the count beyond the records themselves. When n is
     /// the row count the bits are those of the plain mean.
     pub fn with_declared_n(mut self, n: usize) -> Self {
         self.n = n.max(1);
@@ -213,7 +213,7 @@ impl Objective {
 
     /// G: bound on the per-sample gradient norm of the **data** term over the domain. The
     /// regulariser's gradient is the same for every record, so it never counts towards sensitivity
-    /// (digest 002 §7.2).
+    /// (Wang, Ye & Xu 2017).
     pub fn lipschitz(&self) -> f64 {
         self.constants().lipschitz
     }
@@ -239,7 +239,7 @@ impl Objective {
     }
 
     /// Writes ∇(F − λ₁‖·‖₁)(w) into `grad` and returns F(w), in one pass over the data: per sample
-    /// one dot product, one scalar derivative and one axpy (DESIGN.md §7).
+    /// one dot product, one scalar derivative and one axpy (docs/ARCHITECTURE.md, Performance).
     pub fn value_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> f64 {
         let v = self.data_term(w, Some(grad));
         axpy(self.reg.l2, w, grad);
@@ -261,13 +261,13 @@ impl Objective {
     /// gradient of the smooth part at w, with the bits of [`Objective::value_and_gradient`]. One
     /// pass over the data, like a value.
     ///
-    /// **Compare points by this, never by differences of F values** (issue 12). F(w) is a sum of n
+    /// **Compare points by this, never by differences of F values**. F(w) is a sum of n
     /// terms; in floating point a term far larger than the others (one target of 1e18) absorbs
     /// them, F is then constant in w to the last bit, and a choice among points by F (the grid
     /// mechanism's scores, the subgradient method's best iterate) follows that one record alone,
     /// which breaks the sensitivity argument. Each per-record difference is bounded by G‖w‖
     /// whatever the record, so their sum cannot absorb one. The origin is a fixed,
-    /// data-independent reference, the one seed 000's Prop G.1 shifts by (f(w, x) − f(0, x)).
+    /// data-independent reference, the one Prop G.1 of Lowy & Razaviyayn 2021 shifts by (f(w, x) − f(0, x)).
     /// Labels are also clipped to the declared bound ([`Glm::label_bound`]); this holds without.
     ///
     /// - ERM and adversarial: the mean of the per-record rises.
@@ -368,8 +368,8 @@ impl Objective {
     }
 
     /// Mean of the per-sample data-term gradients clipped to norm ≤ `threshold` (declared, never
-    /// measured: DESIGN.md §5 rule 1) over `batch`, into `grad`, using `scratch` (length d).
-    /// For a GLM this is the gradient of the Lipschitz extension (digest 003 §4.3).
+    /// measured: docs/PRIVACY.md rule 1) over `batch`, into `grad`, using `scratch` (length d).
+    /// For a GLM this is the gradient of the Lipschitz extension (Lowy 2026).
     /// Returns how many were clipped (a **non-private** diagnostic).
     pub fn clipped_gradient(
         &self,
@@ -802,7 +802,7 @@ where
     value / over.unwrap_or(count).max(1) as f64
 }
 
-/// The TERM pass (seed 000 §7.1) in one sweep with an online log-sum-exp: keep m = max τfᵢ so far,
+/// The TERM pass (Lowy & Razaviyayn 2021, Section 5.1) in one sweep with an online log-sum-exp: keep m = max τfᵢ so far,
 /// S = Σ exp(τfᵢ − m) and g = Σ exp(τfᵢ − m)∇fᵢ, rescaling S and g when m grows. Then
 /// F_τ = (m + ln(S/n))/τ and ∇F_τ = g/S (softmax weights).
 ///

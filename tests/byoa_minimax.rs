@@ -109,7 +109,7 @@ fn picking_algorithm_3_sets_the_game_moduli_with_a_note() {
     assert_eq!(bare.validate().unwrap_err().field(), Some("mu_x"));
 }
 
-/// Pitfall 1 (digest 004 §8): an iteration cap below the certificate releases uncertified points;
+/// Pitfall 1 (Zhang et al. 2022): an iteration cap below the certificate releases uncertified points;
 /// the ledger and the preview say NOT PRIVATE.
 #[test]
 fn an_iteration_cap_below_the_certificate_is_not_private() {

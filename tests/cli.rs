@@ -1,4 +1,4 @@
-//! The terminal binary (issue 16 item 6): `dp-playground run` on a committed config reproduces the
+//! The terminal binary: `dp-playground run` on a committed config reproduces the
 //! golden bits that native code and both browsers agree on (tests/data/golden_run.txt), from a
 //! config file and from a page link alike; `sweep` gives the same numbers on one thread and on
 //! two; bad input exits non-zero with a message, never a panic.

@@ -1,4 +1,4 @@
-//! Issue 18 item 2: the lenient link reader does work linear in the link's length. Work is
+//! The lenient link reader does work linear in the link's length. Work is
 //! counted as bytes allocated (by a global allocator that tallies this thread's allocations), not
 //! timed: the old reader cloned every kept field once per key, so a link holding a long valid
 //! field and many unknown keys allocated in proportion to their product.

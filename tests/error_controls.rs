@@ -1,4 +1,4 @@
-//! Issue 13 item 4: every error a run's settings can raise lands next to a control the page shows.
+//! Every error a run's settings can raise lands next to a control the page shows.
 //! The walk covers every algorithm × problem kind × neighbouring relation, each over the problem's
 //! settings (loss × aggregation × domain × ridge × lasso) and a spread of single changes that
 //! provoke errors (dimension, pure ε, step counts, batch edges, the pitfall demonstration,
@@ -155,7 +155,7 @@ fn games_on_the_page() -> Vec<GameChoice> {
         .collect()
 }
 
-/// A saddle config's game settings (issue 14): every game of the menu and record law, a
+/// A saddle config's game settings: every game of the menu and record law, a
 /// regularised game, the smallest and a larger d, the edges of the entry bound, a tiny n (the
 /// bias-reduced run's smallest budget), and both ends of ε — what the saddle families' plans read.
 fn game_settings(base: &RunConfig) -> Vec<RunConfig> {
@@ -262,7 +262,7 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
     for other in AlgorithmKind::ALL {
         out.push(with(&|c| c.compare = vec![other]));
     }
-    // A game's settings where the algorithm reads a minimax solver (issue 14: Zhang et al.'s
+    // A game's settings where the algorithm reads a minimax solver (Zhang et al.'s
     // minimax families): every solver, each game with no, one and both moduli, tiny and large
     // records, the iteration-cap pitfall, ε at both ends.
     if base.problem == ProblemKind::Saddle
@@ -539,7 +539,7 @@ fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_pa
     let built = walked.built;
     eprintln!("fields raised: {fields:?}; {built} runs built");
     assert!(built > 300, "the walk must reach runs that build: {built}");
-    // Issue 13: a family refuses what it cannot run before any data are read (its needs and its
+    // A family refuses what it cannot run before any data are read (its needs and its
     // plan), so no setting the preview accepted fails once the data exist.
     assert!(
         walked.late.is_empty(),
@@ -557,7 +557,7 @@ fn every_error_of_every_algorithm_problem_and_relation_names_a_control_on_the_pa
     );
 }
 
-/// Issue 18 item 10: every message of the walk names its control by the page's label, says what
+/// Every message of the walk names its control by the page's label, says what
 /// to do (an instruction verb), in at most two sentences and 300 characters, and leaks none of the
 /// code's names (`common::wording`). Each distinct message is listed once with a config raising it.
 #[test]
@@ -589,8 +589,8 @@ fn every_error_of_the_walk_names_its_control_by_label_and_says_what_to_do() {
     );
 }
 
-/// Issue 16 item 5: no message of the walk names a paper by the project's file numbers ("seed
-/// 002", "digest 000"): a person sees authors, title and year.
+/// No message of the walk names a paper by the project's file numbers ("seed
+/// 002", "Lowy & Razaviyayn 2021"): a person sees authors, title and year.
 #[test]
 fn no_error_of_the_walk_names_a_paper_by_an_internal_number() {
     let bad: BTreeSet<String> = walked()
@@ -602,7 +602,7 @@ fn no_error_of_the_walk_names_a_paper_by_an_internal_number() {
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
-/// Issue 14: the walk covers every entry of the game menu (group DRO in the ball and on the
+/// The walk covers every entry of the game menu (group DRO in the ball and on the
 /// simplex, AUC maximisation …): some saddle family's run of each is previewed and built.
 #[test]
 fn the_walk_covers_every_game_of_the_menu() {
@@ -618,7 +618,7 @@ fn the_walk_covers_every_game_of_the_menu() {
 #[test]
 fn every_control_the_page_shows_has_an_error_line() {
     let lines = error_lines_on_the_page();
-    // `problem` joins the page with the saddle-point menu (issue 13 item 3, merged by the lead).
+    // `problem` joins the page with the saddle-point menu.
     let missing: Vec<&str> = Control::ALL
         .into_iter()
         .filter(|c| c.on_page())

@@ -1,4 +1,4 @@
-//! The empirical audit of group DRO (issue 14: "every algorithm passes at its claimed ε"), run as
+//! The empirical audit of group DRO (every algorithm passes at its claimed ε), run as
 //! the page runs it (`GameTarget`: the config's game with record 0 planted at the declared
 //! bound's extremes in (a, b, g) — features ±c·e₁, the smallest group on D and the largest on D′
 //! — the claim the plan's guarantee, each run built by `Planned::build`). α = 1e-3 and fixed

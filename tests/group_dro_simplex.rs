@@ -1,5 +1,5 @@
-//! Group DRO with x on the probability simplex (issue 14: "x in the simplex or ℓ1 ball, y over
-//! groups"), as the page poses it: both players on simplices, so González, Guzmán & Paquette's
+//! Group DRO with x on the probability simplex (x in the simplex or ℓ1 ball, y over
+//! groups), as the page poses it: both players on simplices, so González, Guzmán & Paquette's
 //! mirror-descent families with vertex sampling run on it; noise off, the non-private baseline
 //! closes its certified gap; the declared constants bound every record's gradient, near tightly.
 

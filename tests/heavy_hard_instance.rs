@@ -1,4 +1,4 @@
-//! Issue 15's rate point on the paper's own hard instance (Lowy 2026, "Optimal Rates for Pure
+//! The heavy-tail rate point on the paper's own hard instance (Lowy 2026, "Optimal Rates for Pure
 //! ε-Differentially Private Stochastic Convex Optimization with Heavy Tails", Appendix G): is the
 //! pure-ε clipped GD baseline measurably worse than Localized Double Output Perturbation where the
 //! k-th moment bound is tight, i.e. where all of E A(z)^k sits in rare large outliers?

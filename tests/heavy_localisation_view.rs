@@ -1,10 +1,10 @@
-//! The 2-D localisation view of the localized heavy-tail families (issue 15; Lowy 2026,
+//! The 2-D localisation view of the localized heavy-tail families (Lowy 2026,
 //! Algorithm 1 with Algorithm 4, 2, 5 or 7) as the session sends it: W, each phase's centre, every
 //! call's ball, certified point and candidate, the candidate the median trick picked, and the
 //! release. Seeded runs, checked against what the algorithm defines: centres and candidates in W,
 //! each Algorithm 4 candidate inside its call's W₀ = W ∩ B(w_loc, r₀), each grid family's draw
 //! inside its grid's ball (Algorithm 5: W ∩ B(w̄_t, r_t) around the phase's centre; Algorithm 7:
-//! W₀ around its localisation's output), the radii and noise scales of digest 003 §3.7's
+//! W₀ around its localisation's output), the radii and noise scales of Lowy 2026's
 //! schedule, the picked candidate the next centre, and the release the run's release bit for
 //! bit. None of it reaches the run's exports.
 
@@ -75,7 +75,7 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
     // G_k declared from the generating distribution (closed form), never the sample.
     let moment = declared_moment(config, config.moment_k).unwrap();
     for (i, p) in view.phases.iter().enumerate() {
-        // Digest 003 §3.7: m_t = ⌊⌊n/2^t⌋/J⌋, λ_t = 32^(t−1)·λ₁, C_t = G_k (m_t ε/d)^(1/k).
+        // Lowy 2026: m_t = ⌊⌊n/2^t⌋/J⌋, λ_t = 32^(t−1)·λ₁, C_t = G_k (m_t ε/d)^(1/k).
         assert_eq!(p.t, i + 1);
         assert_eq!(p.m, (config.n >> p.t) / j, "t = {}", p.t);
         let lambda = lambda1 * GROWTH.powi(i as i32);
@@ -144,7 +144,7 @@ fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
     check_common(&config, view, &release);
     let (d, eps) = (config.d as f64, config.epsilon);
     for p in &view.phases {
-        // §3.7: β_t = 12C/(λmε) for both draws, r₀ = 600·C·d/(λmε).
+        // Algorithm 4: β_t = 12C/(λmε) for both draws, r₀ = 600·C·d/(λmε).
         let scale = p.clip / (p.lambda * p.m as f64 * eps);
         let beta = p.noise_scale.unwrap();
         assert!((beta - 12.0 * scale).abs() <= 1e-12 * beta);

@@ -1,4 +1,4 @@
-//! Issue 15's rate experiment (Lowy 2026, "Optimal Rates for Pure ε-Differentially Private
+//! The heavy-tail rate experiment (Lowy 2026, "Optimal Rates for Pure ε-Differentially Private
 //! Stochastic Convex Optimization with Heavy Tails"): on Pareto-radial features with tail index
 //! α = 3 and k = 2, Localized Double Output Perturbation's excess risk against n, fitted on
 //! log-log axes, beside the pure-ε clipped GD baseline and the single-stage output perturbation
@@ -16,7 +16,7 @@
 //! (`explore` reads HEAVY_EPS, HEAVY_NS, HEAVY_D, HEAVY_RADIUS, HEAVY_L2, HEAVY_SEEDS,
 //! HEAVY_REPEATS and HEAVY_STEPS, where 0 gives the clipped GD baseline the T = √(nε/d) that minimises its own
 //! bound.) One test is not ignored: the single-stage variant's excess falls in n with its ridge
-//! with the constants (issue 15 item 4).
+//! with the constants.
 //!
 //! Theorem 3.1's bound at k = 2 is G_k·D·(d/(nε))^(1/2) + G₂·D/√n: slope −1/2 in n.
 //!
@@ -70,12 +70,12 @@
 //!   (ε = 100, two runs of 2 seeds) and −0.82 (seed 1 alone): the −1/2 ± 0.15 band is a window of
 //!   that transition, not the theorem's exponent being observed. (ε > 100 is refused by the page's
 //!   ε control, so the steeper end cannot be shown here.)
-//! - **The linear loss on a ball (digest 003 §7) does not change that.** F(w) = ⟨μ, w⟩ has no
+//! - **The linear loss on a ball (Lowy 2026) does not change that.** F(w) = ⟨μ, w⟩ has no
 //!   curvature, but W's boundary has: a point on the sphere at angle θ from w* has excess
 //!   R‖μ‖(1 − cos θ) ≈ R‖μ‖θ²/2, again a square. The exponent −1/2 belongs to the lower-bound
 //!   instances (Appendix G), whose μ ∝ (d/(nε))^(1/2) changes with n; there the centre of W has
 //!   excess (D/2)‖μ‖ ∝ n^(−1/2) too, so a slope test cannot tell a good algorithm from a trivial
-//!   one. The crate has no linear loss (its R^d extension is −∞, digest §4.3), so it is not run.
+//!   one. The crate has no linear loss (its R^d extension is −∞, Lowy 2026), so it is not run.
 //! - **The baseline does not pay its √T on these data.** With C = G_k (n(ε/T)/d)^(1/2) its
 //!   averaged noise is T-free and its √T sits in the clipping-bias bound only (above), which the
 //!   α = 3 tail undercuts. At its own T = √(nε/d) it is better than the localized family at every
@@ -355,8 +355,8 @@ fn single_stage_at(n: usize, lambda: Option<f64>, seeds: u32) -> f64 {
     sums[0].empirical.mean()
 }
 
-/// Issue 15 item 4: the single-stage variant's default ridge, now with the constants
-/// (`single_stage::calibrated_ridge`), lets its excess fall in n. With the digest's λ = (G_k
+/// The single-stage variant's default ridge, now with the constants
+/// (`single_stage::calibrated_ridge`), lets its excess fall in n. With the constant-free λ = (G_k
 /// (d/(nε))^(1/2) + G₂/√n)/D (0.0058 at n = 2000, 0.0015 at n = 32 000, declared here as the
 /// old default computed it) the draw's scale 3C/(λnε) is 7 at both against R = 4: every release
 /// lands on the boundary of W and the excess stays flat (measured: 0.309 and 0.296, against 0.101
@@ -365,24 +365,24 @@ fn single_stage_at(n: usize, lambda: Option<f64>, seeds: u32) -> f64 {
 #[test]
 fn the_single_stage_ridge_with_the_constants_lets_the_excess_fall_in_n() {
     let g = 0.5 * 3f64.sqrt();
-    let digest = |n: f64| (g * (2.0 / n).sqrt() + g / n.sqrt()) / 8.0;
+    let constant_free = |n: f64| (g * (2.0 / n).sqrt() + g / n.sqrt()) / 8.0;
     let (small, large) = (2000, 32_000);
     let now = [
         single_stage_at(small, None, 2),
         single_stage_at(large, None, 2),
     ];
     let old = [
-        single_stage_at(small, Some(digest(small as f64)), 1),
-        single_stage_at(large, Some(digest(large as f64)), 1),
+        single_stage_at(small, Some(constant_free(small as f64)), 1),
+        single_stage_at(large, Some(constant_free(large as f64)), 1),
     ];
-    println!("single stage, calibrated λ: {now:?}; digest's λ: {old:?}");
+    println!("single stage, calibrated λ: {now:?}; constant-free λ: {old:?}");
     // Falls: a 16-fold n at least a third off (the bound's n^(−1/4) gives half).
     assert!(now[1] < 0.67 * now[0], "{now:?}");
-    // And well below where the digest's λ left it, at both n.
+    // And well below where the constant-free λ left it, at both n.
     assert!(
         now[0] < 0.5 * old[0] && now[1] < 0.5 * old[1],
         "{now:?} vs {old:?}"
     );
-    // The digest's λ is flat: its releases sit on the boundary whatever n.
+    // The constant-free λ is flat: its releases sit on the boundary whatever n.
     assert!(old[1] > 0.8 * old[0], "{old:?}");
 }

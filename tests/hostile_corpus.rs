@@ -1,4 +1,4 @@
-//! Issue 18's hostile corpus (`tests/hostile/`): links, configs and CSV files, each run through
+//! The hostile corpus (`tests/hostile/`): links, configs and CSV files, each run through
 //! the path the page takes, with the exact outcome `tests/hostile/expected.tsv` gives it.
 //!
 //! - a config (`configs/*.json`) through the strict reader ([`RunConfig::from_json`], the page's
@@ -13,7 +13,7 @@
 //! per-step column finite or NaN, the explicit "no value" the plots skip), `error <field>` (the
 //! field is a control on the page, or `csv` for the file's own error line) with a fragment of
 //! the message, or for a link `fallback <fields>; release`. Every error met is also held to the
-//! wording of issue 18 item 10 (`common::wording`).
+//! wording rules of `common::wording`.
 //!
 //! `HOSTILE_BLESS=1 cargo test --test hostile_corpus` rewrites the index from what the code does
 //! now: review its diff before committing it.
@@ -308,7 +308,7 @@ fn every_hostile_input_has_its_exact_expected_outcome() {
     }
     if std::env::var_os("HOSTILE_BLESS").is_some() {
         let mut text = String::from(
-            "# Issue 18's hostile corpus: input (relative to tests/hostile), its exact outcome, and a\n\
+            "# The hostile corpus: input (relative to tests/hostile), its exact outcome, and a\n\
              # fragment of the first message (tests/hostile_corpus.rs says how each is run).\n",
         );
         for (path, (outcome, fragment)) in &seen {

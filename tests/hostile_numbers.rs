@@ -1,4 +1,4 @@
-//! Issue 18 items 3 and 4: hostile numbers in the settings. Each input has its exact expected
+//! Hostile numbers in the settings. Each input has its exact expected
 //! outcome: a run whose every released number is finite, or an error, raised before any data are
 //! read and within a second, naming a control the page shows.
 

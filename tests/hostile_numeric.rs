@@ -1,4 +1,4 @@
-//! Hostile numbers (issue 18 items 5 and 6): norms of entries near 1e200, and declared constants
+//! Hostile numbers: norms of entries near 1e200, and declared constants
 //! compared as float sums.
 
 use dp_playground::config::AlgorithmKind;
@@ -9,7 +9,7 @@ use dp_playground::data::{
 use dp_playground::domain::{Domain, L2Ball};
 use dp_playground::session::Lab;
 
-/// Issue 18 item 6's grid: the plan's β and the objective's were compared bit for bit, and two
+/// A grid where the plan's β and the objective's were compared bit for bit, and two
 /// summation orders refused 15 of these 48 settings. The registry's family already sums in the
 /// objective's order, so this grid passes on main too; the comparison itself (up to a few ulps)
 /// is guarded by `from_plan_accepts_the_declared_constants_summed_in_another_order`.
@@ -43,7 +43,7 @@ fn regularised_output_perturbation_starts_at_every_n_lambda_delta() {
 
 #[test]
 fn a_csv_row_of_1e200_is_clipped_onto_the_sphere_not_to_zero() {
-    // Issue 18 item 5: ‖x‖ overflowed to ∞, the clip scale bound/‖x‖ was 0 and the row vanished.
+    // ‖x‖ overflowed to ∞, the clip scale bound/‖x‖ was 0 and the row vanished.
     let opts = CsvOptions {
         label: LabelColumn::Last,
         delimiter: None,

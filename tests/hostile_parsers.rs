@@ -1,4 +1,4 @@
-//! Hostile inputs to the config parsers (issue 18 items 7 and 12): the strict parser reads one
+//! Hostile inputs to the config parsers: the strict parser reads one
 //! JSON object and nothing else, the lenient link reader falls back the smallest part it can, and
 //! a run cannot ask for more steps than the tab holds.
 

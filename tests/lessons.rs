@@ -1,4 +1,4 @@
-//! The lessons of the page (issue 16 item 1) are data: one JSON file each in `lessons/`, listed in
+//! The lessons of the page are data: one JSON file each in `lessons/`, listed in
 //! `lessons/index.json`. These tests hold every file to the shape the page (`www/lessons.js`)
 //! reads, and run every preset through the parser the page uses for a link
 //! (`RunConfig::from_link`) and then natively to its release, so a broken lesson fails
@@ -114,7 +114,7 @@ fn the_index_lists_every_lesson_file_once_and_nothing_else() {
         missing.is_empty(),
         "ids in lessons/index.json without a file: {missing:?}"
     );
-    assert!(listed.len() >= 12, "issue 16 asks for at least 12 lessons");
+    assert!(listed.len() >= 12, "the page promises at least 12 lessons");
 }
 
 #[test]

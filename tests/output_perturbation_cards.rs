@@ -1,4 +1,4 @@
-//! The page's metadata for the output-perturbation family (issue 5 item 5): for each algorithm a
+//! The page's metadata for the output-perturbation family: for each algorithm a
 //! plain-words card, the guarantee and noise scale from declared constants alone, and the theory
 //! bound as a function of n and ε — checked against the plans they summarise and against measured
 //! excess risk, so a card or curve that drifts from the code fails here.
@@ -148,7 +148,7 @@ fn the_subgradient_curve_bounds_the_measured_risk_of_a_projected_hinge_release()
 }
 
 #[test]
-fn seed_004_previews_come_from_declared_constants_alone() {
+fn zhang_et_al_previews_come_from_declared_constants_alone() {
     // Algorithm 1's plan from the declared constants equals the one read from the objective, and
     // Algorithm 2's schedule needs only (n, d, L, D, ε, δ).
     let obj = problem(Glm::Logistic, 1000, 3, 0.1, 5.0);
@@ -169,7 +169,7 @@ fn seed_004_previews_come_from_declared_constants_alone() {
     );
     let s = schedule(4096, 10, 1.0, 1.0, 1.0, 1e-6, None, ByoaGaussian::Paper).unwrap();
     assert_eq!((s.phases, s.n_bar), (12, 341));
-    // Seed 004 refuses the subgradient solvers (no certificate of its kind).
+    // Zhang et al. 2022 refuses the subgradient solvers (no certificate of its kind).
     let mut sub = settings;
     sub.solver = SolverKind::StochasticSubgradient;
     assert_eq!(

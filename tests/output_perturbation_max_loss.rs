@@ -1,5 +1,5 @@
-//! Seed 000 Algorithm 1 on the non-ERM **max-loss** objective F(w) = max_i f(w; zᵢ) + (μ/2)‖w‖²
-//! (digest 000 §1 (a), §4): its sensitivity 2L/μ on a neighbouring pair that attains it, a certified
+//! Lowy & Razaviyayn 2021, Algorithm 1 on the non-ERM **max-loss** objective F(w) = max_i f(w; zᵢ) + (μ/2)‖w‖²
+//! (Lowy & Razaviyayn 2021): its sensitivity 2L/μ on a neighbouring pair that attains it, a certified
 //! (Prop 3.2) solve checked against a brute-force grid, and the empirical audit, which must catch a
 //! release calibrated to the ERM sensitivity 2L/(μn) instead.
 

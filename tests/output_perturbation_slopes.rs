@@ -1,6 +1,6 @@
-//! The native slope experiment for smooth strongly convex output perturbation (seed 000
+//! The native slope experiment for smooth strongly convex output perturbation (Lowy & Razaviyayn 2021,
 //! Algorithm 1, class H^ERM): the excess empirical risk should scale as (d/(εn))², i.e. with slope
-//! −2 in n and −2 in ε on log-log axes (Cor 3.4; digest 000 §10 item 5).
+//! −2 in n and −2 in ε on log-log axes (Cor 3.4).
 //!
 //! Ignored by default (≈ 2 s in release, after the build). Run with
 //!
@@ -118,7 +118,7 @@ fn slopes_for(delta: f64) {
         println!("slope in ε at n = {n}: {s:.3}");
         eps_slopes.push(s);
     }
-    // Acceptance (issue 5): −2 ± 0.15 for every fitted slope.
+    // Acceptance: −2 ± 0.15 for every fitted slope.
     for s in n_slopes.iter().chain(&eps_slopes) {
         assert!((s + 2.0).abs() <= 0.15, "slope {s}");
     }

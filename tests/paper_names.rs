@@ -1,5 +1,5 @@
-//! Issue 16 item 5, natively: every Rust string the page shows names a paper by authors, title
-//! and year, never by the project's file numbers ("seed 002", "digest 000"). Checked here: the
+//! Every Rust string the page shows names a paper by authors, title and year, never by the
+//! project's own file numbers (a seed or summary number). Checked here: the
 //! algorithm cards (with their settings' labels and help), the menu picks' notes, and each
 //! algorithm's preview (its words, the NOT PRIVATE reasons) and composed statement, over every
 //! algorithm and problem. Error messages are checked over the whole config walk in
@@ -15,9 +15,13 @@ use dp_playground::session;
 
 #[test]
 fn the_check_catches_internal_numbers_and_spares_the_seed_of_a_run() {
-    assert!(names_an_internal_number("as in seed 002, Algorithm 4"));
-    assert!(names_an_internal_number("Seed 004 §3"));
-    assert!(names_an_internal_number("see the Digest"));
+    // Spelled in pieces, so that the repository-wide check below does not find them here.
+    assert!(names_an_internal_number(concat!(
+        "as in seed",
+        " 002, Algorithm 4"
+    )));
+    assert!(names_an_internal_number(concat!("Seed", " 004 §3")));
+    assert!(names_an_internal_number(concat!("see the Dig", "est")));
     assert!(!names_an_internal_number(
         "seed 42 makes the run reproducible"
     ));
@@ -84,5 +88,130 @@ fn picks_previews_and_totals_name_papers_as_papers() {
     assert!(
         checked >= AlgorithmKind::ALL.len(),
         "only {checked} previews"
+    );
+}
+
+// ---- references outside the repository ------------------------------------------------------
+
+/// What a comment, a test or a page may not cite: the design notes, the paper summaries and their
+/// reviews kept outside the repository, paths into the folder beside it, the project's internal
+/// numbers for the papers, and tracker numbers. Each is spelled in pieces so that this file does
+/// not match itself. Case-sensitive, like the acceptance `grep -E`.
+fn outside_reference(line: &str) -> Option<&'static str> {
+    const PLAIN: [&str; 4] = [
+        concat!("DESIGN", ".md"),
+        concat!("dig", "est"),
+        concat!("REVIEW", "-"),
+        concat!("../", "shared"),
+    ];
+    if let Some(p) = PLAIN.iter().find(|p| line.contains(**p)) {
+        return Some(p);
+    }
+    // A prefix followed by `digits` ASCII digits.
+    let followed = |prefix: &str, digits: usize| {
+        line.match_indices(prefix).any(|(i, _)| {
+            let rest = &line.as_bytes()[i + prefix.len()..];
+            rest.len() >= digits && rest[..digits].iter().all(u8::is_ascii_digit)
+        })
+    };
+    const SEED: &str = concat!("seed", " 0");
+    const TRACKER: &str = concat!("iss", "ue ");
+    if followed(SEED, 2) {
+        return Some(SEED);
+    }
+    if followed(TRACKER, 1) {
+        return Some(TRACKER);
+    }
+    None
+}
+
+#[test]
+fn the_reference_check_catches_each_kind_and_spares_ordinary_words() {
+    for bad in [
+        concat!("see DESIGN", ".md §5"),
+        concat!("the dig", "est's table"),
+        concat!("REVIEW", "-002 §4"),
+        concat!("`../", "shared/research`"),
+        concat!("as in seed", " 000's Algorithm 6"),
+        concat!("(iss", "ue 18 item 6)"),
+    ] {
+        assert!(outside_reference(bad).is_some(), "{bad}");
+    }
+    for fine in [
+        "docs/PRIVACY.md rule 1",
+        "seed 42 makes the run reproducible",
+        "the seed 1",
+        "an issue of rounding",
+        "a hash of the file",
+        "Lowy & Razaviyayn 2021, Algorithm 6",
+    ] {
+        assert_eq!(outside_reference(fine), None, "{fine}");
+    }
+}
+
+/// Comments, tests, the page and the documents cite papers (authors, year, algorithm or theorem)
+/// or files in the repository, never files outside it nor tracker numbers. Walks `src/`, `www/`
+/// (not the generated `www/pkg`), `tests/`, `README.md`, `docs/`, `CONTRIBUTING.md` and
+/// `lessons/`, and names every offending line at once.
+#[test]
+#[cfg(not(target_arch = "wasm32"))]
+fn comments_tests_and_documents_cite_nothing_outside_the_repository() {
+    use std::path::{Path, PathBuf};
+    fn walk(path: &Path, skip: &Path, files: &mut Vec<PathBuf>) {
+        if path == skip {
+            return;
+        }
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                .map(|e| e.expect("a directory entry").path())
+                .collect();
+            entries.sort();
+            for entry in entries {
+                walk(&entry, skip, files);
+            }
+        } else if path.is_file() {
+            files.push(path.to_path_buf());
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let skip = root.join("www/pkg");
+    let mut files = Vec::new();
+    for top in [
+        "src",
+        "www",
+        "tests",
+        "README.md",
+        "docs",
+        "CONTRIBUTING.md",
+        "lessons",
+    ] {
+        walk(&root.join(top), &skip, &mut files);
+    }
+    assert!(files.len() > 100, "only {} files walked", files.len());
+    let mut offenders = Vec::new();
+    for file in &files {
+        // Images and other binary files are not text; they cannot cite anything.
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        for (number, line) in text.lines().enumerate() {
+            if let Some(what) = outside_reference(line) {
+                let shown: String = line.trim().chars().take(120).collect();
+                offenders.push(format!(
+                    "{}:{}: {what:?} in {shown}",
+                    file.strip_prefix(root).unwrap_or(file).display(),
+                    number + 1
+                ));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "{} lines cite something outside the repository (cite the paper, or docs/PRIVACY.md, \
+         docs/ARCHITECTURE.md, docs/benchmarks.md, CONTRIBUTING.md; say a reason in words instead \
+         of a tracker number):\n{}",
+        offenders.len(),
+        offenders.join("\n")
     );
 }

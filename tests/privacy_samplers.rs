@@ -1,4 +1,4 @@
-//! Goodness of fit of every sampler (DESIGN.md §8 layer 2): Kolmogorov–Smirnov or χ² tests at
+//! Goodness of fit of every sampler: Kolmogorov–Smirnov or χ² tests at
 //! α = 1e-6 with fixed seeds and 10⁵ draws, each paired with the same test run against a law whose
 //! scale is 10% off, which must be rejected, so every test is shown able to fail.
 //!

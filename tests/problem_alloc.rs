@@ -1,5 +1,5 @@
 //! The exact (sort-based) ℓ1-ball and simplex projections allocate nothing once warmed up
-//! (issue 3: no allocation inside an iteration, DESIGN.md §7). Counted by a global allocator
+//! (no allocation inside an iteration: docs/ARCHITECTURE.md, Performance). Counted by a global allocator
 //! that tallies this thread's allocations only, so the test harness's own threads do not count.
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -158,7 +158,7 @@ fn assert_corpus_case(file: &str) {
     }
 }
 
-/// Issue 18 item 7: a file whose lines end with a lone '\r' (old Mac) has its errors at their
+/// A file whose lines end with a lone '\r' (old Mac) has its errors at their
 /// line, not all at line 1.
 #[test]
 fn cr_only_line_ends_number_the_lines() {
@@ -172,7 +172,7 @@ fn blank_lines_before_a_record_count_in_its_line_number() {
     assert_corpus_case("30_blank_lines_ragged.csv");
 }
 
-/// Issue 18 item 7: an invisible character in a cell is named (which one, its code point, what
+/// An invisible character in a cell is named (which one, its code point, what
 /// to do), not echoed as a cell that looks like a number.
 #[test]
 fn an_invisible_character_in_a_cell_is_named() {
@@ -180,7 +180,7 @@ fn an_invisible_character_in_a_cell_is_named() {
     assert_corpus_case("28_zero_width_space.csv");
 }
 
-/// Issue 18 item 7: a cell of a million characters is echoed by its first 40, then "…".
+/// A cell of a million characters is echoed by its first 40, then "…".
 #[test]
 fn a_huge_cell_is_echoed_by_its_start() {
     let text = format!("1,2,1\n{},4,-1\n", "7a".repeat(500_000));
@@ -193,7 +193,7 @@ fn a_huge_cell_is_echoed_by_its_start() {
     }
 }
 
-/// Issue 18 item 12: a file over the size cap is refused before it is parsed, at the page's CSV
+/// A file over the size cap is refused before it is parsed, at the page's CSV
 /// control, saying why. (The zeroed buffer is never touched, so it costs no memory.)
 #[test]
 fn a_file_over_the_size_cap_is_refused_before_parsing() {

@@ -1,4 +1,4 @@
-//! Generators, chunking, tail moments and clip fractions (issue 3, items 1 and 3).
+//! Generators, chunking, tail moments and clip fractions.
 
 use dp_playground::data::{
     Generator, GeneratorSpec, Link, MAX_VALUES, Method, Tail, Task, clip_fraction, clip_labels,
@@ -72,7 +72,7 @@ fn chunked_generation_gives_the_same_bits_as_one_shot() {
 
 /// E‖ξ‖² from 10⁵ fresh draws against the closed form, within 6 standard errors of the sample
 /// mean (a false alarm has probability < 2·10⁻⁹ per check). Every tail here has a finite 4th
-/// moment of ‖ξ‖ (ν = 5 > 4, α = 5 > 4), so the standard error is meaningful (digest 003 §7).
+/// moment of ‖ξ‖ (ν = 5 > 4, α = 5 > 4), so the standard error is meaningful (Lowy 2026).
 #[test]
 fn second_moments_match_closed_forms() {
     let n = 100_000;

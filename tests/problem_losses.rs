@@ -1,5 +1,5 @@
 //! Losses, regularisers and the objective's gradients against finite differences; minibatch,
-//! per-sample and clipped gradients against the full pass (issue 3, items 3, 4, 6).
+//! per-sample and clipped gradients against the full pass.
 
 use std::sync::Arc;
 
@@ -230,7 +230,7 @@ fn minibatch_per_sample_and_clipped_gradients_agree_with_the_full_pass() {
 
 /// TERM's one-pass online log-sum-exp against the direct two-pass formula, and its limits:
 /// τ → 0 recovers ERM (F − mean ≤ (τ/2)·Var f + O(τ²) ≤ τ·range²); a tilt below the smallest
-/// accepted one is refused (issue 18).
+/// accepted one is refused.
 #[test]
 fn tilted_pass_matches_the_direct_formula() {
     let ds = data(true);
@@ -274,7 +274,7 @@ fn tilted_pass_matches_the_direct_formula() {
 }
 
 /// Declared constants: TERM's β_τ = β + 2G²τ, the adversarial G at feature bound X + r, and the
-/// documented values of digest 002 §7.1.
+/// documented values of Wang, Ye & Xu 2017.
 #[test]
 fn declared_constants() {
     let b = Bounds {

@@ -1,4 +1,4 @@
-//! The reference solver's certificate, checked for every loss × domain pair (issue 3, item 7).
+//! The reference solver's certificate, checked for every loss × domain pair.
 
 use dp_playground::data::{GeneratorSpec, Tail, Task};
 use dp_playground::domain::DomainKind;

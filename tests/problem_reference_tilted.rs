@@ -1,5 +1,5 @@
 //! The reference solver's certificate for tilted ERM over the non-smooth hinge and absolute losses
-//! (issue 3, item 7): met on every domain and regulariser, a true lower bound on F* (checked
+//!: met on every domain and regulariser, a true lower bound on F* (checked
 //! against a brute-force minimum in d = 2 and against probes around w), consistent with ERM as
 //! τ → 0, and within a deterministic pass budget at the issue's size.
 

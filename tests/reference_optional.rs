@@ -1,4 +1,4 @@
-//! Issue 12, item 2: nothing non-private gates a release — the certified reference F* is a
+//! Nothing non-private gates a release — the certified reference F* is a
 //! diagnostic that may fail or meet its caps, and the run releases regardless. Item 6: under
 //! add/remove neighbours n is declared, files of any size run, and nothing the run states before
 //! the data depends on the file's row count.
@@ -114,7 +114,7 @@ fn term_hinge_at_tau_0_002_is_refused_and_at_the_smallest_tilt_releases_on_both_
     // Found by search (seeds 1–40, first five records flipped): at seed 2, n = 1000, τ = 0.002,
     // the reference was certified on the generated data and refused (F's own rounding, amplified
     // by 1/τ, exceeds its tolerance) once record 4's label was flipped; the old code errored
-    // there. Such a tilt is now refused at `loss` before any data (issue 18: below
+    // there. Such a tilt is now refused at `loss` before any data (below
     // `MIN_TILT` TERM is ERM to within rounding), and at `MIN_TILT` no seed of 1–59 with any of
     // the first five records flipped leaves the reference uncertified.
     let at = |tau| {

@@ -1,4 +1,4 @@
-//! Regression with heavy-tailed noise (issue 15 item 3; Lowy 2026 digest §7: "y = ⟨w*, x⟩ + ξ
+//! Regression with heavy-tailed noise (Lowy 2026: "y = ⟨w*, x⟩ + ξ
 //! with heavy-tailed noise ξ (t_ν or symmetric Pareto)"): the page's `noise_tail` reaches the
 //! generator, the noise follows its declared law (KS at α = 1e-6, fixed seeds), the squared
 //! loss's declared G_k accounts for the noise, and the data are deterministic in the seed.

@@ -1,4 +1,4 @@
-//! Issue 12 items 7 and 9 and their acceptance test: every algorithm honours the neighbouring
+//! Every algorithm honours the neighbouring
 //! relation asked for (with a calibration that really uses it) or refuses it at a control on the
 //! page; a demonstration that voids the guarantee says NOT PRIVATE in its preview, before it runs.
 
@@ -199,7 +199,7 @@ fn every_algorithm_keeps_or_refuses_the_relation_at_a_control_on_the_page() {
         "EmPgm (Certified noise)",
         "LocalizedApproxEm (Certified noise)",
         "DeterministicDoubleOutputPerturbation (Certified noise)",
-        // Zhang et al.'s minimax sensitivities hold for a fixed, public n (issue 14).
+        // Zhang et al.'s minimax sensitivities hold for a fixed, public n.
         "ByoaMinimax (Certified noise)",
         "ByoaMinimaxPhased (Certified noise)",
         "ByoaMinimaxCsc (Certified noise)",
@@ -322,9 +322,9 @@ fn the_preview_says_not_private_for_every_leak_and_for_as_printed_noise() {
             ..every_algorithm_config(kind)
         });
     }
-    // Four leaky variants of issue 12, private SMD's dense gradients and Zhang et al.'s three
-    // minimax iteration caps (issue 14), Lowy & Razaviyayn's Algorithm 8 with the misprinted
-    // sensitivity (issue 14), DP-SVRG(++) as printed.
+    // Four leaky variants of the gradient-perturbation family, private SMD's dense gradients and Zhang et al.'s three
+    // minimax iteration caps, Lowy & Razaviyayn's Algorithm 8 with the misprinted
+    // sensitivity, DP-SVRG(++) as printed.
     assert_eq!(demonstrations.len(), 12);
     for config in demonstrations {
         let what = format!(

@@ -1,7 +1,7 @@
-//! AUC maximisation (Ying, Wen & Lyu 2016's square-loss saddle form; digest 004 §7.5) as the
-//! page poses it (issue 14, item 1): the C-SC game of Zhang et al. 2022's Section 4.3. Picking it
+//! AUC maximisation (Ying, Wen & Lyu 2016's square-loss saddle form; Zhang et al. 2022) as the
+//! page poses it: the C-SC game of Zhang et al. 2022's Section 4.3. Picking it
 //! from the game menu picks an algorithm that runs it; families whose assumptions it breaks are
-//! refused before any data at the field to change; the C-SC variant releases with the digest's
+//! refused before any data at the field to change; the C-SC variant releases with the paper's
 //! noise scales; noise off, extragradient closes the certified gap; bad settings are errors.
 
 mod common;
@@ -110,11 +110,11 @@ fn each_saddle_family_runs_auc_or_is_refused_at_a_field_before_the_data() {
     }
 }
 
-/// The C-SC variant's noise is digest 004 §3.5's, from declared constants alone: phase k of
+/// The C-SC variant's noise is Zhang et al. 2022's, from declared constants alone: phase k of
 /// K = ⌊log₂ n⌋ releases x with σ_k = (4L/(n̄ε))√(2 ln(2.5/δ)/(μ_k·min(μ_k, μᵧ))), μ_k = μ·2^k,
 /// μ = 3(L/D)·max{1/√n, 4K√(dₓ ln(2.5/δ))/(nε)}, μᵧ = 2p(1 − p); and the run releases.
 #[test]
-fn the_csc_variant_releases_with_the_digests_noise_scales() {
+fn the_csc_variant_releases_with_the_papers_noise_scales() {
     let (config, _) = registry::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
     let declared = config.game_declaration();
     let c = declared.constants;
@@ -256,7 +256,7 @@ fn the_reference_saddle_point_closes_the_certified_gap() {
     }
 }
 
-/// Issue 14: the release of an AUC game carries its readout, labelled by the game (non-private,
+/// The release of an AUC game carries its readout, labelled by the game (non-private,
 /// computed after the release): the released w's AUC as the pair count gives it, and the
 /// reference saddle point's; a game without a readout carries none.
 #[test]

@@ -1,5 +1,5 @@
 //! González, Guzmán & Paquette 2024's Algorithm 3 stopped by its privacy filter from the page's
-//! settings (issue 14 item 3): a gradient budget U typed well above Theorem 3.14's makes each
+//! settings: a gradient budget U typed well above Theorem 3.14's makes each
 //! draw dearer (α = 2U/n), and the filter, not the budget, ends the run, within the stated ε; at
 //! the theorem's U the budget ends it. The guarantee is the same whatever U is, and the theorem's
 //! bound is drawn only at its own U.

@@ -1,5 +1,5 @@
 //! Worst-group (group DRO) logistic regression and least squares, and Zhang et al.'s ℓ1 system
-//! fit, as games (issue 14, item 1), as the page poses them: every saddle family whose
+//! fit, as games, as the page poses them: every saddle family whose
 //! assumptions the problem meets runs to a release, those it breaks are refused before any data
 //! at the field to change, noise off a certified solver closes the gap, and bad settings are
 //! errors, never panics.
@@ -218,7 +218,7 @@ fn bad_settings_are_refused_at_their_control() {
     assert_eq!(RunConfig::from_json(&json).unwrap(), ok);
 }
 
-/// The ℓ1 system fit's gap is the closed form of digest 004 §7.2 on the empirical means:
+/// The ℓ1 system fit's gap is the closed form of Zhang et al. 2022 on the empirical means:
 /// ‖Āx − b̄‖₁ + R‖Āᵀy‖ + b̄ᵀy (Ā = M̄ᵀ in the game's form), and its primal side is the non-smooth
 /// ℓ1 objective itself.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 14's rate experiments, run through the session as the page runs them: the released
+//! The saddle families' rate experiments, run through the session as the page runs them: the released
 //! pair's exact empirical duality gap against n, fitted on log-log axes.
 //!
 //! - González, Guzmán & Paquette 2024, Algorithm 1 (private SMD, preset (7) of a bilinear game):

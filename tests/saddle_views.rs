@@ -1,4 +1,4 @@
-//! The saddle page's views (issue 14) as the session sends them: the ternary path and the vertex
+//! The saddle page's views as the session sends them: the ternary path and the vertex
 //! draws of a vertex-sampling run beside its dense iterate, Zhang et al.'s phase timeline, and the
 //! sentence saying why González et al.'s Algorithm 3 stopped.
 

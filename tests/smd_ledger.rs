@@ -1,8 +1,8 @@
-//! Issue 14 item 3, "the per-draw ε and the composed ε live in the ledger": every family of
+//! The per-draw ε and the composed ε live in the ledger: every family of
 //! González, Guzmán & Paquette 2024 (Algorithms 1, 3, 4 and 5) reports, as it steps, the ε of
 //! its vertex draws (the readout's diagnostics) and their composition so far (the ε-spent
 //! column the privacy plot draws), and at the release the ledger states both. The guarantee is
-//! the one stated before the run (DESIGN.md §5 rule 2); the running figure is its part spent so
+//! the one stated before the run (docs/PRIVACY.md rule 2); the running figure is its part spent so
 //! far: it never decreases and never passes the stated ε.
 
 use dp_playground::algo::family::ProblemKind;

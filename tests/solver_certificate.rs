@@ -2,13 +2,13 @@
 //! ‖x⁺ − w*‖ ≤ (κ − 1)·‖x − x⁺‖ (+ rounding allowance) after one projected/proximal gradient step
 //! x⁺ = prox_{h/ℓ}(x − ∇f(x)/ℓ), for f m-strongly convex and ℓ-smooth and h = λ₁‖·‖₁ + I_W.
 //!
-//! Second derivation (REVIEW of the module docs' proof): w* = prox_{h/ℓ}(w* − ∇f(w*)/ℓ) (optimality),
+//! Second derivation (an independent check of the module docs' proof): w* = prox_{h/ℓ}(w* − ∇f(w*)/ℓ) (optimality),
 //! the prox is non-expansive, and x ↦ x − ∇f(x)/ℓ is a (1 − m/ℓ)-contraction for f ∈ S_{m,ℓ}
 //! (its Jacobian I − ∇²f/ℓ has spectrum in [0, 1 − m/ℓ]; Nesterov Thm 2.1.12 gives the same without
 //! second derivatives). So ‖x⁺ − w*‖ ≤ (1 − 1/κ)‖x − w*‖ ≤ (1 − 1/κ)(r + ‖x⁺ − w*‖), i.e.
 //! ‖x⁺ − w*‖ ≤ (κ − 1)r, and ‖x − w*‖ ≤ r + ‖x⁺ − w*‖ ≤ κr. The first bound is **attained**: for
-//! f = (m/2)‖x‖² declared ℓ-smooth, x⁺ = (1 − 1/κ)x and r = ‖x‖/κ. It is sharper than digest
-//! 004 §3.7's ‖x − w*‖ ≤ 2ℓr/m = 2κr by bounding x⁺ instead of x (and κr for x itself).
+//! f = (m/2)‖x‖² declared ℓ-smooth, x⁺ = (1 − 1/κ)x and r = ‖x‖/κ. It is sharper than Zhang et al.
+//! 2022's ‖x − w*‖ ≤ 2ℓr/m = 2κr by bounding x⁺ instead of x (and κr for x itself).
 //!
 //! What it needs, and what these tests vary: m ≤ the true strong convexity and ℓ ≥ the true
 //! smoothness of f **on R^d** (x, and the gradient step, may leave W); an exact prox of h.

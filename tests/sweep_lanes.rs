@@ -185,7 +185,7 @@ fn a_bad_request_is_an_error_at_the_panels_control() {
     assert!(page.point(2).is_err());
 }
 
-/// A sweep of a heavy-tail family (Lowy 2026) carries the reference curves digest 003 §6 asks for
+/// A sweep of a heavy-tail family (Lowy 2026) carries the reference curves Lowy 2026 asks for
 /// beside the family's own upper bound: Theorem 4.1's pure-DP lower bound (only where ε ≤ 1, its
 /// range) and the approximate-DP rate, each at the declared constants of its point; other sweeps
 /// carry none.

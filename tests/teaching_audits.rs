@@ -1,4 +1,4 @@
-//! The Rust logic of the page's teaching tools (issue 16 items 3 and 4): the privacy loss of the
+//! The Rust logic of the page's teaching tools: the privacy loss of the
 //! neighbouring view against its closed forms, the view of DP-GD and output perturbation on their
 //! toy pairs, and the audit tab's chunked audits and scenarios. Fixed seeds throughout.
 

@@ -100,7 +100,7 @@ fn errors_reach_js_as_field_and_message() {
 #[wasm_bindgen_test]
 fn preview_states_sigma_without_data() {
     let p = preview(r#"{"n": 10000, "steps": 100, "epsilon": 1, "delta": 1e-5}"#).unwrap();
-    // Digest 002 / REVIEW-002 §2a test vector: σ = 0.009801 for n = 1e4, T = 100, ε = 1, δ = 1e-5.
+    // Wang, Ye & Xu 2017 test vector: σ = 0.009801 for n = 1e4, T = 100, ε = 1, δ = 1e-5.
     let sigma = get(&p, "sigma").as_f64().unwrap();
     assert!((sigma - 0.009801).abs() < 5e-7, "{sigma}");
 }

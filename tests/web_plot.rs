@@ -831,7 +831,7 @@ fn a_loose_bound_is_clamped_to_a_thousand_times_the_data() {
 
 #[wasm_bindgen_test]
 fn nan_is_the_no_value_of_a_step_and_the_excess_plot_skips_it() {
-    // Issue 18 item 4: a per-step column holds NaN where a step has no value (DP-SGD's loss on an
+    // A per-step column holds NaN where a step has no value (DP-SGD's loss on an
     // empty Poisson batch, the subgradient method's value before its first check, the excess
     // without a reference). NaN is that "no value": the plot skips it and breaks the line there.
     let spec = excess(&[series("a", 0, false, None)]);
@@ -852,7 +852,7 @@ fn nan_is_the_no_value_of_a_step_and_the_excess_plot_skips_it() {
     assert_eq!(lengths, [15, 22], "{svg}");
 }
 
-// ---- hostile specs (issue 18, item 11's acceptance) ----
+// ---- hostile specs ----
 
 /// `full(kind)` with the value at `path` (keys and array indices) replaced by `value`.
 fn with(kind: &str, path: &[&str], value: JsValue) -> JsValue {

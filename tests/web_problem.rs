@@ -1,4 +1,4 @@
-//! Browser half of the native/wasm determinism check (issue 3): generators, losses, projections,
+//! Browser half of the native/wasm determinism check: generators, losses, projections,
 //! tail moments and a reference solve give the same bits in the browser as natively, i.e. the
 //! checksums of tests/golden equal tests/data/problem_golden.txt, which the native test
 //! problem_golden.rs checks too.

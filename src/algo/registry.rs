@@ -65,8 +65,8 @@ pub fn game_leak(config: &RunConfig) -> Option<&'static str> {
 }
 
 /// Every number that feeds the noise, checked once for every family before any run: σ, each
-/// draw's scale and sensitivity, and the step size must be finite and > 0 (issue 18: a step 1/β
-/// of ∞, a sensitivity of ∞ and σ = ∞ each released NaN, ∞ or a noiseless point). The ranges of
+/// draw's scale and sensitivity, and the step size must be finite and > 0 (without this check a step
+/// 1/β of ∞, a sensitivity of ∞ and σ = ∞ each released NaN, ∞ or a noiseless point). The ranges of
 /// [`RunConfig::validate`] keep the settings inside what the families serve; this is the backstop
 /// that names the control setting the offending number.
 fn finite_noise(preview: &Preview) -> Result<()> {
@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn every_family_picked_on_default_settings_plans_a_run() {
-        // Issue 13 item 5: five of eleven did not run on the defaults when picked from the menu.
+        // Five of eleven did not run on the defaults when picked from the menu.
         for family in FAMILIES {
             let (config, notes) = picked_on_defaults(family.kind);
             config
@@ -352,7 +352,7 @@ mod tests {
         // A loaded-file config with no file: reaching the data would fail at `csv`/`data`, so an
         // error at `problem` proves the refusal comes first.
         for family in FAMILIES {
-            // The kind it does not solve (seed 001's families solve games only).
+            // The kind it does not solve (González, Guzmán & Paquette 2024's families solve games only).
             let other = if family.solves.contains(&ProblemKind::Saddle) {
                 ProblemKind::Minimisation
             } else {
@@ -411,7 +411,7 @@ mod tests {
 
     #[test]
     fn every_number_that_feeds_the_noise_is_checked_finite_before_the_run() {
-        // Issue 18 item 4: a step 1/β of ∞, a sensitivity of ∞ and σ = ∞ each reached a run.
+        // A step 1/β of ∞, a sensitivity of ∞ and σ = ∞ each reached a run.
         // The ranges of `validate` now keep the settings clear of them; this backstop catches
         // any that slips through, at a page control, for every family.
         let planned = plan(&RunConfig::default()).unwrap().preview;

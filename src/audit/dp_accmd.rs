@@ -6,7 +6,7 @@ use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::Result;
 use crate::loss::Glm;
 
-/// DP-AccMD ([`DpAccMd`](crate::algo::dp_accmd::DpAccMd), seed 002 Algorithm 3 with the
+/// DP-AccMD ([`DpAccMd`](crate::algo::dp_accmd::DpAccMd), Wang, Ye & Xu 2017, Algorithm 3 with the
 /// corrected coupling) as the page runs it under replace-one with `config`'s n, T (`steps`),
 /// (ε, δ), `leak` and `domain` (the ℓ2 or the ℓ1 ball; radius 5), on a pair where the gradient
 /// sensitivity 2G/n is attained at every point of the domain.
@@ -21,7 +21,7 @@ use crate::loss::Glm;
 /// `leak` runs DP-AccMD's demonstration
 /// ([`AccMdLeak::ExactGradientYStep`](crate::algo::dp_accmd::AccMdLeak::ExactGradientYStep)).
 /// At T = 1 the leaky release is y₁ = P_C(−∇F(0)/β) = ±1/n, a deterministic function of the
-/// data (REVIEW-002 §3's counterexample).
+/// data.
 pub fn dp_accmd_target(config: RunConfig) -> Result<FamilyTarget> {
     let pair = tail_gradient_pair(config.n)?;
     let config = RunConfig {

@@ -50,7 +50,7 @@ pub fn dp_svrg_target(config: RunConfig, bug: Bug) -> Result<FamilyTarget> {
 /// The SVRG-BB audit: certified DP-SVRG++ as the page runs it on the same pair without ridge,
 /// declared η = 10⁻³, with or without its demonstration (`config.leak`:
 /// [`SvrgLeak::BbStepFromExactGradients`](crate::algo::dp_svrg::SvrgLeak::BbStepFromExactGradients),
-/// digest P6). On D every gradient is exactly 0, so the BB curvature estimate ⟨Δx̃, Δ∇F⟩ is 0,
+/// a Barzilai–Borwein step from exact gradients). On D every gradient is exactly 0, so the BB curvature estimate ⟨Δx̃, Δ∇F⟩ is 0,
 /// the BB step is undefined and η stays 10⁻³: the release sits within a few 10⁻³ of 0. On D′
 /// the canary's curvature (≈ 1/(4n) near 0) makes η_BB ≈ 4n/m_s, a thousand times larger, and
 /// the same noise spreads the release over units: the step size alone tells the datasets apart.

@@ -1,4 +1,4 @@
-//! The audit of the grid exponential mechanism on issue 12's pair (one huge target), which
+//! The audit of the grid exponential mechanism on a pair with one huge target, which
 //! catches scoring by rounded objective values instead of per-record differences.
 
 use super::FamilyTarget;
@@ -15,8 +15,8 @@ use crate::loss::Glm;
 pub const HUGE_LABEL: f64 = crate::loss::MAX_LABEL_BOUND;
 
 /// The exponential mechanism on a grid
-/// ([`GridExponential`](crate::algo::exponential_grid::GridExponential), seed 000 Algorithm 9)
-/// as the page runs it on the pair of issue 12: n records, pure ε, released point as the
+/// ([`GridExponential`](crate::algo::exponential_grid::GridExponential), Lowy & Razaviyayn 2021, Algorithm 9)
+/// as the page runs it on a pair with one huge target: n records, pure ε, released point as the
 /// statistic.
 ///
 /// The pair (d = 1, absolute loss, no ridge, ball of radius 2, feature bound 1, 41 grid points):

@@ -38,9 +38,9 @@
 //! DP-GD and DP-SGD without clipping, DP-SVRG++ with BB steps from exact gradients, DP-AccMD
 //! with the exact-gradient y-step. Bugs with no page switch are planted beside the same plan:
 //! DP-SVRG on unclipped data ([`FamilyTarget::with_clipping_skipped`]), objective perturbation
-//! with its noise halved, output perturbation (seed 000 Algorithm 1) skipping its certificate
+//! with its noise halved, output perturbation (Lowy & Razaviyayn 2021, Algorithm 1) skipping its certificate
 //! (and at an accuracy α tighter than the page's). The grid exponential mechanism runs on a pair
-//! with one huge target (issue 12). The heavy-tail families of Lowy 2026 run with their G_k
+//! with one huge target. The heavy-tail families of Lowy 2026 run with their G_k
 //! declared from the generating distribution on a pair whose differing record is a huge outlier
 //! ([`heavy_tail_target`]), beside the planted bug of a threshold measured from the sample
 //! ([`Bug::MeasuredThreshold`]). The pairs are worst cases for the query at hand. A
@@ -48,10 +48,10 @@
 //! declared bound's two extremes; private mirror descent's dense-gradient pitfall runs on a pair
 //! of kinked games built for it ([`SmdDenseGradientTarget`]); the boosted family's selection on a
 //! pair built to tip it, beside its score sensitivity halved ([`BoostedSelectionTarget`]). The
-//! other certified releases (seed 000 Algorithm 6, TERM, any base solver, Zhang et al. 2022's
+//! other certified releases (Lowy & Razaviyayn 2021, Algorithm 6, TERM, any base solver, Zhang et al. 2022's
 //! Algorithms 1–2) run on output perturbation's tight pair, their planted bug the differing record
 //! [`OVERSIZE`] bounds out with the session's clipping skipped ([`certified_release_target`]);
-//! seed 001's Algorithm 5 on a simplex pair, with its outlier [`SCO_OUTLIER`] bounds out
+//! Algorithm 5 of González, Guzmán & Paquette 2024 on a simplex pair, with its outlier [`SCO_OUTLIER`] bounds out
 //! ([`private_sco_target`]). tests/audit_coverage.rs lists the audits of every family of the
 //! registry and fails when one has none.
 //!
@@ -183,10 +183,10 @@ pub enum Bug {
     /// Records are not clipped to the declared bound before the query.
     ClippingSkipped,
     /// Output perturbation releases its base solver's point after a fixed number of steps
-    /// ("ran T steps") without checking the accuracy certificate (DESIGN.md §5 rule 3).
+    /// ("ran T steps") without checking the accuracy certificate (docs/PRIVACY.md rule 3).
     CertificateSkipped,
     /// A heavy-tail family's threshold C set from a moment G_k measured on the sample instead of
-    /// the one declared from the generating distribution (Lowy 2026's G_k is public; digest 003
-    /// pitfall 3).
+    /// the one declared from the generating distribution (Lowy 2026's G_k is public; a
+    /// G_k measured on the sample is not).
     MeasuredThreshold,
 }

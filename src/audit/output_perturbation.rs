@@ -19,7 +19,7 @@ use crate::solver::{BaseSolver, CertificateConstants, Sgd, SolverKind};
 /// Ridge λ of the output perturbation pair.
 const LAMBDA: f64 = 0.1;
 
-/// The subgradient solvers (seed 000 Algorithms 2 and 3) run on the absolute loss, whose tail
+/// The subgradient solvers (Lowy & Razaviyayn 2021, Algorithms 2 and 3) run on the absolute loss, whose tail
 /// gradient equals Huber's, so the pair stays tight (Δ_F attained); the others on Huber.
 fn non_smooth(solver: SolverKind) -> bool {
     matches!(
@@ -28,7 +28,7 @@ fn non_smooth(solver: SolverKind) -> bool {
     )
 }
 
-/// Output perturbation (seed 000 Algorithm 1) as the page runs it, with the page's default
+/// Output perturbation (Lowy & Razaviyayn 2021, Algorithm 1) as the page runs it, with the page's default
 /// accuracy α and `config`'s n, (ε, δ) (δ = 0: ℓ2-Laplace; δ > 0: the `gaussian` calibration)
 /// and base `solver`, on a pair where the sensitivity bound of Prop 2.2 is attained exactly.
 ///
@@ -60,7 +60,7 @@ pub(crate) fn output_perturbation_config(config: RunConfig) -> RunConfig {
     }
 }
 
-/// Output perturbation ([`OutputPerturbation`], seed 000 Algorithm 1) on the pair of
+/// Output perturbation ([`OutputPerturbation`], Lowy & Razaviyayn 2021, Algorithm 1) on the pair of
 /// [`output_perturbation_target`], at an accuracy α tighter than the page's default (which
 /// makes 2ρ ≈ 1.4 Δ_F), so that the audit is close to tight: α is set so that 2ρ = Δ_F/100,
 /// and the release's true ε is within 1% of the claim. With the subgradient solvers 2ρ = Δ_F/10,

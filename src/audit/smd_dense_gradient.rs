@@ -1,5 +1,5 @@
 //! The audit of private stochastic mirror descent's dense-gradient pitfall (González, Guzmán &
-//! Paquette 2024, Algorithm 1; digest 001 P4), on a pair of games built for it.
+//! Paquette 2024, Algorithm 1), on a pair of games built for it.
 //!
 //! # Why a pair of its own
 //! On the page's bilinear games the pitfall leaks little: a gradient of a bilinear game is

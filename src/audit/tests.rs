@@ -133,7 +133,7 @@ fn family_targets() -> Vec<(&'static str, Box<dyn Auditable>, RunConfig)> {
 
 #[test]
 fn an_audits_claim_is_the_plans_guarantee() {
-    // Issue 13 item 2: an audit tests the promise the page shows, computed once by the family's
+    // An audit tests the promise the page shows, computed once by the family's
     // plan, not a statement the target makes up from its arguments. The plan's statement is
     // not always the config's (ε, δ, relation): DP-SGD's accountant states the ε it reaches.
     let mut rng = seeded(2, Stream::Audit);

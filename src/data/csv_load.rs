@@ -760,7 +760,7 @@ fn read(bytes: &[u8], opts: &CsvOptions, lines: &mut Lines, fused: bool) -> Resu
 mod tests {
     use super::*;
 
-    /// Issue 18 item 1: numbering the lines of a file reads each of its bytes once, whatever
+    /// Numbering the lines of a file reads each of its bytes once, whatever
     /// the number of records, on success and on an error at the last line (the line counter
     /// used to re-read the file from byte 0 for every record: quadratic work).
     #[test]

@@ -51,7 +51,7 @@ pub enum Tail {
     /// Multivariate Student-t: ξ = g/√(V/ν), g ~ N(0, I), V ~ χ²_ν (one V per vector).
     StudentT { nu: f64 },
     /// Pareto-radial: ξ = ρ·u with ρ = U^(−1/α) (Pareto, x_m = 1, tail index α) and u uniform on
-    /// the sphere (digest 003 §7).
+    /// the sphere (Lowy 2026).
     ParetoRadial { alpha: f64 },
     /// Log-normal radial: ξ = exp(σZ)·u, Z ~ N(0, 1), u uniform on the sphere.
     LogNormal { sigma: f64 },

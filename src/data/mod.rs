@@ -1,5 +1,5 @@
 //! Datasets: samples stored contiguously, one column of a d × n column-major matrix per sample
-//! (DESIGN.md §7), so a full pass over the data is one linear sweep through memory.
+//! (docs/ARCHITECTURE.md, Performance), so a full pass over the data is one linear sweep through memory.
 //!
 //! - [`generate`] / [`Generator`]: seeded synthetic classification and regression with Gaussian,
 //!   Student-t, Pareto-radial, log-normal and contaminated features and noise; the generator

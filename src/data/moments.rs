@@ -1,4 +1,4 @@
-//! Tail moments that the heavy-tailed theory needs (seed 003): G_k = (E A(z)^k)^(1/k) with A(z)
+//! Tail moments that the heavy-tailed theory needs (Lowy 2026): G_k = (E A(z)^k)^(1/k) with A(z)
 //! the per-sample Lipschitz constant over the domain, and the fraction of samples a declared clip
 //! threshold would cut. Closed forms where they exist; otherwise Monte Carlo on a large **fresh**
 //! sample from the generator (never the private data), labelled as such with its standard error.
@@ -18,7 +18,7 @@ pub enum Method {
     ClosedForm,
     /// Monte Carlo over `samples` fresh draws; `std_error` is the standard error of the estimate
     /// (delta method for G_k). With 2k ≥ the tail index the variance is infinite and the
-    /// standard error meaningless (digest 003 §7): prefer the closed form there.
+    /// standard error meaningless (Lowy 2026): prefer the closed form there.
     MonteCarlo {
         samples: usize,
         std_error: f64,
@@ -42,7 +42,7 @@ fn ln_gamma(x: f64) -> f64 {
 impl Tail {
     /// E‖ξ‖^k for ξ ∈ R^m in closed form (+∞ if it does not exist), k > 0:
     /// - Gaussian: 2^(k/2) Γ((m+k)/2)/Γ(m/2) (chi distribution);
-    /// - Student-t: ν^(k/2) Γ((m+k)/2) Γ((ν−k)/2)/(Γ(m/2) Γ(ν/2)) for k < ν (digest 003 §7);
+    /// - Student-t: ν^(k/2) Γ((m+k)/2) Γ((ν−k)/2)/(Γ(m/2) Γ(ν/2)) for k < ν (Lowy 2026);
     /// - Pareto-radial: α/(α − k) for k < α; log-normal radial: exp(k²σ²/2);
     /// - contaminated: ((1 − p) + p·s^k)·(Gaussian moment);
     /// - rare outlier (Lowy 2026, Appendix G): p·a^k.
@@ -134,7 +134,7 @@ fn monte_carlo(
 }
 
 /// G_k = (E A(z)^k)^(1/k), A(z) = sup_{‖w‖≤radius} ‖∇f(w; z)‖ for the **raw** (unclipped)
-/// features of `spec` (digest 003 §7 table, centred ball).
+/// features of `spec` (Lowy 2026, centred ball).
 ///
 /// Closed form for ERM with a bounded-derivative GLM (|φ'| ≤ c: logistic, hinge, smoothed hinge,
 /// absolute c = 1, Huber c = δ), where A ≤ c‖x‖ and the bound is attained as w ranges over the ball
@@ -191,7 +191,7 @@ pub fn lipschitz_moment(
 
 /// G_k of the squared loss ½(⟨x, w⟩ − y)² on the centred ball ‖w‖ ≤ `radius`, for regression data
 /// y = ⟨w₀, x⟩ + s·η ([`Task::Regression`]), as a closed-form upper bound that **accounts for the
-/// noise** η (issue 15 item 3; Lowy 2026 digest §7: "for regression, y = ⟨w*, x⟩ + ξ with
+/// noise** η (Lowy 2026: "for regression, y = ⟨w*, x⟩ + ξ with
 /// heavy-tailed noise ξ").
 ///
 /// A(z) = sup_{‖w‖≤R} ‖(⟨x, w⟩ − y)x‖ = (|y| + R‖x‖)‖x‖ ≤ (‖w₀‖ + R)‖x‖² + s|η|‖x‖, so by

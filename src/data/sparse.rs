@@ -1,4 +1,4 @@
-//! Seed 002's high-dimensional data mode (digest 002 §6 "other demos", §9 item 4): p ≫ n features,
+//! A high-dimensional data mode in the spirit of Wang, Ye & Xu 2017: p ≫ n features,
 //! a sparse planted w₀ of unit ℓ1 norm and logistic labels — the setting where DP-AccMD's ℓ1
 //! geometry pays ln p instead of p for its noise.
 
@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::linalg::dot;
 use crate::rng::DpRng;
 
-/// The high-dimensional data mode (digest §6 "other demos", §9 item 4): p ≫ n, a sparse planted
+/// The high-dimensional data mode: p ≫ n, a sparse planted
 /// w₀, logistic labels.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SparseSpec {

@@ -1,7 +1,7 @@
 use super::{Domain, simplex_threshold};
 
 /// The ℓ1 ball {w : ‖w‖₁ ≤ radius}; projection by the exact sort-based threshold (Duchi et al. 2008,
-/// digest 002 §7.2): w_j = sign(y_j)·max(|y_j| − θ, 0).
+/// Wang, Ye & Xu 2017): w_j = sign(y_j)·max(|y_j| − θ, 0).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct L1Ball {
     pub radius: f64,

@@ -1,7 +1,8 @@
 use super::{Domain, simplex_threshold};
 
 /// The probability simplex {w ≥ 0, Σ w_j = 1}. Projection: w = max(u − θ, 0) with θ from the sorted
-/// input (digest 004 §7, with REVIEW-000-004's correction: subtract θ from the unsorted u).
+/// input (Zhang et al. 2022; the paper subtracts θ from the sorted vector, we subtract it from the
+/// unsorted u, as the projection requires).
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Simplex;
 

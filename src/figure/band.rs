@@ -3,8 +3,8 @@
 //! A band's edges may have gaps: NaN is "no value" at a step (a one-release method scores only
 //! its start and its release; a repeat may stop earlier than another), and on a log axis a
 //! non-positive edge cannot be drawn. One polygon over every drawable point would bridge each
-//! gap with a long straight edge, a triangle from the first point to the far side (issue 16,
-//! item 7); [`band_pieces`] cuts the band at every gap instead.
+//! gap with a long straight edge, a triangle from the first point to the far side;
+//! [`band_pieces`] cuts the band at every gap instead.
 
 /// One piece of a band: its edges over a run of consecutive drawable points, left to right.
 #[derive(Debug, Clone, PartialEq)]

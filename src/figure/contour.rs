@@ -2,7 +2,7 @@
 //!
 //! The session samples F on a res × res grid, res lowered for a large n to stay within its time
 //! budget (`session::view`): at n = 10⁵ a 10 × 10 grid. Shading each grid cell by its band drew
-//! that grid as blocks (issue 16, item 7). Here the grid is first refined by cubic convolution
+//! that grid as blocks. Here the grid is first refined by cubic convolution
 //! (Keys 1981, "Cubic convolution interpolation for digital image processing": exact on
 //! quadratics, which a smooth F is near its minimum) to at least `MIN_SIDE` points a side, and
 //! the level curves of the refined grid are traced by marching squares with linear

@@ -2,7 +2,7 @@
 //!
 //! plotters' own log axis starts its ticks at the first power of ten in range, so a range such as
 //! [3·10⁻³, 5·10⁻²] is labelled only from 10⁻² up and the part of the curve below the first
-//! decade has no number beside it (issue 16, item 7). [`log_ticks`] labels every decade in range
+//! decade has no number beside it. [`log_ticks`] labels every decade in range
 //! and, where decades are few, the 2× and 5× multiples (then every integer multiple) around them,
 //! below the first decade as above it.
 
@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn a_curve_below_the_first_decade_gets_a_labelled_tick_there() {
-        // The excess plot at n = 10⁵ (issue 16, item 7): the curve goes from about 3e-2 down to
+        // The excess plot at n = 10⁵: the curve goes from about 3e-2 down to
         // 3e-3; plotters labelled only 1e-2 and 2e-2.
         let ticks = log_ticks(2.5e-3, 4e-2);
         assert!(ticks.iter().any(|&t| t < 1e-2), "{ticks:?}");

@@ -42,7 +42,7 @@ impl GlmLoss for Hinge {
 
 /// Smoothed (Huberised) hinge with width γ > 0, of the margin m = y t:
 /// h(m) = 0 for m ≥ 1, (1 − m)²/(2γ) for 1 − γ < m < 1, 1 − m − γ/2 for m ≤ 1 − γ.
-/// G = X, β = X²/γ (γ = 1 is digest 002 §7.1's version).
+/// G = X, β = X²/γ (γ = 1 is Wang, Ye & Xu 2017's version).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SmoothedHinge {
     pub gamma: f64,

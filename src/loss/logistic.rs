@@ -3,7 +3,7 @@ use super::math::{exp_lanes, ln_1p_unit_lanes};
 
 /// Logistic loss φ(t, y) = ln(1 + exp(−y t)) for labels y ∈ {−1, +1}.
 ///
-/// Constants (digest 002 §7.1): G = R_x (|φ'| < 1), β = R_x²/4 (φ'' ≤ 1/4); convex, not strongly
+/// Constants (Wang, Ye & Xu 2017): G = R_x (|φ'| < 1), β = R_x²/4 (φ'' ≤ 1/4); convex, not strongly
 /// convex. Evaluated in the stable form so that large margins neither overflow nor lose digits.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Logistic;
@@ -59,7 +59,7 @@ fn lanes<const N: usize>(t: [f64; N], y: [f64; N]) -> ([f64; N], [f64; N]) {
     for i in 0..N {
         // max(m, 0) as a compare and select, not `f64::max`: wasm has no f64x2 instruction with
         // Rust's NaN-ignoring max, so on wasm32 that became four calls to libm's `fmax` per four
-        // samples, each lane moved out of its SIMD register and back (issue 17); a select is one
+        // samples, each lane moved out of its SIMD register and back; a select is one
         // f64x2 compare and bitselect. Same bits: the two differ only at m = −0 (ln 2 is then
         // added, which loses the sign of the zero) and at NaN (ln is then NaN too).
         let positive = if m[i] > 0.0 { m[i] } else { 0.0 };

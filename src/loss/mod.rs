@@ -2,7 +2,7 @@
 //!
 //! Generalised linear losses f(w; x, y) = φ(⟨w, x⟩, y) expose the scalar derivative φ'(t, y) so
 //! that one fused kernel ([`crate::objective`]) serves all of them. [`Glm`] names the six scalar
-//! losses; [`Loss`] adds the two robust variants of seed 000 §7 on top of any of them:
+//! losses; [`Loss`] adds the two robust variants of Lowy & Razaviyayn 2021, Section 5 on top of any of them:
 //! tilted ERM (TERM) and adversarially robust training with an ℓ2 perturbation radius.
 //! [`Regularizer`] is r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖² with its prox.
 
@@ -57,10 +57,10 @@ pub trait GlmLoss: Send + Sync {
 /// The scalar losses, as named in configs: `{"kind": "huber", "delta": 1.0, "label_bound": 10}`.
 ///
 /// Every residual loss (squared, Huber, absolute) carries a declared bound B on |y|: targets are
-/// clipped to [−B, B] before any use, as features are clipped to theirs (DESIGN.md §5 rule 1).
+/// clipped to [−B, B] before any use, as features are clipped to theirs (docs/PRIVACY.md rule 1).
 /// For the squared loss B enters the Lipschitz constant; for Huber and absolute it does not (their
 /// G holds for any label), but an unbounded target lets one record dominate every computed F value
-/// (issue 12: a label of 1e18 absorbs all other records in floating point), so it is bounded too.
+/// (a label of 1e18 absorbs all other records in floating point), so it is bounded too.
 /// Links made before Huber and absolute had the field read [`ROBUST_LABEL_BOUND`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -194,7 +194,7 @@ impl Glm {
             )?;
         }
         match *self {
-            // Issue 18: beyond these the declared constants feed non-finite numbers to the
+            // Beyond these the declared constants feed non-finite numbers to the
             // noise. γ > 10³ leaves β = X²/γ so small that the default step 1/β can overflow
             // (and the loss is ≈ (1 − m)²/(2γ), flat, wherever the iterates go); Huber's
             // G = δX enters squared into every σ, and δ > 10⁶ exceeds any residual the declared
@@ -232,7 +232,7 @@ impl Glm {
     /// Why a difference per record: F(w) − F(w′) computed as the difference of two totals loses
     /// every record whose loss is below the rounding of the largest one, and with one huge target
     /// (y = 1e18) F is then constant in w, so a selection by F values stops depending on the other
-    /// records (issue 12). Each term here is bounded by G·‖w‖, whatever the label, so no record
+    /// records. Each term here is bounded by G·‖w‖, whatever the label, so no record
     /// can absorb the others. The residual losses are written so that the label itself cancels
     /// exactly: with a = |t − y| + s and b = |y|, a − b = ±t + s when t − y and −y have the same
     /// sign (else y lies between 0 and t and |t − y|, |y| ≤ |t|), and h(a) − h(b) is
@@ -263,7 +263,7 @@ impl Glm {
         }
     }
 
-    /// The adversarially robust loss of seed 000 §7.2 in closed form, as a function of t = ⟨w, x⟩
+    /// The adversarially robust loss of Lowy & Razaviyayn 2021, Section 5.2 in closed form, as a function of t = ⟨w, x⟩
     /// and s = r‖w‖: max_{‖v‖≤r} φ(⟨w, x + v⟩, y) equals
     /// - h(y·t − s) for margin losses φ = h(y·t), h non-increasing (the adversary lowers the margin);
     /// - h(|t − y| + s) for residual losses φ = h(t − y), h even and non-decreasing in |e|.
@@ -317,14 +317,14 @@ impl GlmLoss for Glm {
 /// ERM, but its value (1/τ) ln((1/n) Σ exp(τ fᵢ)) is computed to about 10⁻¹⁶/τ only: the
 /// tilted reference refuses τ < 64ε/tol = 1.4·10⁻³ at the page's tolerance
 /// (`reference/tilted.rs`), and the smooth losses' reference ran into its time cap for every
-/// τ ≤ 10⁻⁵ on the default problem (issue 18; 3·10⁻⁵ passed). 10⁻² keeps a margin of 7 over the
+/// τ ≤ 10⁻⁵ on the default problem (3·10⁻⁵ passed). 10⁻² keeps a margin of 7 over the
 /// first. Smaller tilts are refused with a message to choose plain ERM rather than run as ERM:
 /// a run labelled tilted must be one, with the guarantee computed for it.
 pub const MIN_TILT: f64 = 1e-2;
 
 /// The largest tilt τ accepted. Beyond it TERM is the maximum loss to within ln(n)/τ ≤ 1.4·10⁻⁵
 /// (n ≤ 10⁶), and the declared smoothness β + 2G²τ grows until the certified solvers' rounding
-/// allowance exceeds their target (issue 18: τ = 10¹⁵ was refused only after the data and the
+/// allowance exceeds their target (τ = 10¹⁵ was refused only after the data and the
 /// reference, τ = 10³⁰⁸ made β infinite).
 pub const MAX_TILT: f64 = 1e6;
 
@@ -359,17 +359,17 @@ fn at_most(field: &str, v: f64, max: f64, why: &str) -> Result<()> {
     }
 }
 
-/// How the per-sample losses are combined (seed 000 §7).
+/// How the per-sample losses are combined (Lowy & Razaviyayn 2021, Section 5).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Wrap {
     /// Plain ERM: (1/n) Σ f_i.
     #[default]
     None,
-    /// Tilted ERM, τ > 0: (1/τ) ln((1/n) Σ exp(τ f_i)) (seed 000 §7.1).
+    /// Tilted ERM, τ > 0: (1/τ) ln((1/n) Σ exp(τ f_i)) (Lowy & Razaviyayn 2021, Section 5.1).
     Tilted { tau: f64 },
     /// Adversarially robust loss against ‖v‖₂ ≤ radius perturbations of every feature vector,
-    /// in closed form (seed 000 §7.2, [`Glm::adversarial`]).
+    /// in closed form (Lowy & Razaviyayn 2021, Section 5.2, [`Glm::adversarial`]).
     Adversarial { radius: f64 },
 }
 
@@ -432,7 +432,7 @@ impl Loss {
                 ),
                 tau,
             )),
-            // G is the loss's at feature bound X + r: r ≤ 10⁶ as X ≤ 10⁶ (issue 18: r = 10³⁰⁰
+            // G is the loss's at feature bound X + r: r ≤ 10⁶ as X ≤ 10⁶ (r = 10³⁰⁰
             // overflowed the noise).
             Wrap::Adversarial { radius } if (0.0..=MAX_ADVERSARIAL_RADIUS).contains(&radius) => {
                 Ok(())
@@ -457,8 +457,8 @@ impl Loss {
     ///
     /// - ERM: the scalar loss's own constants.
     /// - TERM: G unchanged (a convex combination of per-sample gradients); β_τ = β + 2G²τ, the
-    ///   value the proof of seed 000 Lemma 5.3 gives (the statement's β + G²τ is also valid per
-    ///   REVIEW-000-004; we keep the larger, safe one).
+    ///   value the proof of Lowy & Razaviyayn 2021, Lemma 5.3 gives (the statement's β + G²τ is also valid; we keep
+    ///   the larger, safe one).
     /// - Adversarial: ∇ = φ'·(x ± r w/‖w‖), so G is the scalar loss's G at feature bound X + r;
     ///   not smooth at w = 0 (β = ∞) once r > 0.
     pub fn constants(&self, bounds: Bounds) -> LossConstants {
@@ -490,7 +490,7 @@ impl Loss {
 /// r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖²: ridge (λ₁ = 0), lasso (λ₂ = 0) or elastic net.
 ///
 /// The regulariser is the same for every record, so it never counts towards sensitivity
-/// (digest 002 §7.2); it contributes μ = λ₂ strong convexity.
+/// (Wang, Ye & Xu 2017); it contributes μ = λ₂ strong convexity.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Regularizer {
     #[serde(default)]
@@ -530,7 +530,7 @@ impl Regularizer {
         self.l2
     }
 
-    /// w ← prox_{ηr}(w) = soft(w, ηλ₁)/(1 + ηλ₂) (digest 002 §7.2 table).
+    /// w ← prox_{ηr}(w) = soft(w, ηλ₁)/(1 + ηλ₂) (Wang, Ye & Xu 2017).
     pub fn prox(&self, eta: f64, w: &mut [f64]) {
         let (thr, shrink) = (eta * self.l1, 1.0 / (1.0 + eta * self.l2));
         for v in w.iter_mut() {

@@ -1,9 +1,9 @@
 //! AUC maximisation as a convex–strongly-concave saddle problem, streamed from (seed, record
 //! index): the square-loss form of Ying, Wen & Lyu, "Stochastic Online AUC Maximization", 2016
-//! (digest 004 §7.5, problem E4: the C-SC game of Zhang, Thekumparampil, Oh & He 2022, §4.3).
+//! (the C-SC game of Zhang, Thekumparampil, Oh & He 2022, §4.3).
 //!
 //! Record ξᵢ = (aᵢ, bᵢ): a label bᵢ = +1 with the **declared** class prior p = [`CLASS_PRIOR`] (a
-//! public design constant, never counted from the records: digest 004 pitfall 15), else −1, and
+//! public design constant, never counted from the records: Zhang et al. 2022), else −1, and
 //! features aᵢ ∈ R^d from two shifted classes, aᵢ = bᵢ·(c/2)·v + noise, v a unit direction from the
 //! seed. With x = (w, s, t) ∈ R^{d+2} and y = α ∈ R, q = 1 − p,
 //!
@@ -29,8 +29,8 @@
 //! is the larger class's √(‖∇_w‖² + ∂_s² + ∂_α²) bound (a gradient bound on a convex set is a
 //! Lipschitz bound). The Hessian of a b = +1 record is 2q·(uuᵀ + E) with u = (a, −1, 0, 0) and
 //! E the w–α coupling −a and the α–α entry −p: ‖uuᵀ‖ = ‖a‖² + 1 and ‖E‖ ≤ ‖a‖ + p, so
-//! ℓ = max(2q(c² + c + 1 + p), 2p(c² + c + 1 + q)) (digest: ≤ 2(c² + c + 1) + ½). μᵧ = 2pq from
-//! the −pqα² term; μₓ = 0; every f is quadratic, so seed 001's L₂ is 0. None of it reads a
+//! ℓ = max(2q(c² + c + 1 + p), 2p(c² + c + 1 + q)) (≤ 2(c² + c + 1) + ½). μᵧ = 2pq from
+//! the −pqα² term; μₓ = 0; every f is quadratic, so González, Guzmán & Paquette 2024's L₂ is 0. None of it reads a
 //! record.
 //!
 //! ## Records are streamed; the empirical game is kept by its moments

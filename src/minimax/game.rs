@@ -5,21 +5,21 @@
 //!
 //! f(x, y; ξᵢ) = (μₓ/2)‖x‖² + xᵀMᵢ y − bᵢᵀy − (μᵧ/2)‖y‖²,   x ∈ X, y ∈ Y.
 //!
-//! With μₓ = μᵧ = 0, b = 0 and X, Y simplices this is the stochastic matrix game of seed 001
-//! (González, Guzmán and Paquette, digest §6 E1); on ℓ2 balls with μₓ, μᵧ > 0 it is the regularised
-//! SC-SC bilinear game of seed 004 (Zhang, Thekumparampil, Oh and He, digest §7.3), and with
+//! With μₓ = μᵧ = 0, b = 0 and X, Y simplices this is the stochastic matrix game of González, Guzmán & Paquette 2024;
+//! on ℓ2 balls with μₓ, μᵧ > 0 it is the regularised
+//! SC-SC bilinear game of Zhang et al. 2022, and with
 //! μ = 0 its convex–concave sibling.
 //!
 //! ## Records are streamed, never stored
 //! Record i is regenerated from its own ChaCha key (seed, i) whenever an algorithm asks for it,
-//! so memory is O(dₓdᵧ) whatever n is (issue 14: "streams records from (seed, index) rather than
-//! storing n matrices"). The empirical means M̄, b̄ are accumulated in one pass at construction;
+//! so memory is O(dₓdᵧ) whatever n is (records stream from (seed, index) rather than n stored
+//! matrices). The empirical means M̄, b̄ are accumulated in one pass at construction;
 //! the empirical game is bilinear in them, so its gap is exact.
 //!
 //! ## Declared bounds
 //! Every entry of Mᵢ and bᵢ is clipped to [−c, c], c the declared `entry_bound`, and every constant
 //! ([`GameConstants`]) follows from c, the dimensions, μ and the domains, never from the records
-//! (DESIGN.md §5 rule 1). With clipping off (a demonstration) the records may exceed c and the
+//! (docs/PRIVACY.md rule 1). With clipping off (a demonstration) the records may exceed c and the
 //! declared constants are not bounds.
 //!
 //! ## The exact duality gap
@@ -81,7 +81,7 @@ pub struct GameSpec {
     pub dx: usize,
     /// dᵧ (the maximising player's dimension).
     pub dy: usize,
-    /// Whether records carry a linear term bᵢ in y (seed 004's games); matrix games have none.
+    /// Whether records carry a linear term bᵢ in y (Zhang et al. 2022's games); matrix games have none.
     pub offset: bool,
     /// μₓ ≥ 0: strong convexity in x.
     pub mu_x: f64,
@@ -264,13 +264,13 @@ impl GameSpec {
         let c = self.entry_bound;
         let cb = if self.offset { c } else { 0.0 };
         let (dx, dy) = (self.dx, self.dy);
-        // ℓ1 / ℓ∞ geometry (seed 001): |(M y)_j| ≤ c‖y‖₁ and |(Mᵀx)_k| ≤ c‖x‖₁.
+        // ℓ1 / ℓ∞ geometry (González, Guzmán & Paquette 2024): |(M y)_j| ≤ c‖y‖₁ and |(Mᵀx)_k| ≤ c‖x‖₁.
         let gx_inf =
             self.mu_x * linf_radius(&self.x_domain, dx) + c * l1_radius(&self.y_domain, dy);
         let gy_inf =
             c * l1_radius(&self.x_domain, dx) + cb + self.mu_y * linf_radius(&self.y_domain, dy);
         let mu_max = self.mu_x.max(self.mu_y);
-        // ℓ2 geometry (seed 004): ‖M‖₂ ≤ ‖M‖_F ≤ c√(dₓdᵧ), ‖b‖ ≤ c√dᵧ.
+        // ℓ2 geometry (Zhang et al. 2022): ‖M‖₂ ≤ ‖M‖_F ≤ c√(dₓdᵧ), ‖b‖ ≤ c√dᵧ.
         let op = c * ((dx * dy) as f64).sqrt();
         let (rx, ry) = (self.x_domain.radius_in(dx), self.y_domain.radius_in(dy));
         let gx = self.mu_x * rx + op * ry;

@@ -220,7 +220,7 @@ fn record_gradients_respect_the_declared_constants_in_both_geometries() {
             assert!(l2 <= k.lipschitz * (1.0 + 1e-12), "{l2} > {}", k.lipschitz);
         }
     }
-    // The matrix game of seed 001: L₀ = c, L₁ = c, L₂ = 0.
+    // The matrix game of González, Guzmán & Paquette 2024: L₀ = c, L₁ = c, L₂ = 0.
     let k = matrix_game(Payoffs::Random, 5, 1, RecordLaw::Rademacher).constants();
     assert_eq!(
         (k.linf_lipschitz, k.l1_smoothness, k.second_order),

@@ -1,22 +1,22 @@
 //! Worst-group (group DRO) logistic regression and least squares as a saddle problem, streamed
-//! from (seed, record index) (digest 004 §7.4, digest 001 §6 E3: the paper's "minimise the
-//! maximal loss" for fairness and robustness).
+//! from (seed, record index) (Zhang et al. 2022; González, Guzmán & Paquette 2024: "minimise
+//! the maximal loss" for fairness and robustness).
 //!
 //! Record ξᵢ = (aᵢ, bᵢ, gᵢ): features aᵢ ∈ R^d, a label bᵢ and a group gᵢ ∈ {0, 1, 2} drawn with
 //! the **declared** shares π = [`GROUP_SHARES`] (public design constants, never counted from the
-//! records: digest 004 pitfall 15). With ℓ the logistic loss ln(1 + e^{−b·aᵀx}) or the squared
+//! records: Zhang et al. 2022). With ℓ the logistic loss ln(1 + e^{−b·aᵀx}) or the squared
 //! loss ½(aᵀx − b)²,
 //!
 //! f(x, y; ξ) = (μₓ/2)‖x‖² + (y_g/π_g)·ℓ(x; a, b) − (μᵧ/2)‖y − u‖²,
 //! x ∈ X, y ∈ Δ₃, u = (⅓, ⅓, ⅓),
 //!
 //! with X the ℓ2 ball {‖x‖₂ ≤ R} (a model whose weights may be negative) or the probability
-//! simplex Δ_d (a mixture of the d features: the problem of digest 001 §6 E3, on which González,
-//! Guzmán & Paquette's mirror descent with vertex sampling runs) — [`DroDomain`].
+//! simplex Δ_d (a mixture of the d features: the problem on which González,
+//! Guzmán & Paquette 2024's mirror descent with vertex sampling runs) — [`DroDomain`].
 //!
 //! Its mean over the records is f̂(x, y) = (μₓ/2)‖x‖² + Σⱼ yⱼR̂ⱼ(x) − (μᵧ/2)‖y − u‖² with
 //! R̂ⱼ(x) = (1/(nπⱼ)) Σ_{gᵢ=j} ℓᵢ(x), group j's risk (reweighted by the declared share), so that
-//! max_y f̂ at μᵧ = 0 is the worst group's risk. Layout (b) of digest 001 §6 E3: group-labelled
+//! max_y f̂ at μᵧ = 0 is the worst group's risk. The layout: group-labelled
 //! records, which multiplies the constants by 1/π_min (the lesson: a small group costs noise).
 //!
 //! ## Records are streamed, never stored
@@ -44,7 +44,7 @@
 //!   X's optimality condition and the bound is exact.
 //!
 //! The reported gap upper − lower is therefore a certified **upper bound** on the empirical
-//! duality gap, equal to it at the saddle point (digest 001 §7: plot the conservative end).
+//! duality gap, equal to it at the saddle point (González, Guzmán & Paquette 2024: plot the conservative end).
 
 use rand::{RngExt, SeedableRng};
 
@@ -227,7 +227,7 @@ impl DroSpec {
         self.loss_bounds().0 / (2.0 * p_min)
     }
 
-    /// L₂, seed 001's second-order smoothness (each ∂ⱼf L₂-smooth from ℓ1 to ℓ∞): bounded by the
+    /// L₂, González, Guzmán & Paquette 2024's second-order smoothness (each ∂ⱼf L₂-smooth from ℓ1 to ℓ∞): bounded by the
     /// largest third derivative of f. The regularisers are quadratic (no third derivative); the
     /// loss term (y_g/π_g)·ℓ(aᵀx) has ∂³ₓₓₓ = (y_g/π_g)ℓ‴·aⱼaₖaₗ and ∂ᵧ∂²ₓₓ = ℓ″·aₖaₗ/π_g (it is
     /// linear in y), with |aⱼ| ≤ ‖a‖₂ ≤ c: L₂ = max(c³·sup|ℓ‴|, c²·sup ℓ″)/π_min, whatever X is.
@@ -256,7 +256,7 @@ impl DroSpec {
         // [[A, B], [Bᵀ, C]] is at most max(‖A‖, ‖C‖) + ‖B‖.
         let smoothness = (self.mu_x + c * c * curvature / p_min).max(self.mu_y) + c * slope / p_min;
         GameConstants {
-            // ‖·‖_∞ ≤ ‖·‖₂ and ‖·‖₂ ≤ ‖·‖₁ make the Euclidean bounds valid in seed 001's geometry.
+            // ‖·‖_∞ ≤ ‖·‖₂ and ‖·‖₂ ≤ ‖·‖₁ make the Euclidean bounds valid in González, Guzmán & Paquette 2024's geometry.
             linf_lipschitz: gx.max(gy),
             l1_smoothness: smoothness,
             second_order: self.second_order(),

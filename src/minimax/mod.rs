@@ -1,10 +1,10 @@
-//! Saddle problems min_{x∈X} max_{y∈Y} φ(x, y) and their duality gap (DESIGN.md §3, §10).
+//! Saddle problems min_{x∈X} max_{y∈Y} φ(x, y) and their duality gap (docs/ARCHITECTURE.md).
 //!
 //! The shape sits beside [`crate::objective::FirstOrder`], the one-block oracle: a
 //! [`SaddleProblem`] has two blocks, each with its own [`Domain`], and writes both partial
-//! gradients into caller buffers in one call (no allocation inside an iteration, DESIGN.md §7).
-//! The minimax algorithms of seeds 001 and 004 (GDA, extragradient, stochastic mirror descent
-//! on simplices and ℓ1 balls, phased output perturbation) will be written against it; seed 000's
+//! gradients into caller buffers in one call (no allocation inside an iteration, docs/ARCHITECTURE.md, Performance).
+//! The minimax algorithms of González, Guzmán & Paquette 2024 and Zhang et al. 2022 (GDA, extragradient, stochastic mirror descent
+//! on simplices and ℓ1 balls, phased output perturbation) will be written against it; Lowy & Razaviyayn 2021's
 //! adversarial training already has a closed form in [`crate::loss::Wrap::Adversarial`].
 //!
 //! ## The duality gap
@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot};
 
 /// What a run needs to know of a game before any record is drawn: its size, its two sets, its
-/// declared constants and its leak, all from the configuration alone (DESIGN.md §5 rule 2).
+/// declared constants and its leak, all from the configuration alone (docs/PRIVACY.md rule 2).
 /// Every saddle family plans from this, whichever game the menu poses.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GameDeclaration {
@@ -76,7 +76,7 @@ pub trait PosedGame: RecordGame {
     fn y_domain_kind(&self) -> DomainKind;
     /// The game's own measure of a released x, beside the duality gap (AUC maximisation: the
     /// AUC of the score wᵀa). **Non-private**: a readout of the records, shown after a release
-    /// and never gating it (DESIGN.md §5 rule 6). `None` for games without one.
+    /// and never gating it (docs/PRIVACY.md rule 6). `None` for games without one.
     fn readout(&self, _x: &[f64]) -> Option<Readout> {
         None
     }

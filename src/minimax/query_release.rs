@@ -1,4 +1,4 @@
-//! Query release as a game (González, Guzmán and Paquette 2024, §1.4 eq. (3); digest 001 §6 E2):
+//! Query release as a game (González, Guzmán & Paquette 2024, §1.4 eq. (3)):
 //! a synthetic histogram x over the universe Z = {0, 1}^k against the worst 2-way marginal
 //! query y.
 //!

@@ -1,29 +1,29 @@
 //! Saddle problems given by records: the empirical game f̂(x, y) = (1/n) Σᵢ f(x, y; ξᵢ) that the
-//! private minimax algorithms sample from (seed 001's stochastic mirror descent draws fresh
-//! disjoint batches; seed 004's base solvers take full or variance-reduced passes).
+//! private minimax algorithms sample from (González, Guzmán & Paquette 2024's stochastic mirror descent draws fresh
+//! disjoint batches; Zhang et al. 2022's base solvers take full or variance-reduced passes).
 //!
 //! Every constant that sets noise is **declared** ([`GameConstants`]), from the game's
-//! declared bounds and domains, never measured from the records (DESIGN.md §5 rule 1).
+//! declared bounds and domains, never measured from the records (docs/PRIVACY.md rule 1).
 
 use super::SaddleProblem;
 use crate::error::{Error, Result};
 
 /// The declared constants of a record game, in both geometries the papers use.
 ///
-/// Seed 001 (González, Guzmán and Paquette) measures gradients in the ℓ∞ norm against points
-/// in the ℓ1 norm (simplices); seed 004 (Zhang, Thekumparampil, Oh and He) measures both in ℓ2.
+/// González, Guzmán & Paquette 2024 measure gradients in the ℓ∞ norm against points
+/// in the ℓ1 norm (simplices); Zhang et al. 2022 measure both in ℓ2.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GameConstants {
-    /// L₀: sup ‖∇f(x, y; ξ)‖_∞ over X × Y and every record, both blocks (seed 001 §1.3).
+    /// L₀: sup ‖∇f(x, y; ξ)‖_∞ over X × Y and every record, both blocks (González, Guzmán & Paquette 2024, §1.3).
     pub linf_lipschitz: f64,
     /// L₁: ‖∇f(p; ξ) − ∇f(p′; ξ)‖_∞ ≤ L₁‖p − p′‖₁ with ‖(x, y)‖₁ = ‖x‖₁ + ‖y‖₁.
     pub l1_smoothness: f64,
-    /// L₂: the second-order smoothness of seed 001 (0 when every f(·; ξ) is quadratic).
+    /// L₂: the second-order smoothness of González, Guzmán & Paquette 2024 (0 when every f(·; ξ) is quadratic).
     pub second_order: f64,
-    /// L: the joint Euclidean Lipschitz bound of seed 004's Assumption 4.1,
+    /// L: the joint Euclidean Lipschitz bound of Zhang et al. 2022's Assumption 4.1,
     /// |f(x, y) − f(x′, y′)|² ≤ L²(‖x − x′‖² + ‖y − y′‖²) for every record.
     pub lipschitz: f64,
-    /// ℓ: the Euclidean smoothness of seed 004 (the Lipschitz constant of (∇ₓf, ∇ᵧf)).
+    /// ℓ: the Euclidean smoothness of Zhang et al. 2022 (the Lipschitz constant of (∇ₓf, ∇ᵧf)).
     pub smoothness: f64,
     /// μₓ: the strong convexity in x of every f(·, y; ξ) (0 when merely convex).
     pub mu_x: f64,
@@ -33,7 +33,7 @@ pub struct GameConstants {
 
 /// Per-record working memory of a [`RecordGame`] (a streamed record is regenerated into it).
 /// Made once by [`RecordGame::scratch`] and kept in the algorithm's state, so that no iteration
-/// allocates (DESIGN.md §7).
+/// allocates (docs/ARCHITECTURE.md, Performance).
 #[derive(Debug, Clone, Default)]
 pub struct RecordScratch {
     /// The buffer the game uses; its meaning is the game's.

@@ -52,7 +52,7 @@ pub fn gumbel_max(rng: &mut DpRng, log_weights: &[f64]) -> Result<usize> {
 ///
 /// # Privacy
 /// ε-DP (Dwork & Roth 2014, Thm 3.10) for any data-independent candidate set. For a loss to be
-/// minimised (digest 000 §3.4: ERM over a grid, uⱼ = −n·F(wⱼ)) pass the negated loss. The
+/// minimised (Lowy & Razaviyayn 2021: ERM over a grid, uⱼ = −n·F(wⱼ)) pass the negated loss. The
 /// factor 2 is the general case; mechanisms whose utilities move monotonically may use ε/Δᵤ, but
 /// we do not assume that.
 #[derive(Debug, Clone, Copy, PartialEq)]

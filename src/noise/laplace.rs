@@ -1,5 +1,5 @@
 //! Laplace samplers: coordinate-wise Laplace and the d-dimensional "ℓ2-Laplace" (isotropic
-//! Laplace) of digest 000 §3.1 / digest 003 §5.
+//! Laplace) of Lowy & Razaviyayn 2021 / Lowy 2026.
 
 use rand::Rng;
 use rand_distr::{Distribution, Gamma, Open01, StandardNormal};
@@ -24,7 +24,7 @@ fn laplace_draw(rng: &mut DpRng, scale: f64) -> f64 {
 ///
 /// # Privacy
 /// With b = Δ₁/ε for an ℓ1-sensitivity Δ₁ this is ε-DP (Dwork & Roth 2014, Thm 3.6). It is **not**
-/// ε-DP for an ℓ2 sensitivity Δ₂ at b = Δ₂/ε (only about √d·ε, digest 003 §5); for ℓ2 use
+/// ε-DP for an ℓ2 sensitivity Δ₂ at b = Δ₂/ε (only about √d·ε, Lowy 2026); for ℓ2 use
 /// [`L2Laplace`], or b = √d·Δ₂/ε since ‖·‖₁ ≤ √d‖·‖₂.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Laplace {
@@ -75,14 +75,14 @@ impl Laplace {
 /// # Sampler
 /// In polar coordinates the density factors into a radius with density ∝ r^{d−1}e^{−r/b}, i.e.
 /// ‖t‖ ~ Gamma(shape d, scale b), and a direction uniform on the sphere S^{d−1}, independent of it
-/// (digest 000 §3.1, paper footnote 2; confirmed by REVIEW-000-004 A1). The direction is a
+/// (Lowy & Razaviyayn 2021, footnote 2). The direction is a
 /// normalised N(0, I_d) vector, redrawn in the (probability-zero, but possible in floating point)
 /// event that its norm is 0. Gamma is `rand_distr::Gamma` (Marsaglia & Tsang 2000), valid for
 /// every shape including large d.
 ///
 /// # Privacy
 /// With b = Δ₂/ε for an ℓ2 sensitivity Δ₂ it is ε-DP: p(s−a)/p(s−a′) = exp((‖s−a′‖ − ‖s−a‖)/b)
-/// ≤ exp(‖a−a′‖/b) ≤ e^ε (digest 000 Prop 2.1).
+/// ≤ exp(‖a−a′‖/b) ≤ e^ε (Lowy & Razaviyayn 2021).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct L2Laplace {
     scale: f64,
@@ -95,7 +95,7 @@ impl L2Laplace {
         Ok(Self { scale })
     }
 
-    /// The scale b (E‖t‖ = d·b, E‖t‖² = d(d+1)b², digest 000 Lemma B.3).
+    /// The scale b (E‖t‖ = d·b, E‖t‖² = d(d+1)b², Lowy & Razaviyayn 2021).
     pub fn scale(&self) -> f64 {
         self.scale
     }

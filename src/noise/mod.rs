@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | [`Gaussian`] | N(0, σ²I) | (ε, δ)/zCDP/RDP mechanisms |
 //! | [`Laplace`] | i.i.d. Laplace(b) per coordinate | pure ε with ℓ1 sensitivity |
-//! | [`L2Laplace`] | density ∝ exp(−‖t‖₂/b) on R^d | pure ε with ℓ2 sensitivity (digest 000 §3.1) |
+//! | [`L2Laplace`] | density ∝ exp(−‖t‖₂/b) on R^d | pure ε with ℓ2 sensitivity (Lowy & Razaviyayn 2021) |
 //! | [`ExponentialMechanism`] | P(j) ∝ exp(ε u_j / (2Δ_u)) | pure ε selection over a finite set |
 //!
 //! Caveat shown in every ledger: these are floating-point samplers, i.e. idealised; they do not

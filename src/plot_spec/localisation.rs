@@ -1,4 +1,4 @@
-//! The localisation view's spec (issue 15): a localized heavy-tail run's
+//! The localisation view's spec: a localized heavy-tail run's
 //! [`LocalisationView`] — W, the phases' centres and localisation balls, the noise rings, the
 //! candidates of each aggregation step, the one picked, and the release — as the page received
 //! it from the run.

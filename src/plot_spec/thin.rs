@@ -1,4 +1,4 @@
-//! Thinning a per-step series before it crosses to the main thread (DESIGN.md §7: a few thousand
+//! Thinning a per-step series before it crosses to the main thread (docs/ARCHITECTURE.md, Performance: a few thousand
 //! points per series): [`Thinned`] keeps evenly spaced rows of a stream of unknown length in
 //! bounded memory, and always the last one.
 

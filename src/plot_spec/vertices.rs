@@ -1,4 +1,4 @@
-//! The vertex view's spec (issue 14): what a vertex-sampling run shows an outsider — the vertex
+//! The vertex view's spec: what a vertex-sampling run shows an outsider — the vertex
 //! it drew for its output at each step — beside the dense iterate those draws come from, which
 //! only the curator sees (González, Guzmán & Paquette 2024, Algorithms 1 and 3).
 

@@ -5,11 +5,11 @@
 //! | method | σ / Δ | valid for | source |
 //! |---|---|---|---|
 //! | classical | √(2 ln(1.25/δ)) / ε | ε ≤ 1 | Dwork & Roth 2014, Thm A.1 |
-//! | ZWB+19 | (c_δ + √(c_δ² + ε)) / (√2 ε), c_δ = √(ln(2/(√(16δ+1) − 1))) | ε > 0, δ < ½ | Zhao et al. 2019, Thm 5; digest 000 §3.2 |
+//! | ZWB+19 | (c_δ + √(c_δ² + ε)) / (√2 ε), c_δ = √(ln(2/(√(16δ+1) − 1))) | ε > 0, δ < ½ | Zhao et al. 2019, Thm 5; Lowy & Razaviyayn 2021 |
 //! | analytic | root of δ_exact(σ) = δ | ε > 0, δ ∈ (0,1) | Balle & Wang 2018, Thm 8 and Alg. 1 |
 //!
 //! The analytic σ is the smallest σ that is (ε, δ)-DP; the other two are sufficient conditions
-//! and never smaller (digest 000 §3.2 table, reproduced by REVIEW-000-004 A1).
+//! and never smaller (Lowy & Razaviyayn 2021, Section 2; reproduced numerically).
 
 use serde::{Deserialize, Serialize};
 
@@ -47,8 +47,7 @@ fn gaussian_delta_unchecked(epsilon: f64, s: f64) -> f64 {
 ///
 /// The theorem is proved for ε < 1; we also accept ε = 1, because the exact δ at this σ is
 /// continuous in ε, so the bound δ_exact ≤ δ that holds for every ε < 1 passes to the limit.
-/// Refuses ε > 1 (for large ε it fails: at ε = 10, δ = 1e-5 the true δ is 2.3e-5, digest 000 §9
-/// pitfall 4); use [`zwb_gaussian_sigma`] or [`analytic_gaussian_sigma`] there.
+/// Refuses ε > 1 (for large ε it fails: at ε = 10, δ = 1e-5 the true δ is 2.3e-5); use [`zwb_gaussian_sigma`] or [`analytic_gaussian_sigma`] there.
 pub fn classical_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f64> {
     check_sensitivity(sensitivity)?;
     check_epsilon(epsilon)?;
@@ -66,7 +65,7 @@ pub fn classical_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> R
 
 /// c_δ = √(ln(2/(√(16δ+1) − 1))) of ZWB+19, computed as √(ln 2 + ln(√(16δ+1) + 1) − ln(16δ))
 /// (rationalising the denominator), which does not cancel or underflow for tiny δ
-/// (REVIEW-000-004: the naive form fails below δ ≈ 1e-17).
+/// (the naive form fails below δ ≈ 1e-17).
 pub fn zwb_c_delta(delta: f64) -> f64 {
     let s = libm::sqrt(16.0 * delta + 1.0);
     libm::sqrt(core::f64::consts::LN_2 + libm::log(s + 1.0) - libm::log(16.0 * delta))
@@ -74,8 +73,8 @@ pub fn zwb_c_delta(delta: f64) -> f64 {
 
 /// The ZWB+19 Gaussian σ = (c_δ + √(c_δ² + ε))·Δ/(√2·ε), valid for **every** ε > 0 and
 /// δ ∈ (0, ½) (Zhao et al. 2019, "Reviewing and Improving the Gaussian Mechanism for
-/// Differential Privacy", arXiv:1911.12060, Thm 5; used as Thm B.1 of seed 000; digest 000
-/// §3.2, confirmed by REVIEW-000-004 A1 on a 24k-point grid).
+/// Differential Privacy", arXiv:1911.12060, Thm 5; used as Thm B.1 of Lowy & Razaviyayn 2021;
+/// checked on a 24k-point grid).
 pub fn zwb_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Result<f64> {
     check_sensitivity(sensitivity)?;
     check_epsilon(epsilon)?;
@@ -138,7 +137,7 @@ pub fn analytic_gaussian_sigma(sensitivity: f64, epsilon: f64, delta: f64) -> Re
 }
 
 /// Laplace scale b = Δ/ε, ε-DP for coordinate-wise Laplace with ℓ1 sensitivity Δ (Dwork & Roth
-/// 2014, Thm 3.6) and for the ℓ2-Laplace with ℓ2 sensitivity Δ (digest 000 Prop 2.1).
+/// 2014, Thm 3.6) and for the ℓ2-Laplace with ℓ2 sensitivity Δ (Lowy & Razaviyayn 2021).
 pub fn laplace_scale(sensitivity: f64, epsilon: f64) -> Result<f64> {
     check_sensitivity(sensitivity)?;
     check_epsilon(epsilon)?;
@@ -206,7 +205,7 @@ pub fn compare_gaussian(sensitivity: f64, epsilon: f64, delta: f64) -> Result<Ve
 mod tests {
     use super::*;
 
-    /// Digest 000 §3.2 table, as recomputed to more digits by REVIEW-000-004 A1 (Δ = 1):
+    /// Lowy & Razaviyayn 2021's table, recomputed independently to more digits (Δ = 1):
     /// (δ, ε, σ_ZWB, exact δ at σ_ZWB, σ_classic, exact δ at σ_classic, σ_analytic).
     const TABLE: [(f64, f64, f64, f64, f64, f64, f64); 5] = [
         (1e-5, 0.1, 45.1145, 1.53e-8, 48.4481, 2.64e-9, 30.750),
@@ -221,8 +220,8 @@ mod tests {
     }
 
     #[test]
-    fn digest_000_table() {
-        // The review prints 5 significant digits (3 for the δ's): tolerance half a unit in the
+    fn lowy_razaviyayn_sigma_table() {
+        // The table has 5 significant digits (3 for the δ's): tolerance half a unit in the
         // last printed digit, relative.
         for &(delta, eps, zwb, d_zwb, classic, d_classic, analytic) in &TABLE {
             let s = zwb_gaussian_sigma(1.0, eps, delta).unwrap();
@@ -281,8 +280,8 @@ mod tests {
     }
 
     #[test]
-    fn c_delta_facts_from_the_digest() {
-        // c_{1/9} = √(ln 3) = 1.048147 (digest 000 §3.2, REVIEW A1); c_δ ≤ √(ln(1/δ)).
+    fn c_delta_facts() {
+        // c_{1/9} = √(ln 3) = 1.048147; c_δ ≤ √(ln(1/δ)).
         assert!((zwb_c_delta(1.0 / 9.0) - libm::sqrt(libm::log(3.0))).abs() < 1e-12);
         for d in [1e-300, 1e-40, 1e-5, 0.3] {
             assert!(zwb_c_delta(d) <= libm::sqrt(-libm::log(d)));

@@ -89,7 +89,7 @@ pub fn rdp(parts: &[Rdp]) -> Result<Rdp> {
 
 /// Parallel composition over disjoint parts of the data: mechanisms that each read only their
 /// own part compose to (max εₖ, max δₖ), also adaptively (McSherry 2009, Thm 4; the adaptive
-/// form is Lemma A.1 of seed 004, confirmed by REVIEW-000-004 B1). Used by phased algorithms.
+/// form is Lemma A.1 of Zhang et al. 2022). Used by phased algorithms.
 ///
 /// Conditions (the caller's responsibility, stated in the ledger): the partition is fixed
 /// before seeing the data (by position, with n public), so that under replace-one the changed

@@ -1,7 +1,7 @@
 //! Privacy guarantees, calibration, conversions, composition, accountants and the ledger of a run.
 //!
 //! Every guarantee here is computed from the configuration alone, before any data are touched
-//! (DESIGN.md §5 rule 2).
+//! (docs/PRIVACY.md rule 2).
 //!
 //! - [`measures`]: the guarantee types ([`PureDp`], [`ApproxDp`], [`Zcdp`], [`Rdp`]), each
 //!   carrying the [`Relation`] it assumes, and the conversions between them.

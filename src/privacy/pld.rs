@@ -584,7 +584,7 @@ mod tests {
 
     #[test]
     fn pld_reach_in_delta_at_ten_thousand_steps() {
-        // The documented edge (module docs, "Reach in δ"; issue 18 item 8): at T = 10⁴ steps,
+        // The documented edge (module docs, "Reach in δ"): at T = 10⁴ steps,
         // δ = 10⁻⁸ is answered with h = 10⁻³, and δ = 10⁻⁹ at h = 10⁻⁴ is refused with an error
         // that names delta, states the floor and says what to change.
         let (q, z, steps) = (0.01, 1.0, 10_000);

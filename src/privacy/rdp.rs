@@ -236,7 +236,7 @@ pub fn dpsgd_noise_multiplier(q: f64, steps: u64, epsilon: f64, delta: f64) -> R
     // Even with no privacy loss at all, converting at order α costs ln(1 − 1/α) − (ln δ + ln α)/(α − 1)
     // (the formula of `rdp_to_dp`), so a target below the least of these over the orders is
     // met only through the total-variation shortcut (ε = 0 once every ε(α) < ~δ²), i.e. at
-    // z ~ 10⁸–10¹¹: noise that erases the model. Refuse it instead (issue 18 item 8).
+    // z ~ 10⁸–10¹¹: noise that erases the model. Refuse it instead.
     let reach = DEFAULT_ORDERS
         .iter()
         .map(|&a| {
@@ -289,7 +289,7 @@ mod tests {
 
     #[test]
     fn noise_multiplier_search_refuses_an_epsilon_below_the_orders_reach() {
-        // Issue 18 item 8: ε = 0.01 at δ = 1e-9 is below what orders ≤ 1024 can certify (≈ 0.0125);
+        // ε = 0.01 at δ = 1e-9 is below what orders ≤ 1024 can certify (≈ 0.0125);
         // the search used to return z ≈ 3·10⁸ (met only through the total-variation shortcut).
         let e = dpsgd_noise_multiplier(0.01, 1000, 0.01, 1e-9).unwrap_err();
         assert_eq!(e.field(), Some("epsilon"));

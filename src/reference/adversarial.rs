@@ -5,7 +5,7 @@
 //!
 //! ## Assumptions
 //! The objective F(w) = (1/n)Σ ℓᵢ(w) + g(w), g = λ₁‖·‖₁ + (λ₂/2)‖·‖² + I_W, with ℓᵢ the closed
-//! form of seed 000 §7.2: max(0, 1 − yᵢtᵢ + r‖w‖) (hinge, yᵢ = ±1) or h(|tᵢ − yᵢ| + r‖w‖) with h
+//! form of Lowy & Razaviyayn 2021, Section 5.2: max(0, 1 − yᵢtᵢ + r‖w‖) (hinge, yᵢ = ±1) or h(|tᵢ − yᵢ| + r‖w‖) with h
 //! convex, even, non-decreasing on [0, ∞) (absolute, squared, Huber), tᵢ = ⟨xᵢ, w⟩. [`super::solve`]
 //! checks the rest before dispatching here (data not empty, λ₂ > 0 on R^d, tol > 0).
 //!
@@ -62,12 +62,11 @@
 //! (a, α, U)); the U block once a sweep, at most 20 steps (a step costs O(d), a sweep O(nd));
 //! the proximal weight ρ = c(‖X‖² + nr²)/n, the plain dual's with the perturbation's share r²
 //! per sample added, c = 1 for absolute and 0.3 (the plain dual's) for the others (swept, see
-//! `solve`). No correction from a digest or review applies: REVIEW-000-004 does not touch §7.2.
+//! `solve`). No correction to the paper's formulas applies.
 //!
 //! ## Reference
-//! Seed 000 (`/work/shared/seeds/000_11748a7e2f655e31.txt`), Section 5.2, Eq. 10 (the
-//! adversarial problem); its closed form for linear models, digest
-//! `/work/shared/research/seeds/000-output-perturbation.md` §7.2; the duality as in
+//! Lowy & Razaviyayn 2021, Section 5.2, Eq. 10 (the adversarial problem) and its closed form for
+//! linear models; the duality as in
 //! [`crate::reference`] (module docs, item 2).
 
 use crate::error::{Error, Result};

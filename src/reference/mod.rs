@@ -41,17 +41,17 @@
 //! ## Cost (release, n = 10⁴, d = 20, tol 1e-9; `cargo bench --bench gradient -- reference`)
 //! Smooth terms (squared, logistic, smoothed hinge, Huber, TERM over these, adversarial
 //! logistic): 3–110 ms on every domain. Hinge and absolute: 5–50 ms on the ℓ2 ball, simplex, box
-//! and R^d (with λ₂), 100–210 ms on the ℓ1 ball (issue 3, session 3). Adversarial (radius 0.02)
+//! and R^d (with λ₂), 100–210 ms on the ℓ1 ball. Adversarial (radius 0.02)
 //! hinge, absolute, squared and Huber (item 3): 4–50 ms on every domain. TERM over hinge and
 //! absolute (item 4): 10–42 ms at τ = 1 and 8–114 ms at τ = 5 on every domain, 39–604 counted
-//! passes. Both were refused before (issue 3, session 3; one run each on a loaded machine, in
+//! passes. Both were refused before (one run each on a loaded machine, in
 //! which ERM absolute took 13–183 ms).
 //! The dual used to be solved by accelerated projected *full-gradient* ascent, whose step is set
 //! by the whole Gram matrix (‖X‖²/n²κ): that took 0.14–1.3 s on the ℓ2 ball, box and R^d,
 //! 0.8–6.4 s on the simplex and 17–23 s on the ℓ1 ball on the same loaded machine, whatever ρ
 //! and re-centring schedule was tried. Coordinate steps are set by one ‖xᵢ‖² each.
 //!
-//! Tried and not kept (issue 3, session 2): plain restarted PDHG on the saddle form
+//! Tried and not kept: plain restarted PDHG on the saddle form
 //! min_w max_{α∈B} g(w) + (1/n)Σ αᵢ(yᵢ − ⟨xᵢ, w⟩) — two passes per iteration, PDLP's restart
 //! rules on the (finite) duality gap, primal weight ω. Without diagonal preconditioning it is
 //! very sensitive to ω: at ω = 30 hinge took 17 ms on the simplex and 0.57 s on the ℓ1 ball but
@@ -93,7 +93,7 @@ pub fn solve(obj: &Objective, tol: f64, max_iters: usize) -> Result<Reference> {
 /// met: iterations, counted passes over the data (deterministic, the same on every machine)
 /// and wall-clock time (so that a slow machine or browser also stops in about the time the pass
 /// cap was sized for). The session's reference is a non-private diagnostic that must never hold
-/// up or decide a release (DESIGN.md §5 rule 6), so it runs under all three.
+/// up or decide a release (docs/PRIVACY.md rule 6), so it runs under all three.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cap {
     pub max_iters: usize,

@@ -1,6 +1,6 @@
 //! The certified reference optimum of tilted ERM over the non-smooth hinge and absolute losses:
 //! F(w) = (1/τ) ln((1/n) Σ exp(τ fᵢ(w))) + g(w), fᵢ(w) = φ(⟨xᵢ, w⟩, yᵢ), g = λ₁‖·‖₁ +
-//! (λ₂/2)‖·‖² + I_W (seed 000 §7.1; `tilted_pass` in [`crate::objective`] evaluates F).
+//! (λ₂/2)‖·‖² + I_W (Lowy & Razaviyayn 2021, Section 5.1; `tilted_pass` in [`crate::objective`] evaluates F).
 //!
 //! # Assumptions
 //! τ > 0 ([`crate::loss::Loss::validate`] refuses τ ≤ 0, so the code never sees a negative tilt;
@@ -79,8 +79,8 @@
 //! per-sample values for q, v under the new q), all counted in `grad_evals`.
 //!
 //! # Reference
-//! Seed 000 (`/work/shared/seeds/000_*.txt`) Section 5.1, after [LBSS20] (Li, Beirami, Sanjabi,
-//! Smith, "Tilted empirical risk minimization", 2020); digest 000 §7.1 (no correction concerns
+//! Lowy & Razaviyayn 2021, Section 5.1, after [LBSS20] (Li, Beirami, Sanjabi,
+//! Smith, "Tilted empirical risk minimization", 2020); Lowy & Razaviyayn 2021 (no correction concerns
 //! F_τ itself; the smoothness correction β + 2L²τ of Lemma 5.3 does not enter here). The paper
 //! defines F_τ for τ > 0 only and gives no solver or certificate: both are ours. The Gibbs
 //! variational formula is the Donsker–Varadhan / Gibbs inequality; the coordinate-ascent dual is

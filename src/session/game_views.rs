@@ -1,4 +1,4 @@
-//! The saddle page's views of a run (issue 14): the ternary plot's path when both players have
+//! The saddle page's views of a run: the ternary plot's path when both players have
 //! three strategies, the vertices a vertex-sampling run draws (the public view) beside its dense
 //! iterate (the curator's view), a phased run's timeline, and why a run stopped early. Each slice
 //! carries what it added, its per-step rows thinned to at most [`KEPT_PER_SLICE`] before they

@@ -59,7 +59,7 @@ impl Lab {
         // A compared algorithm's errors are restated at `compare`.
         let in_lane = |a: usize, kind| move |e: Error| if a == 0 { e } else { e.in_compare(kind) };
         // Every plan first, from the settings alone: a refusal never waits for the data and the
-        // reference (issue 18: they took seconds before a refused tilt was reported).
+        // reference (they took seconds before a refused tilt was reported).
         let plans = config
             .algorithms()
             .enumerate()

@@ -1,11 +1,11 @@
 //! A run, from a validated [`RunConfig`] to its releases, advanced in bounded slices so that a
-//! worker can yield between them (DESIGN.md §2).
+//! worker can yield between them (docs/ARCHITECTURE.md).
 //!
 //! - [`problem`]: data, objective and certified reference, built once per run.
 //! - [`prepare`](mod@prepare): each algorithm's promise (guarantee, noise), from the config alone.
 //! - [`Session`]: one algorithm on one problem with one noise stream (a *lane*).
 //! - [`Lab`]: every lane of a run — up to four compared algorithms × R repeats — on one problem.
-//! - [`game_views`]: what a game's run adds to the saddle views, slice by slice (issue 14).
+//! - [`game_views`]: what a game's run adds to the saddle views, slice by slice.
 //! - [`readouts`]: which readouts of a run's length depend on the data (NOT PRIVATE).
 //! - [`View`]: the square of the parameter plane the page draws, and F on a grid over it.
 //! - [`export`]: the run JSON and diagnostics CSV the page and the terminal binary write.

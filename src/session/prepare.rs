@@ -1,4 +1,4 @@
-//! What a run promises before any data are read (DESIGN.md §5 rule 2): each family's plan
+//! What a run promises before any data are read (docs/PRIVACY.md rule 2): each family's plan
 //! ([`crate::algo::registry::plan`]) computes it; this module gives the session and the page its
 //! preview.
 

@@ -34,7 +34,7 @@ const REFERENCE_TOL: f64 = 1e-11;
 const REFERENCE_MAX_ITERS: usize = 1_000_000;
 /// The reference's work cap, in passes × n × (d + 16) (a sample's scalar loss costs about as
 /// much as sixteen coordinates of its dot product): F* is a non-private diagnostic solved before
-/// any lane runs, so it must end soon whether or not it converges (DESIGN.md §5 rule 6). Sized
+/// any lane runs, so it must end soon whether or not it converges (docs/PRIVACY.md rule 6). Sized
 /// to ≈ 1–2 s natively at small d (≈ 14 000 passes at n = 2000, d = 2); the separable logistic
 /// pair of tests/reference_optional.rs used to take 290 s to certify on one side and fail after
 /// 10⁶ iterations (466 s) on the other.
@@ -51,7 +51,7 @@ const POPULATION_VALUES: usize = 2_000_000;
 const POPULATION_TOL: f64 = 1e-9;
 
 /// The declared side of a problem: everything the noise may depend on, from the config alone
-/// (DESIGN.md §5 rule 1). [`Problem`] builds its objective from exactly these values.
+/// (docs/PRIVACY.md rule 1). [`Problem`] builds its objective from exactly these values.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProblemDeclaration {
     /// Number of records: public under replace-one; under add/remove declared, and every mean
@@ -233,7 +233,7 @@ pub struct Problem {
     pub objective: Objective,
     /// The certified reference optimum, or why there is none (it failed or met its caps).
     /// **Non-private** diagnostic: nothing of the release depends on it, and its absence only
-    /// takes the excess-risk readouts off the page (DESIGN.md §5 rule 6).
+    /// takes the excess-risk readouts off the page (docs/PRIVACY.md rule 6).
     pub reference: std::result::Result<Reference, String>,
     /// Samples whose features clipping shortened. **Non-private** diagnostic.
     pub clipped: usize,

@@ -1,4 +1,4 @@
-//! What a run publishes, and what it all costs together (DESIGN.md §5 rule 7).
+//! What a run publishes, and what it all costs together (docs/PRIVACY.md rule 7).
 //!
 //! - [`compose_run`] / [`compose_runs`]: the guarantee of *every* release a run (or a series of
 //!   runs on one file) makes — compared algorithms × repeats — from the configs alone.

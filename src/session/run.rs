@@ -87,7 +87,7 @@ pub struct Players {
 /// subgradient method's value before its first check, the excess without a reference): the plots
 /// skip it and break the line there (`wasm/plot`), the CSV export leaves the cell empty
 /// ([`super::export`]). The numbers that feed the noise are checked finite before the run
-/// ([`registry::plan`], issue 18), so the noise cannot overflow a column to ±∞.
+/// ([`registry::plan`]), so the noise cannot overflow a column to ±∞.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Batch {
     /// Step index t of each entry (the release entry follows the last step, at t + 1).
@@ -164,7 +164,7 @@ pub(super) struct LanePlan {
 
 impl LanePlan {
     /// `plan` (from [`registry::plan`], made before the problem is built so that a refused plan
-    /// never waits for the data and the reference: issue 18) with its bound on `problem`.
+    /// never waits for the data and the reference) with its bound on `problem`.
     pub(super) fn on(plan: Planned, problem: &Posed) -> Self {
         let theory = plan.theory(problem);
         let theory_missing = match theory {

@@ -193,7 +193,7 @@ impl PageSweep {
     /// The guarantee of every release the sweep makes together. Every point is generated from
     /// the same seed, so at one n all points share the data and all their releases (points ×
     /// repeats × algorithms) compose; points at other n are composed in as well, which can only
-    /// overstate the total. From the configs alone (DESIGN.md §5 rule 7).
+    /// overstate the total. From the configs alone (docs/PRIVACY.md rule 7).
     pub fn composition(&self) -> Result<Composition> {
         let configs: Vec<RunConfig> = self.points.iter().map(|p| p.config().clone()).collect();
         publish::compose_runs(&configs)

@@ -18,7 +18,7 @@ pub(super) fn small() -> RunConfig {
 
 #[test]
 fn every_residual_loss_clips_targets_to_its_declared_label_bound() {
-    // Issue 12: squared, Huber and absolute all declare a bound B on |y| and a loaded file's
+    // Squared, Huber and absolute all declare a bound B on |y| and a loaded file's
     // targets are clipped to it before anything reads them (before, only the squared loss's
     // were: a Huber or absolute target of 1e18 reached every F value).
     use crate::loss::Glm;
@@ -302,7 +302,7 @@ fn preview_and_running_algorithm_agree_on_the_whole_noise_law() {
 
 #[test]
 fn the_phased_preview_states_the_sigma_it_draws() {
-    // Seed 004 Algorithm 2's μ (hence σ_k) is set by D, the domain radius: the preview read
+    // Zhang et al. 2022, Algorithm 2's μ (hence σ_k) is set by D, the domain radius: the preview read
     // the diameter and showed every σ_k twice the one drawn.
     let config = every_algorithm_config(AlgorithmKind::ByoaPhased);
     let p = preview(&config).unwrap();
@@ -485,7 +485,7 @@ fn a_lab_runs_compared_algorithms_and_repeats_on_one_problem() {
 
 #[test]
 fn a_zero_step_slice_still_makes_progress() {
-    // Issue 18 item 9: `advance(0, …)` ran no step, so a worker asked for zero-step slices
+    // `advance(0, …)` ran no step, so a worker asked for zero-step slices
     // would reschedule them forever. Each call now makes at least one step.
     let config = RunConfig {
         compare: vec![AlgorithmKind::DpSgd],
@@ -617,7 +617,7 @@ fn a_leaky_demonstration_keeps_its_claim_but_its_ledger_says_not_private() {
 #[test]
 fn tilted_and_robust_losses_run_where_their_theory_holds_and_are_refused_elsewhere() {
     use crate::loss::Wrap;
-    // TERM under output perturbation: seed 000's non-ERM form, previewed and kept.
+    // TERM under output perturbation: Lowy & Razaviyayn 2021's non-ERM form, previewed and kept.
     for wrap in [Wrap::Tilted { tau: 0.5 }, Wrap::Adversarial { radius: 0.1 }] {
         let config = RunConfig {
             wrap,
@@ -665,7 +665,7 @@ fn tilted_and_robust_losses_run_where_their_theory_holds_and_are_refused_elsewhe
 fn byoa_algorithm_1_checks_the_rounding_allowance_before_the_data() {
     // n = 10⁵, Λ = 1e-10 on R^d: κ = 2.5·10⁹, and the certificate's rounding allowance
     // (8.8e4) exceeds 10% of the target radius L/(μn) = 10⁵, so no dataset could be certified
-    // within it. Seed 000's certified budget refuses this; seed 004 Algorithm 1 ran it.
+    // within it. Lowy & Razaviyayn 2021's certified budget refuses this; Zhang et al. 2022, Algorithm 1 ran it.
     let config = RunConfig {
         algorithm: AlgorithmKind::Byoa,
         domain: DomainChoice::Unconstrained,
@@ -742,7 +742,7 @@ fn non_smooth_tilted_and_robust_losses_run_against_a_certified_reference() {
 
 #[test]
 fn sparse_high_dimensional_data_favour_the_l1_geometry_of_dp_accmd() {
-    // Seed 002's high-dimensional mode through the session: d = 400 ≫ n = 200, a 5-sparse
+    // Wang, Ye & Xu 2017's high-dimensional mode through the session: d = 400 ≫ n = 200, a 5-sparse
     // w₀ of unit ℓ1 norm. Over the ℓ1 ball the noise costs ~ln d, over the ℓ2 ball ~d, so
     // the mean final excess over 5 repeats must be several times smaller (the module's test
     // measures a tenfold gap at d = 1000).
@@ -757,7 +757,7 @@ fn sparse_high_dimensional_data_favour_the_l1_geometry_of_dp_accmd() {
             repeats: 5,
             algorithm: AlgorithmKind::DpAccmd,
             domain,
-            // Seed 002's high-dimensional mode is unregularised (the default has a ridge).
+            // Wang, Ye & Xu 2017's high-dimensional mode is unregularised (the default has a ridge).
             l2: 0.0,
             ..RunConfig::default()
         };

@@ -1,14 +1,14 @@
-//! Nesterov's accelerated projected gradient (seed 000 Algorithm 4).
+//! Nesterov's accelerated projected gradient (Lowy & Razaviyayn 2021, Algorithm 4).
 
 use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start, prox_step};
 
-/// Nesterov's accelerated projected gradient for strongly convex F (seed 000 Algorithm 4;
+/// Nesterov's accelerated projected gradient for strongly convex F (Lowy & Razaviyayn 2021, Algorithm 4;
 /// Bubeck 2015 Thm 3.18 for the unprojected version):
 ///
 /// y_t = prox_{h/ℓ}(w_{t−1} − ∇f(w_{t−1})/ℓ),  w_t = (1 + q)y_t − q·y_{t−1},  q = (√κ − 1)/(√κ + 1),
 ///
 /// with y₀ = w₀ = P_W(0). The proposed point is y_t (always in W). No worst-case iteration count
-/// is claimed for the projected method (REVIEW-000-004 A3: Bub15 Thm 3.18 is unprojected); the
+/// is claimed for the projected method; the
 /// certificate decides.
 pub struct ProjectedAgd {
     y: Vec<f64>,

@@ -4,7 +4,7 @@
 use super::{BaseSolver, Certificate, CertificateConstants, FiniteSum, ProjectedGd, SolverKind};
 
 /// Runs a base solver until the certificate ‖x⁺ − w*‖ ≤ ρ holds, with the GD safeguard; shared by
-/// every output-perturbation algorithm (seed 000 Algorithms 1 and 6, seed 004 Algorithms 1 and 2).
+/// every output-perturbation algorithm (Lowy & Razaviyayn 2021, Algorithms 1 and 6, Zhang et al. 2022, Algorithms 1 and 2).
 /// Everything here is non-private; the caller adds the noise to [`CertifiedRun::certified_point`].
 ///
 /// If the chosen solver has not certified within `max_iters` iterations, projected GD restarts

@@ -2,7 +2,7 @@
 //! duality gap at a given primal point, with a dual point improved by stochastic dual coordinate
 //! ascent (SDCA, Shalev-Shwartz & Zhang 2013).
 //!
-//! Used by seed 000 Algorithm 3 (the stochastic subgradient method) inside output perturbation:
+//! Used by Lowy & Razaviyayn 2021, Algorithm 3 (the stochastic subgradient method) inside output perturbation:
 //! the solver's weighted average ŵ is only accurate in expectation, so the release waits until this
 //! certificate proves F(ŵ) − F* ≤ α **surely**, hence ‖ŵ − w*‖ ≤ √(2α/μ) = ρ (μ-strong convexity
 //! of F); the gradient-mapping certificate of the parent module needs a smooth loss.

@@ -1,18 +1,16 @@
-//! Katyusha, strongly convex version (seed 000 Algorithm 5, Allen-Zhu 2018).
+//! Katyusha, strongly convex version (Lowy & Razaviyayn 2021, Algorithm 5, Allen-Zhu 2018).
 
 use crate::linalg::axpy;
 
 use super::{Anchor, BaseSolver, CertificateConstants, FiniteSum, projected_start};
 
-/// Katyusha, strongly convex version (seed 000 Algorithm 5 = Allen-Zhu 2018, Alg. 1; digest 000
-/// §A5 with its corrections: τ₁ uses the smoothness β where the paper prints "L", and the variance
+/// Katyusha, strongly convex version (Lowy & Razaviyayn 2021, Algorithm 5 = Allen-Zhu 2018, Alg. 1, with two corrections: τ₁ uses the smoothness β where the paper prints "L", and the variance
 /// reduction uses the snapshot x̃_t where the paper prints x̃_s).
 ///
 /// Split: the smooth part f_s (m-strongly convex per term, ℓ-smooth) is written g + (m/2)‖·‖² with
 /// g_i = (term i) − (m/2)‖·‖² convex and ℓ-smooth, and ψ = (m/2)‖·‖² + h is handled exactly by its
 /// prox: argmin_z (1/(2γ))‖z − z_k‖² + ⟨∇̃, z⟩ + ψ(z) = prox_{h·γ/(1+γm)}((z_k − γ∇̃)/(1 + γm)) and
-/// argmin_y (3ℓ/2)‖y − x‖² + ⟨∇̃, y⟩ + ψ(y) = prox_{h/(3ℓ+m)}((3ℓx − ∇̃)/(3ℓ + m)) (digest 000 §A5's
-/// closed forms, with the constraint and ℓ1 term in h, and REVIEW-000-004 A3). Epoch length 2·(terms),
+/// argmin_y (3ℓ/2)‖y − x‖² + ⟨∇̃, y⟩ + ψ(y) = prox_{h/(3ℓ+m)}((3ℓx − ∇̃)/(3ℓ + m)) (closed forms, with the constraint and ℓ1 term in h). Epoch length 2·(terms),
 /// τ₂ = ½, τ₁ = min{√(2·terms·m/(3ℓ)), ½}, γ = 1/(3τ₁ℓ). Proposes the snapshot x̃. No iteration count
 /// is trusted (Thm 3.3 is an O(·) in expectation); the certificate decides.
 pub struct Katyusha {

@@ -1,8 +1,8 @@
-//! The max-loss objective F(w) = max_i f(w; zᵢ) + r(w): seed 000's example of a general
-//! **non-ERM** F (digest 000 §1 (a), §4 "as τ → ∞ (max-loss) only 2L/μ holds", §7.1).
+//! The max-loss objective F(w) = max_i f(w; zᵢ) + r(w): Lowy & Razaviyayn 2021's example of a general
+//! **non-ERM** F (as τ → ∞ only the bound 2L/μ holds: Lowy & Razaviyayn 2021, Section 5.1).
 //!
 //! Built from an ERM [`Objective`] (its records, GLM loss, regulariser and domain), it is a
-//! [`FiniteSum`] for the subgradient method (seed 000 Algorithm 2), the solver the paper pairs with
+//! [`FiniteSum`] for the subgradient method (Lowy & Razaviyayn 2021, Algorithm 2), the solver the paper pairs with
 //! the non-smooth non-ERM class F_{μ,L,R} (Cor 3.1). F is non-smooth (a maximum) whatever the loss,
 //! so no gradient-mapping certificate applies; the sure accuracy is Prop 3.2's.
 //!
@@ -46,7 +46,7 @@ impl<'a> MaxLoss<'a> {
     ///
     /// The rise is max_i [(f(0; zᵢ) − M₀) + riseᵢ], M₀ = max_i f(0; zᵢ), riseᵢ = f(w; zᵢ) − f(0; zᵢ)
     /// ([`Glm::rise`]): the record on top at the origin has offset exactly 0, so its per-record
-    /// difference enters as it is, never as the difference of two rounded maxima (issue 12).
+    /// difference enters as it is, never as the difference of two rounded maxima.
     fn worst(&self, w: &[f64], rise: bool) -> (f64, usize, f64) {
         let d = self.obj.dim();
         let data = self.obj.data();
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn the_maximum_rises_by_per_record_differences_even_with_a_huge_target() {
         // The rise max_i f(w; zᵢ) − max_i f(0; zᵢ) + r(w) is the value's difference on moderate
-        // data; with a target of 1e18 (issue 12) the values no longer see w's ridge and the record's
+        // data; with a target of 1e18 the values no longer see w's ridge and the record's
         // movement (F(w) − F(0) = 0 in floating point) while the rise still does.
         let make = |first: f64| {
             let data =

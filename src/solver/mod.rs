@@ -4,7 +4,7 @@
 //! Everything here reads the private data and is **not private**: a base solver's iterates are shown
 //! as "non-private internals". Privacy comes from the wrapper ([`crate::algo::output_perturbation`]),
 //! which releases only after [`certify`] has bounded the distance to the exact minimiser, whatever
-//! the solver did (digest 000 §9 pitfall 1, remedy (b); digest 004 §3.7). So a solver's step sizes,
+//! the solver did (Lowy & Razaviyayn 2021; Zhang et al. 2022). So a solver's step sizes,
 //! epochs and randomness can be changed freely **without touching privacy**: a wrong constant only
 //! costs time.
 //!
@@ -22,13 +22,12 @@
 //! square with step 1/ℓ and using ‖∇f(x) − ∇f(y)‖ ≥ m‖x − y‖ (its coefficient is ≤ 0) gives
 //! the contraction factor 1 − 1/κ. Then ‖x − w*‖ ≤ r + (1 − 1/κ)‖x − w*‖. ∎
 //!
-//! This is the "gradient-mapping norm" certificate of DESIGN.md §5 rule 3. It bounds the
-//! distance, which is exactly what the sensitivity argument uses (seed 000 Prop 3.1 proof:
-//! ‖w_T − w*‖ ≤ √(2α/μ)); it is slightly sharper than the 2ℓr/m of digest 004 §3.7 (confirmed by
-//! REVIEW-000-004 B3) because it certifies x⁺ rather than x. `tests::certificate_bounds_hold`
+//! This is the "gradient-mapping norm" certificate of docs/PRIVACY.md rule 3. It bounds the
+//! distance, which is exactly what the sensitivity argument uses (Lowy & Razaviyayn 2021, Prop 3.1 proof:
+//! ‖w_T − w*‖ ≤ √(2α/μ)); it is slightly sharper than the 2ℓr/m of Zhang et al. 2022 because it certifies x⁺ rather than x. `tests::certificate_bounds_hold`
 //! checks both inequalities against the certified reference optimum.
 //!
-//! Second review (issue 5): re-derived independently (the gradient step is a (1 − 1/κ)-contraction
+//! Checked a second time: re-derived independently (the gradient step is a (1 − 1/κ)-contraction
 //! since I − ∇²f/ℓ has spectrum in [0, 1 − 1/κ]); the bound is **attained** (f = (m/2)‖x‖² declared
 //! ℓ-smooth: x⁺ = (1 − 1/κ)x, r = ‖x‖/κ), so it cannot be sharpened. It needs m and ℓ valid on
 //! R^d (points and gradient steps may leave W) and an exact prox. `tests/solver_certificate.rs`
@@ -44,17 +43,17 @@
 //! # Solvers
 //! | solver | iteration | cost per iteration (full passes) | reference |
 //! |---|---|---|---|
-//! | [`ProjectedGd`] | x ← prox(x − ∇f(x)/ℓ) | 1 (its step *is* the certificate's step) | seed 000 §3, Bubeck 2015 Thm 3.10 |
-//! | [`ProjectedAgd`] | Nesterov's constant-momentum scheme | 1 (+1 for the certificate) | seed 000 Algorithm 4 |
-//! | [`Sgd`] | one-sample projected SGD, η_s = 2/(μ(s+1)), weighted average | 1/n (+1 per n steps for the certificate) | seed 000 Algorithm 3 (Bubeck's indexing) |
-//! | [`Svrg`] | proximal SVRG, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | Xiao & Zhang 2014; digest 004 §4.2 |
-//! | [`SubgradientBest`] | projected subgradient, η_t = 2/(μ(t+1)), best iterate | 1 (fixed count T of Prop 3.2, no certificate) | seed 000 Algorithm 2 |
-//! | [`Sgd`] as [`SolverKind::StochasticSubgradient`] | the same one-sample step with a subgradient (hinge, absolute) | 1/n (+3 per n steps for the [`dual`] duality-gap certificate) | seed 000 Algorithm 3, Cor 3.2 |
-//! | [`Katyusha`] | accelerated variance reduction, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | seed 000 Algorithm 5 (Allen-Zhu 2018, Alg. 1) |
+//! | [`ProjectedGd`] | x ← prox(x − ∇f(x)/ℓ) | 1 (its step *is* the certificate's step) | Lowy & Razaviyayn 2021, §3, Bubeck 2015 Thm 3.10 |
+//! | [`ProjectedAgd`] | Nesterov's constant-momentum scheme | 1 (+1 for the certificate) | Lowy & Razaviyayn 2021, Algorithm 4 |
+//! | [`Sgd`] | one-sample projected SGD, η_s = 2/(μ(s+1)), weighted average | 1/n (+1 per n steps for the certificate) | Lowy & Razaviyayn 2021, Algorithm 3 (Bubeck's indexing) |
+//! | [`Svrg`] | proximal SVRG, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | Xiao & Zhang 2014; Zhang et al. 2022 |
+//! | [`SubgradientBest`] | projected subgradient, η_t = 2/(μ(t+1)), best iterate | 1 (fixed count T of Prop 3.2, no certificate) | Lowy & Razaviyayn 2021, Algorithm 2 |
+//! | [`Sgd`] as [`SolverKind::StochasticSubgradient`] | the same one-sample step with a subgradient (hinge, absolute) | 1/n (+3 per n steps for the [`dual`] duality-gap certificate) | Lowy & Razaviyayn 2021, Algorithm 3, Cor 3.2 |
+//! | [`Katyusha`] | accelerated variance reduction, one epoch of 2m steps per iteration | 5 (+1 for the certificate) | Lowy & Razaviyayn 2021, Algorithm 5 (Allen-Zhu 2018, Alg. 1) |
 //!
 //! Solvers are written against [`FiniteSum`] (a finite sum plus a prox), so the same code runs on the
-//! whole objective (seed 000 Algorithm 1, seed 004 Algorithm 1) and on the chunked, centred phase
-//! problems of seed 004 Algorithm 2.
+//! whole objective (Lowy & Razaviyayn 2021, Algorithm 1, Zhang et al. 2022, Algorithm 1) and on the chunked, centred phase
+//! problems of Zhang et al. 2022, Algorithm 2.
 
 mod agd;
 mod certified;
@@ -86,7 +85,7 @@ use crate::rng::DpRng;
 
 /// What a base solver and the certificate need from a problem: a finite sum of smooth terms plus
 /// a prox-friendly part h = λ₁‖·‖₁ + I_W. Implemented by [`Objective`] (all records) and by the
-/// phase problems of seed 004 Algorithm 2 (a chunk plus a centred ridge).
+/// phase problems of Zhang et al. 2022, Algorithm 2 (a chunk plus a centred ridge).
 pub trait FiniteSum: Sync {
     /// Dimension d.
     fn dim(&self) -> usize;
@@ -98,7 +97,7 @@ pub trait FiniteSum: Sync {
     /// [`Objective::rise`]); writes ∇(smooth part)(w) into `grad` as
     /// [`FiniteSum::value_and_gradient`] does. One pass. Every choice among points by F goes
     /// through the rise, never through differences of values (floating-point absorption: one
-    /// huge record would make F constant in w, issue 12).
+    /// huge record would make F constant in w).
     fn rise_and_gradient(&self, w: &[f64], grad: &mut [f64]) -> Rise;
     /// The gradient of term i's share of the smooth part (data term of record i plus the
     /// record-independent regularisers), an unbiased one-sample estimate of the smooth gradient.
@@ -277,10 +276,10 @@ pub enum SolverKind {
     Svrg,
     /// Katyusha (Allen-Zhu 2017/2018), strongly convex version, one epoch per iteration.
     Katyusha,
-    /// Projected subgradient method with the best iterate (seed 000 Algorithm 2) for non-smooth
+    /// Projected subgradient method with the best iterate (Lowy & Razaviyayn 2021, Algorithm 2) for non-smooth
     /// losses: stopped by its deterministic iteration count (Prop 3.2), not by the certificate.
     Subgradient,
-    /// Projected stochastic subgradient method with the weighted average (seed 000 Algorithm 3)
+    /// Projected stochastic subgradient method with the weighted average (Lowy & Razaviyayn 2021, Algorithm 3)
     /// for non-smooth ERM (hinge, absolute): the same iteration as [`SolverKind::Sgd`], released
     /// when the duality-gap certificate of [`dual`] holds (its accuracy is only in expectation).
     StochasticSubgradient,
@@ -288,7 +287,7 @@ pub enum SolverKind {
 
 impl SolverKind {
     /// Builds the solver, starting at P_W(`start`) (a data-independent point or a released one:
-    /// never an un-noised iterate, digest 004 pitfall 6). `seed` drives a stochastic solver's
+    /// never an un-noised iterate, Zhang et al. 2022). `seed` drives a stochastic solver's
     /// sampling (data-independent randomness; unused by deterministic solvers).
     pub fn build(
         self,

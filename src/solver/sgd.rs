@@ -1,4 +1,4 @@
-//! One-sample projected SGD with the weighted average (seed 000 Algorithm 3's iteration).
+//! One-sample projected SGD with the weighted average (Lowy & Razaviyayn 2021, Algorithm 3's iteration).
 
 use rand::{RngExt, SeedableRng};
 
@@ -7,12 +7,12 @@ use crate::rng::DpRng;
 
 use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start};
 
-/// One-sample projected SGD for μ-strongly convex ERM, seed 000 Algorithm 3 in Bubeck's indexing
-/// (digest 000 §A3): x_{s+1} = prox_{η_s h}(x_s − η_s(∇f_i(x_s) + λ₂x_s)), η_s = 2/(μ(s+1)),
+/// One-sample projected SGD for μ-strongly convex ERM, Lowy & Razaviyayn 2021, Algorithm 3 in Bubeck's indexing
+/// (Lowy & Razaviyayn 2021): x_{s+1} = prox_{η_s h}(x_s − η_s(∇f_i(x_s) + λ₂x_s)), η_s = 2/(μ(s+1)),
 /// i uniform; the proposed point is the weighted average Σ_s 2s/(T(T+1))·x_s.
 ///
 /// Its guarantee E F(x̂_T) − F* ≤ 2L²/(μ(T+1)) is in expectation only, which is why the wrapper
-/// never trusts an iteration count for it (digest 000 §9 pitfall 1). For TERM the one-sample
+/// never trusts an iteration count for it (Lowy & Razaviyayn 2021). For TERM the one-sample
 /// gradient is a biased estimate (the tilt weights need all samples); the certificate still
 /// decides, so this only costs time.
 pub struct Sgd {

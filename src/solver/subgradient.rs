@@ -1,17 +1,17 @@
-//! The projected subgradient method with the best iterate (seed 000 Algorithm 2).
+//! The projected subgradient method with the best iterate (Lowy & Razaviyayn 2021, Algorithm 2).
 
 use crate::linalg::axpy;
 use crate::objective::Rise;
 
 use super::{BaseSolver, CertificateConstants, FiniteSum, projected_start};
 
-/// The projected subgradient method with the best iterate, seed 000 Algorithm 2 (ABD17 Prop 5.3):
+/// The projected subgradient method with the best iterate, Lowy & Razaviyayn 2021, Algorithm 2 (ABD17 Prop 5.3):
 /// w_t = P_W(w_{t−1} − η_{t−1}g_{t−1}), g ∈ ∂F(w_{t−1}), η_t = 2/(μ(t+1)), proposing
 /// argmin_t F(w_t) over the iterates seen. The argmin compares the rises F(w_t) − F(0)
 /// ([`FiniteSum::rise_and_gradient`], sums of per-record differences), not the values F(w_t): with
 /// one huge record the computed values are constant in w, the "best" iterate would then be the
 /// first one whatever the other records say, and the release would move by far more than Δ_T
-/// between neighbours (issue 12: 9.3·Δ_T on a pair with one target of 1e18). Prop 3.2: after T = 2L_F²/(μα) steps (L_F bounding the
+/// between neighbours (9.3·Δ_T on a pair with one target of 1e18). Prop 3.2: after T = 2L_F²/(μα) steps (L_F bounding the
 /// subgradients of F on W, ridge included) the best of w_1..w_T is α-accurate, **deterministically**:
 /// the theorem is its certificate ([`crate::algo::output_perturbation`] runs it T + 1 times, the last
 /// call only evaluating w_T). Each iteration evaluates F and a subgradient at the current point (one

@@ -2,7 +2,7 @@
 
 use super::{Anchor, BaseSolver, CertificateConstants, FiniteSum, projected_start};
 
-/// Proximal SVRG (Xiao & Zhang 2014; digest 004 §4.2 item 2): each [`BaseSolver::iterate`] is one
+/// Proximal SVRG (Xiao & Zhang 2014; Zhang et al. 2022): each [`BaseSolver::iterate`] is one
 /// epoch: snapshot x̃ ← x, g̃ = ∇f(x̃) (one full pass), then m = 2·(terms) inner steps
 /// x ← prox_{ηh}(x − η(∇f_i(x) − ∇f_i(x̃) + g̃)) with i uniform and η = 1/(4ℓ) (a conservative
 /// practical step; the theory's 0.1/ℓ_max with m = 100ℓ/μ is slower and the certificate decides

@@ -1,6 +1,6 @@
-//! Seed 004 (Zhang et al., BYOA): utility bounds of the minimisation algorithms, with the
-//! theorems' constants (digest 004 §3.1, §3.2, §5). They assume ε < 1 and δ < 1/n, and interior
-//! optima for Thm 3.4; ln is natural and log n ≡ K = ⌊log₂ n⌋ (digest 004 §10 (i)).
+//! Zhang et al. 2022 (Zhang et al., BYOA): utility bounds of the minimisation algorithms, with the
+//! theorems' constants (Zhang et al. 2022). They assume ε < 1 and δ < 1/n, and interior
+//! optima for Thm 3.4; ln is natural and log n ≡ K = ⌊log₂ n⌋ (Zhang et al. 2022).
 
 /// Thm 3.4, excess empirical risk of Algorithm 1: 33L²κ·d·ln(2.5/δ)/(μn²ε²), κ = β/μ.
 #[allow(clippy::too_many_arguments)]
@@ -59,8 +59,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn digest_004_theorem_3_7_vector() {
-        // Digest 004 §10 (confirmed by REVIEW-000-004 B4): n = 4096, d = 10, L = D = 1, ε = 1,
+    fn zhang_et_al_theorem_3_7_vector() {
+        // Zhang et al. 2022: n = 4096, d = 10, L = D = 1, ε = 1,
         // δ = 1e-6 gives 1.74565 (vacuous for LD = 1).
         let b = algorithm_2_population(1.0, 1.0, 4096, 10, 1.0, 1e-6);
         assert!((b - 1.74565).abs() < 1e-5, "{b}");

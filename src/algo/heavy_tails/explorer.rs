@@ -1,10 +1,10 @@
-//! The numbers of the page's heavy-tail panel (issue 15 item 4), from the configuration alone
+//! The numbers of the page's heavy-tail panel, from the configuration alone
 //! except where labelled: the tail-index and k sliders with G₁, G₂, G_k and L from the closed
 //! forms; the threshold explorer (the bias and noise terms against C, least at C*); one record's
 //! loss f against its Lipschitz extension f_C; which settings set the noise and which only the
 //! utility; and the ledger per stage.
 //!
-//! Privacy (DESIGN.md §5): the readouts, C* and the curves use the declared distribution only
+//! Privacy (docs/PRIVACY.md): the readouts, C* and the curves use the declared distribution only
 //! ([`declared_moment`], [`threshold`]). The two things read from the raw data, the fraction of
 //! records above C and the record of the f/f_C plot, are diagnostics that the page labels
 //! "measured on the raw data (not private)"; neither reaches a run's settings.
@@ -12,7 +12,8 @@
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: Lemma 2.2 (the extension), Prop 2.5 and 3.2 (the bias–noise balance);
-//! the bias bound G_k^k/((k−1)C^(k−1)) is the digest's Lemma N1, as [`super::localized`] uses it.
+//! the bias bound G_k^k/((k−1)C^(k−1)) is Markov's inequality on the tail of A, as
+//! [`super::localized`] uses it.
 
 use serde::Serialize;
 
@@ -319,12 +320,12 @@ pub fn threshold_call(config: &RunConfig) -> Result<ThresholdCall> {
     })
 }
 
-/// The bias bound G_k^k/((k−1)C^(k−1)) of the extension at C (Lemma N1 of digest 003).
+/// The bias bound G_k^k/((k−1)C^(k−1)) of the extension at C (Markov's inequality on the tail of A).
 pub fn bias_term(gk: f64, k: f64, c: f64) -> f64 {
     libm::pow(gk, k) / ((k - 1.0) * libm::pow(c, k - 1.0))
 }
 
-/// The noise term C·d/(mε): the output noise's effect at threshold C (REVIEW-001-003 §2.2).
+/// The noise term C·d/(mε): the output noise's effect at threshold C.
 pub fn noise_term(c: f64, m: usize, epsilon: f64, d: usize) -> f64 {
     c * d as f64 / (m as f64 * epsilon)
 }

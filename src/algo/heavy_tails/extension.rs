@@ -6,25 +6,25 @@
 //!   move t = ⟨x, w⟩ by Δ is a step of length |Δ|/‖x‖ along x, so
 //!   f_C^Rd(w, z) = φ_c(⟨x, w⟩) with c = C/‖x‖ and φ_c(t) = inf_s φ(s) + c|t − s|, whose
 //!   derivative is clamp(φ'(t), −c, c): **its gradient is the clipped gradient**
-//!   clip_C(∇f(w, z)) (Lowy 2026 digest §4.3, confirmed by REVIEW-001-003 §2.6). Closed forms in
+//!   clip_C(∇f(w, z)) (Lowy 2026). Closed forms in
 //!   [`Extension`].
 //! - **On W** (the paper's, Lowy 2026 eq. (5), inf over y ∈ W): f_C^Rd ≤ f_C^W ≤ f on W, and the
-//!   two differ when the inner minimiser would leave W, where the gradients differ in direction
-//!   (REVIEW-001-003 §2.6's example, tested below). Computed numerically on a ball by
+//!   two differ when the inner minimiser would leave W, where the gradients differ in direction.
+//!   Computed numerically on a ball by
 //!   [`extension_on_ball`] (the minimiser lies in the plane through the centre spanned by x and
-//!   w − centre, digest §4.2): a non-private diagnostic and teaching tool, never a noise setting.
+//!   w − centre, Lowy 2026): a non-private diagnostic and teaching tool, never a noise setting.
 //!
 //! Both are convex and C-Lipschitz for every z, which is all the sensitivity analyses need.
 //!
 //! # The threshold
-//! C* = G_k (m ε/d)^(1/k) (Lowy 2026, Prop 2.5, Prop 3.2 and Thm E.1; REVIEW-001-003 §2.2): m is
+//! C* = G_k (m ε/d)^(1/k) (Lowy 2026, Prop 2.5, Prop 3.2 and Thm E.1): m is
 //! the sample size of the call, ε its whole budget, G_k the **declared** k-th moment bound of the
 //! sample-wise Lipschitz constant A(z) = sup_W ‖∇f(w, z)‖, from the generating distribution
-//! ([`declared_moment`]), never from the sample (digest pitfall 3).
+//! ([`declared_moment`]), never from the sample (Lowy 2026).
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026: eq. (5), Lemma 2.2, Prop 2.5, Prop 3.2; digest 003 §4.1–§4.3, §7.
+//! Heavy Tails", 2026: eq. (5), Lemma 2.2, Prop 2.5, Prop 3.2.
 
 use crate::config::RunConfig;
 use crate::data::Tail;
@@ -127,7 +127,7 @@ impl Extension {
 }
 
 /// The threshold C* = G_k (m ε/d)^(1/k) of a call on m records with budget ε in dimension d
-/// (Lowy 2026, Prop 3.2; REVIEW-001-003 §2.2), from the declared G_k.
+/// (Lowy 2026, Prop 3.2), from the declared G_k.
 pub fn threshold(moment: f64, m: usize, epsilon: f64, d: usize, k: f64) -> f64 {
     moment * libm::pow(m as f64 * epsilon / d as f64, 1.0 / k)
 }
@@ -138,7 +138,7 @@ pub fn threshold(moment: f64, m: usize, epsilon: f64, d: usize, k: f64) -> f64 {
 /// outlier of Lowy 2026 Appendix G exactly). Features are clipped to the declared bound B before
 /// any run, and clipping only shrinks ‖x‖, so sup|φ'|·B bounds it too: the smaller is declared.
 /// +∞ when the moment does not exist (j ≥ the tail index and no finite B).
-/// From the configuration alone, never the sample (digest 003 pitfall 3).
+/// From the configuration alone, never the sample (Lowy 2026).
 pub fn declared_moment(config: &RunConfig, j: f64) -> Result<f64> {
     let (slope, _) = derivative_bounds(config.loss).ok_or_else(|| {
         Error::invalid(
@@ -204,7 +204,7 @@ fn golden(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> (f64, f64) {
 /// The paper's f_C^W(w, z) = min_{y ∈ W} φ(⟨x, y⟩) + C‖w − y‖ on the ball W = B(centre, radius),
 /// and a subgradient: C(w − y*)/‖w − y*‖ when y* ≠ w, else the clipped gradient (an element of
 /// ∂f(w) ∩ B(0, C) for w inside W). The minimiser lies in the plane through the centre spanned by
-/// x and w − centre (digest 003 §4.2), searched by nested golden sections (the partial minimum
+/// x and w − centre (Lowy 2026), searched by nested golden sections (the partial minimum
 /// of a jointly convex function is convex). Accurate to about 1e-7 in y*; **non-private**
 /// (a diagnostic of one record, never a noise setting).
 pub fn extension_on_ball(
@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn the_rd_extension_matches_its_one_dimensional_infimum_for_every_glm_loss() {
-        // The closed forms of digest 003 §4.3 against inf_s φ(s) + c|t − s| computed numerically,
+        // The closed forms of Lowy 2026 against inf_s φ(s) + c|t − s| computed numerically,
         // for slope bounds on both sides of sup|φ'| and margins/residuals on both sides of the knot.
         let mut rng = seeded(5, Stream::Data);
         for glm in losses() {
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn the_rd_extension_gradient_is_the_clipped_gradient_for_glms() {
-        // REVIEW-001-003 §2.6: ∇f_C^Rd = clip_C(∇f) for every GLM, with ‖x‖ above and below C.
+        // Checked numerically: ∇f_C^Rd = clip_C(∇f) for every GLM, with ‖x‖ above and below C.
         // Also checked against central differences of the closed-form value.
         let mut rng = seeded(6, Stream::Data);
         let d = 3;
@@ -367,8 +367,8 @@ mod tests {
     }
 
     #[test]
-    fn on_a_ball_the_papers_extension_differs_from_the_clipped_gradient_where_the_review_says() {
-        // REVIEW-001-003 §2.6: abs loss, W = B(0, 1), x = (3, 0.5), y = 5, C = 1, w = (0.2, 0.5):
+    fn on_a_ball_the_papers_extension_differs_from_the_clipped_gradient_where_it_should() {
+        // Checked numerically: abs loss, W = B(0, 1), x = (3, 0.5), y = 5, C = 1, w = (0.2, 0.5):
         // ∇f_C^W = (−0.976, 0.218) while clip_C(∇f) = (−0.986, −0.164). Same norm C, other direction.
         let ext = Extension {
             glm: Glm::absolute(),
@@ -393,7 +393,7 @@ mod tests {
 
     #[test]
     fn inside_the_ball_the_papers_extension_agrees_with_the_rd_one() {
-        // Where the R^d minimiser stays in W the two extensions coincide (review: 36/36 interior
+        // Where the R^d minimiser stays in W the two extensions coincide (an independent check: 36/36 interior
         // points for abs on the unit ball); here small features keep y* = w.
         let ext = Extension {
             glm: Glm::Logistic,
@@ -410,8 +410,8 @@ mod tests {
     }
 
     #[test]
-    fn the_threshold_balances_noise_and_bias_as_the_review_checks() {
-        // REVIEW-001-003 §2.2: G_k = 2, m = 10⁴, d = 10, k = 3, ε = 1 gives C* = 2·(10³)^(1/3) = 20,
+    fn the_threshold_balances_noise_and_bias() {
+        // Checked numerically: G_k = 2, m = 10⁴, d = 10, k = 3, ε = 1 gives C* = 2·(10³)^(1/3) = 20,
         // and the noise term Cd/(mε) equals the bias term G_k^k/C^(k−1): 0.0200 = 0.0200.
         let c = threshold(2.0, 10_000, 1.0, 10, 3.0);
         assert!((c - 20.0).abs() < 1e-12, "{c}");

@@ -304,7 +304,7 @@ pub(super) fn planned_localized(
 
 /// Refuses Algorithm 3 as the solver when Prop 2.9's bound Σ J·⌈(3·D_K·L/α)²⌉·m over the run
 /// exceeds [`WORK_ALLOWANCE`] record gradients: decided from the declared constants alone, so a
-/// run never stops for lack of iterations (DESIGN §5 rule 6).
+/// run never stops for lack of iterations (docs/PRIVACY.md rule 6).
 fn affordable(plan: &LocalizedPlan) -> Result<()> {
     let count = |v: f64| {
         if v.is_finite() {
@@ -439,7 +439,7 @@ fn plan_clipped_gd(config: &RunConfig, declared: &ProblemDeclaration) -> Result<
 
 impl Plan for ClippedGdFamilyPlan {
     /// The subgradient method's bound with the noisy gradient's second moment, plus the clipping
-    /// bias D·G_k^k/((k−1)C^(k−1)) (digest 003 §6, Lemma N1's form), up to constants.
+    /// bias D·G_k^k/((k−1)C^(k−1)), up to constants.
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
         let p = &self.plan;
         let (g_k, k, g_2) = self.moment;
@@ -584,7 +584,7 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
 }
 
 impl Plan for SingleStageFamilyPlan {
-    /// (G₂ + λD)·(d·β + r_acc + G_k^k/((k−1)λC^(k−1))) + λD²/2, up to constants (digest §4.4).
+    /// (G₂ + λD)·(d·β + r_acc + G_k^k/((k−1)λC^(k−1))) + λD²/2, up to constants (Lowy 2026).
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
         let p = &self.plan;
         let (g_k, k) = p.declared.moment;
@@ -754,7 +754,7 @@ pub(super) mod tests {
         assert!((preview.lipschitz - c).abs() < 1e-9 * c);
         // λ = √(2G₂·a)/R with the proofs' constants (single_stage::calibrated_ridge), from an
         // independent Python transcription: a = 3·√6·C/n + C/(2n) + G₂²/C + 2G₂/√n = 0.122744,
-        // λ = 0.115271 (28 times the digest's λ, which left the constants out).
+        // λ = 0.115271 (28 times the constant-free λ).
         let lambda = 0.115_270_880_678_759_54;
         let delta = 3.0 * c / (lambda * 4000.0);
         assert!(

@@ -18,15 +18,14 @@
 //! ‖g^(w)‖ ≤ C + λD + l2·R and Σᵢ‖g^(yᵢ)‖² ≤ m·((sup|φ′|·B + C)/m)², so
 //! L = √((C + λD + l2·R)² + (sup|φ′|·B + C)²/m) is declared ([`joint_lipschitz`]): T_α is known
 //! from the config alone, the plan refuses the solver when Σ T_α·m over the run exceeds
-//! [`WORK_ALLOWANCE`] record gradients (a data-free decision, DESIGN §5 rule 6), and a run the plan
+//! [`WORK_ALLOWANCE`] record gradients (a data-free decision, docs/PRIVACY.md rule 6), and a run the plan
 //! accepts cannot run out of iterations in exact arithmetic. (The paper's looser
-//! L_Z = A_Z + 2C + λD, digest §3.3, would need the data's A_Z = max A(zᵢ).) D_K is the joint
-//! domain's diameter: D·√(m + 1) for stage 1, √(min(D, 2r₀)² + m·D²) for stage 2 (digest §3.4;
-//! REVIEW-001-003 §2.1).
+//! L_Z = A_Z + 2C + λD, Lowy 2026, would need the data's A_Z = max A(zᵢ).) D_K is the joint
+//! domain's diameter: D·√(m + 1) for stage 1, √(min(D, 2r₀)² + m·D²) for stage 2 (Lowy 2026).
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026: Algorithm 3, Lemmas 2.7–2.8, Proposition 2.9; digest 003 §3.3–§3.5.
+//! Heavy Tails", 2026: Algorithm 3, Lemmas 2.7–2.8, Proposition 2.9.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! What the 2-D localisation view draws of a localized run (Lowy 2026, Algorithm 1 with
-//! Algorithm 4, 2, 5 or 7 in every call; issue 15): W, each phase's public centre w̄_t, each
+//! Algorithm 4, 2, 5 or 7 in every call): W, each phase's public centre w̄_t, each
 //! call's search ball (Algorithms 4, 2 and 7: W₀ = W ∩ B(w_loc, r₀); Algorithm 5: the phase's grid
 //! ball W ∩ B(w̄_t, r_t)), the point its ℓ2-Laplace draw perturbs, the call's output (a candidate
 //! of the aggregation step), the candidate the median trick picked, and the release.
@@ -21,7 +21,7 @@
 //! are computed from the raw data: they are shown as **non-private diagnostics**, and the
 //! certified points (before the noise) with them are noise realisations' other ends — a
 //! diagnostic of the raw data that, beside the candidates, tells neighbouring datasets apart.
-//! None of it is part of the private export (DESIGN §5 rules 4 and 7).
+//! None of it is part of the private export (docs/PRIVACY.md rules 4 and 7).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! Algorithm 4 Double-OutputPert inside Algorithm 1 Pop-Localize: the main algorithm of Lowy 2026
-//! (Theorem 3.1), with the end-to-end phase schedule of digest 003 §3.7.
+//! (Theorem 3.1), with the end-to-end phase schedule of Lowy 2026.
 //!
 //! # Algorithm
 //! Pop-Localize (Algorithm 1, from Asi–Liu–Tian 2024): phase t = 1, 2, … takes the next
@@ -12,30 +12,30 @@
 //!    w_loc = Π_W(w̃ + b₁), b₁ ℓ2-Laplace of scale β = 12C/(λmε); W₀ = W ∩ B(w_loc, r₀),
 //!    r₀ = 600·C·d/(λmε);
 //! 2. stage 2 (ε/2): a point w_a certified within C/(6λm) of argmin_{W₀} Q, started at w_loc
-//!    (digest pitfall 8), then w_DP = Π_{W₀}(w_a + b₂), b₂ of the same scale β.
+//!    (Lowy 2026), then w_DP = Π_{W₀}(w_a + b₂), b₂ of the same scale β.
 //!
 //! # Choices where the paper is vague, or impractical (written down here as the rules ask)
 //! - **The certified solver.** The paper's Algorithm 3 on the joint reformulation needs about
-//!   10¹³ iterations at m = 10³ (digest §4.5). Both stages instead run the project's certified
+//!   10¹³ iterations at m = 10³ (Lowy 2026). Both stages instead run the project's certified
 //!   base solver ([`crate::solver::CertifiedRun`], AGD with the GD safeguard) on the R^d extension
 //!   of a smooth GLM loss (logistic, smoothed hinge, Huber: smooth because φ_c' = clamp(φ′) keeps
 //!   φ″'s bound), stopped by the gradient-mapping certificate of ‖w − argmin‖. The certificates give
 //!   exactly the distances Algorithm 4's proof uses (C/(λm) and C/(6λm), Prop 3.2 / D.1), so the
 //!   sensitivities are the paper's: stage 1 ≤ 2C/(λm) + 2C/(λm) = 4C/(λm), stage 2
-//!   ≤ 2C/(λm) + 2C/(6λm) < 3C/(λm), both calibrated at Δ = 6C/(λm) (REVIEW-001-003 §2.1).
-//!   The extension is the R^d one (REVIEW-001-003 §2.6: its gradient is the clipped gradient),
+//!   ≤ 2C/(λm) + 2C/(6λm) < 3C/(λm), both calibrated at Δ = 6C/(λm).
+//!   The extension is the R^d one,
 //!   convex and C-Lipschitz for every record, which is all the sensitivity needs.
 //! - **Projection onto W₀** is exact (two balls, [`project_two_balls`]), not Lemma 2.8's bisection:
 //!   W is the ℓ2 ball here. Post-processing either way.
 //! - **λ₁** (utility only: the noise follows λ_t, so every λ₁ gives the same ε) defaults to
 //!   [`calibrated_lambda`], λ₁ with the constants Algorithm 4's proof carries; its derivation is
-//!   on that function. The digest's λ₁ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`base_lambda`], the
+//!   on that function. The constant-free λ₁ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`base_lambda`], the
 //!   rate with every constant 1) leaves out the 12·d of the noise and the 32 of the growth: it is
 //!   about 100 times too small, phases 1–2 are then noise-dominated (β₁ ≫ D) and the 32-fold ridge
 //!   freezes the centre far from w* (measured: `tests/heavy_slopes.rs`). A declared `lambda1`
 //!   replaces either.
-//! - **GeometricAggregate** is the median trick of digest §3.1 (post-processing).
-//! - **Phases** stop at the last t with m_t ≥ max(10, d) (digest §3.1, pitfall 13), and before a
+//! - **GeometricAggregate** is the median trick of Lowy 2026 (post-processing).
+//! - **Phases** stop at the last t with m_t ≥ max(10, d) (Lowy 2026), and before a
 //!   phase whose certificate radius the rounding allowance would swallow: both decided from n, d,
 //!   ε and the declared constants alone, so privacy is unaffected.
 //! - **The ridge l2** of the problem is added to Q (data-free; it only lowers the sensitivity).
@@ -44,9 +44,9 @@
 //! ε-DP, pure, replace-one neighbours with n public: each Double-OutputPert call is ε/2 + ε/2 by
 //! basic composition (Prop 3.2), the blocks are disjoint and each record is used in exactly one
 //! call, the centres are released outputs of other blocks, and aggregation is post-processing
-//! (parallel composition, Theorem 2.1; REVIEW-001-003 §2.3). C, λ_t, m_t and the partition depend
-//! on n, d, ε and the declared G_k, G₂ only (never on the sample, digest pitfall 3). The solver's
-//! stopping time depends on the data (a timing channel, outside the model: digest pitfall 17).
+//! (parallel composition, Theorem 2.1). C, λ_t, m_t and the partition depend
+//! on n, d, ε and the declared G_k, G₂ only (never on the sample, Lowy 2026). The solver's
+//! stopping time depends on the data (a timing channel, outside the model: Lowy 2026).
 //!
 //! # Utility
 //! Theorem 3.1: with probability ≥ 1 − δ (δ a failure probability, not a DP parameter),
@@ -54,8 +54,7 @@
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026: Algorithms 1, 2, 4; Theorem 2.1, Proposition 3.2, Theorem 3.1; digest 003
-//! §3.1–§3.7; REVIEW-001-003 §2.1–§2.3.
+//! Heavy Tails", 2026: Algorithms 1, 2, 4; Theorem 2.1, Proposition 3.2, Theorem 3.1.
 
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
@@ -105,7 +104,7 @@ pub struct Declared {
     pub lambda1: Option<f64>,
 }
 
-/// One phase of the schedule (digest 003 §3.7), every number from [`Declared`] alone.
+/// One phase of the schedule (Lowy 2026), every number from [`Declared`] alone.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Phase {
     /// t, from 1.
@@ -150,9 +149,9 @@ impl Phase {
     }
 }
 
-/// The digest's λ₁ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D (digest 003 §3.1): the rate of Theorem 3.1
-/// over D with every constant set to 1 and n in place of the phase's m₁. Kept as the digest's
-/// worked example (§3.7) and as a declared alternative; the default is [`calibrated_lambda`].
+/// The constant-free λ₁ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D: the rate of Lowy 2026, Theorem 3.1
+/// over D with every constant set to 1 and n in place of the phase's m₁. Kept for the worked
+/// example in the tests and as a declared alternative; the default is [`calibrated_lambda`].
 pub fn base_lambda(declared: &Declared) -> f64 {
     let Declared {
         n, d, epsilon, k, ..
@@ -238,10 +237,10 @@ fn call_error_of(call: Call, declared: &Declared, m: usize, clip: f64) -> f64 {
 ///
 /// - **the stage-2 draw** ℓ2-Laplace of scale β = 12C/(λmε) (Prop 3.2 / D.1), in root mean square
 ///   (√E‖b‖² = √(d(d+1))·β): the bound is on squared distances. The paper's proof uses the
-///   quantile β(d + ln 10), whose tail bound is false (REVIEW-001-003 §2.4); the RMS is exact;
+///   quantile β(d + ln 10), whose tail bound is false; the RMS is exact;
 /// - **the certificate** ‖w_a − argmin_{W₀}‖ ≤ C/(6λm); our projection onto W₀ is exact (ξ = 0);
 /// - **the extension's bias** ‖ŵ_{C,λ} − ŵ_λ‖ ≤ E(A − C)₊/λ ≤ G_k^k/((k−1)λC^(k−1)) (Markov on
-///   each tail of A; the digest's Lemma N1 — the paper's Prop 2.5 carries an unstated constant);
+///   each tail of A; Lowy 2026's Prop 2.5 carries an unstated constant);
 /// - **the sampling error** ‖ŵ_λ − w*_λ‖ of λ-strongly convex ERM on m records: ≈ 2G₂/(λ√m)
 ///   (replace-one stability; the paper leaves it in c_erm, we choose 2).
 ///
@@ -255,7 +254,7 @@ fn call_error_of(call: Call, declared: &Declared, m: usize, clip: f64) -> f64 {
 /// m_t ≥ max(10, d) ([`schedule`]'s first rule; its second, the solver's rounding, depends on λ₁
 /// itself and only drops late phases whose terms are 32^{−t}-small). The a_t use the threshold the
 /// calls use (C_t, or a declared C). At C_t = C* every term but the sampling one is a multiple of
-/// G_k (d/(m_t ε))^(1−1/k), so λ₁ ∝ the rate at m₁ = n/(2J): about 100 times the digest's λ₁ at
+/// G_k (d/(m_t ε))^(1−1/k), so λ₁ ∝ the rate at m₁ = n/(2J): about 100 times the constant-free λ₁ at
 /// d = 2, k = 2 (the constants 12·√6/2, √32 and (2J)^(1−1/k)).
 ///
 /// Everything here is declared (n, d, ε, k, G_k, G₂, D, J, C): λ₁ never reads the sample.
@@ -310,7 +309,7 @@ pub fn nominal_phases(n: usize) -> usize {
     (usize::BITS - (n.max(1) - 1).leading_zeros()) as usize
 }
 
-/// All T = ⌈log₂ n⌉ phases of Algorithm 1 with Algorithm 4 (digest 003 §3.7), including those
+/// All T = ⌈log₂ n⌉ phases of Algorithm 1 with Algorithm 4 (Lowy 2026), including those
 /// with m_t too small to run ([`schedule`] keeps the ones that run).
 pub fn nominal_schedule(declared: &Declared) -> Vec<Phase> {
     nominal_schedule_of(Call::Double, declared)
@@ -547,7 +546,7 @@ impl FiniteSum for Surrogate<'_> {
     }
 }
 
-/// The median-trick GeometricAggregate (digest 003 §3.1): the candidate whose ⌈(J−1)/2⌉-th
+/// The median-trick GeometricAggregate (Lowy 2026): the candidate whose ⌈(J−1)/2⌉-th
 /// smallest distance to the others is least (the first on ties). Post-processing.
 pub fn aggregate(candidates: &[Vec<f64>]) -> Option<&Vec<f64>> {
     aggregate_index(candidates).map(|i| &candidates[i])
@@ -1344,18 +1343,18 @@ mod tests {
     }
 
     #[test]
-    fn the_schedule_reproduces_the_digests_worked_example() {
-        // Digest 003 §3.7: n = 10⁵, d = 10, ε = 1, k = 3, G_k = 2, G₂ = 1.5, D = 2, J = 5, the
-        // paper's schedule at the digest's λ₁ (constants 1), declared.
-        let digest = worked_example();
+    fn the_schedule_reproduces_the_worked_example() {
+        // A worked example of Lowy 2026's schedule: n = 10⁵, d = 10, ε = 1, k = 3, G_k = 2,
+        // G₂ = 1.5, D = 2, J = 5, at the constant-free λ₁ (constants 1), declared.
+        let example = worked_example();
         assert!(
-            close(base_lambda(&digest), 0.0045261, 1e-4),
+            close(base_lambda(&example), 0.0045261, 1e-4),
             "{}",
-            base_lambda(&digest)
+            base_lambda(&example)
         );
         let declared = Declared {
-            lambda1: Some(base_lambda(&digest)),
-            ..digest
+            lambda1: Some(base_lambda(&example)),
+            ..example
         };
         assert_eq!(nominal_phases(declared.n), 17);
         let phases = nominal_schedule(&declared);
@@ -1382,7 +1381,7 @@ mod tests {
             );
             // Printed to 3 significant digits (131.5 prints as 132).
             assert!(close(p.r0, r0, 5e-3), "t = {}: r0 {}", p.t, p.r0);
-            // The digest's formulas for the rest.
+            // The paper's formulas for the rest.
             assert!(close(p.alpha_loc, 36.0 * p.alpha, 1e-12));
             assert!(close(p.xi, p.clip / (6.0 * p.lambda * m as f64), 1e-12));
             assert!(close(
@@ -1395,7 +1394,7 @@ mod tests {
                 (2.0 * p.alpha_loc / p.lambda).sqrt(),
                 1e-12
             ));
-            // Both draws at ε/2 for Δ = 6C/(λm): β = 12C/(λmε) (digest pitfall 5).
+            // Both draws at ε/2 for Δ = 6C/(λm): β = 12C/(λmε) (Lowy 2026).
             assert!(close(p.beta, p.sensitivity() / 0.5, 1e-12));
         }
         // Phases take consecutive records: t = 1 the first 50 000.
@@ -1420,13 +1419,13 @@ mod tests {
 
     #[test]
     fn algorithm_2_alone_draws_at_the_full_epsilon_on_the_worked_example() {
-        // Digest 003 §3.2 on §3.7's example at the digest's λ₁: Algorithm 2 with the whole ε has
+        // Lowy 2026 on the worked example at the constant-free λ₁: Algorithm 2 with the whole ε has
         // β = 6C/(λmε) and r₀ = 100ζ·C·d/(λmε) (ζ = 3), half of Algorithm 4's 12C/(λmε) and
         // 600·C·d/(λmε): phase 1 β₁ = 6·20/(0.0045261·10⁴) = 2.651, r₀ = 1325.6.
-        let digest = worked_example();
+        let example = worked_example();
         let declared = Declared {
-            lambda1: Some(base_lambda(&digest)),
-            ..digest
+            lambda1: Some(base_lambda(&example)),
+            ..example
         };
         let single = nominal_schedule_of(Call::Localize, &declared);
         let double = nominal_schedule(&declared);
@@ -1441,9 +1440,9 @@ mod tests {
         }
         // Its default λ₁ carries its own constants (noise 6·√(d(d+1)), certificate C/m): smaller
         // than Algorithm 4's, whose draws are twice as wide.
-        let own = calibrated_lambda_of(Call::Localize, &digest);
+        let own = calibrated_lambda_of(Call::Localize, &example);
         assert!(
-            own < calibrated_lambda(&digest) && own > base_lambda(&digest),
+            own < calibrated_lambda(&example) && own > base_lambda(&example),
             "{own}"
         );
     }
@@ -1453,7 +1452,7 @@ mod tests {
         // The worked example again, λ₁ now with the proofs' constants (values from an independent
         // Python transcription of the derivation): a₁ = 12·√110·C₁/(m₁ε) + C₁/(6m₁) +
         // G_k³/(2C₁²) + 2G₂/√m₁ = 0.292047 at m₁ = 10⁴, C₁ = 20, and λ₁ = √(2S)/D = 0.859802 over
-        // the 10 phases that run, 190 times the digest's 0.0045261.
+        // the 10 phases that run, 190 times the constant-free 0.0045261.
         let declared = worked_example();
         let lambda = calibrated_lambda(&declared);
         assert!(close(lambda, 0.859_802_24, 1e-7), "{lambda}");
@@ -1487,8 +1486,8 @@ mod tests {
             bound(lambda)
         );
         assert!(bound(lambda) < bound(0.5 * lambda) && bound(lambda) < bound(2.0 * lambda));
-        // Pareto α = 3, k = 2, d = 2, G₂ = G_k = 0.5·√3, D = 8, ε = 1, J = 1: 83 times the digest's
-        // λ₁ at every n (both scale as n^(−1/2) when k = 2).
+        // Pareto α = 3, k = 2, d = 2, G₂ = G_k = 0.5·√3, D = 8, ε = 1, J = 1: 83 times the
+        // constant-free λ₁ at every n (both scale as n^(−1/2) when k = 2).
         for n in [4000, 64_000] {
             let g = 0.5 * 3f64.sqrt();
             let heavy = Declared {

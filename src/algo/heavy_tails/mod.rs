@@ -5,7 +5,7 @@
 //! A(z) = sup_W ‖∇f(w, z)‖ (L may be infinite). The paper's tool is the Lipschitz extension f_C
 //! of the loss ([`extension`]), with the threshold C* = G_k (mε/d)^(1/k) from the declared G_k.
 //!
-//! Corrections taken from digest 003 and REVIEW-001-003: the GLM clipped-gradient identity holds
+//! Corrections to Lowy 2026: the GLM clipped-gradient identity holds
 //! for the R^d extension only; the paper's Laplace tail bound (Lemma C.2) is false for d ≥ 2 and
 //! is not used; δ in this paper is a failure probability, never a DP parameter.
 

@@ -30,7 +30,7 @@
 //! neighbours with n public.
 //!
 //! # Privacy
-//! Pure ε (Lemma 2.4 / C.2, REVIEW-001-003 §2.1): the certified point moves by at most
+//! Pure ε (Lemma 2.4 / C.2): the certified point moves by at most
 //! 2C/(λm) + 2·C/(λm) = 4C/(λm) when one record is replaced (argmin sensitivity of a λ-strongly
 //! convex objective with C-Lipschitz terms, plus the certificate on each side), and the draw is
 //! calibrated to Δ = 6C/(λm) at ε. Calls use disjoint blocks and each record exactly once; the
@@ -41,15 +41,14 @@
 //! # Utility
 //! Our derivation, not a theorem of the paper: a call ends within (C/(λm) + ‖b‖ + bias)/… of the
 //! ridge-regularised ERM minimiser, with E‖b‖ = d·β = 6Cd/(λmε) and the extension's bias
-//! ≤ G_k^k/((k−1)λC^(k−1)) (digest §4.4, Lemma N1); at C = C* this is eq. (6)'s order, so
+//! ≤ G_k^k/((k−1)λC^(k−1)) (Lowy 2026); at C = C* this is eq. (6)'s order, so
 //! Theorem 2.1 gives Theorem 3.1's rate G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n up to constants and logs.
 //! λ₁ defaults to the localisation bound's minimiser with this call's constants
 //! ([`super::localized::calibrated_lambda_of`]).
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026: Algorithms 1–3, Lemmas 2.4 and 2.7–2.8, Theorem 2.1; digest 003 §3.1–§3.5;
-//! REVIEW-001-003 §2.1–§2.3.
+//! Heavy Tails", 2026: Algorithms 1–3, Lemmas 2.4 and 2.7–2.8, Theorem 2.1.
 
 use super::family::{HEAVY_SOLVER, NEEDS, plan_pop_localize};
 use super::localized::Call;

@@ -1,7 +1,6 @@
 //! The pure-DP rates of Lowy 2026 ([`crate::theory::heavy_tails`]) at a run's declared numbers, and
 //! the reference curves a sweep of a heavy-tail family draws beside its measurements: Theorem
-//! 4.1's pure-DP lower bound and the approximate (ε, δ)-DP rate, both "up to constants" (digest
-//! 003 §6). The families' own dashed bound is Theorem 3.1's upper bound, from the same function.
+//! 4.1's pure-DP lower bound and the approximate (ε, δ)-DP rate, both "up to constants" (Lowy 2026). The families' own dashed bound is Theorem 3.1's upper bound, from the same function.
 
 use serde::Serialize;
 

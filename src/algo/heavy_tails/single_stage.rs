@@ -1,5 +1,5 @@
-//! Single-stage output perturbation on the Lipschitz extension (digest 003 §4.4, "OutputPert-
-//! LipExt"): a derivation of the digest, **not an algorithm of the paper**, run beside Lowy 2026's
+//! Single-stage output perturbation on the Lipschitz extension (Lowy 2026, "OutputPert-
+//! LipExt"): our derivation from its lemmas, **not an algorithm of the paper**, run beside Lowy 2026's
 //! Double-OutputPert to show what localisation buys.
 //!
 //! # Algorithm
@@ -23,17 +23,17 @@
 //! # Privacy
 //! ε-DP for every dataset (replace-one, n public): Q is λ-strongly convex with convex C-Lipschitz
 //! data terms, so its argmin moves by at most 2C/(λn) when one record is replaced; the certified
-//! point adds r_acc on each side (Lemma N1's setting). The release is a
+//! point adds r_acc on each side (the setting of the bias bound below). The release is a
 //! [`Noised`] value, so it cannot skip its draw. Should the certificate still fail within the
 //! planned budget (floating point only), the planned noise is released around the centre of W
 //! and the ledger marks the release NOT PRIVATE ([`Ledger::with_failure`]): that failure depends
 //! on the data.
 //!
 //! # Utility
-//! E‖out − ŵ_λ‖ ≤ d·β + r_acc + E L_B/λ with E L_B ≤ G_k^k/((k−1)C^(k−1)) (digest §4.4).
+//! E‖out − ŵ_λ‖ ≤ d·β + r_acc + E L_B/λ with E L_B ≤ G_k^k/((k−1)C^(k−1)) (Lowy 2026).
 //!
 //! # Reference
-//! Digest 003 §4.4 (derivation, verified numerically there), built on A. Lowy, "Optimal Rates for
+//! Our derivation, built on A. Lowy, "Optimal Rates for
 //! Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails", 2026, Lemma 2.2.
 
 use super::call_declared::CallDeclared;
@@ -65,8 +65,8 @@ use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
 ///   mean square √E‖b‖² = √(d(d+1))·β (an upper bound on E‖b‖ = dβ, the same choice as the
 ///   localized family's);
 /// - **the certificate** r_acc = C/(2λn) ([`SingleStagePlan::accuracy`]);
-/// - **the extension's bias** ‖ŵ_{C,λ} − ŵ_λ‖ ≤ E(A − C)₊/λ ≤ G_k^k/((k−1)λC^(k−1)) (digest 003
-///   §4.4, Lemma N1);
+/// - **the extension's bias** ‖ŵ_{C,λ} − ŵ_λ‖ ≤ E(A − C)₊/λ ≤ G_k^k/((k−1)λC^(k−1)) (our bound
+///   from Lowy 2026's bias lemmas);
 /// - **the sampling error** ‖ŵ_λ − w*_λ‖ ≈ 2G₂/(λ√n) (replace-one stability; the constant 2 is
 ///   ours, as in the localized family).
 ///
@@ -75,7 +75,7 @@ use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
 /// bound falls as the square root of the localized rate: one output perturbation cannot shrink
 /// its ridge's bias and its noise together, which is what localisation buys (Lowy 2026, §2).
 ///
-/// The digest's λ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`super::localized::base_lambda`]), the
+/// The constant-free λ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`super::localized::base_lambda`]), the
 /// earlier default, left every constant out: at n = 4000, d = 2, ε = 1 (Pareto α = 3, k = 2) it is
 /// 0.004, the draw's scale 3C/(λnε) is then 7 against R = 4, every release lands on the boundary of
 /// W, and the excess stays at 0.53 at every n (measured, `tests/heavy_slopes.rs`).

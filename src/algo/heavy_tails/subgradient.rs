@@ -1,8 +1,7 @@
 //! Lowy 2026's certified solver pieces: Algorithm 3 (Adaptive-Inexact-ProjSubgrad), the inexact
 //! projection onto W ∩ B(c, r) (Lemma 2.8) and the joint reformulation (Lemma 2.7). The localized
 //! families run them as their certified solver when asked ([`super::joint`]) and when Prop 2.9's
-//! iteration bound fits the work allowance: at m = 10³ it is about 10¹³ iterations (digest 003
-//! §4.5), so by default they run the certified AGD on the smooth extension.
+//! iteration bound fits the work allowance: at m = 10³ it is about 10¹³ iterations, so by default they run the certified AGD on the smooth extension.
 //!
 //! # Algorithm 3 (Prop 2.9 / C.5)
 //! x₁ ∈ K, S₀ = 0; for t = 1, 2, …: g_t a subgradient of Φ at x_t (stop if 0);
@@ -10,7 +9,7 @@
 //! x_{t+1} = InexactProj_K^{ξ_t}(x_t − η_t g_t); stop once 3·D_K·√S_t ≤ α·t and return the average of
 //! x₁…x_t, which then satisfies Φ(x̄) − min_K Φ ≤ α (a deterministic certificate: no Lipschitz
 //! constant is needed, and it stops within ⌈(3D_K L/α)²⌉ iterations when Φ is L-Lipschitz on K).
-//! D_K must bound the diameter of K (for the joint reformulation, of the joint domain: digest §3.4).
+//! D_K must bound the diameter of K (for the joint reformulation, of the joint domain: Lowy 2026).
 //!
 //! # Inexact projection (Lemma 2.8 / C.6)
 //! For y and W ∩ B(c, r) with c ∈ W: x(l) = Π_W((y + l·c)/(1 + l)), g(l) = ‖x(l) − c‖² − r²,
@@ -19,7 +18,7 @@
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
-//! Heavy Tails", 2026: Algorithm 3, Proposition 2.9, Lemma 2.8; digest 003 §3.4–§3.5.
+//! Heavy Tails", 2026: Algorithm 3, Proposition 2.9, Lemma 2.8.
 
 use crate::linalg::{axpy, dist2, norm2};
 
@@ -206,7 +205,7 @@ pub struct Joint<'a> {
 }
 
 impl Joint<'_> {
-    /// Φ at `point` and a subgradient into `grad` (proof of Prop D.1, digest pitfall 18's signs):
+    /// Φ at `point` and a subgradient into `grad` (proof of Prop D.1, Lowy 2026's signs):
     /// sᵢ = (w − yᵢ)/‖w − yᵢ‖ (0 when w = yᵢ), g^(w) = (C/m)Σsᵢ + l2·w + λ(w − w₀),
     /// g^(yᵢ) = (1/m)(φ′·xᵢ − C·sᵢ). `point` and `grad` are (w, y₁, …, y_m), each block of
     /// length d; `records` are the block's (xᵢ, labelᵢ).
@@ -363,7 +362,7 @@ mod tests {
     fn over_the_records_blocks_the_joint_minimum_is_the_papers_extension() {
         // Lemma 2.7: for fixed w, min over yᵢ ∈ W of Φ is (1/m)Σ f_C^W(w, zᵢ) + (λ/2)‖w − w₀‖².
         // Algorithm 3 on the y-blocks (w held fixed) against the numerical f_C^W of
-        // `extension_on_ball`, on REVIEW-001-003's example (the inner minimiser on W's boundary)
+        // `extension_on_ball`, on an example whose inner minimiser lies on W's boundary
         // and one more record.
         use super::super::extension::{Extension, extension_on_ball};
         use crate::loss::Glm;
@@ -414,7 +413,7 @@ mod tests {
 
     #[test]
     fn the_joint_subgradient_has_the_papers_signs() {
-        // Digest pitfall 18: d/dw ‖w − yᵢ‖ = +sᵢ and d/dyᵢ = −sᵢ. Central differences of Φ at a
+        // Lowy 2026: d/dw ‖w − yᵢ‖ = +sᵢ and d/dyᵢ = −sᵢ. Central differences of Φ at a
         // point where Φ is differentiable (logistic loss, w ≠ yᵢ).
         use crate::loss::Glm;
         let records: [(&[f64], f64); 2] = [(&[1.0, -2.0], 1.0), (&[0.5, 0.3], -1.0)];

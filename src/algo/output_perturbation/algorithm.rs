@@ -68,7 +68,7 @@ struct FixedRun {
     last_value: f64,
 }
 
-/// Seed 000 Algorithm 3 (stochastic subgradient, weighted average) stopped by the duality-gap
+/// Lowy & Razaviyayn 2021, Algorithm 3 (stochastic subgradient, weighted average) stopped by the duality-gap
 /// certificate of [`crate::solver::dual`]: checked once the solver has spent a full pass since the
 /// last check; after `budget` steps without it, the deterministic Algorithm 2 takes over.
 struct StochasticRun {
@@ -89,7 +89,7 @@ enum Engine {
     Stochastic(StochasticRun),
 }
 
-/// Seed 000 Algorithm 1 (and Algorithm 6) as a step-wise [`PrivateAlgorithm`].
+/// Lowy & Razaviyayn 2021, Algorithm 1 (and Algorithm 6) as a step-wise [`PrivateAlgorithm`].
 pub struct OutputPerturbation {
     plan: ReleasePlan,
     engine: Engine,
@@ -103,7 +103,7 @@ pub struct OutputPerturbation {
     /// Steps taken (read by the unit tests to report and bound the step count).
     pub(super) t: usize,
     outcome: Outcome,
-    /// Whether seed 000 Algorithm 3 exhausted its budget and Algorithm 2 took over.
+    /// Whether Lowy & Razaviyayn 2021, Algorithm 3 exhausted its budget and Algorithm 2 took over.
     fallback: bool,
 }
 
@@ -121,7 +121,7 @@ impl OutputPerturbation {
         Self::from_plan(plan, objective, rng, seeded)
     }
 
-    /// Seed 000 Algorithm 1 on the **max-loss** form of `objective` (F(w) = max_i f(w; xᵢ) + r(w),
+    /// Lowy & Razaviyayn 2021, Algorithm 1 on the **max-loss** form of `objective` (F(w) = max_i f(w; xᵢ) + r(w),
     /// non-ERM, Δ_F = 2L/μ): planned from [`ObjectiveDeclaration::max_loss`]; `settings.solver` must be the
     /// subgradient method (the form is non-smooth and not a finite sum). Every later call
     /// ([`PrivateAlgorithm::step`]) takes the same ERM `objective`; the run optimises its max-loss form.
@@ -135,7 +135,7 @@ impl OutputPerturbation {
         Self::from_plan(plan, objective, rng, seeded)
     }
 
-    /// Runs a plan made elsewhere (seed 004 Algorithm 1 uses this machinery with its own
+    /// Runs a plan made elsewhere (Zhang et al. 2022, Algorithm 1 uses this machinery with its own
     /// target radius and σ). The plan must have been made from `objective`'s declared constants.
     pub fn from_plan(
         plan: ReleasePlan,
@@ -219,7 +219,7 @@ impl OutputPerturbation {
     }
 
     /// Whether the GD safeguard had to take over from the chosen solver.
-    /// For seed 000 Algorithm 3: whether its budget ran out and Algorithm 2 took over.
+    /// For Lowy & Razaviyayn 2021, Algorithm 3: whether its budget ran out and Algorithm 2 took over.
     pub fn used_safeguard(&self) -> bool {
         match &self.engine {
             Engine::Certified(run) => run.used_safeguard(),
@@ -352,7 +352,7 @@ impl PrivateAlgorithm for OutputPerturbation {
             Some(reg) => {
                 if !reg.paper_sensitivity {
                     caveats.push(
-                        "Δ_λ = 2L/(λn) instead of the paper's 2(L + λR)/(λn) (valid: the ridge cancels, REVIEW-000-004 A2)"
+                        "Δ_λ = 2L/(λn) instead of the paper's 2(L + λR)/(λn) (valid: the ridge cancels)"
                             .to_string(),
                     );
                 }
@@ -443,7 +443,7 @@ impl PrivateAlgorithm for OutputPerturbation {
             }
         };
         // Algorithm 3 out of budget: hand over to Algorithm 2 (deterministic, Prop 3.2), never
-        // abort (REVIEW-000-004 B3). The passes already spent stay counted.
+        // abort. The passes already spent stay counted.
         if let Engine::Stochastic(s) = &self.engine
             && !s.certified
             && s.done >= s.budget

@@ -51,7 +51,7 @@ pub struct ObjectiveDeclaration {
     pub bounded: bool,
     /// λ₁ of the ℓ1 term (the subgradient solver does not support it).
     pub l1: f64,
-    /// TERM's factor min{1, C_τ/n} on Δ_F (seed 000 Lemma 5.2), 1 when no bound on the loss range
+    /// TERM's factor min{1, C_τ/n} on Δ_F (Lowy & Razaviyayn 2021, Lemma 5.2), 1 when no bound on the loss range
     /// is available or for ERM.
     pub tilt_factor: f64,
 }
@@ -226,7 +226,7 @@ impl ObjectiveDeclaration {
 
     /// The GD budget certifying a distance `radius` on every dataset of this declaration, or the
     /// certificate's rounding allowance when it does not fit ([`certified_gd_bound`], the one
-    /// check seed 000's budget and both seed 004 algorithms make).
+    /// check Lowy & Razaviyayn 2021's budget and both Zhang et al. 2022 algorithms make).
     pub(crate) fn certified_gd_budget(&self, radius: f64) -> std::result::Result<usize, f64> {
         certified_gd_bound(
             &self.certificate_constants(),
@@ -243,8 +243,8 @@ impl ObjectiveDeclaration {
     /// Why not `==`: the plan's constants are read from the configuration (β_loss + (λ₂ + λ)
     /// summed by the family) and the objective's from the objective, and two correct readings of
     /// one sum can round differently in the last bit; exact equality then refused a correct plan
-    /// (issue 18: regularised output perturbation at 15 of 48 (n, λ₂, δ) settings while the two
-    /// orders differed). Why a few ulps are safe: the noise and the certificate are set from the
+    /// (this refused regularised output perturbation at 15 of 48 (n, λ₂, δ) settings while the
+    /// two orders differed). Why a few ulps are safe: the noise and the certificate are set from the
     /// **plan's** constants, never from the objective's, so this check does not feed the noise; it
     /// only guards that the run solves the objective the plan declared. A genuinely different
     /// objective (another ridge, loss, bound or n) differs by far more than 4 ulps.
@@ -291,9 +291,9 @@ pub fn loss_range(glm: Glm, feature_bound: f64, radius: f64) -> Option<f64> {
     }
 }
 
-/// TERM's sensitivity factor min{1, C_τ/n}, C_τ = exp(τ(A_R − a_R)) (seed 000 Lemma 5.2; its proof
-/// is flawed but the bound holds, REVIEW-000-004 A2). It helps only when τ < ln(n)/(A_R − a_R)
-/// (digest 000 §7.1); 1 when no range bound is known.
+/// TERM's sensitivity factor min{1, C_τ/n}, C_τ = exp(τ(A_R − a_R)) (Lowy & Razaviyayn 2021, Lemma 5.2; its proof
+/// is flawed but the bound holds). It helps only when τ < ln(n)/(A_R − a_R)
+/// (Lowy & Razaviyayn 2021); 1 when no range bound is known.
 pub fn tilt_factor(glm: Glm, tau: f64, feature_bound: f64, radius: f64, n: usize) -> f64 {
     match loss_range(glm, feature_bound, radius) {
         Some(range) => (libm::exp(tau * range) / n as f64).min(1.0),

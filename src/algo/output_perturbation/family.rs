@@ -121,7 +121,7 @@ fn plan_algorithm_6(config: &RunConfig, declared: &ProblemDeclaration) -> Result
     } else {
         ConvexClass::Lipschitz
     };
-    // TERM is seed 000's non-ERM form (as `op::ObjectiveDeclaration::from_constants` reads it); the
+    // TERM is Lowy & Razaviyayn 2021's non-ERM form (as `op::ObjectiveDeclaration::from_constants` reads it); the
     // unregularised F may have μ = 0, so its declaration cannot be validated here.
     let form = if matches!(config.wrap, Wrap::Tilted { .. }) {
         Form::NonErm
@@ -212,7 +212,7 @@ pub(crate) fn op_noise(noise: &NoiseLaw, d: usize) -> (f64, NoiseShape) {
     (scale, noise.shape(d))
 }
 
-/// Seed 000's declared constants of the objective the algorithm will solve (the problem's, plus
+/// Lowy & Razaviyayn 2021's declared constants of the objective the algorithm will solve (the problem's, plus
 /// `extra_ridge`), read exactly as [`op::ObjectiveDeclaration::of`] reads them from that objective;
 /// `OutputPerturbation::from_plan` checks the two agree.
 pub(crate) fn op_declared(
@@ -226,7 +226,7 @@ pub(crate) fn op_declared(
         strong_convexity: declared.strong_convexity() + extra_ridge,
         // Summed in the objective's order, β_loss + (λ₂ + λ), so that the plan carries the very
         // β the solver would read; `from_plan` compares the two up to a few ulps, not bit for bit
-        // ((β_loss + λ₂) + λ can differ in the last bit: issue 18 item 6).
+        // ((β_loss + λ₂) + λ can differ in the last bit).
         smoothness: declared.constants().smoothness + (declared.regularizer.l2 + extra_ridge),
         domain: &declared.domain,
         l1: declared.regularizer.l1,

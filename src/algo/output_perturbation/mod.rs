@@ -1,8 +1,7 @@
 //! Black-box output perturbation for strongly convex problems, with a certified base solver.
 //!
 //! # Algorithm
-//! Seed 000 (Lowy & Razaviyayn 2021), Algorithm 1 (`../shared/research/seeds/000-output-perturbation.md`
-//! §A1), with the certificate remedy of digest 000 §9 pitfall 1(b):
+//! Lowy & Razaviyayn 2021, Algorithm 1, with a certificate in place of the paper's iteration count:
 //!
 //! 1. From the configuration alone: Δ_F = 2L/(μn) (ERM) or 2L/μ (non-ERM, e.g. TERM), the
 //!    accuracy α and ρ = √(2α/μ), Δ_T = Δ_F + 2ρ, and the noise: ℓ2-Laplace with scale Δ_T/ε for
@@ -14,7 +13,7 @@
 //!    ‖x⁺ − w*‖ (the subgradient method instead runs its theorem's fixed count, see Assumptions).
 //! 3. As soon as the bound is ≤ ρ: release w_A = x⁺ + z (optionally projected onto W; post-processing).
 //!
-//! With [`Settings::regularised`] the same machinery is seed 000 **Algorithm 6** (merely convex F,
+//! With [`Settings::regularised`] the same machinery is Lowy & Razaviyayn 2021 **Algorithm 6** (merely convex F,
 //! classes G and J): the objective carries an added ridge λ ([`paper_lambda`], Thm 3.4/3.5),
 //! Δ_λ = 2(L + λR)/(λn), Δ_T = Δ_λ + 2√(2α/λ), and the Gaussian uses the corrected σ (the paper's
 //! Algorithm 6 prints a σ smaller by √2; see [`Regularised`]).
@@ -24,12 +23,12 @@
 //!
 //! # Assumptions
 //! - F = data term + (λ₁‖·‖₁ + (λ₂/2)‖·‖²) over W with μ = λ₂ > 0 (class F/H of the paper: the
-//!   strong convexity comes from the declared ridge, never from the data; digest 004 pitfall 8).
+//!   strong convexity comes from the declared ridge, never from the data).
 //! - The data term's per-sample Lipschitz constant L over W and its smoothness β are the loss's
 //!   **declared** constants for the declared feature bound (data are clipped to it) and domain radius
 //!   ([`crate::objective::Objective::constants`]). The certificate needs β < ∞ (GD, AGD, SGD, SVRG,
 //!   Katyusha). Non-smooth losses (hinge, absolute, adversarial) use the projected subgradient
-//!   method with the best iterate (seed 000 Algorithm 2), whose accuracy is a deterministic theorem
+//!   method with the best iterate (Lowy & Razaviyayn 2021, Algorithm 2), whose accuracy is a deterministic theorem
 //!   (Prop 3.2: T = ⌈2L_F²/(μα)⌉ steps, L_F = L + μR on a bounded W, no ℓ1 term): it runs exactly
 //!   T + 1 evaluations, a data-independent count, and the paper's class-F α (Cor 3.1/3.2) is the
 //!   default.
@@ -40,25 +39,25 @@
 //!   TERM of the squared loss is refused: its declared β_τ = β + 2L²τ holds only on W, while the
 //!   certificate needs smoothness on R^d.
 //! - The **max-loss** objective F(w) = max_i f(w; xᵢ) + r(w) ([`OutputPerturbation::max_loss`],
-//!   [`Form::MaxLoss`], [`crate::solver::max_loss`]) is seed 000's other non-ERM example: Δ_F = 2L/μ
+//!   [`Form::MaxLoss`], [`crate::solver::max_loss`]) is Lowy & Razaviyayn 2021's other non-ERM example: Δ_F = 2L/μ
 //!   (Prop 2.2: a maximum of L-Lipschitz functions is L-Lipschitz, so F(·, X′) − F(·, X) is
 //!   2L-Lipschitz; attained, since one record can be the maximum). It is non-smooth and not a
 //!   finite sum, so only the subgradient method (Algorithm 2, Cor 3.1's α = (L²/μ)·d/ε by default)
-//!   solves it. The digest's smoothed version (soft-max) is TERM (Lemma 5.2's C_τ/n factor).
+//!   solves it. Its smoothed version (soft-max) is TERM (Lemma 5.2's C_τ/n factor).
 //!
 //! # Privacy
-//! Seed 000 Prop 3.1: if ‖w_T(X) − w*(X)‖ ≤ ρ on **every** dataset, then
+//! Lowy & Razaviyayn 2021, Prop 3.1: if ‖w_T(X) − w*(X)‖ ≤ ρ on **every** dataset, then
 //! ‖w_T(X) − w_T(X′)‖ ≤ Δ_F + 2ρ = Δ_T for neighbours (Prop 2.2 / Lemma B.2 for Δ_F, also on a
 //! constrained W), and the ℓ2-Laplace (Prop 2.1) or Gaussian mechanism with sensitivity Δ_T is
 //! ε-DP / (ε, δ)-DP. Corrections applied:
-//! - The paper asks only E[F(w_T) − F*] ≤ α, but the proof needs it surely (digest 000 §9 pitfall 1,
-//!   REVIEW-000-004 A3). We never trust an iteration count or an expectation: the release waits for
+//! - The paper asks only E[F(w_T) − F*] ≤ α, but the proof needs it surely (the sensitivity
+//!   bound must hold on every dataset). We never trust an iteration count or an expectation: the release waits for
 //!   the deterministic certificate, which bounds the distance ‖x⁺ − w*‖ ≤ ρ directly (what the proof
 //!   uses; it is implied by, and weaker than, F − F* ≤ α). No failure probability γ enters δ.
-//! - **Seed 000 Algorithm 3** (stochastic subgradient, weighted average; [`SolverKind::StochasticSubgradient`],
+//! - **Lowy & Razaviyayn 2021, Algorithm 3** (stochastic subgradient, weighted average; [`SolverKind::StochasticSubgradient`],
 //!   class F^ERM: hinge or absolute loss, ridge, bounded W) is accurate only in expectation
 //!   (Bubeck Thm 6.2: E F(ŵ_T) − F* ≤ 2L_F²/(μ(T+1))). Of the two remedies (a sure certificate,
-//!   or charging its failure probability as (ε, δ + 2γ), REVIEW-000-004 A3) we take the
+//!   or charging its failure probability as (ε, δ + 2γ)) we take the
 //!   certificate: Markov's γ = 2L_F²/(μ(T+1)α) would need T ∝ 1/γ, i.e. ≈ 10⁵·n² steps for
 //!   γ ≈ δ = 1e-5, and would turn a pure-ε release into an (ε, 2γ) one. Once per pass the Fenchel
 //!   duality gap at ŵ ([`crate::solver::dual`], a dual point improved by one SDCA sweep) is
@@ -66,8 +65,8 @@
 //!   surely. The guarantee is the requested (ε, δ), with no γ. After a data-independent budget
 //!   (8× Cor 3.2's T = ⌈2L_F²/(μα)⌉ steps, or `max_iters`) without the certificate, the
 //!   subgradient method (Algorithm 2) restarts from w₀ for its deterministic Prop 3.2 count:
-//!   no abort (next item). The paper's Cor 3.2(b) T is too small (REVIEW-000-004 A3); it is not used.
-//! - A budget-exhausted abort is itself data-dependent (REVIEW-000-004 B3). So no run aborts in exact
+//!   no abort (next item). The paper's Cor 3.2(b) T is too small; it is not used.
+//! - A budget-exhausted abort is itself data-dependent. So no run aborts in exact
 //!   arithmetic: if the chosen solver has not certified within `max_iters`, the run restarts
 //!   projected GD from P_W(0), which provably certifies within [`gd_iteration_bound`] steps — a
 //!   number computed from the declared constants alone. Only floating point can still defeat the
@@ -75,21 +74,21 @@
 //!   and its ledger marks the release NOT PRIVATE, in the private export too (that failure depends
 //!   on the data).
 //! - δ > 0 uses ZWB+19 (valid for every ε > 0), not the classical σ, which is refused for ε > 1
-//!   (digest 000 §9 pitfall 4).
+//!   (Lowy & Razaviyayn 2021).
 //! - The regulariser is the same for every record and cancels in Lemma B.2, so L is the data term's
-//!   constant alone (REVIEW-000-004 A2).
+//!   constant alone.
 //!
 //! The number of solver iterations depends on the data and is visible (a timing side channel outside
-//! the DP model, digest 000 §9 pitfall 3); only the release is private.
+//! the DP model, Lowy & Razaviyayn 2021); only the release is private.
 //!
 //! # Utility
-//! Smooth, unprojected (Thm 3.2 proof, digest 000 §6.1): E F(w_A) − F* ≤ α + (β/2)E‖z‖², i.e.
+//! Smooth, unprojected (Thm 3.2 proof, Lowy & Razaviyayn 2021): E F(w_A) − F* ≤ α + (β/2)E‖z‖², i.e.
 //! O(κ(L²/μ)(d/(εn))²) for δ = 0 and O(κ(L²/μ)·d K_δ²/(εn)²) for δ > 0 (Cor 3.3/3.4); projected
 //! and Lipschitz: α + L·E‖z‖ (Thm 3.1 proof). See [`crate::theory::output_perturbation`].
 //!
 //! # Reference
-//! Seed 000: Algorithms 1 and 6, Props 2.1, 2.2, 3.1, 3.3, Theorems 3.1, 3.2, 3.4, 3.5, Cor 3.3/3.4; digest 000 §3, §4,
-//! §A1, §A4, §9 and the parameter recipe; REVIEW-000-004 A1–A3, B3. The certificate lemma is in
+//! Lowy & Razaviyayn 2021: Algorithms 1 and 6, Props 2.1, 2.2, 3.1, 3.3, Theorems 3.1, 3.2, 3.4, 3.5, Cor 3.3/3.4,
+//! Appendix A. The certificate lemma is in
 //! [`crate::solver`].
 //!
 //! [`PrivateAlgorithm::step`]: crate::algo::PrivateAlgorithm::step
@@ -116,7 +115,7 @@ pub use plan::{
     theory_bound,
 };
 
-/// The page's card for seed 000 **Algorithm 1** (plain words; the base solver's sentence is
+/// The page's card for Lowy & Razaviyayn 2021 **Algorithm 1** (plain words; the base solver's sentence is
 /// [`SolverKind::card`](crate::solver::SolverKind::card)). Cards and code share this text, so they
 /// cannot drift.
 pub const CARD: &str = "Output perturbation (Lowy & Razaviyayn 2021, Algorithm 1). \
@@ -131,7 +130,7 @@ smooth loss: (β/2)(ρ² + E‖z‖²) ≈ κ(L²/μ)(d/(εn))², so the plot sh
 falling as n⁻² and ε⁻² under the dashed bound; swapping the solver changes the gradient count, \
 not the noise.";
 
-/// The page's card for seed 000 **Algorithm 6** (regularised output perturbation).
+/// The page's card for Lowy & Razaviyayn 2021 **Algorithm 6** (regularised output perturbation).
 pub const CARD_REGULARISED: &str = "Regularised output perturbation (Lowy & Razaviyayn 2021, \
 Lowy & Razaviyayn 2021, Algorithm 6). For a convex but not strongly convex loss on a ball of radius R: add a \
 ridge (λ/2)‖w‖² (the paper's λ balances noise against the bias λR²/2), then run Algorithm 1 on \

@@ -19,7 +19,7 @@ use super::declared::{Form, ObjectiveDeclaration};
 /// certificate's rounding allowance (checked in [`plan`]).
 pub(crate) const ROUNDING_SHARE: f64 = 0.1;
 
-/// The default budget of seed 000 Algorithm 3, in multiples of Cor 3.2's in-expectation count
+/// The default budget of Lowy & Razaviyayn 2021, Algorithm 3, in multiples of Cor 3.2's in-expectation count
 /// T = ⌈2L_F²/(μα)⌉: the duality gap at the weighted average must fall below α for sure, which
 /// typically needs a few times the count that bounds its expectation by α.
 const SGD_BUDGET_FACTOR: usize = 8;
@@ -45,23 +45,23 @@ pub struct Settings {
     pub max_iters: Option<usize>,
     /// Project the release onto W (post-processing; the paper projects for the non-smooth classes).
     pub project_release: bool,
-    /// `Some` turns Algorithm 1 into seed 000 **Algorithm 6**: F is merely convex and the objective
+    /// `Some` turns Algorithm 1 into Lowy & Razaviyayn 2021 **Algorithm 6**: F is merely convex and the objective
     /// carries the added ridge (λ/2)‖w‖² (see [`Regularised`]).
     pub regularised: Option<Regularised>,
 }
 
-/// Seed 000 Algorithm 6 (classes G and J: convex, not strongly convex): output perturbation of
+/// Lowy & Razaviyayn 2021, Algorithm 6 (classes G and J: convex, not strongly convex): output perturbation of
 /// F_λ = F + (λ/2)‖w‖² over B(0, R).
 ///
 /// The caller builds the objective with ridge λ (e.g. λ = [`paper_lambda`], Thm 3.4/3.5) and the
 /// plan checks that the objective's μ is exactly this λ, so the noise is calibrated for the
 /// objective actually solved. Differences from Algorithm 1:
-/// - Δ_λ = 2(L + λR)/(λn) (ERM) or 2(L + λR)/λ as printed (Section 2.4, Algorithm 6). REVIEW-000-004
-///   A2 notes 2L/(λn) is also valid (the ridge cancels in Lemma B.2); `paper_sensitivity = false`
+/// - Δ_λ = 2(L + λR)/(λn) (ERM) or 2(L + λR)/λ as printed (Section 2.4, Algorithm 6).
+///   2L/(λn) is also valid (the ridge cancels in Lemma B.2); `paper_sensitivity = false`
 ///   selects it (an optional deviation, stated in the ledger).
 /// - Δ_T = Δ_λ + 2√(2α/λ), and the Gaussian is σ = K_δΔ_T/(√2ε). **The paper's Algorithm 6 prints
-///   exp(−2ε²‖z‖²/(Δ_T²K_δ²)), i.e. σ smaller by √2, which is not (ε, δ)-DP** (digest 000 §9
-///   pitfall 5, REVIEW-000-004 A4: true δ 7.4e-5 at ε = 1, δ = 1e-5); we use the correct scale.
+///   exp(−2ε²‖z‖²/(Δ_T²K_δ²)), i.e. σ smaller by √2, which is not (ε, δ)-DP** (computed: the true
+///   δ is 7.4e-5 at ε = 1, δ = 1e-5); we use the correct scale.
 /// - The default α is Theorem 3.4's (Lipschitz class) or Theorem 3.5's (smooth class).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Regularised {
@@ -73,7 +73,7 @@ pub struct Regularised {
     pub paper_sensitivity: bool,
 }
 
-/// The merely convex classes of seed 000.
+/// The merely convex classes of Lowy & Razaviyayn 2021.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConvexClass {
@@ -83,7 +83,7 @@ pub enum ConvexClass {
     Smooth,
 }
 
-/// The privacy ratio r of digest 000 §2: d/ε (δ = 0) or √d·K_δ/ε (δ > 0), divided by n for ERM.
+/// The privacy ratio r of Lowy & Razaviyayn 2021: d/ε (δ = 0) or √d·K_δ/ε (δ > 0), divided by n for ERM.
 pub fn privacy_ratio(d: usize, n: usize, form: Form, epsilon: f64, delta: f64) -> f64 {
     let d = d as f64;
     let r = if delta == 0.0 {
@@ -180,7 +180,7 @@ impl Settings {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NoiseLaw {
-    /// Density ∝ exp(−‖z‖/b), b = Δ_T/ε (seed 000 Eq. 4, Prop 2.1).
+    /// Density ∝ exp(−‖z‖/b), b = Δ_T/ε (Lowy & Razaviyayn 2021, Eq. 4, Prop 2.1).
     L2Laplace {
         /// b.
         scale: f64,
@@ -245,13 +245,13 @@ pub struct ReleasePlan {
     pub label: &'static str,
 }
 
-/// K_δ = c_δ + √(c_δ² + ε) (digest 000 §2).
+/// K_δ = c_δ + √(c_δ² + ε) (Lowy & Razaviyayn 2021).
 pub fn k_delta(epsilon: f64, delta: f64) -> f64 {
     let c = zwb_c_delta(delta);
     c + libm::sqrt(c * c + epsilon)
 }
 
-/// The paper's α (digest 000 recipe), r = d/ε (δ = 0) or √d·K_δ/ε (δ > 0): for the smooth class H
+/// The paper's α (Lowy & Razaviyayn 2021), r = d/ε (δ = 0) or √d·K_δ/ε (δ > 0): for the smooth class H
 /// (Cor 3.3 non-ERM, Cor 3.4 ERM) (L²/μ)·min{κ r², 1}, divided by n² for ERM; for a non-smooth
 /// loss (class F, Cor 3.1/3.2) (L²/μ)·r, or (L²/(μn))·min{1/n, r} for ERM (Cor 3.2; T = 2L²/(μα) = 2n·max{n, 1/r}).
 pub fn default_alpha(declared: &ObjectiveDeclaration, epsilon: f64, delta: f64) -> f64 {
@@ -294,7 +294,7 @@ pub fn gd_iteration_bound(kappa: f64, initial_distance: f64, target: f64) -> usi
     (libm::ceil(t) as usize).saturating_add(1)
 }
 
-/// The deterministic iteration count of the subgradient method (seed 000 Prop 3.2):
+/// The deterministic iteration count of the subgradient method (Lowy & Razaviyayn 2021, Prop 3.2):
 /// T = ⌈2L_F²/(μα)⌉ with L_F = L + μR the subgradient bound of F on the bounded W (data term plus
 /// ridge). The method needs a bounded W and no ℓ1 term.
 pub fn subgradient_iterations(declared: &ObjectiveDeclaration, alpha: f64) -> Result<usize> {
@@ -357,7 +357,7 @@ fn certified_budget(
 /// after checking that the certificate's rounding allowance at its worst, 4κ·ε_mach·(passes·G/β +
 /// 2·iterate bound) with `passes` = n + d ([`crate::solver::certify`]), fits in the
 /// [`ROUNDING_SHARE`] of the radius left for it; `Err(allowance)` otherwise (each caller names the
-/// control that widens its radius). Shared by seed 000's certified budget and both seed 004
+/// control that widens its radius). Shared by Lowy & Razaviyayn 2021's certified budget and both Zhang et al. 2022
 /// algorithms.
 pub(crate) fn certified_gd_bound(
     constants: &CertificateConstants,
@@ -381,7 +381,7 @@ pub(crate) fn certified_gd_bound(
     ))
 }
 
-/// Seed 000 Algorithm 3's budget and its fallback, from declared constants: (T₂, budget) with T₂
+/// Lowy & Razaviyayn 2021, Algorithm 3's budget and its fallback, from declared constants: (T₂, budget) with T₂
 /// the deterministic count of the Algorithm 2 fallback ([`subgradient_iterations`]) and the budget
 /// `max_iters` or [`SGD_BUDGET_FACTOR`]·⌈2L_F²/(μα)⌉ stochastic steps (Cor 3.2's count; the same
 /// T as Algorithm 2's, but of one-sample steps). Class F^ERM only: a non-smooth ERM loss on a bounded

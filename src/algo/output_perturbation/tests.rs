@@ -57,7 +57,7 @@ fn plan_follows_the_formulas() {
         other => panic!("{other:?}"),
     }
     assert_eq!((p.guarantee.epsilon, p.guarantee.delta), (2.0, 0.0));
-    // δ > 0: σ/Δ_T is the ZWB multiplier of digest 000 §3.2's table (ε = 1, δ = 1e-5:
+    // δ > 0: σ/Δ_T is the ZWB multiplier of Lowy & Razaviyayn 2021's table (ε = 1, δ = 1e-5:
     // 4.609 for Δ = 1), not the classical 4.845 or the analytic 3.731.
     let p = plan(
         ObjectiveDeclaration::of(&obj).unwrap(),
@@ -270,10 +270,10 @@ fn hinge_objective(n: usize, domain: DomainKind) -> Objective {
 
 #[test]
 fn stochastic_subgradient_releases_only_after_its_duality_gap_certificate() {
-    // Seed 000 Algorithm 3 on hinge + ridge (class F^ERM, Cor 3.2's α = L²/(μn²)): every
+    // Lowy & Razaviyayn 2021, Algorithm 3 on hinge + ridge (class F^ERM, Cor 3.2's α = L²/(μn²)): every
     // step before the release reports a certified distance above ρ, the release's is ≤ ρ,
     // and the released centre is truly within ρ of the certified hinge optimum. The guarantee
-    // is the requested (ε, δ): the certificate is sure, so no 2γ is added (REVIEW-000-004 A3).
+    // is the requested (ε, δ): the certificate is sure, so no 2γ is added.
     for (n, delta) in [(100, 0.0), (300, 1e-6)] {
         let obj = hinge_objective(n, DomainKind::L2Ball { radius: 2.0 });
         let reference = reference::solve(&obj, 1e-12, 200_000).unwrap();
@@ -313,7 +313,7 @@ fn stochastic_subgradient_releases_only_after_its_duality_gap_certificate() {
 
 #[test]
 fn stochastic_subgradient_out_of_budget_hands_over_to_algorithm_2() {
-    // A budget of 3 steps cannot certify; the run must not abort (REVIEW-000-004 B3) but run
+    // A budget of 3 steps cannot certify; the run must not abort but run
     // Algorithm 2 from w₀ for its deterministic Prop 3.2 count and release within ρ.
     let obj = hinge_objective(60, DomainKind::L2Ball { radius: 2.0 });
     let reference = reference::solve(&obj, 1e-12, 200_000).unwrap();
@@ -395,8 +395,8 @@ fn gd_certifies_within_its_declared_bound() {
 
 #[test]
 fn an_exhausted_budget_hands_over_to_gd_and_still_certifies() {
-    // max_iters = 2 is far too few for SGD; the run must not abort (an abort is data-dependent,
-    // REVIEW-000-004 B3) but restart GD from w₀ and release a certified point.
+    // max_iters = 2 is far too few for SGD; the run must not abort (an abort is data-dependent)
+    // but restart GD from w₀ and release a certified point.
     let obj = objective(300, 0.1, ball());
     let reference = reference::solve(&obj, 1e-13, 200_000).unwrap();
     let mut s = Settings::new(1.0, 0.0);
@@ -478,7 +478,7 @@ fn release_noise_has_the_planned_scale() {
 
 #[test]
 fn from_plan_accepts_the_declared_constants_summed_in_another_order() {
-    // Issue 18 item 6: the plan's β was (β_loss + λ₂) + λ while the objective read β_loss + (λ₂ + λ);
+    // The plan's β was (β_loss + λ₂) + λ while the objective read β_loss + (λ₂ + λ);
     // the two differ in the last bit at some (λ₂, λ) and exact equality refused a correct plan.
     // Logistic with X = 1: β_loss = 0.25. Find a ridge split where the two orders round apart.
     let l2 = 0.1;

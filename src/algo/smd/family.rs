@@ -1,4 +1,4 @@
-//! The registry entries of González, Guzmán & Paquette 2024 (digest 001): Algorithm 1 (private
+//! The registry entries of González, Guzmán & Paquette 2024: Algorithm 1 (private
 //! SMD with vertex sampling; `leak` runs its dense-gradient pitfall), the non-private SMD
 //! baseline, Algorithm 3 (bias-reduced, stopped by a privacy filter) and Algorithm 5 (DP-SCO on
 //! the simplex, a minimisation; its constants are in [`super::sco`]).
@@ -49,7 +49,7 @@ use crate::rng::DpRng;
 use crate::session::problem::{Posed, ProblemDeclaration};
 use crate::theory::curve::Curve;
 
-/// The problem kinds of seed 001's families.
+/// The problem kinds of González, Guzmán & Paquette 2024's families.
 const SADDLE: &[ProblemKind] = &[ProblemKind::Saddle];
 
 const SOURCE_1: &str = "González, Guzmán & Paquette 2024, “Mirror Descent Algorithms with Nearly Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems”, Algorithm 1, Theorem 3.1, Proposition 3.3";

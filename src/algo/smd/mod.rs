@@ -8,17 +8,17 @@
 //! themselves private releases.
 //!
 //! - [`primitives`]: the log-domain mirror step, vertex sampling, sparse Maurey averages, the
-//!   truncated geometric law, the accountant (ACC) and its privacy filter (digest 001 §3).
+//!   truncated geometric law, the accountant (ACC) and its privacy filter (González, Guzmán & Paquette 2024).
 //! - [`private_smd`]: Algorithm 1 with the three presets of Theorem 3.1, the non-private
-//!   baseline and the leaky demonstration (digest 001 §4.1).
+//!   baseline and the leaky demonstration (González, Guzmán & Paquette 2024).
 //! - [`bias_reduced`]: Algorithm 2 (the bias-reduced gradient) and Algorithm 3 (Algorithm 1 with
-//!   it and a privacy filter), with Theorem 3.14's parameters (digest 001 §4.2–4.3).
+//!   it and a privacy filter), with Theorem 3.14's parameters (González, Guzmán & Paquette 2024).
 //! - [`boosted`]: Algorithm 4, boosting Algorithm 3 to high probability by private selection
-//!   among candidates run on disjoint parts (digest 001 §4.4), with its registry entry.
+//!   among candidates run on disjoint parts (González, Guzmán & Paquette 2024), with its registry entry.
 //! - [`family`]: their entries in [`crate::algo::registry`]: Algorithm 1 (with its leaky
 //!   demonstration), the non-private baseline, Algorithm 3 and Algorithm 5.
 //! - [`sco`]: Algorithm 5, DP-SCO on the simplex by private SMD with anytime online-to-batch
-//!   (digest 001 §4.5).
+//!   (González, Guzmán & Paquette 2024).
 
 pub mod bias_reduced;
 pub mod boosted;

@@ -1,4 +1,4 @@
-//! The shared pieces of seed 001's algorithms (digest 001 §3): the entropic mirror step in the
+//! The shared pieces of González, Guzmán & Paquette 2024's algorithms: the entropic mirror step in the
 //! log domain, vertex sampling (the exponential mechanism), Maurey averages stored sparse, the
 //! truncated geometric law of Algorithm 2, and the accountant (ACC) of Theorem 3.5 with its
 //! privacy filter.
@@ -6,7 +6,7 @@
 //! # Reference
 //! González, Guzmán & Paquette 2024, §3.1 (Algorithm 1 lines 3, 6, 8), Theorem 3.4 (a draw from
 //! softmax(s) is the exponential mechanism), Theorem 3.5 and Corollary 3.6 (composition), §3.2
-//! (the truncated geometric TG(1/2, M)); digest 001 §3; REVIEW-001-003 §1.3, §1.5.
+//! (the truncated geometric TG(1/2, M)).
 
 use rand::RngExt;
 
@@ -15,7 +15,7 @@ use crate::privacy::release::VertexLaw;
 use crate::privacy::zcdp::{epsilon_for_rho, rho_for_epsilon};
 use crate::rng::DpRng;
 
-/// One player of entropic mirror descent on a simplex, kept in the log domain (digest 001 §3.1):
+/// One player of entropic mirror descent on a simplex, kept in the log domain (González, Guzmán & Paquette 2024):
 /// the cumulative score s (s = 0 at the start, so the first iterate is uniform) and the iterate
 /// softmax(s), computed with the largest score subtracted so that nothing overflows and no
 /// probability is multiplied step after step (they would underflow).
@@ -43,8 +43,8 @@ impl EntropicPlayer {
 
     /// s ← s + coef·g, then the iterate ← softmax(s): the mirror step
     /// x⁺ⱼ ∝ xⱼ·exp(coef·gⱼ). The minimising player passes coef = −τ (descent on ∇ₓf), the
-    /// maximising player coef = +τ (ascent on ∇ᵧf: the sign the paper's pseudo-code gets wrong,
-    /// REVIEW-001-003 §1.4).
+    /// maximising player coef = +τ (ascent on ∇ᵧf: the sign the paper's pseudo-code gets wrong:
+    /// its descent in y does not converge to the saddle point).
     pub fn step(&mut self, coef: f64, g: &[f64]) {
         for (s, gi) in self.score.iter_mut().zip(g) {
             *s += coef * gi;
@@ -107,7 +107,7 @@ pub fn softmax_into(score: &[f64], out: &mut [f64]) {
 pub use crate::noise::sample_cdf;
 
 /// A Maurey average (1/K)·Σₖ e_{jₖ} of K vertex draws, stored sparse: the counts of the drawn
-/// indices and the list of indices drawn at least once (at most K non-zeros; digest 001 §3.2).
+/// indices and the list of indices drawn at least once (at most K non-zeros; González, Guzmán & Paquette 2024).
 #[derive(Debug, Clone)]
 pub struct SparseAverage {
     counts: Vec<u32>,
@@ -176,7 +176,7 @@ impl SparseAverage {
 ///
 /// The paper states "p ≤ C_M ≤ 1", which contradicts its own formula; the estimator is unbiased
 /// only with the importance weight 1/P\[N\] = C_M·2^N of the printed Algorithm 2 read with this
-/// C_M (digest 001 P2, REVIEW-001-003 §1.5).
+/// C_M (González, Guzmán & Paquette 2024).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TruncatedGeometric {
     m: u32,
@@ -243,7 +243,7 @@ impl TruncatedGeometric {
 
 /// The left side of (ACC), Theorem 3.5: √(2 ln(1/δ)·Σε_m²) + Σε_m²/2 for pure-DP draws whose
 /// squared ε's sum to `sum_sq`. It equals the zCDP conversion ρ + 2√(ρ ln(1/δ)) at
-/// ρ = Σε_m²/2 (ε-DP ⇒ ε²/2-zCDP; REVIEW-001-003 §1.3 checked the two agree), so it is computed
+/// ρ = Σε_m²/2 (ε-DP ⇒ ε²/2-zCDP; checked numerically that the two agree), so it is computed
 /// by [`epsilon_for_rho`].
 pub fn acc_epsilon(sum_sq: f64, delta: f64) -> f64 {
     epsilon_for_rho(0.5 * sum_sq, delta)
@@ -251,7 +251,7 @@ pub fn acc_epsilon(sum_sq: f64, delta: f64) -> f64 {
 
 /// The largest ε₀ such that `m` draws of ε₀ each satisfy (ACC) ≤ ε: the positive root of
 /// (m/2)ε₀² + √(2m ln(1/δ))·ε₀ = ε, i.e. √(2ρ/m) with ρ the exact inverse [`rho_for_epsilon`]
-/// (digest 001 §3.4; about twice Corollary 3.6's ε/(2√(2m ln(1/δ))), REVIEW-001-003 §1.3).
+/// (González, Guzmán & Paquette 2024; about twice Corollary 3.6's ε/(2√(2m ln(1/δ)))).
 pub fn equal_epsilon0(epsilon: f64, delta: f64, m: u64) -> Result<f64> {
     if m == 0 {
         return Err(Error::invalid("draws", "at least one draw", 0));
@@ -401,7 +401,7 @@ mod tests {
         for m in 0..=12 {
             let tg = TruncatedGeometric::new(m).unwrap();
             let c = tg.normaliser();
-            // P2: C_M = 2 − 2^{−M} ∈ [1, 2), not ≤ 1 as the paper states.
+            // C_M = 2 − 2^{−M} ∈ [1, 2), not ≤ 1 as the paper states.
             assert!((1.0..2.0).contains(&c));
             let total: f64 = (0..=m).map(|k| tg.probability(k)).sum();
             assert!((total - 1.0).abs() < 1e-15, "M = {m}: {total}");
@@ -461,7 +461,7 @@ mod tests {
             let (a, b) = (m as f64 / 2.0, (2.0 * m as f64 * -libm::log(delta)).sqrt());
             let root = (-b + (b * b + 4.0 * a * eps).sqrt()) / (2.0 * a);
             assert!((e0 / root - 1.0).abs() < 1e-9, "{e0} vs {root}");
-            // About twice Corollary 3.6's value (REVIEW-001-003 §1.3: 1.965 at m = 175812).
+            // About twice Corollary 3.6's value.
             let ratio = e0 / corollary_epsilon0(eps, delta, m);
             assert!(ratio > 1.8 && ratio < 2.0, "{ratio}");
         }

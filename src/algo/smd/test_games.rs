@@ -47,7 +47,7 @@ impl MatrixRecords {
     }
 
     /// n records of ±1 entries, entry (i, j) = +1 with probability (1 + Aᵢⱼ)/2, so that
-    /// E Mᵢ = A (digest 001 E1); the empirical mean is what the gap is measured on.
+    /// E Mᵢ = A (González, Guzmán & Paquette 2024); the empirical mean is what the gap is measured on.
     pub fn signs(dx: usize, dy: usize, a: &[f64], n: usize, seed: u32) -> Self {
         let mut rng = seeded(seed, Stream::Data);
         let records = (0..n)
@@ -230,7 +230,7 @@ impl RecordGame for SoftplusGame {
         self.n
     }
     fn constants(&self) -> GameConstants {
-        // On simplices with ‖a‖_∞, ‖b‖_∞ ≤ A: L₀ = A, L₁ = A²/4, L₂ = A³/(6√3) (digest 001 E4).
+        // On simplices with ‖a‖_∞, ‖b‖_∞ ≤ A: L₀ = A, L₁ = A²/4, L₂ = A³/(6√3) (González, Guzmán & Paquette 2024).
         let big = self
             .a
             .iter()

@@ -1,8 +1,8 @@
-//! Certified minimax base solvers for seed 004's output perturbation ("bring your own
+//! Certified minimax base solvers for Zhang et al. 2022's output perturbation ("bring your own
 //! algorithm"): projected gradient descent–ascent, extragradient and an SVRG-style
 //! variance-reduced extragradient, each on a [`PhaseGame`] (a record game's chunk plus the
 //! quadratic regularisers of Algorithms 3, 4, 5 and the C-SC variant), each stopped by the same
-//! certificate (digest 004 §3.7) and nothing else.
+//! certificate (Zhang et al. 2022) and nothing else.
 //!
 //! # Why the certificate, and what happens when the budget runs out
 //! Privacy needs W = wₓ‖x − x̂*‖² + wᵧ‖y − ŷ*‖² ≤ T, surely. The stopping rule is the constrained
@@ -11,12 +11,12 @@
 //! the noise. A solver that has not certified within its budget hands over to projected GDA
 //! restarted at the phase's public start z₀, whose iteration bound [`SaddleRun::safeguard_bound`]
 //! depends only on declared constants and z₀ (the same choice as [`crate::algo::byoa`]'s GD
-//! safeguard): an abort on budget exhaustion would itself be a data-dependent output
-//! (REVIEW-000-004 B3). Only if GDA fails its own bound (floating point) does the run fail.
+//! safeguard): an abort on budget exhaustion would itself be a data-dependent output.
+//! Only if GDA fails its own bound (floating point) does the run fail.
 //!
-//! # Step sizes (the paper gives none, digest 004 §4.1; ours, written down here)
+//! # Step sizes (Zhang et al. 2022 give none; ours, written down here)
 //! With ℓ the game's smoothness, μ_f = min(μₓ, μᵧ) its own moduli and m_reg = min(a, b) the
-//! regulariser's, the regulariser and constraint are taken exactly in the prox (digest §4.2):
+//! regulariser's, the regulariser and constraint are taken exactly in the prox (Zhang et al. 2022):
 //! - GDA ([`GdaSplit`]): the regulariser's moduli (a, b) are split into a prox part (p, p′) and a
 //!   forward part (a − p, b − p′) taken with V_f. The forward operator is then μ′-strongly
 //!   monotone, μ′ = min(μₓ + a − p, μᵧ + b − p′), and ℓ′-Lipschitz, ℓ′ = ℓ + max(a − p, b − p′),

@@ -1,4 +1,4 @@
-//! The regularised view of a record game that one phase of seed 004's Algorithms 3, 4, 5 and the
+//! The regularised view of a record game that one phase of Zhang et al. 2022's Algorithms 3, 4, 5 and the
 //! C-SC variant solves, and the certificate that says when its point is close enough.
 
 use std::ops::Range;
@@ -6,12 +6,12 @@ use std::ops::Range;
 use crate::error::{Error, Result};
 use crate::minimax::{RecordGame, RecordScratch};
 
-/// The safety factor τ of the certificates (digest 004 §3.7): the certified bound must be at most
+/// The safety factor τ of the certificates (Zhang et al. 2022): the certified bound must be at most
 /// τ²·T, leaving 19% of the target to floating-point rounding.
 pub const TAU: f64 = 0.9;
 
 /// The quadratic regularisers a phase adds: (a/2)‖x − cx‖² − (b/2)‖y − cy‖².
-/// Centres are public (released points or data-independent starts, pitfall 6).
+/// Centres are public (released points or data-independent starts).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Regulariser {
     /// a ≥ 0, the x-modulus.
@@ -39,7 +39,7 @@ impl Regulariser {
 /// What a phase must reach, all from declared constants (never from the records).
 ///
 /// The phase's operator is V(z) = (∇ₓG, −∇ᵧG) with G the regularised empirical game. The
-/// requirement is W = wₓ‖x − x̂*‖² + wᵧ‖y − ŷ*‖² ≤ T (digest 004 §3.6 table).
+/// requirement is W = wₓ‖x − x̂*‖² + wᵧ‖y − ŷ*‖² ≤ T (Zhang et al. 2022).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PhaseTarget {
     /// wₓ, the requirement's x-weight.
@@ -74,7 +74,7 @@ impl PhaseConstants {
     }
 }
 
-/// The constrained certificate of digest 004 §3.7 (confirmed in REVIEW-000-004 B3): with
+/// The constrained certificate of Zhang et al. 2022: with
 /// r = ‖z − Proj_Z(z − V(z)/ℓ_V)‖, ‖z − ẑ*‖ ≤ 2ℓ_V·r/m, so W ≤ max(wₓ, wᵧ)·(2ℓ_V·r/m)².
 /// Returns that bound on W; the phase is certified when it is ≤ τ²T.
 pub fn certificate_bound(constants: &PhaseConstants, target: &PhaseTarget, r: f64) -> f64 {
@@ -165,7 +165,7 @@ impl<'a> PhaseGame<'a> {
         }
     }
 
-    /// The exact prox of the regulariser plus the constraint for a step η (digest 004 §4.2):
+    /// The exact prox of the regulariser plus the constraint for a step η (Zhang et al. 2022):
     /// x ← Proj_X((x + ηa·cx)/(1 + ηa)), y ← Proj_Y((y + ηb·cy)/(1 + ηb)).
     pub fn prox(&self, eta: f64, x: &mut [f64], y: &mut [f64]) {
         self.prox_with(eta, (self.reg.a, self.reg.b), x, y);

@@ -1,5 +1,5 @@
 //! A test-only stored record game: f(x, y; ξᵢ) = (μₓ/2)‖x‖² + xᵀMᵢy − bᵢᵀy − (μᵧ/2)‖y‖² on two
-//! ℓ2 balls (digest 004 §7.3, E2), with its exact gap and an independent linear solve for the
+//! ℓ2 balls (Zhang et al. 2022), with its exact gap and an independent linear solve for the
 //! saddle point of a regularised phase when it is interior.
 
 use rand::RngExt;

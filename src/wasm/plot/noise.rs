@@ -68,7 +68,7 @@ impl NoiseShape {
 }
 
 /// Gamma(shape k, scale b) density at r, in log space so large k neither overflows r^(k−1) nor
-/// underflows the normaliser: the radius of an ℓ2-Laplace draw in dimension k (digest 000 §3.1;
+/// underflows the normaliser: the radius of an ℓ2-Laplace draw in dimension k (Lowy & Razaviyayn 2021, footnote 2;
 /// the sampler is `crate::noise::L2Laplace`).
 fn gamma_density(r: f64, k: f64, b: f64) -> f64 {
     if r < 0.0 {

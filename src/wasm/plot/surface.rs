@@ -4,7 +4,7 @@
 //! and series are generic over it too. Drawn on `CanvasBackend` and on `SVGBackend` directly,
 //! each plot and all of plotters' chart code it uses were compiled twice into the wasm; drawn
 //! on [`Surface`], once, with a `match` per drawing call (a few per mark: nothing beside the
-//! canvas call itself). Issue 17, README "Keeping the wasm small".
+//! canvas call itself). See README "Keeping the wasm small".
 
 use plotters::prelude::SVGBackend;
 use plotters_backend::{
