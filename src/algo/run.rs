@@ -261,3 +261,20 @@ impl Run for MinRun {
         self.algorithm.extras()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phase_row_names_its_algorithm_by_the_papers_number_in_json() {
+        // The page's phase table shows `algorithm` as Zhang et al.'s number.
+        let numbers = [
+            MinimaxAlgorithm::ScSc,
+            MinimaxAlgorithm::PhasedX,
+            MinimaxAlgorithm::PhasedY,
+        ]
+        .map(|a| serde_json::to_value(a).unwrap());
+        assert_eq!(numbers, [3, 4, 5].map(serde_json::Value::from));
+    }
+}

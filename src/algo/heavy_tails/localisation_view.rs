@@ -198,3 +198,31 @@ impl LocalisationView {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_solver_travels_as_its_algorithm_number_and_reads_back() {
+        // The page and the figures read `algorithm` as Lowy 2026's number.
+        let view = LocalisationView {
+            algorithm: LocalSolver::ApproxEm,
+            ..LocalisationView::default()
+        };
+        let json = serde_json::to_value(&view).unwrap();
+        assert_eq!(json["algorithm"], 7);
+        let back: LocalisationView = serde_json::from_value(json).unwrap();
+        assert_eq!(back.algorithm, LocalSolver::ApproxEm);
+        let numbers: Vec<u8> = [
+            LocalSolver::DoubleOutputPerturbation,
+            LocalSolver::OutputPertLocalize,
+            LocalSolver::EmPgm,
+            LocalSolver::ApproxEm,
+        ]
+        .map(u8::from)
+        .to_vec();
+        assert_eq!(numbers, [4, 2, 5, 7]);
+        assert!(LocalSolver::try_from(3).is_err());
+    }
+}
