@@ -8,7 +8,7 @@
 //! schedule, the picked candidate the next centre, and the release the run's release bit for
 //! bit. None of it reaches the run's exports.
 
-use dp_playground::algo::heavy_tails::localisation_view::{LocalisationView, Planar};
+use dp_playground::algo::heavy_tails::localisation_view::{LocalSolver, LocalisationView, Planar};
 use dp_playground::algo::heavy_tails::localized::{GROWTH, aggregate_index};
 use dp_playground::algo::heavy_tails::{declared_moment, threshold};
 use dp_playground::algo::registry;
@@ -140,7 +140,7 @@ fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
         views.len()
     );
     let view = views.last().unwrap();
-    assert_eq!(view.algorithm, 4);
+    assert_eq!(view.algorithm, LocalSolver::DoubleOutputPerturbation);
     check_common(&config, view, &release);
     let (d, eps) = (config.d as f64, config.epsilon);
     for p in &view.phases {
@@ -185,7 +185,7 @@ fn output_pert_localize_draws_once_and_its_ball_is_around_its_output() {
     let config = heavy(AlgorithmKind::LocalizedOutputPerturbation);
     let (views, release) = run(config.clone(), 50);
     let view = views.last().unwrap();
-    assert_eq!(view.algorithm, 2);
+    assert_eq!(view.algorithm, LocalSolver::OutputPertLocalize);
     check_common(&config, view, &release);
     let (d, eps) = (config.d as f64, config.epsilon);
     for p in &view.phases {
@@ -204,7 +204,7 @@ fn em_pgm_draws_each_call_from_the_grid_ball_around_the_phase_s_centre() {
     let config = heavy(AlgorithmKind::EmPgm);
     let (views, release) = run(config.clone(), 50);
     let view = views.last().unwrap();
-    assert_eq!(view.algorithm, 5);
+    assert_eq!(view.algorithm, LocalSolver::EmPgm);
     check_common(&config, view, &release);
     let r = config.radius;
     for p in &view.phases {
@@ -231,7 +231,7 @@ fn algorithm_7_localises_then_draws_from_the_grid_on_its_ball() {
     let config = heavy(AlgorithmKind::LocalizedApproxEm);
     let (views, release) = run(config.clone(), 50);
     let view = views.last().unwrap();
-    assert_eq!(view.algorithm, 7);
+    assert_eq!(view.algorithm, LocalSolver::ApproxEm);
     check_common(&config, view, &release);
     let (d, eps, r) = (config.d as f64, config.epsilon, config.radius);
     for p in &view.phases {

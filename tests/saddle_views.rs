@@ -154,7 +154,7 @@ fn the_phased_timeline_is_planned_before_the_run_and_filled_as_it_goes() {
     // Algorithm 4's phases, then Algorithm 5's, μ_k doubling and σ_k shrinking within each.
     let k = planned.len() / 2;
     for (alg, rows) in [(4, &planned[..k]), (5, &planned[k..])] {
-        assert!(rows.iter().all(|p| p.algorithm == alg));
+        assert!(rows.iter().all(|p| p.algorithm.number() == alg));
         for w in rows.windows(2) {
             assert!((w[1].mu_k / w[0].mu_k - 2.0).abs() < 1e-12);
             assert!(w[1].sigma < w[0].sigma);

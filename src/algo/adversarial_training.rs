@@ -61,8 +61,8 @@ use serde::{Deserialize, Serialize};
 
 use super::byoa_minimax::{Declared, MAX_GDA_ITERATIONS};
 use super::family::{
-    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse, card_text,
-    replace_one_only, setting, statement,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RunLength, SettingUse,
+    card_text, replace_one_only, setting, statement,
 };
 use super::output_perturbation::k_delta;
 use super::registry::Planned;
@@ -677,6 +677,7 @@ pub static FAMILY: Family = Family {
     solves: &[ProblemKind::Saddle],
     purity: Purity::Approximate,
     demonstration: Demonstration::Misprint,
+    length: RunLength::DataDependent,
     plan,
 };
 

@@ -70,7 +70,7 @@ use super::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
     BOUNDED, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
-    card_text, replace_one_only, setting, statement,
+    RunLength, card_text, replace_one_only, setting, statement,
 };
 use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation::{op_declared, op_noise};
@@ -982,6 +982,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_algorithm_1_run,
 };
 
@@ -1015,6 +1016,7 @@ pub static FAMILY_PHASED: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_algorithm_2_run,
 };
 

@@ -67,13 +67,14 @@ use serde::{Deserialize, Serialize};
 
 use super::byoa::{ByoaGaussian, paper_or_analytic, phase_count, sigma};
 use super::family::{
-    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, SettingUse, card_text,
-    replace_one_only, setting,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RunLength, SettingUse,
+    card_text, replace_one_only, setting,
 };
 use super::registry::Planned;
-use super::run::{Diagnostic, PhaseRow, Point, Run, Step};
+use super::run::{Diagnostic, MinimaxAlgorithm, PhaseRow, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
 use crate::algo::problem::{Posed, ProblemDeclaration};
+use crate::algo::extras::{Extra, Extras};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -196,7 +197,7 @@ pub enum Releases {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MinimaxPhase {
     /// The paper's algorithm number (3, 4 or 5; the C-SC variant reports 4).
-    pub algorithm: u8,
+    pub algorithm: MinimaxAlgorithm,
     /// k = 1..K within its algorithm (1 for Algorithm 3).
     pub k: usize,
     /// First record of the phase's chunk.
@@ -459,7 +460,7 @@ pub fn algorithm_3_phase(
     let sensitivity_x = 4.0 * l / (n * (mu_x * mu).sqrt());
     let sensitivity_y = 4.0 * l / (n * (mu_y * mu).sqrt());
     Ok(MinimaxPhase {
-        algorithm: 3,
+        algorithm: MinimaxAlgorithm::ScSc,
         k: 1,
         start: 0,
         records: declared.n,
@@ -543,7 +544,10 @@ pub fn schedule(
     let mut phases = Vec::new();
     match variant {
         Variant::Phased => {
-            for (algorithm, releases) in [(4u8, Releases::X), (5u8, Releases::Y)] {
+            for (algorithm, releases) in [
+                (MinimaxAlgorithm::PhasedX, Releases::X),
+                (MinimaxAlgorithm::PhasedY, Releases::Y),
+            ] {
                 for k in 1..=k_count {
                     let mk = mu_k(k);
                     let sensitivity = 4.0 * l / (nb * (mk * mu).sqrt());
@@ -575,7 +579,7 @@ pub fn schedule(
                 let m = mk.min(mu_y);
                 let sensitivity = 4.0 * l / (nb * (mk * m).sqrt());
                 phases.push(MinimaxPhase {
-                    algorithm: 4,
+                    algorithm: MinimaxAlgorithm::PhasedX,
                     k,
                     start: (k - 1) * n_bar,
                     records: n_bar,
@@ -889,9 +893,13 @@ impl MinimaxOutputPerturbation {
     /// ε spent after the releases so far (from the schedule alone).
     fn epsilon_spent(&self) -> f64 {
         let eps = self.settings.epsilon;
-        let released = |alg: u8| self.logs.iter().any(|l| l.phase.algorithm == alg);
+        let released = |alg: MinimaxAlgorithm| self.logs.iter().any(|l| l.phase.algorithm == alg);
         match self.schedule.variant {
-            Variant::Phased => eps / 2.0 * (released(4) as u8 + released(5) as u8) as f64,
+            Variant::Phased => {
+                eps / 2.0
+                    * (released(MinimaxAlgorithm::PhasedX) as u8
+                        + released(MinimaxAlgorithm::PhasedY) as u8) as f64
+            }
             _ if self.logs.is_empty() => 0.0,
             _ => eps,
         }
@@ -1179,7 +1187,7 @@ impl Run for MinimaxOutputPerturbation {
                 "phase",
                 (self.index.min(self.schedule.phases.len() - 1) + 1) as f64,
             ),
-            named("algorithm", f64::from(p.algorithm)),
+            named("algorithm", f64::from(p.algorithm.number())),
             named("phase_k", p.k as f64),
             named("mu_k", p.mu_k),
             named("sigma_x", p.sigma_x),
@@ -1192,7 +1200,14 @@ impl Run for MinimaxOutputPerturbation {
         ]
     }
 
-    fn phases(&self) -> Vec<PhaseRow> {
+    fn extras(&self) -> Extras<'_> {
+        Extras::none().with(Extra::Phases(self.phase_rows()))
+    }
+}
+
+impl MinimaxOutputPerturbation {
+    /// The timeline, one row per phase of the schedule, with each phase's gradients and state.
+    fn phase_rows(&self) -> Vec<PhaseRow> {
         self.schedule
             .phases
             .iter()
@@ -1315,6 +1330,7 @@ pub static FAMILY_SC_SC: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::IterationCap,
+    length: RunLength::DataDependent,
     plan: plan_sc_sc,
 };
 
@@ -1336,6 +1352,7 @@ pub static FAMILY_PHASED: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::IterationCap,
+    length: RunLength::DataDependent,
     plan: plan_phased,
 };
 
@@ -1361,6 +1378,7 @@ pub static FAMILY_CSC: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::IterationCap,
+    length: RunLength::DataDependent,
     plan: plan_csc,
 };
 
@@ -1552,7 +1570,11 @@ mod tests {
         let s = schedule(Variant::Phased, &d, &MinimaxSettings::new(1.0, 1e-6)).unwrap();
         assert_eq!((s.phases_per_algorithm, s.n_bar), (12, 341));
         assert!(close(s.mu, 0.334473, 5e-6), "{}", s.mu);
-        let alg4: Vec<_> = s.phases.iter().filter(|p| p.algorithm == 4).collect();
+        let alg4: Vec<_> = s
+            .phases
+            .iter()
+            .filter(|p| p.algorithm == MinimaxAlgorithm::PhasedX)
+            .collect();
         assert_eq!(alg4.len(), 12);
         assert!(close(alg4[0].mu_k, 0.668947, 5e-6));
         assert!(
@@ -1575,10 +1597,11 @@ mod tests {
             assert!(close(p.target, 2.57116e-5, 5e-6), "{}", p.target);
         }
         // Algorithm 5 mirrors Algorithm 4: the same σ_k on y, x unreleased.
-        for (p4, p5) in alg4
-            .iter()
-            .zip(s.phases.iter().filter(|p| p.algorithm == 5))
-        {
+        for (p4, p5) in alg4.iter().zip(
+            s.phases
+                .iter()
+                .filter(|p| p.algorithm == MinimaxAlgorithm::PhasedY),
+        ) {
             assert_eq!((p5.sigma_y, p5.sigma_x), (p4.sigma_x, 0.0));
             assert_eq!((p5.reg.0, p5.reg.1), (p4.reg.1, p4.reg.0));
         }
@@ -1743,7 +1766,10 @@ mod tests {
             let (x_side, y_side) = (log.phase.sigma_x > 0.0, log.phase.sigma_y > 0.0);
             assert_eq!(
                 (x_side, y_side),
-                (log.phase.algorithm == 4, log.phase.algorithm == 5)
+                (
+                    log.phase.algorithm == MinimaxAlgorithm::PhasedX,
+                    log.phase.algorithm == MinimaxAlgorithm::PhasedY,
+                )
             );
         }
         let g = r.guarantee();
@@ -1827,7 +1853,14 @@ mod tests {
             match d.noise {
                 NoiseShape::Gaussian { sigma, d: dim } => {
                     assert_eq!(sigma, p.sigma_x.max(p.sigma_y));
-                    assert_eq!(dim, if p.algorithm == 4 { 2 } else { 3 });
+                    assert_eq!(
+                        dim,
+                        if p.algorithm == MinimaxAlgorithm::PhasedX {
+                            2
+                        } else {
+                            3
+                        }
+                    );
                 }
                 _ => panic!("{:?}", d.noise),
             }

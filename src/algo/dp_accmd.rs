@@ -80,7 +80,7 @@ use super::noisy_gd::GdCalibration;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, setting,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, card_text, setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -598,6 +598,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::OnClippedData,
+    length: RunLength::Fixed,
     plan,
 };
 

@@ -75,8 +75,8 @@ use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 pub(crate) mod parts;
 
 use super::family::{
-    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, default_step,
-    setting,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, card_text,
+    default_step, setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -953,6 +953,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::Unclipped,
+    length: RunLength::DataDependent,
     plan,
 };
 

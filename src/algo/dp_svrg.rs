@@ -72,8 +72,8 @@ use super::dp_sgd::{EpsilonSchedule, poisson_batch};
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, card_text,
-    setting,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, SettingUse,
+    card_text, setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -908,6 +908,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::OnClippedData,
+    length: RunLength::Fixed,
     plan: plan_svrg,
 };
 
@@ -938,6 +939,7 @@ pub static FAMILY_PLUS_PLUS: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::OnClippedData,
+    length: RunLength::Fixed,
     plan: plan_svrg_plus_plus,
 };
 

@@ -60,7 +60,8 @@ use crate::rng::DpRng;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, setting, statement,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, card_text,
+    setting, statement,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -482,6 +483,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::Fixed,
     plan,
 };
 

@@ -488,8 +488,29 @@ pub struct Family {
     pub purity: Purity,
     /// Its leaky demonstration (a pitfall shown on purpose), if it has one.
     pub demonstration: Demonstration,
+    /// Whether its length (steps, gradient evaluations) is fixed by the settings or measured on
+    /// the data, which decides whether the page labels its step counter NOT PRIVATE.
+    pub length: RunLength,
     /// The data-free plan of a run of this family.
     pub plan: fn(&RunConfig, &ProblemDeclaration) -> Result<Planned>,
+}
+
+/// Whether a run's length — its steps, its gradient evaluations, so its step counter and the
+/// extent of its ε-spent curve — is fixed by the settings. It is not for a solver run until its
+/// certificate holds (output perturbation's base solvers, BYOA, Zhang et al.'s minimax
+/// algorithms, Lowy & Razaviyayn's Algorithm 8, the heavy-tail families' certified solvers), a
+/// privacy filter or a gradient budget that stops the run (González et al.'s Algorithms 3 and 4),
+/// or minibatches drawn by Poisson subsampling (DP-SGD: the gradient count is the batch sizes'
+/// sum, which the accountant keeps secret and which counts the records under add/remove). Such
+/// readouts are NOT PRIVATE and the page labels them so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunLength {
+    /// The counter advances by the same amount on every dataset and every noise draw of the
+    /// settings (tests/data_dependent_readouts.rs checks it for every family it names).
+    Fixed,
+    /// The counter depends on the data: **non-private**.
+    DataDependent,
 }
 
 /// A family's "demonstrate the pitfall" variant (the run is then NOT private).

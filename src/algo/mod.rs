@@ -10,8 +10,10 @@ pub mod dp_accmd;
 pub mod dp_sgd;
 pub mod dp_svrg;
 pub mod exponential_grid;
+pub mod extras;
 pub mod family;
 pub mod heavy_tails;
+pub mod kinds;
 pub mod noisy_gd;
 pub mod objective_perturbation;
 pub mod output_perturbation;
@@ -19,6 +21,8 @@ pub mod problem;
 pub mod registry;
 pub mod run;
 pub mod smd;
+
+pub use kinds::AlgorithmKind;
 
 use serde::Serialize;
 
@@ -144,11 +148,10 @@ pub trait PrivateAlgorithm: Send {
     fn certificate(&self) -> Option<CertificateStatus> {
         None
     }
-    /// A localized heavy-tail run's 2-D localisation view where it stands (its phases' centres,
-    /// balls, candidates and the release); `None` for every other algorithm. **Non-private** but
-    /// the release.
-    fn localisation(&self) -> Option<&heavy_tails::localisation_view::LocalisationView> {
-        None
+    /// The algorithm's per-family views where it stands, by name (see [`extras`]); none for
+    /// most. **Non-private**.
+    fn extras(&self) -> extras::Extras<'_> {
+        extras::Extras::none()
     }
 }
 

@@ -54,8 +54,8 @@ use crate::rng::DpRng;
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, default_step,
-    setting,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, card_text,
+    default_step, setting,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -527,6 +527,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::Unclipped,
+    length: RunLength::Fixed,
     plan,
 };
 

@@ -119,7 +119,8 @@ use crate::solver::{logistic_pass, newton};
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
 use super::family::{
-    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, card_text, replace_one_only,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, card_text,
+    replace_one_only,
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
@@ -1095,6 +1096,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan,
 };
 

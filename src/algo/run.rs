@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::heavy_tails::localisation_view::LocalisationView;
+use super::extras::Extras;
 use super::{Draws, PrivateAlgorithm, StepReport};
 use crate::algo::problem::Problem;
 use crate::objective::Objective;
@@ -90,25 +90,11 @@ pub trait Run: Send {
     fn mid_update(&self) -> bool {
         false
     }
-    /// A vertex-sampling run's two views of where it stands (`None` for every other run): see
-    /// [`VertexView`].
-    fn vertex_view(&self) -> Option<VertexView<'_>> {
-        None
-    }
-    /// A phased run's timeline, one row per phase of its schedule (empty for unphased runs):
-    /// see [`PhaseRow`].
-    fn phases(&self) -> Vec<PhaseRow> {
-        Vec::new()
-    }
-    /// Why the run ended before its planned steps, once it has (a budget, a privacy filter), as
-    /// a sentence; `None` while it runs and for runs of a fixed length.
-    fn stopped(&self) -> Option<String> {
-        None
-    }
-    /// A localized heavy-tail run's 2-D localisation view where it stands (`None` for every
-    /// other run): see [`LocalisationView`]. **Non-private** but its release.
-    fn localisation(&self) -> Option<&LocalisationView> {
-        None
+    /// The run's per-family views where it stands, by name (a vertex-sampling run's draws, a
+    /// phased run's timeline, why it stopped, a localisation view): see [`Extras`]. None for
+    /// most runs. **Non-private**.
+    fn extras(&self) -> Extras<'_> {
+        Extras::none()
     }
 }
 
@@ -126,13 +112,49 @@ pub struct VertexView<'a> {
     pub last_draw: Option<(usize, usize)>,
 }
 
+/// Which of Zhang, Thekumparampil, Oh & He 2022's minimax algorithms a phase belongs to. In JSON,
+/// the ledger and the diagnostics it is the paper's algorithm number, as the page shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(into = "u8")]
+pub enum MinimaxAlgorithm {
+    /// Algorithm 3: SC-SC output perturbation, one phase releasing x and y.
+    ScSc,
+    /// Algorithm 4: the phases releasing x (the C-SC variant of Section 4.3 too).
+    PhasedX,
+    /// Algorithm 5: the phases releasing y.
+    PhasedY,
+}
+
+impl MinimaxAlgorithm {
+    /// Its number in the paper.
+    pub fn number(self) -> u8 {
+        match self {
+            MinimaxAlgorithm::ScSc => 3,
+            MinimaxAlgorithm::PhasedX => 4,
+            MinimaxAlgorithm::PhasedY => 5,
+        }
+    }
+}
+
+impl From<MinimaxAlgorithm> for u8 {
+    fn from(algorithm: MinimaxAlgorithm) -> u8 {
+        algorithm.number()
+    }
+}
+
+impl std::fmt::Display for MinimaxAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
 /// One phase of a phased run's schedule (Zhang, Thekumparampil, Oh & He 2022, Algorithms 3–5).
 /// Everything but `gradients` and `state` is fixed by the configuration before the data are read
 /// (public); those two depend on the data (**non-private**).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PhaseRow {
-    /// The paper's algorithm number (3, 4 or 5).
-    pub algorithm: u8,
+    /// Which of the paper's algorithms the phase belongs to (it travels as its number).
+    pub algorithm: MinimaxAlgorithm,
     /// k = 1..K within its algorithm.
     pub k: usize,
     /// n̄: the records of the phase's chunk.
@@ -235,7 +257,24 @@ impl Run for MinRun {
             .unwrap_or_default()
     }
 
-    fn localisation(&self) -> Option<&LocalisationView> {
-        self.algorithm.localisation()
+    fn extras(&self) -> Extras<'_> {
+        self.algorithm.extras()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_phase_row_names_its_algorithm_by_the_papers_number_in_json() {
+        // The page's phase table shows `algorithm` as Zhang et al.'s number.
+        let numbers = [
+            MinimaxAlgorithm::ScSc,
+            MinimaxAlgorithm::PhasedX,
+            MinimaxAlgorithm::PhasedY,
+        ]
+        .map(|a| serde_json::to_value(a).unwrap());
+        assert_eq!(numbers, [3, 4, 5].map(serde_json::Value::from));
     }
 }

@@ -7,7 +7,6 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::algo::family::ProblemKind;
-use crate::algo::family::{Demonstration, Purity};
 use crate::algo::heavy_tails::HeavySolver;
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry;
@@ -62,133 +61,8 @@ pub use crate::controls::{
 pub use choices::{DataSource, DomainChoice, GameChoice, RecordChoice, SvrgNoiseChoice};
 pub use route::at_control;
 
-/// The private algorithm to run. Each has a card in `catalog`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum AlgorithmKind {
-    /// DP-GD, Wang, Ye & Xu 2017, Algorithm 4 (see [`crate::algo::noisy_gd`]).
-    #[default]
-    NoisyGd,
-    /// DP-SGD with per-sample clipping and Poisson subsampling (see [`crate::algo::dp_sgd`]).
-    DpSgd,
-    /// DP-SVRG, Wang, Ye & Xu 2017, Algorithm 1 (see [`crate::algo::dp_svrg`]); needs a ridge `l2` > 0.
-    DpSvrg,
-    /// DP-SVRG++, Wang, Ye & Xu 2017, Algorithm 2.
-    DpSvrgPlusPlus,
-    /// DP-AccMD, Wang, Ye & Xu 2017, Algorithm 3 with the corrected coupling, over the ℓ2 or ℓ1 ball.
-    DpAccmd,
-    /// Objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011), the diffprivlib baseline.
-    ObjectivePerturbation,
-    /// Output perturbation, Lowy & Razaviyayn 2021, Algorithm 1 with a certified base solver (see
-    /// [`crate::algo::output_perturbation`]); needs a ridge `l2` > 0.
-    OutputPerturbation,
-    /// Regularised output perturbation for merely convex objectives, Lowy & Razaviyayn 2021, Algorithm 6.
-    RegularisedOutputPerturbation,
-    /// Zhang et al. 2022, Algorithm 1: output perturbation with a swappable certified solver.
-    Byoa,
-    /// Zhang et al. 2022, Algorithm 2: phased output perturbation on disjoint chunks.
-    ByoaPhased,
-    /// The exponential mechanism on a grid (Lowy & Razaviyayn 2021, Algorithm 9), d ≤ 2.
-    ExponentialGrid,
-    /// Private stochastic mirror descent with vertex sampling, González, Guzmán & Paquette 2024, Algorithm 1 (see
-    /// [`crate::algo::smd`]); a saddle problem on simplices.
-    PrivateSmd,
-    /// Non-private stochastic mirror descent: González, Guzmán & Paquette 2024's baseline.
-    SmdBaseline,
-    /// González, Guzmán & Paquette 2024, Algorithm 3: private SMD with the bias-reduced gradient, stopped by a privacy
-    /// filter.
-    BiasReducedSmd,
-    /// González, Guzmán & Paquette 2024, Algorithm 4: Algorithm 3 boosted to high probability, a candidate chosen by the
-    /// exponential mechanism (see [`crate::algo::smd::boosted`]).
-    BoostedSmd,
-    /// González, Guzmán & Paquette 2024, Algorithm 5: DP-SCO on the simplex by private SMD with anytime online-to-batch.
-    PrivateSco,
-    /// Localized Double Output Perturbation, Lowy 2026 Algorithms 1 and 4 (pure ε, heavy tails;
-    /// see [`crate::algo::heavy_tails`]).
-    LocalizedDoubleOutputPerturbation,
-    /// Localized output perturbation, Lowy 2026 Algorithms 1 and 2 (OutputPert-Localize in every
-    /// call; see [`crate::algo::heavy_tails::output_pert_localize`]).
-    LocalizedOutputPerturbation,
-    /// The pure-ε noisy clipped GD baseline of Lowy 2026's lesson (ε/T per step).
-    PureClippedGd,
-    /// Single-stage output perturbation on the Lipschitz extension (Lowy 2026).
-    OutputPerturbationLipschitzExtension,
-    /// EM-PGM, Lowy 2026 Algorithm 5, on a grid for d ≤ 2 (see [`crate::algo::heavy_tails::em_pgm`]).
-    EmPgm,
-    /// The localised approximate exponential mechanism, Lowy 2026 Algorithms 6–7, on a grid for
-    /// d ≤ 2 (see [`crate::algo::heavy_tails::approx_em`]).
-    LocalizedApproxEm,
-    /// Lowy 2026 Theorem D.4: Algorithms 1 and 4 for polyhedral losses with Lemma D.5's
-    /// deterministic solver (see [`crate::algo::heavy_tails::deterministic`]).
-    DeterministicDoubleOutputPerturbation,
-    /// Zhang et al. 2022, Algorithm 3: SC-SC minimax output perturbation (see
-    /// [`crate::algo::byoa_minimax`]); needs μₓ, μᵧ > 0.
-    ByoaMinimax,
-    /// Zhang et al. 2022, Algorithms 4 + 5: phased convex–concave minimax output perturbation.
-    ByoaMinimaxPhased,
-    /// Zhang et al. 2022, Section 4.3: the convex–strongly-concave variant of Algorithm 4; needs μᵧ > 0.
-    ByoaMinimaxCsc,
-    /// Lowy & Razaviyayn 2021, Algorithm 8: black-box adversarial training through a certified saddle solver
-    /// (see [`crate::algo::adversarial_training`]); needs μₓ, μᵧ > 0.
-    AdversarialTraining,
-}
-
-impl AlgorithmKind {
-    /// The algorithm's key, as a link, a card and the exports name it (`noisy_gd`, …).
-    pub fn key(self) -> String {
-        // A unit variant serialises to its snake_case name; nothing else can come out.
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    }
-
-    /// Every algorithm, in menu order.
-    pub const ALL: [AlgorithmKind; 27] = [
-        AlgorithmKind::NoisyGd,
-        AlgorithmKind::DpSgd,
-        AlgorithmKind::DpSvrg,
-        AlgorithmKind::DpSvrgPlusPlus,
-        AlgorithmKind::DpAccmd,
-        AlgorithmKind::ObjectivePerturbation,
-        AlgorithmKind::OutputPerturbation,
-        AlgorithmKind::RegularisedOutputPerturbation,
-        AlgorithmKind::Byoa,
-        AlgorithmKind::ByoaPhased,
-        AlgorithmKind::ExponentialGrid,
-        AlgorithmKind::PrivateSmd,
-        AlgorithmKind::SmdBaseline,
-        AlgorithmKind::BiasReducedSmd,
-        AlgorithmKind::BoostedSmd,
-        AlgorithmKind::PrivateSco,
-        AlgorithmKind::LocalizedDoubleOutputPerturbation,
-        AlgorithmKind::LocalizedOutputPerturbation,
-        AlgorithmKind::PureClippedGd,
-        AlgorithmKind::OutputPerturbationLipschitzExtension,
-        AlgorithmKind::EmPgm,
-        AlgorithmKind::LocalizedApproxEm,
-        AlgorithmKind::DeterministicDoubleOutputPerturbation,
-        AlgorithmKind::ByoaMinimax,
-        AlgorithmKind::ByoaMinimaxPhased,
-        AlgorithmKind::ByoaMinimaxCsc,
-        AlgorithmKind::AdversarialTraining,
-    ];
-
-    /// Whether the algorithm offers pure ε-DP (δ = 0).
-    pub fn allows_pure(self) -> bool {
-        registry::family(self).purity != Purity::Approximate
-    }
-
-    /// Whether the algorithm has a leaky demonstration variant (a pitfall shown on purpose).
-    pub fn has_leak(self) -> bool {
-        registry::family(self).demonstration != Demonstration::None
-    }
-
-    /// Whether the algorithm *only* offers pure ε-DP (its δ is 0 whatever the config says).
-    pub fn pure_only(self) -> bool {
-        registry::family(self).purity == Purity::Pure
-    }
-}
+/// The private algorithm to run: declared once, with its family, in [`crate::algo::kinds`].
+pub use crate::algo::kinds::AlgorithmKind;
 
 impl GameChoice {
     /// The algorithm the game's paper pairs it with, which picking the game from the menu tries

@@ -65,7 +65,7 @@ impl ViewRecorder {
         let three = |dims: usize, domain: DomainKind| dims == 3 && domain == DomainKind::Simplex;
         let (dx, dy) = crate::minimax::SaddleProblem::dims(game.game.as_ref());
         let ternary = three(dx, game.game.x_domain_kind()) && three(dy, game.game.y_domain_kind());
-        let draws = run.vertex_view().is_some();
+        let draws = run.extras().vertices().is_some();
         let width = 1 + if draws { 2 } else { 0 } + if ternary { 6 } else { 0 };
         Some(Self {
             draws,
@@ -103,14 +103,15 @@ impl ViewRecorder {
     pub(super) fn finish(self, run: &dyn Run) -> GameViews {
         let width = 1 + if self.draws { 2 } else { 0 } + if self.ternary { 6 } else { 0 };
         let rows = self.rows.finish();
+        let extras = run.extras();
         let mut views = GameViews {
             ternary: self.ternary,
-            dense: run.vertex_view().map(|v| Players {
+            dense: extras.vertices().map(|v| Players {
                 x: v.dense_x.to_vec(),
                 y: v.dense_y.to_vec(),
             }),
-            phases: run.phases(),
-            stopped: run.stopped(),
+            phases: extras.phases(),
+            stopped: extras.stopped(),
             ..GameViews::default()
         };
         for row in rows.chunks_exact(width) {

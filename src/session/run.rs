@@ -428,7 +428,7 @@ impl Session {
                 self.problem.plane().project(&self.before.0),
             );
             if let Some(views) = &mut views {
-                let draw = self.run.vertex_view().and_then(|v| v.last_draw);
+                let draw = self.run.extras().vertices().and_then(|v| v.last_draw);
                 views.record(report.t as f64, (&self.before.0, &self.before.1), draw);
             }
             if !keep_going() {
@@ -454,7 +454,7 @@ impl Session {
             });
         }
         batch.views = views.map(|v| v.finish(self.run.as_ref()));
-        batch.localisation = self.run.localisation().cloned();
+        batch.localisation = self.run.extras().localisation().cloned();
         batch.done = self.released;
         batch
     }
@@ -517,7 +517,7 @@ impl Session {
     /// A localized heavy-tail run's localisation view where it stands (before Play: W and the
     /// schedule); `None` for every other run.
     pub fn localisation(&self) -> Option<LocalisationView> {
-        self.run.localisation().cloned()
+        self.run.extras().localisation().cloned()
     }
 
     /// The game views where the run stands, without per-step rows (see [`GameViews`]); `None`

@@ -68,7 +68,9 @@ use super::em_pgm::{Block, GRID_NEEDS};
 use super::extension::Extension;
 use super::localized::{Region, Surrogate};
 use crate::algo::exponential_grid::square_grid;
-use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
+use crate::algo::family::{
+    Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
+};
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
@@ -661,6 +663,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan,
 };
 

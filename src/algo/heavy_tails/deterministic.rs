@@ -51,7 +51,8 @@ use super::family::planned_localized;
 use super::joint::HeavySolver;
 use super::localized::{Call, Declared, LocalizedPlan, Phase, calibrated_lambda, schedule};
 use crate::algo::family::{
-    Demonstration, Family, MINIMISATION, Need, Purity, card_text, replace_one_only, setting,
+    Demonstration, Family, MINIMISATION, Need, Purity, RunLength, card_text, replace_one_only,
+    setting,
 };
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
@@ -291,6 +292,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_deterministic,
 };
 

@@ -57,7 +57,9 @@
 
 use super::call_declared::CallDeclared;
 use crate::algo::exponential_grid::square_grid;
-use crate::algo::family::{Demonstration, Family, MINIMISATION, Need, Purity, card_text, setting};
+use crate::algo::family::{
+    Demonstration, Family, MINIMISATION, Need, Purity, RunLength, card_text, setting,
+};
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
@@ -438,6 +440,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::Fixed,
     plan,
 };
 

@@ -49,10 +49,11 @@ use super::approx_em::{ApproxEm, ApproxEmPlan};
 use super::call_declared::CallDeclared;
 use super::em_pgm::{Block, EmPgm, EmPgmPlan};
 use super::family::localized_plan;
-use super::localisation_view::{CallView, LocalisationView, PhaseView, planar};
+use super::localisation_view::{CallView, LocalSolver, LocalisationView, PhaseView, planar};
 use super::localized::{Call, LocalizedPlan, Phase, aggregate_index};
 use super::rates::schedule_rates;
 use super::single_stage::check_records;
+use crate::algo::extras::{Extra, Extras};
 use crate::algo::family::{Plan, Preview};
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
@@ -189,8 +190,8 @@ impl PhasedGridPlan {
             radius: self.schedule.radius,
             d,
             algorithm: match self.call {
-                GridCall::Pgm => 5,
-                GridCall::Approx => 7,
+                GridCall::Pgm => LocalSolver::EmPgm,
+                GridCall::Approx => LocalSolver::ApproxEm,
             },
             phases: self
                 .phases()
@@ -597,8 +598,8 @@ impl PrivateAlgorithm for PhasedGrid {
         self.last
     }
 
-    fn localisation(&self) -> Option<&LocalisationView> {
-        Some(&self.view)
+    fn extras(&self) -> Extras<'_> {
+        Extras::none().with(Extra::Localisation(&self.view))
     }
 }
 

@@ -11,8 +11,8 @@ use super::localized::{Call, Declared, LocalizedPlan, Phase, PopLocalize, schedu
 use super::rates::schedule_rates;
 use super::single_stage::{SingleStage, SingleStagePlan, calibrated_ridge, check_records};
 use crate::algo::family::{
-    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, SettingUse, card_text,
-    replace_one_only, setting,
+    Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, SettingUse,
+    card_text, replace_one_only, setting,
 };
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
@@ -108,6 +108,7 @@ pub static FAMILY_LOCALIZED: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_localized,
 };
 
@@ -153,6 +154,7 @@ pub static FAMILY_CLIPPED_GD: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::Fixed,
     plan: plan_clipped_gd,
 };
 
@@ -499,6 +501,7 @@ pub static FAMILY_SINGLE_STAGE: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_single_stage,
 };
 

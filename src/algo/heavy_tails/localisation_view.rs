@@ -98,9 +98,8 @@ pub struct LocalisationView {
     pub radius: f64,
     /// d (the view shows the first two coordinates when d > 2).
     pub d: usize,
-    /// The ERM solver of every call: Lowy 2026's Algorithm 4, 2, 5 (EM-PGM) or 7 (the localised
-    /// approximate exponential mechanism).
-    pub algorithm: u8,
+    /// The ERM solver of every call (it travels as its algorithm number in Lowy 2026).
+    pub algorithm: LocalSolver,
     /// Every phase of the schedule, filled as the run reaches it.
     pub phases: Vec<PhaseView>,
     /// The release, once made (**private**: the run's only private output).
@@ -108,10 +107,71 @@ pub struct LocalisationView {
     pub release: Option<Planar>,
 }
 
+/// The ERM solver every call of a localised run makes (Lowy 2026). In JSON it is the paper's
+/// algorithm number, the form the page and the figures show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(into = "u8", try_from = "u8")]
+pub enum LocalSolver {
+    /// Algorithm 4: double output perturbation.
+    #[default]
+    DoubleOutputPerturbation,
+    /// Algorithm 2: OutputPert-Localize.
+    OutputPertLocalize,
+    /// Algorithm 5: EM-PGM, the exponential mechanism on a grid.
+    EmPgm,
+    /// Algorithm 7: the localised approximate exponential mechanism, on a grid.
+    ApproxEm,
+}
+
+impl LocalSolver {
+    /// Its algorithm number in Lowy 2026.
+    pub fn number(self) -> u8 {
+        match self {
+            LocalSolver::DoubleOutputPerturbation => 4,
+            LocalSolver::OutputPertLocalize => 2,
+            LocalSolver::EmPgm => 5,
+            LocalSolver::ApproxEm => 7,
+        }
+    }
+
+    /// Whether every call draws its output from a grid on its ball (Algorithms 5 and 7).
+    pub fn on_grid(self) -> bool {
+        matches!(self, LocalSolver::EmPgm | LocalSolver::ApproxEm)
+    }
+}
+
+impl From<LocalSolver> for u8 {
+    fn from(solver: LocalSolver) -> u8 {
+        solver.number()
+    }
+}
+
+impl TryFrom<u8> for LocalSolver {
+    type Error = String;
+
+    fn try_from(number: u8) -> Result<Self, String> {
+        [
+            LocalSolver::DoubleOutputPerturbation,
+            LocalSolver::OutputPertLocalize,
+            LocalSolver::EmPgm,
+            LocalSolver::ApproxEm,
+        ]
+        .into_iter()
+        .find(|s| s.number() == number)
+        .ok_or_else(|| format!("Lowy 2026 has no localised solver numbered {number}"))
+    }
+}
+
+impl std::fmt::Display for LocalSolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
 impl LocalisationView {
     /// Whether every call draws its output from a grid on its ball (Algorithms 5 and 7).
     pub fn on_grid(&self) -> bool {
-        matches!(self.algorithm, 5 | 7)
+        self.algorithm.on_grid()
     }
 
     /// A call's ℓ2-Laplace draw, from the certified point to where the draw landed (projected):
@@ -119,9 +179,11 @@ impl LocalisationView {
     /// before the draw, and always for Algorithm 5 (no ℓ2-Laplace noise).
     pub fn laplace_draw(&self, call: &CallView) -> Option<(Planar, Planar)> {
         let landed = match self.algorithm {
-            5 => None,
-            7 => call.ball_centre,
-            _ => call.candidate,
+            LocalSolver::EmPgm => None,
+            LocalSolver::ApproxEm => call.ball_centre,
+            LocalSolver::DoubleOutputPerturbation | LocalSolver::OutputPertLocalize => {
+                call.candidate
+            }
         };
         call.certified.zip(landed)
     }
@@ -134,5 +196,33 @@ impl LocalisationView {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_solver_travels_as_its_algorithm_number_and_reads_back() {
+        // The page and the figures read `algorithm` as Lowy 2026's number.
+        let view = LocalisationView {
+            algorithm: LocalSolver::ApproxEm,
+            ..LocalisationView::default()
+        };
+        let json = serde_json::to_value(&view).unwrap();
+        assert_eq!(json["algorithm"], 7);
+        let back: LocalisationView = serde_json::from_value(json).unwrap();
+        assert_eq!(back.algorithm, LocalSolver::ApproxEm);
+        let numbers: Vec<u8> = [
+            LocalSolver::DoubleOutputPerturbation,
+            LocalSolver::OutputPertLocalize,
+            LocalSolver::EmPgm,
+            LocalSolver::ApproxEm,
+        ]
+        .map(u8::from)
+        .to_vec();
+        assert_eq!(numbers, [4, 2, 5, 7]);
+        assert!(LocalSolver::try_from(3).is_err());
     }
 }

@@ -70,8 +70,9 @@ use crate::solver::{CertificateConstants, CertifiedRun, FiniteSum, SolverKind};
 use super::deterministic::{FixedSubgradient, lemma_bounds, lemma_lipschitz};
 use super::extension::{Extension, threshold};
 use super::joint::{HeavySolver, JointRun, joint_lipschitz, stage_bounds, stages};
-use super::localisation_view::{CallView, LocalisationView, PhaseView, planar};
+use super::localisation_view::{CallView, LocalSolver, LocalisationView, PhaseView, planar};
 use super::subgradient::Joint;
+use crate::algo::extras::{Extra, Extras};
 
 /// The paper's ridge growth per phase (Algorithm 1).
 pub const GROWTH: f64 = 32.0;
@@ -842,8 +843,8 @@ impl PopLocalize {
             radius: plan.radius,
             d,
             algorithm: match plan.call {
-                Call::Double => 4,
-                Call::Localize => 2,
+                Call::Double => LocalSolver::DoubleOutputPerturbation,
+                Call::Localize => LocalSolver::OutputPertLocalize,
             },
             phases: plan
                 .phases
@@ -1312,8 +1313,8 @@ impl PrivateAlgorithm for PopLocalize {
         self.last
     }
 
-    fn localisation(&self) -> Option<&LocalisationView> {
-        Some(&self.view)
+    fn extras(&self) -> Extras<'_> {
+        Extras::none().with(Extra::Localisation(&self.view))
     }
 }
 

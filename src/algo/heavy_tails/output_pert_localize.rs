@@ -52,7 +52,9 @@
 
 use super::family::{HEAVY_SOLVER, NEEDS, plan_pop_localize};
 use super::localized::Call;
-use crate::algo::family::{Demonstration, Family, MINIMISATION, Purity, card_text, setting};
+use crate::algo::family::{
+    Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
+};
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
 use crate::config::{AlgorithmKind, Control, RunConfig};
@@ -109,6 +111,7 @@ pub static FAMILY_OUTPUT_PERT_LOCALIZE: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Pure,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan,
 };
 

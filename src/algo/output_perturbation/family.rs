@@ -8,7 +8,7 @@ use super::{
 use crate::algo::NoiseShape;
 use crate::algo::family::{
     BOUNDED, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
-    card_text, replace_one_only, setting,
+    RunLength, card_text, replace_one_only, setting,
 };
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
@@ -56,6 +56,7 @@ pub static FAMILY: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Either,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_algorithm_1,
 };
 
@@ -80,6 +81,7 @@ pub static FAMILY_REGULARISED: Family = Family {
     solves: MINIMISATION,
     purity: Purity::Either,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_algorithm_6,
 };
 

@@ -53,6 +53,7 @@ use super::primitives::{
     EntropicPlayer, PrivacyFilter, SparseAverage, TruncatedGeometric, equal_epsilon0,
 };
 use super::private_smd::ell;
+use crate::algo::extras::{Extra, Extras};
 use crate::algo::run::{Diagnostic, Point, Run, Step, VertexView};
 use crate::algo::{Draws, NoiseShape, StepReport};
 use crate::domain::{Domain, Simplex};
@@ -1007,17 +1008,24 @@ impl Run for BiasReducedSmd {
         ]
     }
 
-    fn vertex_view(&self) -> Option<VertexView<'_>> {
-        Some(VertexView {
-            dense_x: self.x.iterate(),
-            dense_y: self.y.iterate(),
-            last_draw: self.last_draw,
-        })
+    /// Its vertex draws and, once the run has stopped early, why (see
+    /// [`BiasReducedSmd::stopped`]).
+    fn extras(&self) -> Extras<'_> {
+        Extras::none()
+            .with(Extra::Vertices(VertexView {
+                dense_x: self.x.iterate(),
+                dense_y: self.y.iterate(),
+                last_draw: self.last_draw,
+            }))
+            .with_some(self.stopped().map(Extra::Stopped))
     }
+}
 
-    /// Each reason depends on the truncated-geometric levels N_t alone, never on the records
+impl BiasReducedSmd {
+    /// Why the run ended before its planned steps, once it has, as a sentence; `None` while it
+    /// runs. Each reason depends on the truncated-geometric levels N_t alone, never on the records
     /// (González, Guzmán & Paquette 2024), so saying it reveals nothing about them.
-    fn stopped(&self) -> Option<String> {
+    pub fn stopped(&self) -> Option<String> {
         let steps = self.t;
         let reason = match self.stop? {
             "privacy filter" => {

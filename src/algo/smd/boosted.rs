@@ -68,7 +68,8 @@ use super::private_smd::ell;
 use super::sco::{PrivateSco, ScoPlan};
 use crate::algo::family::replace_one_only;
 use crate::algo::family::{
-    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RecordsAt, card_text,
+    Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RecordsAt, RunLength,
+    card_text,
 };
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
@@ -789,6 +790,7 @@ pub static FAMILY: Family = Family {
     solves: &[ProblemKind::Saddle],
     purity: Purity::Approximate,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_algorithm_4,
 };
 

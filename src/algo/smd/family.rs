@@ -33,7 +33,8 @@ use super::private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, ell};
 use super::sco::{PrivateSco, ScoPlan};
 use crate::algo::family::Need;
 use crate::algo::family::{
-    Demonstration, Family, Plan, Preview, ProblemKind, Purity, card_text, replace_one_only, setting,
+    Demonstration, Family, Plan, Preview, ProblemKind, Purity, RunLength, card_text,
+    replace_one_only, setting,
 };
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
@@ -99,6 +100,7 @@ pub static FAMILY: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::OnClippedData,
+    length: RunLength::Fixed,
     plan: plan_algorithm_1,
 };
 
@@ -132,6 +134,7 @@ pub static FAMILY_BASELINE: Family = Family {
     solves: SADDLE,
     purity: Purity::Either,
     demonstration: Demonstration::None,
+    length: RunLength::Fixed,
     plan: plan_baseline,
 };
 
@@ -159,6 +162,7 @@ pub static FAMILY_BIAS_REDUCED: Family = Family {
     solves: SADDLE,
     purity: Purity::Approximate,
     demonstration: Demonstration::None,
+    length: RunLength::DataDependent,
     plan: plan_algorithm_3,
 };
 
@@ -203,6 +207,7 @@ pub static FAMILY_SCO: Family = Family {
     solves: crate::algo::family::MINIMISATION,
     purity: Purity::Approximate,
     demonstration: Demonstration::None,
+    length: RunLength::Fixed,
     plan: plan_algorithm_5,
 };
 

@@ -57,6 +57,7 @@ use serde::{Deserialize, Serialize};
 use super::primitives::{
     EntropicPlayer, SparseAverage, acc_epsilon, corollary_epsilon0, equal_epsilon0,
 };
+use crate::algo::extras::{Extra, Extras};
 use crate::algo::run::{Diagnostic, Point, Run, Step, VertexView};
 use crate::algo::{Draws, NoiseShape, StepReport};
 use crate::domain::{Domain, Simplex};
@@ -838,12 +839,14 @@ impl Run for PrivateSmd {
     }
 
     /// The baseline draws no vertex, so it has no public view.
-    fn vertex_view(&self) -> Option<VertexView<'_>> {
-        (self.plan.params.mode != SmdMode::NonPrivate).then(|| VertexView {
-            dense_x: self.x.iterate(),
-            dense_y: self.y.iterate(),
-            last_draw: self.last_draw,
-        })
+    fn extras(&self) -> Extras<'_> {
+        Extras::none().with_some((self.plan.params.mode != SmdMode::NonPrivate).then(|| {
+            Extra::Vertices(VertexView {
+                dense_x: self.x.iterate(),
+                dense_y: self.y.iterate(),
+                last_draw: self.last_draw,
+            })
+        }))
     }
 }
 

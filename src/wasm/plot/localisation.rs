@@ -16,7 +16,7 @@ use plotters::prelude::*;
 use super::{
     Bounds, FONT, PALETTE, PlotError, RELEASE_COLOR, circle_points, clip_polyline, tick, titled,
 };
-use crate::algo::heavy_tails::localisation_view::{LocalisationView, Planar};
+use crate::algo::heavy_tails::localisation_view::{LocalSolver, LocalisationView, Planar};
 use crate::plot_spec::localisation::{LocalisationSpec, Window};
 
 /// Room for the tick labels and axis titles, in pixels.
@@ -114,7 +114,7 @@ fn entries(v: &LocalisationView) -> Vec<(Glyph, String)> {
     );
     let ball = |text: &str| (Glyph::Dashed(PALETTE[0]), text.to_string());
     match v.algorithm {
-        5 => vec![
+        LocalSolver::EmPgm => vec![
             w,
             grid_draw,
             ball("grid ball W ∩ B(w̄_t, r_t) per phase (non-private)"),
@@ -123,7 +123,7 @@ fn entries(v: &LocalisationView) -> Vec<(Glyph, String)> {
             palette,
             release,
         ],
-        7 => vec![
+        LocalSolver::ApproxEm => vec![
             w,
             noise,
             ball("grid ball W₀ = W ∩ B(w_loc, r₀) (non-private)"),
@@ -134,7 +134,7 @@ fn entries(v: &LocalisationView) -> Vec<(Glyph, String)> {
             centres,
             palette,
         ],
-        _ => vec![
+        LocalSolver::DoubleOutputPerturbation | LocalSolver::OutputPertLocalize => vec![
             w,
             noise,
             ball("W₀ = W ∩ B(w_loc, r₀) per call (non-private)"),
