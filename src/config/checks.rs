@@ -6,7 +6,8 @@ use crate::error::{Error, Result};
 
 impl Control {
     /// Checks a number against the row's range: a finite number in [min, max] (0, or one in
-    /// [min, max), for [`Kind::ZeroOr`]), else an error naming the control and the range.
+    /// [min, max), for [`crate::controls::Kind::ZeroOr`]), else an error naming the control
+    /// and the range.
     pub fn check(self, v: f64) -> Result<()> {
         match self.row().kind {
             ZeroOr { min, max } if v != 0.0 && !(v >= min && v < max) => Err(Error::invalid(
