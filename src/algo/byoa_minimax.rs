@@ -73,8 +73,8 @@ use super::family::{
 use super::registry::Planned;
 use super::run::{Diagnostic, MinimaxAlgorithm, PhaseRow, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
-use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::extras::{Extra, Extras};
+use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::domain::Domain;
 use crate::error::{Error, Result};
