@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use dp_playground::data::{GeneratorSpec, Link, Tail, Task, clip_features, generate};
 use dp_playground::domain::{Domain, DomainKind};
-use dp_playground::loss::{Glm, GlmLoss, Logistic, Loss, Regularizer, Wrap};
+use dp_playground::loss::{Glm, GlmLoss, Logistic, Loss, Regulariser, Wrap};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
@@ -111,7 +111,7 @@ fn gradient_block() {
         Objective::with_loss(
             data.clone(),
             Loss::erm(loss),
-            Regularizer::default(),
+            Regulariser::default(),
             DomainKind::Unconstrained.boxed(),
             10.0,
         )
@@ -276,9 +276,9 @@ fn reference_block() {
         let mut line = format!("  {:<40}", format!("{:?}/{:?}", loss.glm, loss.wrap));
         for dom in DomainKind::examples() {
             let reg = if dom == DomainKind::Unconstrained {
-                Regularizer::ridge(0.01)
+                Regulariser::ridge(0.01)
             } else {
-                Regularizer::default()
+                Regulariser::default()
             };
             let ds = if loss.glm.is_margin() {
                 cls.clone()

@@ -24,7 +24,7 @@ use dp_playground::algo::objective_perturbation::{
 use dp_playground::bench;
 use dp_playground::data::{Dataset, clip_features, generate};
 use dp_playground::domain::DomainKind;
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
@@ -47,7 +47,7 @@ fn objective(data: Arc<Dataset>, ridge: f64) -> Objective {
     Objective::with_loss(
         data,
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(ridge),
+        Regulariser::ridge(ridge),
         DomainKind::Unconstrained.boxed(),
         1.0,
     )

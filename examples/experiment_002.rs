@@ -38,7 +38,7 @@ use dp_playground::data::{
     ClassificationSpec, SparseSpec, clip_features, generate_classification, generate_sparse,
 };
 use dp_playground::domain::{Domain, L1Ball, L2Ball, Unconstrained};
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::objective::Objective;
 use dp_playground::privacy::Relation;
 use dp_playground::reference;
@@ -65,7 +65,7 @@ fn main() -> dp_playground::Result<()> {
     let obj = Objective::with_loss(
         data.clone(),
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(lambda),
+        Regulariser::ridge(lambda),
         Box::new(Unconstrained),
         1.0,
     )?;
@@ -77,7 +77,7 @@ fn main() -> dp_playground::Result<()> {
     let in_ball = Objective::with_loss(
         data,
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(lambda),
+        Regulariser::ridge(lambda),
         Box::new(L2Ball { radius: 5.0 }),
         1.0,
     )?;
@@ -302,7 +302,7 @@ fn high_dimensional(delta: f64) -> dp_playground::Result<()> {
         Objective::with_loss(
             data.clone(),
             Loss::erm(Glm::Logistic),
-            Regularizer::ridge(0.0),
+            Regulariser::ridge(0.0),
             domain,
             1.0,
         )

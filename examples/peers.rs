@@ -29,7 +29,7 @@ use dp_playground::bench::native::measure;
 use dp_playground::bench::{Case, Summary, Workload, dataset};
 use dp_playground::data::Dataset;
 use dp_playground::domain::DomainKind;
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
@@ -119,7 +119,7 @@ fn logistic(data: Arc<Dataset>, l2: f64) -> Res<Objective> {
     Ok(Objective::with_loss(
         data,
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(l2),
+        Regulariser::ridge(l2),
         DomainKind::Unconstrained.boxed(),
         1.0,
     )?)

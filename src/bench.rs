@@ -30,7 +30,7 @@ use crate::algo::dp_sgd::{DpSgd, DpSgdCalibration, DpSgdConfig};
 use crate::data::{Dataset, GeneratorSpec, Link, Tail, Task, clip_features, generate};
 use crate::domain::DomainKind;
 use crate::error::{Error, Result};
-use crate::loss::{Glm, Loss, Regularizer};
+use crate::loss::{Glm, Loss, Regulariser};
 use crate::objective::Objective;
 use crate::reference;
 use crate::rng::{Stream, seeded};
@@ -252,7 +252,7 @@ impl Workload {
     /// calibrates DP-SGD from n alone.
     pub fn on(data: Arc<Dataset>) -> Result<Self> {
         let (n, d) = (data.n(), data.d());
-        let objective = |glm: Glm, reg: Regularizer| {
+        let objective = |glm: Glm, reg: Regulariser| {
             Objective::with_loss(
                 Arc::clone(&data),
                 Loss::erm(glm),
@@ -261,9 +261,9 @@ impl Workload {
                 FEATURE_BOUND,
             )
         };
-        let squared = objective(Glm::Squared { label_bound: 1.0 }, Regularizer::default())?;
-        let logistic = objective(Glm::Logistic, Regularizer::default())?;
-        let ridge = objective(Glm::Logistic, Regularizer::ridge(REFERENCE_RIDGE))?;
+        let squared = objective(Glm::Squared { label_bound: 1.0 }, Regulariser::default())?;
+        let logistic = objective(Glm::Logistic, Regulariser::default())?;
+        let ridge = objective(Glm::Logistic, Regulariser::ridge(REFERENCE_RIDGE))?;
         let config = DpSgdConfig::for_dataset(
             n,
             DP_SGD_BATCH.min(n),

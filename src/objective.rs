@@ -31,7 +31,7 @@
 //!
 //! ## Gradients and the regulariser
 //! "Gradient" means the gradient of the smooth part F − λ₁‖·‖₁ (the data term plus λ₂w); the ℓ1
-//! part is left to a prox ([`crate::loss::Regularizer::prox`], [`crate::domain::Domain::prox_l1`]).
+//! part is left to a prox ([`crate::loss::Regulariser::prox`], [`crate::domain::Domain::prox_l1`]).
 //! Minibatch and per-sample gradients are of the **data term only**: the regulariser is the same
 //! for every record, never counts towards sensitivity (Wang, Ye & Xu 2017) and is applied once by
 //! the algorithm.
@@ -49,7 +49,7 @@ use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::fused::{PHASE, phase};
 use crate::linalg::{Kernels, Portable, axpy, dot, norm2};
-use crate::loss::{Bounds, Glm, GlmLoss, Loss, LossConstants, Regularizer, Wrap, with_glm};
+use crate::loss::{Bounds, Glm, GlmLoss, Loss, LossConstants, Regulariser, Wrap, with_glm};
 
 /// A one-block first-order oracle over a domain: what the reference solver (and the non-private
 /// base solvers) need.
@@ -82,7 +82,7 @@ enum LossImpl {
 pub struct Objective {
     data: Arc<Dataset>,
     loss: LossImpl,
-    reg: Regularizer,
+    reg: Regulariser,
     domain: Box<dyn Domain>,
     /// Declared bound on ‖x‖ (the data were clipped to it).
     feature_bound: f64,
@@ -104,19 +104,19 @@ impl Objective {
         Self {
             data,
             loss: LossImpl::Dyn(loss),
-            reg: Regularizer::ridge(l2),
+            reg: Regulariser::ridge(l2),
             domain,
             feature_bound,
             n,
         }
     }
 
-    /// Any [`Loss`] and [`Regularizer`]; checks parameters and that every label is in the loss's
+    /// Any [`Loss`] and [`Regulariser`]; checks parameters and that every label is in the loss's
     /// range (±1 for margin losses), naming the first offending sample.
     pub fn with_loss(
         data: Arc<Dataset>,
         loss: Loss,
-        reg: Regularizer,
+        reg: Regulariser,
         domain: Box<dyn Domain>,
         feature_bound: f64,
     ) -> Result<Self> {
@@ -187,7 +187,7 @@ impl Objective {
         }
     }
 
-    pub fn regularizer(&self) -> Regularizer {
+    pub fn regulariser(&self) -> Regulariser {
         self.reg
     }
 
@@ -886,7 +886,7 @@ mod tests {
                     Objective::with_loss(
                         Arc::new(Dataset::from_samples(d, x.clone(), labels).unwrap()),
                         Loss { glm, wrap },
-                        Regularizer::elastic(0.1, 0.3),
+                        Regulariser::elastic(0.1, 0.3),
                         Box::new(L2Ball { radius: 5.0 }),
                         1.0,
                     )

@@ -168,7 +168,7 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
             "private_sco_passes_and_unclipped_records_are_caught",
             "González et al. 2024, Algorithm 5",
         )],
-        K::LocalizedDoubleOutputPerturbation => &[
+        K::LocalisedDoubleOutputPerturbation => &[
             (
                 "heavy_audit.rs",
                 "every_heavy_tail_family_passes_at_its_claimed_epsilon_on_the_outlier_pair",
@@ -185,11 +185,11 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
                 "Lowy 2026, Algorithm 3 as the certified solver",
             ),
         ],
-        K::LocalizedOutputPerturbation
+        K::LocalisedOutputPerturbation
         | K::PureClippedGd
         | K::OutputPerturbationLipschitzExtension
         | K::EmPgm
-        | K::LocalizedApproxEm => &[
+        | K::LocalisedApproxEm => &[
             (
                 "heavy_audit.rs",
                 "every_heavy_tail_family_passes_at_its_claimed_epsilon_on_the_outlier_pair",

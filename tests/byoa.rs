@@ -11,7 +11,7 @@ use dp_playground::algo::output_perturbation::{NoiseLaw, OutputPerturbation};
 use dp_playground::data::{ClassificationSpec, clip_features, generate_classification};
 use dp_playground::domain::L2Ball;
 use dp_playground::linalg::dist2;
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::objective::Objective;
 use dp_playground::privacy::calibration::gaussian_delta;
 use dp_playground::reference;
@@ -30,7 +30,7 @@ fn logistic(n: usize, d: usize, l2: f64, radius: f64) -> Objective {
     Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(l2),
+        Regulariser::ridge(l2),
         Box::new(L2Ball { radius }),
         1.0,
     )

@@ -215,7 +215,7 @@ fn algorithm_3_as_the_certified_solver_passes() {
     // iterations than the allowance and is refused (tests/heavy_audit.rs catches it with the AGD
     // solver, whose noise law is the same). It must pass: it fails only with probability α.
     let config = RunConfig {
-        algorithm: AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        algorithm: AlgorithmKind::LocalisedDoubleOutputPerturbation,
         heavy_solver: HeavySolver::AdaptiveSubgradient,
         steps: 10,
         lambda1: Some(1e-5),

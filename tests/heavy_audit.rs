@@ -11,12 +11,12 @@ use dp_playground::rng::{Stream, seeded};
 const ALPHA: f64 = 1e-3;
 
 const FAMILIES: [AlgorithmKind; 7] = [
-    AlgorithmKind::LocalizedDoubleOutputPerturbation,
-    AlgorithmKind::LocalizedOutputPerturbation,
+    AlgorithmKind::LocalisedDoubleOutputPerturbation,
+    AlgorithmKind::LocalisedOutputPerturbation,
     AlgorithmKind::PureClippedGd,
     AlgorithmKind::OutputPerturbationLipschitzExtension,
     AlgorithmKind::EmPgm,
-    AlgorithmKind::LocalizedApproxEm,
+    AlgorithmKind::LocalisedApproxEm,
     AlgorithmKind::DeterministicDoubleOutputPerturbation,
 ];
 
@@ -31,7 +31,7 @@ fn config(algorithm: AlgorithmKind) -> RunConfig {
         // default λ (small at n = 200) r₀ = 600·C·d/(λnε) far exceeds W on both sides, the draw's
         // Δ₀ = 2C·r₀/n makes it nearly uniform on W whatever C is, and no threshold, measured or
         // declared, could show. With λ = 10 the declared C gives r₀ ≈ 3.7 (R = 4).
-        lambda1: (algorithm == AlgorithmKind::LocalizedApproxEm).then_some(10.0),
+        lambda1: (algorithm == AlgorithmKind::LocalisedApproxEm).then_some(10.0),
         ..base_config(200, 1.0, 0.0)
     }
 }
@@ -85,7 +85,7 @@ fn every_heavy_tail_family_passes_at_its_claimed_epsilon_on_the_outlier_pair() {
     }
     let small = RunConfig {
         lambda1: Some(1e-3),
-        ..config(AlgorithmKind::LocalizedDoubleOutputPerturbation)
+        ..config(AlgorithmKind::LocalisedDoubleOutputPerturbation)
     };
     let r = audited(small, Bug::None, 2_000, 43);
     assert!(!r.violation, "{r:?}");

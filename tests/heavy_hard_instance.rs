@@ -215,7 +215,7 @@ impl Cell {
             steps,
             repeats: 1,
             algorithm,
-            compare: if algorithm == AlgorithmKind::LocalizedDoubleOutputPerturbation {
+            compare: if algorithm == AlgorithmKind::LocalisedDoubleOutputPerturbation {
                 vec![
                     AlgorithmKind::PureClippedGd,
                     AlgorithmKind::OutputPerturbationLipschitzExtension,
@@ -308,7 +308,7 @@ fn measure(cell: &Cell, seeds: u32) -> Vec<Sums> {
     for seed in 1..=seeds {
         let t = theory_steps(cell.n, cell.epsilon, cell.d);
         run_lanes(
-            cell.config(seed, AlgorithmKind::LocalizedDoubleOutputPerturbation, t),
+            cell.config(seed, AlgorithmKind::LocalisedDoubleOutputPerturbation, t),
             &mut sums[..3],
             Some(&exact),
         );
@@ -462,11 +462,11 @@ fn on_the_linear_hard_instance_every_family_sits_at_the_centre_of_w() {
         }
     }
     let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
-    let localized: Vec<f64> = rows.iter().map(|r| r[0].exact.mean()).collect();
-    let fitted = slope(&xs, &localized);
+    let localised: Vec<f64> = rows.iter().map(|r| r[0].exact.mean()).collect();
+    let fitted = slope(&xs, &localised);
     assert!(
         (fitted + 0.5).abs() <= 0.15,
-        "{localized:?}: slope {fitted}"
+        "{localised:?}: slope {fitted}"
     );
 }
 

@@ -9,7 +9,7 @@
 //! bit. None of it reaches the run's exports.
 
 use dp_playground::algo::heavy_tails::localisation_view::{LocalSolver, LocalisationView, Planar};
-use dp_playground::algo::heavy_tails::localized::{GROWTH, aggregate_index};
+use dp_playground::algo::heavy_tails::localised::{GROWTH, aggregate_index};
 use dp_playground::algo::heavy_tails::{declared_moment, threshold};
 use dp_playground::algo::registry;
 use dp_playground::config::{AlgorithmKind, RunConfig};
@@ -132,7 +132,7 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
 
 #[test]
 fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
-    let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
+    let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
     let (views, release) = run(config.clone(), 1);
     assert!(
         views.len() > 2,
@@ -181,11 +181,11 @@ fn double_output_perturbation_fills_the_view_as_algorithm_4_defines_it() {
 }
 
 #[test]
-fn output_pert_localize_draws_once_and_its_ball_is_around_its_output() {
-    let config = heavy(AlgorithmKind::LocalizedOutputPerturbation);
+fn output_pert_localise_draws_once_and_its_ball_is_around_its_output() {
+    let config = heavy(AlgorithmKind::LocalisedOutputPerturbation);
     let (views, release) = run(config.clone(), 50);
     let view = views.last().unwrap();
-    assert_eq!(view.algorithm, LocalSolver::OutputPertLocalize);
+    assert_eq!(view.algorithm, LocalSolver::OutputPertLocalise);
     check_common(&config, view, &release);
     let (d, eps) = (config.d as f64, config.epsilon);
     for p in &view.phases {
@@ -228,7 +228,7 @@ fn em_pgm_draws_each_call_from_the_grid_ball_around_the_phase_s_centre() {
 
 #[test]
 fn algorithm_7_localises_then_draws_from_the_grid_on_its_ball() {
-    let config = heavy(AlgorithmKind::LocalizedApproxEm);
+    let config = heavy(AlgorithmKind::LocalisedApproxEm);
     let (views, release) = run(config.clone(), 50);
     let view = views.last().unwrap();
     assert_eq!(view.algorithm, LocalSolver::ApproxEm);
@@ -272,9 +272,9 @@ fn algorithm_7_localises_then_draws_from_the_grid_on_its_ball() {
 #[test]
 fn before_play_the_view_holds_w_and_the_schedule_and_other_algorithms_have_none() {
     for kind in [
-        AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        AlgorithmKind::LocalisedDoubleOutputPerturbation,
         AlgorithmKind::EmPgm,
-        AlgorithmKind::LocalizedApproxEm,
+        AlgorithmKind::LocalisedApproxEm,
     ] {
         let lab = Lab::new(heavy(kind), None).unwrap();
         let view = lab.localisation().expect("a localized run has a view");
@@ -297,7 +297,7 @@ fn before_play_the_view_holds_w_and_the_schedule_and_other_algorithms_have_none(
 #[test]
 fn no_export_carries_the_view() {
     for kind in [
-        AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        AlgorithmKind::LocalisedDoubleOutputPerturbation,
         AlgorithmKind::EmPgm,
     ] {
         no_export_carries_the_view_of(kind);
@@ -358,7 +358,7 @@ fn both_grid_families_run_as_picked_to_a_pure_epsilon_release_and_refuse_d_above
         delta: 0.0,
         ..RunConfig::default()
     };
-    for kind in [AlgorithmKind::EmPgm, AlgorithmKind::LocalizedApproxEm] {
+    for kind in [AlgorithmKind::EmPgm, AlgorithmKind::LocalisedApproxEm] {
         let (config, notes) = registry::pick(&heavy, kind);
         config.validate().unwrap();
         let preview = registry::plan(&config).unwrap().preview;
@@ -449,8 +449,8 @@ mod whole_runs {
         }
 
         #[test]
-        fn localized_double_output_perturbation_runs_to_a_release_stating_pure_epsilon() {
-            let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
+        fn localised_double_output_perturbation_runs_to_a_release_stating_pure_epsilon() {
+            let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
             config.validate().unwrap();
             let planned = registry::plan(&config).unwrap();
             let preview = &planned.preview;
@@ -510,8 +510,8 @@ mod whole_runs {
         }
     }
 
-    /// Localized Output Perturbation (from `algo::heavy_tails::output_pert_localize`).
-    mod output_pert_localize {
+    /// Localized Output Perturbation (from `algo::heavy_tails::output_pert_localise`).
+    mod output_pert_localise {
         use super::heavy;
         use dp_playground::algo::NoiseShape;
         use dp_playground::algo::heavy_tails::joint::HeavySolver;
@@ -535,7 +535,7 @@ mod whole_runs {
 
         #[test]
         fn each_call_is_one_draw_at_the_full_epsilon_for_six_c_over_lambda_m() {
-            let config = heavy(AlgorithmKind::LocalizedOutputPerturbation);
+            let config = heavy(AlgorithmKind::LocalisedOutputPerturbation);
             config.validate().unwrap();
             let preview = registry::plan(&config).unwrap().preview;
             assert_eq!(preview.guarantee.delta, 0.0);
@@ -558,9 +558,9 @@ mod whole_runs {
                 lambda1: Some(0.5),
                 ..heavy(kind)
             };
-            let single = registry::plan(&same(AlgorithmKind::LocalizedOutputPerturbation)).unwrap();
+            let single = registry::plan(&same(AlgorithmKind::LocalisedOutputPerturbation)).unwrap();
             let double =
-                registry::plan(&same(AlgorithmKind::LocalizedDoubleOutputPerturbation)).unwrap();
+                registry::plan(&same(AlgorithmKind::LocalisedDoubleOutputPerturbation)).unwrap();
             for (a, b) in single.preview.draws.iter().zip(&double.preview.draws) {
                 assert_eq!((a.sensitivity, 2 * a.count), (b.sensitivity, b.count));
                 let scale = |d: &dp_playground::algo::Draws| d.noise.scale().unwrap();
@@ -610,8 +610,8 @@ mod whole_runs {
             // The page's defaults (n = 4000): Prop 2.9's bound is astronomically above the allowance,
             // refused at the solver's control with the numbers, before any data are read.
             for kind in [
-                AlgorithmKind::LocalizedOutputPerturbation,
-                AlgorithmKind::LocalizedDoubleOutputPerturbation,
+                AlgorithmKind::LocalisedOutputPerturbation,
+                AlgorithmKind::LocalisedDoubleOutputPerturbation,
             ] {
                 let config = RunConfig {
                     heavy_solver: HeavySolver::AdaptiveSubgradient,
@@ -624,12 +624,12 @@ mod whole_runs {
             // At the small config, Algorithm 2's one stage fits; Algorithm 4's second stage, at the
             // 36 times smaller gap α = C²/(72λm²), does not.
             let fits = registry::plan(&small(
-                AlgorithmKind::LocalizedOutputPerturbation,
+                AlgorithmKind::LocalisedOutputPerturbation,
                 HeavySolver::AdaptiveSubgradient,
             ));
             assert!(fits.is_ok(), "{:?}", fits.err());
             let double = registry::plan(&small(
-                AlgorithmKind::LocalizedDoubleOutputPerturbation,
+                AlgorithmKind::LocalisedDoubleOutputPerturbation,
                 HeavySolver::AdaptiveSubgradient,
             ))
             .err()
@@ -639,7 +639,7 @@ mod whole_runs {
 
         #[test]
         fn algorithm_3_as_the_solver_runs_to_a_release_with_the_same_noise_and_names_itself() {
-            let kind = AlgorithmKind::LocalizedOutputPerturbation;
+            let kind = AlgorithmKind::LocalisedOutputPerturbation;
             let joint = small(kind, HeavySolver::AdaptiveSubgradient);
             let agd = small(kind, HeavySolver::Agd);
             let (a, b) = (

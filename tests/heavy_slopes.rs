@@ -45,7 +45,7 @@
 //!   4 repeats), the edge of −1/2 ± 0.15; the baseline (T = 50) sits at its floor 0.013 there.
 //!   At ε = 100 the slope is −0.52 (0.0684, 0.0354, 0.0162), within the acceptance's band, but the
 //!   baseline (0.0127, 0.0125, 0.0129) is still better at every n
-//!   (`localized_reaches_the_theorems_slope_where_n_epsilon_is_large`).
+//!   (`localised_reaches_the_theorems_slope_where_n_epsilon_is_large`).
 //! - **The baseline pays its √T nowhere on these data.** Pure composition gives each step ε/T,
 //!   so C = G_k (n(ε/T)/d)^(1/2) shrinks as T^(−1/2) and the step noise β = 2CT/(nε) grows as √T;
 //!   averaged over T steps the noise's variance d(d+1)β²/T is then independent of T. The √T is
@@ -134,7 +134,7 @@ fn config(
         epsilon,
         steps: steps.unwrap_or_else(|| theory_steps(n, epsilon, env("HEAVY_D", 2))),
         repeats,
-        algorithm: AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        algorithm: AlgorithmKind::LocalisedDoubleOutputPerturbation,
         compare: vec![
             AlgorithmKind::PureClippedGd,
             AlgorithmKind::OutputPerturbationLipschitzExtension,
@@ -229,7 +229,7 @@ fn slopes(ns: &[usize], rows: &[Vec<Sums>]) {
 /// module docs).
 #[test]
 #[ignore = "slope experiment, minutes in release: see the module docs for the command"]
-fn localized_double_output_perturbation_against_clipped_gd_in_n() {
+fn localised_double_output_perturbation_against_clipped_gd_in_n() {
     let ns = [4000, 16_000, 64_000];
     let rows = table(&ns, 1.0, 4.0, 0.01, 4, 4, Some(50));
     for (lane, name) in ["localized", "clipped GD", "single stage"]
@@ -240,8 +240,8 @@ fn localized_double_output_perturbation_against_clipped_gd_in_n() {
         assert!(ys.iter().all(|y| y.is_finite()), "{name}: {ys:?}");
     }
     slopes(&ns, &rows);
-    let localized = column(&rows, 0, |s| s.empirical);
-    assert!(localized.iter().all(|&y| y < 6.0), "{localized:?}");
+    let localised = column(&rows, 0, |s| s.empirical);
+    assert!(localised.iter().all(|&y| y < 6.0), "{localised:?}");
 }
 
 /// Where nε is large enough for λ₁ to fall below the loss's curvature, the localized family's
@@ -252,16 +252,16 @@ fn localized_double_output_perturbation_against_clipped_gd_in_n() {
 /// the rate, not a setting to use.
 #[test]
 #[ignore = "slope experiment, minutes in a debug build: see the module docs for the command"]
-fn localized_reaches_the_theorems_slope_where_n_epsilon_is_large() {
+fn localised_reaches_the_theorems_slope_where_n_epsilon_is_large() {
     let ns = [4000, 16_000, 64_000];
     let rows = table(&ns, 100.0, 4.0, 0.01, 2, 4, Some(50));
     slopes(&ns, &rows);
     let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
-    let localized = column(&rows, 0, |s| s.empirical);
-    let fitted = slope(&xs, &localized);
+    let localised = column(&rows, 0, |s| s.empirical);
+    let fitted = slope(&xs, &localised);
     assert!(
         (fitted + 0.5).abs() <= 0.15,
-        "{localized:?}: slope {fitted}"
+        "{localised:?}: slope {fitted}"
     );
 }
 
@@ -289,11 +289,11 @@ fn at_epsilon_100_the_slope_holds_and_clipped_gd_at_its_own_steps_is_better() {
     let rows = table(&ns, 100.0, 4.0, 0.01, 2, 2, None);
     slopes(&ns, &rows);
     let xs: Vec<f64> = ns.iter().map(|&n| n as f64).collect();
-    let localized = column(&rows, 0, |s| s.empirical);
-    let fitted = slope(&xs, &localized);
+    let localised = column(&rows, 0, |s| s.empirical);
+    let fitted = slope(&xs, &localised);
     assert!(
         (fitted + 0.5).abs() <= 0.15,
-        "{localized:?}: slope {fitted}"
+        "{localised:?}: slope {fitted}"
     );
     // The acceptance's "measurably worse" reversed: at every n the baseline's mean is below a
     // fifth of the localized mean (measured: 19 to 25 times below), and by more than 3 standard

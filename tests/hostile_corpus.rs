@@ -2,7 +2,7 @@
 //! the path the page takes, with the exact outcome `tests/hostile/expected.tsv` gives it.
 //!
 //! - a config (`configs/*.json`) through the strict reader ([`RunConfig::from_json`], the page's
-//!   `normalizeConfig`) and the run ([`Lab::new`], the worker's `Session`);
+//!   `normaliseConfig`) and the run ([`Lab::new`], the worker's `Session`);
 //! - a link (`links/*.txt`, the URL hash's JSON) through the lenient reader
 //!   ([`RunConfig::from_json_lenient`], `configFromLink`), whose fallbacks are named, then the run
 //!   of what it kept;

@@ -12,7 +12,7 @@ use dp_playground::algo::output_perturbation::{
 use dp_playground::audit::{AuditReport, Auditable, Bug, OutputPerturbationTarget, audit};
 use dp_playground::data::Dataset;
 use dp_playground::domain::{L2Ball, Unconstrained};
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::objective::Objective;
 use dp_playground::privacy::calibration::{GaussianMethod, gaussian_delta, zwb_c_delta};
 use dp_playground::reference;
@@ -41,7 +41,7 @@ fn mean_problem(ys: Vec<f64>, l2: f64) -> Objective {
     Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::Squared { label_bound: 1.0 }),
-        Regularizer::ridge(l2),
+        Regulariser::ridge(l2),
         Box::new(L2Ball { radius: 1.0 }),
         1.0,
     )
@@ -228,7 +228,7 @@ fn unconstrained_logistic_runs_end_to_end() {
     let obj = Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(0.2),
+        Regulariser::ridge(0.2),
         Box::new(Unconstrained),
         1.0,
     )
@@ -259,7 +259,7 @@ fn logistic(n: usize, l2: f64, radius: f64) -> Objective {
     Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(l2),
+        Regulariser::ridge(l2),
         Box::new(L2Ball { radius }),
         1.0,
     )
@@ -381,7 +381,7 @@ fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
                 glm: Glm::Logistic,
                 wrap: Wrap::Tilted { tau: 0.5 },
             },
-            Regularizer::ridge(0.2),
+            Regulariser::ridge(0.2),
             Box::new(L2Ball { radius: 2.0 }),
             1.0,
         )
@@ -453,7 +453,7 @@ fn every_certified_solver_keeps_a_huge_label_pair_within_the_total_sensitivity()
             Objective::with_loss(
                 Arc::clone(data),
                 Loss::erm(glm),
-                Regularizer::ridge(0.1),
+                Regulariser::ridge(0.1),
                 Box::new(L2Ball { radius: 2.0 }),
                 1.0,
             )

@@ -14,7 +14,7 @@ use dp_playground::algo::output_perturbation::{
 };
 use dp_playground::data::{ClassificationSpec, clip_features, generate_classification};
 use dp_playground::domain::L2Ball;
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
@@ -32,7 +32,7 @@ fn problem(glm: Glm, n: usize, d: usize, l2: f64, radius: f64) -> Objective {
     Objective::with_loss(
         Arc::new(data),
         Loss::erm(glm),
-        Regularizer::ridge(l2),
+        Regulariser::ridge(l2),
         Box::new(L2Ball { radius }),
         1.0,
     )

@@ -13,7 +13,7 @@ use dp_playground::audit::{Auditable, Side, audit};
 use dp_playground::data::{ClassificationSpec, Dataset, clip_features, generate_classification};
 use dp_playground::domain::L2Ball;
 use dp_playground::error::Result;
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::noise::L2Laplace;
 use dp_playground::objective::Objective;
 use dp_playground::privacy::ApproxDp;
@@ -42,7 +42,7 @@ fn pair(n: usize, side: Side) -> Objective {
     Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::absolute()),
-        Regularizer::ridge(MU),
+        Regulariser::ridge(MU),
         Box::new(L2Ball { radius: RADIUS }),
         1.0,
     )
@@ -130,7 +130,7 @@ fn max_loss_solve_meets_its_accuracy_against_a_brute_force_grid() {
     let obj = Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::absolute()),
-        Regularizer::ridge(0.2),
+        Regulariser::ridge(0.2),
         Box::new(L2Ball { radius: 1.5 }),
         1.0,
     )
@@ -184,7 +184,7 @@ fn max_loss_is_refused_for_smooth_and_stochastic_solvers() {
             glm: Glm::absolute(),
             wrap: dp_playground::loss::Wrap::Tilted { tau: 1.0 },
         },
-        Regularizer::ridge(MU),
+        Regulariser::ridge(MU),
         Box::new(L2Ball { radius: RADIUS }),
         1.0,
     )

@@ -24,7 +24,7 @@ use dp_playground::algo::PrivateAlgorithm;
 use dp_playground::algo::output_perturbation::{OutputPerturbation, Settings};
 use dp_playground::data::{ClassificationSpec, clip_features, generate_classification};
 use dp_playground::domain::L2Ball;
-use dp_playground::loss::{Glm, Loss, Regularizer};
+use dp_playground::loss::{Glm, Loss, Regulariser};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
@@ -67,7 +67,7 @@ fn slopes_for(delta: f64) {
         let obj = Objective::with_loss(
             Arc::new(data),
             Loss::erm(Glm::Logistic),
-            Regularizer::ridge(MU),
+            Regulariser::ridge(MU),
             Box::new(L2Ball { radius: 5.0 }),
             1.0,
         )

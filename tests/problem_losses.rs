@@ -7,7 +7,7 @@ use dp_playground::data::{
     Dataset, GeneratorSpec, Link, Tail, Task, clip_features, clip_rows, generate,
 };
 use dp_playground::domain::DomainKind;
-use dp_playground::loss::{Bounds, Glm, GlmLoss, Logistic, Loss, Regularizer, Wrap};
+use dp_playground::loss::{Bounds, Glm, GlmLoss, Logistic, Loss, Regulariser, Wrap};
 use dp_playground::objective::Objective;
 use dp_playground::rng::{Stream, seeded};
 use rand::RngExt;
@@ -94,7 +94,7 @@ fn scalar_derivatives_match_central_differences() {
 #[test]
 fn objective_gradients_match_finite_differences() {
     let mut rng = seeded(2, Stream::Noise);
-    let reg = Regularizer::elastic(0.05, 0.2);
+    let reg = Regulariser::elastic(0.05, 0.2);
     for loss in all_losses() {
         let ds = data(loss.glm.is_margin());
         let obj = Objective::with_loss(
@@ -174,7 +174,7 @@ fn minibatch_per_sample_and_clipped_gradients_agree_with_the_full_pass() {
         let obj = Objective::with_loss(
             ds.clone(),
             loss,
-            Regularizer::ridge(0.1),
+            Regulariser::ridge(0.1),
             DomainKind::Unconstrained.boxed(),
             1.0,
         )
@@ -248,7 +248,7 @@ fn tilted_pass_matches_the_direct_formula() {
         let obj = Objective::with_loss(
             ds.clone(),
             loss,
-            Regularizer::default(),
+            Regulariser::default(),
             DomainKind::Unconstrained.boxed(),
             1.0,
         )
@@ -306,7 +306,7 @@ fn declared_constants() {
     assert!(c.smoothness.is_infinite());
     // Regulariser prox: soft threshold then shrink.
     let mut w = vec![1.0, -0.05, -2.0];
-    Regularizer::elastic(0.1, 1.0).prox(0.5, &mut w);
+    Regulariser::elastic(0.1, 1.0).prox(0.5, &mut w);
     let expect = [(1.0 - 0.05) / 1.5, 0.0, (-2.0 + 0.05) / 1.5];
     assert!(
         w.iter().zip(expect).all(|(a, b)| (a - b).abs() < 1e-15),
@@ -321,7 +321,7 @@ fn labels_and_parameters_are_validated() {
     let err = Objective::with_loss(
         reg,
         Loss::erm(Glm::Hinge),
-        Regularizer::default(),
+        Regulariser::default(),
         DomainKind::Simplex.boxed(),
         1.0,
     )
@@ -334,6 +334,6 @@ fn labels_and_parameters_are_validated() {
     };
     assert_eq!(bad.validate().unwrap_err().field(), Some("loss.tau"));
     assert!(Glm::huber(f64::NAN).validate().is_err());
-    assert!(Regularizer::lasso(-1.0).validate().is_err());
+    assert!(Regulariser::lasso(-1.0).validate().is_err());
     assert!(DomainKind::Box { lo: 1.0, hi: 0.0 }.validate().is_err());
 }

@@ -2,7 +2,7 @@
 
 use dp_playground::data::{GeneratorSpec, Tail, Task};
 use dp_playground::domain::DomainKind;
-use dp_playground::loss::{Glm, Loss, Regularizer, Wrap};
+use dp_playground::loss::{Glm, Loss, Regulariser, Wrap};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
@@ -55,14 +55,14 @@ fn certificate_for_every_loss_domain_pair() {
     let mut failures = Vec::new();
     for loss in losses() {
         for dom in DomainKind::examples() {
-            let regs: &[Regularizer] = if dom == DomainKind::Unconstrained {
-                &[Regularizer::ridge(0.1), Regularizer::elastic(0.02, 0.1)]
+            let regs: &[Regulariser] = if dom == DomainKind::Unconstrained {
+                &[Regulariser::ridge(0.1), Regulariser::elastic(0.02, 0.1)]
             } else {
                 &[
-                    Regularizer::default(),
-                    Regularizer::ridge(0.1),
-                    Regularizer::elastic(0.02, 0.1),
-                    Regularizer::lasso(0.02),
+                    Regulariser::default(),
+                    Regulariser::ridge(0.1),
+                    Regulariser::elastic(0.02, 0.1),
+                    Regulariser::lasso(0.02),
                 ]
             };
             for &r in regs {
@@ -114,7 +114,7 @@ fn lp_like_pairs_certify_at_full_size_within_a_pass_budget() {
                 reg.clone()
             };
             let obj =
-                Objective::with_loss(ds, Loss::erm(glm), Regularizer::default(), dom.boxed(), 1.0)
+                Objective::with_loss(ds, Loss::erm(glm), Regulariser::default(), dom.boxed(), 1.0)
                     .unwrap();
             let label = format!("{glm:?} on {dom:?}");
             let r = reference::solve(&obj, 1e-9, 1_000).unwrap_or_else(|e| panic!("{label}: {e}"));
@@ -129,7 +129,7 @@ fn unconstrained_without_strong_convexity_is_refused() {
     let obj = Objective::with_loss(
         data(true, 50, 3, 3),
         Loss::erm(Glm::Logistic),
-        Regularizer::default(),
+        Regulariser::default(),
         DomainKind::Unconstrained.boxed(),
         1.0,
     )
@@ -158,7 +158,7 @@ fn population_excess_closed_form_matches_monte_carlo() {
             },
         },
         loss: Loss::erm(Glm::Squared { label_bound: 10.0 }),
-        regularizer: Regularizer::ridge(0.1),
+        regulariser: Regulariser::ridge(0.1),
         domain: DomainKind::L2Ball { radius: 1.0 },
         feature_bound: 100.0,
         clip: false,
@@ -246,10 +246,10 @@ fn adversarial_pairs_agree_with_an_independent_grid_search_in_two_dimensions() {
     for radius in [0.1, 0.4] {
         for glm in adversarial_glms(0.5) {
             for dom in DomainKind::examples() {
-                let regs: &[Regularizer] = if dom == DomainKind::Unconstrained {
-                    &[Regularizer::ridge(0.1), Regularizer::elastic(0.02, 0.1)]
+                let regs: &[Regulariser] = if dom == DomainKind::Unconstrained {
+                    &[Regulariser::ridge(0.1), Regulariser::elastic(0.02, 0.1)]
                 } else {
-                    &[Regularizer::default(), Regularizer::elastic(0.02, 0.1)]
+                    &[Regulariser::default(), Regulariser::elastic(0.02, 0.1)]
                 };
                 for &r in regs {
                     let ds = if glm.is_margin() {
@@ -305,7 +305,7 @@ fn a_dual_with_the_perturbation_ball_doubled_would_be_caught() {
             Objective::with_loss(
                 ds.clone(),
                 adversarial(glm, radius),
-                Regularizer::default(),
+                Regulariser::default(),
                 dom.boxed(),
                 1.0,
             )
@@ -337,9 +337,9 @@ fn adversarial_pairs_certify_at_full_size_within_a_pass_budget() {
                 reg.clone()
             };
             let r = if dom == DomainKind::Unconstrained {
-                Regularizer::ridge(0.01)
+                Regulariser::ridge(0.01)
             } else {
-                Regularizer::default()
+                Regulariser::default()
             };
             let obj =
                 Objective::with_loss(ds, adversarial(glm, 0.02), r, dom.boxed(), 1.0).unwrap();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use dp_playground::data::Dataset;
 use dp_playground::domain::DomainKind;
-use dp_playground::loss::{Glm, Loss, Regularizer, Wrap};
+use dp_playground::loss::{Glm, Loss, Regulariser, Wrap};
 use dp_playground::objective::Objective;
 use dp_playground::reference::{self, Reference};
 
@@ -25,10 +25,10 @@ fn tilted(glm: Glm, tau: f64) -> Loss {
 }
 
 /// The regularisers of every test: none, ridge, elastic net, lasso (R^d only with a ridge term).
-fn regularizers(dom: DomainKind) -> Vec<Regularizer> {
-    let mut v = vec![Regularizer::ridge(0.1), Regularizer::elastic(0.02, 0.1)];
+fn regularisers(dom: DomainKind) -> Vec<Regulariser> {
+    let mut v = vec![Regulariser::ridge(0.1), Regulariser::elastic(0.02, 0.1)];
     if dom != DomainKind::Unconstrained {
-        v.extend([Regularizer::default(), Regularizer::lasso(0.02)]);
+        v.extend([Regulariser::default(), Regulariser::lasso(0.02)]);
     }
     v
 }
@@ -45,7 +45,7 @@ fn every_domain_and_regulariser_certifies_for_both_losses_and_two_tilts() {
         let ds = data(glm, 200, 5, 1);
         for tau in [0.5, 3.0] {
             for dom in DomainKind::examples() {
-                for reg in regularizers(dom) {
+                for reg in regularisers(dom) {
                     let obj =
                         Objective::with_loss(ds.clone(), tilted(glm, tau), reg, dom.boxed(), 1.0)
                             .unwrap();
@@ -123,7 +123,7 @@ fn certified_bound_never_exceeds_a_brute_force_minimum_in_two_dimensions() {
     for glm in [Glm::Hinge, Glm::absolute()] {
         let ds = data(glm, 40, 2, 5);
         for dom in DomainKind::examples() {
-            for reg in regularizers(dom) {
+            for reg in regularisers(dom) {
                 let obj = Objective::with_loss(ds.clone(), tilted(glm, 1.5), reg, dom.boxed(), 1.0)
                     .unwrap();
                 let label = format!("{glm:?} on {dom:?} with {reg:?}");
@@ -151,7 +151,7 @@ fn small_tilts_approach_the_erm_optimum() {
     for glm in [Glm::Hinge, Glm::absolute()] {
         let ds = data(glm, 200, 5, 7);
         let dom = DomainKind::L2Ball { radius: 2.0 };
-        let reg = Regularizer::elastic(0.01, 0.05);
+        let reg = Regulariser::elastic(0.01, 0.05);
         let erm_obj =
             Objective::with_loss(ds.clone(), Loss::erm(glm), reg, dom.boxed(), 1.0).unwrap();
         let erm = reference::solve(&erm_obj, 1e-10, 20_000).unwrap();
@@ -200,7 +200,7 @@ fn zero_feature_rows_do_not_stall_the_dual() {
         for loss in [Loss::erm(glm), tilted(glm, 1.0)] {
             let dom = DomainKind::L2Ball { radius: 2.0 };
             let obj =
-                Objective::with_loss(ds.clone(), loss, Regularizer::default(), dom.boxed(), 1.0)
+                Objective::with_loss(ds.clone(), loss, Regulariser::default(), dom.boxed(), 1.0)
                     .unwrap();
             let r =
                 reference::solve(&obj, 1e-9, 20_000).unwrap_or_else(|e| panic!("{loss:?}: {e}"));
@@ -221,7 +221,7 @@ fn issue_size_certifies_within_a_pass_budget() {
             let obj = Objective::with_loss(
                 ds.clone(),
                 tilted(glm, 1.0),
-                Regularizer::default(),
+                Regulariser::default(),
                 dom.boxed(),
                 1.0,
             )

@@ -203,7 +203,7 @@ fn a_heavy_tail_sweep_carries_the_pure_dp_lower_bound_and_the_approximate_dp_rat
         moment_k: 2.0,
         delta: 0.0,
         epsilon: 0.5,
-        algorithm: AlgorithmKind::LocalizedDoubleOutputPerturbation,
+        algorithm: AlgorithmKind::LocalisedDoubleOutputPerturbation,
         ..RunConfig::default()
     };
     let summary_of = |axis, values: &[f64], algorithms: &[&str]| {

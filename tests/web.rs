@@ -5,7 +5,7 @@
 
 mod common;
 
-use dp_playground::wasm::{WasmSession, normalize_config, preview};
+use dp_playground::wasm::{WasmSession, normalise_config, preview};
 use js_sys::{Float64Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -92,7 +92,7 @@ fn errors_reach_js_as_field_and_message() {
         "{message}"
     );
 
-    let err = normalize_config("{not json").err().unwrap();
+    let err = normalise_config("{not json").err().unwrap();
     assert!(get(&err, "field").is_null());
     assert!(get(&err, "message").as_string().unwrap().contains("line 1"));
 }

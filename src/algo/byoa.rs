@@ -434,7 +434,7 @@ impl FiniteSum for PhaseProblem<'_> {
                 grad.fill(0.0);
                 0.0
             });
-        let reg = self.objective.regularizer();
+        let reg = self.objective.regulariser();
         crate::linalg::axpy(reg.l2, w, grad);
         data + reg.value(w) + self.add_centred(w, grad)
     }
@@ -449,7 +449,7 @@ impl FiniteSum for PhaseProblem<'_> {
                     rise: 0.0,
                 }
             });
-        let reg = self.objective.regularizer();
+        let reg = self.objective.regulariser();
         crate::linalg::axpy(reg.l2, w, grad);
         let r = reg.value(w);
         let centred = self.add_centred(w, grad);
@@ -465,13 +465,13 @@ impl FiniteSum for PhaseProblem<'_> {
         if self.objective.minibatch_gradient(w, &[idx], grad).is_err() {
             grad.fill(0.0);
         }
-        crate::linalg::axpy(self.objective.regularizer().l2, w, grad);
+        crate::linalg::axpy(self.objective.regulariser().l2, w, grad);
         self.add_centred(w, grad);
     }
     fn prox(&self, eta: f64, w: &mut [f64]) {
         self.objective
             .domain()
-            .prox_l1(w, eta * self.objective.regularizer().l1);
+            .prox_l1(w, eta * self.objective.regulariser().l1);
     }
     fn project(&self, w: &mut [f64]) {
         self.objective.domain().project(w);
@@ -589,7 +589,7 @@ impl PhasedOutputPerturbation {
             schedule,
             declared_lipschitz: l,
             smoothness: beta,
-            l2: objective.regularizer().l2,
+            l2: objective.regulariser().l2,
             guarantee,
             rng,
             solver_seed,
@@ -653,7 +653,7 @@ impl PhasedOutputPerturbation {
             objective.domain(),
             objective.dim(),
             self.declared_lipschitz,
-            objective.regularizer(),
+            objective.regulariser(),
             m,
             centre_norm,
         );
@@ -697,7 +697,7 @@ fn phase_start_bounds(
     domain: &dyn crate::domain::Domain,
     d: usize,
     lipschitz: f64,
-    reg: crate::loss::Regularizer,
+    reg: crate::loss::Regulariser,
     m: f64,
     centre_norm: f64,
 ) -> (f64, f64) {
@@ -1166,7 +1166,7 @@ impl RunPlan for ByoaRunPlan {
 mod tests {
     use super::*;
     use crate::domain::Unconstrained;
-    use crate::loss::Regularizer;
+    use crate::loss::Regulariser;
 
     #[test]
     fn the_phase_safeguard_bound_covers_the_lasso_subgradient() {
@@ -1177,7 +1177,7 @@ mod tests {
             &Unconstrained,
             1,
             1.0,
-            Regularizer { l1: 5.0, l2: 0.0 },
+            Regulariser { l1: 5.0, l2: 0.0 },
             1.0,
             10.0,
         );

@@ -287,11 +287,11 @@ impl DpAccMd {
                 ),
             ));
         }
-        if objective.regularizer().l1 > 0.0 {
+        if objective.regulariser().l1 > 0.0 {
             return Err(Error::invalid(
                 "regularizer",
                 "no ℓ1 penalty (DP-AccMD handles smooth objectives; constrain with the ℓ1 ball instead)",
-                objective.regularizer().l1,
+                objective.regulariser().l1,
             ));
         }
         let d = objective.dim();
@@ -726,7 +726,7 @@ mod tests {
     use crate::data::{ClassificationSpec, clip_features, generate_classification};
     use crate::data::{Dataset, SparseSpec, generate_sparse};
     use crate::domain::{Domain, L1Ball, L2Ball};
-    use crate::loss::{Glm, Loss, Regularizer};
+    use crate::loss::{Glm, Loss, Regulariser};
     use crate::reference;
     use crate::rng::{Stream, seeded};
     use crate::theory::gradient_perturbation::dp_accmd_bound;
@@ -748,7 +748,7 @@ mod tests {
         Objective::with_loss(
             data,
             Loss::erm(Glm::Logistic),
-            Regularizer::ridge(0.0),
+            Regulariser::ridge(0.0),
             domain,
             1.0,
         )
@@ -982,9 +982,9 @@ mod tests {
         let lasso = Objective::with_loss(
             data,
             Loss::erm(Glm::Logistic),
-            Regularizer {
+            Regulariser {
                 l1: 0.1,
-                ..Regularizer::ridge(0.0)
+                ..Regulariser::ridge(0.0)
             },
             Box::new(L2Ball { radius: 1.0 }),
             1.0,

@@ -540,7 +540,7 @@ impl DpSgd {
         let n = self.n;
         self.sampled += self.batch.len() as u64;
         self.clipped += clipped;
-        let reg = objective.regularizer();
+        let reg = objective.regulariser();
         let b = self.config.batch_size as f64;
         let eta = self.config.step_size;
         // Reported (non-private) diagnostics: the clipped minibatch gradient without noise.
@@ -1017,7 +1017,7 @@ mod tests {
     use super::*;
     use crate::data::{ClassificationSpec, generate_classification};
     use crate::domain::L2Ball;
-    use crate::loss::{Glm, Logistic, Regularizer};
+    use crate::loss::{Glm, Logistic, Regulariser};
     use crate::privacy::Relation;
     use crate::privacy::rdp::dpsgd_epsilon;
     use crate::reference;
@@ -1045,7 +1045,7 @@ mod tests {
                 glm: Glm::Logistic,
                 wrap: Wrap::None,
             },
-            Regularizer::ridge(l2),
+            Regulariser::ridge(l2),
             Box::new(L2Ball { radius: 3.0 }),
             1.0,
         )
@@ -1362,7 +1362,7 @@ mod tests {
                 glm: Glm::Logistic,
                 wrap: Wrap::Tilted { tau: 1.0 },
             },
-            Regularizer::ridge(0.0),
+            Regulariser::ridge(0.0),
             Box::new(L2Ball { radius: 3.0 }),
             1.0,
         )

@@ -723,7 +723,7 @@ impl PrivateAlgorithm for DpSvrg {
         if self.done || objective.dim() != self.x.len() {
             return None;
         }
-        let reg = objective.regularizer();
+        let reg = objective.regulariser();
         if self.inner == 0 {
             // New epoch: the exact anchor ṽ = ∇(data term)(x̃), never released.
             self.snapshot_loss = objective.data_term(&self.snapshot, Some(&mut self.anchor))
@@ -1036,7 +1036,7 @@ mod tests {
     use super::*;
     use crate::data::{ClassificationSpec, clip_features, generate_classification};
     use crate::domain::L2Ball;
-    use crate::loss::{Glm, Loss, Regularizer};
+    use crate::loss::{Glm, Loss, Regulariser};
     use crate::reference;
     use crate::rng::{Stream, seeded};
     use std::sync::Arc;
@@ -1055,7 +1055,7 @@ mod tests {
         Objective::with_loss(
             Arc::new(data),
             Loss::erm(Glm::Logistic),
-            Regularizer::ridge(l2),
+            Regulariser::ridge(l2),
             Box::new(L2Ball { radius: 3.0 }),
             1.0,
         )

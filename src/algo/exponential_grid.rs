@@ -557,7 +557,7 @@ impl Plan for GridPlan {
         let (radius, d, lipschitz) = (declared.radius(), declared.d, preview.lipschitz);
         let lipschitz_f = lipschitz
             + declared.strong_convexity() * radius
-            + declared.regularizer.l1 * (d as f64).sqrt();
+            + declared.regulariser.l1 * (d as f64).sqrt();
         Curve::flat(
             theory_bound(
                 lipschitz,
@@ -592,7 +592,7 @@ mod tests {
     use super::*;
     use crate::data::Dataset;
     use crate::domain::L2Ball;
-    use crate::loss::{Glm, Loss, Regularizer, Wrap};
+    use crate::loss::{Glm, Loss, Regulariser, Wrap};
     use crate::rng::{Stream, seeded};
     use std::sync::Arc;
 
@@ -613,7 +613,7 @@ mod tests {
         Objective::with_loss(
             Arc::new(data),
             Loss::erm(Glm::Hinge),
-            Regularizer::ridge(0.01),
+            Regulariser::ridge(0.01),
             Box::new(L2Ball { radius: 2.0 }),
             1.0,
         )
@@ -690,7 +690,7 @@ mod tests {
                     Objective::with_loss(
                         Arc::clone(data),
                         Loss { glm, wrap },
-                        Regularizer::ridge(0.01),
+                        Regulariser::ridge(0.01),
                         Box::new(L2Ball { radius: 2.0 }),
                         1.0,
                     )
@@ -730,7 +730,7 @@ mod tests {
         let without = Objective::with_loss(
             Arc::new(rows(1)),
             Loss::erm(Glm::Hinge),
-            Regularizer::ridge(0.01),
+            Regulariser::ridge(0.01),
             Box::new(L2Ball { radius: 2.0 }),
             1.0,
         )

@@ -4,6 +4,9 @@
 //! [`FAMILIES`] and the kind → family lookup [`family()`], an exhaustive `match` (an unknown kind
 //! cannot be written, and no kind falls back to another's family).
 //!
+//! A few keys keep the spelling of the links made before the identifiers settled on one
+//! (`localized_…`): a `#[serde(rename)]` on the line keeps every old link and lesson working.
+//!
 //! Adding an algorithm: its file, declaring a [`Family`] whose `kind` is its new variant, and one
 //! line in the table below (with a one-line doc comment, optional). The menu, the cards, the
 //! counts shown to users and the audit coverage test all read this table.
@@ -18,7 +21,7 @@ use super::*;
 /// Generates the kind enum, its list, the registry and the lookup from one table of
 /// `Variant => family static` lines, each with an optional doc comment (see the module docs).
 macro_rules! algorithms {
-    ($($(#[doc = $doc:expr])* $kind:ident => $family:path),+ $(,)?) => {
+    ($($(#[$meta:meta])* $kind:ident => $family:path),+ $(,)?) => {
         /// The private algorithm to run, one variant per family of [`FAMILIES`] (its card, in
         /// the family's own file, names the paper). Its serde name is the variant's in
         /// snake_case: the key links, cards and exports use.
@@ -26,7 +29,7 @@ macro_rules! algorithms {
         #[serde(rename_all = "snake_case")]
         pub enum AlgorithmKind {
             $(
-                $(#[doc = $doc])*
+                $(#[$meta])*
                 #[doc = ""]
                 #[doc = concat!("Its family: [`", stringify!($family), "`].")]
                 $kind,
@@ -90,10 +93,12 @@ algorithms! {
     PrivateSco => smd::family::FAMILY_SCO,
     /// Localized Double Output Perturbation, Lowy 2026 Algorithms 1 and 4 (pure ε, heavy tails;
     /// see [`crate::algo::heavy_tails`]).
-    LocalizedDoubleOutputPerturbation => heavy_tails::FAMILY_LOCALIZED,
+    #[serde(rename = "localized_double_output_perturbation")]
+    LocalisedDoubleOutputPerturbation => heavy_tails::FAMILY_LOCALISED,
     /// Localized output perturbation, Lowy 2026 Algorithms 1 and 2 (OutputPert-Localize in every
-    /// call; see [`crate::algo::heavy_tails::output_pert_localize`]).
-    LocalizedOutputPerturbation => heavy_tails::FAMILY_OUTPUT_PERT_LOCALIZE,
+    /// call; see [`crate::algo::heavy_tails::output_pert_localise`]).
+    #[serde(rename = "localized_output_perturbation")]
+    LocalisedOutputPerturbation => heavy_tails::FAMILY_OUTPUT_PERT_LOCALISE,
     /// The pure-ε noisy clipped GD baseline of Lowy 2026's lesson (ε/T per step).
     PureClippedGd => heavy_tails::FAMILY_CLIPPED_GD,
     /// Single-stage output perturbation on the Lipschitz extension (Lowy 2026).
@@ -102,7 +107,8 @@ algorithms! {
     EmPgm => heavy_tails::FAMILY_EM_PGM,
     /// The localised approximate exponential mechanism, Lowy 2026 Algorithms 6–7, on a grid for
     /// d ≤ 2 (see [`crate::algo::heavy_tails::approx_em`]).
-    LocalizedApproxEm => heavy_tails::FAMILY_APPROX_EM,
+    #[serde(rename = "localized_approx_em")]
+    LocalisedApproxEm => heavy_tails::FAMILY_APPROX_EM,
     /// Lowy 2026 Theorem D.4: Algorithms 1 and 4 for polyhedral losses with Lemma D.5's
     /// deterministic solver (see [`crate::algo::heavy_tails::deterministic`]).
     DeterministicDoubleOutputPerturbation => heavy_tails::FAMILY_DETERMINISTIC,

@@ -231,7 +231,7 @@ impl GdCalibration {
                 // 1 when the objective already divides by the declared n (the session's).
                 let scale = objective.n() as f64 / self.n as f64;
                 let data_value = objective.data_term(w, Some(&mut *grad));
-                let ridge = objective.regularizer();
+                let ridge = objective.regulariser();
                 for (g, w) in grad.iter_mut().zip(w) {
                     *g = *g * scale + ridge.l2 * w;
                 }
@@ -430,7 +430,7 @@ impl PrivateAlgorithm for NoisyGd {
         // ([`crate::domain::Domain::prox_l1`]). It acts on the noisy point: post-processing.
         objective
             .domain()
-            .prox_l1(&mut self.w, self.step_size * objective.regularizer().l1);
+            .prox_l1(&mut self.w, self.step_size * objective.regulariser().l1);
         let report = StepReport {
             t: self.t,
             grad_evals: (self.t + 1) as f64,
@@ -1055,7 +1055,7 @@ mod tests {
         let obj = Objective::with_loss(
             Arc::new(data),
             crate::loss::Loss::erm(crate::loss::Glm::Logistic),
-            crate::loss::Regularizer { l1: 0.05, l2: 0.01 },
+            crate::loss::Regulariser { l1: 0.05, l2: 0.01 },
             Box::new(L2Ball { radius: 3.0 }),
             1.0,
         )
@@ -1087,7 +1087,7 @@ mod tests {
         use crate::algo::noisy_gd::{GdCalibration, NoisyGd};
         use crate::data::{ClassificationSpec, clip_features, generate_classification};
         use crate::domain::Unconstrained;
-        use crate::loss::{Glm, Loss, Regularizer};
+        use crate::loss::{Glm, Loss, Regulariser};
         use crate::objective::Objective;
         use crate::privacy::Relation;
         use crate::rng::{Stream, seeded};
@@ -1105,7 +1105,7 @@ mod tests {
         let obj = Objective::with_loss(
             Arc::new(data),
             Loss::erm(Glm::Logistic),
-            Regularizer::ridge(lambda),
+            Regulariser::ridge(lambda),
             Box::new(Unconstrained),
             1.0,
         )

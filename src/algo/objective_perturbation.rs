@@ -646,7 +646,7 @@ impl ObjectivePerturbation {
                 ));
             }
         }
-        let reg = objective.regularizer();
+        let reg = objective.regulariser();
         if reg.l1 != 0.0 {
             return Err(Error::invalid(
                 "l1",
@@ -778,7 +778,7 @@ impl ObjectivePerturbation {
         // The data term by the block-summed pass, whose rounding bound the certificate uses
         // (`AmpPlan::allowance`); then the ridge as `Objective::value_and_gradient` adds it.
         let data = objective.data();
-        let reg = objective.regularizer();
+        let reg = objective.regulariser();
         let value = if hessian {
             // The gradient's reads show in the passes; the Hessian's d² products are charged.
             crate::solver::work::charge(newton_work(objective.n(), point.len()));
@@ -1152,7 +1152,7 @@ impl Plan for ObjectivePlan {
                 declared.d,
                 self.settings.epsilon,
                 declared.feature_bound,
-                declared.regularizer.l2,
+                declared.regulariser.l2,
                 crate::linalg::dot(w_star, w_star),
             )
             .ok()?,
@@ -1212,12 +1212,12 @@ mod tests {
     use super::*;
     use crate::data::{ClassificationSpec, generate_classification};
     use crate::domain::{L2Ball, Unconstrained};
-    use crate::loss::Regularizer;
+    use crate::loss::Regulariser;
     use crate::reference;
     use crate::rng::{Stream, seeded};
     use std::sync::Arc;
 
-    fn objective(loss: Loss, reg: Regularizer, bounded: bool) -> Result<Objective> {
+    fn objective(loss: Loss, reg: Regulariser, bounded: bool) -> Result<Objective> {
         let spec = ClassificationSpec {
             n: 1000,
             d: 3,
@@ -1266,7 +1266,7 @@ mod tests {
 
     #[test]
     fn without_noise_it_converges_to_the_reference_optimum() {
-        let obj = objective(logistic(), Regularizer::ridge(0.01), false).unwrap();
+        let obj = objective(logistic(), Regulariser::ridge(0.01), false).unwrap();
         let reference = reference::solve(&obj, 1e-12, 100_000).unwrap();
         let mut alg = ObjectivePerturbation::new(
             ObjectivePerturbationConfig::default(),
@@ -1297,7 +1297,7 @@ mod tests {
         // on by Nesterov from Newton's iterate, with the budget its bound gives there. Here the
         // hand-over is forced after one Newton step: the release must still be certified (the
         // ledger has no NOT PROVEN event), with the same noise as a plain Newton run.
-        let obj = objective(logistic(), Regularizer::ridge(1e-3), false).unwrap();
+        let obj = objective(logistic(), Regulariser::ridge(1e-3), false).unwrap();
         let mut alg = ObjectivePerturbation::new(
             ObjectivePerturbationConfig::default(),
             &obj,
@@ -1336,7 +1336,7 @@ mod tests {
         // releases within 2γ/μ of each other — at the diffprivlib-like tiny ridge Λ = 1/n
         // (κ ≈ 250) and at a moderate one; Newton needs a handful of passes, Nesterov hundreds.
         for (ridge, seed) in [(1e-3, 3), (0.01, 4)] {
-            let obj = objective(logistic(), Regularizer::ridge(ridge), false).unwrap();
+            let obj = objective(logistic(), Regulariser::ridge(ridge), false).unwrap();
             let run = |solver| {
                 let config = ObjectivePerturbationConfig {
                     solver,
@@ -1377,7 +1377,7 @@ mod tests {
         // certificate (after a fixed number of steps, or on a stale gradient) fails this at the
         // diffprivlib-like ridge Λ = 1e-3 (κ ≈ 250), where a few steps do not reach γ.
         for (ridge, seed) in [(1e-3, 7), (0.01, 8)] {
-            let obj = objective(logistic(), Regularizer::ridge(ridge), false).unwrap();
+            let obj = objective(logistic(), Regulariser::ridge(ridge), false).unwrap();
             let mut alg = ObjectivePerturbation::new(
                 ObjectivePerturbationConfig::default(),
                 &obj,
@@ -1440,7 +1440,7 @@ mod tests {
         let obj = Objective::with_loss(
             Arc::new(data),
             logistic(),
-            Regularizer::ridge(1.0 / 20_000.0),
+            Regulariser::ridge(1.0 / 20_000.0),
             Box::new(Unconstrained),
             1.0,
         )
@@ -1497,7 +1497,7 @@ mod tests {
         // ε_res the plan's): mean ≈ 6.4, sd ≈ 3.7; the mean of 2000 draws has sd 0.082, so ±0.4
         // is a 4.9-sd window (a scale from ε instead of ε′ is 6% off: 0.38 — caught only with
         // more draws; one from ε/2 or R² ≠ R would be far off).
-        let obj = objective(logistic(), Regularizer::ridge(0.01), false).unwrap();
+        let obj = objective(logistic(), Regulariser::ridge(0.01), false).unwrap();
         let plan =
             AmpPlan::new(&ObjectivePerturbationConfig::default(), 1000, 3, 0.01, 1.0).unwrap();
         let eps_op = 1.0 - plan.epsilon_residual;
@@ -1534,23 +1534,23 @@ mod tests {
         };
         // Squared loss needs labels in range, which ±1 are.
         assert_eq!(
-            field(objective(squared, Regularizer::ridge(0.01), false).unwrap()).as_deref(),
+            field(objective(squared, Regulariser::ridge(0.01), false).unwrap()).as_deref(),
             Some("loss")
         );
         assert_eq!(
-            field(objective(logistic(), Regularizer::ridge(0.0), false).unwrap()).as_deref(),
+            field(objective(logistic(), Regulariser::ridge(0.0), false).unwrap()).as_deref(),
             Some("l2")
         );
         assert_eq!(
-            field(objective(logistic(), Regularizer { l1: 0.1, l2: 0.01 }, false).unwrap())
+            field(objective(logistic(), Regulariser { l1: 0.1, l2: 0.01 }, false).unwrap())
                 .as_deref(),
             Some("l1")
         );
         assert_eq!(
-            field(objective(logistic(), Regularizer::ridge(0.01), true).unwrap()).as_deref(),
+            field(objective(logistic(), Regulariser::ridge(0.01), true).unwrap()).as_deref(),
             Some("domain")
         );
-        let ok = objective(logistic(), Regularizer::ridge(0.01), false).unwrap();
+        let ok = objective(logistic(), Regulariser::ridge(0.01), false).unwrap();
         let ledger = ObjectivePerturbation::new(cfg, &ok, seeded(0, Stream::Noise), false)
             .unwrap()
             .ledger();
@@ -1565,7 +1565,7 @@ mod tests {
         // so the release minus w̃ is that seed's z: ‖z‖ ~ Gamma(3, s), s = 2γ/(μ ε_res), mean 3s
         // and sd √3·s; the mean of 400 draws has sd 0.0866s, so ±0.45s is a 5.2-sd window.
         // Dropping z (or shrinking it to γ/μ-size) leaves a mean of 0: far outside.
-        let obj = objective(logistic(), Regularizer::ridge(0.01), false).unwrap();
+        let obj = objective(logistic(), Regulariser::ridge(0.01), false).unwrap();
         let run = |seed| {
             let mut alg = ObjectivePerturbation::new(
                 ObjectivePerturbationConfig::default(),
@@ -1652,7 +1652,7 @@ mod tests {
         let obj = Objective::with_loss(
             Arc::new(data),
             logistic(),
-            Regularizer::ridge(1e-4),
+            Regulariser::ridge(1e-4),
             Box::new(Unconstrained),
             1.0,
         )
@@ -1789,7 +1789,7 @@ mod tests {
         let obj = Objective::with_loss(
             Arc::new(data),
             logistic(),
-            Regularizer::ridge(1.0 / 20_000.0),
+            Regulariser::ridge(1.0 / 20_000.0),
             Box::new(Unconstrained),
             1.0,
         )
@@ -1833,7 +1833,7 @@ mod tests {
         };
         use crate::data::{ClassificationSpec, clip_features, generate_classification};
         use crate::domain::Unconstrained;
-        use crate::loss::{Glm, Loss, Regularizer};
+        use crate::loss::{Glm, Loss, Regulariser};
         use crate::objective::Objective;
         use crate::rng::{Stream, seeded};
         let spec = ClassificationSpec {
@@ -1847,7 +1847,7 @@ mod tests {
         let obj = Objective::with_loss(
             std::sync::Arc::new(data),
             Loss::erm(Glm::Logistic),
-            Regularizer::ridge(0.05),
+            Regulariser::ridge(0.05),
             Box::new(Unconstrained),
             1.0,
         )

@@ -18,7 +18,7 @@ use crate::data::{
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
-use crate::loss::{Bounds, Loss, LossConstants, Regularizer};
+use crate::loss::{Bounds, Loss, LossConstants, Regulariser};
 use crate::minimax::PosedGame;
 use crate::minimax::auc::AucGame;
 use crate::minimax::game::StochasticGame;
@@ -62,7 +62,7 @@ pub struct ProblemDeclaration {
     /// The data term: a GLM loss and its aggregation (plain, tilted or adversarial).
     pub loss: Loss,
     /// The elastic net: λ₁ (`l1`) and the ridge λ₂ = μ (`l2`).
-    pub regularizer: Regularizer,
+    pub regulariser: Regulariser,
     /// W (kind and radius), from the config's `domain` and `radius`.
     pub domain: DomainKind,
     /// Declared bound on ‖x‖: features are clipped to it, which is what makes G hold.
@@ -79,7 +79,7 @@ impl ProblemDeclaration {
                 glm: config.loss,
                 wrap: config.wrap,
             },
-            regularizer: Regularizer::elastic(config.l1, config.l2),
+            regulariser: Regulariser::elastic(config.l1, config.l2),
             domain: config.domain.kind(config.radius),
             feature_bound: config.feature_bound,
         }
@@ -100,12 +100,12 @@ impl ProblemDeclaration {
 
     /// β of the smooth part (data term plus ridge); ∞ for non-smooth losses.
     pub fn smoothness(&self) -> f64 {
-        self.constants().smoothness + self.regularizer.l2
+        self.constants().smoothness + self.regulariser.l2
     }
 
     /// μ (the ridge).
     pub fn strong_convexity(&self) -> f64 {
-        self.regularizer.l2
+        self.regulariser.l2
     }
 
     /// sup ‖w‖ over the domain (∞ when unbounded).
@@ -117,7 +117,7 @@ impl ProblemDeclaration {
     /// (Algorithm 6 solves F + (λ/2)‖w‖²). Its data term divides by the declared n, not by the
     /// row count (they differ only under add/remove; see `Problem::new`).
     pub fn objective(&self, records: &Records, extra_ridge: f64) -> Result<Objective> {
-        let reg = Regularizer::elastic(self.regularizer.l1, self.regularizer.l2 + extra_ridge);
+        let reg = Regulariser::elastic(self.regulariser.l1, self.regulariser.l2 + extra_ridge);
         Objective::with_loss(
             Arc::clone(records.dataset()),
             self.loss,
@@ -360,7 +360,7 @@ impl Problem {
                 let problem = PopulationProblem {
                     spec: generator_spec(config),
                     loss: declared.loss,
-                    regularizer: declared.regularizer,
+                    regulariser: declared.regulariser,
                     domain: declared.domain,
                     feature_bound: config.feature_bound,
                     clip: true,

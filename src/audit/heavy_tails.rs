@@ -48,12 +48,12 @@ pub struct HeavyTailTarget {
 pub fn heavy_tail_target(config: RunConfig, bug: Bug) -> Result<HeavyTailTarget> {
     if !matches!(
         config.algorithm,
-        AlgorithmKind::LocalizedDoubleOutputPerturbation
-            | AlgorithmKind::LocalizedOutputPerturbation
+        AlgorithmKind::LocalisedDoubleOutputPerturbation
+            | AlgorithmKind::LocalisedOutputPerturbation
             | AlgorithmKind::PureClippedGd
             | AlgorithmKind::OutputPerturbationLipschitzExtension
             | AlgorithmKind::EmPgm
-            | AlgorithmKind::LocalizedApproxEm
+            | AlgorithmKind::LocalisedApproxEm
             | AlgorithmKind::DeterministicDoubleOutputPerturbation
     ) {
         return Err(Error::invalid(

@@ -180,7 +180,7 @@ pub struct RunConfig {
     pub repetitions: usize,
     /// λ₁, the base ridge of localisation (utility only: every phase's noise is calibrated to its
     /// own λ_t = 32^(t−1)·λ₁); `None` takes the localisation bound's minimiser with the proofs'
-    /// constants (`algo::heavy_tails::localized::calibrated_lambda`); the single-stage variant's
+    /// constants (`algo::heavy_tails::localised::calibrated_lambda`); the single-stage variant's
     /// ridge λ takes (G_k (d/(nε))^(1−1/k) + G₂/√n)/D.
     pub lambda1: Option<f64>,
     /// Base solver of Zhang et al. 2022's minimax algorithms (GDA, extragradient, VR-extragradient): the

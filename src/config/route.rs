@@ -7,7 +7,7 @@ use crate::error::Error;
 /// The settings the algorithms (and the objective) name by their own names, and the control a
 /// person changes for each: DP-SVRG's `epochs` are the page's steps T, DP-SGD's `sampling_rate`
 /// is b/n, output perturbation's α is its base solver's target accuracy, the subgradient solver's
-/// `regularizer.l1` is the lasso, …. Matched against the whole field first, then its first part.
+/// `regulariser.l1` is the lasso, …. Matched against the whole field first, then its first part.
 pub(super) const INTERNAL: [(&str, Control); 20] = [
     ("epochs", Control::Steps),
     ("epoch_length", Control::Batch),
@@ -22,7 +22,7 @@ pub(super) const INTERNAL: [(&str, Control); 20] = [
     ("lambda", Control::L2),
     ("tolerance", Control::L2),
     ("regularizer.l1", Control::L1),
-    // DP-AccMD refuses an ℓ1 penalty as a whole `regularizer`.
+    // DP-AccMD refuses an ℓ1 penalty as a whole `regulariser`.
     ("regularizer", Control::L1),
     ("lipschitz", Control::FeatureBound),
     ("smoothness", Control::Loss),

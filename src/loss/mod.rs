@@ -4,7 +4,7 @@
 //! that one fused kernel (`objective`) serves all of them. [`Glm`] names the six scalar
 //! losses; [`Loss`] adds the two robust variants of Lowy & Razaviyayn 2021, Section 5 on top of any of them:
 //! tilted ERM (TERM) and adversarially robust training with an ℓ2 perturbation radius.
-//! [`Regularizer`] is r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖² with its prox.
+//! [`Regulariser`] is r(w) = λ₁‖w‖₁ + (λ₂/2)‖w‖² with its prox.
 
 mod glm;
 mod logistic;
@@ -492,14 +492,14 @@ impl Loss {
 /// The regulariser is the same for every record, so it never counts towards sensitivity
 /// (Wang, Ye & Xu 2017); it contributes μ = λ₂ strong convexity.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct Regularizer {
+pub struct Regulariser {
     #[serde(default)]
     pub l1: f64,
     #[serde(default)]
     pub l2: f64,
 }
 
-impl Regularizer {
+impl Regulariser {
     pub fn ridge(l2: f64) -> Self {
         Self { l1: 0.0, l2 }
     }

@@ -237,7 +237,7 @@ pub(super) fn solve(
     let (n, d) = (data.n(), data.d());
     // The data term's mean divides by the declared n (`Objective::n`).
     let nf = obj.n() as f64;
-    let reg = obj.regularizer();
+    let reg = obj.regulariser();
     let dom = obj.domain();
     let x = data.matrix_slice();
     let y = data.labels();

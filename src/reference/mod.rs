@@ -188,7 +188,7 @@ fn now_seconds() -> f64 {
 pub fn solve_capped(obj: &Objective, tol: f64, cap: &Cap) -> Result<Reference> {
     let meter = cap.start();
     let d = obj.dim();
-    let reg = obj.regularizer();
+    let reg = obj.regulariser();
     if d == 0 || obj.data().n() == 0 {
         return Err(Error::invalid(
             "data",
@@ -226,7 +226,7 @@ fn adversarial_residual(loss: crate::loss::Loss) -> bool {
 /// F(w) − F* ≤ ⟨s, w⟩ + g(w) + g*(−s) for s ∈ ∂f(w) (module docs, item 1). Returns the bound
 /// including the rounding allowance.
 pub fn conjugate_gap(obj: &Objective, w: &[f64], data_grad: &[f64], buf: &mut [f64]) -> f64 {
-    let reg = obj.regularizer();
+    let reg = obj.regulariser();
     for (b, g) in buf.iter_mut().zip(data_grad) {
         *b = -g;
     }
@@ -246,7 +246,7 @@ pub(super) fn with_allowance(terms: &[f64]) -> f64 {
 /// F increases (O'Donoghue & Candès 2015), stopped by the conjugate-gap certificate.
 fn primal_solve(obj: &Objective, tol: f64, meter: &Meter) -> Result<Reference> {
     let d = obj.dim();
-    let reg = obj.regularizer();
+    let reg = obj.regulariser();
     let dom = obj.domain();
     let smooth = |w: &[f64], g: &mut [f64]| {
         let v = obj.value_and_gradient(w, g);
@@ -406,7 +406,7 @@ fn dual_solve(obj: &Objective, glm: Glm, tol: f64, meter: &Meter) -> Result<Refe
     let (n, d) = (data.n(), data.d());
     // Weights 1/n over the declared n (`Objective::n`), as the data term divides by it.
     let nf = obj.n() as f64;
-    let reg = obj.regularizer();
+    let reg = obj.regulariser();
     let dom = obj.domain();
     let y = data.labels();
     let sweep = DualSweep::new(obj, glm);
@@ -540,7 +540,7 @@ impl<'a> DualSweep<'a> {
         for j in 0..w.len() {
             w[j] = (v[j] + prox.rho * center[j]) / prox.kappa;
         }
-        let l1 = self.obj.regularizer().l1;
+        let l1 = self.obj.regulariser().l1;
         self.obj.domain().prox_l1(w, l1 / prox.kappa);
     }
 
@@ -642,7 +642,8 @@ pub(super) fn gram_norm_estimate(x: &[f64], d: usize, n: usize) -> f64 {
 pub struct PopulationProblem {
     pub spec: crate::data::GeneratorSpec,
     pub loss: crate::loss::Loss,
-    pub regularizer: crate::loss::Regularizer,
+    #[serde(rename = "regularizer")]
+    pub regulariser: crate::loss::Regulariser,
     pub domain: crate::domain::DomainKind,
     pub feature_bound: f64,
     pub clip: bool,
@@ -708,9 +709,9 @@ impl PopulationProblem {
                 self.domain,
                 DomainKind::L2Ball { .. } | DomainKind::Unconstrained
             );
-            if self.regularizer.l1 == 0.0 && noise_var.is_finite() && ball {
+            if self.regulariser.l1 == 0.0 && noise_var.is_finite() && ball {
                 let s2 = s.feature_scale * s.feature_scale;
-                let lambda = self.regularizer.l2;
+                let lambda = self.regulariser.l2;
                 let w0 = s.planted();
                 let mut w: Vec<f64> = w0.iter().map(|v| s2 * v / (s2 + lambda)).collect();
                 self.domain.project(&mut w);
@@ -739,7 +740,7 @@ impl PopulationProblem {
         let obj = Objective::with_loss(
             std::sync::Arc::new(data),
             self.loss,
-            self.regularizer,
+            self.regulariser,
             self.domain.boxed(),
             self.feature_bound,
         )?;
@@ -805,7 +806,7 @@ impl PopulationReference {
             mean += delta / (i + 1) as f64;
             m2 += delta * (v - mean);
         }
-        let reg = obj.regularizer();
+        let reg = obj.regulariser();
         Ok(Estimate {
             value: mean + reg.value(w) - reg.value(&self.w),
             std_error: (m2 / (n as f64 - 1.0) / n as f64).sqrt(),

@@ -137,7 +137,7 @@ fn run(obj: &Objective, glm: Glm, tau: f64, tol: f64, meter: &Meter) -> Result<S
     let data = obj.data();
     let (n, d) = (data.n(), data.d());
     let nf = n as f64;
-    let reg = obj.regularizer();
+    let reg = obj.regulariser();
     let dom = obj.domain();
     if 16.0 * f64::EPSILON / tau > 0.25 * tol {
         return Err(too_small(
@@ -258,7 +258,7 @@ pub(super) fn certified_gap(
     // ln((1/n)Σ e^{τfᵢ}) and Σ qᵢ ln(n qᵢ) = KL(q‖uniform_m) + ln(n/m) shift together.
     let n = obj.n() as f64;
     let rows = q.len() as f64;
-    let reg = obj.regularizer();
+    let reg = obj.regulariser();
     let y = obj.data().labels();
     // F(w) again, accurately: max f + ln(S/n)/τ + g(w).
     let max_f = f.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -303,7 +303,7 @@ mod tests {
     use super::*;
     use crate::data::Dataset;
     use crate::domain::DomainKind;
-    use crate::loss::{Loss, Regularizer, Wrap};
+    use crate::loss::{Loss, Regulariser, Wrap};
     use crate::reference::Cap;
     use std::sync::Arc;
 
@@ -341,7 +341,7 @@ mod tests {
                 glm: Glm::Hinge,
                 wrap: Wrap::Tilted { tau },
             },
-            Regularizer::default(),
+            Regulariser::default(),
             DomainKind::L2Ball { radius: 2.0 }.boxed(),
             1.0,
         )

@@ -13,15 +13,15 @@
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: Lemma 2.2 (the extension), Prop 2.5 and 3.2 (the bias–noise balance);
 //! the bias bound G_k^k/((k−1)C^(k−1)) is Markov's inequality on the tail of A, as
-//! [`localized`](crate::algo::heavy_tails::localized) uses it.
+//! [`localised`](crate::algo::heavy_tails::localised) uses it.
 
 use serde::Serialize;
 
 use crate::algo::heavy_tails::extension::{
     Extension, declared_moment, derivative_bounds, threshold,
 };
-use crate::algo::heavy_tails::family::{call_of, localized_plan};
-use crate::algo::heavy_tails::localized::Call;
+use crate::algo::heavy_tails::family::{call_of, localised_plan};
+use crate::algo::heavy_tails::localised::Call;
 use crate::algo::problem::{ProblemDeclaration, feature_clipping, generator_spec};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::{Tail, clip_labels, generate};
@@ -42,12 +42,12 @@ const POINTS: usize = 121;
 pub fn is_heavy(kind: AlgorithmKind) -> bool {
     matches!(
         kind,
-        AlgorithmKind::LocalizedDoubleOutputPerturbation
-            | AlgorithmKind::LocalizedOutputPerturbation
+        AlgorithmKind::LocalisedDoubleOutputPerturbation
+            | AlgorithmKind::LocalisedOutputPerturbation
             | AlgorithmKind::PureClippedGd
             | AlgorithmKind::OutputPerturbationLipschitzExtension
             | AlgorithmKind::EmPgm
-            | AlgorithmKind::LocalizedApproxEm
+            | AlgorithmKind::LocalisedApproxEm
     )
 }
 
@@ -270,11 +270,11 @@ pub fn threshold_call(config: &RunConfig) -> Result<ThresholdCall> {
         words,
     };
     Ok(match config.algorithm {
-        AlgorithmKind::LocalizedDoubleOutputPerturbation
-        | AlgorithmKind::LocalizedOutputPerturbation
+        AlgorithmKind::LocalisedDoubleOutputPerturbation
+        | AlgorithmKind::LocalisedOutputPerturbation
         | AlgorithmKind::EmPgm
-        | AlgorithmKind::LocalizedApproxEm => {
-            let plan = localized_plan(config, &ProblemDeclaration::of(config), call_of(config))?;
+        | AlgorithmKind::LocalisedApproxEm => {
+            let plan = localised_plan(config, &ProblemDeclaration::of(config), call_of(config))?;
             let first = *plan
                 .phases
                 .first()
@@ -658,10 +658,10 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
         })
     };
     Ok(match config.algorithm {
-        AlgorithmKind::LocalizedDoubleOutputPerturbation
-        | AlgorithmKind::LocalizedOutputPerturbation => {
+        AlgorithmKind::LocalisedDoubleOutputPerturbation
+        | AlgorithmKind::LocalisedOutputPerturbation => {
             let call = call_of(config);
-            let plan = localized_plan(config, &ProblemDeclaration::of(config), call)?;
+            let plan = localised_plan(config, &ProblemDeclaration::of(config), call)?;
             let per_call = call.draws();
             let j = config.repetitions;
             let rows = plan
@@ -689,14 +689,14 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
                         "Every record is read by exactly one call (J = {j} disjoint blocks per phase, phases on disjoint halves): its two draws at ε/2 each give ε = {} in total (parallel composition).",
                         shown(config.epsilon)
                     ),
-                    Call::Localize => format!(
+                    Call::Localise => format!(
                         "Every record is read by exactly one call (J = {j} disjoint blocks per phase, phases on disjoint halves): its one draw at the whole ε gives ε = {} in total (parallel composition).",
                         shown(config.epsilon)
                     ),
                 },
             }
         }
-        AlgorithmKind::EmPgm | AlgorithmKind::LocalizedApproxEm => grid_ledger(config)?,
+        AlgorithmKind::EmPgm | AlgorithmKind::LocalisedApproxEm => grid_ledger(config)?,
         AlgorithmKind::PureClippedGd => StageLedger {
             rows: vec![one(
                 format!("steps 1–{}", config.steps),
@@ -838,7 +838,7 @@ mod tests {
 
     #[test]
     fn the_readouts_are_the_declared_moments() {
-        let mut config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
+        let mut config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
         config.feature_bound = 1e6;
         for (alpha, k) in [(3.0, 2.0), (5.0, 3.5), (2.5, 2.2)] {
             config.tail = Tail::ParetoRadial { alpha };
@@ -1005,9 +1005,9 @@ mod tests {
             let groups = knob_groups(kind).unwrap();
             assert!(groups.noise.contains(&"moment_k") && groups.noise.contains(&"clip"));
         }
-        let localized = knob_groups(AlgorithmKind::LocalizedDoubleOutputPerturbation).unwrap();
+        let localised = knob_groups(AlgorithmKind::LocalisedDoubleOutputPerturbation).unwrap();
         assert_eq!(
-            localized.utility,
+            localised.utility,
             vec!["repetitions", "lambda1", "heavy_solver"]
         );
         let grid = knob_groups(AlgorithmKind::EmPgm).unwrap();
@@ -1021,7 +1021,7 @@ mod tests {
 
     #[test]
     fn the_ledger_per_stage_adds_up_to_epsilon() {
-        let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
+        let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
         let ledger = stage_ledger(&config).unwrap();
         assert!(ledger.rows.len() >= 2, "{ledger:?}");
         for row in &ledger.rows {
@@ -1062,7 +1062,7 @@ mod tests {
         assert!(ledger.composition.contains("parallel composition"));
         // Algorithm 7: per phase the localisation (ε/2, its Laplace scale shrinking) and the draw
         // on W₀ (ε/4); a record's call spends 3ε/4 of the ε it is stated at.
-        let approx = heavy(AlgorithmKind::LocalizedApproxEm);
+        let approx = heavy(AlgorithmKind::LocalisedApproxEm);
         let rows = stage_ledger(&approx).unwrap().rows;
         assert_eq!(rows.len() % 2, 0);
         for pair in rows.chunks_exact(2) {

@@ -75,11 +75,11 @@ impl DualCertificate {
                 ));
             }
         };
-        if obj.regularizer().l2.is_nan() || obj.regularizer().l2 <= 0.0 {
+        if obj.regulariser().l2.is_nan() || obj.regulariser().l2 <= 0.0 {
             return Err(Error::invalid(
                 "regularizer.l2",
                 "> 0 (the duality-gap certificate needs strong convexity)",
-                obj.regularizer().l2,
+                obj.regulariser().l2,
             ));
         }
         let (n, d) = (obj.data().n(), obj.dim());
@@ -118,7 +118,7 @@ impl DualCertificate {
     }
 
     fn update_w(&mut self, obj: &Objective) {
-        let reg = obj.regularizer();
+        let reg = obj.regulariser();
         for (w, v) in self.w.iter_mut().zip(&self.v) {
             *w = v / reg.l2;
         }
@@ -130,7 +130,7 @@ impl DualCertificate {
         let d = obj.dim();
         let data = obj.data();
         let n = obj.n() as f64;
-        let l2 = obj.regularizer().l2;
+        let l2 = obj.regulariser().l2;
         for (i, xi) in data.matrix_slice().chunks_exact(d).enumerate() {
             let sq = dot(xi, xi);
             if sq == 0.0 {
@@ -167,7 +167,7 @@ impl DualCertificate {
         // Recompute v exactly for the bound (the ascent updated it incrementally).
         self.refresh(obj);
         let n = obj.n() as f64;
-        let reg = obj.regularizer();
+        let reg = obj.regulariser();
         let value = obj.value(w_hat);
         let (ya, ya_mag) = data
             .labels()
@@ -194,7 +194,7 @@ mod tests {
     use super::*;
     use crate::data::{ClassificationSpec, clip_features, generate_classification};
     use crate::domain::DomainKind;
-    use crate::loss::{Loss, Regularizer};
+    use crate::loss::{Loss, Regulariser};
     use crate::reference;
     use crate::rng::{Stream, seeded};
     use std::sync::Arc;
@@ -211,7 +211,7 @@ mod tests {
         Objective::with_loss(
             Arc::new(data),
             Loss::erm(Glm::Hinge),
-            Regularizer::elastic(l1, 0.05),
+            Regulariser::elastic(l1, 0.05),
             domain.boxed(),
             1.0,
         )
@@ -253,7 +253,7 @@ mod tests {
         let logistic = Objective::with_loss(
             Arc::new(obj.data().clone()),
             Loss::erm(Glm::Logistic),
-            Regularizer::ridge(0.1),
+            Regulariser::ridge(0.1),
             DomainKind::L2Ball { radius: 1.0 }.boxed(),
             1.0,
         )
@@ -265,7 +265,7 @@ mod tests {
         let flat = Objective::with_loss(
             Arc::new(obj.data().clone()),
             Loss::erm(Glm::Hinge),
-            Regularizer::ridge(0.0),
+            Regulariser::ridge(0.0),
             DomainKind::L2Ball { radius: 1.0 }.boxed(),
             1.0,
         )

@@ -81,13 +81,13 @@ impl<'a> MaxLoss<'a> {
 
     /// F(w).
     pub fn value(&self, w: &[f64]) -> f64 {
-        self.worst(w, false).0 + self.obj.regularizer().value(w)
+        self.worst(w, false).0 + self.obj.regulariser().value(w)
     }
 
     /// F(w), its rise (when `rise`) and a subgradient (see [`FiniteSum::value_and_gradient`]).
     fn evaluate(&self, w: &[f64], grad: &mut [f64], rise: bool) -> Rise {
         let (worst, k, top) = self.worst(w, rise);
-        let reg = self.obj.regularizer();
+        let reg = self.obj.regulariser();
         grad.fill(0.0);
         if worst.is_finite() {
             let data = self.obj.data();
@@ -137,7 +137,7 @@ mod tests {
     use super::*;
     use crate::data::Dataset;
     use crate::domain::L2Ball;
-    use crate::loss::{Loss, Regularizer};
+    use crate::loss::{Loss, Regulariser};
     use std::sync::Arc;
 
     #[test]
@@ -148,7 +148,7 @@ mod tests {
         let obj = Objective::with_loss(
             Arc::new(data),
             Loss::erm(Glm::absolute()),
-            Regularizer::ridge(0.1),
+            Regulariser::ridge(0.1),
             Box::new(L2Ball { radius: 5.0 }),
             1.0,
         )
@@ -169,7 +169,7 @@ mod tests {
                 glm: Glm::absolute(),
                 wrap: Wrap::Tilted { tau: 1.0 },
             },
-            Regularizer::ridge(0.1),
+            Regulariser::ridge(0.1),
             Box::new(L2Ball { radius: 5.0 }),
             1.0,
         );
@@ -189,7 +189,7 @@ mod tests {
             Objective::with_loss(
                 Arc::new(data),
                 Loss::erm(Glm::absolute()),
-                Regularizer::ridge(0.1),
+                Regulariser::ridge(0.1),
                 Box::new(L2Ball { radius: 5.0 }),
                 1.0,
             )

@@ -133,10 +133,10 @@ impl FiniteSum for Objective {
             let scale = self.data().n() as f64 / self.n() as f64;
             grad.iter_mut().for_each(|g| *g *= scale);
         }
-        axpy(self.regularizer().l2, w, grad);
+        axpy(self.regulariser().l2, w, grad);
     }
     fn prox(&self, eta: f64, w: &mut [f64]) {
-        self.domain().prox_l1(w, eta * self.regularizer().l1);
+        self.domain().prox_l1(w, eta * self.regulariser().l1);
     }
     fn project(&self, w: &mut [f64]) {
         self.domain().project(w);
@@ -369,7 +369,7 @@ mod tests {
     use crate::data::{ClassificationSpec, clip_features, generate_classification};
     use crate::domain::{DomainKind, L2Ball};
     use crate::linalg::dist2;
-    use crate::loss::{Glm, Loss, Regularizer};
+    use crate::loss::{Glm, Loss, Regulariser};
     use crate::reference;
     use crate::rng::{Stream, seeded};
     use std::sync::Arc;
@@ -386,7 +386,7 @@ mod tests {
         Objective::with_loss(
             Arc::new(data),
             Loss::erm(Glm::Logistic),
-            Regularizer::elastic(l1, 0.05),
+            Regulariser::elastic(l1, 0.05),
             domain.boxed(),
             1.0,
         )

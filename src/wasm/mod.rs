@@ -67,8 +67,8 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
 
 /// Parses and validates a config given as JSON text, returning the normalised config (all
 /// defaults filled in) as JSON text.
-#[wasm_bindgen(js_name = normalizeConfig)]
-pub fn normalize_config(json: &str) -> Result<String, JsValue> {
+#[wasm_bindgen(js_name = normaliseConfig)]
+pub fn normalise_config(json: &str) -> Result<String, JsValue> {
     RunConfig::from_json(json)
         .map(|c| c.to_json())
         .map_err(|e| to_js_error(&e))

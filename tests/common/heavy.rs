@@ -17,19 +17,19 @@ pub type HeavyRun = (&'static str, fn() -> RunConfig);
 /// sections keep their place in the file.
 pub const HEAVY_FAMILIES: [HeavyRun; 8] = [
     ("localized", || {
-        heavy_config(AlgorithmKind::LocalizedDoubleOutputPerturbation)
+        heavy_config(AlgorithmKind::LocalisedDoubleOutputPerturbation)
     }),
     ("clipped-gd", || heavy_config(AlgorithmKind::PureClippedGd)),
     ("single-stage", || {
         heavy_config(AlgorithmKind::OutputPerturbationLipschitzExtension)
     }),
     ("localized-output-perturbation", || {
-        heavy_config(AlgorithmKind::LocalizedOutputPerturbation)
+        heavy_config(AlgorithmKind::LocalisedOutputPerturbation)
     }),
     ("localized-algorithm-3", algorithm_3_config),
     ("em-pgm", || heavy_config(AlgorithmKind::EmPgm)),
     ("localized-approx-em", || {
-        heavy_config(AlgorithmKind::LocalizedApproxEm)
+        heavy_config(AlgorithmKind::LocalisedApproxEm)
     }),
     ("deterministic", || {
         heavy_config(AlgorithmKind::DeterministicDoubleOutputPerturbation)
@@ -39,12 +39,12 @@ pub const HEAVY_FAMILIES: [HeavyRun; 8] = [
 /// The heavy-tail kinds of `AlgorithmKind::ALL` (Lowy 2026's families): every one must have a
 /// section of the golden file (tests/determinism.rs checks that none is missing).
 pub const HEAVY_KINDS: [AlgorithmKind; 7] = [
-    AlgorithmKind::LocalizedDoubleOutputPerturbation,
-    AlgorithmKind::LocalizedOutputPerturbation,
+    AlgorithmKind::LocalisedDoubleOutputPerturbation,
+    AlgorithmKind::LocalisedOutputPerturbation,
     AlgorithmKind::PureClippedGd,
     AlgorithmKind::OutputPerturbationLipschitzExtension,
     AlgorithmKind::EmPgm,
-    AlgorithmKind::LocalizedApproxEm,
+    AlgorithmKind::LocalisedApproxEm,
     AlgorithmKind::DeterministicDoubleOutputPerturbation,
 ];
 
@@ -60,7 +60,7 @@ pub fn algorithm_3_config() -> RunConfig {
         feature_bound: 1.0,
         lambda1: Some(0.3),
         heavy_solver: HeavySolver::AdaptiveSubgradient,
-        ..heavy_config(AlgorithmKind::LocalizedOutputPerturbation)
+        ..heavy_config(AlgorithmKind::LocalisedOutputPerturbation)
     }
 }
 

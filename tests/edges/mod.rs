@@ -324,7 +324,7 @@ pub fn discrete(kind: AlgorithmKind) -> bool {
         kind,
         ExponentialGrid
             | EmPgm
-            | LocalizedApproxEm
+            | LocalisedApproxEm
             | PrivateSmd
             | BiasReducedSmd
             | BoostedSmd

@@ -133,7 +133,7 @@ fn config_input(u: &mut Unstructured<'_>) -> Vec<u8> {
     config_corpus().mutant(u).unwrap_or_default()
 }
 
-/// The strict parser (`normalizeConfig`, `preview`, `Session::new`): an accepted config passes
+/// The strict parser (`normaliseConfig`, `preview`, `Session::new`): an accepted config passes
 /// the session's check, and its own JSON (the link the page then makes) reads back to the same
 /// config.
 fn config_exec(input: &[u8]) -> std::result::Result<(), String> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use dp_playground::data::{GeneratorSpec, Link, Tail, Task, clip_features, generate};
 use dp_playground::domain::{Domain, DomainKind};
-use dp_playground::loss::{Glm, GlmLoss, Loss, Regularizer, Wrap, math};
+use dp_playground::loss::{Glm, GlmLoss, Loss, Regulariser, Wrap, math};
 use dp_playground::objective::Objective;
 use dp_playground::reference;
 use dp_playground::rng::{DpRng, Stream, seeded};
@@ -104,7 +104,7 @@ pub fn checksums() -> Vec<(String, u64)> {
             let obj = Objective::with_loss(
                 ds,
                 loss,
-                Regularizer::elastic(0.01, 0.1),
+                Regulariser::elastic(0.01, 0.1),
                 DomainKind::Unconstrained.boxed(),
                 1.0,
             )
@@ -133,7 +133,7 @@ pub fn checksums() -> Vec<(String, u64)> {
         (Loss::erm(Glm::Logistic), DomainKind::L1Ball { radius: 1.0 }),
         (Loss::erm(Glm::Hinge), DomainKind::L2Ball { radius: 1.0 }),
     ] {
-        let obj = Objective::with_loss(cls.clone(), loss, Regularizer::default(), dom.boxed(), 1.0)
+        let obj = Objective::with_loss(cls.clone(), loss, Regulariser::default(), dom.boxed(), 1.0)
             .unwrap();
         let r = reference::solve(&obj, 1e-9, 100_000).unwrap();
         out.push((

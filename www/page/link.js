@@ -1,7 +1,7 @@
 // The settings and the URL hash: a link restores exactly what it says, a pick from a menu
 // changes what the pick needs (with a note), and every valid change becomes the hash and a new run.
 
-import { configFromLink, configFromUrl, normalizeConfig, pickAlgorithm, pickProblem, previews } from '../pkg/dp_playground.js';
+import { configFromLink, configFromUrl, normaliseConfig, pickAlgorithm, pickProblem, previews } from '../pkg/dp_playground.js';
 import { $ } from './ui.js';
 import { cardsByKind, config, run, setConfig } from './state.js';
 import { fromControls, syncControls, valueWords } from './controls.js';
@@ -103,17 +103,17 @@ export function pickWith(picker, name) {
  * run starts. On failure the message goes next to the field and the last good run stays.
  */
 export function applyConfig(candidate) {
-  let normalized;
+  let normalised;
   let list;
   try {
-    normalized = JSON.parse(normalizeConfig(JSON.stringify(candidate)));
-    list = previews(JSON.stringify(normalized));
+    normalised = JSON.parse(normaliseConfig(JSON.stringify(candidate)));
+    list = previews(JSON.stringify(normalised));
   } catch (e) {
     refuse(e);
     return false;
   }
   clearErrors();
-  setConfig(normalized);
+  setConfig(normalised);
   window.history.replaceState(null, '', `#${encodeURIComponent(JSON.stringify(config))}`);
   markStale(Boolean(run.info));
   startRun(list);

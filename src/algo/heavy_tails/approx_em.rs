@@ -32,7 +32,7 @@
 //!   sampler's slack (Lemma F.4: ε/4 + 2ρ ≤ ε/2), which the exact grid does not spend; the
 //!   statement stays ε, an upper bound.
 //! - **The stage-1 solver** is the project's certified AGD on the R^d extension of a smooth loss
-//!   (as [`super::localized`] and [`super::single_stage`] do), stopped by the gradient-mapping
+//!   (as [`super::localised`] and [`super::single_stage`] do), stopped by the gradient-mapping
 //!   certificate ‖w − argmin‖ ≤ C/(λn) (Algorithm 2's accuracy).
 //! - **C** = G_k (nε/d)^(1/k) with n the call's records, unless declared (`clip`), and **λ** the
 //!   schedule's λ_t ([`super::em_phases`]).
@@ -66,7 +66,7 @@
 use super::call_declared::CallDeclared;
 use super::em_pgm::{Block, GRID_NEEDS};
 use super::extension::Extension;
-use super::localized::{Region, Surrogate};
+use super::localised::{Region, Surrogate};
 use crate::algo::exponential_grid::square_grid;
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
@@ -621,7 +621,7 @@ The paper keeps its last ε/4 for inexact evaluation and sampling; here both are
 
 /// The localised exponential mechanism's entry in the registry.
 pub static FAMILY: Family = Family {
-    kind: AlgorithmKind::LocalizedApproxEm,
+    kind: AlgorithmKind::LocalisedApproxEm,
     card: card_text! {
         name: "localised exponential mechanism (grid)",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1, 6 and 7, Lemma F.1 and Theorem F.6",

@@ -207,7 +207,7 @@ impl PrivateAlgorithm for PureClippedGd {
                 self.grad.fill(0.0);
                 0
             });
-        axpy(objective.regularizer().l2, &self.w, &mut self.grad);
+        axpy(objective.regulariser().l2, &self.w, &mut self.grad);
         let grad_norm = crate::linalg::norm2(&self.grad);
         self.trail.draw(&self.law, &mut self.rng, &mut self.noise);
         let noise_norm = crate::linalg::norm2(&self.noise);

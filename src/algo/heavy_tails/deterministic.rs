@@ -5,7 +5,7 @@
 //!
 //! # Algorithm
 //! Algorithm 1 (Pop-Localize) with Algorithm 4 (Double-OutputPert) as its ERM solver, exactly as
-//! [`super::localized`] runs it (the same phases, thresholds C_t, ridges λ_t, draws and W₀); only
+//! [`super::localised`] runs it (the same phases, thresholds C_t, ridges λ_t, draws and W₀); only
 //! the two certified solves differ. Each is projected subgradient descent on
 //! G(w) = (1/m)Σ f_C(w, zᵢ) + (l2/2)‖w‖² + (λ/2)‖w − w̄_t‖² over K (W in stage 1, W₀ in stage 2)
 //! with the oracle g(w) = (1/m)Σ g̃ᵢ + l2·w + λ(w − w̄_t), the constant step η = D_K/(L√T) and the
@@ -23,12 +23,12 @@
 //! f_C^Rd costs: it is a different objective (f_C^Rd ≤ f_C^W ≤ f on W; they differ when a record's
 //! inner minimiser would leave W), so the paper's bias lemmas for f_C^W
 //! (Lemma C.1, Prop 2.5) do not apply as stated; we bound the extension's pull
-//! on the argmin by G_k^k/((k−1)λC^(k−1)) instead, which is what [`super::localized`]'s λ₁ uses.
+//! on the argmin by G_k^k/((k−1)λC^(k−1)) instead, which is what [`super::localised`]'s λ₁ uses.
 //! Privacy is unaffected: f_C^Rd is convex and C-Lipschitz for every record, all the argmin's
 //! sensitivity 2C/(λm) needs.
 //!
 //! # Privacy
-//! Pure ε, replace-one, as [`super::localized`]: the certificates are Lemma D.5's, deterministic —
+//! Pure ε, replace-one, as [`super::localised`]: the certificates are Lemma D.5's, deterministic —
 //! after T iterations the gap is ≤ D_K·L/√T ≤ α/4 < α whatever the records, because L is declared:
 //! ‖g‖ ≤ C + l2·R + λD ≤ 2C + λD + l2·R = L (the paper's L = 2C + λD, plus our ridge's l2·R). Hence
 //! ‖x̄_T − argmin‖ ≤ √(2α/λ), the distances C/(λm) and C/(6λm) Algorithm 4's sensitivity uses. T
@@ -47,9 +47,9 @@
 //! Heavy Tails", 2026: Definition D.3, Theorem D.4, Lemma D.5, Proposition D.6, Corollary D.7.
 
 use super::extension::declared_moment;
-use super::family::planned_localized;
+use super::family::planned_localised;
 use super::joint::HeavySolver;
-use super::localized::{Call, Declared, LocalizedPlan, Phase, calibrated_lambda, schedule};
+use super::localised::{Call, Declared, LocalisedPlan, Phase, calibrated_lambda, schedule};
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Purity, RunLength, card_text, replace_one_only,
     setting,
@@ -87,7 +87,7 @@ pub fn lemma_lipschitz(p: &Phase, diameter: f64, l2: f64, radius: f64) -> f64 {
 }
 
 /// Lemma D.5's T for the two stages of phase `p`'s calls: (W, α_loc) and (W₀, α).
-pub fn lemma_bounds(plan: &LocalizedPlan, p: &Phase) -> Option<[usize; 2]> {
+pub fn lemma_bounds(plan: &LocalisedPlan, p: &Phase) -> Option<[usize; 2]> {
     let diameter = plan.declared.diameter;
     let lipschitz = lemma_lipschitz(p, diameter, plan.l2, plan.radius);
     Some([
@@ -97,7 +97,7 @@ pub fn lemma_bounds(plan: &LocalizedPlan, p: &Phase) -> Option<[usize; 2]> {
 }
 
 /// Σ J·(T₁ + T₂)·m over the run's phases, the record gradients it reads (∞ on overflow).
-pub fn lemma_work(plan: &LocalizedPlan) -> f64 {
+pub fn lemma_work(plan: &LocalisedPlan) -> f64 {
     plan.phases
         .iter()
         .map(|p| match lemma_bounds(plan, p) {
@@ -301,7 +301,7 @@ fn plan_at(
     config: &RunConfig,
     declared: &ProblemDeclaration,
     lambda1: Option<f64>,
-) -> Result<LocalizedPlan> {
+) -> Result<LocalisedPlan> {
     let moment_k = declared_moment(config, config.moment_k)?;
     let moment_2 = declared_moment(config, 2.0)?;
     let schedule_of_declared = Declared {
@@ -316,7 +316,7 @@ fn plan_at(
         clip: config.clip,
         lambda1,
     };
-    let mut plan = LocalizedPlan {
+    let mut plan = LocalisedPlan {
         declared: schedule_of_declared,
         phases: Vec::new(),
         extension_loss: config.loss,
@@ -375,7 +375,7 @@ fn plan_deterministic(config: &RunConfig, declared: &ProblemDeclaration) -> Resu
             got,
         ));
     };
-    Ok(planned_localized(
+    Ok(planned_localised(
         config,
         plan,
         first,
@@ -411,7 +411,7 @@ mod tests {
     use super::*;
     use crate::algo::NoiseShape;
     use crate::algo::heavy_tails::joint::JointRun;
-    use crate::algo::heavy_tails::localized::{Region, Surrogate};
+    use crate::algo::heavy_tails::localised::{Region, Surrogate};
     use crate::algo::heavy_tails::subgradient::{Joint, iteration_bound};
     use crate::algo::registry;
     use crate::data::Dataset;

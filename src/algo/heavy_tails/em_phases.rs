@@ -3,7 +3,7 @@
 //! (Algorithms 6–7) as the ERM solver of every call, for d ≤ 2.
 //!
 //! # Algorithm
-//! The schedule is Algorithm 1's ([`super::localized`]): phase t = 1, 2, … takes the next
+//! The schedule is Algorithm 1's ([`super::localised`]): phase t = 1, 2, … takes the next
 //! n_t = ⌊n/2^t⌋ records in J disjoint blocks of m_t = ⌊n_t/J⌋, with ridge λ_t = 32^(t−1)·λ₁
 //! around the public centre w̄_t and threshold C_t = G_k (m_t ε/d)^(1/k); each call gets the full
 //! ε and the median trick aggregates the J releases into w̄_{t+1} (w̄₁ = 0, the centre of W).
@@ -22,10 +22,10 @@
 //!   since every clipped gradient has norm ≤ C_t. Data-free (declared C_t, λ_t, l2, R) and
 //!   centred at a released point, so the grid is public; Theorem E.1 needs only a
 //!   data-independent set. It shrinks 32·2^(1/k)-fold per phase, and so does its spacing.
-//! - **λ₁** defaults to [`super::localized::calibrated_lambda_of`] with Algorithm 2's constants
+//! - **λ₁** defaults to [`super::localised::calibrated_lambda_of`] with Algorithm 2's constants
 //!   (the localisation bound's minimiser for a one-draw call at ε; the EM's error has the same
 //!   C/(mε) order). Utility only: every λ₁ gives the same ε. A declared `lambda1` replaces it.
-//! - **Phases** are [`super::family::localized_plan`]'s for Algorithm 2 calls: m_t ≥ max(10, d),
+//! - **Phases** are [`super::family::localised_plan`]'s for Algorithm 2 calls: m_t ≥ max(10, d),
 //!   and both certificates' radii clear of the solver's rounding for the declared constants
 //!   (Algorithm 7's localisation certifies C/(λm)). Decided from the config alone.
 //! - **The paper's one-call form** (Theorem E.1 / Proposition F.5 alone, at (λ, w₀ = 0) on all n
@@ -48,9 +48,9 @@
 use super::approx_em::{ApproxEm, ApproxEmPlan};
 use super::call_declared::CallDeclared;
 use super::em_pgm::{Block, EmPgm, EmPgmPlan};
-use super::family::localized_plan;
+use super::family::localised_plan;
 use super::localisation_view::{CallView, LocalSolver, LocalisationView, PhaseView, planar};
-use super::localized::{Call, LocalizedPlan, Phase, aggregate_index};
+use super::localised::{Call, LocalisedPlan, Phase, aggregate_index};
 use super::rates::schedule_rates;
 use super::single_stage::check_records;
 use crate::algo::extras::{Extra, Extras};
@@ -83,7 +83,7 @@ pub struct PhasedGridPlan {
     /// Which mechanism every call runs.
     pub call: GridCall,
     /// The schedule and the declared constants (Algorithm 2's schedule: m_t, λ_t, C_t, offsets).
-    pub schedule: LocalizedPlan,
+    pub schedule: LocalisedPlan,
     /// Grid points per axis.
     pub resolution: usize,
 }
@@ -606,7 +606,7 @@ impl PrivateAlgorithm for PhasedGrid {
 // --- The families' plans -------------------------------------------------------------------
 
 /// The plan of a grid family inside Algorithm 1 on `config`: Algorithm 2's schedule
-/// ([`localized_plan`]: m_t ≥ max(10, d), certificates clear of rounding, replace-one only), d ≤ 2
+/// ([`localised_plan`]: m_t ≥ max(10, d), certificates clear of rounding, replace-one only), d ≤ 2
 /// and a finite public step γ, all before any data.
 pub fn phased_plan(
     config: &RunConfig,
@@ -620,7 +620,7 @@ pub fn phased_plan(
             config.d,
         ));
     }
-    let schedule = localized_plan(config, declared, Call::Localize)?;
+    let schedule = localised_plan(config, declared, Call::Localise)?;
     let plan = PhasedGridPlan {
         call,
         schedule,
@@ -773,7 +773,7 @@ mod tests {
         // the n records, so the total is the largest per-phase ε (= ε), never their sum.
         for (kind, call) in [
             (AlgorithmKind::EmPgm, GridCall::Pgm),
-            (AlgorithmKind::LocalizedApproxEm, GridCall::Approx),
+            (AlgorithmKind::LocalisedApproxEm, GridCall::Approx),
         ] {
             for j in [1, 3] {
                 let plan = plan_of(kind, call, 4000, j);
@@ -838,7 +838,7 @@ mod tests {
         let n = 4000;
         for (kind, call) in [
             (AlgorithmKind::EmPgm, GridCall::Pgm),
-            (AlgorithmKind::LocalizedApproxEm, GridCall::Approx),
+            (AlgorithmKind::LocalisedApproxEm, GridCall::Approx),
         ] {
             let plan = plan_of(kind, call, n, 1);
             let radius = plan.schedule.radius;

@@ -7,7 +7,7 @@ use super::call_declared::CallDeclared;
 use super::clipped_gd::{ClippedGdPlan, PureClippedGd};
 use super::extension::{declared_moment, derivative_bounds, threshold};
 use super::joint::{HeavySolver, WORK_ALLOWANCE};
-use super::localized::{Call, Declared, LocalizedPlan, Phase, PopLocalize, schedule_of};
+use super::localised::{Call, Declared, LocalisedPlan, Phase, PopLocalise, schedule_of};
 use super::rates::schedule_rates;
 use super::single_stage::{SingleStage, SingleStagePlan, calibrated_ridge, check_records};
 use crate::algo::family::{
@@ -69,8 +69,8 @@ pub const HEAVY_SOLVER: SettingUse = setting(
 );
 
 /// Localized Double Output Perturbation's entry in the registry.
-pub static FAMILY_LOCALIZED: Family = Family {
-    kind: AlgorithmKind::LocalizedDoubleOutputPerturbation,
+pub static FAMILY_LOCALISED: Family = Family {
+    kind: AlgorithmKind::LocalisedDoubleOutputPerturbation,
     card: card_text! {
         name: "localized double output perturbation",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1 and 4, Theorem 3.1",
@@ -109,7 +109,7 @@ pub static FAMILY_LOCALIZED: Family = Family {
     purity: Purity::Pure,
     demonstration: Demonstration::None,
     length: RunLength::DataDependent,
-    plan: plan_localized,
+    plan: plan_localised,
 };
 
 /// The page's card for the clipped GD baseline.
@@ -166,12 +166,12 @@ fn moments(config: &RunConfig) -> Result<(f64, f64)> {
 }
 
 /// The localized run's plan: the schedule, its noise law and the guarantee.
-pub(super) struct LocalizedFamilyPlan {
-    pub(super) plan: LocalizedPlan,
+pub(super) struct LocalisedFamilyPlan {
+    pub(super) plan: LocalisedPlan,
 }
 
-fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    plan_pop_localize(
+fn plan_localised(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_pop_localise(
         config,
         declared,
         Call::Double,
@@ -184,9 +184,9 @@ fn plan_localized(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
 /// [`super::em_phases`]), Algorithm 4's (Double-OutputPert) otherwise.
 pub fn call_of(config: &RunConfig) -> Call {
     match config.algorithm {
-        AlgorithmKind::LocalizedOutputPerturbation
+        AlgorithmKind::LocalisedOutputPerturbation
         | AlgorithmKind::EmPgm
-        | AlgorithmKind::LocalizedApproxEm => Call::Localize,
+        | AlgorithmKind::LocalisedApproxEm => Call::Localise,
         _ => Call::Double,
     }
 }
@@ -195,11 +195,11 @@ pub fn call_of(config: &RunConfig) -> Call {
 /// as its ERM solver), from the config alone: the plan the localized families run, and what the
 /// page's ledger per phase shows (`session::heavy_explorer`, with [`call_of`]). Refuses a config whose
 /// first phase cannot run.
-pub fn localized_plan(
+pub fn localised_plan(
     config: &RunConfig,
     declared: &ProblemDeclaration,
     call: Call,
-) -> Result<LocalizedPlan> {
+) -> Result<LocalisedPlan> {
     replace_one_only(
         config,
         "n is public and the blocks are a fixed partition of it",
@@ -218,7 +218,7 @@ pub fn localized_plan(
         clip: config.clip,
         lambda1: config.lambda1,
     };
-    let mut plan = LocalizedPlan {
+    let mut plan = LocalisedPlan {
         declared: schedule_of_declared,
         phases: Vec::new(),
         extension_loss: config.loss,
@@ -251,13 +251,13 @@ pub fn localized_plan(
 /// The plan of Algorithm 1 (Pop-Localize) with `call` as its ERM solver: the schedule, its noise
 /// law, the guarantee and, for Algorithm 3 as the solver, its iteration bound against the work
 /// allowance, all before any data.
-pub(super) fn plan_pop_localize(
+pub(super) fn plan_pop_localise(
     config: &RunConfig,
     declared: &ProblemDeclaration,
     call: Call,
     name: &'static str,
 ) -> Result<Planned> {
-    let plan = localized_plan(config, declared, call)?;
+    let plan = localised_plan(config, declared, call)?;
     // localized_plan refuses an empty schedule.
     let Some(first) = plan.phases.first().copied() else {
         return Err(Error::invalid(
@@ -269,14 +269,14 @@ pub(super) fn plan_pop_localize(
     if config.heavy_solver == HeavySolver::AdaptiveSubgradient {
         affordable(&plan)?;
     }
-    Ok(planned_localized(config, plan, first, name))
+    Ok(planned_localised(config, plan, first, name))
 }
 
 /// The registry's entry for a localized schedule whose first phase is `first` (Algorithm 4 or 2
 /// in every call, with any certified solver): its preview, from the plan alone.
-pub(super) fn planned_localized(
+pub(super) fn planned_localised(
     config: &RunConfig,
-    plan: LocalizedPlan,
+    plan: LocalisedPlan,
     first: Phase,
     name: &'static str,
 ) -> Planned {
@@ -299,13 +299,13 @@ pub(super) fn planned_localized(
     preview.draws = plan.draws();
     // Phase 1's argmin moves by at most 2C/(λm) between neighbours (before the certificates).
     preview.sensitivity_ball = Some(2.0 * first.stage1_radius());
-    Planned::new(preview, LocalizedFamilyPlan { plan })
+    Planned::new(preview, LocalisedFamilyPlan { plan })
 }
 
 /// Refuses Algorithm 3 as the solver when Prop 2.9's bound Σ J·⌈(3·D_K·L/α)²⌉·m over the run
 /// exceeds [`WORK_ALLOWANCE`] record gradients: decided from the declared constants alone, so a
 /// run never stops for lack of iterations (docs/PRIVACY.md rule 6).
-fn affordable(plan: &LocalizedPlan) -> Result<()> {
+fn affordable(plan: &LocalisedPlan) -> Result<()> {
     let count = |v: f64| {
         if v.is_finite() {
             format!("{v:.1e}")
@@ -341,7 +341,7 @@ fn affordable(plan: &LocalizedPlan) -> Result<()> {
     ))
 }
 
-impl Plan for LocalizedFamilyPlan {
+impl Plan for LocalisedFamilyPlan {
     /// Theorem 3.1's bound with the constants set to 1, at the failure probability δ = 0.1 the
     /// sweep's lower bound is drawn at ([`super::rates`]).
     fn theory(&self, _problem: &Posed, _preview: &Preview) -> Option<Curve> {
@@ -351,7 +351,7 @@ impl Plan for LocalizedFamilyPlan {
                 Call::Double => {
                     "Lowy 2026, Theorem 3.1, with probability ≥ 0.9, up to constants: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)"
                 }
-                Call::Localize => {
+                Call::Localise => {
                     "Lowy 2026's rate through Theorem 2.1 with Algorithm 2 as the ERM solver (derived, not a theorem of the paper), with probability ≥ 0.9, up to constants: G_k·D·(d·ln 10/(nε))^(1−1/k) + G₂·D·√(ln 10/n)"
                 }
             },
@@ -367,7 +367,7 @@ impl Plan for LocalizedFamilyPlan {
                 self.plan.declared.n,
             ));
         }
-        let algorithm = PopLocalize::new(self.plan.clone(), noise, seeded)?;
+        let algorithm = PopLocalise::new(self.plan.clone(), noise, seeded)?;
         Ok(MinRun::on(problem, algorithm))
     }
 }
@@ -641,7 +641,7 @@ pub(super) mod tests {
     fn the_threshold_comes_from_the_declared_moment_never_the_sample() {
         // Two datasets (seeds 1 and 2) of the same declared distribution get the same C_t and the
         // same noise law: the plan never reads the data.
-        let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
+        let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
         let other = RunConfig {
             seed: 2,
             ..config.clone()
@@ -662,7 +662,7 @@ pub(super) mod tests {
 
     #[test]
     fn bad_heavy_tail_settings_are_refused_at_their_controls() {
-        let config = heavy(AlgorithmKind::LocalizedDoubleOutputPerturbation);
+        let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
         let at = |c: RunConfig| {
             registry::plan(&c)
                 .err()

@@ -29,7 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::localized::{Call, Phase, Region};
+use super::localised::{Call, Phase, Region};
 use super::subgradient::{Adaptive, Joint, inexact_projection, iteration_bound};
 use crate::data::Dataset;
 use crate::solver::work;
@@ -99,7 +99,7 @@ pub fn stages(call: Call, phase: &Phase, diameter: f64) -> Vec<(f64, f64)> {
     let m = phase.m as f64;
     let first = (diameter * (m + 1.0).sqrt(), phase.alpha_loc);
     match call {
-        Call::Localize => vec![first],
+        Call::Localise => vec![first],
         Call::Double => {
             let w0 = diameter.min(2.0 * phase.r0);
             vec![

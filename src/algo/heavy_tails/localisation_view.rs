@@ -10,7 +10,7 @@
 //! ℓ2-Laplace draw lands on the ball's centre w_loc, Algorithms 4 and 2's on the candidate
 //! ([`LocalisationView::laplace_draw`]); Algorithm 5 draws no ℓ2-Laplace noise.
 //!
-//! The run fills it as it goes ([`super::localized::PopLocalize`],
+//! The run fills it as it goes ([`super::localised::PopLocalise`],
 //! [`super::em_phases::PhasedGrid`]); the page draws it
 //! (`plot_spec::localisation`, `wasm::plot::localisation`). Points are in the (x₁, x₂) plane: the
 //! first two coordinates of w (x₂ = 0 when d = 1).
@@ -116,7 +116,7 @@ pub enum LocalSolver {
     #[default]
     DoubleOutputPerturbation,
     /// Algorithm 2: OutputPert-Localize.
-    OutputPertLocalize,
+    OutputPertLocalise,
     /// Algorithm 5: EM-PGM, the exponential mechanism on a grid.
     EmPgm,
     /// Algorithm 7: the localised approximate exponential mechanism, on a grid.
@@ -128,7 +128,7 @@ impl LocalSolver {
     pub fn number(self) -> u8 {
         match self {
             LocalSolver::DoubleOutputPerturbation => 4,
-            LocalSolver::OutputPertLocalize => 2,
+            LocalSolver::OutputPertLocalise => 2,
             LocalSolver::EmPgm => 5,
             LocalSolver::ApproxEm => 7,
         }
@@ -152,7 +152,7 @@ impl TryFrom<u8> for LocalSolver {
     fn try_from(number: u8) -> Result<Self, String> {
         [
             LocalSolver::DoubleOutputPerturbation,
-            LocalSolver::OutputPertLocalize,
+            LocalSolver::OutputPertLocalise,
             LocalSolver::EmPgm,
             LocalSolver::ApproxEm,
         ]
@@ -181,7 +181,7 @@ impl LocalisationView {
         let landed = match self.algorithm {
             LocalSolver::EmPgm => None,
             LocalSolver::ApproxEm => call.ball_centre,
-            LocalSolver::DoubleOutputPerturbation | LocalSolver::OutputPertLocalize => {
+            LocalSolver::DoubleOutputPerturbation | LocalSolver::OutputPertLocalise => {
                 call.candidate
             }
         };
@@ -216,7 +216,7 @@ mod tests {
         assert_eq!(back.algorithm, LocalSolver::ApproxEm);
         let numbers: Vec<u8> = [
             LocalSolver::DoubleOutputPerturbation,
-            LocalSolver::OutputPertLocalize,
+            LocalSolver::OutputPertLocalise,
             LocalSolver::EmPgm,
             LocalSolver::ApproxEm,
         ]

@@ -19,8 +19,8 @@ pub mod extension;
 pub mod family;
 pub mod joint;
 pub mod localisation_view;
-pub mod localized;
-pub mod output_pert_localize;
+pub mod localised;
+pub mod output_pert_localise;
 pub mod rates;
 pub mod single_stage;
 pub mod subgradient;
@@ -32,6 +32,6 @@ pub use extension::{
     Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
     rare_outlier, threshold,
 };
-pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALIZED, FAMILY_SINGLE_STAGE};
+pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALISED, FAMILY_SINGLE_STAGE};
 pub use joint::HeavySolver;
-pub use output_pert_localize::FAMILY_OUTPUT_PERT_LOCALIZE;
+pub use output_pert_localise::FAMILY_OUTPUT_PERT_LOCALISE;

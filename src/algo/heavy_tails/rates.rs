@@ -19,7 +19,7 @@ pub fn log_inv_delta() -> f64 {
 pub fn is_heavy_tail(kind: AlgorithmKind) -> bool {
     matches!(
         kind,
-        AlgorithmKind::LocalizedDoubleOutputPerturbation
+        AlgorithmKind::LocalisedDoubleOutputPerturbation
             | AlgorithmKind::PureClippedGd
             | AlgorithmKind::OutputPerturbationLipschitzExtension
     )
@@ -27,7 +27,7 @@ pub fn is_heavy_tail(kind: AlgorithmKind) -> bool {
 
 /// The rates of a localized schedule's declared numbers (G₁ bounded by G₂: the upper bound does
 /// not read it), at δ = 0.1 ([`log_inv_delta`]): the families' dashed bound.
-pub fn schedule_rates(declared: &super::localized::Declared) -> Rates {
+pub fn schedule_rates(declared: &super::localised::Declared) -> Rates {
     Rates {
         n: declared.n as f64,
         d: declared.d as f64,

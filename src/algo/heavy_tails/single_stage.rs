@@ -37,7 +37,7 @@
 //! Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails", 2026, Lemma 2.2.
 
 use super::call_declared::CallDeclared;
-use super::localized::{Region, Surrogate};
+use super::localised::{Region, Surrogate};
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
 use crate::error::{Error, Result};
@@ -49,7 +49,7 @@ use crate::rng::DpRng;
 use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
 
 /// The ridge λ with the constants (the default), the single-stage analogue of
-/// [`super::localized::calibrated_lambda`]: the minimiser of the excess bound below, from the
+/// [`super::localised::calibrated_lambda`]: the minimiser of the excess bound below, from the
 /// declared n, d, ε, k, G_k, G₂, R and the threshold C alone (never the sample).
 ///
 /// # Derivation
@@ -75,7 +75,7 @@ use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
 /// bound falls as the square root of the localized rate: one output perturbation cannot shrink
 /// its ridge's bias and its noise together, which is what localisation buys (Lowy 2026, §2).
 ///
-/// The constant-free λ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`super::localized::base_lambda`]), the
+/// The constant-free λ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`super::localised::base_lambda`]), the
 /// earlier default, left every constant out: at n = 4000, d = 2, ε = 1 (Pareto α = 3, k = 2) it is
 /// 0.004, the draw's scale 3C/(λnε) is then 7 against R = 4, every release lands on the boundary of
 /// W, and the excess stays at 0.53 at every n (measured, `tests/heavy_slopes.rs`).

@@ -273,7 +273,7 @@ pub fn joint_value_and_subgradient(
 
 #[cfg(test)]
 mod tests {
-    use super::super::localized::project_two_balls;
+    use super::super::localised::project_two_balls;
     use super::*;
 
     fn ball(radius: f64) -> impl Fn(&mut [f64]) {

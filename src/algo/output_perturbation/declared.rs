@@ -92,7 +92,7 @@ impl ObjectiveDeclaration {
             strong_convexity: obj.strong_convexity(),
             smoothness: obj.smoothness(),
             domain: obj.domain(),
-            l1: obj.regularizer().l1,
+            l1: obj.regulariser().l1,
             loss: obj.loss(),
             feature_bound: obj.feature_bound(),
         })

@@ -227,9 +227,9 @@ pub(crate) fn op_declared(
         // Summed in the objective's order, β_loss + (λ₂ + λ), so that the plan carries the very
         // β the solver would read; `from_plan` compares the two up to a few ulps, not bit for bit
         // ((β_loss + λ₂) + λ can differ in the last bit).
-        smoothness: declared.constants().smoothness + (declared.regularizer.l2 + extra_ridge),
+        smoothness: declared.constants().smoothness + (declared.regulariser.l2 + extra_ridge),
         domain: &declared.domain,
-        l1: declared.regularizer.l1,
+        l1: declared.regulariser.l1,
         loss: Some(declared.loss),
         feature_bound: declared.feature_bound,
     })

@@ -5,7 +5,7 @@ use crate::algo::PrivateAlgorithm;
 use crate::data::{ClassificationSpec, clip_features, generate_classification};
 use crate::domain::DomainKind;
 use crate::linalg::{dist2, norm2};
-use crate::loss::{Glm, Loss, Regularizer, Wrap};
+use crate::loss::{Glm, Loss, Regulariser, Wrap};
 use crate::objective::Objective;
 use crate::privacy::Relation;
 use crate::privacy::calibration::GaussianMethod;
@@ -26,7 +26,7 @@ fn objective(n: usize, l2: f64, domain: DomainKind) -> Objective {
     Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::Logistic),
-        Regularizer::ridge(l2),
+        Regulariser::ridge(l2),
         domain.boxed(),
         1.0,
     )
@@ -109,7 +109,7 @@ fn invalid_settings_are_refused_with_the_field() {
     let hinge = Objective::with_loss(
         Arc::new(flat.data().clone()),
         Loss::erm(Glm::Hinge),
-        Regularizer::ridge(0.1),
+        Regulariser::ridge(0.1),
         ball().boxed(),
         1.0,
     )
@@ -136,7 +136,7 @@ fn invalid_settings_are_refused_with_the_field() {
     let squared = Objective::with_loss(
         Arc::new(flat.data().clone()),
         Loss::erm(Glm::Squared { label_bound: 1.0 }),
-        Regularizer::ridge(0.1),
+        Regulariser::ridge(0.1),
         DomainKind::Unconstrained.boxed(),
         1.0,
     )
@@ -217,7 +217,7 @@ fn subgradient_method_releases_after_its_theorem_count_within_rho() {
     let obj = Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::Hinge),
-        Regularizer::ridge(0.1),
+        Regulariser::ridge(0.1),
         DomainKind::L2Ball { radius: 2.0 }.boxed(),
         1.0,
     )
@@ -261,7 +261,7 @@ fn hinge_objective(n: usize, domain: DomainKind) -> Objective {
     Objective::with_loss(
         Arc::new(data),
         Loss::erm(Glm::Hinge),
-        Regularizer::ridge(0.1),
+        Regulariser::ridge(0.1),
         domain.boxed(),
         1.0,
     )
@@ -356,7 +356,7 @@ fn stochastic_subgradient_is_refused_outside_class_f_erm() {
             glm: Glm::Hinge,
             wrap: Wrap::Adversarial { radius: 0.1 },
         },
-        Regularizer::ridge(0.1),
+        Regulariser::ridge(0.1),
         ball().boxed(),
         1.0,
     )

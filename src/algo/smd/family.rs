@@ -223,7 +223,7 @@ fn plan_algorithm_5(config: &RunConfig, declared: &ProblemDeclaration) -> Result
         "the sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition 4.3) is for \
          a fixed batch of a public n",
     )?;
-    let ridge = declared.regularizer.l2;
+    let ridge = declared.regulariser.l2;
     let l0 = declared.lipschitz() + ridge;
     let lanes = config.repeats.max(1) * (1 + config.compare.len());
     let plan = ScoPlan::new(

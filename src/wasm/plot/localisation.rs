@@ -134,7 +134,7 @@ fn entries(v: &LocalisationView) -> Vec<(Glyph, String)> {
             centres,
             palette,
         ],
-        LocalSolver::DoubleOutputPerturbation | LocalSolver::OutputPertLocalize => vec![
+        LocalSolver::DoubleOutputPerturbation | LocalSolver::OutputPertLocalise => vec![
             w,
             noise,
             ball("W₀ = W ∩ B(w_loc, r₀) per call (non-private)"),

@@ -170,7 +170,7 @@ pub enum Call {
     Double,
     /// Algorithm 2 OutputPert-Localize: one draw at the full ε (β = 6C/(λmε)) after a point
     /// certified within C/(λm); the call releases w_loc (W₀ = W ∩ B(w_loc, r₀) is post-processing).
-    Localize,
+    Localise,
 }
 
 impl Call {
@@ -178,7 +178,7 @@ impl Call {
     pub fn draws(self) -> usize {
         match self {
             Call::Double => 2,
-            Call::Localize => 1,
+            Call::Localise => 1,
         }
     }
 
@@ -186,7 +186,7 @@ impl Call {
     fn noise_factor(self) -> f64 {
         match self {
             Call::Double => 12.0,
-            Call::Localize => 6.0,
+            Call::Localise => 6.0,
         }
     }
 
@@ -195,7 +195,7 @@ impl Call {
     fn certificate_factor(self) -> f64 {
         match self {
             Call::Double => 1.0 / 6.0,
-            Call::Localize => 1.0,
+            Call::Localise => 1.0,
         }
     }
 }
@@ -325,7 +325,7 @@ pub fn nominal_schedule_of(call: Call, declared: &Declared) -> Vec<Phase> {
     // Algorithm 4 runs Algorithm 2 at ε/2; Algorithm 2 alone has the whole ε.
     let loc_epsilon = match call {
         Call::Double => declared.epsilon / 2.0,
-        Call::Localize => declared.epsilon,
+        Call::Localise => declared.epsilon,
     };
     let (d, eps) = (declared.d as f64, declared.epsilon);
     let mut offset = 0;
@@ -578,7 +578,7 @@ pub fn aggregate_index(candidates: &[Vec<f64>]) -> Option<usize> {
 
 /// The fixed, declared side of a run: what the plan computes and every repeat shares.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LocalizedPlan {
+pub struct LocalisedPlan {
     /// The declared numbers.
     pub declared: Declared,
     /// The phases that run.
@@ -599,7 +599,7 @@ pub struct LocalizedPlan {
     pub solver: HeavySolver,
 }
 
-impl LocalizedPlan {
+impl LocalisedPlan {
     /// Prop 2.9's iteration bounds of Algorithm 3 for each stage of phase `p`'s calls, from the
     /// declared constants ([`joint_lipschitz`]); `None` when one overflows.
     pub fn joint_bounds(&self, p: &Phase) -> Option<Vec<usize>> {
@@ -642,7 +642,7 @@ impl LocalizedPlan {
     /// The certificate constants of phase `p` on one block: the smoothness is the block's own
     /// H = sup φ″·(1/m)Σ‖xᵢ‖² + l2 + λ_t, a true bound for these records (∇²Q ⪯ H·I), far below
     /// the declared sup φ″·B² when B is generous. It decides only when the solver stops and what
-    /// it certifies, never the solver's budget ([`LocalizedPlan::budgets`], declared) or the
+    /// it certifies, never the solver's budget ([`LocalisedPlan::budgets`], declared) or the
     /// noise (a timing channel).
     pub fn block_constants(&self, p: &Phase, data: &Dataset, start: usize) -> CertificateConstants {
         let mean_square = (start..start + p.m)
@@ -662,7 +662,7 @@ impl LocalizedPlan {
         self.budgets_for(p, &self.constants(p))
     }
 
-    /// GD's budgets for `constants` (see [`LocalizedPlan::budgets`]).
+    /// GD's budgets for `constants` (see [`LocalisedPlan::budgets`]).
     pub fn budgets_for(
         &self,
         p: &Phase,
@@ -720,7 +720,7 @@ impl LocalizedPlan {
                     self.declared.repetitions,
                     self.solver.describe()
                 ),
-                Call::Localize => format!(
+                Call::Localise => format!(
                     "pure ε: {} phases × J = {} OutputPert-Localize calls on disjoint blocks \
                      (parallel composition), each one ℓ2-Laplace draw at ε for Δ = 6C/(λm) \
                      (Lowy 2026, Algorithms 1 and 2, Lemma 2.4); solver: {}",
@@ -797,8 +797,8 @@ enum Stage {
 
 /// Localized Double Output Perturbation as a step-wise [`PrivateAlgorithm`]. Each step is one
 /// certificate check or solver iteration of the current call (one pass over its block).
-pub struct PopLocalize {
-    plan: LocalizedPlan,
+pub struct PopLocalise {
+    plan: LocalisedPlan,
     guarantee: Guarantee,
     rng: DpRng,
     seeded: bool,
@@ -828,9 +828,9 @@ pub struct PopLocalize {
     view: LocalisationView,
 }
 
-impl PopLocalize {
+impl PopLocalise {
     /// The run of `plan`, starting at w̄₁ = Π_W(0) (the centre of W).
-    pub fn new(plan: LocalizedPlan, rng: DpRng, seeded: bool) -> Result<Self> {
+    pub fn new(plan: LocalisedPlan, rng: DpRng, seeded: bool) -> Result<Self> {
         if plan.phases.is_empty() {
             return Err(Error::invalid(
                 "n",
@@ -844,7 +844,7 @@ impl PopLocalize {
             d,
             algorithm: match plan.call {
                 Call::Double => LocalSolver::DoubleOutputPerturbation,
-                Call::Localize => LocalSolver::OutputPertLocalize,
+                Call::Localise => LocalSolver::OutputPertLocalise,
             },
             phases: plan
                 .phases
@@ -1160,7 +1160,7 @@ impl PopLocalize {
                 // Stage 1 opened the call's record with its W₀.
                 Call::Double => self.phase_view().calls.last_mut(),
                 // Algorithm 2's W₀ is a public ball around its output.
-                Call::Localize => {
+                Call::Localise => {
                     let calls = &mut self.phase_view().calls;
                     calls.push(CallView {
                         ball_centre: candidate,
@@ -1200,7 +1200,7 @@ impl PopLocalize {
     }
 }
 
-impl PrivateAlgorithm for PopLocalize {
+impl PrivateAlgorithm for PopLocalise {
     fn guarantee(&self) -> &Guarantee {
         &self.guarantee
     }
@@ -1220,7 +1220,7 @@ impl PrivateAlgorithm for PopLocalize {
             match self.plan.call {
                 Call::Double if self.plan.solver == HeavySolver::ProjectedSubgradient => "each stage releases after Lemma D.5's T = ⌈(4DL/α)²⌉ steps, fixed before the data, certify ‖w − argmin‖ ≤ C/(λm), then ≤ C/(6λm) (no data-dependent stop)",
                 Call::Double => "each stage releases only after its certificate (‖w − argmin‖ ≤ C/(λm), then ≤ C/(6λm)) held; the solver's stopping time depends on the data (timing, outside the model)",
-                Call::Localize => "each call releases only after its certificate (‖w − argmin‖ ≤ C/(λm)) held; the solver's stopping time depends on the data (timing, outside the model)",
+                Call::Localise => "each call releases only after its certificate (‖w − argmin‖ ≤ C/(λm)) held; the solver's stopping time depends on the data (timing, outside the model)",
             }
             .to_string(),
             format!("certified solver: {}", self.plan.solver.describe()),
@@ -1228,7 +1228,7 @@ impl PrivateAlgorithm for PopLocalize {
         ];
         let mechanism = match self.plan.call {
             Call::Double => "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)",
-            Call::Localize => "Localized OutputPert-Localize (Lowy 2026, Algorithms 1 and 2)",
+            Call::Localise => "Localized OutputPert-Localize (Lowy 2026, Algorithms 1 and 2)",
         };
         let mut ledger = Ledger::new(self.guarantee.clone(), mechanism, self.seeded, caveats);
         if let Ok(p) = PureDp::new(self.plan.declared.epsilon, Relation::ReplaceOne) {
@@ -1237,7 +1237,7 @@ impl PrivateAlgorithm for PopLocalize {
                     Call::Double => {
                         "ℓ2-Laplace output perturbations, ε/2 + ε/2 per call, calls on disjoint blocks"
                     }
-                    Call::Localize => {
+                    Call::Localise => {
                         "ℓ2-Laplace output perturbations, one at ε per call, calls on disjoint blocks"
                     }
                 },
@@ -1427,7 +1427,7 @@ mod tests {
             lambda1: Some(base_lambda(&example)),
             ..example
         };
-        let single = nominal_schedule_of(Call::Localize, &declared);
+        let single = nominal_schedule_of(Call::Localise, &declared);
         let double = nominal_schedule(&declared);
         assert!(close(single[0].beta, 2.651, 1e-3), "{}", single[0].beta);
         assert!(close(single[0].r0, 1325.6, 1e-3), "{}", single[0].r0);
@@ -1440,7 +1440,7 @@ mod tests {
         }
         // Its default λ₁ carries its own constants (noise 6·√(d(d+1)), certificate C/m): smaller
         // than Algorithm 4's, whose draws are twice as wide.
-        let own = calibrated_lambda_of(Call::Localize, &example);
+        let own = calibrated_lambda_of(Call::Localise, &example);
         assert!(
             own < calibrated_lambda(&example) && own > base_lambda(&example),
             "{own}"
@@ -1530,7 +1530,7 @@ mod tests {
                         < 3.0 * p.clip / (lambda * p.m as f64)
                 );
             }
-            let plan = LocalizedPlan {
+            let plan = LocalisedPlan {
                 declared,
                 phases,
                 extension_loss: crate::loss::Glm::Logistic,

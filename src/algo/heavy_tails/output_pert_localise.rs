@@ -3,7 +3,7 @@
 //!
 //! # Algorithm
 //! Phase t = 1, 2, … takes the next n_t = ⌊n/2^t⌋ records in J disjoint blocks of m_t = ⌊n_t/J⌋
-//! ([`super::localized`]'s schedule). Each call is Algorithm 2 on its block with the full ε, ridge
+//! ([`super::localised`]'s schedule). Each call is Algorithm 2 on its block with the full ε, ridge
 //! λ_t = 32^(t−1)·λ₁ around the public centre w̄_t and threshold C_t = G_k (m_t ε/d)^(1/k):
 //! 1. w̃ ∈ W with F̂_{C,λ}(w̃) − min_W F̂_{C,λ} ≤ C²/(2λm²), i.e. certified within C/(λm);
 //! 2. b ~ ℓ2-Laplace of scale β_t = 6C/(λmε) (density ∝ exp(−(ελm/(6C))‖b‖));
@@ -44,14 +44,14 @@
 //! ≤ G_k^k/((k−1)λC^(k−1)) (Lowy 2026); at C = C* this is eq. (6)'s order, so
 //! Theorem 2.1 gives Theorem 3.1's rate G_k·D·(d/(nε))^(1−1/k) + G₂·D/√n up to constants and logs.
 //! λ₁ defaults to the localisation bound's minimiser with this call's constants
-//! ([`super::localized::calibrated_lambda_of`]).
+//! ([`super::localised::calibrated_lambda_of`]).
 //!
 //! # Reference
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: Algorithms 1–3, Lemmas 2.4 and 2.7–2.8, Theorem 2.1.
 
-use super::family::{HEAVY_SOLVER, NEEDS, plan_pop_localize};
-use super::localized::Call;
+use super::family::{HEAVY_SOLVER, NEEDS, plan_pop_localise};
+use super::localised::Call;
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
 };
@@ -72,8 +72,8 @@ one that runs. Compare it with Localized Double Output Perturbation, whose secon
 the budget of each draw to certify six times closer.";
 
 /// Localized output perturbation's entry in the registry.
-pub static FAMILY_OUTPUT_PERT_LOCALIZE: Family = Family {
-    kind: AlgorithmKind::LocalizedOutputPerturbation,
+pub static FAMILY_OUTPUT_PERT_LOCALISE: Family = Family {
+    kind: AlgorithmKind::LocalisedOutputPerturbation,
     card: card_text! {
         name: "localized output perturbation",
         source: "Lowy 2026, “Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with Heavy Tails”, Algorithms 1, 2 and 3, Lemma 2.4, Theorem 2.1",
@@ -116,10 +116,10 @@ pub static FAMILY_OUTPUT_PERT_LOCALIZE: Family = Family {
 };
 
 fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    plan_pop_localize(
+    plan_pop_localise(
         config,
         declared,
-        Call::Localize,
+        Call::Localise,
         "Localized output perturbation (Lowy 2026, Algorithms 1 and 2)",
     )
 }
