@@ -4,7 +4,7 @@
 // their CSP from these headers).
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalise, sep } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,7 +43,7 @@ function resolve(urlPath) {
   } catch {
     return null; // malformed percent-encoding
   }
-  const rel = normalise(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
+  const rel = normalize(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
   const allowed = rel === 'index.html' || rel === 'bench.html' || rel.startsWith(`www${sep}`)
     || rel.startsWith(`docs${sep}`) || rel.startsWith(`lessons${sep}`);
   return allowed && !rel.includes('..') ? join(root, rel) : null;

@@ -82,7 +82,7 @@ test('after add/remove, then private mirror descent (refused), then localized ou
   // The title agrees with the menu, saying the pick is refused; the guarantee under it and the
   // plots are the last good run's, and say so.
   const title = await seenText(page, '#algorithm-title');
-  assert.match(title, /^localised output perturbation: refused/);
+  assert.match(title, /^localized output perturbation: refused/);
   assert.match(await seenText(page, '#guarantee-headline'), /^Last good run, DP-GD: /);
   assert.match(await seenText(page, '#plots-shown'), /last good run/);
   assert.match(await seenText(page, '#play-blocked'), /^Play is off: neighbouring datasets: .*Fix “neighbouring datasets”$/);
@@ -93,7 +93,7 @@ test('after add/remove, then private mirror descent (refused), then localized ou
   // Fixed at the field the line names: the pick runs, under its own title.
   await page.selectOption('#relation', 'replace_one');
   await ready(page);
-  assert.match(await seenText(page, '#algorithm-title'), /^Localised output perturbation/);
+  assert.match(await seenText(page, '#algorithm-title'), /^Localized output perturbation/);
   assert.doesNotMatch(await seenText(page, '#algorithm-title'), /refused/);
   assert.equal(await seenText(page, '#relation-error'), '');
   assert.deepEqual(seen.errors, []);

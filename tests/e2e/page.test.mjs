@@ -34,12 +34,12 @@ const EVERY_ALGORITHM = {
   byoa_phased: {},
   exponential_grid: {},
   private_sco: { domain: 'simplex' },
-  localised_double_output_perturbation: {},
-  localised_output_perturbation: {},
+  localized_double_output_perturbation: {},
+  localized_output_perturbation: {},
   pure_clipped_gd: {},
   output_perturbation_lipschitz_extension: {},
   em_pgm: {},
-  localised_approx_em: {},
+  localized_approx_em: {},
   deterministic_double_output_perturbation: { loss: { kind: 'absolute' } },
 };
 

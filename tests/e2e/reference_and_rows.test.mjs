@@ -55,7 +55,7 @@ test('a run whose reference optimum is unavailable still releases, and the exces
   assert.match(release, /reference unavailable/);
   const svg = await saveDownload(page, 'button.svg[data-plot="excess"]');
   assert.match(svg, /reference unavailable/);
-  assert.match(svg, /regulariser\.l2/, 'and why');
+  assert.match(svg, /regularizer\.l2/, 'and why');
   assert.deepEqual(seen.errors, []);
   await context.close();
 });
