@@ -795,5 +795,4 @@ impl Plan for AdversarialPlan {
 }
 
 #[cfg(test)]
-#[path = "adversarial_training_tests.rs"]
 mod tests;
