@@ -2,7 +2,7 @@
 //! tests/data/problem_golden.txt (the browser test web_problem.rs checks the same file).
 //! Regenerate after an intended change with `UPDATE_GOLDEN=1 cargo test --test problem_golden`.
 
-mod golden;
+use crate::golden;
 
 #[test]
 fn checksums_match_the_golden_file() {
@@ -10,6 +10,6 @@ fn checksums_match_the_golden_file() {
     if std::env::var("UPDATE_GOLDEN").is_ok() {
         std::fs::write(path, golden::render(&golden::checksums())).unwrap();
     }
-    let bad = golden::mismatches(include_str!("data/problem_golden.txt"));
+    let bad = golden::mismatches(include_str!("../data/problem_golden.txt"));
     assert!(bad.is_empty(), "changed: {bad:#?}");
 }

@@ -8,7 +8,7 @@
 //! at t ≈ 1.05 is 0.0175; larger for Gamma(d > 1), which concentrates), twice the critical value,
 //! while the sampling fluctuation of D is ≈ 0.87/√n = 0.0028 (the median of the Kolmogorov law).
 
-mod common;
+use crate::common;
 
 use dp_playground::noise::{ExponentialMechanism, Gaussian, L2Laplace, Laplace};
 use dp_playground::rng::{Stream, seeded};

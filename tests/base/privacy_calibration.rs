@@ -2,7 +2,7 @@
 //! dp_accounting 0.6.0 and 50-digit mpmath, provenance inside the file), plus the papers'
 //! test vectors, recomputed independently.
 
-mod common;
+use crate::common;
 
 use dp_playground::privacy::calibration::{
     analytic_gaussian_sigma, classical_gaussian_sigma, compare_gaussian, gaussian_delta,

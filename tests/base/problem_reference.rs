@@ -8,7 +8,7 @@ use dp_playground::reference;
 use dp_playground::rng::{Stream, seeded};
 use std::time::Instant;
 
-mod common;
+use crate::common;
 use common::{check_reference as check, reference_data as data};
 
 pub fn losses() -> Vec<Loss> {

@@ -11,7 +11,7 @@ use dp_playground::loss::{Glm, Loss, Regularizer, Wrap};
 use dp_playground::objective::Objective;
 use dp_playground::reference::{self, Reference};
 
-mod common;
+use crate::common;
 
 fn data(glm: Glm, n: usize, d: usize, seed: u32) -> Arc<Dataset> {
     common::reference_data(glm.is_margin(), n, d, seed)
