@@ -125,7 +125,7 @@
 //! Not run (time): the linear instance at ε = 10, 100 with more seeds and n = 64 000; a
 //! Pareto-radial α = 3 run with a less curved loss (Huber, smoothed hinge) or a larger d.
 
-mod common;
+use crate::common;
 
 use common::{Sums, Tally, run_lanes, slope};
 use dp_playground::algo::heavy_tails::outlier_probability;

@@ -32,7 +32,7 @@
 //! `cargo test --release --test privacy_edges -- --ignored --nocapture`.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod edges;
+use crate::edges;
 
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::session::problem::load_file;

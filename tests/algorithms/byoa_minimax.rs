@@ -3,7 +3,7 @@
 //! (phased convex–concave) and the C-SC variant (Section 4.3), each with the solver-swap setting
 //! `minimax_solver` and the iteration-cap pitfall (`leak`).
 
-mod common;
+use crate::common;
 
 use common::lab_release as release;
 

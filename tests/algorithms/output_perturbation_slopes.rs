@@ -15,7 +15,7 @@
 //! the smallest noise term. The same 20 noise seeds are used in every cell (common random
 //! numbers), so the fitted slopes compare the same noise directions at different scales.
 
-mod common;
+use crate::common;
 
 use common::slope;
 use std::sync::Arc;

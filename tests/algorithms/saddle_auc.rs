@@ -4,7 +4,7 @@
 //! refused before any data at the field to change; the C-SC variant releases with the paper's
 //! noise scales; noise off, extragradient closes the certified gap; bad settings are errors.
 
-mod common;
+use crate::common;
 
 use common::lab_release as release;
 

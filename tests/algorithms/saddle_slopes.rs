@@ -17,7 +17,7 @@
 //! Measured (≈ 5 s in release): private SMD −0.476 at ε = 100 (see the test for ε = 1); SC-SC
 //! output perturbation −1.924 at ε = 1 (gap 3.0 at n = 500, 0.0147 at n = 8000).
 
-mod common;
+use crate::common;
 
 use common::slope;
 use dp_playground::algo::family::ProblemKind;

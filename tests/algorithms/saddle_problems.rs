@@ -4,7 +4,7 @@
 //! at the field to change, noise off a certified solver closes the gap, and bad settings are
 //! errors, never panics.
 
-mod common;
+use crate::common;
 
 use common::lab_release as release;
 

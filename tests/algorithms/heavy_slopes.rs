@@ -96,7 +96,7 @@
 //! 0.0513 localized, 0.0027 against 0.0024 baseline); above it the page's estimate stops at its
 //! work cap, and the reference F̂* itself at n = 256 000.
 
-mod common;
+use crate::common;
 
 use common::{Sums, Tally, run_lanes, slope};
 use dp_playground::config::{AlgorithmKind, RunConfig};
