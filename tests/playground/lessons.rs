@@ -8,7 +8,7 @@
 //! (σ, releases, the composed total, the mean released excess risk or gap per algorithm): the
 //! numbers the lessons' questions and answers were checked against.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -6,7 +6,7 @@
 //! noise draws give the same counter and the same curve, or the test names the family.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod edges;
+use crate::edges;
 
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::session::{Lab, readouts};

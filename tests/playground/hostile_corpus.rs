@@ -18,7 +18,7 @@
 //! `HOSTILE_BLESS=1 cargo test --test hostile_corpus` rewrites the index from what the code does
 //! now: review its diff before committing it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

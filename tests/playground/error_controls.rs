@@ -7,7 +7,7 @@
 // Native only: the walk runs on every core (rayon, a native dependency).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;

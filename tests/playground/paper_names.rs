@@ -5,7 +5,7 @@
 //! algorithm and problem. Error messages are checked over the whole config walk in
 //! `tests/error_controls.rs`; the page itself in `tests/e2e/lessons.test.mjs`.
 
-mod common;
+use crate::common;
 
 use common::names_an_internal_number;
 use dp_playground::algo::family::ProblemKind;

@@ -4,7 +4,7 @@
 //! two; bad input exits non-zero with a message, never a panic.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -377,7 +377,7 @@ fn a_swept_algorithm_gets_its_needs_met_as_on_the_page_and_says_so() {
 }
 
 /// The layering check, also run from a shell as `scripts/layers`.
-#[path = "../scripts/layers.rs"]
+#[path = "../../scripts/layers.rs"]
 mod layers;
 
 /// The layering of src/: the import cycles between top-level modules, test code left out.

@@ -3,7 +3,7 @@
 //! `UPDATE_GOLDEN=1 cargo test --test determinism` and say why in the commit.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 /// Under `UPDATE_GOLDEN`, writes `now` to tests/data/`file` and says so (the caller then skips
 /// its comparison); otherwise does nothing.
