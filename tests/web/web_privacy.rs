@@ -3,7 +3,7 @@
 //! `tests/common`), a small-N audit, and the OS-keyed generator.
 #![cfg(target_arch = "wasm32")]
 
-mod common;
+use crate::common;
 
 use dp_playground::audit::{Bug, GaussianMeanTarget, LaplaceMeanTarget, audit};
 use dp_playground::privacy::calibration::GaussianMethod;

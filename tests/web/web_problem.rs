@@ -8,11 +8,11 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-mod golden;
+use crate::golden;
 
 #[wasm_bindgen_test]
 fn same_bits_as_native() {
-    let bad = golden::mismatches(include_str!("data/problem_golden.txt"));
+    let bad = golden::mismatches(include_str!("../data/problem_golden.txt"));
     assert!(bad.is_empty(), "changed: {bad:#?}");
 }
 

@@ -3,7 +3,7 @@
 //! determinism. Drawing is tested in tests/web_plot.rs.
 #![cfg(target_arch = "wasm32")]
 
-mod common;
+use crate::common;
 
 use dp_playground::wasm::{WasmSession, normalize_config, preview};
 use js_sys::{Float64Array, Reflect};
