@@ -11,7 +11,7 @@
 use dp_playground::algo::registry::FAMILIES;
 use dp_playground::config::AlgorithmKind;
 
-/// One audit: the test file (under tests/), the test function, and what it audits.
+/// One audit: the test file (under tests/algorithms/), the test function, and what it audits.
 type Audit = (&'static str, &'static str, &'static str);
 
 /// The audit test files, by name, with their text (read at compile time).
@@ -281,9 +281,9 @@ fn every_family_in_the_registry_has_an_audit_that_runs_by_default() {
             let (_, text) = FILES
                 .iter()
                 .find(|(name, _)| name == file)
-                .unwrap_or_else(|| panic!("{what}: tests/{file} is not an audit file"));
+                .unwrap_or_else(|| panic!("{what}: tests/algorithms/{file} is not an audit file"));
             let attributes = attributes_of(text, test)
-                .unwrap_or_else(|| panic!("{what}: no fn {test} in tests/{file}"));
+                .unwrap_or_else(|| panic!("{what}: no fn {test} in tests/algorithms/{file}"));
             assert!(
                 attributes.contains(&"#[test]"),
                 "{what}: {file}::{test} is not a test"

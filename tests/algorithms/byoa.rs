@@ -187,7 +187,7 @@ fn phased_guarantee_is_parallel_and_the_ledger_says_how() {
 }
 
 #[test]
-#[ignore = "gradient-count table, ≈ 10 s in release: cargo test --release --test byoa -- --ignored --nocapture"]
+#[ignore = "gradient-count table, ≈ 10 s in release: cargo test --release --test algorithms byoa:: -- --ignored --nocapture"]
 fn gradient_counts_by_solver_and_n() {
     // Zhang et al. 2022, Algorithm 1 on an ill-conditioned problem (ridge μ = 1e-3, β = 0.251: κ ≈ 250) so
     // that acceleration and variance reduction matter. Counts are full passes over the data,

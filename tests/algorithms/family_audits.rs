@@ -1,18 +1,18 @@
 //! The empirical audits of the families that had none, each run as the page
 //! runs it (`FamilyTarget` / `GameTarget`: the claim is the plan's guarantee, every run built by
 //! `Planned::build` on the problem the session builds), each with its planted bug where this pair
-//! can show one. α = 1e-3 and fixed seeds, as in tests/privacy_audit.rs: a correct family fails
+//! can show one. α = 1e-3 and fixed seeds, as in tests/algorithms/privacy_audit.rs: a correct family fails
 //! only with probability ≤ α by construction (its threshold is its own claimed ε), and each
 //! planted bug is caught by a wide margin (the measured ε̂ in each test's comment).
 //!
 //! Most passes here are weak (ε̂ = 0): at the page's default solver accuracy α the certified
 //! radius √(2α/μ) dominates the noise's sensitivity, so the two sides' releases are much closer
-//! than the noise covers (tests/output_perturbation.rs audits Algorithm 1 at a tighter α, where
+//! than the noise covers (tests/algorithms/output_perturbation.rs audits Algorithm 1 at a tighter α, where
 //! the pass is close to tight). The planted bugs show the pairs and statistics do tell the
 //! datasets apart when the calibration is wrong. Where the family's records are gated, the
 //! planted bug is the noise its plan calibrates for a larger ε, against the claim at ε
 //! (`GameTarget::with_noise_for`, `certified_release_with_noise_for`), on a pair posed so the
-//! release moves: each test says which factor its pair can show, and why not a smaller one. tests/audit_coverage.rs lists which test audits
+//! release moves: each test says which factor its pair can show, and why not a smaller one. tests/algorithms/audit_coverage.rs lists which test audits
 //! which family.
 
 use dp_playground::algo::family::ProblemKind;
@@ -206,13 +206,13 @@ fn private_sco_passes_and_unclipped_records_are_caught() {
 #[test]
 fn algorithm_3_as_the_certified_solver_passes() {
     // Lowy 2026's Algorithm 3 on the joint reformulation as the solver of Localized Double Output
-    // Perturbation, on the heavy-tail outlier pair (tests/heavy_audit.rs) at n = 20. Its
+    // Perturbation, on the heavy-tail outlier pair (tests/algorithms/heavy_audit.rs) at n = 20. Its
     // iteration bound T_α = ⌈(3·D_K·L/α)²⌉ (Prop 2.9) is declared, and the plan refuses the solver
     // above 2·10⁸ record gradients: at the default λ₁ it needs 10¹⁹, at λ₁ = 10⁻³ still 5.9·10⁹,
     // so λ₁ = 10⁻⁵ (8.2·10⁵). The price is noise: β = 12C/(λmε) far beyond W's radius 4, most
     // releases sit on W's boundary (measured: hits 267 / 258 of 500, ε̂ = 0), so this is a weak
     // pass, and the planted measured threshold cannot be shown here: its D′ plan needs more
-    // iterations than the allowance and is refused (tests/heavy_audit.rs catches it with the AGD
+    // iterations than the allowance and is refused (tests/algorithms/heavy_audit.rs catches it with the AGD
     // solver, whose noise law is the same). It must pass: it fails only with probability α.
     let config = RunConfig {
         algorithm: AlgorithmKind::LocalizedDoubleOutputPerturbation,
@@ -328,7 +328,7 @@ fn phased_minimax_noise_calibrated_for_512_epsilon_is_caught() {
 #[test]
 fn adversarial_training_noise_calibrated_for_512_epsilon_is_caught() {
     // Lowy & Razaviyayn 2021, Algorithm 8 as the page runs it (its own solver, not the worst
-    // black box of tests/adversarial_training_audit.rs), on the ball game of radius ½ with
+    // black box of tests/algorithms/adversarial_training_audit.rs), on the ball game of radius ½ with
     // μₓ = 4, μᵧ = 1: y* is interior and large enough that the planted M's change moves x* along
     // (1, −1), the statistic x₁ − x₂ (only x is released). Its sensitivity is the solution's
     // 2L/(n√(μₓ·min(μₓ, μᵧ))) plus the solver's slack 2√(2α/μₓ), and the page's solver ends where

@@ -2,7 +2,7 @@
 //! ε-Differentially Private Stochastic Convex Optimization with Heavy Tails"): each passes at its
 //! claimed ε on a pair whose differing record is a huge outlier, and the planted bug of a
 //! threshold C measured from the sample (instead of declared from the generating distribution)
-//! is caught. α = 1e-3 and fixed seeds, as in tests/privacy_audit.rs.
+//! is caught. α = 1e-3 and fixed seeds, as in tests/algorithms/privacy_audit.rs.
 
 use dp_playground::audit::{AuditReport, Bug, audit, base_config, heavy_tail_target};
 use dp_playground::config::{AlgorithmKind, RunConfig};

@@ -21,7 +21,7 @@
 //!   F(w) − F* ≈ p·ln(1 + e^(−a·w₁)), about G_k·√p·max(0, −w₁) off the centre.
 //!
 //! The families, each run through a [`dp_playground::session::Lab`] as the page runs it
-//! (tests/common/heavy_rates.rs, shared with tests/heavy_slopes.rs): localized Double Output
+//! (tests/common/heavy_rates.rs, shared with tests/algorithms/heavy_slopes.rs): localized Double Output
 //! Perturbation with the baseline at its own T = √(nε/d) and the single stage on f_C as compared
 //! lanes, then the baseline alone at the page's default T = 200. Metric: the **exact** excess
 //! population risk of each release, from the closed form above (the empirical excess says nothing
@@ -30,8 +30,8 @@
 //! (baseline − localized)/√(s.e.² + s.e.²).
 //!
 //! ```text
-//! cargo test --release --test heavy_hard_instance on_the_linear -- --ignored --nocapture
-//! HARD_LOSS=logistic HARD_EPS=1 HARD_SEEDS=8 cargo test --release --test heavy_hard_instance explore -- --ignored --nocapture
+//! cargo test --release --test algorithms heavy_hard_instance::on_the_linear -- --ignored --nocapture
+//! HARD_LOSS=logistic HARD_EPS=1 HARD_SEEDS=8 cargo test --release --test algorithms heavy_hard_instance::explore -- --ignored --nocapture
 //! ```
 //! (`explore` reads HARD_LOSS (logistic | huber), HARD_EPS, HARD_NS, HARD_P (a number, or G for
 //! Appendix G's), HARD_ZETA, HARD_D, HARD_RADIUS, HARD_L2, HARD_FLIP, HARD_SEEDS and HARD_PRINT,
@@ -94,7 +94,7 @@
 //! With a learnable signal (logistic, fixed p = 0.01, a = 10: 40 and 160 outliers at n = 4000 and
 //! 16 000, ε = 1, 8 seeds) the baseline at its own T is *better* in the mean (gaps −1.2 and −1.1
 //! s.e.), as on Pareto data
-//! (tests/heavy_slopes.rs): 4.0e-4 ± 2.1e-4 and 6.2e-4 ± 4.6e-4 against the localized
+//! (tests/algorithms/heavy_slopes.rs): 4.0e-4 ± 2.1e-4 and 6.2e-4 ± 4.6e-4 against the localized
 //! 4.8e-3 ± 3.6e-3 and 3.8e-3 ± 3.0e-3 (centre 6.9e-3); at T = 200 it is 2.0e-2 ± 2.0e-2 and
 //! 2.4e-4 ± 2.3e-4 (one lane in eight carries each mean).
 //!
@@ -104,7 +104,7 @@
 //!   than the centre of W (that is the lower bound). On the linear loss every family's mean is the
 //!   centre's G_k·√p·R (table 1), and its slope −1/2 is the centre's: p ∝ 1/n makes the trivial
 //!   algorithm's excess fall at Theorem 3.1's exponent, so the slope cannot tell a good algorithm
-//!   from a trivial one (as tests/heavy_slopes.rs's module docs foresaw).
+//!   from a trivial one (as tests/algorithms/heavy_slopes.rs's module docs foresaw).
 //! - **On a linear loss noise is free in expectation.** E⟨μ, w + b⟩ = ⟨μ, w⟩ for symmetric b, and
 //!   projecting onto a ball centred at the start keeps the symmetry: the baseline's √T-inflated
 //!   steps widen its spread (its s.e. is 1.7–5 times the localized family's) but not its mean.
@@ -287,7 +287,7 @@ fn softplus(t: f64) -> f64 {
     }
 }
 
-/// The baseline's own T = √(nε/d) (tests/heavy_slopes.rs).
+/// The baseline's own T = √(nε/d) (tests/algorithms/heavy_slopes.rs).
 fn theory_steps(n: usize, epsilon: f64, d: usize) -> usize {
     ((n as f64 * epsilon / d as f64).sqrt().round() as usize).max(1)
 }

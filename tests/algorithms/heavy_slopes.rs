@@ -7,10 +7,10 @@
 //! The experiments are ignored by default. Run with
 //!
 //! ```text
-//! cargo test --release --test heavy_slopes -- --ignored --nocapture
-//! cargo test --release --test heavy_slopes at_epsilon_100 -- --ignored --nocapture
-//! HEAVY_STEPS=0 HEAVY_SEEDS=2 cargo test --release --test heavy_slopes explore -- --ignored --nocapture
-//! HEAVY_EPS=10 HEAVY_SEEDS=2 cargo test --release --test heavy_slopes explore -- --ignored --nocapture
+//! cargo test --release --test algorithms heavy_slopes:: -- --ignored --nocapture
+//! cargo test --release --test algorithms heavy_slopes::at_epsilon_100 -- --ignored --nocapture
+//! HEAVY_STEPS=0 HEAVY_SEEDS=2 cargo test --release --test algorithms heavy_slopes::explore -- --ignored --nocapture
+//! HEAVY_EPS=10 HEAVY_SEEDS=2 cargo test --release --test algorithms heavy_slopes::explore -- --ignored --nocapture
 //! ```
 //!
 //! (`explore` reads HEAVY_EPS, HEAVY_NS, HEAVY_D, HEAVY_RADIUS, HEAVY_L2, HEAVY_SEEDS,

@@ -1,6 +1,6 @@
 //! Output perturbation (Lowy & Razaviyayn 2021, Algorithm 1): Lowy & Razaviyayn 2021 test vectors and the empirical audit.
 //!
-//! The audit uses α = 1e-3 and fixed seeds, like tests/privacy_audit.rs: a correct mechanism
+//! The audit uses α = 1e-3 and fixed seeds, like tests/algorithms/privacy_audit.rs: a correct mechanism
 //! passes except with probability ≤ α by construction.
 
 use std::sync::Arc;

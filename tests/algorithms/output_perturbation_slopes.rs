@@ -5,7 +5,7 @@
 //! Ignored by default (≈ 2 s in release, after the build). Run with
 //!
 //! ```text
-//! cargo test --release --test output_perturbation_slopes -- --ignored --nocapture
+//! cargo test --release --test algorithms output_perturbation_slopes:: -- --ignored --nocapture
 //! ```
 //!
 //! Design: logistic loss + ridge μ = 0.1 on the ball of radius 5 (L = 1, β = 0.35, κ = 3.5), d = 3,

@@ -224,7 +224,7 @@ fn objective_perturbation_passes_on_its_pair() {
 #[test]
 fn output_perturbation_as_the_page_plans_it_passes_on_the_tight_pair() {
     // The page's run (its default accuracy α, Planned::build) on output perturbation's pair,
-    // where Δ_F = 2L/(λn) = 0.2 is attained (tests/output_perturbation.rs audits the same pair at
+    // where Δ_F = 2L/(λn) = 0.2 is attained (tests/algorithms/output_perturbation.rs audits the same pair at
     // a tighter α, and the planted certificate skip). Pure ε = 1, n = 100. The default α gives
     // ρ = √(2α/λ) = 0.14 and Δ_T = Δ_F + 2ρ = 0.48, and since ρ exceeds ‖w*‖ = 0.1 the solver
     // may certify close to its start w = 0 on both sides: the releases' centres are much closer

@@ -29,7 +29,7 @@
 //!
 //! The slow corners (n = 10⁶, steps = 10⁵, grid resolution 400, J = 101) are in the ignored
 //! sweep [`every_family_at_the_slow_corners`]:
-//! `cargo test --release --test privacy_edges -- --ignored --nocapture`.
+//! `cargo test --release --test algorithms privacy_edges:: -- --ignored --nocapture`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use crate::edges;
@@ -108,7 +108,7 @@ fn every_family_at_every_corner_releases_finite_noisy_points_with_the_previewed_
 }
 
 /// Every corner of [`edges::CORNERS`] and every planted value, for every family (minutes in a
-/// debug build): `cargo test --release --test privacy_edges -- --ignored --nocapture`.
+/// debug build): `cargo test --release --test algorithms privacy_edges:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn every_family_at_every_corner_full_sweep() {

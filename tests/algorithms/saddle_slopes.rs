@@ -10,7 +10,7 @@
 //! Ignored by default. Run with
 //!
 //! ```text
-//! cargo test --release --test saddle_slopes -- --ignored --nocapture
+//! cargo test --release --test algorithms saddle_slopes:: -- --ignored --nocapture
 //! ```
 //!
 //! Each cell is the mean over 12 seeds (each seed draws its own records and its own noise).

@@ -14,7 +14,7 @@
 //! nothing); it runs every family at the largest settings the page accepts:
 //!
 //! ```sh
-//! cargo test --test step_bound -- --ignored --nocapture --test-threads 1
+//! cargo test --test algorithms step_bound:: -- --ignored --nocapture --test-threads 1
 //! ```
 //!
 //! It prints the slowest step of every family at each setting and fails above [`STEP_BOUND`].

@@ -1,6 +1,6 @@
 //! Native half of the native/wasm determinism check: the checksums of tests/golden must equal
 //! tests/data/problem_golden.txt (the browser test web_problem.rs checks the same file).
-//! Regenerate after an intended change with `UPDATE_GOLDEN=1 cargo test --test problem_golden`.
+//! Regenerate after an intended change with `UPDATE_GOLDEN=1 cargo test --test base problem_golden::`.
 
 use crate::golden;
 

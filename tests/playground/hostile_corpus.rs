@@ -15,7 +15,7 @@
 //! the message, or for a link `fallback <fields>; release`. Every error met is also held to the
 //! wording rules of `common::wording`.
 //!
-//! `HOSTILE_BLESS=1 cargo test --test hostile_corpus` rewrites the index from what the code does
+//! `HOSTILE_BLESS=1 cargo test --test playground hostile_corpus::` rewrites the index from what the code does
 //! now: review its diff before committing it.
 
 use crate::common;
@@ -309,7 +309,7 @@ fn every_hostile_input_has_its_exact_expected_outcome() {
     if std::env::var_os("HOSTILE_BLESS").is_some() {
         let mut text = String::from(
             "# The hostile corpus: input (relative to tests/hostile), its exact outcome, and a\n\
-             # fragment of the first message (tests/hostile_corpus.rs says how each is run).\n",
+             # fragment of the first message (tests/playground/hostile_corpus.rs says how each is run).\n",
         );
         for (path, (outcome, fragment)) in &seen {
             text.push_str(&format!("{path}\t{outcome}\t{fragment}\n"));

@@ -4,7 +4,7 @@
 //! (`RunConfig::from_link`) and then natively to its release, so a broken lesson fails
 //! `cargo test` rather than a lecture.
 //!
-//! `cargo test --release --test lessons -- --ignored --nocapture` prints what each preset shows
+//! `cargo test --release --test playground lessons:: -- --ignored --nocapture` prints what each preset shows
 //! (σ, releases, the composed total, the mean released excess risk or gap per algorithm): the
 //! numbers the lessons' questions and answers were checked against.
 

@@ -3,7 +3,7 @@
 //! algorithm cards (with their settings' labels and help), the menu picks' notes, and each
 //! algorithm's preview (its words, the NOT PRIVATE reasons) and composed statement, over every
 //! algorithm and problem. Error messages are checked over the whole config walk in
-//! `tests/error_controls.rs`; the page itself in `tests/e2e/lessons.test.mjs`.
+//! `tests/playground/error_controls.rs`; the page itself in `tests/e2e/lessons.test.mjs`.
 
 use crate::common;
 

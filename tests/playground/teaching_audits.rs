@@ -321,7 +321,7 @@ fn a_leaky_whole_algorithm_is_caught_by_the_tab() {
 
 /// Every scenario and bug of the audit tab at its full size: the verdict each promises (a
 /// correct mechanism passes, a bug marked `caught` is caught), with its time and ε̂ (native;
-/// the tab runs the same code in wasm): `cargo test --release --test teaching_audits -- --ignored
+/// the tab runs the same code in wasm): `cargo test --release --test playground teaching_audits:: -- --ignored
 /// --nocapture`.
 #[test]
 #[ignore]

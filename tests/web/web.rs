@@ -1,6 +1,6 @@
 //! Browser tests (wasm-bindgen-test), run in headless Chromium and Firefox by the README test
 //! command: the JS-facing Session API, config errors as the page sees them, and native/wasm
-//! determinism. Drawing is tested in tests/web_plot.rs.
+//! determinism. Drawing is tested in tests/web/web_plot.rs.
 #![cfg(target_arch = "wasm32")]
 
 use crate::common;
@@ -42,7 +42,7 @@ fn dp_sgd_run_gives_the_native_bits() {
 }
 
 /// Each heavy-tail family (Lowy 2026) gives the native bits of its seeded run in the browser
-/// (tests/determinism.rs checks the same file natively).
+/// (tests/playground/determinism.rs checks the same file natively).
 #[wasm_bindgen_test]
 fn heavy_tail_runs_give_the_native_bits() {
     let now = common::heavy_fingerprints();
