@@ -1,6 +1,6 @@
 //! The layering check: which top-level modules of `src/` name which, and the import cycles
 //! between them. One file, two uses: `scripts/layers` compiles it alone with `rustc` and prints
-//! the report; `tests/cli.rs` includes it (`#[path]`) and fails on a cycle that its allow-list
+//! the report; `tests/playground/cli.rs` includes it (`#[path]`) and fails on a cycle that its allow-list
 //! does not name. Standard library only.
 //!
 //! What counts as a reference from top-level module `a` to top-level module `b`:

@@ -796,5 +796,4 @@ impl Plan for AdversarialPlan {
 }
 
 #[cfg(test)]
-#[path = "adversarial_training_tests.rs"]
 mod tests;

@@ -31,7 +31,7 @@
 //!    coupling update above as the default: every use of the data goes through
 //!    the one noisy g̃, and the paper's proof (eqs 66–70) goes through verbatim.
 //!    The printed step is kept only as the leaky toggle [`AccMdLeak::ExactGradientYStep`], marked
-//!    NOT PRIVATE in the ledger and caught by the audit (`tests/privacy_audit.rs`). For the ℓ2 ball
+//!    NOT PRIVATE in the ledger and caught by the audit (`tests/algorithms/privacy_audit.rs`). For the ℓ2 ball
 //!    that toggle is exactly the printed step, y = P_C(x − ∇F(x)/β); for the ℓ1 ball the printed
 //!    ‖·‖²_C-step has no closed form, and the toggle takes the same Euclidean projected
 //!    exact-gradient step (lifted back to the simplex) — the same defect, a noiseless function of

@@ -39,7 +39,7 @@
 //! ([`dpsgd_noise_multiplier`]); all of it is computed from the configuration before data are
 //! touched. ε spent after t steps is the same accountant at t steps. The leaky toggle
 //! [`DpSgdLeak::NoClipping`] skips clipping, so the sensitivity is unbounded: its ledger says
-//! "not private" and the audit catches it (`tests/privacy_audit.rs`).
+//! "not private" and the audit catches it (`tests/algorithms/privacy_audit.rs`).
 //!
 //! # Utility
 //! For convex G-Lipschitz losses with C ≥ G (no clipping bias), Bassily, Smith & Thakurta (2014)

@@ -44,7 +44,7 @@
 //! ṽ is never exposed (reports show F at the snapshot and ‖v − u‖, both labelled non-private).
 //! The leaky toggle [`SvrgLeak::BbStepFromExactGradients`] reproduces the step-size rule of the
 //! paper's experiments (SVRG-BB from the exact anchors): its ledger says NOT PRIVATE and the
-//! audit catches it (`tests/privacy_audit.rs`).
+//! audit catches it (`tests/algorithms/privacy_audit.rs`).
 //!
 //! # Utility
 //! DP-SVRG (eqs 39, 41): E F^r(x̃_T) − F^r* ≤ A^T·gap + σ²d/β with A of eq (4) < 1/2

@@ -36,7 +36,7 @@ const REFERENCE_MAX_ITERS: usize = 1_000_000;
 /// much as sixteen coordinates of its dot product): F* is a non-private diagnostic solved before
 /// any lane runs, so it must end soon whether or not it converges (docs/PRIVACY.md rule 6). Sized
 /// to ≈ 1–2 s natively at small d (≈ 14 000 passes at n = 2000, d = 2); the separable logistic
-/// pair of tests/reference_optional.rs used to take 290 s to certify on one side and fail after
+/// pair of tests/playground/reference_optional.rs used to take 290 s to certify on one side and fail after
 /// 10⁶ iterations (466 s) on the other.
 const REFERENCE_WORK: f64 = 5e8;
 /// The reference's time cap: the work cap is sized for this on a fast machine; a slow one (or

@@ -44,7 +44,7 @@ pub struct HeavyTailTarget {
 /// control, set from the sample): on D′ the outlier makes C, and with it the noise, about 300
 /// times larger at n = 200, and the spread of the release tells the datasets apart. Not for the
 /// deterministic variant at the sizes its step counts allow: both sides' noise dwarfs W, every
-/// release lands on W's boundary, and the spread cannot show (tests/heavy_audit.rs says why).
+/// release lands on W's boundary, and the spread cannot show (tests/algorithms/heavy_audit.rs says why).
 pub fn heavy_tail_target(config: RunConfig, bug: Bug) -> Result<HeavyTailTarget> {
     if !matches!(
         config.algorithm,

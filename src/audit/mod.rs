@@ -52,7 +52,7 @@
 //! Algorithms 1–2) run on output perturbation's tight pair, their planted bug the differing record
 //! [`OVERSIZE`] bounds out with the session's clipping skipped ([`certified_release_target`]);
 //! Algorithm 5 of González, Guzmán & Paquette 2024 on a simplex pair, with its outlier [`SCO_OUTLIER`] bounds out
-//! ([`private_sco_target`]). tests/audit_coverage.rs lists the audits of every family of the
+//! ([`private_sco_target`]). tests/algorithms/audit_coverage.rs lists the audits of every family of the
 //! registry and fails when one has none.
 //!
 //! Audits need fresh randomness even when a run is seeded (a fixed seed on both sides would

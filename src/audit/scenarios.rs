@@ -1,11 +1,11 @@
 //! The audit tab's scenarios: each a target of this module's siblings at the settings
-//! tests/privacy_audit.rs and tests/output_perturbation.rs check, with its planted bugs as
+//! tests/algorithms/privacy_audit.rs and tests/algorithms/output_perturbation.rs check, with its planted bugs as
 //! toggles, and [`AuditJob`], the audit drawn a chunk at a time so the page's worker can show
 //! progress and stop between chunks.
 //!
 //! The run counts are the fewest that still catch each bug marked `caught` at the page's default
 //! seed, so that an audit finishes in seconds in a tab;
-//! `cargo test --release --test teaching_audits -- --ignored --nocapture` runs every scenario
+//! `cargo test --release --test playground teaching_audits:: -- --ignored --nocapture` runs every scenario
 //! and bug at full size, checks each verdict and prints its time.
 
 use serde::Serialize;

@@ -1,5 +1,5 @@
 //! Unit tests of the engine's statistics and of the targets' input checks; the audits
-//! themselves are slow and run in tests/privacy_audit.rs.
+//! themselves are slow and run in tests/algorithms/privacy_audit.rs.
 
 use super::*;
 use crate::config::{DomainChoice, RunConfig};
@@ -54,7 +54,7 @@ fn invalid_audits_are_refused() {
     );
 }
 
-/// The whole-algorithm targets of tests/privacy_audit.rs and tests/output_perturbation.rs, each
+/// The whole-algorithm targets of tests/algorithms/privacy_audit.rs and tests/algorithms/output_perturbation.rs, each
 /// with the configuration it runs.
 fn family_targets() -> Vec<(&'static str, Box<dyn Auditable>, RunConfig)> {
     let family = |name, t: FamilyTarget| {

@@ -730,5 +730,4 @@ impl PosedGame for AucGame {
 }
 
 #[cfg(test)]
-#[path = "auc_tests.rs"]
 mod tests;

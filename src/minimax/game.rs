@@ -680,5 +680,4 @@ impl RecordGame for StochasticGame {
 }
 
 #[cfg(test)]
-#[path = "game_tests.rs"]
 mod tests;

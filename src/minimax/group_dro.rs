@@ -707,5 +707,4 @@ impl RecordGame for GroupDro {
 }
 
 #[cfg(test)]
-#[path = "group_dro_tests.rs"]
 mod tests;

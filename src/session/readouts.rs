@@ -12,7 +12,7 @@ use crate::config::AlgorithmKind;
 /// [`RunLength`]). Such readouts are NOT PRIVATE and the page labels them so.
 ///
 /// `false` means the counter advances by the same amount on every dataset and every noise draw
-/// of the settings, which tests/data_dependent_readouts.rs checks for every family it names.
+/// of the settings, which tests/playground/data_dependent_readouts.rs checks for every family it names.
 pub fn length_depends_on_data(kind: AlgorithmKind) -> bool {
     registry::family(kind).length == RunLength::DataDependent
 }

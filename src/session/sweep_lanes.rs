@@ -14,7 +14,7 @@
 //!
 //! Because each lane is independent (its own noise stream on its point's problem), any split of
 //! the lanes across workers, in any order, gives the bits of [`sweep::run_sequential`]
-//! (`tests/sweep_lanes.rs` checks it).
+//! (`tests/playground/sweep_lanes.rs` checks it).
 
 use serde::{Deserialize, Serialize};
 

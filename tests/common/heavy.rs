@@ -1,5 +1,5 @@
 //! Seeded runs of each heavy-tail family (Lowy 2026) whose bits native code and every browser must
-//! agree on: tests/determinism.rs checks them natively, tests/web.rs in the browsers, both against
+//! agree on: tests/playground/determinism.rs checks them natively, tests/web/web.rs in the browsers, both against
 //! tests/data/heavy_golden_runs.txt.
 
 use dp_playground::algo::heavy_tails::HeavySolver;
@@ -37,7 +37,7 @@ pub const HEAVY_FAMILIES: [HeavyRun; 8] = [
 ];
 
 /// The heavy-tail kinds of `AlgorithmKind::ALL` (Lowy 2026's families): every one must have a
-/// section of the golden file (tests/determinism.rs checks that none is missing).
+/// section of the golden file (tests/playground/determinism.rs checks that none is missing).
 pub const HEAVY_KINDS: [AlgorithmKind; 7] = [
     AlgorithmKind::LocalisedDoubleOutputPerturbation,
     AlgorithmKind::LocalisedOutputPerturbation,
@@ -116,5 +116,5 @@ pub fn heavy_section<'a>(all: &'a str, name: &str) -> Option<&'a str> {
     Some(rest.split("# ").next().unwrap_or_default())
 }
 
-/// The fingerprints recorded from a native run (see tests/determinism.rs for how to refresh them).
+/// The fingerprints recorded from a native run (see tests/playground/determinism.rs for how to refresh them).
 pub const HEAVY_GOLDEN_RUNS: &str = include_str!("../data/heavy_golden_runs.txt");

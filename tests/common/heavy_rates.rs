@@ -1,4 +1,4 @@
-//! What the heavy-tail rate experiments (tests/heavy_slopes.rs, tests/heavy_hard_instance.rs)
+//! What the heavy-tail rate experiments (tests/algorithms/heavy_slopes.rs, tests/algorithms/heavy_hard_instance.rs)
 //! measure on a run: every lane of a [`Lab`] run as the page runs it, its release scored, and the
 //! scores tallied per family as a mean with its standard error.
 

@@ -3,7 +3,7 @@
 //! page's e2e test makes with the same two patterns, for the Rust strings the page shows.
 
 /// The word the project's paper summaries were called by, spelled in two pieces so that the
-/// repository-wide reference check (`tests/paper_names.rs`) does not find it here.
+/// repository-wide reference check (`tests/playground/paper_names.rs`) does not find it here.
 pub const SUMMARY_WORD: &str = concat!("dig", "est");
 
 /// Whether `text` names a paper by an internal number: "seed 0NN" (any case, any run of spaces)

@@ -40,7 +40,7 @@ pub fn fingerprint(config: RunConfig) -> String {
     lines.join("\n") + "\n"
 }
 
-/// The fingerprint recorded from a native run (see tests/determinism.rs for how to refresh it).
+/// The fingerprint recorded from a native run (see tests/playground/determinism.rs for how to refresh it).
 pub const GOLDEN_RUN: &str = include_str!("../data/golden_run.txt");
 
 /// A seeded DP-SGD run whose per-sample kernel runs whole phases and blocks of four samples with
@@ -61,7 +61,7 @@ pub fn dp_sgd_golden_config() -> RunConfig {
     }
 }
 
-/// [`dp_sgd_golden_config`]'s fingerprint, recorded from a native run (tests/determinism.rs).
+/// [`dp_sgd_golden_config`]'s fingerprint, recorded from a native run (tests/playground/determinism.rs).
 pub const DP_SGD_GOLDEN_RUN: &str = include_str!("../data/dp_sgd_golden_run.txt");
 
 /// Runs a one-lane lab of `config` to its release, in slices of 10,000 steps (the saddle tests'

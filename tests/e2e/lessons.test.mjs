@@ -12,7 +12,7 @@ const root = new URL('../../', import.meta.url);
 const ids = JSON.parse(readFileSync(new URL('lessons/index.json', root))).lessons;
 const lessons = ids.map((id) => JSON.parse(readFileSync(new URL(`lessons/${id}.json`, root))));
 // Internal names for the papers' summaries, spelled in pieces so that this file passes the same
-// check (tests/paper_names.rs).
+// check (tests/playground/paper_names.rs).
 const INTERNAL = [/seed 0\d\d/i, new RegExp('dig' + 'est', 'i')];
 
 let lab;

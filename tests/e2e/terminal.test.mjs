@@ -6,7 +6,7 @@
 // The binary is built here in the dev profile (`cargo build --bin dp-playground`, which the native
 // tests of `scripts/test` have already built, so CI pays no second, optimised build) and run from
 // target/debug. The profile changes no bit: the arithmetic is the same IEEE operations in the same
-// order (tests/cli.rs checks the dev build against the golden run the release wasm also matches).
+// order (tests/playground/cli.rs checks the dev build against the golden run the release wasm also matches).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

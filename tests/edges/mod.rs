@@ -1,5 +1,5 @@
 //! The corners of what the page accepts, and one check of a run at a corner through the page's
-//! own path: shared by the property test (tests/privacy_edges.rs) and the fuzz target `edges`
+//! own path: shared by the property test (tests/algorithms/privacy_edges.rs) and the fuzz target `edges`
 //! (tests/fuzz).
 
 #![allow(dead_code)]

@@ -1,6 +1,6 @@
 //! The `edges` target: configs drawn at and between the corners of what the
 //! page accepts, every family, run through the page's path with the checks of
-//! tests/privacy_edges.rs (finite releases that differ between noise draws and carry the
+//! tests/algorithms/privacy_edges.rs (finite releases that differ between noise draws and carry the
 //! previewed guarantee).
 
 use arbitrary::{Result, Unstructured};

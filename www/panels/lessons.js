@@ -1,5 +1,5 @@
 // Lessons and the embed mode. A lesson is data: one JSON file in
-// lessons/, listed in lessons/index.json (tests/lessons.rs fails when a file is missing from the
+// lessons/, listed in lessons/index.json (tests/playground/lessons.rs fails when a file is missing from the
 // index, and runs every preset through the parser the page uses). Picking a lesson shows its text
 // and puts its preset in the URL hash, which the page then restores like any link; Play runs it.
 // `?lesson=<id>` opens a lesson directly; `?embed&lesson=<id>` shows the plots (the lesson's

@@ -32,7 +32,7 @@
 //!   on that function. The constant-free λ₁ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`base_lambda`], the
 //!   rate with every constant 1) leaves out the 12·d of the noise and the 32 of the growth: it is
 //!   about 100 times too small, phases 1–2 are then noise-dominated (β₁ ≫ D) and the 32-fold ridge
-//!   freezes the centre far from w* (measured: `tests/heavy_slopes.rs`). A declared `lambda1`
+//!   freezes the centre far from w* (measured: `tests/algorithms/heavy_slopes.rs`). A declared `lambda1`
 //!   replaces either.
 //! - **GeometricAggregate** is the median trick of Lowy 2026 (post-processing).
 //! - **Phases** stop at the last t with m_t ≥ max(10, d) (Lowy 2026), and before a

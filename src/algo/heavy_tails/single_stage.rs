@@ -78,7 +78,7 @@ use crate::solver::{CertificateConstants, CertifiedRun, SolverKind};
 /// The constant-free λ = (G_k (d/(nε))^(1−1/k) + G₂/√n)/D ([`super::localised::base_lambda`]), the
 /// earlier default, left every constant out: at n = 4000, d = 2, ε = 1 (Pareto α = 3, k = 2) it is
 /// 0.004, the draw's scale 3C/(λnε) is then 7 against R = 4, every release lands on the boundary of
-/// W, and the excess stays at 0.53 at every n (measured, `tests/heavy_slopes.rs`).
+/// W, and the excess stays at 0.53 at every n (measured, `tests/algorithms/heavy_slopes.rs`).
 #[allow(clippy::too_many_arguments)]
 pub fn calibrated_ridge(
     n: usize,

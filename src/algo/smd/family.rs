@@ -635,7 +635,7 @@ mod tests {
         // Rock–paper–scissors (L₀ = L₁ = 1, ℓ = 2 ln 3), δ = 1e-6: Theorem 3.14's smallest
         // budget lets a level-0 batch fit only for nε ≥ √(24 ln 10⁶)·20·τL₀ ≈ 151. At ε = 1e-4
         // and n = 2000 the smallest batch is ⌈1/α⌉ ≈ 1.0e5 records: before this refusal every
-        // draw released the uniform start (tests/privacy_edges.rs, its ε = 1e-4 corner).
+        // draw released the uniform start (tests/algorithms/privacy_edges.rs, its ε = 1e-4 corner).
         for (kind, n, epsilon) in [
             (AlgorithmKind::BiasReducedSmd, 2000, 1e-4),
             (AlgorithmKind::BiasReducedSmd, 60, 1.0),
