@@ -193,12 +193,12 @@ fn every_algorithm_keeps_or_refuses_the_relation_at_a_control_on_the_page() {
         "BoostedSmd (Certified noise)",
         "PrivateSco (Certified noise)",
         // Lowy 2026's pure-ε heavy-tail families: n public, a fixed partition into blocks.
-        "LocalizedDoubleOutputPerturbation (Certified noise)",
-        "LocalizedOutputPerturbation (Certified noise)",
+        "LocalisedDoubleOutputPerturbation (Certified noise)",
+        "LocalisedOutputPerturbation (Certified noise)",
         "PureClippedGd (Certified noise)",
         "OutputPerturbationLipschitzExtension (Certified noise)",
         "EmPgm (Certified noise)",
-        "LocalizedApproxEm (Certified noise)",
+        "LocalisedApproxEm (Certified noise)",
         "DeterministicDoubleOutputPerturbation (Certified noise)",
         // Zhang et al.'s minimax sensitivities hold for a fixed, public n.
         "ByoaMinimax (Certified noise)",
