@@ -347,6 +347,9 @@ test('output perturbation: a link without a ridge is refused with the reason; pi
   await page.waitForFunction(() => document.querySelector('#l2-error').textContent.length > 0);
   assert.match(await page.textContent('#l2-error'), /ridge λ.*strongly convex.*link's value was not used/);
   assert.equal(await page.textContent('#algorithm-note'), '');
+  // The link's error shows as soon as the link is read; the title follows with the first
+  // preview, a task later (it reads "…" until then).
+  await page.waitForFunction(() => document.querySelector('#algorithm-title').textContent !== '…');
   assert.match(await page.textContent('#algorithm-title'), /output perturbation/);
 
   // With no ridge under another algorithm, picking output perturbation from the menu sets the
