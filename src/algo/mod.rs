@@ -6,6 +6,7 @@
 pub mod adversarial_training;
 pub mod byoa;
 pub mod byoa_minimax;
+pub mod choices;
 pub mod dp_accmd;
 pub mod dp_sgd;
 pub mod dp_svrg;
@@ -19,7 +20,9 @@ pub mod objective_perturbation;
 pub mod output_perturbation;
 pub mod problem;
 pub mod registry;
+pub mod route;
 pub mod run;
+pub mod settings;
 pub mod smd;
 
 pub use kinds::AlgorithmKind;

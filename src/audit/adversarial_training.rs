@@ -15,6 +15,7 @@
 //! through the algorithm's own run, and every audit run redraws the release's noise through the
 //! same [`release_model`] the run releases with.
 
+use crate::config::menu;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -25,7 +26,6 @@ use crate::algo::adversarial_training::{
     AdversarialLeak, AdversarialSettings, AdversarialTraining, BlackBox, release_model,
 };
 use crate::algo::family::ProblemKind;
-use crate::algo::registry;
 use crate::algo::run::Run;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::domain::{Domain, DomainKind};
@@ -60,7 +60,7 @@ impl AdversarialTrainingTarget {
                 config.algorithm.key(),
             ));
         }
-        let claim = claim_of(&registry::plan(config)?);
+        let claim = claim_of(&menu::plan(config)?);
         let mut settings = AdversarialSettings::new(config.epsilon, config.delta);
         settings.solver = SaddleSolverKind::Extragradient;
         settings.alpha = Some(alpha);

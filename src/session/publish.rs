@@ -6,6 +6,7 @@
 //!   ledgers, each algorithm's guarantee and the composed one. Everything else a run shows (paths,
 //!   losses, noise norms, certificates) is a diagnostic of the raw data and the noise.
 
+use crate::config::menu;
 use serde::Serialize;
 
 use crate::algo::registry;
@@ -165,7 +166,7 @@ fn compose(runs: &[(&RunConfig, usize)], draws: bool) -> Result<Composition> {
         for (i, kind) in config.algorithms().enumerate() {
             let lane = config.lane(kind);
             let plan =
-                registry::plan(&lane).map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
+                menu::plan(&lane).map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
             not_private |= !plan.preview.is_private();
             let curve = plan.rdp();
             let g = plan.preview.guarantee;

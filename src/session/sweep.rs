@@ -9,6 +9,7 @@
 //! spread per point, the fitted log-log slope along each swept axis) and the CSV files are built
 //! here too, so the binary only handles arguments, threads and files.
 
+use crate::config::menu;
 use serde::Serialize;
 
 use crate::algo::registry;
@@ -107,7 +108,7 @@ impl SweepSpec {
             let (picked, notes) = if algorithm == self.base.algorithm {
                 (self.base.clone(), Vec::new())
             } else {
-                registry::pick(&self.base, algorithm)
+                menu::pick(&self.base, algorithm)
             };
             for &n in &ns {
                 for &epsilon in &epsilons {

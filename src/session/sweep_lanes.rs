@@ -18,9 +18,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::algo::heavy_tails::rates::{ReferenceCurve, sweep_references};
 use crate::config::{AlgorithmKind, DataSource, RunConfig};
 use crate::error::{Error, Result};
+use crate::session::heavy_rates::{ReferenceCurve, sweep_references};
 
 use super::lab::Lab;
 use super::publish::{self, Composition};

@@ -2,6 +2,7 @@
 //! relation asked for (with a calibration that really uses it) or refuses it at a control on the
 //! page; a demonstration that voids the guarantee says NOT PRIVATE in its preview, before it runs.
 
+use dp_playground::config::menu;
 use std::collections::BTreeSet;
 
 use dp_playground::algo::registry;
@@ -45,7 +46,7 @@ fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
     };
     // A game's needs (Zhang et al.'s moduli μ > 0) are met as the menu meets them.
     if saddle {
-        return registry::pick(&config, kind).0;
+        return menu::pick(&config, kind).0;
     }
     config
 }
