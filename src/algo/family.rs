@@ -1,8 +1,9 @@
 //! What an algorithm family declares about itself, once, in its own file: its card, the settings
 //! it reads, what it needs of the problem, and a data-free [`Plan`].
 //!
-//! The plan is the only place a guarantee and its noise law are computed, from the configuration
-//! alone (docs/PRIVACY.md rule 2; OpenDP's rule that the privacy map is known before the data). The
+//! The plan is the only place a guarantee and its noise law are computed, from the lane's typed
+//! [`Settings`] and the [`ProblemDeclaration`] alone (docs/PRIVACY.md rule 2; OpenDP's rule that
+//! the privacy map is known before the data), never from the page's configuration itself. The
 //! session, the page and the audits all go through it: [`crate::algo::registry`] lists the
 //! families.
 
