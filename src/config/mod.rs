@@ -49,6 +49,8 @@ mod choices;
 mod link;
 pub mod menu;
 pub mod needs;
+#[cfg(test)]
+mod plan_tests;
 pub mod pose;
 mod settings;
 #[cfg(test)]
