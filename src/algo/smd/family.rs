@@ -21,7 +21,7 @@
 //!   from it ([`at_budget`]); the theorem's bound is then not drawn, and well above the
 //!   theorem's U the privacy filter, not the budget, ends the run.
 //!
-//! Every constant comes from the config's declared game ([`RunConfig::game_spec`]), never from
+//! Every constant comes from the config's declared game (`RunConfig::game_spec`, reaching the plan as `Settings::game`), never from
 //! the records.
 
 use super::bias_reduced::{BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT};
