@@ -10,7 +10,7 @@ import { showComposed, showGuarantees } from './guarantee.js';
 import { csvId, csvLoad, onCsvMessage } from './csv.js';
 import { FromWorker, ToWorker } from '../workers/protocol.js';
 import { RunHistory } from '../drawing/plots.js';
-import { DIAGNOSTICS_CSV, download, RUN_JSON } from './export.js';
+import { DIAGNOSTICS_CSV, download, RUN_JSON } from '../drawing/export.js';
 import { holdHeight, markStale } from './steady.js';
 import { play, step } from './wiring.js';
 import { updatePanels } from './mount.js';

@@ -5,9 +5,9 @@
 // shares the tasks out, shows progress and draws the summary with the excess plot's drawing.
 
 import { SweepPlan, cards, drawPlotScaled, plotSvg, sweepFigureContext } from '../pkg/dp_playground.js';
-import { download } from '../page/export.js';
+import { download } from '../drawing/export.js';
 import { figureSize } from '../drawing/figures.js';
-import { drawFitted } from '../page/layout.js';
+import { drawFitted } from '../drawing/fit.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -388,7 +388,7 @@ class SweepPanel {
   draw() {
     const result = this.result;
     try {
-      // At its displayed size × the screen's pixel scale, so its text keeps its size (www/page/layout.js).
+      // At its displayed size × the screen's pixel scale, so its text keeps its size (www/drawing/fit.js).
       drawFitted('excess', $('sweep-plot'), this.spec(result));
     } catch (e) {
       this.showError(e);
