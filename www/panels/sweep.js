@@ -8,6 +8,7 @@ import { SweepPlan, cards, drawPlotScaled, plotSvg, sweepFigureContext } from '.
 import { download } from '../drawing/export.js';
 import { figureSize } from '../drawing/figures.js';
 import { drawFitted } from '../drawing/fit.js';
+import { startWorker } from '../workers/wasm-module.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -269,7 +270,7 @@ class SweepPanel {
       w.postMessage({ sweepId, ...message, task });
     };
     for (let i = 0; i < Math.min(workers, queue.length); i += 1) {
-      const w = new Worker(new URL('../workers/sweep-worker.js', import.meta.url), { type: 'module' });
+      const w = startWorker(new URL('../workers/sweep-worker.js', import.meta.url));
       w.onmessage = ({ data }) => {
         if (this.pool !== pool || data.sweepId !== sweepId) return;
         if (data.type === 'lane') {
