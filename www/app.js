@@ -21,6 +21,7 @@ import { wireControls } from './page/wiring.js';
 import { mountPanel } from './page/mount.js';
 import { mountLayout } from './page/layout.js';
 import { compiledModule } from './workers/wasm-module.js';
+import { mountEmbedApi } from './page/embed-api.js';
 import { explainPage } from './page/glossary.js';
 import { Plotter } from './drawing/plots.js';
 import * as lessons from './panels/lessons.js';
@@ -77,6 +78,8 @@ mountPanel(sweep, $('sweep-panel'), context);
 mountPanel(share, $('share'), context);
 listen();
 window.addEventListener('hashchange', restoreFromHash);
+// In an iframe: the parent page may drive the run and hear its releases (www/page/embed-api.js).
+mountEmbedApi();
 
 // For the end-to-end tests: frames drawn, so a test can measure the page's frame rate.
 window.__dp = {
