@@ -523,6 +523,7 @@ impl Run for AdversarialTraining {
             noise_norm: 0.0,
             grad_norm: 0.0,
             epsilon_spent: 0.0,
+            done: false,
         };
         // A step that ends part-way through a pass over the game makes no new iterate: the
         // iterate index moves only with the solver's updates (and the release).
@@ -568,6 +569,7 @@ impl Run for AdversarialTraining {
                 self.done = true;
             }
         }
+        report.done = self.done;
         Some(Step {
             report,
             value: None,
@@ -593,10 +595,6 @@ impl Run for AdversarialTraining {
             return None;
         }
         Noised::iterate_pair(&self.x_out, &self.y_start, &self.trail).map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn grad_evals(&self) -> f64 {

@@ -815,6 +815,7 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             } else {
                 self.settings.epsilon
             },
+            done: false,
         };
         self.t += 1;
         // Even the GD safeguard failed within its planned budget (floating point): the phase
@@ -847,7 +848,10 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             Ok(norm) => report.noise_norm = norm,
             Err(_) => {
                 self.abort();
-                return Some(report);
+                return Some(StepReport {
+                    done: self.done,
+                    ..report
+                });
             }
         }
         if self.settings.project_releases {
@@ -869,7 +873,10 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             // K phases, one draw each: the last phase's point is the release.
             self.released = Noised::iterate(&self.out, &self.trail);
         }
-        Some(report)
+        Some(StepReport {
+            done: self.done,
+            ..report
+        })
     }
 
     fn current(&self) -> &[f64] {
@@ -881,10 +888,6 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

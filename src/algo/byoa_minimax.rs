@@ -1084,6 +1084,7 @@ impl Run for MinimaxOutputPerturbation {
             noise_norm: 0.0,
             grad_norm: 0.0,
             epsilon_spent: self.epsilon_spent(),
+            done: false,
         };
         // A step that ends part-way through a pass over the phase's records makes no new
         // iterate: the iterate index moves only with the solver's updates and the releases.
@@ -1125,6 +1126,7 @@ impl Run for MinimaxOutputPerturbation {
         if self.index == self.schedule.phases.len() {
             self.done = true;
         }
+        report.done = self.done;
         Some(Step {
             report,
             value: None,
@@ -1156,10 +1158,6 @@ impl Run for MinimaxOutputPerturbation {
             )));
         }
         Noised::iterate_pair(&self.x_out, &self.y_out, &self.trail).map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn grad_evals(&self) -> f64 {
@@ -1660,7 +1658,7 @@ mod tests {
             steps += 1;
             assert!(steps < 1_000_000, "never finished");
         }
-        assert!(run.is_done() && !run.aborted());
+        assert!(run.done && !run.aborted());
         run
     }
 
@@ -1796,7 +1794,7 @@ mod tests {
         .unwrap();
         let mut released = 0;
         while r.step().is_some() {
-            if r.logs().len() > released && !r.is_done() {
+            if r.logs().len() > released && !r.done {
                 released = r.logs().len();
                 r.start_phase().unwrap();
                 let phase = r.current_phase();

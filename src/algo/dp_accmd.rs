@@ -416,7 +416,7 @@ impl PrivateAlgorithm for DpAccMd {
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
-        if self.is_done() || objective.dim() != self.point.len() {
+        if self.t >= self.config.steps || objective.dim() != self.point.len() {
             return None;
         }
         let k = self.t as f64;
@@ -509,9 +509,10 @@ impl PrivateAlgorithm for DpAccMd {
             noise_norm,
             grad_norm,
             epsilon_spent: self.epsilon_after(self.t + 1),
+            done: self.t + 1 >= self.config.steps,
         };
         self.t += 1;
-        if self.is_done() {
+        if report.done {
             // The public start x₀ = 0 (the centre of both balls) if the trail came up short.
             let start = vec![0.0; self.release.len()];
             let domain = objective.domain();
@@ -531,10 +532,6 @@ impl PrivateAlgorithm for DpAccMd {
 
     fn release(&self) -> Option<Published> {
         self.finished.as_ref().map(Finished::published)
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.config.steps
     }
 
     fn draws(&self) -> Vec<Draws> {

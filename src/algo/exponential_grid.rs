@@ -401,6 +401,7 @@ impl PrivateAlgorithm for GridExponential {
             noise_norm: 0.0,
             grad_norm: f64::NAN,
             epsilon_spent: 0.0,
+            done: false,
         };
         self.t += 1;
         if end == total {
@@ -416,6 +417,7 @@ impl PrivateAlgorithm for GridExponential {
             self.released = Noised::iterate(&self.out, &self.trail);
             self.done = true;
             report.epsilon_spent = self.settings.epsilon;
+            report.done = true;
         }
         Some(report)
     }
@@ -426,10 +428,6 @@ impl PrivateAlgorithm for GridExponential {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::algo::StepReport;
 use crate::algo::registry::{self, Planned};
-use crate::algo::run::{Diagnostic, Point, Run};
+use crate::algo::run::{Diagnostic, Point, Run, RunState};
 use crate::config::RunConfig;
 use crate::domain::Domain;
 use crate::error::Result;
@@ -216,6 +216,9 @@ pub struct Session {
     theory: Option<Curve>,
     /// The point each step starts from, scored once the step reports: x (or w), and y of a game.
     before: (Vec<f64>, Vec<f64>),
+    /// The steps taken and whether the run is done, from what its steps report: the session
+    /// keeps this for every family, none keeps its own copy.
+    state: RunState,
     released: bool,
 }
 
@@ -263,6 +266,7 @@ impl Session {
             run,
             theory: plan.theory.clone(),
             before,
+            state: RunState::default(),
             released: false,
         })
     }
@@ -405,7 +409,14 @@ impl Session {
                     self.before.1.copy_from_slice(y);
                 }
             }
-            let Some(step) = self.run.step() else {
+            // A run is never stepped once done: whether it is, is the session's record.
+            let step = if self.state.done {
+                None
+            } else {
+                self.run.step()
+            };
+            self.state.record(step.as_ref().map(|s| &s.report));
+            let Some(step) = step else {
                 break;
             };
             if self.run.mid_update() {
@@ -435,7 +446,7 @@ impl Session {
                 break;
             }
         }
-        if self.run.is_done() && !self.released {
+        if self.state.done && !self.released {
             self.released = true;
             // The published point comes only from the run's release, never from `point()`; a
             // run that is done without one publishes nothing.
@@ -483,6 +494,7 @@ impl Session {
             noise_norm: f64::NAN,
             grad_norm: f64::NAN,
             epsilon_spent: self.run.guarantee().epsilon,
+            done: true,
         };
         batch.push(&final_report, excess, plane);
         if let (Some(views), Some(y)) = (views, &y) {

@@ -575,6 +575,7 @@ impl PrivateAlgorithm for ApproxEm {
             noise_norm,
             grad_norm,
             epsilon_spent,
+            done: self.done,
         };
         self.steps += 1;
         Some(report)
@@ -586,10 +587,6 @@ impl PrivateAlgorithm for ApproxEm {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

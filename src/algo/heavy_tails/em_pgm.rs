@@ -317,6 +317,7 @@ impl PrivateAlgorithm for EmPgm {
             noise_norm: 0.0,
             grad_norm: best,
             epsilon_spent: 0.0,
+            done: false,
         };
         self.t += 1;
         if end == total {
@@ -330,6 +331,7 @@ impl PrivateAlgorithm for EmPgm {
             self.released = Noised::iterate(&self.out, &self.trail);
             self.done = true;
             report.epsilon_spent = self.plan.declared.epsilon;
+            report.done = true;
         }
         Some(report)
     }
@@ -340,10 +342,6 @@ impl PrivateAlgorithm for EmPgm {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

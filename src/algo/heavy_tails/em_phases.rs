@@ -517,7 +517,8 @@ impl PrivateAlgorithm for PhasedGrid {
         // A failed localisation still drew its noise and its exponential-mechanism draw; the
         // call goes on, and the ledger marks the release NOT PRIVATE.
         self.failed |= inner.failed();
-        if inner.algorithm().is_done() {
+        // The call's own stop decision, from its step's report (`None`: it had nothing left).
+        if report.as_ref().is_none_or(|r| r.done) {
             let candidate = inner.algorithm().current().to_vec();
             if let Some(call) = self.phase_view().calls.last_mut() {
                 call.candidate = Some(planar(&candidate));
@@ -565,6 +566,7 @@ impl PrivateAlgorithm for PhasedGrid {
             noise_norm,
             grad_norm,
             epsilon_spent: spent,
+            done: self.done,
         };
         self.steps += 1;
         Some(report)
@@ -580,10 +582,6 @@ impl PrivateAlgorithm for PhasedGrid {
             return None;
         }
         self.centre_release.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {
@@ -827,7 +825,7 @@ mod tests {
         );
         let mut alg = PhasedGrid::new(plan, seeded(seed, Stream::Noise), true).unwrap();
         while alg.step(&objective).is_some() {}
-        assert!(alg.is_done());
+        assert!(alg.done);
         assert!(alg.ledger().is_private(), "{:?}", alg.ledger());
         assert_eq!(alg.current(), alg.centres().last().unwrap().as_slice());
         alg.centres().to_vec()

@@ -1284,6 +1284,7 @@ impl PrivateAlgorithm for PopLocalise {
             epsilon_spent: self.plan.declared.epsilon
                 * (self.draws_made.min(self.plan.call.draws()) as f64)
                 / self.plan.call.draws() as f64,
+            done: self.done,
         };
         self.steps += 1;
         Some(report)
@@ -1295,10 +1296,6 @@ impl PrivateAlgorithm for PopLocalise {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -352,6 +352,7 @@ impl PrivateAlgorithm for SingleStage {
             } else {
                 0.0
             },
+            done,
         };
         self.steps += 1;
         Some(report)
@@ -363,10 +364,6 @@ impl PrivateAlgorithm for SingleStage {
 
     fn release(&self) -> Option<Published> {
         self.release.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.release.is_some()
     }
 
     fn draws(&self) -> Vec<Draws> {

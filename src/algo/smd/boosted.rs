@@ -444,6 +444,12 @@ impl BoostedSmd {
         &self.scores
     }
 
+    /// Whether the run has stopped: a candidate selected, or a sub-run failed (what each step
+    /// reports as [`StepReport::done`]).
+    fn stopped(&self) -> bool {
+        matches!(self.stage, Stage::Selected(_)) || self.failure.is_some()
+    }
+
     /// The selected candidate, once done.
     pub fn selected(&self) -> Option<usize> {
         match self.stage {
@@ -655,7 +661,7 @@ impl Run for BoostedSmd {
     }
 
     fn step(&mut self) -> Option<Step> {
-        if self.is_done() {
+        if self.stopped() {
             return None;
         }
         loop {
@@ -672,6 +678,7 @@ impl Run for BoostedSmd {
                 report.grad_evals = self.grad_evals();
                 report.loss = f64::NAN;
                 report.epsilon_spent = self.spent_done.max(self.spent_now());
+                report.done = self.stopped();
                 if !self.mid_update() {
                     self.t += 1;
                 }
@@ -680,7 +687,7 @@ impl Run for BoostedSmd {
                     value: None,
                 });
             }
-            if self.is_done() {
+            if self.stopped() {
                 // The selection is a step of its own.
                 let report = StepReport {
                     t: self.t,
@@ -689,6 +696,7 @@ impl Run for BoostedSmd {
                     noise_norm: 0.0,
                     grad_norm: f64::NAN,
                     epsilon_spent: self.plan.epsilon,
+                    done: true,
                 };
                 self.t += 1;
                 return Some(Step {
@@ -714,10 +722,6 @@ impl Run for BoostedSmd {
             .get(i)?
             .clone()
             .map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        matches!(self.stage, Stage::Selected(_)) || self.failure.is_some()
     }
 
     fn mid_update(&self) -> bool {

@@ -708,7 +708,7 @@ impl Run for PrivateSmd {
     }
 
     fn step(&mut self) -> Option<Step> {
-        if self.is_done() {
+        if self.t >= self.plan.params.steps || self.failure.is_some() {
             return None;
         }
         let mode = self.plan.params.mode;
@@ -755,6 +755,7 @@ impl Run for PrivateSmd {
                 noise_norm: 0.0,
                 grad_norm: f64::NAN,
                 epsilon_spent: self.epsilon_spent(),
+                done: false,
             };
             return Some(Step {
                 report,
@@ -789,9 +790,10 @@ impl Run for PrivateSmd {
             noise_norm: 0.0,
             grad_norm,
             epsilon_spent: self.epsilon_spent(),
+            done: self.t + 1 >= self.plan.params.steps,
         };
         self.t += 1;
-        if self.is_done() {
+        if report.done {
             self.finish();
         }
         Some(Step {
@@ -809,10 +811,6 @@ impl Run for PrivateSmd {
 
     fn release(&self) -> Option<Published> {
         self.published.clone()
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.plan.params.steps || self.failure.is_some()
     }
 
     fn grad_evals(&self) -> f64 {
@@ -880,8 +878,11 @@ mod tests {
     }
 
     fn run_to_end(run: &mut PrivateSmd) {
-        while run.step().is_some() {}
-        assert!(run.is_done());
+        let mut done = false;
+        while let Some(step) = run.step() {
+            done = step.report.done;
+        }
+        assert!(done);
     }
 
     /// Every mode with its batch split across calls (three records a call) makes the same draws

@@ -335,6 +335,7 @@ impl PrivateSco {
             noise_norm: 0.0,
             grad_norm,
             epsilon_spent: self.epsilon_spent(),
+            done: self.t >= self.plan.steps,
         })
     }
 
@@ -409,10 +410,6 @@ impl PrivateAlgorithm for PrivateSco {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.plan.steps || self.failure.is_some()
     }
 
     fn draws(&self) -> Vec<Draws> {
