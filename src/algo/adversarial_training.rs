@@ -324,7 +324,6 @@ pub struct AdversarialTraining {
     trail: Trail,
     certified_bound: f64,
     record_evals: u64,
-    t: usize,
     done: bool,
     aborted: bool,
 }
@@ -375,7 +374,6 @@ impl AdversarialTraining {
             trail: Trail::planned(1),
             certified_bound: f64::INFINITY,
             record_evals: 0,
-            t: 0,
             done: false,
             aborted: false,
         })
@@ -517,7 +515,6 @@ impl Run for AdversarialTraining {
         let status = run.step(&view);
         self.record_evals += run.record_evals() - before;
         let mut report = StepReport {
-            t: self.t,
             grad_evals: self.record_evals as f64 / self.declared.n as f64,
             loss: run.last_bound(),
             noise_norm: 0.0,
@@ -525,11 +522,6 @@ impl Run for AdversarialTraining {
             epsilon_spent: 0.0,
             done: false,
         };
-        // A step that ends part-way through a pass over the game makes no new iterate: the
-        // iterate index moves only with the solver's updates (and the release).
-        if !run.mid_iteration() {
-            self.t += 1;
-        }
         match status {
             SaddleStatus::Running => {}
             SaddleStatus::Certified => {

@@ -516,7 +516,6 @@ pub struct PhasedOutputPerturbation {
     released: Option<Noised>,
     records: Vec<PhaseRecord>,
     grad_evals: f64,
-    t: usize,
     done: bool,
     aborted: bool,
     failed: bool,
@@ -605,7 +604,6 @@ impl PhasedOutputPerturbation {
             released: None,
             records: Vec::new(),
             grad_evals: 0.0,
-            t: 0,
             done: false,
             aborted: false,
             failed: false,
@@ -805,7 +803,6 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         let scale = self.schedule.n_bar as f64 / self.n as f64;
         self.grad_evals += (run.grad_evals() - before) * scale;
         let mut report = StepReport {
-            t: self.t,
             grad_evals: self.grad_evals,
             loss: cert.value,
             noise_norm: 0.0,
@@ -817,7 +814,6 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             },
             done: false,
         };
-        self.t += 1;
         // Even the GD safeguard failed within its planned budget (floating point): the phase
         // still releases its planned noise, around the fixed public w₀, and the ledger marks the
         // release NOT PRIVATE (that failure depends on the data).

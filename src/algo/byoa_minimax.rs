@@ -1078,7 +1078,6 @@ impl Run for MinimaxOutputPerturbation {
         let status = run.step(&view);
         self.record_evals += run.record_evals() - before;
         let mut report = StepReport {
-            t: self.t,
             grad_evals: self.record_evals as f64 / self.declared.n as f64,
             loss: run.last_bound(),
             noise_norm: 0.0,

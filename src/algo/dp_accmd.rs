@@ -503,7 +503,6 @@ impl PrivateAlgorithm for DpAccMd {
             }
         }
         let report = StepReport {
-            t: self.t,
             grad_evals: (self.t + 1) as f64,
             loss,
             noise_norm,
@@ -813,8 +812,10 @@ mod tests {
             )
             .unwrap();
             alg.set_sigma_for_test(0.0);
-            while let Some(r) = alg.step(&obj) {
-                let t = (r.t + 1) as f64;
+            let mut steps = 0;
+            while alg.step(&obj).is_some() {
+                steps += 1;
+                let t = steps as f64;
                 let excess = obj.value(alg.current()) - reference.value;
                 let bound = 8.0 * l_c * bregman / ((t + 1.0) * (t + 1.0));
                 assert!(

@@ -557,7 +557,6 @@ impl DpSgd {
         }
         objective.domain().prox_l1(&mut self.w, eta * reg.l1);
         let report = StepReport {
-            t: self.t,
             grad_evals: self.sampled as f64 / n.max(1) as f64,
             loss: self.last_loss,
             noise_norm: norm2(&self.noise) / b,

@@ -780,7 +780,6 @@ impl PrivateAlgorithm for DpSvrg {
             *s += x;
         }
         let report = StepReport {
-            t: self.t,
             grad_evals: self.sampled as f64 / self.config.n as f64,
             loss: self.snapshot_loss,
             noise_norm: norm2(&self.noise),

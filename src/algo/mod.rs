@@ -101,11 +101,11 @@ pub fn same_law(a: &[Draws], b: &[Draws]) -> bool {
         })
 }
 
-/// What one step did; all of it is computed from the private data and is **not private**.
+/// What one step did; all of it is computed from the private data and is **not private**. Which
+/// iterate it started from is the driver's count ([`run::RunState::steps_taken`]), not the
+/// family's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepReport {
-    /// Index of the iterate the step started from (0-based).
-    pub t: usize,
     /// Gradient evaluations used so far, counted in per-sample gradients / n (i.e. in full passes).
     pub grad_evals: f64,
     /// F at the iterate the step started from. Stochastic algorithms (DP-SGD) report the

@@ -432,7 +432,6 @@ impl PrivateAlgorithm for NoisyGd {
             .domain()
             .prox_l1(&mut self.w, self.step_size * objective.regulariser().l1);
         let report = StepReport {
-            t: self.t,
             grad_evals: (self.t + 1) as f64,
             loss,
             noise_norm: norm2(&self.noise),

@@ -822,7 +822,6 @@ impl ObjectivePerturbation {
     fn report_or_release(&mut self, loss: f64) -> (StepReport, bool) {
         let grad_norm = norm2(&self.grad);
         let report = StepReport {
-            t: self.t,
             grad_evals: self.passes,
             loss,
             noise_norm: norm2(&self.linear),

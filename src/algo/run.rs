@@ -61,14 +61,16 @@ pub struct Step {
     pub value: Option<f64>,
 }
 
-/// What every run has in common, kept by whoever drives it (the session, or a family that runs
-/// another as a sub-call) and updated from what each [`Run::step`] reports: the steps taken and
-/// whether the run is done. The family decides when it stops and says so in its
-/// [`StepReport::done`]; the iterate stays with the family, whose next step starts from it.
+/// What every run has in common, kept by whoever drives it (the session) and updated from what
+/// each [`Run::step`] reports: the steps taken and whether the run is done. The family decides
+/// when it stops and says so in its [`StepReport::done`]; the iterate stays with the family,
+/// whose next step starts from it. Gradient evaluations stay with the family too
+/// ([`Run::grad_evals`]): some report them at the iterate a step started from, others after the
+/// step, so no count the driver could keep would be theirs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct RunState {
-    /// Steps taken so far, including those that left an update part-done
-    /// ([`Run::mid_update`]).
+    /// Steps that made an iterate so far: the index of the iterate the next step starts from.
+    /// A step that left an update part-done ([`Run::mid_update`]) is not counted.
     pub steps_taken: usize,
     /// Whether the last step was the run's last (or the run had nothing left to do): its
     /// release is due.
@@ -76,15 +78,16 @@ pub struct RunState {
 }
 
 impl RunState {
-    /// Records what one step returned: a report, or `None` from a run with nothing left to do.
+    /// Records whether the run is done from what one step returned: a report, or `None` from a
+    /// run with nothing left to do.
     pub fn record(&mut self, report: Option<&StepReport>) {
-        match report {
-            Some(report) => {
-                self.steps_taken += 1;
-                self.done |= report.done;
-            }
-            None => self.done = true,
-        }
+        self.done |= report.is_none_or(|r| r.done);
+    }
+
+    /// Counts a step that made an iterate and returns the index of the iterate it started from.
+    pub fn count_step(&mut self) -> usize {
+        self.steps_taken += 1;
+        self.steps_taken - 1
     }
 }
 

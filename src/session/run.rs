@@ -131,8 +131,8 @@ pub struct Batch {
 }
 
 impl Batch {
-    fn push(&mut self, report: &StepReport, excess: f64, plane: [f64; 2]) {
-        self.t.push(report.t as f64);
+    fn push(&mut self, t: usize, report: &StepReport, excess: f64, plane: [f64; 2]) {
+        self.t.push(t as f64);
         self.grad_evals.push(report.grad_evals);
         self.loss.push(report.loss);
         self.excess.push(excess);
@@ -427,6 +427,7 @@ impl Session {
                 continue;
             }
             recorded += 1;
+            let t = self.state.count_step();
             let excess = self.score(self.before(), step.value);
             let mut report = step.report;
             if let Posed::Saddle(_) = self.problem {
@@ -434,13 +435,14 @@ impl Session {
                 report.loss = self.value(self.before());
             }
             batch.push(
+                t,
                 &report,
                 excess,
                 self.problem.plane().project(&self.before.0),
             );
             if let Some(views) = &mut views {
                 let draw = self.run.extras().vertices().and_then(|v| v.last_draw);
-                views.record(report.t as f64, (&self.before.0, &self.before.1), draw);
+                views.record(t as f64, (&self.before.0, &self.before.1), draw);
             }
             if !keep_going() {
                 break;
@@ -487,8 +489,9 @@ impl Session {
         let loss = self.value(point);
         let excess = self.score(point, Some(loss));
         let plane = self.problem.plane().project(&w);
+        // The release entry follows the last iterate.
+        let t = self.state.steps_taken;
         let final_report = StepReport {
-            t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
             grad_evals: self.run.grad_evals(),
             loss,
             noise_norm: f64::NAN,
@@ -496,9 +499,9 @@ impl Session {
             epsilon_spent: self.run.guarantee().epsilon,
             done: true,
         };
-        batch.push(&final_report, excess, plane);
+        batch.push(t, &final_report, excess, plane);
         if let (Some(views), Some(y)) = (views, &y) {
-            views.record(final_report.t as f64, (&w, y), None);
+            views.record(t as f64, (&w, y), None);
         }
         let population = self
             .problem()

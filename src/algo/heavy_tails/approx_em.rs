@@ -269,7 +269,6 @@ pub struct ApproxEm {
     budget: usize,
     law: Law,
     last: Option<CertificateStatus>,
-    steps: usize,
     passes: f64,
     localised: Option<(Vec<f64>, Vec<f64>)>,
 }
@@ -306,7 +305,6 @@ impl ApproxEm {
             select_failed: false,
             failed: false,
             last: None,
-            steps: 0,
             passes: 0.0,
             localised: None,
         })
@@ -569,7 +567,6 @@ impl PrivateAlgorithm for ApproxEm {
             }
         }
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.passes,
             loss,
             noise_norm,
@@ -577,7 +574,6 @@ impl PrivateAlgorithm for ApproxEm {
             epsilon_spent,
             done: self.done,
         };
-        self.steps += 1;
         Some(report)
     }
 

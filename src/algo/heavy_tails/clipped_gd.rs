@@ -231,7 +231,6 @@ impl PrivateAlgorithm for PureClippedGd {
             ));
         }
         Some(StepReport {
-            t: self.t - 1,
             grad_evals: self.t as f64,
             loss,
             noise_norm,

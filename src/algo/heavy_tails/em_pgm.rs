@@ -138,7 +138,6 @@ pub struct EmPgm {
     /// Whether a score was not finite and the selection was made uniformly instead.
     failed: bool,
     done: bool,
-    t: usize,
 }
 
 impl EmPgm {
@@ -201,7 +200,6 @@ impl EmPgm {
             released: None,
             failed: false,
             done: false,
-            t: 0,
         })
     }
 
@@ -311,7 +309,6 @@ impl PrivateAlgorithm for EmPgm {
             self.utilities.push(-s);
         }
         let mut report = StepReport {
-            t: self.t,
             grad_evals: end as f64,
             loss: objective.value(&self.out),
             noise_norm: 0.0,
@@ -319,7 +316,6 @@ impl PrivateAlgorithm for EmPgm {
             epsilon_spent: 0.0,
             done: false,
         };
-        self.t += 1;
         if end == total {
             // Scores are finite norms, so select cannot fail; if it did, the one planned
             // selection is made on flat (public) scores, and the ledger says so.

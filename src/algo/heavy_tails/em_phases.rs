@@ -306,7 +306,6 @@ pub struct PhasedGrid {
     done: bool,
     aborted: bool,
     failed: bool,
-    steps: usize,
     passes: f64,
     finished_calls: usize,
     last: Option<CertificateStatus>,
@@ -342,7 +341,6 @@ impl PhasedGrid {
             done: false,
             aborted: false,
             failed: false,
-            steps: 0,
             passes: 0.0,
             finished_calls: 0,
             last: None,
@@ -560,7 +558,6 @@ impl PrivateAlgorithm for PhasedGrid {
             call_spent
         };
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.passes,
             loss,
             noise_norm,
@@ -568,7 +565,6 @@ impl PrivateAlgorithm for PhasedGrid {
             epsilon_spent: spent,
             done: self.done,
         };
-        self.steps += 1;
         Some(report)
     }
 

@@ -815,7 +815,6 @@ pub struct PopLocalise {
     /// The fixed public point the current stage started from.
     start: Vec<f64>,
     safeguard: bool,
-    steps: usize,
     grad_evals: f64,
     draws_made: usize,
     /// The trail of every planned ℓ2-Laplace draw (phases × J calls × draws per call), and the
@@ -886,7 +885,6 @@ impl PopLocalise {
             failed: false,
             start: Vec::new(),
             safeguard: false,
-            steps: 0,
             grad_evals: 0.0,
             draws_made: 0,
             last: None,
@@ -1274,7 +1272,6 @@ impl PrivateAlgorithm for PopLocalise {
         // ‖∇Q‖ of the call's surrogate at the certificate's point (non-private).
         let grad_norm = self.last_grad_norm;
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.grad_evals,
             loss,
             noise_norm,
@@ -1286,7 +1283,6 @@ impl PrivateAlgorithm for PopLocalise {
                 / self.plan.call.draws() as f64,
             done: self.done,
         };
-        self.steps += 1;
         Some(report)
     }
 

@@ -215,7 +215,6 @@ pub struct SingleStage {
     release: Option<Noised>,
     failed: bool,
     last: Option<CertificateStatus>,
-    steps: usize,
     passes: f64,
 }
 
@@ -234,7 +233,6 @@ impl SingleStage {
             release: None,
             failed: false,
             last: None,
-            steps: 0,
             passes: 0.0,
         }
     }
@@ -342,7 +340,6 @@ impl PrivateAlgorithm for SingleStage {
         }
         let done = self.release.is_some();
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.passes,
             loss,
             noise_norm,
@@ -354,7 +351,6 @@ impl PrivateAlgorithm for SingleStage {
             },
             done,
         };
-        self.steps += 1;
         Some(report)
     }
 

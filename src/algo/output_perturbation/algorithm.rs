@@ -462,7 +462,6 @@ impl PrivateAlgorithm for OutputPerturbation {
             self.fallback = true;
         }
         let mut report = StepReport {
-            t: self.t,
             grad_evals,
             loss,
             noise_norm: 0.0,

@@ -912,7 +912,6 @@ impl Run for BiasReducedSmd {
                 next,
             });
             let report = StepReport {
-                t: self.t,
                 grad_evals: self.grad_evals(),
                 loss: f64::NAN,
                 noise_norm: 0.0,
@@ -941,7 +940,6 @@ impl Run for BiasReducedSmd {
             .chain(&self.gy)
             .fold(0.0_f64, |m, g| m.max(g.abs()));
         let report = StepReport {
-            t: self.t,
             grad_evals: self.grad_evals(),
             loss: f64::NAN,
             noise_norm: 0.0,

@@ -388,7 +388,6 @@ pub struct BoostedSmd {
     /// Vertex draws (and the selection) made by the sub-runs done.
     draws_done: usize,
     scores: Vec<f64>,
-    t: usize,
     failure: Option<String>,
 }
 
@@ -426,7 +425,6 @@ impl BoostedSmd {
             gradient_records: 0.0,
             draws_done: 0,
             scores: Vec::new(),
-            t: 0,
             failure: None,
             plan,
         };
@@ -674,14 +672,10 @@ impl Run for BoostedSmd {
                 }
             };
             if let Some(mut report) = report {
-                report.t = self.t;
                 report.grad_evals = self.grad_evals();
                 report.loss = f64::NAN;
                 report.epsilon_spent = self.spent_done.max(self.spent_now());
                 report.done = self.stopped();
-                if !self.mid_update() {
-                    self.t += 1;
-                }
                 return Some(Step {
                     report,
                     value: None,
@@ -690,7 +684,6 @@ impl Run for BoostedSmd {
             if self.stopped() {
                 // The selection is a step of its own.
                 let report = StepReport {
-                    t: self.t,
                     grad_evals: self.grad_evals(),
                     loss: f64::NAN,
                     noise_norm: 0.0,
@@ -698,7 +691,6 @@ impl Run for BoostedSmd {
                     epsilon_spent: self.plan.epsilon,
                     done: true,
                 };
-                self.t += 1;
                 return Some(Step {
                     report,
                     value: None,

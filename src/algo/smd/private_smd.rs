@@ -749,7 +749,6 @@ impl Run for PrivateSmd {
         if end < b {
             self.pending = Some(end);
             let report = StepReport {
-                t: self.t,
                 grad_evals: self.grad_evals(),
                 loss: f64::NAN,
                 noise_norm: 0.0,
@@ -783,7 +782,6 @@ impl Run for PrivateSmd {
             .chain(&self.gy)
             .fold(0.0_f64, |m, g| m.max(g.abs()));
         let report = StepReport {
-            t: self.t,
             grad_evals: t1 * b as f64 / self.plan.n as f64,
             // Saddle runs are scored by the session's duality gap, not by a value.
             loss: f64::NAN,

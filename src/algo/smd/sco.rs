@@ -329,7 +329,6 @@ impl PrivateSco {
         }
         let grad_norm = self.g.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         Some(StepReport {
-            t: self.t - 1,
             grad_evals: (self.t * self.plan.batch) as f64 / self.plan.n as f64,
             loss,
             noise_norm: 0.0,
