@@ -263,6 +263,9 @@ pub struct ApproxEm {
     region: Region,
     centre: Vec<f64>,
     start: usize,
+    /// The point the run stands at (**non-private**): the localisation's iterate, then w_loc,
+    /// then the release. Kept here rather than by the session because the next step's loss is
+    /// read at it and the solver that held it is gone once it finished.
     current: Vec<f64>,
     done: bool,
     failed: bool,

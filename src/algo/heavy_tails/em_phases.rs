@@ -302,6 +302,9 @@ pub struct PhasedGrid {
     released_candidates: Vec<Option<Noised>>,
     centre_release: Option<Noised>,
     inner: Option<Inner>,
+    /// The point the run stands at (**non-private**): the call's iterate, then the phase's
+    /// centre. Kept here rather than by the session because the next step's loss is read at it
+    /// and the call that held it is gone once it finished.
     current: Vec<f64>,
     done: bool,
     aborted: bool,

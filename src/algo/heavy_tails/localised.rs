@@ -808,6 +808,9 @@ pub struct PopLocalise {
     candidates: Vec<Vec<f64>>,
     region: Region,
     stage: Option<Stage>,
+    /// The point the run stands at (**non-private**): the stage's iterate, the localised point,
+    /// then the centre. Kept here rather than by the session because the next step's loss is
+    /// read at it and the stage that held it is gone once it released.
     current: Vec<f64>,
     done: bool,
     aborted: bool,

@@ -211,6 +211,9 @@ pub struct SingleStage {
     region: Region,
     centre: Vec<f64>,
     run: Option<CertifiedRun>,
+    /// The point the run stands at (**non-private**): the solver's iterate, then the release.
+    /// Kept here rather than by the session because the loss of the next step is read at it and
+    /// the solver that held it is gone once the release is drawn.
     current: Vec<f64>,
     release: Option<Noised>,
     failed: bool,
