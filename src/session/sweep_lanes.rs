@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-// The one place the session still names a family: a sweep's dotted reference curves are the
+// The session names a family here: a sweep's dotted reference curves are the
 // heavy-tail families' lower bound and rate (Lowy 2026, Theorem 4.1; Asi, Liu & Tian 2024),
 // computed from each point's `RunConfig`. Their home is a hook on `Family` (say
 // `sweep_reference: Option<fn(&RunConfig) -> Result<Rates>>`, read through the registry), which
