@@ -159,11 +159,11 @@ pub fn same_law(a: &[Draws], b: &[Draws]) -> bool {
         })
 }
 
-/// What one step did; all of it is computed from the private data and is **not private**.
+/// What one step did; all of it is computed from the private data and is **not private**. Which
+/// iterate it started from is the driver's count ([`run::RunState::steps_taken`]), not the
+/// family's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepReport {
-    /// Index of the iterate the step started from (0-based).
-    pub t: usize,
     /// Gradient evaluations used so far, counted in per-sample gradients / n (i.e. in full passes).
     pub grad_evals: f64,
     /// F at the iterate the step started from. Stochastic algorithms (DP-SGD) report the
@@ -177,6 +177,10 @@ pub struct StepReport {
     /// ε (at the run's δ) of everything released so far: the privacy spent after this step.
     /// Computed from the configuration alone, like the guarantee it ends at.
     pub epsilon_spent: f64,
+    /// Whether this step was the run's last: the family's own stop decision (its planned steps
+    /// taken, a certificate met, a privacy filter or gradient budget spent, a failure). The
+    /// session records it in its [`run::RunState`]; the family's release is due from then on.
+    pub done: bool,
 }
 
 /// A differentially private optimiser, advanced one step at a time by a session.
@@ -185,17 +189,18 @@ pub trait PrivateAlgorithm: Send {
     fn guarantee(&self) -> &Guarantee;
     /// The guarantee with the mechanism and every caveat it depends on.
     fn ledger(&self) -> Ledger;
-    /// Performs one step, or returns `None` once the algorithm has finished.
+    /// Performs one step and reports it, its last with [`StepReport::done`]; returns `None` once
+    /// the algorithm has finished. Whoever drives the run keeps the count of steps and whether it
+    /// is done ([`run::RunState`]); the family keeps only what its next step needs.
     fn step(&mut self, objective: &Objective) -> Option<StepReport>;
     /// The current iterate: **non-private**, and never what is published (that is
-    /// [`PrivateAlgorithm::release`]).
+    /// [`PrivateAlgorithm::release`]). The family holds it because its next step starts from it;
+    /// nothing copies it outward.
     fn current(&self) -> &[f64];
     /// The release once done, made only through its noise ([`crate::privacy::release`]); a
     /// non-private demonstration's point as
     /// [`crate::privacy::release::Published::NotPrivate`]; `None` before.
     fn release(&self) -> Option<crate::privacy::release::Published>;
-    /// Whether the current iterate is the release.
-    fn is_done(&self) -> bool;
     /// Every noise draw the run makes (kind, scale, count, sensitivity), read from the values the
     /// algorithm samples with; `Session` checks it equals the preview's before the run.
     fn draws(&self) -> Vec<Draws>;
