@@ -12,7 +12,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from './harness.mjs';
@@ -103,7 +104,10 @@ test('a parent on another origin sets a lesson, plays, and hears the release the
   await context.close();
 
   // The terminal, given the same link, releases the same bits, repeat by repeat.
-  const stdout = execFileSync(bin, ['run', link], { encoding: 'utf8' });
+  // (Its files go to a temporary folder: `run` writes the run JSON and the CSV beside it.)
+  const out = mkdtempSync(join(tmpdir(), 'dp-playground-embed-'));
+  const stdout = execFileSync(bin, ['run', link, '--out', out], { encoding: 'utf8' });
+  rmSync(out, { recursive: true, force: true });
   const cli = [...stdout.matchAll(/^release (\S+) repeat (\d+): w = \[([^\]]*)\]/gm)]
     .map((m) => ({ algorithm: m[1], repeat: Number(m[2]), w: m[3].split(', ').map(Number) }));
   assert.equal(cli.length, releases.length, stdout);
