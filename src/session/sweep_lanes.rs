@@ -18,6 +18,12 @@
 
 use serde::{Deserialize, Serialize};
 
+// The session names a family here: a sweep's dotted reference curves are the heavy-tail
+// families' lower bound and rate (Lowy 2026, Theorem 4.1; Asi, Liu & Tian 2024), computed from
+// each point's `RunConfig` (`session::heavy_rates`). Their home could be a hook on `Family` now
+// that plans are typed (say `sweep_reference: Option<fn(&Settings, &ProblemDeclaration) ->
+// Result<Rates>>`, read through the registry), which would leave this module naming none; the
+// synthetic law's moments would then travel in `Settings`, as the plans' do.
 use crate::config::{AlgorithmKind, DataSource, RunConfig};
 use crate::error::{Error, Result};
 use crate::session::heavy_rates::{ReferenceCurve, sweep_references};
