@@ -15,7 +15,6 @@
 //! through the algorithm's own run, and every audit run redraws the release's noise through the
 //! same [`release_model`] the run releases with.
 
-use crate::config::menu;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -27,6 +26,7 @@ use crate::algo::adversarial_training::{
 };
 use crate::algo::family::ProblemKind;
 use crate::algo::run::Run;
+use crate::config::menu;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};

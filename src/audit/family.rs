@@ -4,7 +4,6 @@
 //! on the same [`Problem`] the session builds from a loaded file (clipped features and labels,
 //! declared objective). Nothing of the algorithm is restated here.
 
-use crate::config::{menu, pose};
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -14,6 +13,7 @@ use crate::algo::problem::Posed;
 use crate::algo::problem::Problem;
 use crate::algo::registry::Planned;
 use crate::config::{DataSource, RunConfig};
+use crate::config::{menu, pose};
 use crate::data::Dataset;
 use crate::data::gate::{GateBounds, Records};
 use crate::error::Result;

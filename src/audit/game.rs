@@ -16,7 +16,6 @@
 //! [`GameTarget::with_noise_for`] plants the bug every family can have: the noise of the plan for
 //! a larger ε, tested against the claim of the plan as given.
 
-use crate::config::{menu, pose};
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -28,6 +27,7 @@ use crate::algo::problem::Posed;
 use crate::algo::registry::Planned;
 use crate::algo::run::Point;
 use crate::config::{GameChoice, RunConfig};
+use crate::config::{menu, pose};
 use crate::error::{Error, Result};
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;

@@ -6,10 +6,10 @@
 //!   ledgers, each algorithm's guarantee and the composed one. Everything else a run shows (paths,
 //!   losses, noise norms, certificates) is a diagnostic of the raw data and the noise.
 
-use crate::config::menu;
 use serde::Serialize;
 
 use crate::algo::registry;
+use crate::config::menu;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 use crate::privacy::rdp::DEFAULT_ORDERS;

@@ -1,7 +1,6 @@
 //! One algorithm with one noise stream on a shared problem: the [`Session`], the [`Batch`] of
 //! events each slice returns and the [`Release`] it ends with.
 
-use crate::config::{menu, pose};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -10,6 +9,7 @@ use crate::algo::StepReport;
 use crate::algo::registry::Planned;
 use crate::algo::run::{Diagnostic, Point, Run, RunState};
 use crate::config::RunConfig;
+use crate::config::{menu, pose};
 use crate::domain::Domain;
 use crate::error::Result;
 use crate::minimax::Readout;

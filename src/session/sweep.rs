@@ -9,10 +9,10 @@
 //! spread per point, the fitted log-log slope along each swept axis) and the CSV files are built
 //! here too, so the binary only handles arguments, threads and files.
 
-use crate::config::menu;
 use serde::Serialize;
 
 use crate::algo::registry;
+use crate::config::menu;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 

@@ -4,7 +4,6 @@
 //! `minimax_solver` and the iteration-cap pitfall (`leak`).
 
 use crate::common;
-use dp_playground::config::{menu, pose};
 
 use common::lab_release as release;
 
@@ -15,6 +14,7 @@ use dp_playground::algo::byoa_minimax::{
 };
 use dp_playground::algo::run::Run;
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::minimax::RecordGame;
 use dp_playground::minimax::solvers::SaddleSolverKind;
 use dp_playground::rng::{Stream, seeded};

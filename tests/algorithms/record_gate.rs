@@ -6,12 +6,12 @@
 //! on D′. Through the gate both datasets hold finite records within the declared bound and every
 //! run releases with its noise.
 
-use dp_playground::config::{menu, pose};
 use std::sync::Arc;
 
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::run::Point;
 use dp_playground::config::{AlgorithmKind, DataSource, GameChoice, RecordChoice, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::data::{CsvOptions, Tail, load_csv};
 use dp_playground::linalg::norm2;
 use dp_playground::minimax::PosedGame;

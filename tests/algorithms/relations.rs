@@ -2,10 +2,10 @@
 //! relation asked for (with a calibration that really uses it) or refuses it at a control on the
 //! page; a demonstration that voids the guarantee says NOT PRIVATE in its preview, before it runs.
 
-use dp_playground::config::menu;
 use std::collections::BTreeSet;
 
 use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, DomainChoice, RunConfig, SvrgNoiseChoice};
 use dp_playground::data::Tail;
 use dp_playground::privacy::Relation;

@@ -3,7 +3,6 @@
 //! point), and a run-time failure that depends on the data is never dropped from the private
 //! export: it marks the release NOT PRIVATE there.
 
-use dp_playground::config::{menu, pose};
 use std::sync::Arc;
 
 use dp_playground::algo::registry::Planned;
@@ -11,6 +10,7 @@ use dp_playground::algo::run::RunState;
 use dp_playground::config::{
     AlgorithmKind, DataSource, GameChoice, ProblemKind, RecordChoice, RunConfig,
 };
+use dp_playground::config::{menu, pose};
 use dp_playground::data::{Dataset, Tail};
 use dp_playground::rng::{Stream, seeded};
 use dp_playground::session::Lab;

@@ -5,7 +5,6 @@
 //! errors, never panics.
 
 use crate::common;
-use dp_playground::config::{menu, pose};
 
 use common::lab_release as release;
 
@@ -16,6 +15,7 @@ use dp_playground::algo::byoa_minimax::{
 };
 use dp_playground::algo::registry::FAMILIES;
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RecordChoice, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::data::Tail;
 use dp_playground::minimax::solvers::SaddleSolverKind;
 use dp_playground::minimax::{RecordGame, SaddleProblem};

@@ -28,10 +28,10 @@
 //! made an iterate (the slice's clock is checked after every step).
 #![cfg(not(target_arch = "wasm32"))]
 
-use dp_playground::config::menu;
 use std::time::{Duration, Instant};
 
 use dp_playground::algo::objective_perturbation;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, ProblemKind, RunConfig};
 use dp_playground::session::Session;
 use dp_playground::solver::work;

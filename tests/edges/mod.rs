@@ -4,11 +4,11 @@
 
 #![allow(dead_code)]
 
-use dp_playground::config::menu;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::config::menu;
 use dp_playground::config::pose::load_file;
 use dp_playground::config::{
     AlgorithmKind, Control, DataSource, DomainChoice, GameChoice, MIN_DELTA, RecordChoice,

@@ -1,13 +1,13 @@
 //! The fuzz targets: every parser a user reaches, with the seeds its mutants start from and
 //! what the page runs on an input the parser accepts.
 
-use dp_playground::config::menu;
 use std::sync::OnceLock;
 
 use arbitrary::{Result, Unstructured};
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::registry::FAMILIES;
 use dp_playground::config::RunConfig;
+use dp_playground::config::menu;
 use dp_playground::data::{CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, load_csv};
 use dp_playground::plot_spec::{KINDS, Spec};
 use dp_playground::session;

@@ -8,7 +8,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crate::common;
-use dp_playground::config::menu;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -17,6 +16,7 @@ use rayon::prelude::*;
 
 use dp_playground::Error;
 use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{
     AlgorithmKind, Control, DataSource, DomainChoice, GameChoice, ProblemKind, RecordChoice,
     RunConfig, SvrgNoiseChoice,

@@ -4,10 +4,10 @@
 //! main of that day), named for what it guards.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dp_playground::config::menu;
 use std::time::Instant;
 
 use dp_playground::Error;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, ProblemKind, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::data::{CsvOptions, LabelColumn, LabelRange, load_csv};
