@@ -68,8 +68,10 @@ use super::output_perturbation::k_delta;
 use super::registry::Planned;
 use super::run::{Diagnostic, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::minimax::RecordGame;
@@ -672,8 +674,8 @@ pub static FAMILY: Family = Family {
 };
 
 /// The settings a configuration asks for (all data-independent).
-fn settings_of(config: &RunConfig) -> AdversarialSettings {
-    let mut settings = AdversarialSettings::new(config.epsilon, config.delta);
+fn settings_of(config: &Settings) -> AdversarialSettings {
+    let mut settings = AdversarialSettings::new(config.budget.epsilon, config.budget.delta);
     settings.solver = config.minimax_solver;
     if config.leak {
         settings.leak = AdversarialLeak::Misprint;
@@ -722,12 +724,12 @@ struct AdversarialPlan {
 
 /// The preview on the game `config` poses: calibration, guarantee and the draw from the declared
 /// constants, and the solve's certifiability, all before any record is drawn.
-fn plan(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan(config: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        config.budget.relation,
         "the minimiser's sensitivity (Zhang, Thekumparampil, Oh & He 2022, Lemma 4.3) holds for a fixed, public n",
     )?;
-    let spec = config.game_declaration();
+    let spec = crate::algo::smd::family::lane_game(config)?.declaration;
     let declared = Declared::of_declaration(&spec);
     let settings = settings_of(config);
     let c = calibrate(&declared, &settings)?;

@@ -76,8 +76,10 @@ use super::output_perturbation::OutputPerturbation;
 use super::output_perturbation::{op_declared, op_noise};
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::algo::settings::Settings as LaneSettings;
+use crate::controls::Control;
 use crate::domain::Domain;
 use crate::theory::curve::Curve;
 
@@ -1025,16 +1027,16 @@ struct ByoaRunPlan {
     phased: bool,
 }
 
-fn settings_of(config: &RunConfig) -> ByoaSettings {
-    let mut settings = ByoaSettings::new(config.epsilon, config.delta);
+fn settings_of(config: &LaneSettings) -> ByoaSettings {
+    let mut settings = ByoaSettings::new(config.budget.epsilon, config.budget.delta);
     settings.solver = config.solver;
-    settings.calibration = paper_or_analytic(config.epsilon);
+    settings.calibration = paper_or_analytic(config.budget.epsilon);
     settings
 }
 
-fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_algorithm_1_run(config: &LaneSettings, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        config.budget.relation,
         "the sensitivity 4G/(μn) (Zhang, Thekumparampil, Oh & He 2022, Algorithm 1) holds \
          for a fixed, public n",
     )?;
@@ -1047,12 +1049,12 @@ fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclaration) -> Re
         AlgorithmKind::Byoa,
         "bring your own algorithm (Zhang et al. 2022, Algorithm 1): certified solver + one Gaussian",
         statement(
-            config.epsilon,
-            config.delta,
-            config.relation,
+            config.budget.epsilon,
+            config.budget.delta,
+            config.budget.relation,
             "Zhang et al. 2022, Alg. 1",
         ),
-        op_noise(&plan.noise, config.d),
+        op_noise(&plan.noise, declared.d),
         1,
         total,
         declared.lipschitz(),
@@ -1067,37 +1069,37 @@ fn plan_algorithm_1_run(config: &RunConfig, declared: &ProblemDeclaration) -> Re
     ))
 }
 
-fn plan_algorithm_2_run(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_algorithm_2_run(config: &LaneSettings, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        config.budget.relation,
         "Algorithm 2 of Zhang, Thekumparampil, Oh & He 2022 splits the n records into \
          chunks of fixed sizes",
     )?;
     let settings = settings_of(config);
-    let d = config.d;
+    let d = declared.d;
     let schedule = schedule(
-        config.n,
+        declared.n,
         d,
         declared.lipschitz(),
         // D: the domain radius, as `PhasedOutputPerturbation::new` reads it.
         declared.domain.radius_in(d),
-        config.epsilon,
-        config.delta,
+        config.budget.epsilon,
+        config.budget.delta,
         None,
         settings.calibration,
     )?;
     let first = schedule
         .specs
         .first()
-        .ok_or_else(|| Error::invalid("n", "at least 2 records for one phase", config.n))?;
+        .ok_or_else(|| Error::invalid("n", "at least 2 records for one phase", declared.n))?;
     let gaussian = |sigma| NoiseShape::Gaussian { sigma, d };
     let mut preview = Preview::new(
         AlgorithmKind::ByoaPhased,
         "phased output perturbation (Zhang et al. 2022, Algorithm 2): K disjoint chunks, μ doubling",
         statement(
-            config.epsilon,
-            config.delta,
-            config.relation,
+            config.budget.epsilon,
+            config.budget.delta,
+            config.budget.relation,
             "Zhang et al. 2022, Alg. 2",
         ),
         (first.sigma, gaussian(first.sigma)),

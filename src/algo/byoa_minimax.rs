@@ -74,8 +74,10 @@ use super::registry::Planned;
 use super::run::{Diagnostic, MinimaxAlgorithm, PhaseRow, Point, Run, Step};
 use super::{Draws, NoiseShape, StepReport};
 use crate::algo::extras::{Extra, Extras};
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::minimax::game::GameSpec;
@@ -1380,9 +1382,9 @@ pub static FAMILY_CSC: Family = Family {
 };
 
 /// The settings a configuration asks for (all data-independent).
-fn settings_of(config: &RunConfig) -> MinimaxSettings {
-    let mut settings = MinimaxSettings::new(config.epsilon, config.delta);
-    settings.calibration = paper_or_analytic(config.epsilon);
+fn settings_of(config: &Settings) -> MinimaxSettings {
+    let mut settings = MinimaxSettings::new(config.budget.epsilon, config.budget.delta);
+    settings.calibration = paper_or_analytic(config.budget.epsilon);
     settings.solver = config.minimax_solver;
     if config.leak {
         settings.leak = MinimaxLeak::IterationCap {
@@ -1398,28 +1400,28 @@ struct MinimaxPlan {
     settings: MinimaxSettings,
 }
 
-fn plan_sc_sc(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_sc_sc(config: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
     plan_variant(Variant::ScSc, config)
 }
 
-fn plan_phased(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_phased(config: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
     plan_variant(Variant::Phased, config)
 }
 
-fn plan_csc(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_csc(config: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
     plan_variant(Variant::ConvexStronglyConcave, config)
 }
 
 /// The preview of `variant` on the game `config` poses: the schedule, guarantee and every draw
 /// from the declared constants ([`Declared::of_spec`]), and the first phase's certifiability,
 /// all before any record is drawn.
-fn plan_variant(variant: Variant, config: &RunConfig) -> Result<Planned> {
+fn plan_variant(variant: Variant, config: &Settings) -> Result<Planned> {
     replace_one_only(
-        config,
+        config.budget.relation,
         "the sensitivities of Zhang, Thekumparampil, Oh & He 2022 (Lemma 4.3) hold for a \
          fixed, public n and fixed chunks",
     )?;
-    let spec = config.game_declaration();
+    let spec = crate::algo::smd::family::lane_game(config)?.declaration;
     let declared = Declared::of_declaration(&spec);
     let settings = settings_of(config);
     let schedule = schedule(variant, &declared, &settings)?;

@@ -84,8 +84,12 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::choices::DomainChoice;
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
+use crate::domain::DomainKind;
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -603,32 +607,35 @@ struct AccMdPlan {
     accmd: DpAccMdConfig,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    let geometry = match config.domain {
-        DomainChoice::L2Ball => Geometry::L2 {
-            radius: config.radius,
-        },
-        DomainChoice::L1Ball => Geometry::L1 {
-            radius: config.radius,
-        },
-        _ => {
+fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
+    let geometry = match declared.domain {
+        DomainKind::L2Ball { radius } => Geometry::L2 { radius },
+        DomainKind::L1Ball { radius } => Geometry::L1 { radius },
+        other => {
+            // The menu's name of the set (`DomainChoice`'s), as the page's value.
+            let name = match other {
+                DomainKind::Box { .. } => "Box".to_string(),
+                DomainKind::Simplex => "Simplex".to_string(),
+                DomainKind::Unconstrained => "Unconstrained".to_string(),
+                other => format!("{other:?}"),
+            };
             return Err(Error::invalid(
                 "domain",
                 "the ℓ2 or ℓ1 ball for DP-AccMD (its mirror maps are for these)",
-                format!("{:?}", config.domain),
+                name,
             ));
         }
     };
     let accmd = DpAccMdConfig {
-        epsilon: config.epsilon,
-        delta: config.delta,
-        relation: config.relation,
-        steps: config.steps,
+        epsilon: settings.budget.epsilon,
+        delta: settings.budget.delta,
+        relation: settings.budget.relation,
+        steps: settings.steps,
         lipschitz: declared.lipschitz(),
         smoothness: declared.smoothness(),
-        n: config.n,
+        n: declared.n,
         geometry,
-        leak: if config.leak {
+        leak: if settings.leak {
             AccMdLeak::ExactGradientYStep
         } else {
             AccMdLeak::None
@@ -639,8 +646,14 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
         AlgorithmKind::DpAccmd,
         "DP-AccMD (Wang–Ye–Xu 2017, Algorithm 3; corrected coupling)",
         guarantee,
-        (sigma, NoiseShape::Gaussian { sigma, d: config.d }),
-        config.steps,
+        (
+            sigma,
+            NoiseShape::Gaussian {
+                sigma,
+                d: declared.d,
+            },
+        ),
+        settings.steps,
         accmd.calibration().sensitivity(),
         declared.lipschitz(),
     )

@@ -80,8 +80,10 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 
 /// Leaky demonstration toggles. Any of them makes the run **not private**.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -958,35 +960,41 @@ struct SgdPlan {
     calibration: DpSgdCalibration,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    let clip = config.clip.unwrap_or(declared.lipschitz());
-    let step_size = config
+fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
+    let clip = settings.clip.unwrap_or(declared.lipschitz());
+    let step_size = settings
         .step_size
-        .unwrap_or_else(|| default_step(declared, config.steps));
+        .unwrap_or_else(|| default_step(declared, settings.steps));
     let sgd = DpSgdConfig {
-        epsilon: config.epsilon,
-        delta: config.delta,
+        epsilon: settings.budget.epsilon,
+        delta: settings.budget.delta,
         clip_norm: clip,
-        batch_size: config.batch,
-        sampling_rate: config.batch as f64 / config.n as f64,
-        steps: config.steps,
+        batch_size: settings.batch,
+        sampling_rate: settings.batch as f64 / declared.n as f64,
+        steps: settings.steps,
         step_size,
-        leak: if config.leak {
+        leak: if settings.leak {
             DpSgdLeak::NoClipping
         } else {
             DpSgdLeak::None
         },
     };
-    let calibration = DpSgdCalibration::for_relation(sgd, config.relation)?;
-    let b = config.batch as f64;
+    let calibration = DpSgdCalibration::for_relation(sgd, settings.budget.relation)?;
+    let b = settings.batch as f64;
     // The run reports ‖noise‖ on the averaged gradient: z·C per coordinate, over b.
     let sigma = calibration.noise_multiplier() * clip / b;
     let mut preview = Preview::new(
         AlgorithmKind::DpSgd,
         "DP-SGD (Abadi et al. 2016): per-sample clipping, Poisson subsampling, RDP accountant",
         calibration.guarantee().clone(),
-        (sigma, NoiseShape::Gaussian { sigma, d: config.d }),
-        config.steps,
+        (
+            sigma,
+            NoiseShape::Gaussian {
+                sigma,
+                d: declared.d,
+            },
+        ),
+        settings.steps,
         clip / b,
         declared.lipschitz(),
     )

@@ -77,8 +77,11 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::choices::SvrgNoiseChoice;
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, RunConfig, SvrgNoiseChoice};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 
 /// Which of the paper's two algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -947,20 +950,20 @@ struct SvrgPlan {
     calibration: DpSvrgCalibration,
 }
 
-fn plan_svrg(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    plan(SvrgVariant::Svrg, config, declared)
+fn plan_svrg(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
+    plan(SvrgVariant::Svrg, settings, declared)
 }
 
-fn plan_svrg_plus_plus(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    plan(SvrgVariant::SvrgPlusPlus, config, declared)
+fn plan_svrg_plus_plus(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
+    plan(SvrgVariant::SvrgPlusPlus, settings, declared)
 }
 
 fn plan(
     variant: SvrgVariant,
-    config: &RunConfig,
+    settings: &Settings,
     declared: &ProblemDeclaration,
 ) -> Result<Planned> {
-    let noise = match config.svrg_noise {
+    let noise = match settings.svrg_noise {
         SvrgNoiseChoice::Certified => SvrgNoise::Certified,
         SvrgNoiseChoice::AsPrinted => SvrgNoise::AsPrinted { c: SVRG_PRINTED_C },
     };
@@ -968,28 +971,28 @@ fn plan(
     let svrg = DpSvrgConfig {
         variant,
         noise,
-        epsilon: config.epsilon,
-        delta: config.delta,
+        epsilon: settings.budget.epsilon,
+        delta: settings.budget.delta,
         lipschitz,
-        n: config.n,
-        epochs: config.steps,
-        epoch_length: (config.n / config.batch).max(1),
+        n: declared.n,
+        epochs: settings.steps,
+        epoch_length: (declared.n / settings.batch).max(1),
         step_size: 0.0,
-        batch_size: config.batch,
-        leak: if config.leak {
+        batch_size: settings.batch,
+        leak: if settings.leak {
             SvrgLeak::BbStepFromExactGradients
         } else {
             SvrgLeak::None
         },
     };
-    let svrg = match config.step_size {
-        None => svrg.with_preset(SvrgPreset::Theory, smoothness, config.l2)?,
+    let svrg = match settings.step_size {
+        None => svrg.with_preset(SvrgPreset::Theory, smoothness, declared.regulariser.l2)?,
         Some(eta) => DpSvrgConfig {
             step_size: eta,
             ..svrg
         },
     };
-    let calibration = DpSvrgCalibration::for_relation(svrg, config.relation)?;
+    let calibration = DpSvrgCalibration::for_relation(svrg, settings.budget.relation)?;
     let sigma = calibration.sigma();
     let releases = usize::try_from(calibration.releases()?).unwrap_or(usize::MAX);
     let (kind, words) = match variant {
@@ -1006,9 +1009,15 @@ fn plan(
         kind,
         words,
         calibration.guarantee().clone(),
-        (sigma, NoiseShape::Gaussian { sigma, d: config.d }),
+        (
+            sigma,
+            NoiseShape::Gaussian {
+                sigma,
+                d: declared.d,
+            },
+        ),
         releases,
-        2.0 * lipschitz / config.batch as f64,
+        2.0 * lipschitz / settings.batch as f64,
         lipschitz,
     )
     // In the ledger's order: the as-printed noise first, then the leaky step size.

@@ -65,8 +65,11 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::choices::DomainChoice;
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 use crate::theory::curve::Curve;
 
 /// Grid points scored per step at most (keeps a worker slice short).
@@ -489,8 +492,8 @@ struct GridPlan {
     erm: bool,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    let (radius, d, lipschitz) = (declared.radius(), config.d, declared.lipschitz());
+fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
+    let (radius, d, lipschitz) = (declared.radius(), declared.d, declared.lipschitz());
     if !radius.is_finite() || d > 2 {
         return Err(Error::invalid(
             if d > 2 { "d" } else { "domain" },
@@ -502,7 +505,7 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
             },
         ));
     }
-    let work = (config.grid_resolution as f64).powi(d as i32) * config.n as f64;
+    let work = (settings.grid_resolution as f64).powi(d as i32) * declared.n as f64;
     if work > MAX_GRID_WORK {
         return Err(Error::invalid(
             Control::GridResolution.id(),
@@ -510,18 +513,19 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
                 "lower it or n: the grid's points (points per axis to the power d) × n must \
                  be ≤ {MAX_GRID_WORK:e} records scored"
             ),
-            format!("{}^{d} × {}", config.grid_resolution, config.n),
+            format!("{}^{d} × {}", settings.grid_resolution, declared.n),
         ));
     }
-    let erm = !matches!(config.wrap, Wrap::Tilted { .. });
-    let sensitivity = sensitivity_under(lipschitz, radius, config.n, erm, config.relation);
+    let erm = !matches!(declared.loss.wrap, Wrap::Tilted { .. });
+    let sensitivity =
+        sensitivity_under(lipschitz, radius, declared.n, erm, settings.budget.relation);
     let preview = Preview::new(
         AlgorithmKind::ExponentialGrid,
         "exponential mechanism on a grid (Lowy & Razaviyayn 2021, Algorithm 9)",
         statement(
-            config.epsilon,
+            settings.budget.epsilon,
             0.0,
-            config.relation,
+            settings.budget.relation,
             "Lowy & Razaviyayn 2021, Alg. 9",
         ),
         (sensitivity, NoiseShape::None),
@@ -533,10 +537,10 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
         preview,
         GridPlan {
             settings: GridSettings {
-                epsilon: config.epsilon,
-                resolution: config.grid_resolution,
+                epsilon: settings.budget.epsilon,
+                resolution: settings.grid_resolution,
             },
-            relation: config.relation,
+            relation: settings.budget.relation,
             erm,
         },
     ))

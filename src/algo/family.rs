@@ -1,25 +1,27 @@
 //! What an algorithm family declares about itself, once, in its own file: its card, the settings
 //! it reads, what it needs of the problem, and a data-free [`Plan`].
 //!
-//! The plan is the only place a guarantee and its noise law are computed, from the configuration
-//! alone (docs/PRIVACY.md rule 2; OpenDP's rule that the privacy map is known before the data). The
+//! The plan is the only place a guarantee and its noise law are computed, from the lane's typed
+//! [`Settings`] and the [`ProblemDeclaration`] alone (docs/PRIVACY.md rule 2; OpenDP's rule that
+//! the privacy map is known before the data), never from the page's configuration itself. The
 //! session, the page and the audits all go through it: [`crate::algo::registry`] lists the
 //! families.
 
 use serde::{Deserialize, Serialize};
 
+use super::choices::DomainChoice;
+use super::kinds::AlgorithmKind;
 use super::registry::Planned;
 use super::run::Run;
+use super::settings::Settings;
 use super::{Draws, NoiseShape};
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig, choice_label};
+use crate::controls::Control;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
-use crate::loss::{Glm, Wrap};
 use crate::privacy::calibration::GaussianRow;
 use crate::privacy::{Guarantee, Rdp, Relation};
 use crate::rng::DpRng;
-use crate::solver::SolverKind;
 use crate::theory::curve::Curve;
 
 /// The two kinds of problem a run can pose. A family names the kinds it solves; a run on another
@@ -93,10 +95,10 @@ pub const fn setting(key: Control, label: &'static str, help: &'static str) -> S
     }
 }
 
-/// The fewest records a run needs at a config's settings (see [`Need::MinRecords`]): a function
-/// of declared constants only. Two are equal when they are the same function.
+/// The fewest records a run needs at a lane's settings (see [`Need::MinRecords`]): a function
+/// of the settings and declared constants only. Two are equal when they are the same function.
 #[derive(Debug, Clone, Copy)]
-pub struct RecordsAt(pub fn(&RunConfig) -> usize);
+pub struct RecordsAt(pub fn(&Settings, &ProblemDeclaration) -> usize);
 
 impl PartialEq for RecordsAt {
     fn eq(&self, other: &Self) -> bool {
@@ -106,7 +108,8 @@ impl PartialEq for RecordsAt {
 
 /// What a family needs of the problem and its settings before it can run. Checked before any data
 /// are read; picking the family from the menu sets each unmet need and says so
-/// ([`Need::meet`]), so that every algorithm runs as picked.
+/// (`config::needs`, which checks and meets them on a whole configuration), so that every
+/// algorithm runs as picked.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Need {
@@ -198,206 +201,6 @@ pub enum Need {
         /// Why the family needs it, shown in the error at the field and in the adjustment note.
         why: &'static str,
     },
-}
-
-impl Need {
-    /// The error when `config` does not meet this need, at the field a person changes.
-    pub fn check(&self, config: &RunConfig) -> Result<()> {
-        match *self {
-            Need::Ridge { why, .. } if config.l2 <= 0.0 => Err(Error::invalid(
-                "l2",
-                format!("raise it above 0: {why}"),
-                config.l2,
-            )),
-            Need::Domains { allowed, why } if !allowed.contains(&config.domain) => {
-                let names: Vec<String> = allowed.iter().map(choice_label).collect();
-                Err(Error::invalid(
-                    "domain",
-                    format!("choose {}: {why}", names.join(" or ")),
-                    choice_label(&config.domain),
-                ))
-            }
-            Need::SmoothSolver { why }
-                if matches!(
-                    config.solver,
-                    SolverKind::Subgradient | SolverKind::StochasticSubgradient
-                ) =>
-            {
-                Err(Error::invalid(
-                    "solver",
-                    format!("choose GD, AGD, SGD, SVRG or Katyusha: {why}"),
-                    choice_label(&config.solver),
-                ))
-            }
-            Need::Logistic { why } if config.loss != Glm::Logistic => Err(Error::invalid(
-                "loss",
-                format!("choose the logistic loss: {why}"),
-                choice_label(&config.loss),
-            )),
-            Need::SmoothLoss { why } if !config.loss.is_smooth() => Err(Error::invalid(
-                "loss",
-                format!("choose a smooth loss (logistic, smoothed hinge, squared or Huber): {why}"),
-                choice_label(&config.loss),
-            )),
-            Need::PolyhedralLoss { why }
-                if !matches!(config.loss, Glm::Hinge | Glm::Absolute { .. }) =>
-            {
-                Err(Error::invalid(
-                    "loss",
-                    format!("choose the absolute value or hinge loss: {why}"),
-                    choice_label(&config.loss),
-                ))
-            }
-            // The aggregation's control sits under the loss's, which shows its errors.
-            Need::PlainErm { why } if config.wrap != Wrap::None => Err(Error::invalid(
-                "loss",
-                format!("choose the aggregation mean (ERM): {why}"),
-                choice_label(&config.wrap),
-            )),
-            Need::NotTilted { why } if matches!(config.wrap, Wrap::Tilted { .. }) => {
-                Err(Error::invalid(
-                    "loss",
-                    format!("choose the aggregation mean (ERM) or adversarially robust: {why}"),
-                    "tilted ERM",
-                ))
-            }
-            Need::MaxSteps { max, why, .. } if config.steps > max => Err(Error::invalid(
-                "steps",
-                format!("lower it to at most {max}: {why}"),
-                config.steps,
-            )),
-            Need::MaxDimension { max, why } if config.d > max => Err(Error::invalid(
-                "d",
-                format!("lower it to at most {max}: {why}"),
-                config.d,
-            )),
-            Need::MinRecords { min, why, .. } if config.n < min => Err(Error::invalid(
-                "n",
-                format!("raise it to at least {min}: {why}"),
-                config.n,
-            )),
-            Need::NoLasso { why } if config.l1 != 0.0 => Err(Error::invalid(
-                "l1",
-                format!("set it to 0: {why}"),
-                config.l1,
-            )),
-            // A game whose moduli are its own (AUC maximisation): no setting can meet the need,
-            // the game must change.
-            Need::GameModuli { x, why, .. } if config.game.own_moduli() => {
-                let own = config.game_declaration().constants;
-                if (x && own.mu_x <= 0.0) || own.mu_y <= 0.0 {
-                    return Err(Error::invalid(
-                        "game",
-                        format!(
-                            "choose a game strongly convex in x, or another algorithm: {why}, and \
-                             this game's moduli are its own (μₓ = {}, μᵧ = {}), not the μ settings",
-                            own.mu_x, own.mu_y
-                        ),
-                        choice_label(&config.game),
-                    ));
-                }
-                Ok(())
-            }
-            Need::GameModuli { x: true, why, .. } if config.mu_x <= 0.0 => Err(Error::invalid(
-                "mu_x",
-                format!("raise it above 0: {why}"),
-                config.mu_x,
-            )),
-            Need::GameModuli { why, .. } if config.mu_y <= 0.0 => Err(Error::invalid(
-                "mu_y",
-                format!("raise it above 0: {why}"),
-                config.mu_y,
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// Changes `config` so that it meets this need, and says what changed and why (`None` when
-    /// it was already met). A loaded file's dimension is not the page's to change: a need of
-    /// d ≤ max on a file stays unmet, and the run says so at `d`.
-    pub fn meet(&self, config: &mut RunConfig) -> Option<String> {
-        // A record need is met up to what the settings ask, above the bare minimum `check` asks.
-        if !matches!(self, Need::MinRecords { .. }) {
-            self.check(config).err()?;
-        }
-        let (what, why) = match *self {
-            Need::Ridge { value, why } => {
-                config.l2 = value;
-                (format!("ridge l2 set to {value}"), why)
-            }
-            Need::Domains { allowed, why } => {
-                config.domain = allowed[0];
-                (format!("domain set to {}", serde_name(&allowed[0])), why)
-            }
-            Need::SmoothSolver { why } => {
-                config.solver = SolverKind::Agd;
-                ("base solver set to agd".to_string(), why)
-            }
-            Need::Logistic { why } | Need::SmoothLoss { why } => {
-                config.loss = Glm::Logistic;
-                ("loss set to logistic".to_string(), why)
-            }
-            Need::PolyhedralLoss { why } => {
-                config.loss = Glm::absolute();
-                ("loss set to absolute value".to_string(), why)
-            }
-            Need::PlainErm { why } | Need::NotTilted { why } => {
-                config.wrap = Wrap::None;
-                ("aggregation set to plain ERM".to_string(), why)
-            }
-            Need::MaxSteps { pick, why, .. } => {
-                config.steps = pick;
-                (format!("steps set to {pick}"), why)
-            }
-            Need::MaxDimension { max, why } => {
-                if config.data == crate::config::DataSource::Csv {
-                    return None;
-                }
-                config.d = max;
-                config.sparsity = config.sparsity.min(max);
-                (format!("dimension d set to {max}"), why)
-            }
-            Need::MinRecords {
-                min,
-                at_settings,
-                why,
-            } => {
-                let fewest = min.max((at_settings.0)(config));
-                if config.n >= fewest || config.data == crate::config::DataSource::Csv {
-                    return None;
-                }
-                config.n = fewest;
-                (format!("samples n set to {fewest}"), why)
-            }
-            Need::NoLasso { why } => {
-                config.l1 = 0.0;
-                ("lasso l1 set to 0".to_string(), why)
-            }
-            // Its moduli are the game's own: no setting meets the need (the plan says so).
-            Need::GameModuli { .. } if config.game.own_moduli() => return None,
-            Need::GameModuli { x, value, why } => {
-                let mut set = Vec::new();
-                if x && config.mu_x <= 0.0 {
-                    config.mu_x = value;
-                    set.push("μₓ");
-                }
-                if config.mu_y <= 0.0 {
-                    config.mu_y = value;
-                    set.push("μᵧ");
-                }
-                (format!("{} set to {value}", set.join(" and ")), why)
-            }
-        };
-        Some(format!("{what}: {why}"))
-    }
-}
-
-/// A serde enum's snake_case name (the page's option value).
-fn serde_name<T: Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
 }
 
 /// An algorithm's card: what the page shows about it. `summary` quotes the module's own
@@ -492,7 +295,7 @@ pub struct Family {
     /// the data, which decides whether the page labels its step counter NOT PRIVATE.
     pub length: RunLength,
     /// The data-free plan of a run of this family.
-    pub plan: fn(&RunConfig, &ProblemDeclaration) -> Result<Planned>,
+    pub plan: fn(&Settings, &ProblemDeclaration) -> Result<Planned>,
 }
 
 /// Whether a run's length — its steps, its gradient evaluations, so its step counter and the
@@ -547,9 +350,10 @@ impl Family {
         self.settings.iter().any(|s| s.key == key)
     }
 
-    /// Whether `config` (as this family's lane) leaves the features unclipped.
-    pub fn unclipped_features(&self, config: &RunConfig) -> bool {
-        config.leak && self.demonstration == Demonstration::Unclipped
+    /// Whether a lane of this family with the pitfall demonstration `leak` on leaves the
+    /// features unclipped.
+    pub fn unclipped_features(&self, leak: bool) -> bool {
+        leak && self.demonstration == Demonstration::Unclipped
     }
 }
 
@@ -681,8 +485,8 @@ pub fn same_promise(a: &Guarantee, b: &Guarantee) -> bool {
 /// Neighbouring relations, one rule: every algorithm honours the `relation`
 /// asked for, with a calibration that uses it, or refuses it here, at that field, saying why and
 /// which relation it supports. It never states another relation than the one asked for.
-pub fn replace_one_only(config: &RunConfig, why: &str) -> Result<()> {
-    match config.relation {
+pub fn replace_one_only(relation: Relation, why: &str) -> Result<()> {
+    match relation {
         Relation::ReplaceOne => Ok(()),
         Relation::AddRemove => Err(Error::invalid(
             "relation",

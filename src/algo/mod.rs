@@ -3,12 +3,15 @@
 
 #![deny(missing_docs)]
 
+pub mod choices;
 pub mod extras;
 pub mod family;
 pub mod kinds;
 pub mod problem;
 pub mod registry;
+pub mod route;
 pub mod run;
+pub mod settings;
 
 // The one declaration of every algorithm, in menu order: each line declares the family's module
 // (on its first line), its `AlgorithmKind` variant and its registry entry (see `kinds.rs`).

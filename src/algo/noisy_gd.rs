@@ -59,8 +59,10 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -534,20 +536,20 @@ struct GdPlan {
     leak: DpGdLeak,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     let calibration = GdCalibration {
-        epsilon: config.epsilon,
-        delta: config.delta,
-        relation: config.relation,
-        steps: config.steps,
+        epsilon: settings.budget.epsilon,
+        delta: settings.budget.delta,
+        relation: settings.budget.relation,
+        steps: settings.steps,
         lipschitz: declared.lipschitz(),
-        n: config.n,
+        n: declared.n,
     };
-    let step_size = config
+    let step_size = settings
         .step_size
-        .unwrap_or_else(|| default_step(declared, config.steps));
+        .unwrap_or_else(|| default_step(declared, settings.steps));
     let (sigma, guarantee) = calibration.calibrate()?;
-    let leak = if FAMILY.unclipped_features(config) {
+    let leak = if FAMILY.unclipped_features(settings.leak) {
         DpGdLeak::NoClipping
     } else {
         DpGdLeak::None
@@ -556,8 +558,14 @@ fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
         AlgorithmKind::NoisyGd,
         "noisy gradient descent (DP-GD; Wang–Ye–Xu 2017, Algorithm 4)",
         guarantee,
-        (sigma, NoiseShape::Gaussian { sigma, d: config.d }),
-        config.steps,
+        (
+            sigma,
+            NoiseShape::Gaussian {
+                sigma,
+                d: declared.d,
+            },
+        ),
+        settings.steps,
         calibration.sensitivity(),
         declared.lipschitz(),
     )

@@ -124,8 +124,10 @@ use super::family::{
 };
 use super::registry::Planned;
 use super::run::{MinRun, Run};
+use crate::algo::choices::DomainChoice;
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
-use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
+use crate::algo::settings::Settings;
 use crate::theory::curve::Curve;
 use crate::theory::gradient_perturbation;
 
@@ -1105,31 +1107,31 @@ struct ObjectivePlan {
     settings: ObjectivePerturbationConfig,
 }
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan(config: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     let settings = ObjectivePerturbationConfig {
-        epsilon: config.epsilon,
+        epsilon: config.budget.epsilon,
         ..ObjectivePerturbationConfig::default()
     };
     let plan = AmpPlan::new(
         &settings,
-        config.n,
-        config.d,
-        config.l2,
-        config.feature_bound,
+        declared.n,
+        declared.d,
+        declared.regulariser.l2,
+        declared.feature_bound,
     )?;
     // b ~ ℓ2-Laplace of scale 2R/ε′; the run reports ‖b/n‖. The residual z is the second draw
     // (approximate minima perturbation), shown in `draws` and the accounting.
     let b = plan.noise();
-    let scale = plan.split.noise_scale(config.feature_bound) / config.n as f64;
+    let scale = plan.split.noise_scale(declared.feature_bound) / declared.n as f64;
     replace_one_only(
-        config,
+        config.budget.relation,
         "the proof (Chaudhuri, Monteleoni & Sarwate 2011, Theorem 9) bounds the change \
          when one record is replaced",
     )?;
     let mut preview = Preview::new(
         AlgorithmKind::ObjectivePerturbation,
         "objective perturbation (Chaudhuri–Monteleoni–Sarwate 2011, Algorithm 2) with approximate minima perturbation (Iyengar et al. 2019)",
-        plan.guarantee(config.epsilon),
+        plan.guarantee(config.budget.epsilon),
         (scale, b.noise),
         1,
         b.sensitivity,

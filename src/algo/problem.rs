@@ -1,30 +1,19 @@
-//! The problem a run solves, built from a [`RunConfig`] alone (synthetic data) or with a loaded
-//! file: the clipped dataset, the objective, its certified reference optimum, and the plane the
+//! The problem a run solves (built by `config::pose` from a configuration alone, synthetic data,
+//! or with a loaded file): the clipped dataset, the objective, its certified reference optimum, and the plane the
 //! parameter view draws. One problem serves every lane (compared algorithms × repeats) of a run.
 
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::algo::family::ProblemKind;
-use crate::algo::noisy_gd::DpGdLeak;
-use crate::algo::registry;
-use crate::config::{DataSource, RunConfig};
 use crate::data::gate::{GateBounds, Records};
-use crate::data::{
-    CsvOptions, Dataset, GeneratorSpec, LabelRange, Link, SparseSpec, Task, generate,
-    generate_sparse, load_csv,
-};
+use crate::data::{Dataset, GeneratorSpec};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
 use crate::linalg::{dot, norm2};
 use crate::loss::{Bounds, Loss, LossConstants, Regulariser};
 use crate::minimax::PosedGame;
-use crate::minimax::auc::AucGame;
-use crate::minimax::game::StochasticGame;
-use crate::minimax::group_dro::GroupDro;
 use crate::objective::Objective;
-use crate::privacy::Relation;
 use crate::progress::{self, Stage};
 use crate::reference::{self, Cap, PopulationProblem, PopulationReference, Reference};
 use crate::rng::{Stream, seeded};
@@ -70,21 +59,6 @@ pub struct ProblemDeclaration {
 }
 
 impl ProblemDeclaration {
-    /// The declaration `config` makes, from the config alone (no data).
-    pub fn of(config: &RunConfig) -> Self {
-        Self {
-            n: config.n,
-            d: config.d,
-            loss: Loss {
-                glm: config.loss,
-                wrap: config.wrap,
-            },
-            regulariser: Regulariser::elastic(config.l1, config.l2),
-            domain: config.domain.kind(config.radius),
-            feature_bound: config.feature_bound,
-        }
-    }
-
     /// The loss's constants, as [`Objective::constants`] states them for the same declaration.
     pub fn constants(&self) -> LossConstants {
         self.loss.constants(Bounds {
@@ -115,7 +89,7 @@ impl ProblemDeclaration {
 
     /// The objective over the gated `records` with these declared constants and an extra ridge
     /// (Algorithm 6 solves F + (λ/2)‖w‖²). Its data term divides by the declared n, not by the
-    /// row count (they differ only under add/remove; see `Problem::new`).
+    /// row count (they differ only under add/remove; see `config::pose::problem`).
     pub fn objective(&self, records: &Records, extra_ridge: f64) -> Result<Objective> {
         let reg = Regulariser::elastic(self.regulariser.l1, self.regulariser.l2 + extra_ridge);
         Objective::with_loss(
@@ -248,6 +222,16 @@ pub struct Problem {
     pub population: Option<PopulationReference>,
 }
 
+/// The synthetic law a minimisation's records were drawn from, and the seed whose population
+/// stream draws the fresh sample that estimates its population optimum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PopulationSource {
+    /// The generator of the records.
+    pub spec: GeneratorSpec,
+    /// The run's seed.
+    pub seed: u32,
+}
+
 /// Whether the reference solves (F* and the population optimum) also stop at the clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReferenceClock {
@@ -261,123 +245,70 @@ pub enum ReferenceClock {
 }
 
 impl Problem {
-    /// Generates (or takes the loaded `file`), clips to the declared bounds, solves the reference
-    /// (under the page's caps, [`ReferenceClock::Capped`]).
-    pub fn new(config: &RunConfig, file: Option<Dataset>) -> Result<Self> {
-        Self::with_clock(config, file, ReferenceClock::Capped)
-    }
-
-    /// [`Problem::new`] with the reference solves capped by `clock`.
-    pub fn with_clock(
-        config: &RunConfig,
-        file: Option<Dataset>,
+    /// The problem `declared` states over `data` (generated, or a loaded file already checked
+    /// against the declaration): the records gated to `gate`, the objective, the reference
+    /// (capped by `clock`) and the parameter view's plane; with `population`, the population
+    /// optimum estimated on a fresh sample of the same synthetic law.
+    pub fn from_data(
+        declared: ProblemDeclaration,
+        data: Dataset,
+        gate: GateBounds,
+        population: Option<PopulationSource>,
         clock: ReferenceClock,
     ) -> Result<Self> {
-        config.validate()?;
         let capped = |mut cap: Cap| {
             if clock == ReferenceClock::WorkOnly {
                 cap.max_seconds = f64::INFINITY;
             }
             cap
         };
-        let declared = ProblemDeclaration::of(config);
-        progress::begin(Stage::Data);
-        let data = match (config.data, file) {
-            (DataSource::Synthetic, _) => {
-                generate(&generator_spec(config), seeded(config.seed, Stream::Data))?
-            }
-            (DataSource::Csv, Some(file)) => {
-                // Replace-one: n is public and is the file's row count. Add/remove: n is declared,
-                // and refusing a file of n ± 1 rows would itself tell D from D ∪ {z}; every mean
-                // divides by the declared n instead (see `Declared::objective`).
-                let rows_must_match = config.relation == Relation::ReplaceOne;
-                if file.d() != config.d {
-                    return Err(Error::invalid(
-                        "d",
-                        format!("the loaded file's {} feature columns", file.d()),
-                        config.d,
-                    ));
-                }
-                if rows_must_match && file.n() != config.n {
-                    return Err(Error::invalid(
-                        "n",
-                        format!(
-                            "the loaded file's {} rows (with replace one record as neighbouring \
-                             datasets, n is public: the row count; choose add or remove one record \
-                             there to declare n yourself)",
-                            file.n()
-                        ),
-                        config.n,
-                    ));
-                }
-                file
-            }
-            (DataSource::Sparse, _) => {
-                let spec = SparseSpec {
-                    n: config.n,
-                    p: config.d,
-                    sparsity: config.sparsity,
-                    signal: config.signal,
-                };
-                generate_sparse(&spec, &mut seeded(config.seed, Stream::Data))?.0
-            }
-            (DataSource::Csv, None) => {
-                return Err(Error::invalid(
-                    "data",
-                    "a loaded CSV file (a link cannot carry your data: load the file again)",
-                    "csv",
-                ));
-            }
-        };
+        let (n, d) = (declared.n, declared.d);
         let feature_norms = data
             .samples()
             .take(NORM_SAMPLE)
             .map(|(x, _)| norm2(x))
             .collect();
-        let data = Records::gate(data, gate_bounds(config))?;
+        let data = Records::gate(data, gate)?;
         let clipped = data.clipped();
         let objective = declared.objective(&data, 0.0)?;
-        let cap = capped(reference_cap(config.n, config.d));
+        let cap = capped(reference_cap(n, d));
         progress::begin(Stage::Reference);
         // A failed reference is reported, never raised: the run goes on without it.
         let reference = reference::solve_capped(&objective, REFERENCE_TOL, &cap)
             .map_err(|e| format!("reference unavailable (non-private diagnostic): {e}"));
-        let mut start = vec![0.0; config.d];
+        let mut start = vec![0.0; d];
         objective.domain().project(&mut start);
         let plane = match &reference {
-            _ if config.d <= 2 => Plane::coordinates(config.d),
+            _ if d <= 2 => Plane::coordinates(d),
             Ok(reference) => {
-                let mut grad = vec![0.0; config.d];
+                let mut grad = vec![0.0; d];
                 objective.value_and_gradient(&start, &mut grad);
                 grad.iter_mut().for_each(|g| *g = -*g);
                 Plane::through(&reference.w, &start, &grad)
             }
             Err(_) => Plane::at_start(&start),
         };
-        let population = match config.data {
-            DataSource::Synthetic => {
-                let samples = (10 * config.n).min(POPULATION_VALUES / config.d);
-                let problem = PopulationProblem {
-                    spec: generator_spec(config),
-                    loss: declared.loss,
-                    regulariser: declared.regulariser,
-                    domain: declared.domain,
-                    feature_bound: config.feature_bound,
-                    clip: true,
-                };
-                // An estimate for the readout only: a failure leaves it out, not the run.
-                progress::begin(Stage::Population);
-                problem
-                    .solve_capped(
-                        seeded(config.seed, Stream::Population),
-                        samples,
-                        POPULATION_TOL,
-                        &capped(reference_cap(samples, config.d)),
-                    )
-                    .ok()
-            }
-            DataSource::Csv | DataSource::Sparse => None,
-        };
+        let population = population.and_then(|source| {
+            let samples = (10 * n).min(POPULATION_VALUES / d);
+            let problem = PopulationProblem {
+                spec: source.spec,
+                loss: declared.loss,
+                regulariser: declared.regulariser,
+                domain: declared.domain,
+                feature_bound: declared.feature_bound,
+                clip: true,
+            };
+            // An estimate for the readout only: a failure leaves it out, not the run.
+            progress::begin(Stage::Population);
+            problem
+                .solve_capped(
+                    seeded(source.seed, Stream::Population),
+                    samples,
+                    POPULATION_TOL,
+                    &capped(reference_cap(samples, d)),
+                )
+                .ok()
+        });
         Ok(Self {
             declared,
             data,
@@ -395,7 +326,7 @@ impl Problem {
 /// streamed from the seed (**private**: the records are the data), and the plane x's path is
 /// drawn in.
 pub struct Game {
-    /// The game the config declares ([`RunConfig::game_declaration`]): a stochastic bilinear game
+    /// The game the config declares (`RunConfig::game_declaration`): a stochastic bilinear game
     /// or group DRO.
     pub game: Arc<dyn PosedGame>,
     /// The plane of x's first two coordinates (data-free).
@@ -403,47 +334,12 @@ pub struct Game {
 }
 
 impl Game {
-    /// The game of `config` (which must pose a saddle problem): one streamed pass over its
-    /// records for the empirical means.
-    pub fn new(config: &RunConfig) -> Result<Self> {
-        let game: Arc<dyn PosedGame> = match (config.dro_spec(), config.auc_spec()) {
-            (Some(dro), _) => Arc::new(GroupDro::new(dro).map_err(crate::config::at_control)?),
-            (_, Some(auc)) => Arc::new(AucGame::new(auc).map_err(crate::config::at_control)?),
-            (None, None) => Arc::new(
-                StochasticGame::new(config.game_spec()).map_err(crate::config::at_control)?,
-            ),
-        };
-        Ok(Self {
+    /// The posed `game`, its x drawn in the plane of x's first two coordinates (of `dx`).
+    pub fn posed(game: Arc<dyn PosedGame>, dx: usize) -> Self {
+        Self {
             game,
-            plane: Plane::coordinates(config.game_dims().0),
-        })
-    }
-
-    /// The game of `config` with record 0 planted with `sign` (±1): the two signs are
-    /// replace-one neighbours at the declared bound's extremes
-    /// ([`StochasticGame::with_planted_record`], [`GroupDro::with_planted_record`]). For audits.
-    pub fn planted(config: &RunConfig, sign: f64) -> Result<Self> {
-        if config.auc_spec().is_some() {
-            return Err(Error::invalid(
-                crate::config::Control::Game.id(),
-                "a matrix, ball, query-release or group DRO game to audit: the audit's planted \
-                 neighbour is a payoff or group DRO record, and AUC maximisation's records are not",
-                crate::config::choice_label(&config.game),
-            ));
+            plane: Plane::coordinates(dx),
         }
-        let game: Arc<dyn PosedGame> = match config.dro_spec() {
-            Some(dro) => Arc::new(
-                GroupDro::with_planted_record(dro, sign).map_err(crate::config::at_control)?,
-            ),
-            None => Arc::new(
-                StochasticGame::with_planted_record(config.game_spec(), sign)
-                    .map_err(crate::config::at_control)?,
-            ),
-        };
-        Ok(Self {
-            game,
-            plane: Plane::coordinates(config.game_dims().0),
-        })
     }
 }
 
@@ -458,37 +354,6 @@ pub enum Posed {
 }
 
 impl Posed {
-    /// The instance `config` poses: the data (generated, or the loaded `file`) and objective of a
-    /// minimisation, or the game of a saddle problem.
-    pub fn new(config: &RunConfig, file: Option<Dataset>) -> Result<Self> {
-        Self::with_clock(config, file, ReferenceClock::Capped)
-    }
-
-    /// [`Posed::new`] with a minimisation's reference solves capped by `clock`.
-    pub fn with_clock(
-        config: &RunConfig,
-        file: Option<Dataset>,
-        clock: ReferenceClock,
-    ) -> Result<Self> {
-        match config.problem {
-            ProblemKind::Minimisation => Ok(Posed::Min(Arc::new(Problem::with_clock(
-                config, file, clock,
-            )?))),
-            ProblemKind::Saddle => {
-                config.validate()?;
-                if config.data == DataSource::Csv {
-                    return Err(Error::invalid(
-                        "data",
-                        "generated records for a game (its records stream from the seed; \
-                         loaded files pose minimisation problems)",
-                        "a loaded file",
-                    ));
-                }
-                Ok(Posed::Saddle(Arc::new(Game::new(config)?)))
-            }
-        }
-    }
-
     /// The minimisation problem, or an error at `problem` for a game (a minimisation family is
     /// refused a game before it gets here: this is the type's own check).
     pub fn min(&self) -> Result<&Arc<Problem>> {
@@ -523,33 +388,6 @@ impl Posed {
     }
 }
 
-/// The bounds every record of `config`'s problem is gated to, from the config alone: features to
-/// the declared bound (+∞, finite only, for the no-clipping demonstrations: see
-/// [`feature_clipping`]); the targets of a residual loss to its declared label bound (a
-/// huge target would otherwise absorb the other records in every computed F value); a margin
-/// loss's labels only to finite values (the objective refuses any label but ±1).
-pub fn gate_bounds(config: &RunConfig) -> GateBounds {
-    GateBounds {
-        feature: match feature_clipping(config) {
-            DpGdLeak::None => config.feature_bound,
-            DpGdLeak::NoClipping => f64::INFINITY,
-        },
-        label: config.loss.label_bound().unwrap_or(f64::INFINITY),
-    }
-}
-
-/// How a config's data are prepared: unclipped for the no-clipping demonstrations of DP-GD and
-/// DP-SGD. DP-SGD's demonstration skips its per-sample gradient clip; with the features clipped
-/// to the declared bound every per-sample gradient would already be within G ≤ C, so skipping
-/// the clip would change nothing. Unclipped heavy-tailed features let the raw gradients through.
-pub fn feature_clipping(config: &RunConfig) -> DpGdLeak {
-    if registry::family(config.algorithm).unclipped_features(config) {
-        DpGdLeak::NoClipping
-    } else {
-        DpGdLeak::None
-    }
-}
-
 /// The caps of a reference solve over `n` samples of dimension `d`: 5·10⁸ units of
 /// passes × n × (d + 16) (at least 100 passes), 2 s, 10⁶ iterations.
 pub fn reference_cap(n: usize, d: usize) -> Cap {
@@ -559,45 +397,4 @@ pub fn reference_cap(n: usize, d: usize) -> Cap {
         max_passes: ((REFERENCE_WORK / per_pass) as usize).max(100),
         max_seconds: REFERENCE_SECONDS,
     }
-}
-
-/// The generator a synthetic config describes: margin losses get ±1 labels from a logistic link
-/// (flipped with probability `label_noise`), residual losses real targets y = ⟨w₀, x⟩ + s·ξ with
-/// s = `label_noise` and ξ from `noise_tail` (Gaussian, Student-t or symmetric Pareto).
-pub fn generator_spec(config: &RunConfig) -> GeneratorSpec {
-    let task = if config.loss.is_margin() {
-        Task::Classification {
-            link: Link::Logistic,
-            flip: config.label_noise,
-        }
-    } else {
-        Task::Regression {
-            noise: config.noise_tail,
-            noise_scale: config.label_noise,
-        }
-    };
-    GeneratorSpec {
-        n: config.n,
-        d: config.d,
-        features: config.tail,
-        feature_scale: config.feature_scale,
-        signal: config.signal,
-        task,
-    }
-}
-
-/// The labels `config`'s loss accepts: margin losses need ±1 labels.
-pub fn label_range(config: &RunConfig) -> LabelRange {
-    LabelRange::for_loss(config.loss.is_margin())
-}
-
-/// How the page reads a CSV file for `config`'s loss ([`CsvOptions::for_page`]; the page's
-/// worker and the terminal binary both read files this way).
-pub fn csv_options(config: &RunConfig, label: &str) -> CsvOptions {
-    CsvOptions::for_page(label, config.loss.is_margin())
-}
-
-/// Reads a CSV file for `config`'s loss as the page does ([`csv_options`]).
-pub fn load_file(bytes: &[u8], config: &RunConfig, label: &str) -> Result<Dataset> {
-    load_csv(bytes, &csv_options(config, label))
 }

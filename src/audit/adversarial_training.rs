@@ -25,8 +25,8 @@ use crate::algo::adversarial_training::{
     AdversarialLeak, AdversarialSettings, AdversarialTraining, BlackBox, release_model,
 };
 use crate::algo::family::ProblemKind;
-use crate::algo::registry;
 use crate::algo::run::Run;
+use crate::config::menu;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::domain::{Domain, DomainKind};
 use crate::error::{Error, Result};
@@ -60,7 +60,7 @@ impl AdversarialTrainingTarget {
                 config.algorithm.key(),
             ));
         }
-        let claim = claim_of(&registry::plan(config)?);
+        let claim = claim_of(&menu::plan(config)?);
         let mut settings = AdversarialSettings::new(config.epsilon, config.delta);
         settings.solver = SaddleSolverKind::Extragradient;
         settings.alpha = Some(alpha);

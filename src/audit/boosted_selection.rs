@@ -67,7 +67,7 @@ impl BoostedSelectionTarget {
             ..RunConfig::default()
         };
         config.validate()?;
-        let mut plan = plan_of(&config)?;
+        let mut plan = plan_of(&config.settings())?;
         let claim = ApproxDp {
             epsilon: plan.guarantee.epsilon,
             delta: plan.guarantee.delta,

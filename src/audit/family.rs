@@ -1,6 +1,6 @@
 //! The whole-algorithm target: a family, as a [`RunConfig`] names it, plus a neighbouring pair
 //! of datasets. It audits what the page runs: the claim is the plan's guarantee
-//! ([`registry::plan`]), and every run is built by the same [`Planned::build`] the session uses,
+//! ([`crate::config::menu::plan`]), and every run is built by the same [`Planned::build`] the session uses,
 //! on the same [`Problem`] the session builds from a loaded file (clipped features and labels,
 //! declared objective). Nothing of the algorithm is restated here.
 
@@ -11,8 +11,9 @@ use rand::{Rng, SeedableRng};
 use super::{Auditable, Side};
 use crate::algo::problem::Posed;
 use crate::algo::problem::Problem;
-use crate::algo::registry::{self, Planned};
+use crate::algo::registry::Planned;
 use crate::config::{DataSource, RunConfig};
+use crate::config::{menu, pose};
 use crate::data::Dataset;
 use crate::data::gate::{GateBounds, Records};
 use crate::error::Result;
@@ -24,7 +25,7 @@ use crate::rng::DpRng;
 pub struct FamilyTarget {
     config: RunConfig,
     plan: Planned,
-    /// The problems of D and D′, built once: [`Problem::new`] also solves a (non-private,
+    /// The problems of D and D′, built once: [`crate::config::pose::problem`] also solves a (non-private,
     /// capped) reference, a diagnostic no release depends on, which thousands of runs need not
     /// repeat.
     problems: [Arc<Problem>; 2],
@@ -67,8 +68,8 @@ impl FamilyTarget {
             data: DataSource::Csv,
             ..config.clone()
         };
-        let claimed = registry::plan(&csv)?;
-        let plan = registry::plan(&RunConfig {
+        let claimed = menu::plan(&csv)?;
+        let plan = menu::plan(&RunConfig {
             epsilon: config.epsilon * factor,
             ..csv
         })?;
@@ -82,7 +83,7 @@ impl FamilyTarget {
     /// config names (and refuse a file, which has none). The runs are on the pair, entered as a
     /// loaded file.
     pub fn declared_by(config: RunConfig, pair: [Dataset; 2]) -> Result<Self> {
-        let plan = registry::plan(&config)?;
+        let plan = menu::plan(&config)?;
         Self::assemble(config, plan, pair, |problem, _| Ok(problem))
     }
 
@@ -91,7 +92,7 @@ impl FamilyTarget {
         pair: [Dataset; 2],
         prepare: impl Fn(Problem, Dataset) -> Result<Problem>,
     ) -> Result<Self> {
-        let plan = registry::plan(&RunConfig {
+        let plan = menu::plan(&RunConfig {
             data: DataSource::Csv,
             ..config.clone()
         })?;
@@ -107,7 +108,7 @@ impl FamilyTarget {
         config.data = DataSource::Csv;
         let [d, d_prime] = pair;
         let problem = |data: Dataset| -> Result<Arc<Problem>> {
-            let built = Problem::new(&config, Some(data.clone()))?;
+            let built = pose::problem(&config, Some(data.clone()))?;
             Ok(Arc::new(prepare(built, data)?))
         };
         let problems = [problem(d)?, problem(d_prime)?];

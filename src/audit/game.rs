@@ -23,10 +23,11 @@ use rand::{Rng, SeedableRng};
 use super::family::claim_of;
 use super::{Auditable, Side};
 use crate::algo::family::ProblemKind;
-use crate::algo::problem::{Game, Posed};
-use crate::algo::registry::{self, Planned};
+use crate::algo::problem::Posed;
+use crate::algo::registry::Planned;
 use crate::algo::run::Point;
 use crate::config::{GameChoice, RunConfig};
+use crate::config::{menu, pose};
 use crate::error::{Error, Result};
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
@@ -74,7 +75,7 @@ impl GameTarget {
     /// page picks at that ε), while the claim stays the plan of `config` as given. `factor` = 1
     /// is [`GameTarget::new`].
     pub fn with_noise_for(config: RunConfig, factor: f64) -> Result<Self> {
-        let claimed = registry::plan(&config)?;
+        let claimed = menu::plan(&config)?;
         let mut target = Self::noised_for(config, factor)?;
         target.claim = claim_of(&claimed);
         Ok(target)
@@ -84,12 +85,12 @@ impl GameTarget {
         if config.problem != ProblemKind::Saddle {
             return Err(Error::invalid("problem", "a game to audit", "minimisation"));
         }
-        let plan = registry::plan(&RunConfig {
+        let plan = menu::plan(&RunConfig {
             epsilon: config.epsilon * factor,
             ..config.clone()
         })?;
         let side = |sign: f64| -> Result<Posed> {
-            Ok(Posed::Saddle(Arc::new(Game::planted(&config, sign)?)))
+            Ok(Posed::Saddle(Arc::new(pose::planted_game(&config, sign)?)))
         };
         let games = [side(1.0)?, side(-1.0)?];
         let statistic = if config.dro_spec().is_some() {

@@ -84,7 +84,7 @@ pub fn heavy_tail_target(config: RunConfig, bug: Bug) -> Result<HeavyTailTarget>
         config.n,
         (SHARED_X, 1.0),
     )?;
-    let claim = claim_of(&crate::algo::registry::plan(&config)?);
+    let claim = claim_of(&crate::config::menu::plan(&config)?);
     let side = |data: &Dataset| -> Result<FamilyTarget> {
         let declared = match bug {
             Bug::None => config.clone(),

@@ -32,7 +32,7 @@
 //! clipped mean (σ halved, scale halved, clipping skipped). The whole algorithms are one
 //! [`FamilyTarget`] each: a family as a [`RunConfig`](crate::config::RunConfig) names it plus a
 //! neighbouring pair of datasets, run as the page runs it — its claim is the plan's guarantee
-//! ([`crate::algo::registry::plan`]), each run is built by the same
+//! ([`crate::config::menu::plan`]), each run is built by the same
 //! [`Planned::build`](crate::algo::registry::Planned::build) on the problem the session builds
 //! from a loaded file. Their leaks are the families' own demonstrations (the config's `leak`):
 //! DP-GD and DP-SGD without clipping, DP-SVRG++ with BB steps from exact gradients, DP-AccMD

@@ -77,7 +77,7 @@ fn family_targets() -> Vec<(&'static str, Box<dyn Auditable>, RunConfig)> {
         domain: DomainChoice::L1Ball,
         ..with(10, 10, 3, false)
     };
-    let picked = |kind, config| crate::algo::registry::pick(&config, kind).0;
+    let picked = |kind, config| crate::config::menu::pick(&config, kind).0;
     let regularised = picked(
         crate::config::AlgorithmKind::RegularisedOutputPerturbation,
         base_config(100, 1.0, 0.0),
@@ -138,7 +138,7 @@ fn an_audits_claim_is_the_plans_guarantee() {
     // not always the config's (ε, δ, relation): DP-SGD's accountant states the ε it reaches.
     let mut rng = seeded(2, Stream::Audit);
     for (name, mut target, config) in family_targets() {
-        let planned = crate::algo::registry::plan(&config).unwrap();
+        let planned = crate::config::menu::plan(&config).unwrap();
         let g = &planned.preview.guarantee;
         let claim = target.claim();
         assert_eq!(

@@ -182,7 +182,7 @@ Examples:
         let file = match (config.data, &args.csv) {
             (DataSource::Csv, Some(path)) => {
                 let bytes = fs::read(path).map_err(|e| format!("--csv {}: {e}", path.display()))?;
-                let data = dp_playground::session::problem::load_file(&bytes, &config, &args.label)
+                let data = dp_playground::config::pose::load_file(&bytes, &config, &args.label)
                     .map_err(|e| format!("--csv {}: {e}", path.display()))?;
                 Some(data)
             }

@@ -8,8 +8,6 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::algo::family::ProblemKind;
 use crate::algo::heavy_tails::HeavySolver;
-use crate::algo::problem::ProblemDeclaration;
-use crate::algo::registry;
 use crate::data::Tail;
 use crate::domain::DomainKind;
 use crate::error::{Error, Result};
@@ -49,24 +47,30 @@ pub const MAX_RUN_STEPS: usize = 1_000_000;
 mod checks;
 mod choices;
 mod link;
-mod route;
+pub mod menu;
+pub mod needs;
+#[cfg(test)]
+mod plan_tests;
+pub mod pose;
+mod settings;
 #[cfg(test)]
 mod tests;
 mod validate;
 
+pub use crate::algo::choices::{DomainChoice, SvrgNoiseChoice};
+pub use crate::algo::route::at_control;
 pub use crate::controls::{
     Control, Described, Initial, Kind, MAX_NOISE_DRAW, MIN_DELTA, MIN_MODULUS, Page, Row,
     choice_label, option_label,
 };
-pub use choices::{DataSource, DomainChoice, GameChoice, RecordChoice, SvrgNoiseChoice};
-pub use route::at_control;
+pub use choices::{DataSource, GameChoice, RecordChoice};
 
 /// The private algorithm to run: declared once, with its family, in [`crate::algo::kinds`].
 pub use crate::algo::kinds::AlgorithmKind;
 
 impl GameChoice {
     /// The algorithm the game's paper pairs it with, which picking the game from the menu tries
-    /// first when the algorithm in use cannot run it ([`crate::algo::registry::pick_game`]): AUC
+    /// first when the algorithm in use cannot run it ([`menu::pick_game`]): AUC
     /// maximisation is the convex–strongly-concave game of Zhang et al. 2022, Section 4.3.
     pub fn suggested_algorithm(self) -> Option<AlgorithmKind> {
         (self == GameChoice::AucMaximisation).then_some(AlgorithmKind::ByoaMinimaxCsc)

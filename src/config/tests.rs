@@ -1,5 +1,5 @@
-use super::route::INTERNAL;
 use super::*;
+use crate::algo::route::INTERNAL;
 
 fn field_of(json: &str) -> String {
     match RunConfig::from_json(json) {
@@ -352,4 +352,54 @@ fn a_number_out_of_its_row_s_range_names_the_control_and_the_range() {
 
 fn control_is_narrower(key: &str) -> bool {
     key == Control::NoiseTail.id()
+}
+
+#[test]
+fn declared_moments_come_from_the_distribution_in_closed_form() {
+    // Lowy 2026's declared G_j, from the synthetic law `RunConfig::feature_moment` reads.
+    // Pareto-radial α = 3, k = 2: E ρ² = α/(α − 2) = 3, G_2 = scale·√3 (logistic: sup|φ'| = 1).
+    let config = RunConfig {
+        tail: crate::data::Tail::ParetoRadial { alpha: 3.0 },
+        feature_scale: 0.5,
+        feature_bound: 1e6,
+        ..RunConfig::default()
+    };
+    let g2 = config.declared_moment(2.0).unwrap();
+    assert!((g2 - 0.5 * 3f64.sqrt()).abs() < 1e-12, "{g2}");
+    // k = α: the raw moment is infinite, and only the declared bound B = 10⁶ bounds A(z).
+    assert_eq!(config.tail.norm_moment(2, 3.0), f64::INFINITY);
+    assert_eq!(config.declared_moment(3.0).unwrap(), 1e6);
+    // The feature bound caps it: clipped features have ‖x‖ ≤ B.
+    let capped = RunConfig {
+        feature_bound: 0.3,
+        ..config.clone()
+    };
+    assert_eq!(capped.declared_moment(3.0).unwrap(), 0.3);
+    // Multivariate t (ν = 5, d = 2, k = 2): E‖x‖² = ν·d/(ν − 2) = 10/3.
+    let t = RunConfig {
+        tail: crate::data::Tail::StudentT { nu: 5.0 },
+        feature_scale: 1.0,
+        feature_bound: 1e6,
+        ..RunConfig::default()
+    };
+    let g = t.declared_moment(2.0).unwrap();
+    assert!((g * g - 10.0 / 3.0).abs() < 1e-12, "{g}");
+    // Appendix G: the outlier of norm G_k p^(−1/k) with probability p has G_k exactly.
+    let outlier = RunConfig {
+        tail: crate::algo::heavy_tails::rare_outlier(0.01, 2.0, 3.0),
+        feature_scale: 1.0,
+        feature_bound: 1e6,
+        ..RunConfig::default()
+    };
+    let g3 = outlier.declared_moment(3.0).unwrap();
+    assert!((g3 - 2.0).abs() < 1e-12, "{g3}");
+    // The squared loss has no declared moment here: refused at `loss`.
+    let squared = RunConfig {
+        loss: crate::loss::Glm::Squared { label_bound: 1.0 },
+        ..config
+    };
+    assert_eq!(
+        squared.declared_moment(2.0).unwrap_err().field(),
+        Some("loss")
+    );
 }

@@ -2,6 +2,7 @@
 //! with every algorithm's needs, each error at the [`Control`] to change.
 
 use super::*;
+use crate::algo::registry;
 
 impl RunConfig {
     /// The game's fields in range, each error at its control.
@@ -164,7 +165,7 @@ impl RunConfig {
         Control::Radius.check(self.radius)?;
         // Every noise is calibrated to the declared Lipschitz constant G; the squared loss's
         // grows with ‖w‖, so it needs a bounded domain.
-        let g = ProblemDeclaration::of(self).lipschitz();
+        let g = self.declaration().lipschitz();
         if !(g.is_finite() && g > 0.0) {
             let why = "a bounded domain: the squared loss's Lipschitz constant grows with ‖w‖";
             return Err(Error::invalid(Control::Domain.id(), why, g));
@@ -255,7 +256,7 @@ impl RunConfig {
         // What each algorithm needs of the problem (a ridge, a domain, a loss …), from
         // its family's declaration; a compared algorithm's unmet need is named at `compare`.
         for (i, kind) in self.algorithms().enumerate() {
-            registry::check(registry::family(kind), self)
+            menu::check(registry::family(kind), self)
                 .map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
         }
         Ok(())

@@ -17,12 +17,10 @@
 
 use serde::Serialize;
 
-use crate::algo::heavy_tails::extension::{
-    Extension, declared_moment, derivative_bounds, threshold,
-};
+use crate::algo::heavy_tails::extension::{Extension, derivative_bounds, threshold};
 use crate::algo::heavy_tails::family::{call_of, localised_plan};
 use crate::algo::heavy_tails::localised::Call;
-use crate::algo::problem::{ProblemDeclaration, feature_clipping, generator_spec};
+use crate::config::pose::{feature_clipping, generator_spec};
 use crate::config::{AlgorithmKind, Control, RunConfig};
 use crate::data::{Tail, clip_labels, generate};
 use crate::error::{Error, Result};
@@ -176,13 +174,11 @@ pub fn tail_readout(config: &RunConfig) -> Result<TailReadout> {
     let k_max = k_below(k_bound.min(K_MAX_LIGHT));
     let k = config.moment_k.clamp(K_MIN, k_max.max(K_MIN));
     let at = |j: f64| {
-        declared_moment(
-            &RunConfig {
-                moment_k: k,
-                ..config.clone()
-            },
-            j,
-        )
+        RunConfig {
+            moment_k: k,
+            ..config.clone()
+        }
+        .declared_moment(j)
     };
     let (g1, g2, gk) = (at(1.0)?, at(2.0)?, at(k)?);
     let raw =
@@ -211,7 +207,7 @@ pub fn tail_readout(config: &RunConfig) -> Result<TailReadout> {
             "The run's k = {} is not below the tail index {}: its G_k is {}, which only the clip to ‖x‖ ≤ B bounds. The slider offers k < {}.",
             shown(config.moment_k),
             shown(k_bound),
-            shown(declared_moment(config, config.moment_k)?),
+            shown(config.declared_moment(config.moment_k)?),
             shown(k_bound)
         );
     } else if k_bound <= K_MIN {
@@ -257,7 +253,7 @@ pub struct ThresholdCall {
 /// localized run, one step's for clipped GD, the one solve's for the single stage).
 pub fn threshold_call(config: &RunConfig) -> Result<ThresholdCall> {
     let (gk, k, d) = (
-        declared_moment(config, config.moment_k)?,
+        config.declared_moment(config.moment_k)?,
         config.moment_k,
         config.d,
     );
@@ -274,7 +270,11 @@ pub fn threshold_call(config: &RunConfig) -> Result<ThresholdCall> {
         | AlgorithmKind::LocalisedOutputPerturbation
         | AlgorithmKind::EmPgm
         | AlgorithmKind::LocalisedApproxEm => {
-            let plan = localised_plan(config, &ProblemDeclaration::of(config), call_of(config))?;
+            let plan = localised_plan(
+                &config.settings(),
+                &config.declaration(),
+                call_of(&config.settings()),
+            )?;
             let first = *plan
                 .phases
                 .first()
@@ -377,7 +377,7 @@ pub fn threshold_view(
 ) -> Result<ThresholdView> {
     let call = threshold_call(config)?;
     let (gk, k, d) = (
-        declared_moment(config, config.moment_k)?,
+        config.declared_moment(config.moment_k)?,
         config.moment_k,
         config.d,
     );
@@ -660,8 +660,8 @@ pub fn stage_ledger(config: &RunConfig) -> Result<StageLedger> {
     Ok(match config.algorithm {
         AlgorithmKind::LocalisedDoubleOutputPerturbation
         | AlgorithmKind::LocalisedOutputPerturbation => {
-            let call = call_of(config);
-            let plan = localised_plan(config, &ProblemDeclaration::of(config), call)?;
+            let call = call_of(&config.settings());
+            let plan = localised_plan(&config.settings(), &config.declaration(), call)?;
             let per_call = call.draws();
             let j = config.repetitions;
             let rows = plan
@@ -735,7 +735,7 @@ fn grid_ledger(config: &RunConfig) -> Result<StageLedger> {
     } else {
         GridCall::Approx
     };
-    let plan = phased_plan(config, &ProblemDeclaration::of(config), call)?;
+    let plan = phased_plan(&config.settings(), &config.declaration(), call)?;
     let j = plan.repetitions();
     let mut rows = Vec::new();
     for p in plan.phases() {
@@ -803,7 +803,7 @@ mod tests {
             delta: 0.0,
             ..RunConfig::default()
         };
-        crate::algo::registry::pick(&base, kind).0
+        crate::config::menu::pick(&base, kind).0
     }
 
     #[test]
@@ -844,7 +844,7 @@ mod tests {
             config.tail = Tail::ParetoRadial { alpha };
             config.moment_k = k;
             let r = tail_readout(&config).unwrap();
-            let g = |j: f64| shown(declared_moment(&config, j).unwrap());
+            let g = |j: f64| shown(config.declared_moment(j).unwrap());
             assert_eq!(
                 (r.g1.clone(), r.g2.clone(), r.gk.clone()),
                 (g(1.0), g(2.0), g(k)),

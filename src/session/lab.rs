@@ -1,8 +1,8 @@
 //! Every lane of a run on one problem: the [`Lab`] and the [`LaneBatch`] each lane contributes to
 //! a slice.
 
-use crate::algo::registry;
 use crate::config::{CheckedRun, RunConfig};
+use crate::config::{menu, pose};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 
@@ -63,12 +63,12 @@ impl Lab {
         let plans = config
             .algorithms()
             .enumerate()
-            .map(|(a, kind)| registry::plan(&config.lane(kind)).map_err(in_lane(a, kind)))
+            .map(|(a, kind)| menu::plan(&config.lane(kind)).map_err(in_lane(a, kind)))
             .collect::<Result<Vec<_>>>()?;
         // What the run publishes must compose to a guarantee before it starts (2³² − 1
         // noise draws ran, and only the export's composition refused them).
         super::publish::compose_run(&config)?;
-        let problem = Posed::with_clock(&config, file, clock)?;
+        let problem = pose::posed_with_clock(&config, file, clock)?;
         let mut lanes = Vec::new();
         let mut previews = Vec::new();
         let mut theories = Vec::new();

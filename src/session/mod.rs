@@ -21,6 +21,7 @@
 pub mod export;
 pub mod game_views;
 pub mod heavy_explorer;
+pub mod heavy_rates;
 pub mod prepare;
 pub use crate::algo::problem;
 pub mod publish;

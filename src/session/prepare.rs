@@ -1,9 +1,9 @@
 //! What a run promises before any data are read (docs/PRIVACY.md rule 2): each family's plan
-//! ([`crate::algo::registry::plan`]) computes it; this module gives the session and the page its
+//! ([`crate::config::menu::plan`]) computes it; this module gives the session and the page its
 //! preview.
 
-use crate::algo::registry;
 use crate::config::RunConfig;
+use crate::config::menu;
 use crate::error::Result;
 
 pub use crate::algo::NoiseShape;
@@ -17,9 +17,9 @@ pub use crate::algo::family::{Preview, same_promise};
 pub fn preview(config: &RunConfig) -> Result<Preview> {
     let checked = config.check()?;
     let config = checked.config();
-    let main = registry::plan(config)?.preview;
+    let main = menu::plan(config)?.preview;
     for &kind in &config.compare {
-        registry::plan(&config.lane(kind)).map_err(|e| e.in_compare(kind))?;
+        menu::plan(&config.lane(kind)).map_err(|e| e.in_compare(kind))?;
     }
     Ok(main)
 }

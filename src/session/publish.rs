@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::algo::registry;
+use crate::config::menu;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 use crate::privacy::rdp::DEFAULT_ORDERS;
@@ -165,7 +166,7 @@ fn compose(runs: &[(&RunConfig, usize)], draws: bool) -> Result<Composition> {
         for (i, kind) in config.algorithms().enumerate() {
             let lane = config.lane(kind);
             let plan =
-                registry::plan(&lane).map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
+                menu::plan(&lane).map_err(|e| if i == 0 { e } else { e.in_compare(kind) })?;
             not_private |= !plan.preview.is_private();
             let curve = plan.rdp();
             let g = plan.preview.guarantee;

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::algo::StepReport;
-use crate::algo::registry::{self, Planned};
+use crate::algo::registry::Planned;
 use crate::algo::run::{Diagnostic, Point, Run, RunState};
 use crate::config::RunConfig;
+use crate::config::{menu, pose};
 use crate::domain::Domain;
 use crate::error::Result;
 use crate::minimax::Readout;
@@ -87,7 +88,7 @@ pub struct Players {
 /// subgradient method's value before its first check, the excess without a reference): the plots
 /// skip it and break the line there (`wasm/plot`), the CSV export leaves the cell empty
 /// ([`super::export`]). The numbers that feed the noise are checked finite before the run
-/// ([`registry::plan`]), so the noise cannot overflow a column to ±∞.
+/// ([`menu::plan`]), so the noise cannot overflow a column to ±∞.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Batch {
     /// Step index t of each entry (the release entry follows the last step, at t + 1).
@@ -163,7 +164,7 @@ pub(super) struct LanePlan {
 }
 
 impl LanePlan {
-    /// `plan` (from [`registry::plan`], made before the problem is built so that a refused plan
+    /// `plan` (from [`menu::plan`], made before the problem is built so that a refused plan
     /// never waits for the data and the reference) with its bound on `problem`.
     pub(super) fn on(plan: Planned, problem: &Posed) -> Self {
         let theory = plan.theory(problem);
@@ -227,8 +228,8 @@ impl Session {
     /// reference optimum and prepares the algorithm (synthetic data, repeat 0).
     pub fn new(config: RunConfig) -> Result<Self> {
         config.validate()?;
-        let plan = registry::plan(&config)?;
-        let problem = Posed::new(&config, None)?;
+        let plan = menu::plan(&config)?;
+        let problem = pose::posed(&config, None)?;
         let plan = LanePlan::on(plan, &problem);
         Self::planned(problem, config, &plan, 0, Role::Main)
     }
@@ -238,7 +239,7 @@ impl Session {
     pub fn on(problem: Arc<Problem>, config: RunConfig, repeat: u32) -> Result<Self> {
         config.validate()?;
         let problem = Posed::Min(problem);
-        let plan = LanePlan::on(registry::plan(&config)?, &problem);
+        let plan = LanePlan::on(menu::plan(&config)?, &problem);
         Self::planned(problem, config, &plan, repeat, Role::Main)
     }
 

@@ -12,6 +12,7 @@
 use serde::Serialize;
 
 use crate::algo::registry;
+use crate::config::menu;
 use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 
@@ -107,7 +108,7 @@ impl SweepSpec {
             let (picked, notes) = if algorithm == self.base.algorithm {
                 (self.base.clone(), Vec::new())
             } else {
-                registry::pick(&self.base, algorithm)
+                menu::pick(&self.base, algorithm)
             };
             for &n in &ns {
                 for &epsilon in &epsilons {

@@ -4,6 +4,7 @@ use super::prepare::same_promise;
 use super::*;
 use crate::algo::byoa::PhasedOutputPerturbation;
 use crate::algo::{Draws, NoiseShape, same_law};
+use crate::config::pose;
 use crate::config::{AlgorithmKind, DomainChoice, RunConfig};
 use crate::data::Dataset;
 use crate::rng::{Stream, seeded_repeat};
@@ -44,7 +45,7 @@ fn every_residual_loss_clips_targets_to_its_declared_label_bound() {
             ..RunConfig::default()
         };
         let file = Dataset::from_samples(d, xs.clone(), ys.clone()).unwrap();
-        let problem = Problem::new(&config, Some(file)).unwrap();
+        let problem = pose::problem(&config, Some(file)).unwrap();
         let labels = problem.data.labels();
         assert_eq!((labels[0], labels[1]), (2.0, -2.0), "{loss:?}");
         assert_eq!(
@@ -200,7 +201,7 @@ fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
     // A game's needs (Zhang et al.'s moduli μ > 0) and a polyhedral loss (the deterministic
     // variant of Lowy 2026) are met as the menu meets them.
     if saddle || kind == AlgorithmKind::DeterministicDoubleOutputPerturbation {
-        return crate::algo::registry::pick(&config, kind).0;
+        return crate::config::menu::pick(&config, kind).0;
     }
     config
 }
@@ -306,7 +307,7 @@ fn the_phased_preview_states_the_sigma_it_draws() {
     // the diameter and showed every σ_k twice the one drawn.
     let config = every_algorithm_config(AlgorithmKind::ByoaPhased);
     let p = preview(&config).unwrap();
-    let problem = Problem::new(&config, None).unwrap();
+    let problem = pose::problem(&config, None).unwrap();
     let mut settings = crate::algo::byoa::ByoaSettings::new(config.epsilon, config.delta);
     settings.solver = config.solver;
     let alg = PhasedOutputPerturbation::new(

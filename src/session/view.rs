@@ -279,7 +279,7 @@ mod tests {
                 d: 4,
                 ..RunConfig::default()
             };
-            Game::new(&config).unwrap().view()
+            crate::config::pose::game(&config).unwrap().view()
         };
         let rps = game(GameChoice::RockPaperScissors);
         let [a, b] = rps.w_star.expect("rock–paper–scissors declares x*");

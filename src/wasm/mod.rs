@@ -12,6 +12,7 @@ mod progress;
 mod sweep;
 mod teach;
 
+use crate::config::pose;
 use js_sys::{Float64Array, Object, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -20,7 +21,7 @@ use crate::config::{DataSource, RunConfig};
 use crate::data::{CsvFile, MAX_CSV_BYTES};
 use crate::error::Error;
 use crate::session::export::{self, Record};
-use crate::session::problem::{self, Posed};
+use crate::session::problem::Posed;
 use crate::session::{self, Batch, Lab, Problem};
 
 pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
@@ -176,7 +177,7 @@ pub fn pick_algorithm(json: &str, kind: &str) -> Result<JsValue, JsValue> {
         serde_json::from_value(serde_json::Value::String(kind.to_string())).map_err(|e| {
             to_js_error(&Error::invalid("algorithm", "an algorithm of the menu", e))
         })?;
-    let (picked, notes) = crate::algo::registry::pick(&config, kind);
+    let (picked, notes) = crate::config::menu::pick(&config, kind);
     let obj = Object::new();
     set(&obj, "config", &JsValue::from_str(&picked.to_json()));
     set(&obj, "notes", &to_js(&notes)?);
@@ -193,7 +194,7 @@ pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
         serde_json::from_value(serde_json::Value::String(problem.to_string()))
             .map_err(|e| to_js_error(&Error::invalid("problem", "a problem of the menu", e)))?;
     let (posed, notes) =
-        crate::algo::registry::pose(&config, problem).map_err(|e| to_js_error(&e))?;
+        crate::config::menu::pose(&config, problem).map_err(|e| to_js_error(&e))?;
     let obj = Object::new();
     set(&obj, "config", &JsValue::from_str(&posed.to_json()));
     set(&obj, "notes", &to_js(&notes)?);
@@ -202,14 +203,14 @@ pub fn pick_problem(json: &str, problem: &str) -> Result<JsValue, JsValue> {
 
 /// The config (JSON) with `game` picked from the game menu: posed as a saddle problem, and an
 /// algorithm that cannot run it giving way to one that can
-/// ([`crate::algo::registry::pick_game`]). Returns `{ config, notes }` like [`pick_algorithm`].
+/// ([`crate::config::menu::pick_game`]). Returns `{ config, notes }` like [`pick_algorithm`].
 #[wasm_bindgen(js_name = pickGame)]
 pub fn pick_game(json: &str, game: &str) -> Result<JsValue, JsValue> {
     let (config, _) = RunConfig::from_json_lenient(json);
     let game: crate::config::GameChoice =
         serde_json::from_value(serde_json::Value::String(game.to_string()))
             .map_err(|e| to_js_error(&Error::invalid("game", "a game of the menu", e)))?;
-    let (picked, notes) = crate::algo::registry::pick_game(&config, game);
+    let (picked, notes) = crate::config::menu::pick_game(&config, game);
     let obj = Object::new();
     set(&obj, "config", &JsValue::from_str(&picked.to_json()));
     set(&obj, "notes", &to_js(&notes)?);
@@ -275,7 +276,7 @@ impl WasmCsvFile {
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8], config_json: &str, label: &str) -> Result<WasmCsvFile, JsValue> {
         let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
-        CsvFile::read(bytes, &problem::csv_options(&config, label))
+        CsvFile::read(bytes, &pose::csv_options(&config, label))
             .map(|inner| WasmCsvFile { inner })
             .map_err(|e| csv_error(&e))
     }
@@ -287,7 +288,7 @@ impl WasmCsvFile {
         let config = RunConfig::from_json(config_json).map_err(|e| to_js_error(&e))?;
         let data = self.dataset(&config)?;
         let obj = Object::new();
-        let mapped = self.inner.labels_mapped(problem::label_range(&config));
+        let mapped = self.inner.labels_mapped(pose::label_range(&config));
         set(&obj, "mapped", &JsValue::from_f64(mapped as f64));
         set(&obj, "n", &JsValue::from_f64(data.n() as f64));
         set(&obj, "d", &JsValue::from_f64(data.d() as f64));
@@ -308,7 +309,7 @@ impl WasmCsvFile {
         config: &RunConfig,
     ) -> Result<std::borrow::Cow<'_, crate::data::Dataset>, JsValue> {
         self.inner
-            .dataset(problem::label_range(config))
+            .dataset(pose::label_range(config))
             .map_err(|e| csv_error(&e))
     }
 }

@@ -12,14 +12,13 @@ use std::sync::Arc;
 use dp_playground::algo::byoa_minimax::{
     MinimaxLeak, MinimaxOutputPerturbation, MinimaxSettings, Variant,
 };
-use dp_playground::algo::registry;
 use dp_playground::algo::run::Run;
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::minimax::RecordGame;
 use dp_playground::minimax::solvers::SaddleSolverKind;
 use dp_playground::rng::{Stream, seeded};
 use dp_playground::session::Lab;
-use dp_playground::session::problem::Game;
 
 const KINDS: [AlgorithmKind; 3] = [
     AlgorithmKind::ByoaMinimax,
@@ -42,7 +41,7 @@ fn picked(kind: AlgorithmKind, change: impl FnOnce(&mut RunConfig)) -> RunConfig
         ..RunConfig::default()
     };
     change(&mut raw);
-    let (config, _) = registry::pick(&raw, kind);
+    let (config, _) = menu::pick(&raw, kind);
     config
 }
 
@@ -93,13 +92,13 @@ fn picking_algorithm_3_sets_the_game_moduli_with_a_note() {
         d: 3,
         ..RunConfig::default()
     };
-    let (config, notes) = registry::pick(&raw, AlgorithmKind::ByoaMinimax);
+    let (config, notes) = menu::pick(&raw, AlgorithmKind::ByoaMinimax);
     assert!(config.mu_x > 0.0 && config.mu_y > 0.0);
     assert!(
         notes.iter().any(|n| n.contains("μₓ and μᵧ set to")),
         "{notes:?}"
     );
-    let (config, notes) = registry::pick(&raw, AlgorithmKind::ByoaMinimaxCsc);
+    let (config, notes) = menu::pick(&raw, AlgorithmKind::ByoaMinimaxCsc);
     assert!(config.mu_x == 0.0 && config.mu_y > 0.0, "{notes:?}");
     // Unpicked, the need is refused at the control, before any data.
     let bare = RunConfig {
@@ -138,7 +137,7 @@ fn swapping_the_minimax_solver_keeps_the_previewed_noise() {
             .iter()
             .filter(|&&s| kind != AlgorithmKind::ByoaMinimaxCsc || s != SaddleSolverKind::Gda)
             .map(|&s| {
-                registry::plan(&picked(kind, |c| c.minimax_solver = s))
+                menu::plan(&picked(kind, |c| c.minimax_solver = s))
                     .unwrap()
                     .preview
                     .draws
@@ -177,7 +176,7 @@ fn noise_off_algorithm_3_reaches_the_equilibrium_gap_below_1e_6() {
         },
     ];
     for config in games {
-        let game = Game::new(&config).unwrap();
+        let game = pose::game(&config).unwrap();
         let records: Arc<dyn RecordGame> = Arc::clone(&game.game) as Arc<dyn RecordGame>;
         for solver in SOLVERS {
             let t = std::time::Instant::now();

@@ -17,11 +17,11 @@
 
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::heavy_tails::joint::HeavySolver;
-use dp_playground::algo::registry::pick;
 use dp_playground::audit::{
     AuditReport, Auditable, Bug, GameTarget, audit, base_config, certified_release_target,
     certified_release_with_noise_for, heavy_tail_target, private_sco_target,
 };
+use dp_playground::config::menu::pick;
 use dp_playground::config::{AlgorithmKind, GameChoice, RunConfig};
 use dp_playground::loss::Wrap;
 use dp_playground::rng::{Stream, seeded};

@@ -4,12 +4,12 @@
 //! closes its certified gap; the declared constants bound every record's gradient, near tightly.
 
 use dp_playground::algo::family::ProblemKind;
-use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::algo::registry::FAMILIES;
 use dp_playground::config::{AlgorithmKind, GameChoice, RecordChoice, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::data::Tail;
 use dp_playground::domain::{Domain, DomainKind};
 use dp_playground::rng::{Stream, seeded};
-use dp_playground::session::problem::Game;
 use dp_playground::session::{Lab, Release};
 use rand::RngExt;
 
@@ -59,7 +59,7 @@ fn noise_off_mirror_descent_closes_the_certified_gap_on_the_simplex() {
             step_size: Some(0.1),
             ..dro(game, AlgorithmKind::SmdBaseline)
         };
-        let posed = Game::new(&config).unwrap();
+        let posed = pose::game(&config).unwrap();
         let (mut gx, mut gy) = (vec![0.0; 4], vec![0.0; 3]);
         let start = posed
             .game
@@ -96,8 +96,8 @@ fn each_smd_family_runs_to_a_release_on_the_simplex() {
             if family.kind == AlgorithmKind::BoostedSmd {
                 base.epsilon = 32.0;
             }
-            let (config, _) = registry::pick(&base, family.kind);
-            match registry::plan(&config) {
+            let (config, _) = menu::pick(&base, family.kind);
+            match menu::plan(&config) {
                 Ok(_) => {}
                 Err(e) => {
                     println!("{game:?}: {:?} refused: {e}", family.kind);
@@ -156,7 +156,7 @@ fn each_smd_family_runs_to_a_release_on_the_simplex() {
 #[test]
 fn the_ball_entries_are_still_refused_by_vertex_sampling() {
     for game in [GameChoice::GroupDroLogistic, GameChoice::GroupDroSquares] {
-        let Err(e) = registry::plan(&dro(game, AlgorithmKind::PrivateSmd)) else {
+        let Err(e) = menu::plan(&dro(game, AlgorithmKind::PrivateSmd)) else {
             panic!("{game:?}: private SMD planned on the ℓ2 ball");
         };
         assert_eq!(e.field(), Some("game"), "{e}");
@@ -184,7 +184,7 @@ fn the_declared_constants_bound_every_records_gradient_on_the_simplex() {
         };
         let declared = config.game_declaration();
         assert_eq!(declared.x_domain, DomainKind::Simplex);
-        let posed = Game::new(&config).unwrap();
+        let posed = pose::game(&config).unwrap();
         let g = &posed.game;
         assert_eq!(g.constants(), declared.constants);
         let c = declared.constants;
@@ -239,7 +239,7 @@ fn the_certified_lower_side_is_below_every_point_of_the_simplex() {
                 n: 300,
                 ..dro(game, AlgorithmKind::SmdBaseline)
             };
-            let posed = Game::new(&config).unwrap();
+            let posed = pose::game(&config).unwrap();
             let g = &posed.game;
             let (mut gx, mut gy) = (vec![0.0; 4], vec![0.0; 3]);
             for _ in 0..5 {

@@ -475,9 +475,9 @@ fn on_the_linear_hard_instance_every_family_sits_at_the_centre_of_w() {
 #[test]
 #[ignore = "exploration: prints the outlier count of each seed's sample"]
 fn outliers_per_sample() {
+    use dp_playground::config::pose::generator_spec;
     use dp_playground::data::generate;
     use dp_playground::rng::{Stream, seeded};
-    use dp_playground::session::problem::generator_spec;
     let get = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let epsilon: f64 = get("HARD_EPS", "1").parse().unwrap();
     let n: usize = get("HARD_NS", "4000")

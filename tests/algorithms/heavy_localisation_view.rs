@@ -10,8 +10,8 @@
 
 use dp_playground::algo::heavy_tails::localisation_view::{LocalSolver, LocalisationView, Planar};
 use dp_playground::algo::heavy_tails::localised::{GROWTH, aggregate_index};
-use dp_playground::algo::heavy_tails::{declared_moment, threshold};
-use dp_playground::algo::registry;
+use dp_playground::algo::heavy_tails::threshold;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::session::export::{run_csv, run_json, run_to_end};
@@ -34,7 +34,7 @@ fn heavy(kind: AlgorithmKind) -> RunConfig {
         seed: 7,
         ..RunConfig::default()
     };
-    registry::pick(&raw, kind).0
+    menu::pick(&raw, kind).0
 }
 
 /// Runs `config` to its release, `steps` steps a slice; returns the main lane's localisation view
@@ -73,7 +73,7 @@ fn check_common(config: &RunConfig, view: &LocalisationView, release: &Release) 
     assert!(view.phases.len() >= 3, "{} phases", view.phases.len());
     let lambda1 = view.phases[0].lambda;
     // G_k declared from the generating distribution (closed form), never the sample.
-    let moment = declared_moment(config, config.moment_k).unwrap();
+    let moment = config.declared_moment(config.moment_k).unwrap();
     for (i, p) in view.phases.iter().enumerate() {
         // Lowy 2026: m_t = ⌊⌊n/2^t⌋/J⌋, λ_t = 32^(t−1)·λ₁, C_t = G_k (m_t ε/d)^(1/k).
         assert_eq!(p.t, i + 1);
@@ -359,9 +359,9 @@ fn both_grid_families_run_as_picked_to_a_pure_epsilon_release_and_refuse_d_above
         ..RunConfig::default()
     };
     for kind in [AlgorithmKind::EmPgm, AlgorithmKind::LocalisedApproxEm] {
-        let (config, notes) = registry::pick(&heavy, kind);
+        let (config, notes) = menu::pick(&heavy, kind);
         config.validate().unwrap();
-        let preview = registry::plan(&config).unwrap().preview;
+        let preview = menu::plan(&config).unwrap().preview;
         assert_eq!(preview.guarantee.delta, 0.0, "{kind:?}");
         let mut lab = Lab::new(config.clone(), None).unwrap();
         let mut release = None;
@@ -396,7 +396,7 @@ fn both_grid_families_run_as_picked_to_a_pure_epsilon_release_and_refuse_d_above
 /// preview stated (moved from the unit tests of `algo::heavy_tails`, which do not build a
 /// session).
 mod whole_runs {
-    use dp_playground::algo::registry;
+    use dp_playground::config::menu;
     use dp_playground::config::{AlgorithmKind, RunConfig};
     use dp_playground::data::Tail;
 
@@ -418,14 +418,14 @@ mod whole_runs {
             steps: 50,
             ..RunConfig::default()
         };
-        registry::pick(&base, kind).0
+        menu::pick(&base, kind).0
     }
 
     /// Localized Double Output Perturbation, pure clipped GD and single-stage output
     /// perturbation (from `algo::heavy_tails::family`).
     mod families {
         use super::heavy;
-        use dp_playground::algo::registry;
+        use dp_playground::config::menu;
         use dp_playground::config::{AlgorithmKind, RunConfig};
         use dp_playground::session::Lab;
 
@@ -452,7 +452,7 @@ mod whole_runs {
         fn localised_double_output_perturbation_runs_to_a_release_stating_pure_epsilon() {
             let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
             config.validate().unwrap();
-            let planned = registry::plan(&config).unwrap();
+            let planned = menu::plan(&config).unwrap();
             let preview = &planned.preview;
             assert_eq!(preview.guarantee.delta, 0.0);
             // n = 4000, J = 1, d = 2: m_t = 2000, 1000, …, 15 ≥ 10 → 8 phases, 2 draws each.
@@ -470,7 +470,7 @@ mod whole_runs {
         #[test]
         fn pure_clipped_gd_runs_at_epsilon_over_t_per_step() {
             let config = heavy(AlgorithmKind::PureClippedGd);
-            let preview = registry::plan(&config).unwrap().preview;
+            let preview = menu::plan(&config).unwrap().preview;
             // β = 2CT/(nε) with C = G_2 (n(ε/T)/d)^(1/2).
             let c = 0.5 * 3f64.sqrt() * (4000.0f64 / 50.0 / 2.0).sqrt();
             assert!(
@@ -487,7 +487,7 @@ mod whole_runs {
         #[test]
         fn single_stage_output_perturbation_on_the_extension_releases_at_pure_epsilon() {
             let config = heavy(AlgorithmKind::OutputPerturbationLipschitzExtension);
-            let preview = registry::plan(&config).unwrap().preview;
+            let preview = menu::plan(&config).unwrap().preview;
             // Δ = 2C/(λn) + 2·C/(2λn) = 3C/(λn), β = Δ/ε, C = G_2 (nε/d)^(1/2).
             let c = 0.5 * 3f64.sqrt() * (4000.0f64 / 2.0).sqrt();
             assert!((preview.lipschitz - c).abs() < 1e-9 * c);
@@ -515,7 +515,7 @@ mod whole_runs {
         use super::heavy;
         use dp_playground::algo::NoiseShape;
         use dp_playground::algo::heavy_tails::joint::HeavySolver;
-        use dp_playground::algo::registry;
+        use dp_playground::config::menu;
         use dp_playground::config::{AlgorithmKind, RunConfig};
         use dp_playground::session::Lab;
 
@@ -537,7 +537,7 @@ mod whole_runs {
         fn each_call_is_one_draw_at_the_full_epsilon_for_six_c_over_lambda_m() {
             let config = heavy(AlgorithmKind::LocalisedOutputPerturbation);
             config.validate().unwrap();
-            let preview = registry::plan(&config).unwrap().preview;
+            let preview = menu::plan(&config).unwrap().preview;
             assert_eq!(preview.guarantee.delta, 0.0);
             // n = 4000, J = 1, d = 2: m_t = 2000, …, 15 → 8 phases, ONE draw each (Algorithm 2).
             assert_eq!(preview.draws.len(), 8, "{:?}", preview.draws);
@@ -558,9 +558,9 @@ mod whole_runs {
                 lambda1: Some(0.5),
                 ..heavy(kind)
             };
-            let single = registry::plan(&same(AlgorithmKind::LocalisedOutputPerturbation)).unwrap();
+            let single = menu::plan(&same(AlgorithmKind::LocalisedOutputPerturbation)).unwrap();
             let double =
-                registry::plan(&same(AlgorithmKind::LocalisedDoubleOutputPerturbation)).unwrap();
+                menu::plan(&same(AlgorithmKind::LocalisedDoubleOutputPerturbation)).unwrap();
             for (a, b) in single.preview.draws.iter().zip(&double.preview.draws) {
                 assert_eq!((a.sensitivity, 2 * a.count), (b.sensitivity, b.count));
                 let scale = |d: &dp_playground::algo::Draws| d.noise.scale().unwrap();
@@ -617,18 +617,18 @@ mod whole_runs {
                     heavy_solver: HeavySolver::AdaptiveSubgradient,
                     ..heavy(kind)
                 };
-                let e = registry::plan(&config).err().expect("refused");
+                let e = menu::plan(&config).err().expect("refused");
                 assert_eq!(e.field(), Some("heavy_solver"), "{e}");
                 assert!(e.to_string().contains("choose the certified AGD"), "{e}");
             }
             // At the small config, Algorithm 2's one stage fits; Algorithm 4's second stage, at the
             // 36 times smaller gap α = C²/(72λm²), does not.
-            let fits = registry::plan(&small(
+            let fits = menu::plan(&small(
                 AlgorithmKind::LocalisedOutputPerturbation,
                 HeavySolver::AdaptiveSubgradient,
             ));
             assert!(fits.is_ok(), "{:?}", fits.err());
-            let double = registry::plan(&small(
+            let double = menu::plan(&small(
                 AlgorithmKind::LocalisedDoubleOutputPerturbation,
                 HeavySolver::AdaptiveSubgradient,
             ))
@@ -643,8 +643,8 @@ mod whole_runs {
             let joint = small(kind, HeavySolver::AdaptiveSubgradient);
             let agd = small(kind, HeavySolver::Agd);
             let (a, b) = (
-                registry::plan(&joint).unwrap().preview,
-                registry::plan(&agd).unwrap().preview,
+                menu::plan(&joint).unwrap().preview,
+                menu::plan(&agd).unwrap().preview,
             );
             // The solver changes neither the noise law nor ε: only what runs before the draw.
             assert_eq!(a.draws, b.draws);
@@ -674,17 +674,14 @@ mod whole_runs {
 /// `algo::heavy_tails::deterministic`, which keep the plan's checks).
 #[test]
 fn deterministic_double_output_perturbation_runs_to_a_release_stating_pure_epsilon() {
-    let (config, _) = registry::pick(
+    let (config, _) = menu::pick(
         &RunConfig {
             delta: 0.0,
             ..RunConfig::default()
         },
         AlgorithmKind::DeterministicDoubleOutputPerturbation,
     );
-    assert_eq!(
-        registry::plan(&config).unwrap().preview.guarantee.delta,
-        0.0
-    );
+    assert_eq!(menu::plan(&config).unwrap().preview.guarantee.delta, 0.0);
     // It runs to a release stating what the preview stated.
     let mut lab = Lab::new(config, None).unwrap();
     let mut out = None;

@@ -3,7 +3,7 @@
 //! and every statement of the run's composed guarantee carries the seeded caveat.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::session::{Lab, export, publish};
 
@@ -17,7 +17,7 @@ fn compared(repeats: usize) -> RunConfig {
         l2: 0.1,
         ..RunConfig::default()
     };
-    let mut config = registry::pick(&base, AlgorithmKind::OutputPerturbation).0;
+    let mut config = menu::pick(&base, AlgorithmKind::OutputPerturbation).0;
     config.compare = vec![AlgorithmKind::Byoa];
     config.repeats = repeats;
     config

@@ -34,8 +34,8 @@
 
 use crate::edges;
 
+use dp_playground::config::pose::load_file;
 use dp_playground::config::{AlgorithmKind, RunConfig};
-use dp_playground::session::problem::load_file;
 
 use edges::{Outcome, PLANTED, check, configs, kinds, on_file};
 

@@ -6,12 +6,12 @@
 //! `Noised`, and its export says so.
 #![cfg(not(target_arch = "wasm32"))]
 
-use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::algo::registry::FAMILIES;
 use dp_playground::algo::run::RunState;
 use dp_playground::config::{AlgorithmKind, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::privacy::release::Published;
 use dp_playground::rng::{self, Stream};
-use dp_playground::session::problem::Posed;
 use dp_playground::session::{Lab, Release, Session, export};
 
 /// A small config each family accepts (its own settings picked as the menu picks them).
@@ -31,7 +31,7 @@ fn config(kind: AlgorithmKind, noise_draw: u32) -> RunConfig {
         noise_draw,
         ..RunConfig::default()
     };
-    registry::pick(&base, kind).0
+    menu::pick(&base, kind).0
 }
 
 /// The session's release at the end of its run.
@@ -50,8 +50,8 @@ fn session_release(config: &RunConfig) -> Release {
 /// The same run driven directly (the session's main noise stream, repeat 0): what its
 /// `release()` says once done.
 fn run_release(config: &RunConfig) -> Published {
-    let plan = registry::plan(config).expect("the plan");
-    let posed = Posed::new(config, None).expect("the problem");
+    let plan = menu::plan(config).expect("the plan");
+    let posed = pose::posed(config, None).expect("the problem");
     let noise = rng::seeded_draw(config.seed, Stream::Noise, 0, config.noise_draw);
     let mut run = plan.build(&posed, noise, true).expect("the run");
     assert!(run.release().is_none(), "a release before the run started");

@@ -9,16 +9,16 @@
 use std::sync::Arc;
 
 use dp_playground::algo::family::ProblemKind;
-use dp_playground::algo::registry;
 use dp_playground::algo::run::Point;
 use dp_playground::config::{AlgorithmKind, DataSource, GameChoice, RecordChoice, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::data::{CsvOptions, Tail, load_csv};
 use dp_playground::linalg::norm2;
 use dp_playground::minimax::PosedGame;
 use dp_playground::minimax::auc::AucGame;
 use dp_playground::minimax::group_dro::GroupDro;
 use dp_playground::rng::DpRng;
-use dp_playground::session::problem::{Game, Plane, Posed, Problem};
+use dp_playground::session::problem::{Game, Plane, Posed};
 use rand::SeedableRng;
 
 /// A heavy-tailed game of the page's defaults, records clipped to the declared bound.
@@ -33,7 +33,7 @@ fn game_config(game: GameChoice, algorithm: AlgorithmKind) -> RunConfig {
         n: 400,
         ..RunConfig::default()
     };
-    registry::pick(&base, algorithm).0
+    menu::pick(&base, algorithm).0
 }
 
 /// The plane of x's first two coordinates (the parameter view's; unused by the runs).
@@ -52,7 +52,7 @@ fn release(config: &RunConfig, game: Arc<dyn PosedGame>, seed: u64) -> Vec<f64> 
         plane: axes(config.game_dims().0),
         game,
     }));
-    let plan = registry::plan(config).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+    let plan = menu::plan(config).unwrap_or_else(|e| panic!("{config:?}: {e}"));
     let mut run = plan
         .build(&posed, DpRng::seed_from_u64(seed), true)
         .unwrap_or_else(|e| panic!("{:?}: {e}", config.algorithm));
@@ -150,7 +150,7 @@ fn a_csv_row_whose_norm_overflows_is_clipped_along_its_direction() {
         batch: 10,
         ..RunConfig::default()
     };
-    let problem = Problem::new(&config, Some(file)).unwrap();
+    let problem = pose::problem(&config, Some(file)).unwrap();
     let x = problem.data.features(0);
     let bound = config.feature_bound;
     assert!(

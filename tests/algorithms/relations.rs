@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, DomainChoice, RunConfig, SvrgNoiseChoice};
 use dp_playground::data::Tail;
 use dp_playground::privacy::Relation;
@@ -45,7 +46,7 @@ fn every_algorithm_config(kind: AlgorithmKind) -> RunConfig {
     };
     // A game's needs (Zhang et al.'s moduli μ > 0) are met as the menu meets them.
     if saddle {
-        return registry::pick(&config, kind).0;
+        return menu::pick(&config, kind).0;
     }
     config
 }

@@ -5,16 +5,17 @@
 
 use std::sync::Arc;
 
-use dp_playground::algo::registry::{self, Planned};
+use dp_playground::algo::registry::Planned;
 use dp_playground::algo::run::RunState;
 use dp_playground::config::{
     AlgorithmKind, DataSource, GameChoice, ProblemKind, RecordChoice, RunConfig,
 };
+use dp_playground::config::{menu, pose};
 use dp_playground::data::{Dataset, Tail};
 use dp_playground::rng::{Stream, seeded};
+use dp_playground::session::Lab;
 use dp_playground::session::export::{run_json, run_to_end};
 use dp_playground::session::problem::Posed;
-use dp_playground::session::{Lab, Problem};
 
 /// The reproducer: single-stage output perturbation on the Lipschitz extension with
 /// C = 10⁻³, λ = 10⁶, feature bound 10⁶ on Pareto α = 3.5 data. On main its solver budget came
@@ -35,13 +36,13 @@ fn single_stage_reproducer() -> RunConfig {
         lambda1: Some(1e6),
         ..RunConfig::default()
     };
-    registry::pick(&base, AlgorithmKind::OutputPerturbationLipschitzExtension).0
+    menu::pick(&base, AlgorithmKind::OutputPerturbationLipschitzExtension).0
 }
 
 /// D (the generated sample) and D′ (its first record replaced by one at the feature bound), as
 /// loaded files of the same n.
 fn neighbouring_files(config: &RunConfig) -> [Dataset; 2] {
-    let problem = Problem::new(config, None).expect("the sample");
+    let problem = pose::problem(config, None).expect("the sample");
     let data = problem.objective.data();
     let (mut xs, mut ys) = (Vec::new(), Vec::new());
     for (x, y) in data.samples() {
@@ -66,7 +67,7 @@ fn released(plan: &Planned, config: &RunConfig, file: &Dataset, seed: u32) -> Ve
         data: DataSource::Csv,
         ..config.clone()
     };
-    let problem = Problem::new(&config, Some(file.clone())).expect("the problem");
+    let problem = pose::problem(&config, Some(file.clone())).expect("the problem");
     let posed = Posed::Min(Arc::new(problem));
     let mut run = plan
         .build(&posed, seeded(seed, Stream::Noise), true)
@@ -85,7 +86,7 @@ fn single_stage_never_releases_the_bare_centre_of_w_on_a_neighbouring_pair() {
     let config = single_stage_reproducer();
     config.validate().unwrap();
     // The plan reads the declared constants only (G_k from the generating distribution).
-    let plan = match registry::plan(&config) {
+    let plan = match menu::plan(&config) {
         // Refused before the data, at the ridge's control: nothing is released on either side.
         Err(refusal) => {
             assert_eq!(refusal.field(), Some("lambda1"), "{refusal}");
@@ -115,7 +116,7 @@ fn single_stage_never_releases_the_bare_centre_of_w_on_a_neighbouring_pair() {
 /// failed there, the run released the noiseless start P_X(0), P_Y(0), and the private export
 /// dropped the ABORTED event and said (ε, δ)-DP.
 fn overflowing_game() -> RunConfig {
-    registry::pick(
+    menu::pick(
         &RunConfig {
             problem: ProblemKind::Saddle,
             game: GameChoice::GroupDroLogistic,

@@ -5,18 +5,18 @@
 //! noise scales; noise off, extragradient closes the certified gap; bad settings are errors.
 
 use crate::common;
+use dp_playground::config::{menu, pose};
 
 use common::lab_release as release;
 
 use dp_playground::algo::NoiseShape;
 use dp_playground::algo::byoa_minimax::{Declared, paper_mu_csc};
-use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::algo::registry::FAMILIES;
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RecordChoice, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::minimax::SaddleProblem;
 use dp_playground::minimax::auc::{AucGame, CLASS_PRIOR};
 use dp_playground::session::Lab;
-use dp_playground::session::problem::Game;
 
 fn auc() -> RunConfig {
     RunConfig {
@@ -40,14 +40,14 @@ fn picking_auc_from_the_game_menu_picks_the_csc_variant() {
         d: 3,
         ..RunConfig::default()
     };
-    registry::plan(&fresh).expect("mirror descent runs rock–paper–scissors");
-    let (picked, notes) = registry::pick_game(&fresh, GameChoice::AucMaximisation);
+    menu::plan(&fresh).expect("mirror descent runs rock–paper–scissors");
+    let (picked, notes) = menu::pick_game(&fresh, GameChoice::AucMaximisation);
     assert_eq!(picked.game, GameChoice::AucMaximisation);
     assert_eq!(picked.algorithm, AlgorithmKind::ByoaMinimaxCsc, "{notes:?}");
     assert!(notes[0].starts_with("algorithm set to C-SC"), "{notes:?}");
-    registry::plan(&picked).unwrap();
+    menu::plan(&picked).unwrap();
     // A game the algorithm in use runs changes nothing else.
-    let (same, notes) = registry::pick_game(&fresh, GameChoice::RandomMatrix);
+    let (same, notes) = menu::pick_game(&fresh, GameChoice::RandomMatrix);
     assert_eq!((same.algorithm, notes.len()), (fresh.algorithm, 0));
 }
 
@@ -61,8 +61,8 @@ fn each_saddle_family_runs_auc_or_is_refused_at_a_field_before_the_data() {
         .iter()
         .filter(|f| f.solves.contains(&ProblemKind::Saddle))
     {
-        let (config, _) = registry::pick(&auc(), family.kind);
-        match registry::plan(&config) {
+        let (config, _) = menu::pick(&auc(), family.kind);
+        match menu::plan(&config) {
             Err(e) => {
                 assert_eq!(e.field(), Some("game"), "{:?}: {e}", family.kind);
                 let text = e.to_string();
@@ -115,7 +115,7 @@ fn each_saddle_family_runs_auc_or_is_refused_at_a_field_before_the_data() {
 /// μ = 3(L/D)·max{1/√n, 4K√(dₓ ln(2.5/δ))/(nε)}, μᵧ = 2p(1 − p); and the run releases.
 #[test]
 fn the_csc_variant_releases_with_the_papers_noise_scales() {
-    let (config, _) = registry::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
+    let (config, _) = menu::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
     let declared = config.game_declaration();
     let c = declared.constants;
     assert_eq!(c.mu_y, 2.0 * CLASS_PRIOR * (1.0 - CLASS_PRIOR));
@@ -126,7 +126,7 @@ fn the_csc_variant_releases_with_the_papers_noise_scales() {
     let (r, ca) = (config.radius, config.entry_bound);
     let big_d = (r * r + 2.0 * (r * ca).powi(2)).sqrt().max(2.0 * r * ca);
     let mu = paper_mu_csc(c.lipschitz, big_d, n, dx, config.epsilon, config.delta);
-    let planned = registry::plan(&config).unwrap();
+    let planned = menu::plan(&config).unwrap();
     assert_eq!(planned.preview.draws.len(), k_count);
     for (k, draw) in (1..=k_count).zip(&planned.preview.draws) {
         let mu_k = mu * 2f64.powi(k as i32);
@@ -182,7 +182,7 @@ fn noise_off_extragradient_closes_the_certified_gap_below_1e_6() {
 #[test]
 fn the_plan_declares_what_the_built_game_reports() {
     let config = auc();
-    let built = Game::new(&config).unwrap();
+    let built = pose::game(&config).unwrap();
     assert_eq!(
         Declared::of(built.game.as_ref()),
         Declared::of_declaration(&config.game_declaration())
@@ -198,7 +198,7 @@ fn the_plan_declares_what_the_built_game_reports() {
 /// records say NOT PRIVATE before the run and after it.
 #[test]
 fn bad_settings_are_refused_at_their_control() {
-    let (ok, _) = registry::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
+    let (ok, _) = menu::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
     type Spoil = fn(&mut RunConfig);
     let cases: [(Spoil, &str); 5] = [
         (|c| c.radius = 0.0, "radius"),
@@ -220,9 +220,9 @@ fn bad_settings_are_refused_at_their_control() {
         assert!(Lab::new(config, None).is_err());
     }
     // Algorithm 3 needs μₓ > 0, which no μ setting gives this game: refused at the game menu.
-    let (sc_sc, notes) = registry::pick(&ok, AlgorithmKind::ByoaMinimax);
+    let (sc_sc, notes) = menu::pick(&ok, AlgorithmKind::ByoaMinimax);
     assert!(notes.iter().all(|n| !n.contains("μₓ")), "{notes:?}");
-    let e = registry::plan(&sc_sc).err().expect("refused");
+    let e = menu::plan(&sc_sc).err().expect("refused");
     assert_eq!(e.field(), Some("game"), "{e}");
     assert!(e.to_string().contains("μₓ = 0"), "{e}");
     // A link naming the game reads back the same config.
@@ -236,7 +236,7 @@ fn bad_settings_are_refused_at_their_control() {
         clip_records: false,
         ..ok
     };
-    assert!(!registry::plan(&bare).unwrap().preview.is_private());
+    assert!(!menu::plan(&bare).unwrap().preview.is_private());
     let r = release(bare);
     assert!(r.ledger.leaks.iter().any(|l| l.contains("NOT clipped")));
 }
@@ -261,7 +261,7 @@ fn the_reference_saddle_point_closes_the_certified_gap() {
 /// reference saddle point's; a game without a readout carries none.
 #[test]
 fn the_release_carries_the_auc_of_the_released_and_the_reference_point() {
-    let (config, _) = registry::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
+    let (config, _) = menu::pick(&auc(), AlgorithmKind::ByoaMinimaxCsc);
     let r = release(config.clone());
     let readout = r.readout.expect("an AUC readout");
     assert_eq!(readout.name, "AUC");
@@ -280,7 +280,7 @@ fn the_release_carries_the_auc_of_the_released_and_the_reference_point() {
         n: 200,
         ..RunConfig::default()
     };
-    let (matrix, _) = registry::pick(&matrix, AlgorithmKind::PrivateSmd);
+    let (matrix, _) = menu::pick(&matrix, AlgorithmKind::PrivateSmd);
     assert_eq!(matrix.game.readout_name(), None);
     assert_eq!(release(matrix).readout, None);
 }

@@ -5,7 +5,7 @@
 //! bound is drawn only at its own U.
 
 use dp_playground::algo::family::ProblemKind;
-use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, Control, GameChoice, RunConfig};
 use dp_playground::session::Lab;
 use dp_playground::session::game_views::GameViews;
@@ -22,7 +22,7 @@ fn algorithm_3(budget_u: Option<f64>) -> RunConfig {
     };
     RunConfig {
         budget_u,
-        ..registry::pick(&raw, AlgorithmKind::BiasReducedSmd).0
+        ..menu::pick(&raw, AlgorithmKind::BiasReducedSmd).0
     }
 }
 
@@ -63,7 +63,7 @@ fn run(config: RunConfig) -> Ended {
 
 /// Theorem 3.14's U for `config`, as the page shows it in the blank field.
 fn theorem_budget(config: &RunConfig) -> f64 {
-    let preview = registry::plan(config).unwrap().preview;
+    let preview = menu::plan(config).unwrap().preview;
     let (key, u) = preview.defaults[0];
     assert_eq!(key, Control::BudgetU);
     u
@@ -99,8 +99,8 @@ fn a_budget_ten_times_the_theorems_is_stopped_by_the_privacy_filter_within_epsil
     typed.validate().unwrap();
     // The guarantee is computed from the config alone and does not move with U.
     let (before, after) = (
-        registry::plan(&blank).unwrap().preview.guarantee,
-        registry::plan(&typed).unwrap().preview.guarantee,
+        menu::plan(&blank).unwrap().preview.guarantee,
+        menu::plan(&typed).unwrap().preview.guarantee,
     );
     assert_eq!(
         (before.epsilon, before.delta, before.relation),
@@ -143,7 +143,7 @@ fn a_budget_ten_times_the_theorems_is_stopped_by_the_privacy_filter_within_epsil
 #[test]
 fn a_budget_the_records_cannot_last_for_is_refused_at_its_field() {
     // U ≤ n/2: each step reads ⌈2^N/α⌉ fresh records with α ≤ 1.
-    let error = registry::plan(&algorithm_3(Some(10_001.0))).err().unwrap();
+    let error = menu::plan(&algorithm_3(Some(10_001.0))).err().unwrap();
     assert_eq!(error.field(), Some("budget_u"));
     assert!(error.to_string().contains("at most n/2 = 10000"), "{error}");
     // U ≥ 4 (Theorem 3.14), refused by the config's validation.

@@ -13,14 +13,14 @@ use std::sync::Arc;
 use dp_playground::algo::byoa_minimax::{
     Declared, MinimaxLeak, MinimaxOutputPerturbation, MinimaxSettings, Variant,
 };
-use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::algo::registry::FAMILIES;
 use dp_playground::config::{AlgorithmKind, GameChoice, ProblemKind, RecordChoice, RunConfig};
+use dp_playground::config::{menu, pose};
 use dp_playground::data::Tail;
 use dp_playground::minimax::solvers::SaddleSolverKind;
 use dp_playground::minimax::{RecordGame, SaddleProblem};
 use dp_playground::rng::{Stream, seeded};
 use dp_playground::session::Lab;
-use dp_playground::session::problem::Game;
 
 const GAMES: [GameChoice; 3] = [
     GameChoice::GroupDroLogistic,
@@ -54,7 +54,7 @@ fn noise_off_a_certified_solver_closes_the_certified_gap_below_1e_6() {
             n: 200,
             ..dro(game)
         };
-        let posed = Game::new(&config).unwrap();
+        let posed = pose::game(&config).unwrap();
         for solver in [
             SaddleSolverKind::Extragradient,
             SaddleSolverKind::VrExtragradient,
@@ -104,8 +104,8 @@ fn each_saddle_family_runs_or_is_refused_at_a_field_before_the_data() {
     let mut ran = Vec::new();
     for game in GAMES {
         for family in &saddle {
-            let (config, _) = registry::pick(&dro(game), family.kind);
-            match registry::plan(&config) {
+            let (config, _) = menu::pick(&dro(game), family.kind);
+            match menu::plan(&config) {
                 Err(e) => {
                     // Mirror descent with vertex sampling needs simplices: refused at the game menu.
                     assert_eq!(e.field(), Some("game"), "{:?}: {e}", family.kind);
@@ -160,7 +160,7 @@ fn the_plan_declares_what_the_built_game_reports() {
             mu_y: 0.1,
             ..dro(game)
         };
-        let built = Game::new(&config).unwrap();
+        let built = pose::game(&config).unwrap();
         assert_eq!(
             Declared::of(built.game.as_ref()),
             Declared::of_declaration(&config.game_declaration())
@@ -172,7 +172,7 @@ fn the_plan_declares_what_the_built_game_reports() {
 /// Unclipped heavy-tailed records say NOT PRIVATE before the run and in the ledger after it.
 #[test]
 fn unclipped_heavy_records_say_not_private_before_and_after() {
-    let (config, _) = registry::pick(
+    let (config, _) = menu::pick(
         &RunConfig {
             records: RecordChoice::Heavy,
             tail: Tail::StudentT { nu: 2.5 },
@@ -181,7 +181,7 @@ fn unclipped_heavy_records_say_not_private_before_and_after() {
         },
         AlgorithmKind::ByoaMinimax,
     );
-    let planned = registry::plan(&config).unwrap();
+    let planned = menu::plan(&config).unwrap();
     assert!(!planned.preview.is_private());
     let r = release(config);
     assert!(!r.ledger.is_private());
@@ -191,7 +191,7 @@ fn unclipped_heavy_records_say_not_private_before_and_after() {
 /// Bad settings are refused at their control with what to do, and never panic.
 #[test]
 fn bad_settings_are_refused_at_their_control() {
-    let (ok, _) = registry::pick(
+    let (ok, _) = menu::pick(
         &dro(GameChoice::GroupDroLogistic),
         AlgorithmKind::ByoaMinimax,
     );

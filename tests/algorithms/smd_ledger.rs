@@ -7,6 +7,7 @@
 
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, DomainChoice, RunConfig};
 use dp_playground::session::{Lab, Session, preview};
 
@@ -27,7 +28,7 @@ fn config(kind: AlgorithmKind) -> RunConfig {
         algorithm: kind,
         ..RunConfig::default()
     };
-    registry::pick(&base, kind).0
+    menu::pick(&base, kind).0
 }
 
 #[test]
@@ -115,7 +116,7 @@ fn algorithm_5_runs_to_a_release_on_the_simplex_with_its_guarantee_and_lowers_th
         epsilon: 2.0,
         ..RunConfig::default()
     };
-    let (config, notes) = registry::pick(&config, AlgorithmKind::PrivateSco);
+    let (config, notes) = menu::pick(&config, AlgorithmKind::PrivateSco);
     assert!(notes.is_empty(), "{notes:?}");
     let mut lab = Lab::new(config, None).unwrap();
     let draws = lab.previews()[0].draws[0].count;

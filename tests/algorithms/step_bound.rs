@@ -30,7 +30,8 @@
 
 use std::time::{Duration, Instant};
 
-use dp_playground::algo::{objective_perturbation, registry};
+use dp_playground::algo::objective_perturbation;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, ProblemKind, RunConfig};
 use dp_playground::session::Session;
 use dp_playground::solver::work;
@@ -155,7 +156,7 @@ fn counted_settings() -> Vec<(&'static str, RunConfig)> {
 
 /// `kind` as the menu picks it at `raw`, if the page accepts it there.
 fn accepted(raw: &RunConfig, kind: AlgorithmKind) -> Option<RunConfig> {
-    let (config, _) = registry::pick(raw, kind);
+    let (config, _) = menu::pick(raw, kind);
     (config.validate().is_ok() && dp_playground::session::preview(&config).is_ok())
         .then_some(config)
 }

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use dp_playground::algo::registry::pick;
+use dp_playground::config::menu::pick;
 use dp_playground::config::{AlgorithmKind, Control, DataSource, RunConfig};
 use dp_playground::loss::{Glm, MAX_TILT, MIN_TILT, Wrap};
 use dp_playground::session::{Lab, Session, preview};

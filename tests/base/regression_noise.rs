@@ -4,12 +4,12 @@
 //! loss's declared G_k accounts for the noise, and the data are deterministic in the seed.
 
 use dp_playground::config::RunConfig;
+use dp_playground::config::pose::generator_spec;
 use dp_playground::data::{
     Generator, GeneratorSpec, Method, Tail, Task, generate, lipschitz_moment, squared_loss_moment,
 };
 use dp_playground::loss::{Glm, Loss};
 use dp_playground::rng::{Stream, seeded};
-use dp_playground::session::problem::generator_spec;
 use dp_playground::stats::{beta_inc, ks_pvalue, ks_statistic};
 
 /// The config of a regression run with noise `tail` at scale 1 and no signal (y is the noise).

@@ -4,6 +4,7 @@
 
 use dp_playground::algo::heavy_tails::HeavySolver;
 use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::session::Session;
@@ -81,7 +82,7 @@ pub fn heavy_config(kind: AlgorithmKind) -> RunConfig {
         steps: 20,
         ..RunConfig::default()
     };
-    registry::pick(&base, kind).0
+    menu::pick(&base, kind).0
 }
 
 /// The bits of a run that depend on nothing but the seed: the release and, per step, the loss

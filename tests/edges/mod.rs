@@ -8,13 +8,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use dp_playground::algo::family::ProblemKind;
 use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::config::menu;
+use dp_playground::config::pose::load_file;
 use dp_playground::config::{
     AlgorithmKind, Control, DataSource, DomainChoice, GameChoice, MIN_DELTA, RecordChoice,
     RunConfig,
 };
 use dp_playground::data::Tail;
 use dp_playground::privacy::Guarantee;
-use dp_playground::session::problem::{ReferenceClock, load_file};
+use dp_playground::session::problem::ReferenceClock;
 use dp_playground::session::{Lab, export, preview};
 
 /// Most steps a corner's run takes in the ordinary suite (the step-count corner itself is 1).
@@ -208,15 +210,15 @@ fn corners(kind: AlgorithmKind, fast: bool) -> Vec<(String, RunConfig)> {
     };
     let mut bases = Vec::new();
     if family.solves.contains(&ProblemKind::Minimisation) {
-        bases.push(("".to_string(), registry::pick(&small, kind).0));
+        bases.push(("".to_string(), menu::pick(&small, kind).0));
     }
     if family.solves.contains(&ProblemKind::Saddle) {
         for g in GAMES {
-            let Ok((posed, _)) = registry::pose(&small, ProblemKind::Saddle) else {
+            let Ok((posed, _)) = menu::pose(&small, ProblemKind::Saddle) else {
                 continue;
             };
-            let (gamed, _) = registry::pick_game(&posed, g);
-            let (mut picked, _) = registry::pick(&gamed, kind);
+            let (gamed, _) = menu::pick_game(&posed, g);
+            let (mut picked, _) = menu::pick(&gamed, kind);
             picked.batch = picked.batch.min(picked.n);
             // Only the games the family runs (a refused game is the menu's business). A pick
             // refused at ε alone (González et al.'s Algorithms 3 and 4 on this small n: a step

@@ -5,8 +5,9 @@ use std::sync::OnceLock;
 
 use arbitrary::{Result, Unstructured};
 use dp_playground::algo::family::ProblemKind;
-use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::algo::registry::FAMILIES;
 use dp_playground::config::RunConfig;
+use dp_playground::config::menu;
 use dp_playground::data::{CsvOptions, LabelColumn, LabelRange, MAX_COLUMNS, load_csv};
 use dp_playground::plot_spec::{KINDS, Spec};
 use dp_playground::session;
@@ -100,11 +101,11 @@ fn config_corpus() -> &'static Corpus {
         let base = RunConfig::default();
         let mut configs = vec![base.clone()];
         for family in FAMILIES {
-            configs.push(registry::pick(&base, family.kind).0);
+            configs.push(menu::pick(&base, family.kind).0);
         }
-        if let Ok((saddle, _)) = registry::pose(&base, ProblemKind::Saddle) {
+        if let Ok((saddle, _)) = menu::pose(&base, ProblemKind::Saddle) {
             for family in FAMILIES {
-                configs.push(registry::pick(&saddle, family.kind).0);
+                configs.push(menu::pick(&saddle, family.kind).0);
             }
             configs.push(saddle);
         }
@@ -180,13 +181,13 @@ fn preview_exec(input: &[u8]) -> std::result::Result<(), String> {
     }
     let _ = session::publish::compose_run(&config);
     let kind = FAMILIES[input.len() % FAMILIES.len()].kind;
-    let _ = session::preview(&registry::pick(&config, kind).0);
+    let _ = session::preview(&menu::pick(&config, kind).0);
     let problem = if input.len() % 2 == 0 {
         ProblemKind::Saddle
     } else {
         ProblemKind::Minimisation
     };
-    if let Ok((posed, _)) = registry::pose(&config, problem) {
+    if let Ok((posed, _)) = menu::pose(&config, problem) {
         let _ = session::preview(&posed);
     }
     Ok(())
@@ -421,9 +422,9 @@ fn saddle_corpus() -> &'static Corpus {
             ..RunConfig::default()
         };
         let mut seeds = Vec::new();
-        if let Ok((saddle, _)) = registry::pose(&base, ProblemKind::Saddle) {
+        if let Ok((saddle, _)) = menu::pose(&base, ProblemKind::Saddle) {
             for family in FAMILIES {
-                let picked = registry::pick(&saddle, family.kind).0;
+                let picked = menu::pick(&saddle, family.kind).0;
                 if picked.problem == ProblemKind::Saddle {
                     seeds.push(serde_json::from_str(&picked.to_json()).unwrap_or(Value::Null));
                 }
@@ -468,7 +469,7 @@ fn heavy_corpus() -> &'static Corpus {
             .iter()
             .filter(|f| f.takes(dp_playground::config::Control::MomentK))
         {
-            let picked = registry::pick(&base, family.kind).0;
+            let picked = menu::pick(&base, family.kind).0;
             seeds.push(serde_json::from_str(&picked.to_json()).unwrap_or(Value::Null));
         }
         seeds.extend([

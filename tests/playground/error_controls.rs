@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use dp_playground::Error;
 use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{
     AlgorithmKind, Control, DataSource, DomainChoice, GameChoice, ProblemKind, RecordChoice,
     RunConfig, SvrgNoiseChoice,
@@ -346,7 +347,7 @@ fn walk(algorithm: AlgorithmKind) -> Vec<RunConfig> {
                 steps: 20,
                 ..RunConfig::default()
             };
-            let (picked, _) = registry::pick(&raw, algorithm);
+            let (picked, _) = menu::pick(&raw, algorithm);
             out.extend(problem_settings(&raw));
             out.extend(single_changes(&raw));
             out.extend(single_changes(&picked));
@@ -361,7 +362,7 @@ fn walk(algorithm: AlgorithmKind) -> Vec<RunConfig> {
 }
 
 /// What a run's build reads of `config`, as a key: a game's build reads none of the
-/// minimisation's problem settings (`Game::new` builds from the game settings alone), and a
+/// minimisation's problem settings (`config::pose::game` builds from the game settings alone), and a
 /// minimisation's none of the game settings (a minimisation family picked on a game config
 /// turns it into a minimisation whose game fields vary for nothing). Both are still validated
 /// and previewed.
@@ -737,7 +738,7 @@ fn new_surface_errors() -> &'static Vec<(String, Error)> {
                     steps: 20,
                     ..RunConfig::default()
                 };
-                configs.extend(new_surface(&registry::pick(&raw, algorithm).0));
+                configs.extend(new_surface(&menu::pick(&raw, algorithm).0));
             }
         }
         let mut seen = BTreeSet::new();

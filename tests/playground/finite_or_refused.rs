@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use dp_playground::Error;
-use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, ProblemKind, RunConfig};
 use dp_playground::data::Tail;
 use dp_playground::data::{CsvOptions, LabelColumn, LabelRange, load_csv};
@@ -131,7 +131,7 @@ fn no_diagnostic_of_a_game_run_is_infinite() {
             batch: 20,
             ..RunConfig::default()
         };
-        let (c, _) = registry::pick(&raw, kind);
+        let (c, _) = menu::pick(&raw, kind);
         if c.problem != ProblemKind::Saddle || c.validate().is_err() {
             continue;
         }
@@ -187,7 +187,7 @@ fn composing_many_runs_plans_each_setting_once_and_caps_the_settings() {
     // accountant (tens of ms a plan in the test build): 100 equal DP-SGD configs took 3.8 s
     // planned one by one (the main before this test, on a loaded 2-core machine; 1,000 default
     // configs took only 0.04 s, so they guarded nothing), and take one plan's time planned once.
-    let c = registry::pick(&RunConfig::default(), AlgorithmKind::DpSgd).0;
+    let c = menu::pick(&RunConfig::default(), AlgorithmKind::DpSgd).0;
     let start = Instant::now();
     let many = compose_runs(&vec![c.clone(); 100]).unwrap();
     assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());

@@ -20,12 +20,13 @@
 //! part is meant for unseeded runs, whose OS noise no test can fix. The seeds here stand in for
 //! that unknown noise.
 
+use dp_playground::config::pose;
 use dp_playground::config::{AlgorithmKind, DataSource, DomainChoice, RunConfig};
 use dp_playground::data::Dataset;
 use dp_playground::objective::Objective;
 use dp_playground::privacy::Relation;
 use dp_playground::session::publish::{Released, private_part};
-use dp_playground::session::{Lab, Problem, preview};
+use dp_playground::session::{Lab, preview};
 
 const TRIALS: usize = 40;
 const EPSILON: f64 = 0.5;
@@ -110,7 +111,7 @@ fn run(config: &RunConfig, data: Dataset) -> Exported {
 /// F of a candidate dataset, as the run builds it (the attacker knows both candidates and the
 /// public settings; the noise seed plays no part in it).
 fn objective(data: &Dataset) -> Objective {
-    Problem::new(&config(0), Some(data.clone()))
+    pose::problem(&config(0), Some(data.clone()))
         .unwrap()
         .objective
 }

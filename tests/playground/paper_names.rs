@@ -6,10 +6,10 @@
 //! `tests/playground/error_controls.rs`; the page itself in `tests/e2e/lessons.test.mjs`.
 
 use crate::common;
+use dp_playground::config::menu;
 
 use common::names_an_internal_number;
 use dp_playground::algo::family::ProblemKind;
-use dp_playground::algo::registry;
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::session;
 
@@ -58,12 +58,12 @@ fn the_cards_name_papers_as_papers() {
 fn picks_previews_and_totals_name_papers_as_papers() {
     let mut checked = 0;
     for problem in [ProblemKind::Minimisation, ProblemKind::Saddle] {
-        let Ok((posed, notes)) = registry::pose(&RunConfig::default(), problem) else {
+        let Ok((posed, notes)) = menu::pose(&RunConfig::default(), problem) else {
             continue;
         };
         assert!(!names_an_internal_number(&notes.join(" ")), "{notes:?}");
         for kind in AlgorithmKind::ALL {
-            let (picked, notes) = registry::pick(&posed, kind);
+            let (picked, notes) = menu::pick(&posed, kind);
             assert!(!names_an_internal_number(&notes.join(" ")), "{notes:?}");
             for leak in [false, true] {
                 let config = RunConfig {

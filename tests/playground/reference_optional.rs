@@ -3,6 +3,7 @@
 //! add/remove neighbours n is declared, files of any size run, and nothing the run states before
 //! the data depends on the file's row count.
 
+use dp_playground::config::pose::generator_spec;
 use dp_playground::config::{AlgorithmKind, DataSource, DomainChoice, RunConfig};
 use dp_playground::data::{Dataset, generate};
 use dp_playground::error::Error;
@@ -10,7 +11,6 @@ use dp_playground::loss::{Glm, Wrap};
 use dp_playground::privacy::Relation;
 use dp_playground::reference::{Cap, solve_capped};
 use dp_playground::rng::{Stream, seeded};
-use dp_playground::session::problem::generator_spec;
 use dp_playground::session::{Lab, Release};
 use dp_playground::solver::SolverKind;
 
@@ -145,7 +145,7 @@ fn term_hinge_at_tau_0_002_is_refused_and_at_the_smallest_tilt_releases_on_both_
 #[test]
 fn a_capped_reference_solve_stops_at_its_pass_cap_and_says_so() {
     let (config, data) = separable();
-    let problem = dp_playground::session::Problem::new(&config, Some(data)).unwrap();
+    let problem = dp_playground::config::pose::problem(&config, Some(data)).unwrap();
     for max_passes in [50, 500, 5000] {
         let cap = Cap {
             max_iters: usize::MAX,

@@ -3,7 +3,7 @@
 //! sentence saying why González et al.'s Algorithm 3 stopped.
 
 use dp_playground::algo::family::ProblemKind;
-use dp_playground::algo::registry;
+use dp_playground::config::menu;
 use dp_playground::config::{AlgorithmKind, GameChoice, RunConfig};
 use dp_playground::session::game_views::{GameViews, KEPT_PER_SLICE};
 use dp_playground::session::{Lab, Release};
@@ -17,7 +17,7 @@ fn rps(kind: AlgorithmKind, n: usize) -> RunConfig {
         n,
         ..RunConfig::default()
     };
-    registry::pick(&raw, kind).0
+    menu::pick(&raw, kind).0
 }
 
 /// Runs `config` to its release, `steps` steps a slice; returns the main lane's views of every

@@ -191,8 +191,8 @@ fn a_bad_request_is_an_error_at_the_panels_control() {
 /// carry none.
 #[test]
 fn a_heavy_tail_sweep_carries_the_pure_dp_lower_bound_and_the_approximate_dp_rate() {
-    use dp_playground::algo::heavy_tails::rates::{APPROXIMATE_LABEL, LOWER_LABEL};
     use dp_playground::data::Tail;
+    use dp_playground::session::heavy_rates::{APPROXIMATE_LABEL, LOWER_LABEL};
     let heavy = RunConfig {
         n: 1000,
         d: 2,

@@ -1,6 +1,7 @@
 //! Tests of Lowy & Razaviyayn 2021's Algorithm 8 (included by `adversarial_training.rs`).
 
 use super::*;
+use crate::config::RunConfig;
 use crate::minimax::solvers::test_game::TestGame;
 use crate::privacy::calibration::{gaussian_delta, zwb_c_delta};
 use crate::rng::{Stream, seeded};
@@ -224,7 +225,7 @@ fn the_plan_previews_the_corrected_sensitivity_and_the_leak() {
         delta: 1e-6,
         ..RunConfig::default()
     };
-    let planned = crate::algo::registry::plan(&config).unwrap();
+    let planned = crate::config::menu::plan(&config).unwrap();
     let declared = Declared::of_spec(&config.game_spec());
     let c = calibrate(&declared, &AdversarialSettings::new(1.0, 1e-6)).unwrap();
     assert!(close(
@@ -233,7 +234,7 @@ fn the_plan_previews_the_corrected_sensitivity_and_the_leak() {
         1e-12
     ));
     assert!(planned.preview.is_private());
-    let leaky = crate::algo::registry::plan(&RunConfig {
+    let leaky = crate::config::menu::plan(&RunConfig {
         leak: true,
         ..config
     })

@@ -71,11 +71,13 @@ use crate::algo::exponential_grid::square_grid;
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::output_perturbation::certified_gd_bound;
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
+use crate::algo::settings::Settings;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::controls::Control;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::linalg::{dist2, dot, norm2};
@@ -665,8 +667,8 @@ pub static FAMILY: Family = Family {
 
 /// The localised exponential mechanism's plan: inside Algorithm 1's phases ([`super::em_phases`]), as
 /// the paper's SCO theorem states it.
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    super::em_phases::plan_family(config, declared, super::em_phases::GridCall::Approx)
+fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
+    super::em_phases::plan_family(settings, declared, super::em_phases::GridCall::Approx)
 }
 
 #[cfg(test)]

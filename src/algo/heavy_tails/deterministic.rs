@@ -46,17 +46,20 @@
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: Definition D.3, Theorem D.4, Lemma D.5, Proposition D.6, Corollary D.7.
 
-use super::extension::declared_moment;
+use super::extension::declared_moments;
 use super::family::planned_localised;
 use super::joint::HeavySolver;
 use super::localised::{Call, Declared, LocalisedPlan, Phase, calibrated_lambda, schedule};
+use crate::algo::choices::DomainChoice;
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Purity, RunLength, card_text, replace_one_only,
     setting,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
-use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::linalg::axpy;
@@ -298,32 +301,31 @@ pub static FAMILY: Family = Family {
 
 /// The localized plan of `config` at λ₁ = `lambda1` with Lemma D.5 as the solver.
 fn plan_at(
-    config: &RunConfig,
+    settings: &Settings,
     declared: &ProblemDeclaration,
     lambda1: Option<f64>,
 ) -> Result<LocalisedPlan> {
-    let moment_k = declared_moment(config, config.moment_k)?;
-    let moment_2 = declared_moment(config, 2.0)?;
+    let (moment_k, moment_2) = declared_moments(settings, declared)?;
     let schedule_of_declared = Declared {
-        n: config.n,
-        d: config.d,
-        epsilon: config.epsilon,
-        k: config.moment_k,
+        n: declared.n,
+        d: declared.d,
+        epsilon: settings.budget.epsilon,
+        k: settings.moment_k,
         moment_k,
         moment_2,
-        diameter: declared.domain.diameter_in(config.d),
-        repetitions: config.repetitions,
-        clip: config.clip,
+        diameter: declared.domain.diameter_in(declared.d),
+        repetitions: settings.repetitions,
+        clip: settings.clip,
         lambda1,
     };
     let mut plan = LocalisedPlan {
         declared: schedule_of_declared,
         phases: Vec::new(),
-        extension_loss: config.loss,
-        l2: config.l2,
+        extension_loss: declared.loss.glm,
+        l2: declared.regulariser.l2,
         radius: declared.radius(),
         curvature: f64::INFINITY,
-        feature_bound: config.feature_bound,
+        feature_bound: declared.feature_bound,
         call: Call::Double,
         solver: HeavySolver::ProjectedSubgradient,
     };
@@ -333,17 +335,17 @@ fn plan_at(
 
 /// The plan: the localized schedule at the declared or the affordable λ₁, Lemma D.5's counts
 /// within the allowance, all from the config alone.
-fn plan_deterministic(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_deterministic(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "n is public and the blocks are a fixed partition of it",
     )?;
-    let plan = match config.lambda1 {
+    let plan = match settings.lambda1 {
         Some(lambda1) => {
-            let plan = plan_at(config, declared, Some(lambda1))?;
+            let plan = plan_at(settings, declared, Some(lambda1))?;
             let work = lemma_work(&plan);
             if work > WORK_ALLOWANCE {
-                let fits = affordable_lambda(config, declared, lambda1)?;
+                let fits = affordable_lambda(settings, declared, lambda1)?;
                 return Err(Error::invalid(
                     Control::Lambda1.id(),
                     format!(
@@ -355,28 +357,28 @@ fn plan_deterministic(config: &RunConfig, declared: &ProblemDeclaration) -> Resu
             plan
         }
         None => {
-            let localisation = calibrated_lambda(&plan_at(config, declared, None)?.declared);
-            let lambda1 = affordable_lambda(config, declared, localisation)?;
-            plan_at(config, declared, Some(lambda1))?
+            let localisation = calibrated_lambda(&plan_at(settings, declared, None)?.declared);
+            let lambda1 = affordable_lambda(settings, declared, localisation)?;
+            plan_at(settings, declared, Some(lambda1))?
         }
     };
     let Some(first) = plan.phases.first().copied() else {
-        let (field, got) = if config.repetitions > 1 {
-            ("repetitions", config.repetitions.to_string())
+        let (field, got) = if settings.repetitions > 1 {
+            ("repetitions", settings.repetitions.to_string())
         } else {
-            ("n", config.n.to_string())
+            ("n", declared.n.to_string())
         };
         return Err(Error::invalid(
             field,
             format!(
                 "n/(2J) ≥ max(10, d) records for the first phase's calls (n = {}, J = {}, d = {})",
-                config.n, config.repetitions, config.d
+                declared.n, settings.repetitions, declared.d
             ),
             got,
         ));
     };
     Ok(planned_localised(
-        config,
+        settings,
         plan,
         first,
         "Deterministic Localized Double Output Perturbation (Lowy 2026, Theorem D.4)",
@@ -386,11 +388,11 @@ fn plan_deterministic(config: &RunConfig, declared: &ProblemDeclaration) -> Resu
 /// The largest λ₁ ≤ `at_most` whose run fits [`WORK_ALLOWANCE`] (T grows with λ), by bisection
 /// on log λ₁: data-free, so choosing it costs no privacy.
 fn affordable_lambda(
-    config: &RunConfig,
+    settings: &Settings,
     declared: &ProblemDeclaration,
     at_most: f64,
 ) -> Result<f64> {
-    let work = |lambda1: f64| plan_at(config, declared, Some(lambda1)).map(|p| lemma_work(&p));
+    let work = |lambda1: f64| plan_at(settings, declared, Some(lambda1)).map(|p| lemma_work(&p));
     if work(at_most)? <= WORK_ALLOWANCE {
         return Ok(at_most);
     }
@@ -413,14 +415,14 @@ mod tests {
     use crate::algo::heavy_tails::joint::JointRun;
     use crate::algo::heavy_tails::localised::{Region, Surrogate};
     use crate::algo::heavy_tails::subgradient::{Joint, iteration_bound};
-    use crate::algo::registry;
+    use crate::config::RunConfig;
     use crate::data::Dataset;
     use crate::loss::Glm;
     use crate::rng::{Stream, seeded};
     use rand::RngExt;
 
     fn picked() -> RunConfig {
-        let (config, notes) = registry::pick(
+        let (config, notes) = crate::config::menu::pick(
             &RunConfig {
                 delta: 0.0,
                 ..RunConfig::default()
@@ -438,7 +440,7 @@ mod tests {
     fn its_pure_epsilon_statement_and_noise_law_come_from_the_config_alone() {
         let config = picked();
         config.validate().unwrap();
-        let planned = registry::plan(&config).unwrap();
+        let planned = crate::config::menu::plan(&config).unwrap();
         let preview = &planned.preview;
         assert_eq!(
             (preview.guarantee.epsilon, preview.guarantee.delta),
@@ -450,7 +452,7 @@ mod tests {
             preview.guarantee.accounting
         );
         // Another seed (other data) plans the same draws: nothing read the sample.
-        let other = registry::plan(&RunConfig {
+        let other = crate::config::menu::plan(&RunConfig {
             seed: 9,
             ..config.clone()
         })
@@ -458,16 +460,17 @@ mod tests {
         assert_eq!(preview.draws, other.preview.draws);
         // Each phase's two draws are Algorithm 4's: β_t = 12C_t/(λ_t m_t ε), Δ = 6C_t/(λ_t m_t) at ε/2,
         // the law Localized Double Output Perturbation draws at the same λ₁.
-        let declared = ProblemDeclaration::of(&config);
+        let declared = config.declaration();
+        let settings = config.settings();
         let plan = match config.lambda1 {
             Some(_) => unreachable!(),
             None => {
                 let lambda =
-                    calibrated_lambda(&plan_at(&config, &declared, None).unwrap().declared);
+                    calibrated_lambda(&plan_at(&settings, &declared, None).unwrap().declared);
                 plan_at(
-                    &config,
+                    &settings,
                     &declared,
-                    Some(affordable_lambda(&config, &declared, lambda).unwrap()),
+                    Some(affordable_lambda(&settings, &declared, lambda).unwrap()),
                 )
                 .unwrap()
             }
@@ -498,19 +501,19 @@ mod tests {
             loss: Glm::Logistic,
             ..config.clone()
         };
-        let e = registry::plan(&smooth).err().expect("refused");
+        let e = crate::config::menu::plan(&smooth).err().expect("refused");
         assert_eq!(e.field(), Some("loss"), "{e}");
         assert!(e.to_string().contains("absolute value or hinge"), "{e}");
         let hinge = RunConfig {
             loss: Glm::Hinge,
             ..config.clone()
         };
-        registry::plan(&hinge).unwrap();
+        crate::config::menu::plan(&hinge).unwrap();
         let costly = RunConfig {
             lambda1: Some(1.0),
             ..config
         };
-        let e = registry::plan(&costly).err().expect("refused");
+        let e = crate::config::menu::plan(&costly).err().expect("refused");
         assert_eq!(e.field(), Some("lambda1"), "{e}");
         assert!(e.to_string().contains("Lemma D.5"), "{e}");
     }

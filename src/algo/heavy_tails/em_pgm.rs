@@ -56,14 +56,17 @@
 //! sensitivity 2C/n.
 
 use super::call_declared::CallDeclared;
+use crate::algo::choices::DomainChoice;
 use crate::algo::exponential_grid::square_grid;
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Purity, RunLength, card_text, setting,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
+use crate::algo::settings::Settings;
 use crate::algo::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
+use crate::controls::Control;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::linalg::{dist2, norm2};
@@ -440,8 +443,8 @@ pub static FAMILY: Family = Family {
 
 /// EM-PGM's plan: inside Algorithm 1's phases ([`super::em_phases`]), as
 /// the paper's SCO theorem states it.
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    super::em_phases::plan_family(config, declared, super::em_phases::GridCall::Pgm)
+fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
+    super::em_phases::plan_family(settings, declared, super::em_phases::GridCall::Pgm)
 }
 
 #[cfg(test)]

@@ -58,8 +58,8 @@ use crate::algo::family::{Plan, Preview};
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
+use crate::algo::settings::Settings;
 use crate::algo::{CertificateStatus, Draws, NoiseShape, PrivateAlgorithm, StepReport};
-use crate::config::RunConfig;
 use crate::error::{Error, Result};
 use crate::objective::Objective;
 use crate::privacy::release::{Noised, Published};
@@ -606,22 +606,22 @@ impl PrivateAlgorithm for PhasedGrid {
 /// ([`localised_plan`]: m_t ≥ max(10, d), certificates clear of rounding, replace-one only), d ≤ 2
 /// and a finite public step γ, all before any data.
 pub fn phased_plan(
-    config: &RunConfig,
+    settings: &Settings,
     declared: &ProblemDeclaration,
     call: GridCall,
 ) -> Result<PhasedGridPlan> {
-    if config.d > 2 {
+    if declared.d > 2 {
         return Err(Error::invalid(
             "d",
             "lower it to at most 2: the grid has (points per axis)^d points",
-            config.d,
+            declared.d,
         ));
     }
-    let schedule = localised_plan(config, declared, Call::Localise)?;
+    let schedule = localised_plan(settings, declared, Call::Localise)?;
     let plan = PhasedGridPlan {
         call,
         schedule,
-        resolution: config.grid_resolution,
+        resolution: settings.grid_resolution,
     };
     if call == GridCall::Approx {
         // Every call's localisation budget, from the declared constants, before the data.
@@ -636,7 +636,7 @@ pub fn phased_plan(
                 return Err(Error::invalid(
                     "feature_bound",
                     "lower it: the score's step γ = 1/(λ + H) needs a finite smoothness H = sup φ″·B²",
-                    config.feature_bound,
+                    declared.feature_bound,
                 ));
             }
         }
@@ -646,11 +646,11 @@ pub fn phased_plan(
 
 /// The registry's plan of a phased grid family.
 pub(super) fn plan_family(
-    config: &RunConfig,
+    settings: &Settings,
     declared: &ProblemDeclaration,
     call: GridCall,
 ) -> Result<Planned> {
-    let plan = phased_plan(config, declared, call)?;
+    let plan = phased_plan(settings, declared, call)?;
     let first = plan.phases()[0];
     // Every call releases once for EM-PGM; Algorithm 7 releases twice per call (its noisy
     // localisation at ε/2, then its exponential-mechanism draw), each a draw of the whole law.
@@ -676,7 +676,7 @@ pub(super) fn plan_family(
                     c.scale(),
                     NoiseShape::L2Laplace {
                         scale: c.scale(),
-                        d: config.d,
+                        d: declared.d,
                     },
                 ),
                 c.localisation_sensitivity(),
@@ -684,7 +684,7 @@ pub(super) fn plan_family(
         }
     };
     let mut preview = Preview::new(
-        config.algorithm,
+        settings.kind,
         name,
         plan.guarantee(),
         head,
@@ -737,6 +737,7 @@ mod tests {
     use super::super::em_pgm::tests::records;
     use super::*;
     use crate::config::AlgorithmKind;
+    use crate::config::RunConfig;
     use crate::data::Dataset;
     use crate::domain::L2Ball;
     use crate::linalg::{dist2, norm2};
@@ -756,12 +757,12 @@ mod tests {
             repetitions,
             ..RunConfig::default()
         };
-        crate::algo::registry::pick(&base, kind).0
+        crate::config::menu::pick(&base, kind).0
     }
 
     fn plan_of(kind: AlgorithmKind, call: GridCall, n: usize, j: usize) -> PhasedGridPlan {
         let c = config(kind, n, j);
-        phased_plan(&c, &ProblemDeclaration::of(&c), call).unwrap()
+        phased_plan(&c.settings(), &c.declaration(), call).unwrap()
     }
 
     #[test]

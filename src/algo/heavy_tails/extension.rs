@@ -26,7 +26,9 @@
 //! A. Lowy, "Optimal Rates for Pure ε-Differentially Private Stochastic Convex Optimization with
 //! Heavy Tails", 2026: eq. (5), Lemma 2.2, Prop 2.5, Prop 3.2.
 
-use crate::config::RunConfig;
+use crate::algo::problem::ProblemDeclaration;
+use crate::algo::settings::Settings;
+use crate::controls::choice_label;
 use crate::data::Tail;
 use crate::error::{Error, Result};
 use crate::linalg::{axpy, dot, norm2};
@@ -132,31 +134,41 @@ pub fn threshold(moment: f64, m: usize, epsilon: f64, d: usize, k: f64) -> f64 {
     moment * libm::pow(m as f64 * epsilon / d as f64, 1.0 / k)
 }
 
-/// The declared G_j = (E A(z)^j)^(1/j) of `config`'s synthetic data, in closed form, for j ≥ 1:
-/// A(z) ≤ sup|φ'|·‖x‖ for the bounded-derivative losses, so G_j ≤ sup|φ'|·(E‖x‖^j)^(1/j) with
-/// E‖x‖^j = scale^j·E‖ξ‖^j ([`Tail::norm_moment`]: Pareto-radial, multivariate t, the rare
-/// outlier of Lowy 2026 Appendix G exactly). Features are clipped to the declared bound B before
-/// any run, and clipping only shrinks ‖x‖, so sup|φ'|·B bounds it too: the smaller is declared.
-/// +∞ when the moment does not exist (j ≥ the tail index and no finite B).
-/// From the configuration alone, never the sample (Lowy 2026).
-pub fn declared_moment(config: &RunConfig, j: f64) -> Result<f64> {
-    let (slope, _) = derivative_bounds(config.loss).ok_or_else(|| {
+/// The declared G_j = (E A(z)^j)^(1/j) of synthetic data whose features have the j-th norm
+/// moment (E‖x‖^j)^(1/j) = `feature_moment` (`None`: the data were not drawn from a declared
+/// law), in closed form, for j ≥ 1: A(z) ≤ sup|φ'|·‖x‖ for the bounded-derivative losses, so
+/// G_j ≤ sup|φ'|·(E‖x‖^j)^(1/j). Features are clipped to the declared bound B before any run,
+/// and clipping only shrinks ‖x‖, so sup|φ'|·B bounds it too: the smaller is declared. +∞ when
+/// the moment does not exist (j ≥ the tail index and no finite B). From the declaration alone,
+/// never the sample (Lowy 2026); the feature moment is the synthetic law's
+/// (`RunConfig::feature_moment`, beside the law it reads).
+pub fn declared_moment(glm: Glm, feature_moment: Option<f64>, feature_bound: f64) -> Result<f64> {
+    let (slope, _) = derivative_bounds(glm).ok_or_else(|| {
         Error::invalid(
             "loss",
             "choose a loss with a bounded derivative (logistic, smoothed hinge or Huber): the \
              squared loss's slope grows with the label and the domain",
-            crate::config::choice_label(&config.loss),
+            choice_label(&glm),
         )
     })?;
-    if config.data != crate::config::DataSource::Synthetic {
-        return Err(Error::invalid(
+    let raw = feature_moment.ok_or_else(|| {
+        Error::invalid(
             "data",
             "choose synthetic data: the moment bound is declared from the generating distribution (a file has none)",
-            format!("{:?}", config.data),
-        ));
-    }
-    let raw = config.feature_scale * libm::pow(config.tail.norm_moment(config.d, j), 1.0 / j);
-    Ok(slope * raw.min(config.feature_bound))
+            "data not drawn from the synthetic law",
+        )
+    })?;
+    Ok(slope * raw.min(feature_bound))
+}
+
+/// The declared G_k and G₂ of a lane's problem ([`declared_moment`] at the settings' k and at 2).
+pub fn declared_moments(settings: &Settings, declared: &ProblemDeclaration) -> Result<(f64, f64)> {
+    let moment = |m: Option<f64>| declared_moment(declared.loss.glm, m, declared.feature_bound);
+    let moments = settings.feature_moments;
+    Ok((
+        moment(moments.map(|m| m.k))?,
+        moment(moments.map(|m| m.two))?,
+    ))
 }
 
 /// The paper's outlier probability of Appendix G, p = min{ln((|V| − 1)/(4eζ))/(nε), 1} with a
@@ -418,55 +430,6 @@ mod tests {
         let noise = c * 10.0 / 10_000.0;
         let bias = 8.0 / (c * c);
         assert!((noise - 0.02).abs() < 1e-12 && (bias - 0.02).abs() < 1e-12);
-    }
-
-    #[test]
-    fn declared_moments_come_from_the_distribution_in_closed_form() {
-        // Pareto-radial α = 3, k = 2: E ρ² = α/(α − 2) = 3, G_2 = scale·√3 (logistic: sup|φ'| = 1).
-        let config = RunConfig {
-            tail: Tail::ParetoRadial { alpha: 3.0 },
-            feature_scale: 0.5,
-            feature_bound: 1e6,
-            ..RunConfig::default()
-        };
-        let g2 = declared_moment(&config, 2.0).unwrap();
-        assert!((g2 - 0.5 * 3f64.sqrt()).abs() < 1e-12, "{g2}");
-        // k = α: the raw moment is infinite, and only the declared bound B = 10⁶ bounds A(z).
-        assert_eq!(config.tail.norm_moment(2, 3.0), f64::INFINITY);
-        assert_eq!(declared_moment(&config, 3.0).unwrap(), 1e6);
-        // The feature bound caps it: clipped features have ‖x‖ ≤ B.
-        let capped = RunConfig {
-            feature_bound: 0.3,
-            ..config.clone()
-        };
-        assert_eq!(declared_moment(&capped, 3.0).unwrap(), 0.3);
-        // Multivariate t (ν = 5, d = 2, k = 2): E‖x‖² = ν·d/(ν − 2) = 10/3.
-        let t = RunConfig {
-            tail: Tail::StudentT { nu: 5.0 },
-            feature_scale: 1.0,
-            feature_bound: 1e6,
-            ..RunConfig::default()
-        };
-        let g = declared_moment(&t, 2.0).unwrap();
-        assert!((g * g - 10.0 / 3.0).abs() < 1e-12, "{g}");
-        // Appendix G: the outlier of norm G_k p^(−1/k) with probability p has G_k exactly.
-        let outlier = RunConfig {
-            tail: rare_outlier(0.01, 2.0, 3.0),
-            feature_scale: 1.0,
-            feature_bound: 1e6,
-            ..RunConfig::default()
-        };
-        let g3 = declared_moment(&outlier, 3.0).unwrap();
-        assert!((g3 - 2.0).abs() < 1e-12, "{g3}");
-        // The squared loss has no declared moment here: refused at `loss`.
-        let squared = RunConfig {
-            loss: Glm::Squared { label_bound: 1.0 },
-            ..config
-        };
-        assert_eq!(
-            declared_moment(&squared, 2.0).unwrap_err().field(),
-            Some("loss")
-        );
     }
 
     #[test]

@@ -5,20 +5,23 @@
 
 use super::call_declared::CallDeclared;
 use super::clipped_gd::{ClippedGdPlan, PureClippedGd};
-use super::extension::{declared_moment, derivative_bounds, threshold};
+use super::extension::{declared_moments, derivative_bounds, threshold};
 use super::joint::{HeavySolver, WORK_ALLOWANCE};
 use super::localised::{Call, Declared, LocalisedPlan, Phase, PopLocalise, schedule_of};
 use super::rates::schedule_rates;
 use super::single_stage::{SingleStage, SingleStagePlan, calibrated_ridge, check_records};
+use crate::algo::choices::DomainChoice;
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, SettingUse,
     card_text, replace_one_only, setting,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
+use crate::algo::settings::Settings;
 use crate::algo::{NoiseShape, PrivateAlgorithm};
-use crate::config::{AlgorithmKind, Control, DomainChoice, RunConfig};
+use crate::controls::Control;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::rng::DpRng;
@@ -158,21 +161,14 @@ pub static FAMILY_CLIPPED_GD: Family = Family {
     plan: plan_clipped_gd,
 };
 
-/// The declared G_k and G₂ of `config` (closed forms of the generating distribution).
-fn moments(config: &RunConfig) -> Result<(f64, f64)> {
-    let k = declared_moment(config, config.moment_k)?;
-    let two = declared_moment(config, 2.0)?;
-    Ok((k, two))
-}
-
 /// The localized run's plan: the schedule, its noise law and the guarantee.
 pub(super) struct LocalisedFamilyPlan {
     pub(super) plan: LocalisedPlan,
 }
 
-fn plan_localised(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_localised(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     plan_pop_localise(
-        config,
+        settings,
         declared,
         Call::Double,
         "Localized Double Output Perturbation (Lowy 2026, Algorithms 1 and 4)",
@@ -182,8 +178,8 @@ fn plan_localised(config: &RunConfig, declared: &ProblemDeclaration) -> Result<P
 /// The schedule Algorithm 1 follows when `config`'s algorithm runs: Algorithm 2's for localized
 /// output perturbation and for the grid families (whose calls are one ε-DP release each,
 /// [`super::em_phases`]), Algorithm 4's (Double-OutputPert) otherwise.
-pub fn call_of(config: &RunConfig) -> Call {
-    match config.algorithm {
+pub fn call_of(settings: &Settings) -> Call {
+    match settings.kind {
         AlgorithmKind::LocalisedOutputPerturbation
         | AlgorithmKind::EmPgm
         | AlgorithmKind::LocalisedApproxEm => Call::Localise,
@@ -196,51 +192,51 @@ pub fn call_of(config: &RunConfig) -> Call {
 /// page's ledger per phase shows (`session::heavy_explorer`, with [`call_of`]). Refuses a config whose
 /// first phase cannot run.
 pub fn localised_plan(
-    config: &RunConfig,
+    settings: &Settings,
     declared: &ProblemDeclaration,
     call: Call,
 ) -> Result<LocalisedPlan> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "n is public and the blocks are a fixed partition of it",
     )?;
-    let (moment_k, moment_2) = moments(config)?;
-    let (_, curvature) = derivative_bounds(config.loss).unwrap_or((1.0, f64::INFINITY));
+    let (moment_k, moment_2) = declared_moments(settings, declared)?;
+    let (_, curvature) = derivative_bounds(declared.loss.glm).unwrap_or((1.0, f64::INFINITY));
     let schedule_of_declared = Declared {
-        n: config.n,
-        d: config.d,
-        epsilon: config.epsilon,
-        k: config.moment_k,
+        n: declared.n,
+        d: declared.d,
+        epsilon: settings.budget.epsilon,
+        k: settings.moment_k,
         moment_k,
         moment_2,
-        diameter: declared.domain.diameter_in(config.d),
-        repetitions: config.repetitions,
-        clip: config.clip,
-        lambda1: config.lambda1,
+        diameter: declared.domain.diameter_in(declared.d),
+        repetitions: settings.repetitions,
+        clip: settings.clip,
+        lambda1: settings.lambda1,
     };
     let mut plan = LocalisedPlan {
         declared: schedule_of_declared,
         phases: Vec::new(),
-        extension_loss: config.loss,
-        l2: config.l2,
+        extension_loss: declared.loss.glm,
+        l2: declared.regulariser.l2,
         radius: declared.radius(),
         curvature,
-        feature_bound: config.feature_bound,
+        feature_bound: declared.feature_bound,
         call,
-        solver: config.heavy_solver,
+        solver: settings.heavy_solver,
     };
     plan.phases = schedule_of(call, &schedule_of_declared, |p| plan.budgets(p).is_some());
     if plan.phases.is_empty() {
-        let (field, got) = if config.repetitions > 1 {
-            ("repetitions", config.repetitions.to_string())
+        let (field, got) = if settings.repetitions > 1 {
+            ("repetitions", settings.repetitions.to_string())
         } else {
-            ("n", config.n.to_string())
+            ("n", declared.n.to_string())
         };
         return Err(Error::invalid(
             field,
             format!(
                 "n/(2J) ≥ max(10, d) records for the first phase's calls (n = {}, J = {}, d = {}), and a certificate radius C/(6λm) above the rounding of the solver",
-                config.n, config.repetitions, config.d
+                declared.n, settings.repetitions, declared.d
             ),
             got,
         ));
@@ -252,44 +248,44 @@ pub fn localised_plan(
 /// law, the guarantee and, for Algorithm 3 as the solver, its iteration bound against the work
 /// allowance, all before any data.
 pub(super) fn plan_pop_localise(
-    config: &RunConfig,
+    settings: &Settings,
     declared: &ProblemDeclaration,
     call: Call,
     name: &'static str,
 ) -> Result<Planned> {
-    let plan = localised_plan(config, declared, call)?;
+    let plan = localised_plan(settings, declared, call)?;
     // localized_plan refuses an empty schedule.
     let Some(first) = plan.phases.first().copied() else {
         return Err(Error::invalid(
             "n",
             "enough records for one phase",
-            config.n,
+            declared.n,
         ));
     };
-    if config.heavy_solver == HeavySolver::AdaptiveSubgradient {
+    if settings.heavy_solver == HeavySolver::AdaptiveSubgradient {
         affordable(&plan)?;
     }
-    Ok(planned_localised(config, plan, first, name))
+    Ok(planned_localised(settings, plan, first, name))
 }
 
 /// The registry's entry for a localized schedule whose first phase is `first` (Algorithm 4 or 2
 /// in every call, with any certified solver): its preview, from the plan alone.
 pub(super) fn planned_localised(
-    config: &RunConfig,
+    settings: &Settings,
     plan: LocalisedPlan,
     first: Phase,
     name: &'static str,
 ) -> Planned {
-    let releases = plan.call.draws() * config.repetitions * plan.phases.len();
+    let releases = plan.call.draws() * settings.repetitions * plan.phases.len();
     let mut preview = Preview::new(
-        config.algorithm,
+        settings.kind,
         name,
         plan.guarantee(),
         (
             first.beta,
             NoiseShape::L2Laplace {
                 scale: first.beta,
-                d: config.d,
+                d: plan.declared.d,
             },
         ),
         releases,
@@ -381,34 +377,41 @@ struct ClippedGdFamilyPlan {
     ridge: f64,
 }
 
-fn plan_clipped_gd(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_clipped_gd(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "the step's sensitivity 2C/n is for a replaced record",
     )?;
-    let (moment_k, moment_2) = moments(config)?;
-    let steps = config.steps;
-    let clip = config.clip.unwrap_or_else(|| {
+    let (moment_k, moment_2) = declared_moments(settings, declared)?;
+    let steps = settings.steps;
+    let clip = settings.clip.unwrap_or_else(|| {
         threshold(
             moment_k,
-            config.n,
-            config.epsilon / steps as f64,
-            config.d,
-            config.moment_k,
+            declared.n,
+            settings.budget.epsilon / steps as f64,
+            declared.d,
+            settings.moment_k,
         )
     });
-    let diameter = declared.domain.diameter_in(config.d);
+    let diameter = declared.domain.diameter_in(declared.d);
     let mut plan = ClippedGdPlan {
-        epsilon: config.epsilon,
+        epsilon: settings.budget.epsilon,
         steps,
-        n: config.n,
-        d: config.d,
+        n: declared.n,
+        d: declared.d,
         clip,
         step_size: 0.0,
-        moment: (moment_k, config.moment_k),
+        moment: (moment_k, settings.moment_k),
     };
-    plan.step_size = config.step_size.unwrap_or_else(|| {
-        ClippedGdPlan::default_step(moment_2, plan.scale(), config.d, steps, diameter, config.l2)
+    plan.step_size = settings.step_size.unwrap_or_else(|| {
+        ClippedGdPlan::default_step(
+            moment_2,
+            plan.scale(),
+            declared.d,
+            steps,
+            diameter,
+            declared.regulariser.l2,
+        )
     });
     let mut preview = Preview::new(
         AlgorithmKind::PureClippedGd,
@@ -418,7 +421,7 @@ fn plan_clipped_gd(config: &RunConfig, declared: &ProblemDeclaration) -> Result<
             plan.scale(),
             NoiseShape::L2Laplace {
                 scale: plan.scale(),
-                d: config.d,
+                d: declared.d,
             },
         ),
         steps,
@@ -430,9 +433,9 @@ fn plan_clipped_gd(config: &RunConfig, declared: &ProblemDeclaration) -> Result<
         preview,
         ClippedGdFamilyPlan {
             plan,
-            moment: (moment_k, config.moment_k, moment_2),
+            moment: (moment_k, settings.moment_k, moment_2),
             diameter,
-            ridge: config.l2,
+            ridge: declared.regulariser.l2,
         },
     ))
 }
@@ -512,29 +515,29 @@ struct SingleStageFamilyPlan {
     diameter: f64,
 }
 
-fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_single_stage(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "the argmin's sensitivity 2C/(λn) is for a replaced record",
     )?;
-    let (moment_k, moment_2) = moments(config)?;
-    let (_, curvature) = derivative_bounds(config.loss).unwrap_or((1.0, f64::INFINITY));
-    let diameter = declared.domain.diameter_in(config.d);
-    let clip = config.clip.unwrap_or_else(|| {
+    let (moment_k, moment_2) = declared_moments(settings, declared)?;
+    let (_, curvature) = derivative_bounds(declared.loss.glm).unwrap_or((1.0, f64::INFINITY));
+    let diameter = declared.domain.diameter_in(declared.d);
+    let clip = settings.clip.unwrap_or_else(|| {
         threshold(
             moment_k,
-            config.n,
-            config.epsilon,
-            config.d,
-            config.moment_k,
+            declared.n,
+            settings.budget.epsilon,
+            declared.d,
+            settings.moment_k,
         )
     });
-    let lambda = config.lambda1.unwrap_or_else(|| {
+    let lambda = settings.lambda1.unwrap_or_else(|| {
         calibrated_ridge(
-            config.n,
-            config.d,
-            config.epsilon,
-            config.moment_k,
+            declared.n,
+            declared.d,
+            settings.budget.epsilon,
+            settings.moment_k,
             moment_k,
             moment_2,
             declared.radius(),
@@ -543,18 +546,18 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
     });
     let plan = SingleStagePlan::new(
         CallDeclared {
-            epsilon: config.epsilon,
-            n: config.n,
-            d: config.d,
+            epsilon: settings.budget.epsilon,
+            n: declared.n,
+            d: declared.d,
             clip,
             lambda,
-            l2: config.l2,
+            l2: declared.regulariser.l2,
             radius: declared.radius(),
-            loss: config.loss,
-            moment: (moment_k, config.moment_k),
+            loss: declared.loss.glm,
+            moment: (moment_k, settings.moment_k),
         },
         curvature,
-        config.feature_bound,
+        declared.feature_bound,
     )?;
     let mut preview = Preview::new(
         AlgorithmKind::OutputPerturbationLipschitzExtension,
@@ -564,7 +567,7 @@ fn plan_single_stage(config: &RunConfig, declared: &ProblemDeclaration) -> Resul
             plan.scale(),
             NoiseShape::L2Laplace {
                 scale: plan.scale(),
-                d: config.d,
+                d: declared.d,
             },
         ),
         1,
@@ -607,87 +610,5 @@ impl Plan for SingleStageFamilyPlan {
             problem,
             SingleStage::new(self.plan, noise, seeded),
         ))
-    }
-}
-
-#[cfg(test)]
-pub(super) mod tests {
-    use super::*;
-    use crate::algo::registry;
-    use crate::data::Tail;
-
-    /// Pareto-radial features with tail index α = 3 (G_k finite for k < 3, G₂ = 0.5·√3),
-    /// logistic loss, picked as the page's menu picks `kind`: how every heavy-tail family is
-    /// tested.
-    pub(in crate::algo::heavy_tails) fn heavy(kind: AlgorithmKind) -> RunConfig {
-        let base = RunConfig {
-            n: 4000,
-            d: 2,
-            tail: Tail::ParetoRadial { alpha: 3.0 },
-            feature_scale: 0.5,
-            feature_bound: 1e3,
-            // A small ridge keeps the certified reference F* within its caps on heavy data.
-            l2: 0.01,
-            moment_k: 2.0,
-            delta: 0.0,
-            epsilon: 1.0,
-            steps: 50,
-            ..RunConfig::default()
-        };
-        registry::pick(&base, kind).0
-    }
-
-    #[test]
-    fn the_threshold_comes_from_the_declared_moment_never_the_sample() {
-        // Two datasets (seeds 1 and 2) of the same declared distribution get the same C_t and the
-        // same noise law: the plan never reads the data.
-        let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
-        let other = RunConfig {
-            seed: 2,
-            ..config.clone()
-        };
-        let (a, b) = (
-            registry::plan(&config).unwrap().preview,
-            registry::plan(&other).unwrap().preview,
-        );
-        assert_eq!(a.draws, b.draws);
-        // C₁ = G_2 (m₁ε/d)^(1/2) with G_2 = 0.5·√3 (Pareto α = 3: E ρ² = 3) and m₁ = 2000.
-        let c1 = 0.5 * 3f64.sqrt() * (2000.0f64 / 2.0).sqrt();
-        assert!(
-            (a.lipschitz - c1).abs() < 1e-9 * c1,
-            "{} vs {c1}",
-            a.lipschitz
-        );
-    }
-
-    #[test]
-    fn bad_heavy_tail_settings_are_refused_at_their_controls() {
-        let config = heavy(AlgorithmKind::LocalisedDoubleOutputPerturbation);
-        let at = |c: RunConfig| {
-            registry::plan(&c)
-                .err()
-                .and_then(|e| e.field().map(String::from))
-        };
-        let bad_k = RunConfig {
-            moment_k: 1.5,
-            ..config.clone()
-        };
-        assert_eq!(bad_k.validate().unwrap_err().field(), Some("moment_k"));
-        let too_many = RunConfig {
-            repetitions: 101,
-            n: 1000,
-            ..config.clone()
-        };
-        assert_eq!(at(too_many).as_deref(), Some("repetitions"));
-        let squared = RunConfig {
-            loss: crate::loss::Glm::Squared { label_bound: 1.0 },
-            ..config.clone()
-        };
-        assert_eq!(at(squared).as_deref(), Some("loss"));
-        let add_remove = RunConfig {
-            relation: crate::privacy::Relation::AddRemove,
-            ..config
-        };
-        assert_eq!(at(add_remove).as_deref(), Some("relation"));
     }
 }

@@ -29,8 +29,8 @@ pub use approx_em::FAMILY as FAMILY_APPROX_EM;
 pub use deterministic::FAMILY as FAMILY_DETERMINISTIC;
 pub use em_pgm::FAMILY as FAMILY_EM_PGM;
 pub use extension::{
-    Extension, declared_moment, derivative_bounds, extension_on_ball, outlier_probability,
-    rare_outlier, threshold,
+    Extension, declared_moment, declared_moments, derivative_bounds, extension_on_ball,
+    outlier_probability, rare_outlier, threshold,
 };
 pub use family::{FAMILY_CLIPPED_GD, FAMILY_LOCALISED, FAMILY_SINGLE_STAGE};
 pub use joint::HeavySolver;

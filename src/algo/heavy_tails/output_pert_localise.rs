@@ -55,9 +55,11 @@ use super::localised::Call;
 use crate::algo::family::{
     Demonstration, Family, MINIMISATION, Purity, RunLength, card_text, setting,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::ProblemDeclaration;
 use crate::algo::registry::Planned;
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::algo::settings::Settings;
+use crate::controls::Control;
 use crate::error::Result;
 
 /// The page's card for localized output perturbation.
@@ -115,9 +117,9 @@ pub static FAMILY_OUTPUT_PERT_LOCALISE: Family = Family {
     plan,
 };
 
-fn plan(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     plan_pop_localise(
-        config,
+        settings,
         declared,
         Call::Localise,
         "Localized output perturbation (Lowy 2026, Algorithms 1 and 2)",

@@ -10,10 +10,12 @@ use crate::algo::family::{
     BOUNDED, Demonstration, Family, MINIMISATION, Need, Plan as RunPlan, Preview, Purity,
     RunLength, card_text, replace_one_only, setting,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{MinRun, Run};
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::algo::settings::Settings as LaneSettings;
+use crate::controls::Control;
 use crate::error::Result;
 use crate::loss::Wrap;
 use crate::rng::DpRng;
@@ -92,16 +94,16 @@ struct OpRunPlan {
     extra_ridge: f64,
 }
 
-fn settings_of(config: &RunConfig) -> Settings {
-    let mut settings = Settings::new(config.epsilon, config.delta);
-    settings.relation = config.relation;
+fn settings_of(config: &LaneSettings) -> Settings {
+    let mut settings = Settings::new(config.budget.epsilon, config.budget.delta);
+    settings.relation = config.budget.relation;
     settings.solver = config.solver;
     settings.gaussian = config.gaussian;
     settings
 }
 
-fn plan_algorithm_1(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    replace_one_only(config, RELATION_WHY)?;
+fn plan_algorithm_1(config: &LaneSettings, declared: &ProblemDeclaration) -> Result<Planned> {
+    replace_one_only(config.budget.relation, RELATION_WHY)?;
     planned(
         config,
         declared,
@@ -111,8 +113,8 @@ fn plan_algorithm_1(config: &RunConfig, declared: &ProblemDeclaration) -> Result
     )
 }
 
-fn plan_algorithm_6(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
-    replace_one_only(config, RELATION_WHY)?;
+fn plan_algorithm_6(config: &LaneSettings, declared: &ProblemDeclaration) -> Result<Planned> {
+    replace_one_only(config.budget.relation, RELATION_WHY)?;
     let smoothness = declared.smoothness();
     // λ from Theorem 3.4 (Lipschitz class) or 3.5 (smooth class), computed from the
     // unregularised F's declared constants.
@@ -123,22 +125,28 @@ fn plan_algorithm_6(config: &RunConfig, declared: &ProblemDeclaration) -> Result
     };
     // TERM is Lowy & Razaviyayn 2021's non-ERM form (as `op::ObjectiveDeclaration::from_constants` reads it); the
     // unregularised F may have μ = 0, so its declaration cannot be validated here.
-    let form = if matches!(config.wrap, Wrap::Tilted { .. }) {
+    let form = if matches!(declared.loss.wrap, Wrap::Tilted { .. }) {
         Form::NonErm
     } else {
         Form::Erm
     };
-    let ratio = op::privacy_ratio(config.d, config.n, form, config.epsilon, config.delta);
+    let ratio = op::privacy_ratio(
+        declared.d,
+        declared.n,
+        form,
+        config.budget.epsilon,
+        config.budget.delta,
+    );
     let lambda = op::paper_lambda(
         class,
         declared.lipschitz(),
-        smoothness - config.l2,
+        smoothness - declared.regulariser.l2,
         declared.radius(),
         ratio,
     );
     let mut settings = settings_of(config);
     settings.regularised = Some(Regularised {
-        lambda: config.l2 + lambda,
+        lambda: declared.regulariser.l2 + lambda,
         class,
         paper_sensitivity: true,
     });
@@ -152,7 +160,7 @@ fn plan_algorithm_6(config: &RunConfig, declared: &ProblemDeclaration) -> Result
 }
 
 fn planned(
-    config: &RunConfig,
+    config: &LaneSettings,
     declared: &ProblemDeclaration,
     settings: Settings,
     extra_ridge: f64,
@@ -160,10 +168,10 @@ fn planned(
 ) -> Result<Planned> {
     let plan = op::plan(op_declared(declared, extra_ridge)?, settings)?;
     let mut preview = Preview::new(
-        config.algorithm,
+        config.kind,
         words,
         plan.guarantee.clone(),
-        op_noise(&plan.noise, config.d),
+        op_noise(&plan.noise, declared.d),
         1,
         plan.total_sensitivity,
         declared.lipschitz(),

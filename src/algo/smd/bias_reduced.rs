@@ -260,7 +260,7 @@ pub fn refuse_stepless(
     let n = least_records(params, per_run, dims, constants);
     let part = if per_run > 1 { " per candidate" } else { "" };
     Err(Error::invalid(
-        crate::config::Control::Epsilon.id(),
+        crate::controls::Control::Epsilon.id(),
         format!(
             "raise it to {epsilon} (or n to {n}): at this ε Algorithm 3's smallest batch \
              ⌈1/α⌉ = {} exceeds its {records} records{part}, so no step could run and the \
@@ -288,7 +288,7 @@ pub fn at_budget(
     constants: GameConstants,
     c: f64,
 ) -> Result<BiasReducedParams> {
-    let field = crate::config::Control::BudgetU.id();
+    let field = crate::controls::Control::BudgetU.id();
     let half = n as f64 / 2.0;
     if !(u.is_finite() && u >= 4.0) {
         return Err(Error::invalid(

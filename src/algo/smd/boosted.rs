@@ -71,11 +71,12 @@ use crate::algo::family::{
     Demonstration, Family, Need, Plan, Preview, ProblemKind, Purity, RecordsAt, RunLength,
     card_text,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::{Diagnostic, Point, Run, Step};
+use crate::algo::settings::Settings;
 use crate::algo::{Draws, NoiseShape, StepReport};
-use crate::config::{AlgorithmKind, RunConfig};
 use crate::error::{Error, Result};
 use crate::minimax::game::GameSpec;
 use crate::minimax::{GameConstants, PosedGame, RecordGame, RecordScratch};
@@ -797,24 +798,21 @@ struct BoostedFamilyPlan {
 
 /// Algorithm 4's plan for `config` (a game on simplices), from the config alone: what the page
 /// runs, and what the selection's audit scores with. Errors name the field to change.
-pub fn plan_of(config: &RunConfig) -> Result<BoostedPlan> {
+pub fn plan_of(settings: &Settings) -> Result<BoostedPlan> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "each sub-run's sensitivity is for a public n (González, Guzmán & Paquette 2024, \
          Algorithm 4)",
     )?;
-    let (n, dims, constants) = simplex_game(config)?;
-    let lanes = config.repeats.max(1) * (1 + config.compare.len());
+    let (n, dims, constants) = simplex_game(settings)?;
     let (i, j) = repetitions(FAILURE_PROBABILITY);
-    let max_steps = (crate::config::MAX_RUN_STEPS / lanes / (2 * i * j)).max(1);
+    let max_steps = (settings.step_allowance / (2 * i * j)).max(1);
     BoostedPlan::new(
         n,
         dims,
         constants,
-        config
-            .dro_spec()
-            .map_or_else(|| value_bound(&config.game_spec()), |dro| dro.value_bound()),
-        (config.epsilon, config.delta),
+        super::family::lane_game(settings)?.value_bound,
+        (settings.budget.epsilon, settings.budget.delta),
         max_steps,
     )
 }
@@ -822,8 +820,8 @@ pub fn plan_of(config: &RunConfig) -> Result<BoostedPlan> {
 /// The fewest records with which each candidate part can take a step of Algorithm 3 at the
 /// config's ε, δ and game ([`least_records`]); [`LEAST_RECORDS`] where the plan cannot be made
 /// (the plan's own error then shows).
-fn records_for_a_step(config: &RunConfig) -> usize {
-    plan_of(config).map_or(LEAST_RECORDS, |plan| {
+fn records_for_a_step(settings: &Settings, _declared: &ProblemDeclaration) -> usize {
+    plan_of(settings).map_or(LEAST_RECORDS, |plan| {
         least_records(
             &plan.candidate,
             4 * plan.candidates,
@@ -833,8 +831,8 @@ fn records_for_a_step(config: &RunConfig) -> usize {
     })
 }
 
-fn plan_algorithm_4(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
-    let plan = plan_of(config)?;
+fn plan_algorithm_4(settings: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
+    let plan = plan_of(settings)?;
     // Candidates that could never take a step are all the uniform start, and so is the
     // selection's pick: refused here, from the declared constants, so the page previews it.
     refuse_stepless(
@@ -887,6 +885,7 @@ impl Plan for BoostedFamilyPlan {
 mod tests {
     use super::*;
     use crate::config::GameChoice;
+    use crate::config::RunConfig;
     use crate::minimax::SaddleProblem;
     use crate::minimax::game::StochasticGame;
     use crate::rng::{Stream, seeded};
@@ -905,7 +904,7 @@ mod tests {
             epsilon: 100.0,
             ..RunConfig::default()
         };
-        let picked = crate::algo::registry::pick(&start, AlgorithmKind::BoostedSmd).0;
+        let picked = crate::config::menu::pick(&start, AlgorithmKind::BoostedSmd).0;
         assert_eq!(picked.n, LEAST_RECORDS);
         // A compare lane below the need is refused by the check, before any data, at `compare`
         // with n named.
@@ -930,7 +929,7 @@ mod tests {
         // The pick meets the family's needs; the test's n stays (a pick may raise it).
         RunConfig {
             n,
-            ..crate::algo::registry::pick(&config, AlgorithmKind::BoostedSmd).0
+            ..crate::config::menu::pick(&config, AlgorithmKind::BoostedSmd).0
         }
     }
 
@@ -940,7 +939,7 @@ mod tests {
         // than Algorithm 3's smallest batch: every run released the uniform start. The pick
         // raises n, says so, and the plan then runs; one part fewer and it refuses at ε.
         let (picked, notes) =
-            crate::algo::registry::pick(&RunConfig::default(), AlgorithmKind::BoostedSmd);
+            crate::config::menu::pick(&RunConfig::default(), AlgorithmKind::BoostedSmd);
         assert!(picked.n > 2000, "n = {}", picked.n);
         assert!(
             notes
@@ -948,19 +947,19 @@ mod tests {
                 .any(|n| n.contains(&format!("samples n set to {}", picked.n))),
             "{notes:?}"
         );
-        assert!(crate::algo::registry::plan(&picked).is_ok());
+        assert!(crate::config::menu::plan(&picked).is_ok());
         let short = RunConfig {
             n: picked.n - 4 * plan_of(&picked).candidates,
             ..picked
         };
-        let e = crate::algo::registry::plan(&short)
+        let e = crate::config::menu::plan(&short)
             .err()
             .expect("refused below the need");
         assert_eq!(e.field(), Some(crate::config::Control::Epsilon.id()), "{e}");
     }
 
     fn plan_of(config: &RunConfig) -> BoostedPlan {
-        let (n, dims, constants) = simplex_game(config).unwrap();
+        let (n, dims, constants) = simplex_game(&config.settings()).unwrap();
         let bound = value_bound(&config.game_spec());
         BoostedPlan::new(
             n,
@@ -1064,7 +1063,7 @@ mod tests {
         let e = config.check().err().unwrap();
         assert_eq!(e.field(), Some("n"), "{e}");
         // The plan refuses it too, whatever reaches it.
-        let e = crate::algo::registry::plan(&config).err().unwrap();
+        let e = crate::config::menu::plan(&config).err().unwrap();
         assert_eq!(e.field(), Some("n"), "{e}");
         assert!(e.to_string().contains("308"), "{e}");
     }
@@ -1072,9 +1071,9 @@ mod tests {
     #[test]
     fn the_running_epsilon_climbs_to_the_stated_epsilon_and_never_above() {
         let config = game_config(GameChoice::RandomMatrix, 5, 6000, 2.0);
-        let planned = crate::algo::registry::plan(&config).unwrap();
+        let planned = crate::config::menu::plan(&config).unwrap();
         let stated = planned.preview.guarantee.clone();
-        let game = crate::algo::problem::Game::new(&config).unwrap();
+        let game = crate::config::pose::game(&config).unwrap();
         let posed = Posed::Saddle(Arc::new(game));
         let mut run = planned
             .build(&posed, seeded(3, Stream::Noise), true)

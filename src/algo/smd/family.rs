@@ -21,7 +21,7 @@
 //!   from it ([`at_budget`]); the theorem's bound is then not drawn, and well above the
 //!   theorem's U the privacy filter, not the budget, ends the run.
 //!
-//! Every constant comes from the config's declared game ([`RunConfig::game_spec`]), never from
+//! Every constant comes from the config's declared game (`RunConfig::game_spec`, reaching the plan as `Settings::game`), never from
 //! the records.
 
 use super::bias_reduced::{BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT};
@@ -31,18 +31,20 @@ use super::bias_reduced::{
 use super::primitives::TruncatedGeometric;
 use super::private_smd::{PrivateSmd, Regime, SmdMode, SmdParams, SmdPlan, ell};
 use super::sco::{PrivateSco, ScoPlan};
+use crate::algo::choices::DomainChoice;
 use crate::algo::family::Need;
 use crate::algo::family::{
     Demonstration, Family, Plan, Preview, ProblemKind, Purity, RunLength, card_text,
     replace_one_only, setting,
 };
+use crate::algo::kinds::AlgorithmKind;
 use crate::algo::problem::{Posed, ProblemDeclaration};
 use crate::algo::registry::Planned;
 use crate::algo::run::MinRun;
 use crate::algo::run::Run;
+use crate::algo::settings::{GameSettings, Settings};
 use crate::algo::{Draws, NoiseShape};
-use crate::config::DomainChoice;
-use crate::config::{AlgorithmKind, Control, RunConfig};
+use crate::controls::Control;
 use crate::domain::DomainKind;
 use crate::error::{Error, Result};
 use crate::minimax::GameConstants;
@@ -217,22 +219,21 @@ struct ScoFamilyPlan {
     ridge: f64,
 }
 
-fn plan_algorithm_5(config: &RunConfig, declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_algorithm_5(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "the sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition 4.3) is for \
          a fixed batch of a public n",
     )?;
     let ridge = declared.regulariser.l2;
     let l0 = declared.lipschitz() + ridge;
-    let lanes = config.repeats.max(1) * (1 + config.compare.len());
     let plan = ScoPlan::new(
         declared.n,
         declared.d,
         (l0, declared.smoothness()),
-        config.epsilon,
-        config.delta,
-        crate::config::MAX_RUN_STEPS / lanes,
+        settings.budget.epsilon,
+        settings.budget.delta,
+        settings.step_allowance,
     )?;
     let sensitivity = plan.epsilon0 / 2.0;
     let mut preview = Preview::new(
@@ -271,15 +272,16 @@ impl Plan for ScoFamilyPlan {
 
 /// The declared game of `config`, which must be on simplices (entropic mirror descent), with a
 /// finite declared L₀: (n, (dx, dy), constants).
-pub(super) fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize), GameConstants)> {
-    let spec = config.game_declaration();
+pub(super) fn simplex_game(settings: &Settings) -> Result<(usize, (usize, usize), GameConstants)> {
+    let game = lane_game(settings)?;
+    let spec = game.declaration;
     if spec.x_domain != DomainKind::Simplex || spec.y_domain != DomainKind::Simplex {
         return Err(Error::invalid(
             Control::Game.id(),
             "choose rock–paper–scissors, the random matrix game, query release or a \
              worst-group game with x on the simplex: mirror descent with vertex sampling runs \
              on probability simplices (González, Guzmán & Paquette 2024)",
-            crate::config::choice_label(&config.game),
+            game.label.clone(),
         ));
     }
     let constants = spec.constants;
@@ -292,6 +294,18 @@ pub(super) fn simplex_game(config: &RunConfig) -> Result<(usize, (usize, usize),
         ));
     }
     Ok((spec.n, spec.dims, constants))
+}
+
+/// The game a saddle family plans for: the settings' (a saddle lane always has one; a
+/// minimisation is refused before any saddle plan, at `problem`).
+pub(crate) fn lane_game(settings: &Settings) -> Result<&GameSettings> {
+    settings.game.as_ref().ok_or_else(|| {
+        Error::invalid(
+            Control::Problem.id(),
+            "a saddle problem for this algorithm",
+            "minimisation",
+        )
+    })
 }
 
 /// Theorem 3.1's regime for the declared constants (this module's written-down choice).
@@ -308,34 +322,40 @@ pub fn regime_of(constants: &GameConstants) -> Regime {
 
 /// Algorithm 1's or the baseline's settings from the config.
 fn smd_params(
-    config: &RunConfig,
+    settings: &Settings,
     n: usize,
     dims: (usize, usize),
     constants: &GameConstants,
 ) -> Result<SmdParams> {
-    if config.algorithm == AlgorithmKind::SmdBaseline {
+    if settings.kind == AlgorithmKind::SmdBaseline {
         return Ok(SmdParams {
-            epsilon: config.epsilon.max(1e-4),
-            delta: if config.delta > 0.0 {
-                config.delta
+            epsilon: settings.budget.epsilon.max(1e-4),
+            delta: if settings.budget.delta > 0.0 {
+                settings.budget.delta
             } else {
                 1e-6
             },
-            steps: config.steps,
+            steps: settings.steps,
             samples: 1,
             exact_epsilon0: false,
             mode: SmdMode::NonPrivate,
-            batch: Some(config.batch),
-            step: config.step_size,
-            relation: config.relation,
+            batch: Some(settings.batch),
+            step: settings.step_size,
+            relation: settings.budget.relation,
         });
     }
     let regime = regime_of(constants);
     // Every lane's steps keep a row: the page's cap on repeats × steps × algorithms holds T too.
-    let lanes = config.repeats.max(1) * (1 + config.compare.len());
-    let mut params = SmdParams::preset(regime, n, config.epsilon, config.delta, dims.0, dims.1)?
-        .capped(regime, crate::config::MAX_RUN_STEPS / lanes, dims.0, dims.1);
-    if config.leak {
+    let mut params = SmdParams::preset(
+        regime,
+        n,
+        settings.budget.epsilon,
+        settings.budget.delta,
+        dims.0,
+        dims.1,
+    )?
+    .capped(regime, settings.step_allowance, dims.0, dims.1);
+    if settings.leak {
         params.mode = SmdMode::LeakyDenseGradients;
     }
     Ok(params)
@@ -347,9 +367,9 @@ struct SmdFamilyPlan {
     plan: SmdPlan,
 }
 
-fn plan_smd(config: &RunConfig, kind: AlgorithmKind) -> Result<Planned> {
-    let (n, dims, constants) = simplex_game(config)?;
-    let params = smd_params(config, n, dims, &constants)?;
+fn plan_smd(settings: &Settings, kind: AlgorithmKind) -> Result<Planned> {
+    let (n, dims, constants) = simplex_game(settings)?;
+    let params = smd_params(settings, n, dims, &constants)?;
     let plan = SmdPlan::new(params, n, dims, constants)?;
     let mode = params.mode;
     let (algorithm, draws) = match mode {
@@ -382,17 +402,17 @@ fn plan_smd(config: &RunConfig, kind: AlgorithmKind) -> Result<Planned> {
     Ok(Planned::new(preview, SmdFamilyPlan { params, plan }))
 }
 
-fn plan_algorithm_1(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_algorithm_1(settings: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "the sensitivity 2L₀τ/B (González, Guzmán & Paquette 2024, Proposition 3.3) is for \
          a fixed batch of a public n",
     )?;
-    plan_smd(config, AlgorithmKind::PrivateSmd)
+    plan_smd(settings, AlgorithmKind::PrivateSmd)
 }
 
-fn plan_baseline(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
-    plan_smd(config, AlgorithmKind::SmdBaseline)
+fn plan_baseline(settings: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
+    plan_smd(settings, AlgorithmKind::SmdBaseline)
 }
 
 impl Plan for SmdFamilyPlan {
@@ -455,23 +475,23 @@ struct BiasReducedPlan {
     constants: GameConstants,
 }
 
-fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Result<Planned> {
+fn plan_algorithm_3(settings: &Settings, _declared: &ProblemDeclaration) -> Result<Planned> {
     replace_one_only(
-        config,
+        settings.budget.relation,
         "the per-batch sensitivity (González, Guzmán & Paquette 2024, Proposition 3.17) is \
          for a fixed batch of a public n",
     )?;
-    let (n, dims, constants) = simplex_game(config)?;
+    let (n, dims, constants) = simplex_game(settings)?;
     let (theorem, theorem_fits) = theorem_3_14_or_smallest(
         n,
-        config.epsilon,
-        config.delta,
+        settings.budget.epsilon,
+        settings.budget.delta,
         dims,
         constants,
         PROP_3_17_CONSTANT,
     )?;
     // A typed U equal to the theorem's (a link that spells it out) is the theorem's own.
-    let typed = config
+    let typed = settings
         .budget_u
         .filter(|u| (u - theorem.budget).abs() > 1e-9 * theorem.budget);
     let (params, theorem_applies) = match typed {
@@ -480,8 +500,8 @@ fn plan_algorithm_3(config: &RunConfig, _declared: &ProblemDeclaration) -> Resul
             at_budget(
                 u,
                 n,
-                config.epsilon,
-                config.delta,
+                settings.budget.epsilon,
+                settings.budget.delta,
                 dims,
                 constants,
                 PROP_3_17_CONSTANT,
@@ -585,114 +605,5 @@ impl Plan for BiasReducedPlan {
             Some(note) => run.noting(note.clone()),
             None => run,
         }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::algo::registry;
-    use crate::config::MAX_RUN_STEPS;
-
-    fn saddle(algorithm: AlgorithmKind) -> RunConfig {
-        RunConfig {
-            problem: ProblemKind::Saddle,
-            d: 3,
-            algorithm,
-            ..RunConfig::default()
-        }
-    }
-
-    #[test]
-    fn the_regime_follows_the_declared_second_order_constant() {
-        let mut c = saddle(AlgorithmKind::PrivateSmd).game_spec().constants();
-        assert_eq!(regime_of(&c), Regime::Quadratic);
-        c.second_order = 0.5;
-        assert_eq!(regime_of(&c), Regime::SecondOrder);
-        c.second_order = f64::INFINITY;
-        assert_eq!(regime_of(&c), Regime::FirstOrder);
-    }
-
-    /// The ε and n the refusal names (its "raise it to X (or n to Y)").
-    fn suggested(e: &Error) -> (f64, usize) {
-        let text = e.to_string();
-        let after = |key: &str| {
-            let at = text.find(key).unwrap_or_else(|| panic!("{text}")) + key.len();
-            text[at..]
-                .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == '-'))
-                .next()
-                .unwrap()
-                .to_string()
-        };
-        (
-            after("raise it to ").parse().unwrap(),
-            after("or n to ").parse().unwrap(),
-        )
-    }
-
-    #[test]
-    fn a_run_that_could_never_step_is_refused_at_epsilon_with_what_would_let_it() {
-        // Rock–paper–scissors (L₀ = L₁ = 1, ℓ = 2 ln 3), δ = 1e-6: Theorem 3.14's smallest
-        // budget lets a level-0 batch fit only for nε ≥ √(24 ln 10⁶)·20·τL₀ ≈ 151. At ε = 1e-4
-        // and n = 2000 the smallest batch is ⌈1/α⌉ ≈ 1.0e5 records: before this refusal every
-        // draw released the uniform start (tests/algorithms/privacy_edges.rs, its ε = 1e-4 corner).
-        for (kind, n, epsilon) in [
-            (AlgorithmKind::BiasReducedSmd, 2000, 1e-4),
-            (AlgorithmKind::BiasReducedSmd, 60, 1.0),
-            // Algorithm 4 at its default n: each candidate part has ⌊⌊n/4⌋/7⌋ = 71 records.
-            (AlgorithmKind::BoostedSmd, 2000, 1.0),
-            (AlgorithmKind::BoostedSmd, 308, 1e-4),
-        ] {
-            let config = RunConfig {
-                n,
-                epsilon,
-                game: crate::config::GameChoice::RockPaperScissors,
-                ..saddle(kind)
-            };
-            let e = registry::plan(&config)
-                .err()
-                .unwrap_or_else(|| panic!("{kind:?}"));
-            assert_eq!(e.field(), Some(Control::Epsilon.id()), "{e}");
-            let text = e.to_string();
-            assert!(text.chars().count() < 300, "{} chars: {text}", text.len());
-            assert!(text.contains("uniform start"), "{text}");
-            // The ε it names is accepted at this n, and the n it names at this ε.
-            let (at_epsilon, at_n) = suggested(&e);
-            registry::plan(&RunConfig {
-                epsilon: at_epsilon,
-                ..config.clone()
-            })
-            .unwrap_or_else(|e| panic!("{kind:?} at ε = {at_epsilon}: {e}"));
-            registry::plan(&RunConfig {
-                n: at_n,
-                ..config.clone()
-            })
-            .unwrap_or_else(|e| panic!("{kind:?} at n = {at_n}: {e}"));
-            // And just below the ε it names, refused still (the bound is tight to rounding).
-            assert!(
-                registry::plan(&RunConfig {
-                    epsilon: at_epsilon * 0.99,
-                    ..config.clone()
-                })
-                .is_err(),
-                "{kind:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn algorithm_1s_steps_are_capped_like_the_configs_steps() {
-        // The largest n and ε = 100: preset (7) asks T = n = 10⁶ steps; with 4 repeats the
-        // page's rows allow 2.5·10⁵, and the draws (4T for K = 1) follow.
-        let config = RunConfig {
-            n: 1_000_000,
-            epsilon: 100.0,
-            repeats: 4,
-            ..saddle(AlgorithmKind::PrivateSmd)
-        };
-        config.validate().unwrap();
-        let p = registry::plan(&config).unwrap().preview;
-        assert_eq!(p.draws[0].count, 4 * MAX_RUN_STEPS / 4);
-        assert!(p.is_private());
     }
 }

@@ -192,7 +192,7 @@ impl SmdParams {
 impl SmdParams {
     /// The same preset with T at most `max_steps` (≥ 1) and K recomputed for that T: the page
     /// keeps a row per step, so the run's T is capped where the config's steps would be
-    /// ([`crate::config::MAX_RUN_STEPS`]). A smaller T keeps the guarantee (τ_dp is recomputed
+    /// (a lane's `Settings::step_allowance`). A smaller T keeps the guarantee (τ_dp is recomputed
     /// from it) and only moves the run off the theorem's balance.
     pub fn capped(mut self, regime: Regime, max_steps: usize, dx: usize, dy: usize) -> Self {
         if self.steps > max_steps {

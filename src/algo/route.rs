@@ -1,14 +1,14 @@
 //! Errors restated at the control a person changes: an algorithm's own name for a setting, or a
 //! number derived from the settings, becomes the page's control.
 
-use super::Control;
+use crate::controls::Control;
 use crate::error::Error;
 
 /// The settings the algorithms (and the objective) name by their own names, and the control a
 /// person changes for each: DP-SVRG's `epochs` are the page's steps T, DP-SGD's `sampling_rate`
 /// is b/n, output perturbation's α is its base solver's target accuracy, the subgradient solver's
 /// `regulariser.l1` is the lasso, …. Matched against the whole field first, then its first part.
-pub(super) const INTERNAL: [(&str, Control); 20] = [
+pub(crate) const INTERNAL: [(&str, Control); 20] = [
     ("epochs", Control::Steps),
     ("epoch_length", Control::Batch),
     ("sampling_rate", Control::Batch),
