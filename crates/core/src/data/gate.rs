@@ -71,7 +71,7 @@ impl GateBounds {
 /// the solvers) takes that dataset, the session's problem and the audits' pairs hold this.
 ///
 /// ```compile_fail
-/// use dp_playground::data::gate::{GateBounds, Records};
+/// use dp_core::data::gate::{GateBounds, Records};
 /// // No struct literal: the fields are private, so no ungated dataset can be wrapped.
 /// let records = Records { data: todo!(), bounds: GateBounds { feature: 1.0, label: 1.0 }, clipped: 0 };
 /// ```
@@ -239,7 +239,7 @@ impl RecordGate {
 /// gate has seen.
 ///
 /// ```compile_fail
-/// use dp_playground::data::gate::Gated;
+/// use dp_core::data::gate::Gated;
 /// let raw = [f64::INFINITY, 1.0];
 /// let record = Gated { values: &raw };
 /// ```

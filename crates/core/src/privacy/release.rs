@@ -27,22 +27,22 @@
 //! Code outside this module cannot write the struct literal:
 //!
 //! ```compile_fail
-//! use dp_playground::privacy::release::Noised;
+//! use dp_core::privacy::release::Noised;
 //! let forged = Noised { x: vec![0.0], y: None };
 //! ```
 //!
 //! nor a trail that claims draws it never made:
 //!
 //! ```compile_fail
-//! use dp_playground::privacy::release::Trail;
+//! use dp_core::privacy::release::Trail;
 //! let forged = Trail { planned: 1, drawn: 1 };
 //! ```
 //!
 //! and `Noised::iterate` refuses a trail that drew less than planned:
 //!
 //! ```
-//! use dp_playground::privacy::release::{Law, Noised, Trail};
-//! use dp_playground::rng::{Stream, seeded};
+//! use dp_core::privacy::release::{Law, Noised, Trail};
+//! use dp_core::rng::{Stream, seeded};
 //! let (law, mut rng) = (Law::gaussian(1.0).unwrap(), seeded(1, Stream::Noise));
 //! let mut trail = Trail::planned(2);
 //! let mut noise = [0.0; 2];

@@ -30,7 +30,7 @@
 //! Checked a second time: re-derived independently (the gradient step is a (1 − 1/κ)-contraction
 //! since I − ∇²f/ℓ has spectrum in [0, 1 − 1/κ]); the bound is **attained** (f = (m/2)‖x‖² declared
 //! ℓ-smooth: x⁺ = (1 − 1/κ)x, r = ‖x‖/κ), so it cannot be sharpened. It needs m and ℓ valid on
-//! R^d (points and gradient steps may leave W) and an exact prox. `tests/base/solver_certificate.rs`
+//! R^d (points and gradient steps may leave W) and an exact prox. `crates/core/tests/base/solver_certificate.rs`
 //! tries to break it on 400 random quadratics with known w* (box, ball, R^d, ℓ1; κ up to 10³):
 //! 148 800 points (every iterate of GD, AGD, SGD, SVRG, Katyusha; extreme eigen-directions at
 //! scales 1e-9 to 1e2): max ‖x⁺ − w*‖/((κ − 1)r) = 1 + 2.2e-10, always within the rounding

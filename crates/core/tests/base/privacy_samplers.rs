@@ -164,7 +164,7 @@ fn samplers_match_golden_bits() {
 }
 
 /// Writes the golden file's content; run once natively when a sampler changes on purpose:
-/// `cargo test --test base privacy_samplers::print_golden -- --ignored --nocapture`.
+/// `cargo test -p dp-playground-core --test base privacy_samplers::print_golden -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn print_golden() {

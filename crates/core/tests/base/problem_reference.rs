@@ -32,7 +32,7 @@ pub fn losses() -> Vec<Loss> {
     // The four whose adversarial form the dual solver of reference/adversarial.rs certifies.
     v.extend(adversarial_glms(0.5).map(|glm| adversarial(glm, 0.1)));
     // TERM over the other four (hinge and absolute by the tilted dual of reference/tilted.rs,
-    // which tests/base/problem_reference_tilted.rs checks in depth), so that every loss of the menu
+    // which problem_reference_tilted.rs checks in depth), so that every loss of the menu
     // appears in every aggregation here.
     for glm in [
         Glm::SmoothedHinge { gamma: 0.5 },

@@ -1,5 +1,5 @@
 //! Reference values and golden sampler bits for the privacy layer, checked natively
-//! (`tests/privacy_*.rs`) and in the browsers (`tests/web/web_privacy.rs`).
+//! (`crates/core/tests/base/privacy_*.rs`) and in the browsers (`tests/web/web_privacy.rs`).
 
 use dp_core::noise::{ExponentialMechanism, Gaussian, L2Laplace, Laplace, gumbel_max};
 use dp_core::privacy::calibration::{analytic_gaussian_sigma, gaussian_delta, zwb_gaussian_sigma};
@@ -186,7 +186,7 @@ pub fn golden_json() -> String {
         .collect();
     serde_json::to_string_pretty(&serde_json::json!({
         "note": "First draws of each sampler from fixed seeds (f64 bit patterns in hex, or selected indices), \
-                 written natively by `cargo test --test base privacy_samplers::print_golden -- --ignored --nocapture`. \
+                 written natively by `cargo test -p dp-playground-core --test base privacy_samplers::print_golden -- --ignored --nocapture`. \
                  The native and the browser tests both compare against this file: same seed, same bits.",
         "draws": draws
     }))

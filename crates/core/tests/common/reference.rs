@@ -1,4 +1,4 @@
-//! The solver-independent check of a reference optimum (tests/problem_reference*.rs).
+//! The solver-independent check of a reference optimum (crates/core/tests/base/problem_reference*.rs).
 
 use std::sync::Arc;
 
