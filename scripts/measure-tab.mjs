@@ -1,10 +1,14 @@
 // Measures the page as a visitor meets it: a report, not a test (no thresholds).
 //
-//   node scripts/measure-tab.mjs [first-visit] [large] [--repeats N]
+//   node scripts/measure-tab.mjs [first-visit] [large] [--repeats N] [--mbit M --latency MS]
 //   MEASURE_URL=http://127.0.0.1:8000/ node scripts/measure-tab.mjs   (a page served elsewhere)
 //
 // first-visit: a fresh browser (new profile, empty caches) per repeat opens the page served by
-//   scripts/serve; prints the time from navigation to the first plot drawn, min and median.
+//   scripts/serve; prints the time from navigation to the first plot drawn, min and median, and
+//   what the page's own requests transferred (count and bytes on the wire). `--mbit 10 --latency
+//   40` emulates a 10 Mbit/s link with 40 ms latency (Chrome DevTools Protocol network
+//   emulation, cache off) for the page's requests; a worker's own requests are not throttled, so
+//   compare runs in which the workers fetch the same things.
 // large: on the default page, types n = 1000000 and d = 20 as a newcomer would, then measures
 //   the time until the run is ready (data generated, reference certified or given up), the
 //   progress messages the worker sent meanwhile, the main thread's frame rate (requestAnimationFrame
@@ -12,9 +16,13 @@
 import { launch, openMoreSettings, serve } from '../tests/e2e/harness.mjs';
 
 const args = process.argv.slice(2);
-const repeatsAt = args.indexOf('--repeats');
-const repeats = repeatsAt >= 0 ? Number(args[repeatsAt + 1]) : 5;
-const wanted = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--repeats');
+/** The number after option `name`, or null. */
+const option = (name) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : null);
+const VALUED = ['--repeats', '--mbit', '--latency'];
+const repeats = option('--repeats') ?? 5;
+const mbit = option('--mbit');
+const latency = option('--latency') ?? 0;
+const wanted = args.filter((a, i) => !a.startsWith('--') && !VALUED.includes(args[i - 1]));
 const run = (name) => wanted.length === 0 || wanted.includes(name);
 
 const median = (xs) => {
@@ -57,9 +65,21 @@ try {
     const drawn = [];
     const ready = [];
     const steps = { loaded: [], ready: [] };
+    const transfers = [];
     for (let i = 0; i < repeats; i++) {
       const browser = await launch();
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      if (mbit) {
+        const bytesPerSecond = (mbit * 1e6) / 8;
+        await cdp.send('Network.emulateNetworkConditions', {
+          offline: false, latency, downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond,
+        });
+      }
+      const wire = { requests: 0, bytes: 0 };
+      cdp.on('Network.loadingFinished', (e) => { wire.requests += 1; wire.bytes += e.encodedDataLength; });
       await page.goto(base);
       // When the worker said LOADED (the page then asks for a run) and READY, and the first draw.
       const at = async (fn) => {
@@ -71,8 +91,12 @@ try {
       drawn.push(await at(() => (window.__dp?.plotter().draws ?? 0) > 0));
       ready.push(await page.evaluate(() => performance.getEntriesByType('resource')
         .filter((e) => e.name.endsWith('.wasm')).map((e) => e.responseEnd).reduce((a, b) => Math.max(a, b), 0)));
+      transfers.push({ ...wire });
       await browser.close();
     }
+    const last = transfers.at(-1);
+    console.log(`network: ${mbit ? `${mbit} Mbit/s, ${latency} ms latency` : 'loopback'}, cache off; `
+      + `the page's requests until the first plot: ${last.requests}, ${(last.bytes / 1e6).toFixed(2)} MB on the wire`);
     console.log(`first visit → first plot drawn (${repeats} fresh browsers): min ${fmt(Math.min(...drawn))}, median ${fmt(median(drawn))}`
       + `  [median: last .wasm byte ${fmt(median(ready))}, worker loaded ${fmt(median(steps.loaded))}, run ready ${fmt(median(steps.ready))}]`);
   }

@@ -20,6 +20,8 @@ import { listen, pageStarted, received, spawnWorker } from './page/conversation.
 import { wireControls } from './page/wiring.js';
 import { mountPanel } from './page/mount.js';
 import { mountLayout } from './page/layout.js';
+import { compiledModule } from './workers/wasm-module.js';
+import { mountEmbedApi } from './page/embed-api.js';
 import { explainPage } from './page/glossary.js';
 import { Plotter } from './drawing/plots.js';
 import * as lessons from './panels/lessons.js';
@@ -29,10 +31,11 @@ import * as heavy from './panels/heavy.js';
 import * as sweep from './panels/sweep.js';
 import * as share from './panels/share.js';
 
-// The worker starts before the page's own module loads, so both fetch and compile at once
-// (first visit). Its first message (LOADED) waits until the page listens.
+// The solver worker starts first, so its script loads while the one fetch and compile of the wasm
+// runs; it receives the compiled module (www/workers/wasm-module.js). Its first message (LOADED)
+// waits until the page listens.
 spawnWorker();
-await wasm.default();
+await wasm.default({ module_or_path: await compiledModule() });
 readControls();
 buildAlgorithmControls();
 setPlotter(new Plotter(
@@ -75,6 +78,8 @@ mountPanel(sweep, $('sweep-panel'), context);
 mountPanel(share, $('share'), context);
 listen();
 window.addEventListener('hashchange', restoreFromHash);
+// In an iframe: the parent page may drive the run and hear its releases (www/page/embed-api.js).
+mountEmbedApi();
 
 // For the end-to-end tests: frames drawn, so a test can measure the page's frame rate.
 window.__dp = {

@@ -2,6 +2,8 @@
 // keeps the machine-readable result in `window.benchResults` and the <pre id="json"> (read by
 // scripts/bench and tests/e2e/bench.test.mjs).
 
+import { startWorker } from './workers/wasm-module.js';
+
 const params = new URLSearchParams(location.search);
 const quick = params.has('quick');
 // ?only=TEXT runs the read and the cases whose name contains TEXT (e.g. ?only=DP-SGD).
@@ -60,7 +62,7 @@ function showCase(m) {
   publish();
 }
 
-const worker = new Worker(new URL('./workers/bench-worker.js', import.meta.url), { type: 'module' });
+const worker = startWorker(new URL('./workers/bench-worker.js', import.meta.url));
 worker.onmessage = ({ data: m }) => {
   if (m.type === 'plan') {
     showPlan(m.plan);

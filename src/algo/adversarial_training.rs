@@ -324,7 +324,6 @@ pub struct AdversarialTraining {
     trail: Trail,
     certified_bound: f64,
     record_evals: u64,
-    t: usize,
     done: bool,
     aborted: bool,
 }
@@ -375,7 +374,6 @@ impl AdversarialTraining {
             trail: Trail::planned(1),
             certified_bound: f64::INFINITY,
             record_evals: 0,
-            t: 0,
             done: false,
             aborted: false,
         })
@@ -517,18 +515,13 @@ impl Run for AdversarialTraining {
         let status = run.step(&view);
         self.record_evals += run.record_evals() - before;
         let mut report = StepReport {
-            t: self.t,
             grad_evals: self.record_evals as f64 / self.declared.n as f64,
             loss: run.last_bound(),
             noise_norm: 0.0,
             grad_norm: 0.0,
             epsilon_spent: 0.0,
+            done: false,
         };
-        // A step that ends part-way through a pass over the game makes no new iterate: the
-        // iterate index moves only with the solver's updates (and the release).
-        if !run.mid_iteration() {
-            self.t += 1;
-        }
         match status {
             SaddleStatus::Running => {}
             SaddleStatus::Certified => {
@@ -568,6 +561,7 @@ impl Run for AdversarialTraining {
                 self.done = true;
             }
         }
+        report.done = self.done;
         Some(Step {
             report,
             value: None,
@@ -593,10 +587,6 @@ impl Run for AdversarialTraining {
             return None;
         }
         Noised::iterate_pair(&self.x_out, &self.y_start, &self.trail).map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn grad_evals(&self) -> f64 {

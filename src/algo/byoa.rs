@@ -516,7 +516,6 @@ pub struct PhasedOutputPerturbation {
     released: Option<Noised>,
     records: Vec<PhaseRecord>,
     grad_evals: f64,
-    t: usize,
     done: bool,
     aborted: bool,
     failed: bool,
@@ -605,7 +604,6 @@ impl PhasedOutputPerturbation {
             released: None,
             records: Vec::new(),
             grad_evals: 0.0,
-            t: 0,
             done: false,
             aborted: false,
             failed: false,
@@ -805,7 +803,6 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
         let scale = self.schedule.n_bar as f64 / self.n as f64;
         self.grad_evals += (run.grad_evals() - before) * scale;
         let mut report = StepReport {
-            t: self.t,
             grad_evals: self.grad_evals,
             loss: cert.value,
             noise_norm: 0.0,
@@ -815,8 +812,8 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             } else {
                 self.settings.epsilon
             },
+            done: false,
         };
-        self.t += 1;
         // Even the GD safeguard failed within its planned budget (floating point): the phase
         // still releases its planned noise, around the fixed public w₀, and the ledger marks the
         // release NOT PRIVATE (that failure depends on the data).
@@ -847,7 +844,10 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             Ok(norm) => report.noise_norm = norm,
             Err(_) => {
                 self.abort();
-                return Some(report);
+                return Some(StepReport {
+                    done: self.done,
+                    ..report
+                });
             }
         }
         if self.settings.project_releases {
@@ -869,7 +869,10 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
             // K phases, one draw each: the last phase's point is the release.
             self.released = Noised::iterate(&self.out, &self.trail);
         }
-        Some(report)
+        Some(StepReport {
+            done: self.done,
+            ..report
+        })
     }
 
     fn current(&self) -> &[f64] {
@@ -881,10 +884,6 @@ impl PrivateAlgorithm for PhasedOutputPerturbation {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

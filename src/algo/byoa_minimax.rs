@@ -1078,12 +1078,12 @@ impl Run for MinimaxOutputPerturbation {
         let status = run.step(&view);
         self.record_evals += run.record_evals() - before;
         let mut report = StepReport {
-            t: self.t,
             grad_evals: self.record_evals as f64 / self.declared.n as f64,
             loss: run.last_bound(),
             noise_norm: 0.0,
             grad_norm: 0.0,
             epsilon_spent: self.epsilon_spent(),
+            done: false,
         };
         // A step that ends part-way through a pass over the phase's records makes no new
         // iterate: the iterate index moves only with the solver's updates and the releases.
@@ -1125,6 +1125,7 @@ impl Run for MinimaxOutputPerturbation {
         if self.index == self.schedule.phases.len() {
             self.done = true;
         }
+        report.done = self.done;
         Some(Step {
             report,
             value: None,
@@ -1156,10 +1157,6 @@ impl Run for MinimaxOutputPerturbation {
             )));
         }
         Noised::iterate_pair(&self.x_out, &self.y_out, &self.trail).map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn grad_evals(&self) -> f64 {
@@ -1660,7 +1657,7 @@ mod tests {
             steps += 1;
             assert!(steps < 1_000_000, "never finished");
         }
-        assert!(run.is_done() && !run.aborted());
+        assert!(run.done && !run.aborted());
         run
     }
 
@@ -1796,7 +1793,7 @@ mod tests {
         .unwrap();
         let mut released = 0;
         while r.step().is_some() {
-            if r.logs().len() > released && !r.is_done() {
+            if r.logs().len() > released && !r.done {
                 released = r.logs().len();
                 r.start_phase().unwrap();
                 let phase = r.current_phase();

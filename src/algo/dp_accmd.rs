@@ -416,7 +416,7 @@ impl PrivateAlgorithm for DpAccMd {
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
-        if self.is_done() || objective.dim() != self.point.len() {
+        if self.t >= self.config.steps || objective.dim() != self.point.len() {
             return None;
         }
         let k = self.t as f64;
@@ -503,15 +503,15 @@ impl PrivateAlgorithm for DpAccMd {
             }
         }
         let report = StepReport {
-            t: self.t,
             grad_evals: (self.t + 1) as f64,
             loss,
             noise_norm,
             grad_norm,
             epsilon_spent: self.epsilon_after(self.t + 1),
+            done: self.t + 1 >= self.config.steps,
         };
         self.t += 1;
-        if self.is_done() {
+        if report.done {
             // The public start x₀ = 0 (the centre of both balls) if the trail came up short.
             let start = vec![0.0; self.release.len()];
             let domain = objective.domain();
@@ -531,10 +531,6 @@ impl PrivateAlgorithm for DpAccMd {
 
     fn release(&self) -> Option<Published> {
         self.finished.as_ref().map(Finished::published)
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.config.steps
     }
 
     fn draws(&self) -> Vec<Draws> {
@@ -816,8 +812,10 @@ mod tests {
             )
             .unwrap();
             alg.set_sigma_for_test(0.0);
-            while let Some(r) = alg.step(&obj) {
-                let t = (r.t + 1) as f64;
+            let mut steps = 0;
+            while alg.step(&obj).is_some() {
+                steps += 1;
+                let t = steps as f64;
                 let excess = obj.value(alg.current()) - reference.value;
                 let bound = 8.0 * l_c * bregman / ((t + 1.0) * (t + 1.0));
                 assert!(

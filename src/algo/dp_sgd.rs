@@ -557,12 +557,12 @@ impl DpSgd {
         }
         objective.domain().prox_l1(&mut self.w, eta * reg.l1);
         let report = StepReport {
-            t: self.t,
             grad_evals: self.sampled as f64 / n.max(1) as f64,
             loss: self.last_loss,
             noise_norm: norm2(&self.noise) / b,
             grad_norm: libm::sqrt(grad_sq),
             epsilon_spent: self.epsilon_after(self.t + 1),
+            done: self.t + 1 >= self.config.steps,
         };
         self.t += 1;
         report
@@ -575,7 +575,7 @@ impl DpSgd {
 
     /// Once the T steps are done, the release of the last iterate (through its trail).
     fn finish(&mut self, objective: &Objective) {
-        if self.is_done() && self.finished.is_none() {
+        if self.t >= self.config.steps && self.finished.is_none() {
             let domain = objective.domain();
             let mut start = vec![0.0; self.w.len()];
             domain.project(&mut start);
@@ -862,7 +862,7 @@ impl PrivateAlgorithm for DpSgd {
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
         let n = objective.data().n();
-        if self.is_done() || objective.dim() != self.w.len() || n != self.n {
+        if self.t >= self.config.steps || objective.dim() != self.w.len() || n != self.n {
             return None;
         }
         self.draw_batch();
@@ -881,10 +881,6 @@ impl PrivateAlgorithm for DpSgd {
 
     fn release(&self) -> Option<Published> {
         self.finished.as_ref().map(Finished::published)
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.config.steps
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -780,12 +780,12 @@ impl PrivateAlgorithm for DpSvrg {
             *s += x;
         }
         let report = StepReport {
-            t: self.t,
             grad_evals: self.sampled as f64 / self.config.n as f64,
             loss: self.snapshot_loss,
             noise_norm: norm2(&self.noise),
             grad_norm: libm::sqrt(v_sq),
             epsilon_spent: self.epsilon_after(self.t + 1),
+            done: false,
         };
         self.t += 1;
         self.inner += 1;
@@ -810,7 +810,10 @@ impl PrivateAlgorithm for DpSvrg {
                 ));
             }
         }
-        Some(report)
+        Some(StepReport {
+            done: self.done,
+            ..report
+        })
     }
 
     fn current(&self) -> &[f64] {
@@ -819,10 +822,6 @@ impl PrivateAlgorithm for DpSvrg {
 
     fn release(&self) -> Option<Published> {
         self.finished.as_ref().map(Finished::published)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -195,7 +195,6 @@ pub struct GridExponential {
     /// Whether the scores were not finite and the selection was made uniformly instead.
     failed: bool,
     done: bool,
-    t: usize,
 }
 
 impl GridExponential {
@@ -309,7 +308,6 @@ impl GridExponential {
             released: None,
             failed: false,
             done: false,
-            t: 0,
         })
     }
 
@@ -395,14 +393,13 @@ impl PrivateAlgorithm for GridExponential {
             self.utilities.push(-f.rise);
         }
         let mut report = StepReport {
-            t: self.t,
             grad_evals: end as f64,
             loss: best,
             noise_norm: 0.0,
             grad_norm: f64::NAN,
             epsilon_spent: 0.0,
+            done: false,
         };
-        self.t += 1;
         if end == total {
             // Utilities are finite rises of F, so select cannot fail; if it did, the one planned
             // selection is made on flat (public) scores, uniformly over the grid, and the
@@ -416,6 +413,7 @@ impl PrivateAlgorithm for GridExponential {
             self.released = Noised::iterate(&self.out, &self.trail);
             self.done = true;
             report.epsilon_spent = self.settings.epsilon;
+            report.done = true;
         }
         Some(report)
     }
@@ -426,10 +424,6 @@ impl PrivateAlgorithm for GridExponential {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -409,7 +409,7 @@ impl PrivateAlgorithm for NoisyGd {
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
-        if self.is_done() {
+        if self.t >= self.calibration.steps {
             return None;
         }
         if let Some((j, w_j)) = &mut self.chosen
@@ -432,15 +432,15 @@ impl PrivateAlgorithm for NoisyGd {
             .domain()
             .prox_l1(&mut self.w, self.step_size * objective.regulariser().l1);
         let report = StepReport {
-            t: self.t,
             grad_evals: (self.t + 1) as f64,
             loss,
             noise_norm: norm2(&self.noise),
             grad_norm,
             epsilon_spent: self.epsilon_after(self.t + 1),
+            done: self.t + 1 >= self.calibration.steps,
         };
         self.t += 1;
-        if self.is_done() {
+        if report.done {
             let mut start = vec![0.0; self.w.len()];
             objective.domain().project(&mut start);
             let domain = objective.domain();
@@ -460,17 +460,13 @@ impl PrivateAlgorithm for NoisyGd {
 
     fn current(&self) -> &[f64] {
         match &self.chosen {
-            Some((_, w_j)) if self.is_done() => w_j,
+            Some((_, w_j)) if self.finished.is_some() => w_j,
             _ => &self.w,
         }
     }
 
     fn release(&self) -> Option<Published> {
         self.finished.as_ref().map(Finished::published)
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.calibration.steps
     }
 
     fn draws(&self) -> Vec<Draws> {
@@ -819,9 +815,11 @@ mod tests {
         for seed in 0..20 {
             let mut alg = make(&obj, seed);
             let mut iterates = Vec::new();
-            while !alg.is_done() {
+            loop {
                 iterates.push(alg.current().to_vec());
-                alg.step(&obj);
+                if alg.step(&obj).unwrap().done {
+                    break;
+                }
             }
             let j = alg.random_index().unwrap();
             assert_eq!(alg.current(), iterates[j].as_slice());

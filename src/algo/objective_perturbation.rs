@@ -822,12 +822,12 @@ impl ObjectivePerturbation {
     fn report_or_release(&mut self, loss: f64) -> (StepReport, bool) {
         let grad_norm = norm2(&self.grad);
         let report = StepReport {
-            t: self.t,
             grad_evals: self.passes,
             loss,
             noise_norm: norm2(&self.linear),
             grad_norm,
             epsilon_spent: self.guarantee.epsilon,
+            done: false,
         };
         let allowance = self.plan.allowance(norm2(&self.w), norm2(&self.linear));
         self.certified = grad_norm + allowance <= self.plan.tolerance;
@@ -1030,9 +1030,13 @@ impl PrivateAlgorithm for ObjectivePerturbation {
         if self.done || objective.dim() != self.w.len() || objective.n() != self.n {
             return None;
         }
-        Some(match self.solver {
+        let report = match self.solver {
             StepSolver::Newton => self.newton_step(objective),
             StepSolver::Nesterov => self.nesterov_step(objective),
+        };
+        Some(StepReport {
+            done: self.done,
+            ..report
         })
     }
 
@@ -1042,10 +1046,6 @@ impl PrivateAlgorithm for ObjectivePerturbation {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn grad_evals(&self) -> f64 {
@@ -1278,7 +1278,7 @@ mod tests {
         assert_eq!(alg.split().extra_ridge, 0.0);
         alg.linear.fill(0.0);
         while alg.step(&obj).is_some() {}
-        assert!(alg.is_done() && alg.t < 10_000, "{} iterations", alg.t);
+        assert!(alg.done && alg.t < 10_000, "{} iterations", alg.t);
         assert!(alg.certified());
         // The solver's point w̃ = release − z.
         let solved: Vec<f64> = alg
@@ -1307,7 +1307,7 @@ mod tests {
         .unwrap();
         let first = alg.step(&obj).unwrap();
         assert!(
-            !alg.certified() && !alg.is_done(),
+            !alg.certified() && !first.done,
             "one Newton step does not certify here"
         );
         alg.hand_over_to_nesterov(first.grad_norm);

@@ -61,6 +61,36 @@ pub struct Step {
     pub value: Option<f64>,
 }
 
+/// What every run has in common, kept by whoever drives it (the session) and updated from what
+/// each [`Run::step`] reports: the steps taken and whether the run is done. The family decides
+/// when it stops and says so in its [`StepReport::done`]; the iterate stays with the family,
+/// whose next step starts from it. Gradient evaluations stay with the family too
+/// ([`Run::grad_evals`]): some report them at the iterate a step started from, others after the
+/// step, so no count the driver could keep would be theirs.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RunState {
+    /// Steps that made an iterate so far: the index of the iterate the next step starts from.
+    /// A step that left an update part-done ([`Run::mid_update`]) is not counted.
+    pub steps_taken: usize,
+    /// Whether the last step was the run's last (or the run had nothing left to do): its
+    /// release is due.
+    pub done: bool,
+}
+
+impl RunState {
+    /// Records whether the run is done from what one step returned: a report, or `None` from a
+    /// run with nothing left to do.
+    pub fn record(&mut self, report: Option<&StepReport>) {
+        self.done |= report.is_none_or(|r| r.done);
+    }
+
+    /// Counts a step that made an iterate and returns the index of the iterate it started from.
+    pub fn count_step(&mut self) -> usize {
+        self.steps_taken += 1;
+        self.steps_taken - 1
+    }
+}
+
 /// A private algorithm on its own problem instance, as the session drives it.
 pub trait Run: Send {
     /// The guarantee of the release, fixed before the run from the configuration alone.
@@ -74,11 +104,10 @@ pub trait Run: Send {
     /// Where the run stands: **non-private** while it runs, and never what is published (that
     /// is [`Run::release`]).
     fn point(&self) -> Point<'_>;
-    /// What the run publishes, once [`Run::is_done`]: a release made only through its noise
-    /// ([`crate::privacy::release`]), or a NOT PRIVATE demonstration's point; `None` before.
+    /// What the run publishes, once a step reported [`StepReport::done`] (or [`Run::step`]
+    /// returned `None`): a release made only through its noise ([`crate::privacy::release`]),
+    /// or a NOT PRIVATE demonstration's point; `None` before.
     fn release(&self) -> Option<Published>;
-    /// Whether the current point is the release.
-    fn is_done(&self) -> bool;
     /// Gradient evaluations used so far, in full passes over the data.
     fn grad_evals(&self) -> f64;
     /// Named diagnostics where the run stands (empty for most). **Non-private**.
@@ -240,10 +269,6 @@ impl Run for MinRun {
 
     fn release(&self) -> Option<Published> {
         self.algorithm.release()
-    }
-
-    fn is_done(&self) -> bool {
-        self.algorithm.is_done()
     }
 
     fn grad_evals(&self) -> f64 {

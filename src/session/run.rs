@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::algo::StepReport;
 use crate::algo::registry::{self, Planned};
-use crate::algo::run::{Diagnostic, Point, Run};
+use crate::algo::run::{Diagnostic, Point, Run, RunState};
 use crate::config::RunConfig;
 use crate::domain::Domain;
 use crate::error::Result;
@@ -131,8 +131,8 @@ pub struct Batch {
 }
 
 impl Batch {
-    fn push(&mut self, report: &StepReport, excess: f64, plane: [f64; 2]) {
-        self.t.push(report.t as f64);
+    fn push(&mut self, t: usize, report: &StepReport, excess: f64, plane: [f64; 2]) {
+        self.t.push(t as f64);
         self.grad_evals.push(report.grad_evals);
         self.loss.push(report.loss);
         self.excess.push(excess);
@@ -216,6 +216,9 @@ pub struct Session {
     theory: Option<Curve>,
     /// The point each step starts from, scored once the step reports: x (or w), and y of a game.
     before: (Vec<f64>, Vec<f64>),
+    /// The steps taken and whether the run is done, from what its steps report: the session
+    /// keeps this for every family, none keeps its own copy.
+    state: RunState,
     released: bool,
 }
 
@@ -263,6 +266,7 @@ impl Session {
             run,
             theory: plan.theory.clone(),
             before,
+            state: RunState::default(),
             released: false,
         })
     }
@@ -405,7 +409,14 @@ impl Session {
                     self.before.1.copy_from_slice(y);
                 }
             }
-            let Some(step) = self.run.step() else {
+            // A run is never stepped once done: whether it is, is the session's record.
+            let step = if self.state.done {
+                None
+            } else {
+                self.run.step()
+            };
+            self.state.record(step.as_ref().map(|s| &s.report));
+            let Some(step) = step else {
                 break;
             };
             if self.run.mid_update() {
@@ -416,6 +427,7 @@ impl Session {
                 continue;
             }
             recorded += 1;
+            let t = self.state.count_step();
             let excess = self.score(self.before(), step.value);
             let mut report = step.report;
             if let Posed::Saddle(_) = self.problem {
@@ -423,19 +435,20 @@ impl Session {
                 report.loss = self.value(self.before());
             }
             batch.push(
+                t,
                 &report,
                 excess,
                 self.problem.plane().project(&self.before.0),
             );
             if let Some(views) = &mut views {
                 let draw = self.run.extras().vertices().and_then(|v| v.last_draw);
-                views.record(report.t as f64, (&self.before.0, &self.before.1), draw);
+                views.record(t as f64, (&self.before.0, &self.before.1), draw);
             }
             if !keep_going() {
                 break;
             }
         }
-        if self.run.is_done() && !self.released {
+        if self.state.done && !self.released {
             self.released = true;
             // The published point comes only from the run's release, never from `point()`; a
             // run that is done without one publishes nothing.
@@ -476,17 +489,19 @@ impl Session {
         let loss = self.value(point);
         let excess = self.score(point, Some(loss));
         let plane = self.problem.plane().project(&w);
+        // The release entry follows the last iterate.
+        let t = self.state.steps_taken;
         let final_report = StepReport {
-            t: batch.t.last().map_or(0.0, |t| t + 1.0) as usize,
             grad_evals: self.run.grad_evals(),
             loss,
             noise_norm: f64::NAN,
             grad_norm: f64::NAN,
             epsilon_spent: self.run.guarantee().epsilon,
+            done: true,
         };
-        batch.push(&final_report, excess, plane);
+        batch.push(t, &final_report, excess, plane);
         if let (Some(views), Some(y)) = (views, &y) {
-            views.record(final_report.t as f64, (&w, y), None);
+            views.record(t as f64, (&w, y), None);
         }
         let population = self
             .problem()

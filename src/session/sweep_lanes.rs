@@ -18,6 +18,12 @@
 
 use serde::{Deserialize, Serialize};
 
+// The session names a family here: a sweep's dotted reference curves are the
+// heavy-tail families' lower bound and rate (Lowy 2026, Theorem 4.1; Asi, Liu & Tian 2024),
+// computed from each point's `RunConfig`. Their home is a hook on `Family` (say
+// `sweep_reference: Option<fn(&RunConfig) -> Result<Rates>>`, read through the registry), which
+// would leave this module naming none; it waits for the families' typed plan inputs, since the
+// hook's argument is exactly what that change replaces.
 use crate::algo::heavy_tails::rates::{ReferenceCurve, sweep_references};
 use crate::config::{AlgorithmKind, DataSource, RunConfig};
 use crate::error::{Error, Result};

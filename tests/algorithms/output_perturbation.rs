@@ -241,7 +241,7 @@ fn unconstrained_logistic_runs_end_to_end() {
     )
     .unwrap();
     alg.run(&obj);
-    assert!(alg.is_done() && alg.certificate().unwrap().met);
+    assert!(alg.release().is_some() && alg.certificate().unwrap().met);
     assert_eq!(alg.ledger().guarantee.epsilon, 0.5);
 }
 

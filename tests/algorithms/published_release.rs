@@ -7,6 +7,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use dp_playground::algo::registry::{self, FAMILIES};
+use dp_playground::algo::run::RunState;
 use dp_playground::config::{AlgorithmKind, RunConfig};
 use dp_playground::privacy::release::Published;
 use dp_playground::rng::{self, Stream};
@@ -54,8 +55,12 @@ fn run_release(config: &RunConfig) -> Published {
     let noise = rng::seeded_draw(config.seed, Stream::Noise, 0, config.noise_draw);
     let mut run = plan.build(&posed, noise, true).expect("the run");
     assert!(run.release().is_none(), "a release before the run started");
-    while run.step().is_some() {}
-    assert!(run.is_done());
+    // Stepped until a step reports the run done, as the session does: the release is due then.
+    let mut state = RunState::default();
+    while !state.done {
+        let step = run.step();
+        state.record(step.as_ref().map(|s| &s.report));
+    }
     run.release().expect("a finished run releases")
 }
 

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use dp_playground::algo::registry::{self, Planned};
+use dp_playground::algo::run::RunState;
 use dp_playground::config::{
     AlgorithmKind, DataSource, GameChoice, ProblemKind, RecordChoice, RunConfig,
 };
@@ -70,8 +71,12 @@ fn released(plan: &Planned, config: &RunConfig, file: &Dataset, seed: u32) -> Ve
     let mut run = plan
         .build(&posed, seeded(seed, Stream::Noise), true)
         .expect("the run");
-    while run.step().is_some() {}
-    assert!(run.is_done());
+    // Stepped until a step reports the run done, as the session does: the release is due then.
+    let mut state = RunState::default();
+    while !state.done {
+        let step = run.step();
+        state.record(step.as_ref().map(|s| &s.report));
+    }
     run.release().expect("a finished run releases").x().to_vec()
 }
 

@@ -144,7 +144,7 @@ test('item 11: a game’s excess plot reads “duality gap”; mirror descent’
   const sizes = await page.evaluate(async () => {
     const wasm = await import('/www/pkg/dp_playground.js');
     const canvas = document.getElementById('vertices-plot');
-    const { displayedSize } = await import('/www/page/layout.js');
+    const { displayedSize } = await import('/www/drawing/fit.js');
     const size = displayedSize(canvas);
     wasm.drawPlotScaled('vertices', canvas, window.__dp.spec('vertices'), size.width, size.height, size.scale);
     const { width, texts } = wasm.plotTextBoxes();

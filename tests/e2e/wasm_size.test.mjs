@@ -1,5 +1,5 @@
-// The shipped wasm stays small: every visitor downloads and compiles it twice (page and
-// worker), so its gzipped size has a budget, and a change that passes it fails here rather than
+// The shipped wasm stays small: every visitor downloads and compiles it (once: the page hands the
+// compiled module to its workers, tests/e2e/one_download.test.mjs), so its gzipped size has a budget, and a change that passes it fails here rather than
 // slowing every first visit. The module is built as the README serve command builds it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

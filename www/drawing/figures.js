@@ -4,7 +4,7 @@
 // drawing from the same plot code as the page's canvases.
 
 import { drawPlotScaled, figureContext, plotSvg } from '../pkg/dp_playground.js';
-import { download } from '../page/export.js';
+import { download } from './export.js';
 
 /** The PNG scales offered. */
 export const PNG_SCALES = [1, 2, 3];
@@ -20,7 +20,7 @@ function framed(kind, baseSpec, config) {
 
 /**
  * The size a figure is exported at: the canvas's designed size (index.html's), not the size a
- * phone fits it to (www/page/layout.js), so a figure made on a phone is the figure made on a desktop.
+ * phone fits it to (www/drawing/fit.js), so a figure made on a phone is the figure made on a desktop.
  */
 export function figureSize(canvas) {
   const { designedWidth, designedHeight } = canvas.dataset;

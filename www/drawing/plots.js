@@ -2,9 +2,8 @@
 // The drawing itself is done by the wasm plotting functions (plotters-canvas, or plotters' SVG
 // backend for the SVG export); this file only turns the history into their plain specs.
 
-import { NARROW, drawFitted } from '../page/layout.js';
-import { appendViews, emptyViews, ternaryFields, verticesSpec } from '../panels/saddle-views.js';
-import { localisationSpec } from '../panels/localisation-view.js';
+import { NARROW, drawFitted } from './fit.js';
+import { appendViews, emptyViews, localisationSpec, ternaryFields, verticesSpec } from './run-views.js';
 
 /** The games whose x is a mixed strategy on a simplex (the others' x is a model on a ball). */
 const X_ON_SIMPLEX = new Set(['rock_paper_scissors', 'random_matrix', 'query_release',
@@ -304,7 +303,7 @@ export class Plotter {
     this.theories = [];
     this.frames = 0;
     this.draws = 0;
-    /** Adds what is drawn besides the history (the pinned runs, www/panels/pins.js) to a plot's spec. */
+    /** Adds what is drawn besides the history (the pinned runs, www/page/pins.js) to a plot's spec. */
     this.decorate = (kind, s) => s;
     // The vertex view stacks its four panels on a narrow canvas (src/wasm/plot/vertices.rs):
     // they need this much height to keep their text at its size.
@@ -380,7 +379,7 @@ export class Plotter {
     const h = this.history;
     if (!h || !h.info) return;
     try {
-      // At its displayed size × the screen's pixel scale (www/page/layout.js).
+      // At its displayed size × the screen's pixel scale (www/drawing/fit.js).
       drawFitted(kind, this.canvases[kind], this.spec(kind));
       this.draws += 1;
     } catch (e) {

@@ -2,13 +2,13 @@
 // histograms with a density, and curves on a log-x axis. Plain 2-D canvas: these figures are
 // small and their data come ready from Rust (audit::neighbours), so they need no plot spec.
 
-import { displayedSize, fitForScreen } from '../page/layout.js';
+import { displayedSize, fitForScreen } from './fit.js';
 
 export const COLORS = { d: '#0969da', dPrime: '#cf222e', theory: '#1a7f37', marker: '#8250df', grid: '#d0d7de', text: '#24292f' };
 const PAD = { left: 52, right: 12, top: 24, bottom: 38 };
 
 function frame(canvas) {
-  // Drawn at its displayed size × the screen's pixel ratio (www/page/layout.js): the 11 px text is
+  // Drawn at its displayed size × the screen's pixel ratio (www/drawing/fit.js): the 11 px text is
   // 11 CSS px on screen and sharp, not a 640 px drawing stretched over the width of the page.
   fitForScreen(canvas);
   const { width, height, scale } = displayedSize(canvas) ?? { width: canvas.width, height: canvas.height, scale: 1 };

@@ -9,8 +9,9 @@ import { describeProblem, setState, showReadout } from './readout.js';
 import { showComposed, showGuarantees } from './guarantee.js';
 import { csvId, csvLoad, onCsvMessage } from './csv.js';
 import { FromWorker, ToWorker } from '../workers/protocol.js';
+import { startWorker } from '../workers/wasm-module.js';
 import { RunHistory } from '../drawing/plots.js';
-import { DIAGNOSTICS_CSV, download, RUN_JSON } from './export.js';
+import { DIAGNOSTICS_CSV, download, RUN_JSON } from '../drawing/export.js';
 import { holdHeight, markStale } from './steady.js';
 import { play, step } from './wiring.js';
 import { updatePanels } from './mount.js';
@@ -21,11 +22,12 @@ let worker;
 const early = [];
 
 /**
- * Starts the solver worker. Called before the page's own wasm module loads, so both fetch and
- * compile at once (first visit); its first message (LOADED) waits until `listen()`.
+ * Starts the solver worker. Called before the page's own bindings are initialised, so the worker
+ * loads its script while the one compile of the wasm module runs (www/workers/wasm-module.js);
+ * its first message (LOADED) waits until `listen()`.
  */
 export function spawnWorker() {
-  worker = new Worker(new URL('../workers/worker.js', import.meta.url), { type: 'module' });
+  worker = startWorker(new URL('../workers/worker.js', import.meta.url));
   worker.onmessage = (event) => early.push(event);
   worker.onerror = (event) => early.push(event);
 }
@@ -54,7 +56,7 @@ export function restartBusyWorker(stale = false) {
   worker.onmessage = null;
   worker.onerror = null;
   worker.terminate();
-  worker = new Worker(new URL('../workers/worker.js', import.meta.url), { type: 'module' });
+  worker = startWorker(new URL('../workers/worker.js', import.meta.url));
   listenTo(worker, { startOnLoad: false });
   return true;
 }

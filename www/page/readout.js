@@ -7,10 +7,9 @@ import { cardsByKind, config, invalid, pins, plotter, run, setPhase } from './st
 import { showBlocked } from './errors.js';
 import { statement } from './guarantee.js';
 import { csvId } from './csv.js';
-import { showSaddleViews } from '../panels/saddle-views.js';
 import { showGameReadout } from './game-facts.js';
-import { showLocalisation } from '../panels/localisation-view.js';
-import { showCompare } from '../panels/pins.js';
+import { showLocalisation, showSaddleViews } from './run-views.js';
+import { showCompare } from './pins.js';
 import { annotate } from './glossary.js';
 
 /** Sets the run's phase and the status line's words (`next` when none); the buttons follow. */

@@ -3,7 +3,7 @@
 // module named beside it; everything else a module needs lives in that module.
 
 import { RunHistory } from '../drawing/plots.js';
-import { Pins } from '../panels/pins.js';
+import { Pins } from './pins.js';
 
 /** The last valid RunConfig (all fields, as normalised by Rust). Written by page/link.js. */
 export let config = null;
@@ -55,7 +55,7 @@ export const cardsByKind = {};
  */
 export const settingKeys = [];
 
-/** Finished runs kept on the plots to compare with the next (www/panels/pins.js). */
+/** Finished runs kept on the plots to compare with the next (www/page/pins.js). */
 export const pins = new Pins();
 
 /** The plots of the run on screen (www/drawing/plots.js); set once by www/app.js. */

@@ -1,13 +1,15 @@
 // The page's side of the teaching worker (teach-worker.js): one worker, started on first use;
 // a job reports progress and ends in a result, an error or a cancel.
 
+import { startWorker } from '../workers/wasm-module.js';
+
 let worker = null;
 let nextId = 1;
 const handlers = new Map();
 
 function ensureWorker() {
   if (worker) return worker;
-  worker = new Worker(new URL('../workers/teach-worker.js', import.meta.url), { type: 'module' });
+  worker = startWorker(new URL('../workers/teach-worker.js', import.meta.url));
   worker.onmessage = (event) => {
     const msg = event.data;
     const h = handlers.get(msg.id);

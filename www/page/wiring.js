@@ -15,7 +15,7 @@ import { post, restartBusyWorker } from './conversation.js';
 import { ToWorker } from '../workers/protocol.js';
 import { spec as plotSpec } from '../drawing/plots.js';
 import { exportPng, exportSvg, mountScaleMenus, pngScale } from '../drawing/figures.js';
-import { copyText } from './export.js';
+import { copyText } from '../drawing/export.js';
 import { bindTyped } from './steady.js';
 
 /** Plays the prepared run (once charged to a loaded file). */

@@ -2,7 +2,7 @@
 // <iframe> snippet for a course page or slides, each copied with one click. The link is the page's
 // own address: its hash holds the settings (www/page/link.js), its query the lesson.
 
-import { copyText } from '../page/export.js';
+import { copyText } from '../drawing/export.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -5,9 +5,10 @@
 // shares the tasks out, shows progress and draws the summary with the excess plot's drawing.
 
 import { SweepPlan, cards, drawPlotScaled, plotSvg, sweepFigureContext } from '../pkg/dp_playground.js';
-import { download } from '../page/export.js';
+import { download } from '../drawing/export.js';
 import { figureSize } from '../drawing/figures.js';
-import { drawFitted } from '../page/layout.js';
+import { drawFitted } from '../drawing/fit.js';
+import { startWorker } from '../workers/wasm-module.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -269,7 +270,7 @@ class SweepPanel {
       w.postMessage({ sweepId, ...message, task });
     };
     for (let i = 0; i < Math.min(workers, queue.length); i += 1) {
-      const w = new Worker(new URL('../workers/sweep-worker.js', import.meta.url), { type: 'module' });
+      const w = startWorker(new URL('../workers/sweep-worker.js', import.meta.url));
       w.onmessage = ({ data }) => {
         if (this.pool !== pool || data.sweepId !== sweepId) return;
         if (data.type === 'lane') {
@@ -388,7 +389,7 @@ class SweepPanel {
   draw() {
     const result = this.result;
     try {
-      // At its displayed size × the screen's pixel scale, so its text keeps its size (www/page/layout.js).
+      // At its displayed size × the screen's pixel scale, so its text keeps its size (www/drawing/fit.js).
       drawFitted('excess', $('sweep-plot'), this.spec(result));
     } catch (e) {
       this.showError(e);

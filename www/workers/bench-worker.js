@@ -3,8 +3,11 @@
 // figures as soon as they are measured (so the page fills its table and stays responsive).
 
 import init, { BenchWorkload, benchPlan, benchRunsPerTiming } from '../pkg/dp_playground.js';
+import { moduleFromPage } from './wasm-module.js';
 
 const post = (type, payload = {}) => self.postMessage({ type, ...payload });
+/** The page's compiled module, instantiated (www/workers/wasm-module.js). */
+const loaded = moduleFromPage(init);
 
 /** Milliseconds per run of a timed batch of `runs` runs (preparation untimed), and its check. */
 function time(workload, name, runs) {
@@ -27,7 +30,7 @@ function filtered(plan, only) {
 }
 
 async function runPlan(quick, only) {
-  await init();
+  await loaded;
   const plan = filtered(JSON.parse(benchPlan(quick)), only);
   post('plan', { plan });
   for (const size of plan) {

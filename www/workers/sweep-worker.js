@@ -4,8 +4,9 @@
 // (src/session/sweep_lanes.rs): independent runs, so the pool may share them out in any way.
 
 import init, { SweepPlan } from '../pkg/dp_playground.js';
+import { moduleFromPage } from './wasm-module.js';
 
-const ready = init();
+const ready = moduleFromPage(init);
 /** The plan of the sweep in progress, keyed by its settings and request. */
 let plan = null;
 let planKey = null;

@@ -4,12 +4,13 @@
 // teaching job never wait for each other. One job at a time: a new one cancels the last.
 
 import init, { AuditJob, NeighbourJob } from '../pkg/dp_playground.js';
+import { moduleFromPage } from './wasm-module.js';
 
 /** Time one chunk of runs aims for before yielding (the pairs per chunk adapt to it). */
 const CHUNK_MS = 30;
 
 let current = null;
-const loaded = init();
+const loaded = moduleFromPage(init);
 
 function asError(e) {
   if (e && typeof e === 'object' && 'message' in e) return { field: e.field ?? null, message: String(e.message) };

@@ -4,6 +4,7 @@
 // and keeps it parsed, so that no run parses it again.
 
 import init, { CsvFile, Session, onProgress } from '../pkg/dp_playground.js';
+import { moduleFromPage } from './wasm-module.js';
 import { ToWorker, FromWorker, SLICE_MS, SLOW_MS, GRID_RES, CSV_CHUNK, batchTransferables } from './protocol.js';
 
 let session = null;
@@ -134,7 +135,7 @@ function configure(id, configJson, csv) {
 }
 
 // Messages that arrive while the module instantiates wait for it, in order.
-const loaded = init().then(() => {
+const loaded = moduleFromPage(init).then(() => {
   // Preparing a large problem is one long call: it says how far it got, and the page shows it
   // (and may stop this worker: a Cancel cannot reach a busy one). A quick one says nothing.
   onProgress((stage, fraction) => {

@@ -117,7 +117,7 @@ fn run(game: &Arc<TestGame>, settings: AdversarialSettings, seed: u32) -> Advers
         steps += 1;
         assert!(steps < 1_000_000, "never finished");
     }
-    assert!(run.is_done() && !run.aborted());
+    assert!(run.done && !run.aborted());
     run
 }
 

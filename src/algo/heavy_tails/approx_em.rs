@@ -263,13 +263,15 @@ pub struct ApproxEm {
     region: Region,
     centre: Vec<f64>,
     start: usize,
+    /// The point the run stands at (**non-private**): the localisation's iterate, then w_loc,
+    /// then the release. Kept here rather than by the session because the next step's loss is
+    /// read at it and the solver that held it is gone once it finished.
     current: Vec<f64>,
     done: bool,
     failed: bool,
     budget: usize,
     law: Law,
     last: Option<CertificateStatus>,
-    steps: usize,
     passes: f64,
     localised: Option<(Vec<f64>, Vec<f64>)>,
 }
@@ -306,7 +308,6 @@ impl ApproxEm {
             select_failed: false,
             failed: false,
             last: None,
-            steps: 0,
             passes: 0.0,
             localised: None,
         })
@@ -569,14 +570,13 @@ impl PrivateAlgorithm for ApproxEm {
             }
         }
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.passes,
             loss,
             noise_norm,
             grad_norm,
             epsilon_spent,
+            done: self.done,
         };
-        self.steps += 1;
         Some(report)
     }
 
@@ -586,10 +586,6 @@ impl PrivateAlgorithm for ApproxEm {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

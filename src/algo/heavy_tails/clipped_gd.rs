@@ -219,7 +219,7 @@ impl PrivateAlgorithm for PureClippedGd {
         for (a, w) in self.average.iter_mut().zip(&self.w) {
             *a += weight * (w - *a);
         }
-        if self.is_done() {
+        if self.t >= self.plan.steps {
             let domain = objective.domain();
             let mut start = vec![0.0; self.w.len()];
             domain.project(&mut start);
@@ -231,12 +231,12 @@ impl PrivateAlgorithm for PureClippedGd {
             ));
         }
         Some(StepReport {
-            t: self.t - 1,
             grad_evals: self.t as f64,
             loss,
             noise_norm,
             grad_norm,
             epsilon_spent: self.plan.epsilon * self.t as f64 / self.plan.steps as f64,
+            done: self.t >= self.plan.steps,
         })
     }
 
@@ -246,10 +246,6 @@ impl PrivateAlgorithm for PureClippedGd {
 
     fn release(&self) -> Option<Published> {
         self.finished.as_ref().map(Finished::published)
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.plan.steps
     }
 
     fn draws(&self) -> Vec<Draws> {

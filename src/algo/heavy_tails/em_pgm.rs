@@ -138,7 +138,6 @@ pub struct EmPgm {
     /// Whether a score was not finite and the selection was made uniformly instead.
     failed: bool,
     done: bool,
-    t: usize,
 }
 
 impl EmPgm {
@@ -201,7 +200,6 @@ impl EmPgm {
             released: None,
             failed: false,
             done: false,
-            t: 0,
         })
     }
 
@@ -311,14 +309,13 @@ impl PrivateAlgorithm for EmPgm {
             self.utilities.push(-s);
         }
         let mut report = StepReport {
-            t: self.t,
             grad_evals: end as f64,
             loss: objective.value(&self.out),
             noise_norm: 0.0,
             grad_norm: best,
             epsilon_spent: 0.0,
+            done: false,
         };
-        self.t += 1;
         if end == total {
             // Scores are finite norms, so select cannot fail; if it did, the one planned
             // selection is made on flat (public) scores, and the ledger says so.
@@ -330,6 +327,7 @@ impl PrivateAlgorithm for EmPgm {
             self.released = Noised::iterate(&self.out, &self.trail);
             self.done = true;
             report.epsilon_spent = self.plan.declared.epsilon;
+            report.done = true;
         }
         Some(report)
     }
@@ -340,10 +338,6 @@ impl PrivateAlgorithm for EmPgm {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

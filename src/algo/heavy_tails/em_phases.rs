@@ -302,11 +302,13 @@ pub struct PhasedGrid {
     released_candidates: Vec<Option<Noised>>,
     centre_release: Option<Noised>,
     inner: Option<Inner>,
+    /// The point the run stands at (**non-private**): the call's iterate, then the phase's
+    /// centre. Kept here rather than by the session because the next step's loss is read at it
+    /// and the call that held it is gone once it finished.
     current: Vec<f64>,
     done: bool,
     aborted: bool,
     failed: bool,
-    steps: usize,
     passes: f64,
     finished_calls: usize,
     last: Option<CertificateStatus>,
@@ -342,7 +344,6 @@ impl PhasedGrid {
             done: false,
             aborted: false,
             failed: false,
-            steps: 0,
             passes: 0.0,
             finished_calls: 0,
             last: None,
@@ -517,7 +518,8 @@ impl PrivateAlgorithm for PhasedGrid {
         // A failed localisation still drew its noise and its exponential-mechanism draw; the
         // call goes on, and the ledger marks the release NOT PRIVATE.
         self.failed |= inner.failed();
-        if inner.algorithm().is_done() {
+        // The call's own stop decision, from its step's report (`None`: it had nothing left).
+        if report.as_ref().is_none_or(|r| r.done) {
             let candidate = inner.algorithm().current().to_vec();
             if let Some(call) = self.phase_view().calls.last_mut() {
                 call.candidate = Some(planar(&candidate));
@@ -559,14 +561,13 @@ impl PrivateAlgorithm for PhasedGrid {
             call_spent
         };
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.passes,
             loss,
             noise_norm,
             grad_norm,
             epsilon_spent: spent,
+            done: self.done,
         };
-        self.steps += 1;
         Some(report)
     }
 
@@ -580,10 +581,6 @@ impl PrivateAlgorithm for PhasedGrid {
             return None;
         }
         self.centre_release.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {
@@ -827,7 +824,7 @@ mod tests {
         );
         let mut alg = PhasedGrid::new(plan, seeded(seed, Stream::Noise), true).unwrap();
         while alg.step(&objective).is_some() {}
-        assert!(alg.is_done());
+        assert!(alg.done);
         assert!(alg.ledger().is_private(), "{:?}", alg.ledger());
         assert_eq!(alg.current(), alg.centres().last().unwrap().as_slice());
         alg.centres().to_vec()

@@ -458,7 +458,7 @@ impl Plan for ClippedGdFamilyPlan {
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
         let problem = posed.min()?;
         let algorithm = PureClippedGd::new(self.plan, &problem.objective, noise, seeded)?;
-        debug_assert!(!algorithm.is_done());
+        debug_assert!(algorithm.release().is_none());
         Ok(MinRun::on(problem, algorithm))
     }
 }

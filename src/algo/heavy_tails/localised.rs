@@ -808,6 +808,9 @@ pub struct PopLocalise {
     candidates: Vec<Vec<f64>>,
     region: Region,
     stage: Option<Stage>,
+    /// The point the run stands at (**non-private**): the stage's iterate, the localised point,
+    /// then the centre. Kept here rather than by the session because the next step's loss is
+    /// read at it and the stage that held it is gone once it released.
     current: Vec<f64>,
     done: bool,
     aborted: bool,
@@ -815,7 +818,6 @@ pub struct PopLocalise {
     /// The fixed public point the current stage started from.
     start: Vec<f64>,
     safeguard: bool,
-    steps: usize,
     grad_evals: f64,
     draws_made: usize,
     /// The trail of every planned ℓ2-Laplace draw (phases × J calls × draws per call), and the
@@ -886,7 +888,6 @@ impl PopLocalise {
             failed: false,
             start: Vec::new(),
             safeguard: false,
-            steps: 0,
             grad_evals: 0.0,
             draws_made: 0,
             last: None,
@@ -1274,7 +1275,6 @@ impl PrivateAlgorithm for PopLocalise {
         // ‖∇Q‖ of the call's surrogate at the certificate's point (non-private).
         let grad_norm = self.last_grad_norm;
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.grad_evals,
             loss,
             noise_norm,
@@ -1284,8 +1284,8 @@ impl PrivateAlgorithm for PopLocalise {
             epsilon_spent: self.plan.declared.epsilon
                 * (self.draws_made.min(self.plan.call.draws()) as f64)
                 / self.plan.call.draws() as f64,
+            done: self.done,
         };
-        self.steps += 1;
         Some(report)
     }
 
@@ -1295,10 +1295,6 @@ impl PrivateAlgorithm for PopLocalise {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.done
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -211,11 +211,13 @@ pub struct SingleStage {
     region: Region,
     centre: Vec<f64>,
     run: Option<CertifiedRun>,
+    /// The point the run stands at (**non-private**): the solver's iterate, then the release.
+    /// Kept here rather than by the session because the loss of the next step is read at it and
+    /// the solver that held it is gone once the release is drawn.
     current: Vec<f64>,
     release: Option<Noised>,
     failed: bool,
     last: Option<CertificateStatus>,
-    steps: usize,
     passes: f64,
 }
 
@@ -234,7 +236,6 @@ impl SingleStage {
             release: None,
             failed: false,
             last: None,
-            steps: 0,
             passes: 0.0,
         }
     }
@@ -342,7 +343,6 @@ impl PrivateAlgorithm for SingleStage {
         }
         let done = self.release.is_some();
         let report = StepReport {
-            t: self.steps,
             grad_evals: self.passes,
             loss,
             noise_norm,
@@ -352,8 +352,8 @@ impl PrivateAlgorithm for SingleStage {
             } else {
                 0.0
             },
+            done,
         };
-        self.steps += 1;
         Some(report)
     }
 
@@ -363,10 +363,6 @@ impl PrivateAlgorithm for SingleStage {
 
     fn release(&self) -> Option<Published> {
         self.release.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.release.is_some()
     }
 
     fn draws(&self) -> Vec<Draws> {

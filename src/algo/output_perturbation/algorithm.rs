@@ -387,7 +387,7 @@ impl PrivateAlgorithm for OutputPerturbation {
     }
 
     fn step(&mut self, objective: &Objective) -> Option<StepReport> {
-        if self.is_done() {
+        if self.outcome != Outcome::Solving {
             return None;
         }
         let (loss, grad_norm, grad_evals, ready, failed) = match &mut self.engine {
@@ -462,12 +462,12 @@ impl PrivateAlgorithm for OutputPerturbation {
             self.fallback = true;
         }
         let mut report = StepReport {
-            t: self.t,
             grad_evals,
             loss,
             noise_norm: 0.0,
             grad_norm,
             epsilon_spent: 0.0,
+            done: false,
         };
         self.t += 1;
         if ready || failed {
@@ -506,7 +506,10 @@ impl PrivateAlgorithm for OutputPerturbation {
                 Err(_) => self.abort(objective),
             }
         }
-        Some(report)
+        Some(StepReport {
+            done: self.outcome != Outcome::Solving,
+            ..report
+        })
     }
 
     fn current(&self) -> &[f64] {
@@ -520,10 +523,6 @@ impl PrivateAlgorithm for OutputPerturbation {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.outcome != Outcome::Solving
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -174,9 +174,9 @@ fn every_solver_releases_only_a_certified_point() {
             while let Some(r) = alg.step(&obj) {
                 steps += 1;
                 let c = alg.certificate().unwrap();
-                assert_eq!(c.met, alg.is_done(), "{solver:?}");
-                assert_eq!(c.bound <= rho, alg.is_done(), "{solver:?} step {steps}");
-                assert_eq!(r.epsilon_spent > 0.0, alg.is_done());
+                assert_eq!(c.met, r.done, "{solver:?}");
+                assert_eq!(c.bound <= rho, r.done, "{solver:?} step {steps}");
+                assert_eq!(r.epsilon_spent > 0.0, r.done);
             }
             assert_eq!(alg.outcome(), Outcome::Released, "{solver:?} {domain:?}");
             assert!(
@@ -285,9 +285,9 @@ fn stochastic_subgradient_releases_only_after_its_duality_gap_certificate() {
         let alpha = 1.0 / (0.1 * (n * n) as f64);
         assert!((alg.plan().alpha - alpha).abs() < 1e-15 * alpha.max(1.0));
         let rho = alg.plan().radius;
-        while alg.step(&obj).is_some() {
+        while let Some(r) = alg.step(&obj) {
             if let Some(c) = alg.certificate() {
-                assert_eq!(c.bound <= rho, alg.is_done(), "n = {n}");
+                assert_eq!(c.bound <= rho, r.done, "n = {n}");
             }
         }
         assert_eq!(alg.outcome(), Outcome::Released);

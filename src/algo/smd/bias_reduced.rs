@@ -851,7 +851,7 @@ impl Run for BiasReducedSmd {
     }
 
     fn step(&mut self) -> Option<Step> {
-        if self.is_done() {
+        if self.stop.is_some() {
             return None;
         }
         let pending = match self.pending.take() {
@@ -912,12 +912,12 @@ impl Run for BiasReducedSmd {
                 next,
             });
             let report = StepReport {
-                t: self.t,
                 grad_evals: self.grad_evals(),
                 loss: f64::NAN,
                 noise_norm: 0.0,
                 grad_norm: f64::NAN,
                 epsilon_spent: self.filter.spent(),
+                done: false,
             };
             return Some(Step {
                 report,
@@ -940,12 +940,13 @@ impl Run for BiasReducedSmd {
             .chain(&self.gy)
             .fold(0.0_f64, |m, g| m.max(g.abs()));
         let report = StepReport {
-            t: self.t,
             grad_evals: self.grad_evals(),
             loss: f64::NAN,
             noise_norm: 0.0,
             grad_norm,
             epsilon_spent: self.filter.spent(),
+            // The filter stops the run when the next step is asked for (`begin`).
+            done: self.stop.is_some(),
         };
         self.t += 1;
         Some(Step {
@@ -965,14 +966,10 @@ impl Run for BiasReducedSmd {
         // The average of the output vertices drawn under the filter, once it stopped, and only
         // if the trail drew exactly what the filter charged.
         let charged = self.filter.draws() as usize == self.trail.drawn();
-        (self.is_done() && charged)
+        (self.stop.is_some() && charged)
             .then(|| Noised::iterate_pair(&self.rx, &self.ry, &self.trail))
             .flatten()
             .map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.stop.is_some()
     }
 
     fn mid_update(&self) -> bool {
@@ -1239,7 +1236,7 @@ mod tests {
         while run.step().is_some() {
             steps += usize::from(!run.mid_update());
         }
-        assert!(run.is_done());
+        assert!(run.stop.is_some());
         assert_eq!(steps, run.steps_taken());
     }
 

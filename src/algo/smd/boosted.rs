@@ -388,7 +388,6 @@ pub struct BoostedSmd {
     /// Vertex draws (and the selection) made by the sub-runs done.
     draws_done: usize,
     scores: Vec<f64>,
-    t: usize,
     failure: Option<String>,
 }
 
@@ -426,7 +425,6 @@ impl BoostedSmd {
             gradient_records: 0.0,
             draws_done: 0,
             scores: Vec::new(),
-            t: 0,
             failure: None,
             plan,
         };
@@ -442,6 +440,12 @@ impl BoostedSmd {
     /// The candidates' scores Gᵢ once selected (non-private on their own).
     pub fn scores(&self) -> &[f64] {
         &self.scores
+    }
+
+    /// Whether the run has stopped: a candidate selected, or a sub-run failed (what each step
+    /// reports as [`StepReport::done`]).
+    fn stopped(&self) -> bool {
+        matches!(self.stage, Stage::Selected(_)) || self.failure.is_some()
     }
 
     /// The selected candidate, once done.
@@ -655,7 +659,7 @@ impl Run for BoostedSmd {
     }
 
     fn step(&mut self) -> Option<Step> {
-        if self.is_done() {
+        if self.stopped() {
             return None;
         }
         loop {
@@ -668,29 +672,25 @@ impl Run for BoostedSmd {
                 }
             };
             if let Some(mut report) = report {
-                report.t = self.t;
                 report.grad_evals = self.grad_evals();
                 report.loss = f64::NAN;
                 report.epsilon_spent = self.spent_done.max(self.spent_now());
-                if !self.mid_update() {
-                    self.t += 1;
-                }
+                report.done = self.stopped();
                 return Some(Step {
                     report,
                     value: None,
                 });
             }
-            if self.is_done() {
+            if self.stopped() {
                 // The selection is a step of its own.
                 let report = StepReport {
-                    t: self.t,
                     grad_evals: self.grad_evals(),
                     loss: f64::NAN,
                     noise_norm: 0.0,
                     grad_norm: f64::NAN,
                     epsilon_spent: self.plan.epsilon,
+                    done: true,
                 };
-                self.t += 1;
                 return Some(Step {
                     report,
                     value: None,
@@ -714,10 +714,6 @@ impl Run for BoostedSmd {
             .get(i)?
             .clone()
             .map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        matches!(self.stage, Stage::Selected(_)) || self.failure.is_some()
     }
 
     fn mid_update(&self) -> bool {

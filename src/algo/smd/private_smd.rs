@@ -708,7 +708,7 @@ impl Run for PrivateSmd {
     }
 
     fn step(&mut self) -> Option<Step> {
-        if self.is_done() {
+        if self.t >= self.plan.params.steps || self.failure.is_some() {
             return None;
         }
         let mode = self.plan.params.mode;
@@ -749,12 +749,12 @@ impl Run for PrivateSmd {
         if end < b {
             self.pending = Some(end);
             let report = StepReport {
-                t: self.t,
                 grad_evals: self.grad_evals(),
                 loss: f64::NAN,
                 noise_norm: 0.0,
                 grad_norm: f64::NAN,
                 epsilon_spent: self.epsilon_spent(),
+                done: false,
             };
             return Some(Step {
                 report,
@@ -782,16 +782,16 @@ impl Run for PrivateSmd {
             .chain(&self.gy)
             .fold(0.0_f64, |m, g| m.max(g.abs()));
         let report = StepReport {
-            t: self.t,
             grad_evals: t1 * b as f64 / self.plan.n as f64,
             // Saddle runs are scored by the session's duality gap, not by a value.
             loss: f64::NAN,
             noise_norm: 0.0,
             grad_norm,
             epsilon_spent: self.epsilon_spent(),
+            done: self.t + 1 >= self.plan.params.steps,
         };
         self.t += 1;
-        if self.is_done() {
+        if report.done {
             self.finish();
         }
         Some(Step {
@@ -809,10 +809,6 @@ impl Run for PrivateSmd {
 
     fn release(&self) -> Option<Published> {
         self.published.clone()
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.plan.params.steps || self.failure.is_some()
     }
 
     fn grad_evals(&self) -> f64 {
@@ -880,8 +876,11 @@ mod tests {
     }
 
     fn run_to_end(run: &mut PrivateSmd) {
-        while run.step().is_some() {}
-        assert!(run.is_done());
+        let mut done = false;
+        while let Some(step) = run.step() {
+            done = step.report.done;
+        }
+        assert!(done);
     }
 
     /// Every mode with its batch split across calls (three records a call) makes the same draws

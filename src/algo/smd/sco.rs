@@ -329,12 +329,12 @@ impl PrivateSco {
         }
         let grad_norm = self.g.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         Some(StepReport {
-            t: self.t - 1,
             grad_evals: (self.t * self.plan.batch) as f64 / self.plan.n as f64,
             loss,
             noise_norm: 0.0,
             grad_norm,
             epsilon_spent: self.epsilon_spent(),
+            done: self.t >= self.plan.steps,
         })
     }
 
@@ -409,10 +409,6 @@ impl PrivateAlgorithm for PrivateSco {
 
     fn release(&self) -> Option<Published> {
         self.released.clone().map(Published::Private)
-    }
-
-    fn is_done(&self) -> bool {
-        self.t >= self.plan.steps || self.failure.is_some()
     }
 
     fn draws(&self) -> Vec<Draws> {

@@ -14,7 +14,7 @@
 
 import { composeRuns, spreadOf } from '../pkg/dp_playground.js';
 import { spec as specOf } from '../drawing/plots.js';
-import { tighterWords } from '../page/steady.js';
+import { tighterWords } from './steady.js';
 
 /** Most pinned runs kept at once (the specs accept no more: plot_spec::pinned::MAX_PINS). */
 export const MAX_PINS = 3;

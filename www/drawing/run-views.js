@@ -1,4 +1,7 @@
-// The saddle page's views, wired here; the drawing and every number are Rust's
+// What the run's per-family views keep and the specs they are drawn from; the page shows or
+// hides their figures and tables (www/page/run-views.js).
+//
+// The saddle page's views; the drawing and every number are Rust's
 // (src/session/game_views.rs, src/wasm/plot/ternary.rs and vertices.rs):
 // - the ternary plot of both players when each has three strategies (the players plot's spec
 //   gets their paths);
@@ -7,6 +10,7 @@
 // - a phased run's timeline (Zhang et al. 2022: n̄, μ_k, σ_k, the target radius, the gradients
 //   used), a table under the plots, updated as the run goes;
 // - why a run stopped early (González et al.'s Algorithm 3: its privacy filter, or its budget).
+
 
 /** Most rows of a per-step view the page keeps per lane: past it, every other row is dropped. */
 const MAX_ROWS = 4000;
@@ -46,7 +50,7 @@ export function appendViews(v, views) {
 }
 
 /** What the run's info says before Play: whether it samples vertices, its planned phases. */
-const planned = (history) => history.info?.views ?? null;
+export const planned = (history) => history.info?.views ?? null;
 
 /** Whether the run draws vertices (so the vertex view applies). */
 export function samplesVertices(history) {
@@ -82,32 +86,26 @@ export function verticesSpec(history) {
   };
 }
 
-const fmt = (v, digits = 3) => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : '∞');
+// The localisation view of a localized heavy-tail run (Lowy 2026, Algorithm 1 with
+// Algorithm 4 Double-OutputPert or Algorithm 2 OutputPert-Localize in every call), the
+// numbers and the drawing are Rust's (src/algo/heavy_tails/localisation_view.rs,
+// src/wasm/plot/localisation.rs): in the (x₁, x₂) plane, W, each call's localisation ball, the
+// noise of each call with its public scale (a ring of radius E‖b‖ = d·β_t, shrinking by phase),
+// the candidates of each aggregation step and the one picked, the centres in order, and the
+// release in red. Only the release is private; the rest is a diagnostic of the raw data.
 
-/**
- * Shows or hides the vertex view and the timeline for `history`, and fills the timeline: one row
- * per phase of a phased run, and the sentence saying why a run stopped early.
- */
-export function showSaddleViews(history, $) {
-  const vertices = samplesVertices(history);
-  const figure = $('vertices-plot').closest('figure');
-  figure.hidden = !vertices;
-  const tab = document.getElementById('vertices-plot-tab');
-  if (tab) tab.hidden = !vertices;
-  const main = history.main;
-  const phases = main.views.phases.length ? main.views.phases : (planned(history)?.phases ?? []);
-  const stopped = main.views.stopped;
-  $('saddle-timeline').hidden = phases.length === 0 && !stopped;
-  $('phase-table').hidden = phases.length === 0;
-  $('phase-rows').replaceChildren(...phases.map((p) => {
-    const tr = document.createElement('tr');
-    tr.dataset.state = p.state;
-    const cells = [p.algorithm, p.k, p.records, fmt(p.mu_k), fmt(p.sigma), p.releases,
-      fmt(p.target_radius), p.state === 'waiting' ? '–' : fmt(p.gradients, 4), p.state];
-    tr.append(...cells.map((c) => Object.assign(document.createElement('td'), { textContent: String(c) })));
-    return tr;
-  }));
-  $('stop-reason').hidden = !stopped;
-  // The label beside it stays: when a run stopped early depends on the data (NOT PRIVATE).
-  $('stop-words').textContent = stopped ?? '';
+
+/** The view where the main lane stands: its last batch's, else the run's info (before Play). */
+function viewOf(history) {
+  return history.main.localisation ?? history.info?.localisation ?? null;
+}
+
+/** Whether the run has a localisation view (a localized heavy-tail family is picked). */
+export function hasLocalisation(history) {
+  return Boolean(history?.info?.localisation);
+}
+
+/** The localisation plot's spec. */
+export function localisationSpec(history) {
+  return { view: viewOf(history) };
 }
