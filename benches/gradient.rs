@@ -247,7 +247,7 @@ fn reference_block() {
         glm: Glm::Logistic,
         wrap: Wrap::Adversarial { radius: 0.05 },
     });
-    // The adversarial forms certified by the dual of src/reference/adversarial.rs, at a radius
+    // The adversarial forms certified by the dual of crates/core/src/reference/adversarial.rs, at a radius
     // small enough that the hinge optimum is not w = 0 (it is at 0.05 on every domain but the
     // simplex, and certifying w = 0 takes 2–4 passes).
     for glm in [

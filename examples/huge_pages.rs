@@ -1,5 +1,5 @@
 //! `cargo run --release --example huge_pages [ROUNDS]`: what transparent huge pages are worth to
-//! the benchmark cases (src/data/huge_pages.rs), measured in one process so that the comparison
+//! the benchmark cases (crates/core/src/data/huge_pages.rs), measured in one process so that the comparison
 //! survives a loaded machine.
 //!
 //! At each size of `bench::plan` (n = 10⁵, d = 100 and n = 10⁶, d = 20) it generates the same data

@@ -1,5 +1,7 @@
-//! The layering check: which top-level modules of `src/` name which, and the import cycles
-//! between them. One file, two uses: `scripts/layers` compiles it alone with `rustc` and prints
+//! The layering check: which top-level modules of the workspace's library crates name which, and
+//! the import cycles between them. The modules of every crate form one graph: the root package's
+//! `src/` and each member `crates/<name>/src/` (the core crate's modules are re-exported by the
+//! playground under the same names, so one module is one node wherever it lives). One file, two uses: `scripts/layers` compiles it alone with `rustc` and prints
 //! the report; `tests/playground/cli.rs` includes it (`#[path]`) and fails on a cycle that its allow-list
 //! does not name. Standard library only.
 //!
@@ -9,7 +11,8 @@
 //!   root (inline `mod` blocks are followed, so `super` in `mod tests { … }` climbs one less);
 //!   `crate::Error` and the other names `src/lib.rs` re-exports count for their module;
 //! - in the binary (`src/bin/`, top-level module `bin`), `dp_playground::b::…`;
-//! - in a doc comment (`///`, `//!`, `/** */`, `/*! */`), `crate::b` (an intra-doc link, or a
+//! - anywhere, a path through another member crate: `dp_core::b::…` (its library name);
+//! - in a doc comment (`///`, `//!`, `/** */`, `/*! */`), `crate::b` or `dp_core::b` (an intra-doc link, or a
 //!   path in backticks that reads as one): a doc link upward is a dependency rustdoc must resolve,
 //!   and it would break if the layers became crates. Plain comments and strings never count.
 //!
@@ -38,60 +41,136 @@ pub struct Ref {
     pub doc: bool,
 }
 
-/// Every cross-module reference under `root/src`, plus the top-level module names.
+/// The library crates of the workspace at `root`: the root package (`root/src`) and each
+/// `root/crates/<name>` with a `src/lib.rs`, in that order, each with its library name (the
+/// `name` of its `[lib]` section, else its package name with `-` as `_`).
+pub fn member_crates(root: &Path) -> Result<Vec<(PathBuf, String)>, String> {
+    let mut dirs = vec![root.to_path_buf()];
+    let crates = root.join("crates");
+    if crates.is_dir() {
+        let mut more: Vec<PathBuf> = fs::read_dir(&crates)
+            .map_err(|e| format!("{}: {e}", crates.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.join("src").join("lib.rs").is_file())
+            .collect();
+        more.sort();
+        dirs.extend(more);
+    }
+    let mut out = Vec::new();
+    for dir in dirs {
+        let manifest = dir.join("Cargo.toml");
+        let name = if manifest.is_file() {
+            lib_name(&read(&manifest)?)
+        } else {
+            None
+        };
+        let name = name.unwrap_or_else(|| {
+            dir.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().replace('-', "_"))
+        });
+        out.push((dir, name));
+    }
+    Ok(out)
+}
+
+/// The library name a manifest gives its crate: `[lib] name`, else `[package] name` with `-` as
+/// `_`.
+fn lib_name(manifest: &str) -> Option<String> {
+    let mut section = "";
+    let (mut lib, mut package) = (None, None);
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("name") else {
+            continue;
+        };
+        let Some(value) = rest.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let value = value.trim().trim_matches('"').to_string();
+        match section {
+            "[lib]" => lib = Some(value),
+            "[package]" => package = Some(value.replace('-', "_")),
+            _ => {}
+        }
+    }
+    lib.or(package)
+}
+
+/// Every cross-module reference in the workspace at `root` (its library crates' `src/`, see
+/// [`member_crates`]), plus the top-level module names of all of them.
 pub fn scan(root: &Path) -> Result<(BTreeSet<String>, Vec<Ref>), String> {
-    let src = root.join("src");
-    let lib = src.join("lib.rs");
-    let lib_text = read(&lib)?;
-    let lexed = Lexed::new(&lib_text);
+    let crates = member_crates(root)?;
+    let names: Vec<String> = crates.iter().map(|(_, n)| n.clone()).collect();
     let mut tops = BTreeSet::new();
     let mut refs = Vec::new();
     let mut seen = BTreeSet::new();
-    // The crate root's own `mod` declarations are the top-level modules; each is walked.
-    for m in module_decls(&lexed, &lib_text) {
-        if m.inline.is_some() {
-            continue;
-        }
-        tops.insert(m.name.clone());
-        let file = child_file(&src, &m, &lexed, &lib_text)?;
-        walk(
-            root,
-            &file,
-            vec![m.name.clone()],
-            false,
-            &mut seen,
-            &mut refs,
-            Crate::Lib,
-        )?;
-    }
-    let reexports = reexports(&lexed);
-    // The binaries: one crate each, all in top-level module `bin`.
-    let bin = src.join("bin");
-    if bin.is_dir() {
-        tops.insert("bin".to_string());
-        let mut files: Vec<PathBuf> = fs::read_dir(&bin)
-            .map_err(|e| format!("{}: {e}", bin.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+    let mut reexported = BTreeMap::new();
+    for (k, (dir, _)) in crates.iter().enumerate() {
+        // Inside a crate its own modules are `crate::…`; another member's are `<its name>::…`.
+        let others: Vec<String> = names
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .map(|(_, n)| n.clone())
             .collect();
-        files.sort();
-        for file in files {
+        let src = dir.join("src");
+        let lib = src.join("lib.rs");
+        let lib_text = read(&lib)?;
+        let lexed = Lexed::new(&lib_text);
+        // The crate root's own `mod` declarations are the top-level modules; each is walked.
+        for m in module_decls(&lexed, &lib_text) {
+            if m.inline.is_some() {
+                continue;
+            }
+            tops.insert(m.name.clone());
+            let file = child_file(&src, &m, &lexed, &lib_text)?;
             walk(
                 root,
                 &file,
-                vec!["bin".to_string()],
+                vec![m.name.clone()],
                 false,
                 &mut seen,
                 &mut refs,
-                Crate::Bin,
+                Crate::Lib,
+                &others,
             )?;
         }
+        for (name, module) in reexports(&lexed, &names) {
+            reexported.entry(name).or_insert(module);
+        }
+        // The binaries: one crate each, all in top-level module `bin`.
+        let bin = src.join("bin");
+        if bin.is_dir() {
+            tops.insert("bin".to_string());
+            let mut files: Vec<PathBuf> = fs::read_dir(&bin)
+                .map_err(|e| format!("{}: {e}", bin.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+                .collect();
+            files.sort();
+            for file in files {
+                walk(
+                    root,
+                    &file,
+                    vec!["bin".to_string()],
+                    false,
+                    &mut seen,
+                    &mut refs,
+                    Crate::Bin,
+                    &names,
+                )?;
+            }
+        }
     }
-    // Names re-exported at the root count for their module; other root names are dropped.
+    // Names re-exported at a crate root count for their module; other root names are dropped.
     let mut out = Vec::new();
     for mut r in refs {
         if !tops.contains(&r.to) {
-            match reexports.get(&r.to) {
+            match reexported.get(&r.to) {
                 Some(m) => r.to = m.clone(),
                 None => continue,
             }
@@ -113,7 +192,9 @@ fn read(path: &Path) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Walks one file and the files it declares with `mod x;`.
+/// Walks one file and the files it declares with `mod x;`. `crates`: the library names whose
+/// paths count from here (the other members' for a library, every member's for a binary).
+#[allow(clippy::too_many_arguments)]
 fn walk(
     root: &Path,
     file: &Path,
@@ -122,6 +203,7 @@ fn walk(
     seen: &mut BTreeSet<PathBuf>,
     refs: &mut Vec<Ref>,
     krate: Crate,
+    crates: &[String],
 ) -> Result<(), String> {
     if !seen.insert(file.to_path_buf()) {
         return Ok(());
@@ -144,12 +226,13 @@ fn walk(
     let top = modpath[0].clone();
     let line_of = |pos: usize| 1 + lexed.code[..pos].iter().filter(|&&b| b == b'\n').count();
     // Code paths.
-    let prefixes: &[&str] = match krate {
+    let own: &[&str] = match krate {
         Crate::Lib => &["crate", "super"],
-        Crate::Bin => &["dp_playground"],
+        Crate::Bin => &[],
     };
+    let counts = |word: &str| own.contains(&word) || crates.iter().any(|c| c == word);
     for (pos, word) in words(&lexed.code) {
-        if !prefixes.contains(&word) {
+        if !counts(word) {
             continue;
         }
         // The module this position sits in: the file's path plus enclosing inline modules.
@@ -193,12 +276,10 @@ fn walk(
         }
     }
     // Doc comments.
-    let doc_prefix = match krate {
-        Crate::Lib => "crate",
-        Crate::Bin => "dp_playground",
-    };
+    let doc_counts =
+        |word: &str| (krate == Crate::Lib && word == "crate") || crates.iter().any(|c| c == word);
     for (pos, word) in words(&lexed.doc) {
-        if word != doc_prefix {
+        if !doc_counts(word) {
             continue;
         }
         if let Some(next) = after_colons(&lexed.doc, pos + word.len())
@@ -240,7 +321,16 @@ fn walk(
             }
         };
         child_path.push(m.name.clone());
-        walk(root, &child, child_path, in_test(m.pos), seen, refs, krate)?;
+        walk(
+            root,
+            &child,
+            child_path,
+            in_test(m.pos),
+            seen,
+            refs,
+            krate,
+            crates,
+        )?;
     }
     Ok(())
 }
@@ -698,14 +788,24 @@ fn module_decls(lexed: &Lexed, text: &str) -> Vec<ModDecl> {
     out
 }
 
-/// `pub use m::{A, B};` and `pub use m::A;` in the crate root: each name → `m`.
-fn reexports(lexed: &Lexed) -> BTreeMap<String, String> {
+/// `pub use m::{A, B};` and `pub use m::A;` in the crate root: each name → `m`. Through another
+/// member crate (`pub use dp_core::m::A;`, one of `crates`), the module is the path's next segment;
+/// `pub use dp_core::{m, n};` re-exports modules, which count as themselves.
+fn reexports(lexed: &Lexed, crates: &[String]) -> BTreeMap<String, String> {
     let code = &lexed.code;
     let mut out = BTreeMap::new();
     let ws = words(code);
     for w in ws.windows(3) {
         if w[0].1 == "pub" && w[1].1 == "use" {
-            let (pos, module) = w[2];
+            let (mut pos, mut module) = w[2];
+            if crates.iter().any(|c| c == module) {
+                match after_colons(code, pos + module.len())
+                    .and_then(|at| Some((at, ident_at(code, at)?)))
+                {
+                    Some((at, next)) => (pos, module) = (at, next),
+                    None => continue,
+                }
+            }
             let end = code[pos..]
                 .iter()
                 .position(|&b| b == b';')

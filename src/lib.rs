@@ -14,6 +14,8 @@
 //! - Noise is sampled in floating point: an idealisation (Mironov 2012).
 //!
 //! ## Module map
+//! The modules from [`controls`] to [`theory`] that import none of `config`, `session` or `algo`
+//! live in the core crate (`crates/core`, `dp_core`) and are re-exported here under their names.
 //! - [`config`]: the run configuration and all input validation.
 //! - [`controls`]: the table of the page's controls (key, label, kind, range, help), one row per
 //!   setting; it imports nothing of the crate.
@@ -41,28 +43,19 @@ pub mod audit;
 pub mod bench;
 pub mod catalog;
 pub mod config;
-pub mod controls;
-pub mod data;
-pub mod domain;
-pub mod error;
 pub mod figure;
-pub mod fused;
-pub mod linalg;
-pub mod loss;
-pub mod minimax;
-pub mod noise;
-pub mod objective;
 pub mod plot_spec;
-pub mod privacy;
-pub mod progress;
-pub mod reference;
-pub mod rng;
 pub mod session;
-pub mod solver;
-pub mod stats;
-pub mod theory;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+// The lower layer, from the core crate (crates/core): each module under its own name, so
+// `crate::privacy::…` here and `dp_playground::privacy::…` in tests, benches and the binary name
+// the items of `dp_core::privacy`.
+pub use dp_core::{
+    checks, controls, data, domain, error, fused, linalg, loss, minimax, noise, objective, privacy,
+    progress, reference, rng, solver, stats, theory,
+};
 
 pub use error::{Error, Result};

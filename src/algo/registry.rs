@@ -141,20 +141,10 @@ fn single_release(preview: &Preview) -> Result<Vec<GaussianRow>> {
     }
 }
 
-// Beside the menu names it reads, so that `error` stays below the algorithms.
-impl Error {
-    /// This error, raised by a compared algorithm, restated at the `compare` field (where the
-    /// page shows it) with the algorithm's name as the menu shows it.
-    pub fn in_compare(self, algorithm: AlgorithmKind) -> Self {
-        let name = family(algorithm).card.name;
-        // The refusal without its "(now …)": the compared algorithm's value is the page's own
-        // setting, shown beside its control, and the message stays short enough to read.
-        let text = self.to_string();
-        let text = text.trim_end_matches('.');
-        let refusal = match text.rfind(" (now ") {
-            Some(at) if text.ends_with(')') => &text[..at],
-            _ => text,
-        };
-        Error::invalid("compare", format!("untick {name}, or {refusal}"), "")
+// Beside the menu names it reads, so that `error` stays below the algorithms: a compared
+// algorithm's error names it through `Error::in_compare`.
+impl crate::error::Compared for AlgorithmKind {
+    fn menu_name(self) -> &'static str {
+        family(self).card.name
     }
 }

@@ -44,7 +44,6 @@ pub const MAX_LINK_BYTES: usize = 80 * 1024;
 /// still fits ten times, repeats included.
 pub const MAX_RUN_STEPS: usize = 1_000_000;
 
-mod checks;
 mod choices;
 mod link;
 pub mod menu;

@@ -114,3 +114,35 @@ fn every_composed_statement_of_a_seeded_run_carries_the_seeded_caveat() {
         json["private"]["composed"]
     );
 }
+
+/// Every algorithm of the menu draws a compared run's noise from a stream of its own (the keys'
+/// hashes differ, so the generators do), never the main algorithm's (crates/core/src/rng.rs,
+/// `seeded_algorithm`; its unit test checks the same on a few keys).
+#[test]
+fn every_menu_key_has_its_own_compared_stream() {
+    use dp_playground::rng::{Stream, seeded_algorithm, seeded_draw};
+    use rand::Rng;
+    let keys: Vec<String> = AlgorithmKind::ALL.iter().map(|k| k.key()).collect();
+    let first = |key: &str| seeded_algorithm(7, Stream::Noise, key, 0, 0).next_u64();
+    let firsts: Vec<u64> = keys.iter().map(|k| first(k)).collect();
+    for (i, a) in firsts.iter().enumerate() {
+        assert!(
+            !firsts[..i].contains(a),
+            "{} draws another key's stream",
+            keys[i]
+        );
+        assert_ne!(
+            *a,
+            seeded_draw(7, Stream::Noise, 0, 0).next_u64(),
+            "{}",
+            keys[i]
+        );
+        assert_ne!(
+            *a,
+            seeded_draw(7, Stream::Noise, 0, 1).next_u64(),
+            "{}",
+            keys[i]
+        );
+    }
+    assert!(keys.len() > 10, "{keys:?}");
+}

@@ -1,23 +1,10 @@
-//! Native tests of the bottom layers: calibration and accounting, the samplers, data sets and the
-//! CSV loader, losses and projections, the reference solver and its certificate, and the parsers
-//! and settings under hostile numbers. One test binary (CONTRIBUTING.md, "Tests"): each file is a
-//! module, so `cargo test --test base problem_csv::` runs one file.
-
-#[path = "../common/mod.rs"]
-mod common;
-#[path = "../golden/mod.rs"]
-mod golden;
+//! Native tests of the bottom layers that need the playground: the parsers and settings under
+//! hostile numbers, and the regression noise through a session. One test binary
+//! (CONTRIBUTING.md, "Tests"): each file is a module, so `cargo test --test base
+//! hostile_parsers::` runs one file. The tests of the core crate's modules alone (calibration,
+//! samplers, data, losses, the reference solver) are in crates/core/tests/base/.
 
 mod hostile_numbers;
 mod hostile_numeric;
 mod hostile_parsers;
-mod privacy_calibration;
-mod privacy_samplers;
-mod problem_csv;
-mod problem_data;
-mod problem_golden;
-mod problem_losses;
-mod problem_reference;
-mod problem_reference_tilted;
 mod regression_noise;
-mod solver_certificate;

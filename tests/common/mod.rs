@@ -5,7 +5,11 @@
 mod heavy;
 mod heavy_rates;
 mod paper_names;
+// The core's (crates/core/tests/common/): reference values and golden sampler bits of the privacy
+// layer, and the reference optimum's check.
+#[path = "../../crates/core/tests/common/privacy.rs"]
 mod privacy;
+#[path = "../../crates/core/tests/common/reference.rs"]
 mod reference;
 mod run;
 mod slope;

@@ -40,10 +40,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * noise (the Trail, Noised and Published types in all 27 release paths: +10.7 k), the legends
  * that fit their plot (wrapping, corner choice, the text boxes the look test reads: +8.0 k), and the
  * work-bounded steps (resumable passes of the game solvers, the work meter) landed together:
- * 871,077, plus 1 %. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * 871,077, plus 1 %. Raised by 4,660 to 884,460 (the same headroom) when the lower modules
+ * moved into a crate of their own (crates/core), with no change of code: 878,069 → 882,729 by
+ * this test's gzip. Across crates a generic or `#[inline]` function is compiled again in each
+ * crate that uses it (stable Rust shares no generics at opt-level 3; fat LTO keeps the copies),
+ * e.g. 22 copies of `Error::invalid` instead of 13, two of `Kernels::derivative4`: code +9.8 k,
+ * data +9.9 k before gzip. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 879_800;
+export const BUDGET = 884_460;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

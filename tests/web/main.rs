@@ -6,7 +6,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
-#[path = "../golden/mod.rs"]
+#[path = "../../crates/core/tests/golden/mod.rs"]
 mod golden;
 
 mod web;

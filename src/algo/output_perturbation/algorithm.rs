@@ -15,7 +15,7 @@ use crate::solver::max_loss::MaxLoss;
 use crate::solver::{BaseSolver, Certificate, CertifiedRun, SolverKind};
 
 use super::declared::{Form, ObjectiveDeclaration};
-use super::plan::{NoiseLaw, ReleasePlan, Settings, plan};
+use super::plan::{LawShape, NoiseLaw, ReleasePlan, Settings, plan};
 
 /// SDCA sweeps per evaluation of Algorithm 3's duality-gap certificate.
 const DUAL_SWEEPS: usize = 1;

@@ -1,6 +1,7 @@
 //! Output perturbation's two families (Lowy & Razaviyayn 2021, Algorithms 1 and 6): cards,
 //! settings, needs and the data-free plans. The mechanism is in the sibling files.
 
+use super::plan::LawShape;
 use super::{
     self as op, CARD, CARD_REGULARISED, ConvexClass, Form, NoiseLaw, OutputPerturbation,
     Regularised, ReleasePlan, Settings,

@@ -177,10 +177,16 @@ impl Settings {
     }
 }
 
-impl NoiseLaw {
+/// [`NoiseLaw`] (in `theory`, below the algorithms) as the algorithms' [`NoiseShape`]: a trait,
+/// since a method on a type of the core crate cannot be defined here.
+pub trait LawShape {
     /// The law of one draw in dimension d, as the preview and
     /// [`PrivateAlgorithm::draws`](crate::algo::PrivateAlgorithm::draws) state it.
-    pub fn shape(&self, d: usize) -> NoiseShape {
+    fn shape(&self, d: usize) -> NoiseShape;
+}
+
+impl LawShape for NoiseLaw {
+    fn shape(&self, d: usize) -> NoiseShape {
         match *self {
             NoiseLaw::Gaussian { sigma, .. } => NoiseShape::Gaussian { sigma, d },
             NoiseLaw::L2Laplace { scale } => NoiseShape::L2Laplace { scale, d },
