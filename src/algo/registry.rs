@@ -1,8 +1,9 @@
 //! Every algorithm family, in menu order, and the plan of a lane from its typed settings (checking
 //! a whole configuration against a family and picking one from the menu are `config::menu`'s).
 //!
-//! Adding an algorithm: its file (declaring a [`Family`]) and one line in the table of
-//! [`super::kinds`], which makes its [`AlgorithmKind`], its place in [`FAMILIES`] and the menu.
+//! Adding an algorithm: its file (declaring a [`Family`](super::family::Family)) and one line in
+//! the `algorithms!` table of `algo/mod.rs` ([`super::kinds`] holds the macro), which makes its
+//! [`AlgorithmKind`], its place in [`FAMILIES`] and the menu.
 //! Nothing in `session/`, `catalog.rs` or `www/` names an algorithm.
 
 use super::family::{Plan, Preview, same_promise};
