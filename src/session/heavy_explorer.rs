@@ -5,7 +5,7 @@
 //! utility; and the ledger per stage.
 //!
 //! Privacy (docs/PRIVACY.md): the readouts, C* and the curves use the declared distribution only
-//! ([`declared_moment`], [`threshold`]). The two things read from the raw data, the fraction of
+//! ([`declared_moment`](crate::config::RunConfig::declared_moment), [`threshold`]). The two things read from the raw data, the fraction of
 //! records above C and the record of the f/f_C plot, are diagnostics that the page labels
 //! "measured on the raw data (not private)"; neither reaches a run's settings.
 //!

@@ -1,7 +1,7 @@
 //! Every algorithm family, in menu order, and the plan of a lane from its typed settings (checking
 //! a whole configuration against a family and picking one from the menu are `config::menu`'s).
 //!
-//! Adding an algorithm: its file (declaring a [`Family`]) and one line in the table of
+//! Adding an algorithm: its file (declaring a [`Family`](super::family::Family)) and one line in the table of
 //! [`super::kinds`], which makes its [`AlgorithmKind`], its place in [`FAMILIES`] and the menu.
 //! Nothing in `session/`, `catalog.rs` or `www/` names an algorithm.
 
@@ -41,7 +41,7 @@ pub fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planne
 /// 1/β of ∞, a sensitivity of ∞ and σ = ∞ each released NaN, ∞ or a noiseless point). The ranges of
 /// `RunConfig::validate` keep the settings inside what the families serve; this is the backstop
 /// that names the control setting the offending number.
-pub(crate) fn finite_noise(preview: &Preview) -> Result<()> {
+pub fn finite_noise(preview: &Preview) -> Result<()> {
     let usable = |v: f64| v.is_finite() && v > 0.0;
     let constants = || {
         format!(
