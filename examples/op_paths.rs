@@ -1,5 +1,5 @@
 //! Experiment behind objective perturbation's Hessian stride (`HESSIAN_SAMPLES_PER_DIM` in
-//! `src/algo/objective_perturbation.rs`): on `cargo bench --bench logreg`'s perturbed objective
+//! `crates/algorithms/src/algo/objective_perturbation.rs`): on `cargo bench --bench logreg`'s perturbed objective
 //! (ε = 1, n = 10⁵, d = 20, Λ = 1/n, the noise b of each seed), the gradient-norm path of damped
 //! Newton with the Hessian from every s-th block (with and without chord steps), and of warm
 //! starts from a Newton solve on every k-th block, each with its cost in value-and-gradient

@@ -1,5 +1,5 @@
 //! Experiment behind objective perturbation's residual share and tolerance
-//! (`AmpPlan::residual_share`, `TOLERANCE_OVER_ALLOWANCE` in `src/algo/objective_perturbation.rs`):
+//! (`AmpPlan::residual_share`, `TOLERANCE_OVER_ALLOWANCE` in `crates/algorithms/src/algo/objective_perturbation.rs`):
 //! on `cargo bench
 //! --bench logreg`'s problem (ε = 1, n = 10⁵, d = 20, Λ = 1/n, R = 1, test log-loss on 10⁵ fresh
 //! records), the test log-loss of the certified point w̃ before the residual z and of the release

@@ -15,7 +15,9 @@
 //!
 //! ## Module map
 //! The modules from [`controls`] to [`theory`] that import none of `config`, `session` or `algo`
-//! live in the core crate (`crates/core`, `dp_core`) and are re-exported here under their names.
+//! live in the core crate (`crates/core`, `dp_core`) and are re-exported here under their names;
+//! [`algo`] lives in the algorithms crate (`crates/algorithms`, `dp_algorithms`), over the core
+//! only, and is re-exported here too.
 //! - [`config`]: the run configuration and all input validation.
 //! - [`controls`]: the table of the page's controls (key, label, kind, range, help), one row per
 //!   setting; it imports nothing of the crate.
@@ -38,7 +40,6 @@
 //! - [`bench`](mod@bench): the benchmark cases native code and the browser time alike.
 //! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
 
-pub mod algo;
 pub mod audit;
 pub mod bench;
 pub mod catalog;
@@ -57,5 +58,9 @@ pub use dp_core::{
     checks, controls, data, domain, error, fused, linalg, loss, minimax, noise, objective, privacy,
     progress, reference, rng, solver, stats, theory,
 };
+
+// The private algorithms, from the algorithms crate (crates/algorithms): `crate::algo::…` here and
+// `dp_playground::algo::…` in tests, benches and the binary name the items of `dp_algorithms::algo`.
+pub use dp_algorithms::algo;
 
 pub use error::{Error, Result};

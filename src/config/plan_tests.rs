@@ -2,6 +2,12 @@
 //! (`menu::pick` to meet a family's needs, `menu::plan` to plan it): tests that build a
 //! configuration live here, above the algorithms, so that `algo` does not reach up to `config`.
 
+// Tests that once sat in the families' files, by family; each reaches the plan through a config.
+mod adversarial_training;
+mod boosted;
+mod deterministic;
+mod em_phases;
+
 use super::menu::{pick, plan};
 use super::{GameChoice, MAX_RUN_STEPS, ProblemKind, RunConfig};
 use crate::algo::kinds::AlgorithmKind;

@@ -41,4 +41,4 @@ pub use lab::{Lab, LaneBatch};
 pub use prepare::{NoiseShape, Preview, preview};
 pub use problem::{Plane, Problem, ProblemDeclaration};
 pub use run::{Batch, Release, Session};
-pub use view::{GRID_BUDGET, View};
+pub use view::{GRID_BUDGET, GameView, ProblemView, View};

@@ -17,6 +17,7 @@ use crate::privacy::release::Published;
 use crate::privacy::{Guarantee, Ledger};
 use crate::reference::{Estimate, Reference};
 use crate::rng::{self, Stream};
+use crate::session::ProblemView;
 use crate::theory::curve::Curve;
 
 use super::game_views::{GameViews, ViewRecorder};
@@ -543,7 +544,7 @@ impl Session {
     }
 
     /// F on a res × res grid over the parameter view, row by row from the bottom (see
-    /// [`Problem::loss_grid`]). **Non-private** (reads the data).
+    /// [`ProblemView::loss_grid`]). **Non-private** (reads the data).
     pub fn loss_grid(&self, max_res: usize) -> Option<Vec<f64>> {
         self.problem()?.loss_grid(max_res).map(|(grid, _)| grid)
     }

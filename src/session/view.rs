@@ -29,11 +29,16 @@ pub struct View {
     pub w_star: Option<[f64; 2]>,
 }
 
-impl Game {
+/// The parameter view of a posed game (a trait, since [`Game`] is the algorithms crate's).
+pub trait GameView {
     /// The view of the minimising player's first two coordinates (x₁, x₂): a square around the
     /// simplex's corner or the ball, with the base game's equilibrium x* marked where the
     /// generator declares it (public: a property of the generator, not of the records).
-    pub fn view(&self) -> View {
+    fn view(&self) -> View;
+}
+
+impl GameView for Game {
+    fn view(&self) -> View {
         use crate::domain::Domain;
         let (dx, _) = self.game.dims();
         let x_domain = self.game.x_domain_kind();
@@ -54,9 +59,22 @@ impl Game {
     }
 }
 
-impl Problem {
+/// The parameter view of a posed minimisation problem, and F on a grid over it (a trait, since
+/// [`Problem`] is the algorithms crate's).
+pub trait ProblemView {
     /// The parameter view of this problem.
-    pub fn view(&self) -> View {
+    fn view(&self) -> View;
+
+    /// F on a res × res grid over the view's square, row by row from the bottom, and res.
+    /// res ≤ `max_res`, lowered so that the grid costs at most [`GRID_BUDGET`] per-sample
+    /// evaluations (a large n would stall the worker); where even the floor resolution would
+    /// pass it (n > 156,250), F is estimated on an evenly strided subsample that fits
+    /// (`grid_objective`). **Non-private** (reads the data).
+    fn loss_grid(&self, max_res: usize) -> Option<(Vec<f64>, usize)>;
+}
+
+impl ProblemView for Problem {
+    fn view(&self) -> View {
         let d = self.declared.d;
         let reference = self.reference.as_ref().ok();
         let w_star = reference.map(|r| self.plane.project(&r.w));
@@ -101,19 +119,14 @@ impl Problem {
         }
     }
 
-    /// F on a res × res grid over the view's square, row by row from the bottom, and res.
-    /// res ≤ `max_res`, lowered so that the grid costs at most [`GRID_BUDGET`] per-sample
-    /// evaluations (a large n would stall the worker); where even the floor resolution would
-    /// pass it (n > 156,250), F is estimated on an evenly strided subsample that fits
-    /// (`Problem::grid_objective`). **Non-private** (reads the data).
-    pub fn loss_grid(&self, max_res: usize) -> Option<(Vec<f64>, usize)> {
+    fn loss_grid(&self, max_res: usize) -> Option<(Vec<f64>, usize)> {
         if max_res < MIN_GRID_RES {
             return None;
         }
         let d = self.declared.d;
         let view = self.view();
         let res = grid_resolution(self.data.n(), max_res);
-        let strided = self.grid_objective(res);
+        let strided = grid_objective(self, res);
         let objective = strided.as_ref().unwrap_or(&self.objective);
         let r = view.extent;
         let step = 2.0 * r / (res - 1) as f64;
@@ -135,24 +148,24 @@ impl Problem {
         }
         Some((grid, res))
     }
+}
 
-    /// F on every k-th record, k the least stride with res²·(n/k) ≤ [`GRID_BUDGET`], or `None`
-    /// when F itself fits the budget. An estimate of the same mean, on a subsample spread evenly
-    /// over the rows (not the first rows, which a sorted file would bias); at the n where it
-    /// applies, at least 10⁵ records, the contours it draws are those of F to the eye. At
-    /// n = 10⁶ it saves 15 s of an otherwise idle worker in a loaded browser.
-    fn grid_objective(&self, res: usize) -> Option<Objective> {
-        let n = self.data.n();
-        let stride = ((res * res * n) as f64 / GRID_BUDGET).ceil() as usize;
-        if stride <= 1 {
-            return None;
-        }
-        let picked = self.data.every(stride);
-        let m = picked.n();
-        // The mean over the subsample: the declared n is the full data's.
-        let objective = self.declared.objective(&picked, 0.0).ok()?;
-        Some(objective.with_declared_n(m))
+/// F on every k-th record, k the least stride with res²·(n/k) ≤ [`GRID_BUDGET`], or `None`
+/// when F itself fits the budget. An estimate of the same mean, on a subsample spread evenly
+/// over the rows (not the first rows, which a sorted file would bias); at the n where it
+/// applies, at least 10⁵ records, the contours it draws are those of F to the eye. At
+/// n = 10⁶ it saves 15 s of an otherwise idle worker in a loaded browser.
+fn grid_objective(problem: &Problem, res: usize) -> Option<Objective> {
+    let n = problem.data.n();
+    let stride = ((res * res * n) as f64 / GRID_BUDGET).ceil() as usize;
+    if stride <= 1 {
+        return None;
     }
+    let picked = problem.data.every(stride);
+    let m = picked.n();
+    // The mean over the subsample: the declared n is the full data's.
+    let objective = problem.declared.objective(&picked, 0.0).ok()?;
+    Some(objective.with_declared_n(m))
 }
 
 /// The largest res ≤ `max_res` with res²·n ≤ [`GRID_BUDGET`], but at least [`MIN_GRID_RES`].
@@ -188,7 +201,7 @@ mod tests {
     fn past_the_budget_the_grid_estimates_f_on_an_even_subsample() {
         // Within the budget: F itself, the same bits as before.
         let s = Session::new(small()).unwrap();
-        assert!(s.problem().unwrap().grid_objective(13).is_none());
+        assert!(grid_objective(s.problem().unwrap(), 13).is_none());
         // 8² · 160,000 passes the budget of 10⁷ by 2.4 %: every other record.
         let s = Session::new(RunConfig {
             n: 160_000,
@@ -196,7 +209,7 @@ mod tests {
         })
         .unwrap();
         let problem = s.problem().unwrap();
-        let strided = problem.grid_objective(MIN_GRID_RES).expect("a subsample");
+        let strided = grid_objective(problem, MIN_GRID_RES).expect("a subsample");
         assert_eq!(strided.data().n(), 80_000);
         assert_eq!(strided.n(), 80_000, "a mean over the subsample");
         assert_eq!(strided.data().features(1), problem.data.features(2));

@@ -23,6 +23,7 @@ use crate::error::Error;
 use crate::session::export::{self, Record};
 use crate::session::problem::Posed;
 use crate::session::{self, Batch, Lab, Problem};
+use crate::session::{GameView, ProblemView};
 
 pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
 pub use heavy::{heavy_largest_record, heavy_panel, heavy_record};

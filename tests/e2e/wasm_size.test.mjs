@@ -45,10 +45,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * this test's gzip. Across crates a generic or `#[inline]` function is compiled again in each
  * crate that uses it (stable Rust shares no generics at opt-level 3; fat LTO keeps the copies),
  * e.g. 22 copies of `Error::invalid` instead of 13, two of `Kernels::derivative4`: code +9.8 k,
- * data +9.9 k before gzip. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * data +9.9 k before gzip. Raised by 8,075 to 892,535 (the same headroom) when `algo` moved
+ * into the algorithms crate (crates/algorithms), with no change of code: 883,951 → 892,026 by
+ * this test's gzip (2,383,535 → 2,413,299 raw), for the same reason: function bodies +21.0 k
+ * before gzip, e.g. 8 more copies of `Error::invalid` and of `RawVec::grow_one`, a second
+ * `BTreeMap::insert`, and inlining decisions that now stop at the crate boundary (the family
+ * `step` functions keep their names and sizes). A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 884_460;
+export const BUDGET = 892_535;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

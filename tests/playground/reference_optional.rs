@@ -11,6 +11,7 @@ use dp_playground::loss::{Glm, Wrap};
 use dp_playground::privacy::Relation;
 use dp_playground::reference::{Cap, solve_capped};
 use dp_playground::rng::{Stream, seeded};
+use dp_playground::session::ProblemView;
 use dp_playground::session::{Lab, Release};
 use dp_playground::solver::SolverKind;
 

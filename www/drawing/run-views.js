@@ -88,7 +88,7 @@ export function verticesSpec(history) {
 
 // The localisation view of a localized heavy-tail run (Lowy 2026, Algorithm 1 with
 // Algorithm 4 Double-OutputPert or Algorithm 2 OutputPert-Localize in every call), the
-// numbers and the drawing are Rust's (src/algo/heavy_tails/localisation_view.rs,
+// numbers and the drawing are Rust's (crates/algorithms/src/algo/heavy_tails/localisation_view.rs,
 // src/wasm/plot/localisation.rs): in the (x₁, x₂) plane, W, each call's localisation ball, the
 // noise of each call with its public scale (a ring of radius E‖b‖ = d·β_t, shrinking by phase),
 // the candidates of each aggregation step and the one picked, the centres in order, and the

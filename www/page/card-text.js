@@ -1,6 +1,6 @@
 // The algorithm cards' prose: the paper, assumptions, privacy, utility, what to watch, the
 // module's own paragraph and each setting's help line. It is authored in Rust beside each
-// algorithm (src/algo/*, read by the native tests) but left out of the wasm module, which every
+// algorithm (crates/algorithms/src/algo/*, read by the native tests) but left out of the wasm module, which every
 // visitor downloads (docs/benchmarks.md, "Keeping the wasm small"): the native binary writes it at build
 // time as pkg/cards.json (`dp-playground cards`, build_pkg in scripts/setup.sh). The module's
 // cards() keeps what the menu and the settings panel are built from (names, labels, needs), so

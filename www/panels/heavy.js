@@ -1,7 +1,7 @@
 // The heavy-tail panel (Lowy 2026): the tail-index and k sliders with G₁, G₂,
 // G_k and L live, the threshold explorer (bias and noise against C, C* marked), one record's f
 // against f_C, the knobs that set the noise apart from the utility-only ones, and the ledger per
-// stage. Every number and curve comes from Rust (src/algo/heavy_tails/explorer.rs via
+// stage. Every number and curve comes from Rust (src/session/heavy_explorer.rs via
 // heavyPanel/heavyRecord); this file moves values and draws the curves it is given.
 
 import { heavyLargestRecord, heavyPanel, heavyRecord } from '../pkg/dp_playground.js';

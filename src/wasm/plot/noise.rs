@@ -13,9 +13,20 @@ use crate::plot_spec::noise::NoiseSpec;
 use crate::plot_spec::pinned::hold;
 use crate::stats::{gamma_p, ln_gamma};
 
-/// The law of ‖z‖ the calibration promises, for drawing it.
-impl NoiseShape {
+/// The law of ‖z‖ the calibration promises, for drawing it (a trait of this module's, since
+/// [`NoiseShape`] is the algorithms crate's).
+trait NormLaw {
     /// The density of ‖z‖ at r.
+    fn density(&self, r: f64) -> f64;
+    /// P(‖z‖ ≤ r).
+    fn cdf(&self, r: f64) -> f64;
+    /// The p-quantile of ‖z‖; `None` without a law.
+    fn quantile(&self, p: f64) -> Option<f64>;
+    /// The law in words, for the legend.
+    fn describe(&self) -> String;
+}
+
+impl NormLaw for NoiseShape {
     fn density(&self, r: f64) -> f64 {
         match *self {
             NoiseShape::Gaussian { sigma, d } => crate::noise::norm_density(r, sigma, d),

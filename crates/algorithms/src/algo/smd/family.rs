@@ -270,9 +270,9 @@ impl Plan for ScoFamilyPlan {
     }
 }
 
-/// The declared game of `config`, which must be on simplices (entropic mirror descent), with a
+/// The declared game of the settings, which must be on simplices (entropic mirror descent), with a
 /// finite declared L₀: (n, (dx, dy), constants).
-pub(super) fn simplex_game(settings: &Settings) -> Result<(usize, (usize, usize), GameConstants)> {
+pub fn simplex_game(settings: &Settings) -> Result<(usize, (usize, usize), GameConstants)> {
     let game = lane_game(settings)?;
     let spec = game.declaration;
     if spec.x_domain != DomainKind::Simplex || spec.y_domain != DomainKind::Simplex {

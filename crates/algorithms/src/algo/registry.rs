@@ -42,7 +42,7 @@ pub fn plan(settings: &Settings, declared: &ProblemDeclaration) -> Result<Planne
 /// 1/β of ∞, a sensitivity of ∞ and σ = ∞ each released NaN, ∞ or a noiseless point). The ranges of
 /// `RunConfig::validate` keep the settings inside what the families serve; this is the backstop
 /// that names the control setting the offending number.
-pub(crate) fn finite_noise(preview: &Preview) -> Result<()> {
+pub fn finite_noise(preview: &Preview) -> Result<()> {
     let usable = |v: f64| v.is_finite() && v > 0.0;
     let constants = || {
         format!(

@@ -72,7 +72,7 @@ use crate::rng::DpRng;
 
 use super::{Draws, NoiseShape, PrivateAlgorithm, StepReport};
 
-pub(crate) mod parts;
+pub mod parts;
 
 use super::family::{
     Demonstration, Family, MINIMISATION, Need, Plan, Preview, Purity, RunLength, card_text,

@@ -10,7 +10,7 @@ use crate::objective::Objective;
 
 /// A piece of every DP-SGD step (see [`PrivateAlgorithm::step`] for [`DpSgd`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Part {
+pub enum Part {
     /// The Poisson batch: geometric gaps, one uniform and one logarithm per member.
     Batches,
     /// The clipped sum of the batch's per-sample gradients (the fused kernel), on the batches of
@@ -25,7 +25,7 @@ pub(crate) enum Part {
 impl DpSgd {
     /// Steps this run through all its steps and returns the batch of each: the untimed set-up of
     /// [`Part::ClippedSums`], which then runs at the iterate an epoch ends at.
-    pub(crate) fn record_epoch(&mut self, objective: &Objective) -> Vec<Vec<usize>> {
+    pub fn record_epoch(&mut self, objective: &Objective) -> Vec<Vec<usize>> {
         let mut batches = Vec::with_capacity(self.config.steps);
         while self.step(objective).is_some() {
             batches.push(self.batch.clone());
@@ -36,7 +36,7 @@ impl DpSgd {
     /// Runs `part` of every step of this run (of every batch of `batches` for
     /// [`Part::ClippedSums`]); returns a number computed from the results, so that no work can
     /// be optimised away.
-    pub(crate) fn run_part(
+    pub fn run_part(
         &mut self,
         part: Part,
         objective: &Objective,

@@ -7,7 +7,7 @@
 //! A few keys keep the spelling of the links made before the identifiers settled on one
 //! (`localized_…`): a `#[serde(rename)]` on the line keeps every old link and lesson working.
 //!
-//! Adding an algorithm: its file `src/algo/<name>.rs`, declaring a [`Family`] whose `kind` is its
+//! Adding an algorithm: its file `crates/algorithms/src/algo/<name>.rs`, declaring a [`Family`] whose `kind` is its
 //! new variant, and one line in the table, `[mod <name>] <Variant> => <name>::FAMILY,` (with a
 //! one-line doc comment, optional): the `[mod …]` prefix declares the module, so nothing else
 //! names it. The menu, the cards, the counts shown to users and the audit coverage test all read

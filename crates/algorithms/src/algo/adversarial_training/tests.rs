@@ -1,7 +1,6 @@
 //! Tests of Lowy & Razaviyayn 2021's Algorithm 8 (included by `adversarial_training.rs`).
 
 use super::*;
-use crate::config::RunConfig;
 use crate::minimax::solvers::test_game::TestGame;
 use crate::privacy::calibration::{gaussian_delta, zwb_c_delta};
 use crate::rng::{Stream, seeded};
@@ -206,39 +205,4 @@ fn the_misprint_demonstration_is_not_private() {
     let ledger = run(&g, settings, 1).ledger();
     assert!(!ledger.is_private());
     assert!(ledger.leaks[0].contains("NOT PRIVATE"));
-}
-
-/// The page's path: a ball game with μ > 0 plans Algorithm 8 from the config alone, its preview
-/// states the corrected sensitivity, and the leak switch flips the preview to NOT PRIVATE.
-#[test]
-fn the_plan_previews_the_corrected_sensitivity_and_the_leak() {
-    use crate::config::GameChoice;
-    let config = RunConfig {
-        problem: ProblemKind::Saddle,
-        game: GameChoice::BallGame,
-        algorithm: AlgorithmKind::AdversarialTraining,
-        mu_x: 0.5,
-        mu_y: 0.5,
-        d: 2,
-        n: 400,
-        epsilon: 1.0,
-        delta: 1e-6,
-        ..RunConfig::default()
-    };
-    let planned = crate::config::menu::plan(&config).unwrap();
-    let declared = Declared::of_spec(&config.game_spec());
-    let c = calibrate(&declared, &AdversarialSettings::new(1.0, 1e-6)).unwrap();
-    assert!(close(
-        planned.preview.sensitivity,
-        corrected_sensitivity(c.minimiser_sensitivity, c.alpha, 0.5),
-        1e-12
-    ));
-    assert!(planned.preview.is_private());
-    let leaky = crate::config::menu::plan(&RunConfig {
-        leak: true,
-        ..config
-    })
-    .unwrap();
-    assert!(!leaky.preview.is_private());
-    assert!(leaky.preview.sensitivity < planned.preview.sensitivity);
 }

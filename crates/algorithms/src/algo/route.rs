@@ -8,7 +8,7 @@ use crate::error::Error;
 /// person changes for each: DP-SVRG's `epochs` are the page's steps T, DP-SGD's `sampling_rate`
 /// is b/n, output perturbation's α is its base solver's target accuracy, the subgradient solver's
 /// `regulariser.l1` is the lasso, …. Matched against the whole field first, then its first part.
-pub(crate) const INTERNAL: [(&str, Control); 20] = [
+pub const INTERNAL: [(&str, Control); 20] = [
     ("epochs", Control::Steps),
     ("epoch_length", Control::Batch),
     ("sampling_rate", Control::Batch),

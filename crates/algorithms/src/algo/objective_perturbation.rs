@@ -750,7 +750,7 @@ impl ObjectivePerturbation {
     }
 
     /// Multiplies the drawn noise by `factor` (the audit's planted "noise halved" bug only).
-    pub(crate) fn scale_noise_for_audit(&mut self, factor: f64) {
+    pub fn scale_noise_for_audit(&mut self, factor: f64) {
         self.linear.iter_mut().for_each(|v| *v *= factor);
     }
 
