@@ -159,8 +159,8 @@ fn the_reference_check_catches_each_kind_and_spares_ordinary_words() {
 }
 
 /// Comments, tests, the page and the documents cite papers (authors, year, algorithm or theorem)
-/// or files in the repository, never files outside it nor tracker numbers. Walks `src/`, `www/`
-/// (not the generated `www/pkg`), `tests/`, `README.md`, `docs/`, `CONTRIBUTING.md` and
+/// or files in the repository, never files outside it nor tracker numbers. Walks `src/`, the
+/// workspace's `crates/`, `www/` (not the generated `www/pkg`), `tests/`, `README.md`, `docs/`, `CONTRIBUTING.md` and
 /// `lessons/`, and names every offending line at once.
 #[test]
 #[cfg(not(target_arch = "wasm32"))]
@@ -188,6 +188,7 @@ fn comments_tests_and_documents_cite_nothing_outside_the_repository() {
     let mut files = Vec::new();
     for top in [
         "src",
+        "crates",
         "www",
         "tests",
         "README.md",
