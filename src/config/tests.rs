@@ -403,3 +403,36 @@ fn declared_moments_come_from_the_distribution_in_closed_form() {
         Some("loss")
     );
 }
+
+/// A config built in Rust (not read from JSON, which has no NaN or ∞) with a non-finite number
+/// in any plain numeric setting is refused at that setting: `check_rows` reads the numbers through
+/// serde, which writes a non-finite f64 as `null`.
+#[test]
+fn a_non_finite_number_built_in_rust_is_refused_at_its_setting() {
+    type Set = fn(&mut RunConfig, f64);
+    let fields: [(&str, Set); 13] = [
+        ("epsilon", |c, v| c.epsilon = v),
+        ("delta", |c, v| c.delta = v),
+        ("l2", |c, v| c.l2 = v),
+        ("l1", |c, v| c.l1 = v),
+        ("radius", |c, v| c.radius = v),
+        ("feature_bound", |c, v| c.feature_bound = v),
+        ("moment_k", |c, v| c.moment_k = v),
+        ("entry_bound", |c, v| c.entry_bound = v),
+        ("mu_x", |c, v| c.mu_x = v),
+        ("mu_y", |c, v| c.mu_y = v),
+        ("feature_scale", |c, v| c.feature_scale = v),
+        ("signal", |c, v| c.signal = v),
+        ("label_noise", |c, v| c.label_noise = v),
+    ];
+    for (field, set) in fields {
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut config = RunConfig::default();
+            set(&mut config, bad);
+            let Err(e) = config.validate() else {
+                panic!("{field} = {bad} accepted")
+            };
+            assert_eq!(e.field(), Some(field), "{field} = {bad}: {e}");
+        }
+    }
+}

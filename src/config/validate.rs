@@ -116,6 +116,12 @@ impl RunConfig {
                 (Kind::Number { .. } | Kind::ZeroOr { .. } | Kind::Optional { .. }, _, Some(v)) => {
                     control.check(v)?
                 }
+                // serde writes a non-finite f64 as `null`: a plain number is never null, so this
+                // is a NaN or ±∞ put in by Rust code (JSON cannot carry one), refused at its row.
+                // (An optional one's `null` is also how a blank is written, and stays allowed.)
+                (Kind::Number { .. } | Kind::ZeroOr { .. }, _, None) if value.is_null() => {
+                    control.check(f64::NAN)?
+                }
                 _ => {}
             }
         }
