@@ -73,13 +73,14 @@ ensure_node_modules() {
 build_pkg() {
   ensure_wasm_target
   ensure_wasm_bindgen_cli
-  (cd "$ROOT" && cargo build -q --release --lib --target wasm32-unknown-unknown)
-  local wasm="$ROOT/target/wasm32-unknown-unknown/release/dp_playground.wasm"
+  # The bindings' crate (crates/wasm, lib dp_wasm); `--out-name dp_playground` keeps www/pkg's names.
+  (cd "$ROOT" && cargo build -q --release -p dp-playground-wasm --lib --target wasm32-unknown-unknown)
+  local wasm="$ROOT/target/wasm32-unknown-unknown/release/dp_wasm.wasm"
   if [ ! -f "$ROOT/www/pkg/dp_playground_bg.wasm" ] || [ "$wasm" -nt "$ROOT/www/pkg/dp_playground_bg.wasm" ]; then
     # Without the function names (a panic still prints its message): 8 % of the gzipped module
     # (docs/benchmarks.md, "Keeping the wasm small").
     wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
-      --out-dir "$ROOT/www/pkg" "$wasm"
+      --out-dir "$ROOT/www/pkg" --out-name dp_playground "$wasm"
   fi
   # The cards' prose, which the wasm leaves out (docs/benchmarks.md, "Keeping the wasm small"), from the native
   # binary in the dev profile (the one the tests build); replaced whole, never left half-written.

@@ -2,7 +2,8 @@
 //!
 //! The solver core of an in-browser laboratory for differentially private (DP) convex
 //! optimisation. It compiles natively (tests, benchmarks, experiments) and to WebAssembly, where
-//! `wasm` (wasm32 only) exposes a `Session` to a Web Worker and plotting functions to the page.
+//! the bindings crate (`crates/wasm`, `dp_wasm`) exposes a `Session` to a Web Worker and plotting
+//! functions to the page.
 //!
 //! ## Privacy caveats
 //! - Only an algorithm's **release** is private. Iterates, gradients, losses, excess risks, clip
@@ -36,9 +37,11 @@
 //! - [`linalg`]: vector helpers and the fused kernel. [`rng`]: the seeded generator and its streams.
 //! - [`figure`]: the geometry of the page's figures (log-axis ticks, bands, filled contours), with
 //!   no drawing.
-//! - [`plot_spec`]: the page's plot specs, parsed and checked (drawn by `wasm`).
+//! - [`plot_spec`]: the page's plot specs, parsed and checked (drawn by `dp_wasm::wasm`).
 //! - [`bench`](mod@bench): the benchmark cases native code and the browser time alike.
-//! - `wasm` (wasm32 only): bindings and plotting; the only module that names JavaScript types.
+//!
+//! The bindings and the plotting (`wasm`, wasm32 only; the only module that names JavaScript types)
+//! are the crate `crates/wasm` (`dp_wasm`), over this one.
 
 pub mod audit;
 pub mod bench;
@@ -47,9 +50,6 @@ pub mod config;
 pub mod figure;
 pub mod plot_spec;
 pub mod session;
-
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
 
 // The lower layer, from the core crate (crates/core): each module under its own name, so
 // `crate::privacy::…` here and `dp_playground::privacy::…` in tests, benches and the binary name

@@ -12,7 +12,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    // The terminal binary is native only; the wasm build is the page's (src/wasm).
+    // The terminal binary is native only; the wasm build is the page's (crates/wasm/src/wasm).
 }
 
 #[cfg(not(target_arch = "wasm32"))]

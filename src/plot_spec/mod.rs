@@ -146,7 +146,7 @@ fn read<'de, T: DeserializeOwned, D: Deserializer<'de>>(kind: &str, de: D) -> Re
 }
 
 /// A list of numbers. In the browser it arrives either as a plain Array or as a Float64Array
-/// (read in one copy: see `wasm::plot`); natively, as any serde sequence of numbers. Either way
+/// (read in one copy); natively, as any serde sequence of numbers. Either way
 /// it holds at most [`MAX_VALUES`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Floats(pub Vec<f64>);
@@ -176,6 +176,25 @@ impl Floats {
 impl<'de> serde::Deserialize<'de> for Floats {
     fn deserialize<D: Deserializer<'de>>(de: D) -> std::result::Result<Self, D::Error> {
         let values = <Vec<f64> as serde::Deserialize>::deserialize(de)?;
+        Floats::check_len::<D::Error>(values.len())?;
+        Ok(Floats(values))
+    }
+}
+
+/// A list of numbers arrives from JS either as a plain Array or as a Float64Array. A
+/// Float64Array is copied in one go, after its length is checked; anything else goes through
+/// serde's ordinary sequence path (so a string in an Array is an error, not a silent NaN).
+// Here, not in crates/wasm: a crate may implement serde's trait only for its own types.
+#[cfg(target_arch = "wasm32")]
+impl<'de> serde::Deserialize<'de> for Floats {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> std::result::Result<Self, D::Error> {
+        let value: wasm_bindgen::JsValue = serde_wasm_bindgen::preserve::deserialize(de)?;
+        if let Some(typed) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Float64Array>(&value) {
+            Floats::check_len::<D::Error>(typed.length() as usize)?;
+            return Ok(Floats(typed.to_vec()));
+        }
+        let values = serde_wasm_bindgen::from_value::<Vec<f64>>(value)
+            .map_err(|e| <D::Error as serde::de::Error>::custom(e.to_string()))?;
         Floats::check_len::<D::Error>(values.len())?;
         Ok(Floats(values))
     }

@@ -1,5 +1,5 @@
 //! Seeded runs of each heavy-tail family (Lowy 2026) whose bits native code and every browser must
-//! agree on: tests/playground/determinism.rs checks them natively, tests/web/web.rs in the browsers, both against
+//! agree on: tests/playground/determinism.rs checks them natively, crates/wasm/tests/web/web.rs in the browsers, both against
 //! tests/data/heavy_golden_runs.txt.
 
 use dp_playground::algo::heavy_tails::HeavySolver;

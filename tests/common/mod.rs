@@ -1,4 +1,4 @@
-//! Pieces shared by the native tests and the browser tests (`tests/web/`), so both targets are
+//! Pieces shared by the native tests and the browser tests (`crates/wasm/tests/web/`), so both targets are
 //! held to the same reference values and the same golden bits. Each test binary uses a part.
 #![allow(dead_code, unused_imports)]
 

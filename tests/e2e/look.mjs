@@ -110,7 +110,7 @@ export const canvasProblems = (page, least = SMALLEST) => page.evaluate((least) 
   return found;
 }, least);
 
-/** The notes a plot draws inside its plotting area (src/wasm/plot/excess.rs). */
+/** The notes a plot draws inside its plotting area (crates/wasm/src/wasm/plot/excess.rs). */
 const NOTES = /^(▼ under the axis|band cut below)/;
 
 /**

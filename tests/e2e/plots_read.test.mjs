@@ -42,7 +42,7 @@ const drawnTexts = (page, kind, extra = {}) => page.evaluate(async ({ kind, extr
   return wasm.plotTextBoxes().texts.map((t) => t.text);
 }, { kind, extra });
 
-/** Pixels of a canvas in the release red (src/wasm/plot/mod.rs RELEASE_COLOR), as drawn by the page. */
+/** Pixels of a canvas in the release red (crates/wasm/src/wasm/plot/mod.rs RELEASE_COLOR), as drawn by the page. */
 const redPixels = (page, selector) => page.$eval(selector, (c) => {
   const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
   let n = 0;

@@ -23,7 +23,7 @@ const released = async (page) => {
   assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
 };
 
-/** Pixels of `canvas` in the release red (src/wasm/plot/mod.rs RELEASE_COLOR). */
+/** Pixels of `canvas` in the release red (crates/wasm/src/wasm/plot/mod.rs RELEASE_COLOR). */
 const redPixels = (page, selector) => page.$eval(selector, (c) => {
   const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
   let n = 0;

@@ -50,10 +50,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * this test's gzip (2,383,535 → 2,413,299 raw), for the same reason: function bodies +21.0 k
  * before gzip, e.g. 8 more copies of `Error::invalid` and of `RawVec::grow_one`, a second
  * `BTreeMap::insert`, and inlining decisions that now stop at the crate boundary (the family
- * `step` functions keep their names and sizes). A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * `step` functions keep their names and sizes). Raised by 11,107 to 903,642 (the same headroom)
+ * when the bindings moved into a crate of their own (crates/wasm), with no change of code but the
+ * place of `plot_spec::Floats`'s reader: 892,027 → 903,134 by this test's gzip (2,413,299 →
+ * 2,471,212 raw), both built from the same tree the same day; presumably the same cause (copies
+ * at the new crate boundary), not broken down. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 892_535;
+export const BUDGET = 903_642;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

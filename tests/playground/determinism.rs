@@ -1,4 +1,4 @@
-//! The same seed gives the same bits natively and in the browsers (tests/web/web.rs checks the same
+//! The same seed gives the same bits natively and in the browsers (crates/wasm/tests/web/web.rs checks the same
 //! file). Refresh after an intended numerical change with
 //! `UPDATE_GOLDEN=1 cargo test --test playground determinism::` and say why in the commit.
 #![cfg(not(target_arch = "wasm32"))]
@@ -26,7 +26,7 @@ fn native_run_matches_the_golden_fingerprint() {
 }
 
 /// A seeded DP-SGD run (its per-sample kernel is compiled differently for wasm): the same bits
-/// as its golden file, which tests/web/web.rs checks in the browsers. `UPDATE_GOLDEN=1` refreshes it.
+/// as its golden file, which crates/wasm/tests/web/web.rs checks in the browsers. `UPDATE_GOLDEN=1` refreshes it.
 #[test]
 fn dp_sgd_run_matches_its_golden_fingerprint() {
     let now = common::fingerprint(common::dp_sgd_golden_config());
@@ -50,7 +50,7 @@ fn a_different_seed_gives_a_different_fingerprint() {
 }
 
 /// Each heavy-tail family (Lowy 2026) on a seeded run: the same bits as the golden file, which
-/// tests/web/web.rs checks in the browsers. Refresh with `UPDATE_GOLDEN=1 cargo test --test
+/// crates/wasm/tests/web/web.rs checks in the browsers. Refresh with `UPDATE_GOLDEN=1 cargo test --test
 /// determinism` after an intended numerical change (it writes tests/data/heavy_golden_runs.txt).
 #[test]
 fn heavy_tail_runs_match_their_golden_fingerprints() {
@@ -91,7 +91,7 @@ fn drew_noise(section: &str) -> bool {
 
 /// Every heavy-tail family of the menu (Lowy 2026: the families whose card lives under
 /// `algo::heavy_tails`) has a seeded run in the golden file, so none escapes the
-/// native-vs-browser check of tests/web/web.rs.
+/// native-vs-browser check of crates/wasm/tests/web/web.rs.
 #[test]
 fn every_heavy_tail_family_has_a_golden_run() {
     use dp_playground::algo::registry;

@@ -305,7 +305,7 @@ export class Plotter {
     this.draws = 0;
     /** Adds what is drawn besides the history (the pinned runs, www/page/pins.js) to a plot's spec. */
     this.decorate = (kind, s) => s;
-    // The vertex view stacks its four panels on a narrow canvas (src/wasm/plot/vertices.rs):
+    // The vertex view stacks its four panels on a narrow canvas (crates/wasm/src/wasm/plot/vertices.rs):
     // they need this much height to keep their text at its size.
     if (canvases.vertices) canvases.vertices.dataset.minHeight = '480';
     // On a phone the excess plot, one tab at a time, is drawn taller than its 640 × 460 shape

@@ -2,7 +2,7 @@
 // hides their figures and tables (www/page/run-views.js).
 //
 // The saddle page's views; the drawing and every number are Rust's
-// (src/session/game_views.rs, src/wasm/plot/ternary.rs and vertices.rs):
+// (src/session/game_views.rs, crates/wasm/src/wasm/plot/ternary.rs and vertices.rs):
 // - the ternary plot of both players when each has three strategies (the players plot's spec
 //   gets their paths);
 // - the vertex view of a vertex-sampling run: the vertices it drew (the public view, covered by
@@ -89,7 +89,7 @@ export function verticesSpec(history) {
 // The localisation view of a localized heavy-tail run (Lowy 2026, Algorithm 1 with
 // Algorithm 4 Double-OutputPert or Algorithm 2 OutputPert-Localize in every call), the
 // numbers and the drawing are Rust's (crates/algorithms/src/algo/heavy_tails/localisation_view.rs,
-// src/wasm/plot/localisation.rs): in the (x₁, x₂) plane, W, each call's localisation ball, the
+// crates/wasm/src/wasm/plot/localisation.rs): in the (x₁, x₂) plane, W, each call's localisation ball, the
 // noise of each call with its public scale (a ring of radius E‖b‖ = d·β_t, shrinking by phase),
 // the candidates of each aggregation step and the one picked, the centres in order, and the
 // release in red. Only the release is private; the rest is a diagnostic of the raw data.

@@ -8,7 +8,7 @@
 //! Why bit-identical on every target: they use only `+ − × ÷`, comparisons and bit moves, each
 //! correctly rounded by IEEE 754, in an order written down here. Rust never contracts `a·b + c`
 //! into a fused multiply-add on its own, so native x86-64 and wasm32 give the same bits
-//! (`tests/web/web_problem.rs` checks this in Chromium and Firefox through the golden file).
+//! (`crates/wasm/tests/web/web_problem.rs` checks this in Chromium and Firefox through the golden file).
 //!
 //! Accuracy (tested against libm below): [`exp`] within 1 ulp over the whole f64 range (exact
 //! overflow to ∞ and underflow to 0 at libm's thresholds), [`ln_1p_unit`] within 2 ulps on [0, 1].

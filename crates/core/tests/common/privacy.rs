@@ -1,5 +1,5 @@
 //! Reference values and golden sampler bits for the privacy layer, checked natively
-//! (`crates/core/tests/base/privacy_*.rs`) and in the browsers (`tests/web/web_privacy.rs`).
+//! (`crates/core/tests/base/privacy_*.rs`) and in the browsers (`crates/wasm/tests/web/web_privacy.rs`).
 
 use dp_core::noise::{ExponentialMechanism, Gaussian, L2Laplace, Laplace, gumbel_max};
 use dp_core::privacy::calibration::{analytic_gaussian_sigma, gaussian_delta, zwb_gaussian_sigma};

@@ -1,11 +1,11 @@
 //! Browser tests (wasm-bindgen-test), run in headless Chromium and Firefox by the README test
 //! command: the JS-facing Session API, config errors as the page sees them, and native/wasm
-//! determinism. Drawing is tested in tests/web/web_plot.rs.
+//! determinism. Drawing is tested in crates/wasm/tests/web/web_plot.rs.
 #![cfg(target_arch = "wasm32")]
 
 use crate::common;
 
-use dp_playground::wasm::{WasmSession, normalise_config, preview};
+use dp_wasm::wasm::{WasmSession, normalise_config, preview};
 use js_sys::{Float64Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

@@ -4,9 +4,9 @@
 //! module and configures `run_in_browser` itself.
 #![cfg(target_arch = "wasm32")]
 
-#[path = "../common/mod.rs"]
+#[path = "../../../../tests/common/mod.rs"]
 mod common;
-#[path = "../../crates/core/tests/golden/mod.rs"]
+#[path = "../../../core/tests/golden/mod.rs"]
 mod golden;
 
 mod web;

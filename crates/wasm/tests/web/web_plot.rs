@@ -3,7 +3,7 @@
 //! the same figure, and malformed specs rejected without a panic.
 #![cfg(target_arch = "wasm32")]
 
-use dp_playground::wasm::{draw_plot, plot_svg};
+use dp_wasm::wasm::{draw_plot, plot_svg};
 use js_sys::{Array, Float64Array, JSON, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -13,7 +13,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const KINDS: [&str; 6] = ["excess", "path", "noise", "privacy", "features", "players"];
 
-/// The release ring's colour (src/wasm/plot/mod.rs `RELEASE_COLOR`).
+/// The release ring's colour (crates/wasm/src/wasm/plot/mod.rs `RELEASE_COLOR`).
 const RED: [u8; 3] = [214, 39, 40];
 
 fn js(json: &str) -> JsValue {

@@ -12,7 +12,7 @@ use crate::golden;
 
 #[wasm_bindgen_test]
 fn same_bits_as_native() {
-    let bad = golden::mismatches(include_str!("../data/problem_golden.txt"));
+    let bad = golden::mismatches(include_str!("../../../../tests/data/problem_golden.txt"));
     assert!(bad.is_empty(), "changed: {bad:#?}");
 }
 

@@ -2,7 +2,7 @@
 //! text, so the plot functions must refuse with an error rather than panic.
 #![cfg(target_arch = "wasm32")]
 
-use dp_playground::wasm::plot_svg;
+use dp_wasm::wasm::plot_svg;
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

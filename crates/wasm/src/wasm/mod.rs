@@ -1,8 +1,10 @@
-//! WebAssembly bindings: the only module that names JavaScript types.
+//! WebAssembly bindings: the only module that names JavaScript types (but for the reader of a
+//! plot spec's numbers, [`crate::plot_spec::Floats`], which serde's orphan rule keeps there).
 //!
 //! The worker owns a [`WasmSession`]; the page uses [`preview`] and the plotting functions
 //! [`draw_plot`] and [`plot_svg`]. Errors cross as `{ field, message }` objects so the page can put them next to the
 //! control at fault.
+//!
 
 mod bench;
 mod heavy;

@@ -2,7 +2,7 @@
 //! compared algorithms, the algorithm cards, and CSV inspection — as JavaScript sees them.
 #![cfg(target_arch = "wasm32")]
 
-use dp_playground::wasm::{WasmSession, cards, config_from_link, inspect_csv, previews};
+use dp_wasm::wasm::{WasmSession, cards, config_from_link, inspect_csv, previews};
 use js_sys::{Array, Float64Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

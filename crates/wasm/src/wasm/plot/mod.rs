@@ -27,15 +27,13 @@ use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::error::Error;
 use crate::figure::context::Shown;
 use crate::figure::log_ticks;
-use crate::plot_spec::{Floats, PALETTE_SIZE, Spec};
+use crate::plot_spec::{PALETTE_SIZE, Spec};
 use frame::{Frame, titled};
 use surface::Surface;
 
@@ -257,23 +255,6 @@ fn render<DB: DrawingBackend>(
     }
     root.present()?;
     Ok(())
-}
-
-/// A list of numbers arrives from JS either as a plain Array or as a Float64Array. A
-/// Float64Array is copied in one go, after its length is checked; anything else goes through
-/// serde's ordinary sequence path (so a string in an Array is an error, not a silent NaN).
-impl<'de> Deserialize<'de> for Floats {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        let value: JsValue = serde_wasm_bindgen::preserve::deserialize(de)?;
-        if let Some(typed) = value.dyn_ref::<js_sys::Float64Array>() {
-            Floats::check_len::<D::Error>(typed.length() as usize)?;
-            return Ok(Floats(typed.to_vec()));
-        }
-        let values = serde_wasm_bindgen::from_value::<Vec<f64>>(value)
-            .map_err(|e| D::Error::custom(e.to_string()))?;
-        Floats::check_len::<D::Error>(values.len())?;
-        Ok(Floats(values))
-    }
 }
 
 /// Why a plot was not drawn: a bad spec (shown next to the field) or a failing backend.

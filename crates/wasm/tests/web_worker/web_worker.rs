@@ -1,7 +1,7 @@
 //! The Session as the page's worker runs it: inside a dedicated Web Worker, in time-bounded slices.
 #![cfg(target_arch = "wasm32")]
 
-use dp_playground::wasm::WasmSession;
+use dp_wasm::wasm::WasmSession;
 use js_sys::{Float64Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
