@@ -61,7 +61,8 @@ function commentRanges(code) {
 
 /**
  * The places in a file that name another file, as { kind, start, end, spec } (the quoted text's
- * span; kind: 'import' for a static import or export, 'dynamic', 'url' or 'html'). JS: import/export specifiers and `new URL('…', import.meta.url)`; HTML: src and href.
+ * span). JS: 'import' (a static import or export … from), 'dynamic' (`import('…')`) and 'url'
+ * (`new URL('…', import.meta.url)`), outside comments; HTML: 'html' (src and href).
  */
 function references(path, text) {
   const ext = extname(path);

@@ -179,30 +179,33 @@ test('a cold visit to dist/ served as a good host serves it fetches every file o
     const m = line.match(/^GET (\S+) (\d+) (\d+) (\S+)$/);
     if (m) requests.push({ path: m[1], status: Number(m[2]), bytes: Number(m[3]), encoding: m[4] });
   }, ['node', 'scripts/serve.mjs']);
-  const base = await server.url;
-  assert.equal(base, `http://127.0.0.1:${new URL(base).port}${BASE}`);
-  // The headers of a good host: a year for a hashed name, revalidation for an entry point.
-  const wasmName = distFiles().find((f) => f.endsWith('.wasm'));
-  const hashed = await fetch(`${base}${wasmName}`, { headers: { 'accept-encoding': 'br' } });
-  assert.equal(hashed.headers.get('cache-control'), 'public, max-age=31536000, immutable');
-  assert.equal(hashed.headers.get('content-encoding'), 'br');
-  assert.match(hashed.headers.get('etag'), /-br"$/);
-  const entry = await fetch(base);
-  assert.equal(entry.headers.get('cache-control'), 'no-cache');
-  assert.equal((await fetch(base, { headers: { 'if-none-match': entry.headers.get('etag') } })).status, 304);
-  // Their log lines arrive through a pipe: wait for the three, then count the visit's only.
-  while (requests.length < 3) await new Promise((resolve) => { setTimeout(resolve, 20); });
-  requests.length = 0;
-
-  const { context, page, errors } = await open(base);
   try {
-    await ready(page);
-    await controlled(page);
-    await page.click('#play');
-    await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
-    assert.deepEqual(errors, []);
+    const base = await server.url;
+    assert.equal(base, `http://127.0.0.1:${new URL(base).port}${BASE}`);
+    // The headers of a good host: a year for a hashed name, revalidation for an entry point.
+    const wasmName = distFiles().find((f) => f.endsWith('.wasm'));
+    const hashed = await fetch(`${base}${wasmName}`, { headers: { 'accept-encoding': 'br' } });
+    assert.equal(hashed.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(hashed.headers.get('content-encoding'), 'br');
+    assert.match(hashed.headers.get('etag'), /-br"$/);
+    const entry = await fetch(base);
+    assert.equal(entry.headers.get('cache-control'), 'no-cache');
+    assert.equal((await fetch(base, { headers: { 'if-none-match': entry.headers.get('etag') } })).status, 304);
+    // Their log lines arrive through a pipe: wait for the three, then count the visit's only.
+    while (requests.length < 3) await new Promise((resolve) => { setTimeout(resolve, 20); });
+    requests.length = 0;
+
+    const { context, page, errors } = await open(base);
+    try {
+      await ready(page);
+      await controlled(page);
+      await page.click('#play');
+      await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
   } finally {
-    await context.close();
     server.stop();
   }
   const paths = requests.map((r) => r.path.split('?')[0].slice(BASE.length) || 'index.html');
@@ -214,5 +217,5 @@ test('a cold visit to dist/ served as a good host serves it fetches every file o
   const wasm = requests.find((r) => r.path.endsWith('.wasm'));
   assert.equal(wasm.encoding, 'br');
   const total = requests.reduce((s, r) => s + r.bytes, 0);
-  console.log(`# a cold visit to dist/: ${requests.length} requests, ${total} bytes sent (br)`);
+  console.log(`a cold visit to dist/: ${requests.length} requests, ${total} bytes sent (br)`);
 });
