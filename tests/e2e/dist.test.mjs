@@ -10,7 +10,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -39,17 +40,17 @@ function precacheList() {
 }
 
 /**
- * A plain static server, as a course site's might be: dist/ under /dp/, the files' bytes with a
- * Content-Type (module scripts need a JavaScript one; .wasm gets application/octet-stream) and no
- * other header. `log` records each request's path.
+ * A plain static server, as a course site's might be: `dir` (dist/) under /dp/, the files' bytes
+ * with a Content-Type (module scripts need a JavaScript one; .wasm gets application/octet-stream)
+ * and no other header. `log` records each request's path.
  */
-function plainServer() {
+function plainServer(dir = DIST) {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
   const log = [];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://host').pathname);
     log.push(path);
-    const file = path.startsWith(BASE) && !path.includes('..') ? join(DIST, path.slice(BASE.length) || 'index.html') : null;
+    const file = path.startsWith(BASE) && !path.includes('..') ? join(dir, path.slice(BASE.length) || 'index.html') : null;
     try {
       const body = await readFile(file);
       res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
@@ -67,6 +68,21 @@ function plainServer() {
     server.closeAllConnections();
   });
   return { url, log, stop };
+}
+
+/** dist/ served as a good host serves it: scripts/serve.mjs --dist under /dp/ (built already). */
+function goodServer(args = [], onLine = () => {}) {
+  const server = serve(['--dist', '--base', BASE, ...args], onLine, ['node', 'scripts/serve.mjs']);
+  return { url: server.url, stop: async () => server.stop() };
+}
+
+/** Resolves once nothing answers at `url` any more. */
+async function gone(url) {
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then(() => false, () => true)) return;
+    await new Promise((resolve) => { setTimeout(resolve, 50); });
+  }
+  assert.fail(`${url} still answers`);
 }
 
 let browser;
@@ -140,45 +156,80 @@ test('dist/ in a subfolder of a plain static server passes the page\'s smoke tes
   }
 });
 
-test('after one visit, with the server stopped, a reload opens the page and every lesson, and a lesson runs to its release', async () => {
-  const server = plainServer();
+for (const [host, start] of [['a plain static server', plainServer], ['scripts/serve.mjs --dist', goodServer]]) {
+  test(`after one visit to ${host}, with it stopped, a reload opens the page and every lesson, and a lesson runs to its release`, async () => {
+    const server = start();
+    const base = await server.url;
+    const { context, page, errors } = await open(base);
+    try {
+      await ready(page);
+      await controlled(page);
+      await server.stop();
+      await gone(base);
+
+      await page.reload();
+      await ready(page);
+      assert.deepEqual(await page.$$eval('#lesson option', (os) => os.map((o) => o.value).filter(Boolean)), lessonIds);
+      for (const id of lessonIds) {
+        await page.selectOption('#lesson', id);
+        await page.waitForFunction((title) => document.querySelector('#lesson-title')?.textContent === title, lessonTitles[id]);
+      }
+      // A lesson's own link, opened offline, runs to its release.
+      const lesson = lessonIds.includes('noise-vs-epsilon') ? 'noise-vs-epsilon' : lessonIds[0];
+      await page.goto(`${base}?lesson=${lesson}`);
+      await ready(page);
+      assert.equal(await page.textContent('#lesson-title'), lessonTitles[lesson]);
+      await page.click('#play');
+      await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
+      assert.notEqual(await page.textContent('#release'), 'not yet');
+      assert.equal(await page.textContent('#run-error'), '');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+}
+
+test('a new deployment shows on the next visit, and its service worker replaces the old one and deletes its cache', async () => {
+  // A copy of dist/ to deploy over, so that dist/ itself stays as built.
+  const site = mkdtempSync(join(tmpdir(), 'dp-dist-'));
+  cpSync(DIST, site, { recursive: true });
+  const server = plainServer(site);
   const base = await server.url;
   const { context, page, errors } = await open(base);
+  const cacheNames = () => page.evaluate(() => caches.keys());
   try {
     await ready(page);
     await controlled(page);
-    await server.stop();
-    await assert.rejects(fetch(base), 'the server is gone');
+    const [first] = await cacheNames();
+    assert.match(first, /^dp-playground-[0-9a-f]{10}$/);
+    assert.deepEqual(await cacheNames(), [first]);
+
+    // The new deployment: a changed page, and so a changed service worker.
+    const index = readFileSync(join(site, 'index.html'), 'utf8');
+    writeFileSync(join(site, 'index.html'), index.replace('<head>', '<head>\n  <meta name="deployment" content="2">'));
+    const worker = readFileSync(join(site, 'service-worker.js'), 'utf8');
+    writeFileSync(join(site, 'service-worker.js'), worker.replace(/const VERSION = '[0-9a-f]+';/, "const VERSION = 'deployment2';"));
 
     await page.reload();
     await ready(page);
-    assert.deepEqual(await page.$$eval('#lesson option', (os) => os.map((o) => o.value).filter(Boolean)), lessonIds);
-    for (const id of lessonIds) {
-      await page.selectOption('#lesson', id);
-      await page.waitForFunction((title) => document.querySelector('#lesson-title')?.textContent === title, lessonTitles[id]);
-    }
-    // A lesson's own link, opened offline, runs to its release.
-    const lesson = lessonIds.includes('noise-vs-epsilon') ? 'noise-vs-epsilon' : lessonIds[0];
-    await page.goto(`${base}?lesson=${lesson}`);
-    await ready(page);
-    assert.equal(await page.textContent('#lesson-title'), lessonTitles[lesson]);
-    await page.click('#play');
-    await page.waitForSelector('#status[data-state="released"]', { timeout: 60_000 });
-    assert.notEqual(await page.textContent('#release'), 'not yet');
-    assert.equal(await page.textContent('#run-error'), '');
+    assert.equal(await page.getAttribute('meta[name="deployment"]', 'content'), '2', 'the next visit shows the new page');
+    await page.waitForFunction(async () => JSON.stringify(await caches.keys()) === '["dp-playground-deployment2"]', null, { timeout: 30_000 });
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
     await server.stop();
+    rmSync(site, { recursive: true, force: true });
   }
 });
 
 test('a cold visit to dist/ served as a good host serves it fetches every file once, the precache included', async () => {
   const requests = [];
-  const server = serve(['--dist', '--base', BASE, '--log'], (line) => {
+  const server = goodServer(['--log'], (line) => {
     const m = line.match(/^GET (\S+) (\d+) (\d+) (\S+)$/);
     if (m) requests.push({ path: m[1], status: Number(m[2]), bytes: Number(m[3]), encoding: m[4] });
-  }, ['node', 'scripts/serve.mjs']);
+  });
   try {
     const base = await server.url;
     assert.equal(base, `http://127.0.0.1:${new URL(base).port}${BASE}`);
@@ -206,7 +257,7 @@ test('a cold visit to dist/ served as a good host serves it fetches every file o
       await context.close();
     }
   } finally {
-    server.stop();
+    await server.stop();
   }
   const paths = requests.map((r) => r.path.split('?')[0].slice(BASE.length) || 'index.html');
   const twice = paths.filter((p, i) => paths.indexOf(p) !== i);
