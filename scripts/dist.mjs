@@ -219,10 +219,13 @@ function build() {
   output.set('index.html', Buffer.from(index.replace('</head>', `  <!-- Added by scripts/dist.mjs. -->\n${head}\n</head>`)));
 
   // The service worker, with the site's version and what to precache: every file but itself,
-  // relative to its own URL (the site's root). Its bytes change with any file's name, so a new
-  // deployment is a new service worker, which the browser installs on the next visit.
+  // relative to its own URL (the site's root). The version hashes every file's name and bytes (the
+  // pages' too), so a new deployment is a new service worker, which the browser installs on the
+  // next visit.
   const precache = [...output.keys()].sort();
-  const version = createHash('sha256').update(precache.join('\n')).digest('hex').slice(0, HASH_DIGITS);
+  const site = createHash('sha256');
+  for (const name of precache) site.update(`${name}\0`).update(output.get(name)).update('\0');
+  const version = site.digest('hex').slice(0, HASH_DIGITS);
   const marker = /const VERSION = 'dev';\nconst PRECACHE = \[\];/;
   const worker = readFileSync(join(ROOT, SERVICE_WORKER.from), 'utf8');
   if (!marker.test(worker)) throw new Error(`${SERVICE_WORKER.from}: the VERSION/PRECACHE lines scripts/dist.mjs fills were not found`);
