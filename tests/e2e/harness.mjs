@@ -19,19 +19,27 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Starts `scripts/serve --port 0` (the README command) and resolves with its URL. */
-export function serve() {
-  const child = spawn('bash', ['scripts/serve', '--port', '0'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `scripts/serve --port 0` (the README command) and resolves with its URL. `args` adds to
+ * the command, `onLine` sees each line it prints, and `command` may name another server script
+ * that prints its URL the same way (e.g. ['node', 'scripts/serve.mjs'], which builds nothing).
+ */
+export function serve(args = [], onLine = () => {}, command = ['bash', 'scripts/serve']) {
+  const child = spawn(command[0], [...command.slice(1), '--port', '0', ...args], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const url = new Promise((resolve, reject) => {
     let out = '';
+    let rest = '';
     child.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/\S*/);
       if (m) resolve(m[0]);
+      const lines = (rest + d).split('\n');
+      rest = lines.pop();
+      lines.forEach(onLine);
     });
-    child.on('exit', (code) => reject(new Error(`scripts/serve exited with ${code}: ${stderr}`)));
+    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}: ${stderr}`)));
   });
   const stop = () => { try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ } };
   return { url, stop };
@@ -72,7 +80,10 @@ export function plotsDrawn(page) {
  * error and request recorded. Call `close()` when done.
  */
 export async function session() {
-  const server = serve();
+  // DP_E2E_BASE: test the site already served at that URL instead (tests/e2e/dist.test.mjs runs
+  // the smoke tests against dist/ in a subfolder of a plain static server that way).
+  const given = process.env.DP_E2E_BASE;
+  const server = given ? { url: Promise.resolve(given), stop() {} } : serve();
   const base = await server.url;
   const browser = await launch();
   // `options`: more of playwright's context options (e.g. { deviceScaleFactor: 2 }).

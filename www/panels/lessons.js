@@ -8,7 +8,9 @@
 // www/panels/share.js).
 
 const $ = (id) => document.getElementById(id);
-const DIR = new URL('../../lessons/', import.meta.url);
+// The static build (scripts/dist.mjs) renames the lessons by their content and lists the new
+// names in the index's `files` (lesson id → file name); here each lesson is `<id>.json`.
+const INDEX = new URL('../../lessons/index.json', import.meta.url);
 
 /** The URL's query: `lesson` (an id) and `embed` (a flag). */
 function query() {
@@ -18,7 +20,7 @@ function query() {
 
 /** Fetches a JSON file of lessons/, with the file named in the error. */
 async function fetchJson(name) {
-  const response = await fetch(new URL(name, DIR));
+  const response = await fetch(new URL(name, INDEX));
   if (!response.ok) throw new Error(`lessons/${name}: ${response.status} ${response.statusText}`);
   try {
     return await response.json();
@@ -29,8 +31,8 @@ async function fetchJson(name) {
 
 /** Every lesson of the index, in its order. */
 async function loadLessons() {
-  const index = await fetchJson('index.json');
-  return Promise.all(index.lessons.map((id) => fetchJson(`${id}.json`)));
+  const index = await fetchJson(INDEX.pathname.split('/').pop());
+  return Promise.all(index.lessons.map((id) => fetchJson(index.files?.[id] ?? `${id}.json`)));
 }
 
 /** The hash a lesson's preset gives, written as the page writes its own links. */
