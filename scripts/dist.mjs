@@ -196,8 +196,9 @@ function build() {
     for (const p of group) output.set(newName.get(p), rewritten(p));
   }
 
-  // index.html in dist/: preload the page's static module graph and the wasm (both start with the
-  // HTML instead of one import level at a time), and register the service worker.
+  // index.html in dist/: preload the page's static module graph (it then starts with the HTML
+  // instead of one import level at a time; index.html preloads the wasm itself), and register the
+  // service worker.
   const staticImports = (p, seen = new Set()) => {
     for (const r of references(p, text.get(p) ?? '')) {
       const t = resolveRef(p, r.spec);
@@ -211,7 +212,6 @@ function build() {
   const app = 'www/app.js';
   const head = [
     ...[...staticImports(app)].filter((p) => p !== REGISTER).map((p) => `  <link rel="modulepreload" href="${newName.get(p)}">`),
-    `  <link rel="preload" href="${newName.get('www/pkg/dp_playground_bg.wasm')}" as="fetch" crossorigin>`,
     `  <script type="module" src="${newName.get(REGISTER)}"></script>`,
   ].join('\n');
   const index = output.get('index.html').toString();

@@ -1,6 +1,7 @@
 // Measures the page as a visitor meets it: a report, not a test (no thresholds).
 //
 //   node scripts/measure-tab.mjs [first-visit] [large] [--repeats N] [--mbit M --latency MS]
+//   node scripts/measure-tab.mjs first-visit --dist ...   (the static site: scripts/serve --dist)
 //   MEASURE_URL=http://127.0.0.1:8000/ node scripts/measure-tab.mjs   (a page served elsewhere)
 //
 // first-visit: a fresh browser (new profile, empty caches) per repeat opens the page served by
@@ -58,7 +59,11 @@ function stopRecording(page) {
 }
 
 // MEASURE_URL: measure a page served elsewhere (e.g. another checkout, to compare before/after).
-const server = process.env.MEASURE_URL ? { url: Promise.resolve(process.env.MEASURE_URL), stop: () => {} } : serve();
+// --dist: the static site as a course would host it (built by scripts/dist, precompressed,
+// served by scripts/serve --dist), rather than the development loop.
+const server = process.env.MEASURE_URL
+  ? { url: Promise.resolve(process.env.MEASURE_URL), stop: () => {} }
+  : serve(args.includes('--dist') ? ['--dist'] : []);
 const base = await server.url;
 try {
   if (run('first-visit')) {
