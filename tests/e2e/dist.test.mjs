@@ -228,6 +228,16 @@ test('a new deployment shows on the next visit, and its service worker replaces 
   }
 });
 
+/**
+ * What a first visit may cost on the wire: every file of dist/ once (the page's own requests and
+ * the service worker's precache), Brotli-compressed, the wasm being about 83 % of it. Issue 34
+ * measured 4.9 MB for the development page before the page handed its compiled module to its
+ * workers and before the server compressed. Set at the measured total of the stop that built
+ * dist/ plus about 2 % of room; a change that passes it slows every first visit, so raise it by
+ * the measured amount with the reason here, as tests/e2e/wasm_size.test.mjs does for the wasm.
+ */
+const COLD_VISIT_BUDGET = 800_000;
+
 test('a cold visit to dist/ served as a good host serves it fetches every file once, the precache included', async () => {
   const requests = [];
   const server = goodServer(['--log'], (line) => {
@@ -273,4 +283,6 @@ test('a cold visit to dist/ served as a good host serves it fetches every file o
   assert.equal(wasm.encoding, 'br');
   const total = requests.reduce((s, r) => s + r.bytes, 0);
   console.log(`a cold visit to dist/: ${requests.length} requests, ${total} bytes sent (br)`);
+  assert.ok(total <= COLD_VISIT_BUDGET, `a cold visit to dist/ sent ${total} bytes (Brotli), over its budget of `
+    + `${COLD_VISIT_BUDGET}: see COLD_VISIT_BUDGET before raising it`);
 });
