@@ -170,8 +170,12 @@ impl Lesson {
     /// The preset's algorithms, main first (its `algorithm` and `compare`; the default main
     /// algorithm when it names none).
     fn algorithms(&self) -> Result<Vec<AlgorithmKind>> {
-        let config: RunConfig = serde_json::from_value(self.preset.clone())
-            .map_err(|e| bad(&self.id, "preset", e))?;
+        // Read as the page reads a link (the lenient reader the wasm has anyway: a second
+        // deserialiser of the whole config, from a JSON value, would add ~30 KB to the module).
+        let (config, errors) = RunConfig::from_json_lenient(&self.preset.to_string());
+        if let Some(e) = errors.first() {
+            return Err(bad(&self.id, "preset", e));
+        }
         Ok(config.algorithms().collect())
     }
 }
@@ -501,10 +505,17 @@ pub fn check(
         .expect("the checked choices cover every value");
         (
             picked == right,
-            format!(
-                "you picked “{}”, and {reading}: the answer is “{}”",
-                prediction.choices[picked].label, prediction.choices[right].label
-            ),
+            if picked == right {
+                format!(
+                    "you picked “{}”, and {reading}",
+                    prediction.choices[picked].label
+                )
+            } else {
+                format!(
+                    "you picked “{}”, but {reading}: the answer is “{}”",
+                    prediction.choices[picked].label, prediction.choices[right].label
+                )
+            },
             Some(right),
         )
     };

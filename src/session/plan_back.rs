@@ -322,7 +322,7 @@ pub fn confirm(
         )
     } else if ratio >= 1.0 {
         format!(
-            " The bound is fairly tight here: the measured mean is {}× below it.",
+            " The bound holds with room to spare: the measured mean is {}× below it.",
             short_ratio(ratio)
         )
     } else {
