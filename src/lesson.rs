@@ -126,9 +126,8 @@ fn bad(id: &str, field: &str, what: impl std::fmt::Display) -> Error {
 impl Lesson {
     /// Reads and checks one lesson file. Errors name the lesson and the field at fault.
     pub fn from_json(text: &str) -> Result<Lesson> {
-        let lesson: Lesson = serde_json::from_str(text).map_err(|e| {
-            Error::invalid("lesson file", format!("fix the JSON: {e}"), "")
-        })?;
+        let lesson: Lesson = serde_json::from_str(text)
+            .map_err(|e| Error::invalid("lesson file", format!("fix the JSON: {e}"), ""))?;
         lesson.check()?;
         Ok(lesson)
     }
@@ -452,13 +451,13 @@ pub fn check(
         }
     };
     let (held, said, right) = if let Some(within) = prediction.within {
-        let typed: f64 = answer.parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| {
-            Error::invalid(
-                ANSWER_FIELD,
-                "enter a number, such as 0.02 or 2e-2",
-                answer,
-            )
-        })?;
+        let typed: f64 = answer
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| {
+                Error::invalid(ANSWER_FIELD, "enter a number, such as 0.02 or 2e-2", answer)
+            })?;
         let (held, how) = match within {
             Within::Factor(f) => (
                 typed > 0.0 && typed >= value / f && typed <= value * f,
@@ -471,11 +470,11 @@ pub fn check(
         };
         (
             held,
-            format!("you said {}, and {reading}: {}", short(typed), if held {
-                format!("{how}")
-            } else {
-                format!("not {how}")
-            }),
+            format!(
+                "you said {}, and {reading}: {}{how}",
+                short(typed),
+                if held { "" } else { "not " }
+            ),
             None,
         )
     } else {

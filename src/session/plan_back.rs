@@ -12,8 +12,7 @@
 //!
 //! The answer is rounded **up** to three significant digits, so the bound at the ε the page sets
 //! is still at most t. A target below the bound at the largest accepted ε is out of reach at any
-//! ε (the bound keeps a part no privacy budget removes: the optimisation error of T steps, or a
-//! term in n alone); the message says so and what would move it.
+//! accepted ε; the message says so, with the bound there, and what would move it.
 //!
 //! What this promises is the theorem's: an upper bound on the **expected** excess empirical risk.
 //! The page then confirms it with a small sweep around the answer (`www/panels/plan.js`, through
@@ -199,8 +198,7 @@ pub fn solve_epsilon(config: &RunConfig, target: f64) -> Result<Backwards> {
             source,
             text: format!(
                 "Out of reach: even at ε = {}, the largest the page accepts, the bound is {} > {}. \
-                 What remains at large ε is the part privacy does not buy (the solver's steps, \
-                 the size of the data): raise n or the steps, or ask for a larger t.",
+                 More data lowers it (raise n), or ask for a larger t.",
                 short(hi),
                 short(values[last]),
                 short(target)
@@ -356,10 +354,18 @@ mod tests {
 
     #[test]
     fn rounding_up_keeps_three_digits_and_never_goes_down() {
-        for &(v, want) in &[(0.12341, 0.124), (1.0, 1.0), (2.5e-3, 2.5e-3), (99.91, 100.0)] {
+        for &(v, want) in &[
+            (0.12341, 0.124),
+            (1.0, 1.0),
+            (2.5e-3, 2.5e-3),
+            (99.91, 100.0),
+        ] {
             let got = round_up(v);
             assert!(got >= v, "{v} → {got}");
-            assert!((got - want).abs() <= 1e-12 * want, "{v} → {got}, want {want}");
+            assert!(
+                (got - want).abs() <= 1e-12 * want,
+                "{v} → {got}, want {want}"
+            );
         }
     }
 

@@ -458,10 +458,22 @@ fn at_least_six_lessons_ask_for_a_prediction_and_each_is_judged_by_its_run() {
         println!("{id}\n  {}\n  {}", yes.text, no.text);
         assert!(yes.held, "{id}: {right} should hold: {}", yes.text);
         assert!(!no.held, "{id}: {wrong} should not hold: {}", no.text);
-        assert!(yes.text.starts_with("Your prediction held: "), "{}", yes.text);
-        assert!(no.text.starts_with("Your prediction did not hold: "), "{}", no.text);
+        assert!(
+            yes.text.starts_with("Your prediction held: "),
+            "{}",
+            yes.text
+        );
+        assert!(
+            no.text.starts_with("Your prediction did not hold: "),
+            "{}",
+            no.text
+        );
         assert!(yes.text.contains(prediction.why.trim()), "{}", yes.text);
-        assert!(yes.text.len() < 800, "{id}: a verdict a person reads: {}", yes.text);
+        assert!(
+            yes.text.len() < 800,
+            "{id}: a verdict a person reads: {}",
+            yes.text
+        );
     }
 }
 
@@ -486,11 +498,20 @@ fn the_check_measures_the_run_it_is_given_not_a_stored_answer() {
 #[test]
 fn a_bad_answer_is_refused_at_the_prediction_control() {
     let all = lessons();
-    for (id, bad) in [("many-releases", "about two"), ("clipping-bias", "7"), ("clipping-bias", "")] {
+    for (id, bad) in [
+        ("many-releases", "about two"),
+        ("clipping-bias", "7"),
+        ("clipping-bias", ""),
+    ] {
         let lesson = all.iter().find(|l| l.id == id).unwrap();
         let config = preset(lesson);
-        let e = lesson::check(lesson.predict.as_ref().unwrap(), &config, bad, &[vec![Some(0.1)]])
-            .unwrap_err();
+        let e = lesson::check(
+            lesson.predict.as_ref().unwrap(),
+            &config,
+            bad,
+            &[vec![Some(0.1)]],
+        )
+        .unwrap_err();
         assert_eq!(e.field(), Some(lesson::ANSWER_FIELD), "{id} {bad}: {e}");
         assert!(e.to_string().starts_with("your prediction: "), "{e}");
     }
@@ -503,19 +524,49 @@ fn a_broken_prediction_is_an_error_naming_its_field() {
     )
     .unwrap();
     let cases: [(&str, serde_json::Value, &str); 7] = [
-        ("/predict/quantity", "\"median\"".parse().unwrap(), "unknown variant `median`"),
-        ("/predict/within", r#"{"factor": 3}"#.parse().unwrap(), "predict: give either within"),
-        ("/predict/choices/0/algorithm", "\"dp_sgd\"".parse().unwrap(), "predict.choices.algorithm"),
-        ("/predict/choices/0/from", "0.1".parse().unwrap(), "predict.choices"),
-        ("/predict/prompt", "\"Guess\"".parse().unwrap(), "predict.prompt"),
-        ("/predict/wihtin", "1".parse().unwrap(), "unknown field `wihtin`"),
-        ("/predict/quantity", "\"sigma\"".parse().unwrap(), "predict.choices.algorithm: only lowest_excess"),
+        (
+            "/predict/quantity",
+            "\"median\"".parse().unwrap(),
+            "unknown variant `median`",
+        ),
+        (
+            "/predict/within",
+            r#"{"factor": 3}"#.parse().unwrap(),
+            "predict: give either within",
+        ),
+        (
+            "/predict/choices/0/algorithm",
+            "\"dp_sgd\"".parse().unwrap(),
+            "predict.choices.algorithm",
+        ),
+        (
+            "/predict/choices/0/from",
+            "0.1".parse().unwrap(),
+            "predict.choices",
+        ),
+        (
+            "/predict/prompt",
+            "\"Guess\"".parse().unwrap(),
+            "predict.prompt",
+        ),
+        (
+            "/predict/wihtin",
+            "1".parse().unwrap(),
+            "unknown field `wihtin`",
+        ),
+        (
+            "/predict/quantity",
+            "\"sigma\"".parse().unwrap(),
+            "predict.choices.algorithm: only lowest_excess",
+        ),
     ];
     for (pointer, value, want) in cases {
         let mut lesson = base.clone();
         let (parent, key) = pointer.rsplit_once('/').unwrap();
         lesson.pointer_mut(parent).unwrap()[key] = value;
-        let e = Lesson::from_json(&lesson.to_string()).unwrap_err().to_string();
+        let e = Lesson::from_json(&lesson.to_string())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(want), "{pointer}: {e}");
         assert!(e.len() < 300, "{e}");
     }
@@ -524,6 +575,8 @@ fn a_broken_prediction_is_an_error_naming_its_field() {
     lesson["predict"]["quantity"] = "mean_excess".into();
     lesson["predict"].as_object_mut().unwrap().remove("choices");
     lesson["predict"]["within"] = serde_json::json!({"factor": 1});
-    let e = Lesson::from_json(&lesson.to_string()).unwrap_err().to_string();
+    let e = Lesson::from_json(&lesson.to_string())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("predict.within.factor"), "{e}");
 }

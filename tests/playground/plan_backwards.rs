@@ -46,8 +46,15 @@ fn proposed(config: &RunConfig, target: f64) -> f64 {
     let Outcome::Found { epsilon: e2, .. } = lower.outcome else {
         panic!("{lower:?}");
     };
-    assert!(e2 > epsilon, "a 3% smaller target needs a larger ε: {e2} vs {epsilon}");
-    assert!(answer.text.contains("The theory says ε = "), "{}", answer.text);
+    assert!(
+        e2 > epsilon,
+        "a 3% smaller target needs a larger ε: {e2} vs {epsilon}"
+    );
+    assert!(
+        answer.text.contains("The theory says ε = "),
+        "{}",
+        answer.text
+    );
     epsilon
 }
 
@@ -57,7 +64,9 @@ fn check(kind: AlgorithmKind, reachable: f64, unreachable: f64) {
     let config = defaults(kind);
     let epsilon = proposed(&config, reachable);
     let (mean, min, max) = measured(&config, epsilon, 20);
-    println!("{kind:?}: t = {reachable}, ε = {epsilon}: mean {mean:.3e} (min {min:.3e}, max {max:.3e})");
+    println!(
+        "{kind:?}: t = {reachable}, ε = {epsilon}: mean {mean:.3e} (min {min:.3e}, max {max:.3e})"
+    );
     assert!(
         mean <= reachable,
         "{kind:?}: mean excess {mean} over 20 repeats at the proposed ε = {epsilon} is above the target {reachable}"
@@ -67,7 +76,11 @@ fn check(kind: AlgorithmKind, reachable: f64, unreachable: f64) {
         Outcome::OutOfReach { epsilon, bound } => {
             assert_eq!(epsilon, 100.0);
             assert!(bound > unreachable);
-            assert!(far.text.starts_with("Out of reach: even at ε = 100"), "{}", far.text);
+            assert!(
+                far.text.starts_with("Out of reach: even at ε = 100"),
+                "{}",
+                far.text
+            );
         }
         other => panic!("{kind:?}: {unreachable} should be out of reach: {other:?}"),
     }
@@ -90,7 +103,11 @@ fn a_target_that_is_no_number_is_refused_at_its_control() {
     for bad in ["", "0", "-0.1", "a lot", "inf"] {
         let e = plan_back::parse_target(bad).unwrap_err();
         assert_eq!(e.field(), Some(TARGET_FIELD), "{bad}");
-        assert!(e.to_string().starts_with("target excess risk t: enter a positive number"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("target excess risk t: enter a positive number"),
+            "{e}"
+        );
     }
     let e = plan_back::solve_epsilon(&defaults(AlgorithmKind::NoisyGd), f64::NAN).unwrap_err();
     assert_eq!(e.field(), Some(TARGET_FIELD));

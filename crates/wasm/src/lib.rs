@@ -13,6 +13,5 @@ pub mod wasm;
 // the playground (the way the algorithms crate re-exports the core's modules).
 pub use dp_playground::{
     algo, audit, bench, catalog, config, data, error, figure, lesson, noise, plot_spec, progress,
-    session,
-    stats,
+    session, stats,
 };

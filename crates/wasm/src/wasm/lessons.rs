@@ -12,12 +12,14 @@ use crate::session::plan_back;
 
 use super::{to_js, to_js_error};
 
-/// Reads and checks a lesson file's text: the lesson (as the file holds it, defaults filled),
-/// or an error `{ field, message }` naming the lesson and its field at fault.
+/// Reads and checks a lesson file's text; an error `{ field, message }` names the lesson and its
+/// field at fault. (The page shows the file as written: returning the lesson would add its
+/// serialiser to the module for nothing.)
 #[wasm_bindgen(js_name = lessonCheck)]
-pub fn lesson_check(text: &str) -> Result<JsValue, JsValue> {
-    let lesson = Lesson::from_json(text).map_err(|e| to_js_error(&e))?;
-    to_js(&lesson)
+pub fn lesson_check(text: &str) -> Result<(), JsValue> {
+    Lesson::from_json(text)
+        .map(|_| ())
+        .map_err(|e| to_js_error(&e))
 }
 
 /// Judges the student's `answer` to the prediction of the lesson `lesson_text` against the run
