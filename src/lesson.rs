@@ -402,11 +402,14 @@ pub fn check(
     let (value, reading) = match prediction.quantity {
         Quantity::MeanExcess => (
             means[0],
-            format!(
-                "the run's mean released {metric} over its {repeats} repeat{} is {}",
-                if repeats == 1 { "" } else { "s" },
-                short(means[0])
-            ),
+            if repeats == 1 {
+                format!("the run's released {metric} is {}", short(means[0]))
+            } else {
+                format!(
+                    "the run's mean released {metric} over its {repeats} repeats is {}",
+                    short(means[0])
+                )
+            },
         ),
         Quantity::LowestExcess => {
             let (best, v) = means

@@ -89,3 +89,29 @@ test('an answer that is no number is refused beside the prediction, naming it', 
   assert.equal(await page.getAttribute('#lesson-verdict', 'data-held'), '');
   await context.close();
 });
+
+for (const [name, viewport] of [['wide', { width: 1920, height: 1080 }], ['laptop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`the prediction box and its verdict are legible at ${name} width`, async () => {
+    const { context, page } = await lab.open('?lesson=clipping-bias', viewport);
+    await ready(page);
+    await page.locator('#lesson-prediction label').nth(2).click();
+    await page.click('#play');
+    await verdict(page);
+    await page.locator('#lesson-predict').scrollIntoViewIfNeeded();
+    await page.locator('#lesson-predict').screenshot({ path: `/tmp/predict-${name}.png` });
+    const boxes = await page.evaluate(() => ['lesson-predict', 'lesson-prompt', 'lesson-prediction', 'lesson-check', 'lesson-verdict']
+      .map((id) => { const r = document.getElementById(id).getBoundingClientRect(); return { id, left: r.left, right: r.right, width: r.width, height: r.height }; }));
+    for (const b of boxes) {
+      assert.ok(b.width > 0 && b.height > 0, `${name}: #${b.id} is shown`);
+      assert.ok(b.left >= 0 && b.right <= viewport.width + 1, `${name}: #${b.id} [${b.left}, ${b.right}] inside the ${viewport.width} px screen`);
+    }
+    // Every choice on its own line, its whole label inside the box.
+    const labels = await page.$$eval('#lesson-prediction label', (ls) => ls.map((l) => { const r = l.getBoundingClientRect(); return { top: r.top, right: r.right }; }));
+    const box = boxes.find((b) => b.id === 'lesson-predict');
+    assert.equal(new Set(labels.map((l) => Math.round(l.top))).size, 3, `${name}: one choice a line`);
+    for (const l of labels) assert.ok(l.right <= box.right + 1, `${name}: a choice's label inside the box`);
+    const size = await page.$eval('#lesson-verdict', (el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(size >= 14, `${name}: verdict text ${size}px`);
+    await context.close();
+  });
+}
