@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{AlgorithmKind, RunConfig, menu};
 use crate::error::{Compared, Error, Result};
+use crate::session::plan_back::short;
 use crate::session::publish;
 
 /// The page's control for the student's answer, as its errors name it (index.html's label).
@@ -334,29 +335,6 @@ pub struct Verdict {
     pub right: Option<usize>,
     /// The verdict, the measured value and the lesson's reason, in words.
     pub text: String,
-}
-
-/// Three significant digits, without trailing zeros: 0.0163, 2.5, 100, 1.6e-4.
-pub(crate) fn short(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let a = v.abs();
-    if (1e-2..1e4).contains(&a) {
-        let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
-        let s = format!("{v:.decimals$}");
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    } else {
-        let s = format!("{v:.2e}");
-        match s.split_once('e') {
-            Some((m, e)) => format!("{}e{}", m.trim_end_matches('0').trim_end_matches('.'), e),
-            None => s,
-        }
-    }
 }
 
 /// The mean of the scored repeats of one algorithm (NaN when none is scored).

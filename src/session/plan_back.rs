@@ -23,7 +23,6 @@ use serde::Serialize;
 use crate::config::{AlgorithmKind, RunConfig, menu, pose};
 use crate::controls::Control;
 use crate::error::{Error, Result};
-use crate::lesson::short;
 
 /// The panel's control for the target, as its error names it (index.html's label).
 pub const TARGET_FIELD: &str = "target excess risk t";
@@ -125,6 +124,29 @@ fn round_up(epsilon: f64) -> f64 {
     let up = (epsilon * scale).ceil() / scale;
     // The division may land a hair below the product it undid.
     if up < epsilon { up + 1.0 / scale } else { up }
+}
+
+/// Three significant digits, without trailing zeros: 0.0163, 2.5, 100, 1.6e-4.
+pub fn short(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let a = v.abs();
+    if (1e-2..1e4).contains(&a) {
+        let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
+        let s = format!("{v:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        let s = format!("{v:.2e}");
+        match s.split_once('e') {
+            Some((m, e)) => format!("{}e{}", m.trim_end_matches('0').trim_end_matches('.'), e),
+            None => s,
+        }
+    }
 }
 
 /// The smallest accepted ε whose bound on the main algorithm's expected excess risk, at the
