@@ -7,8 +7,10 @@
 //! ingredients, never noise settings), and the smallest accepted ε whose bound is at most t is
 //! found by a scan over a log grid of the accepted range followed by bisection in log ε
 //! between the last grid point above t and the first at or below it. The bound of every family
-//! the page plans falls as ε grows (the noise scale goes like 1/ε, or the steps' ρ like ε²); the
-//! scan checks it on the grid and refuses to answer where it does not.
+//! the page plans falls as ε grows where the noise dominates (the noise scale goes like 1/ε); where
+//! a bound does not fall steadily, the answer is still the smallest grid-refined ε that meets t,
+//! and the text says at which larger ε it is above t again. An ε the plan refuses (too small
+//! for an accountant to certify, say) is no answer, and is skipped.
 //!
 //! The answer is rounded **up** to three significant digits, so the bound at the ε the page sets
 //! is still at most t. A target below the bound at the largest accepted ε is out of reach at any
@@ -32,9 +34,6 @@ const PER_DECADE: usize = 8;
 /// Bisection steps in log ε: the bracket is one grid step (a factor 10^(1/8) ≈ 1.33) wide, and
 /// 40 halvings leave it far below the three digits the answer is rounded to.
 const BISECTIONS: usize = 40;
-/// A bound that rises with ε by more than this relative amount between grid points is no
-/// monotone bound: the solver refuses to answer rather than guess.
-const RISE_TOLERANCE: f64 = 1e-9;
 /// The measured mean this many times below the bound is said to be far below it: the bound is
 /// loose.
 pub const LOOSE_RATIO: f64 = 10.0;
@@ -170,103 +169,137 @@ pub fn solve_epsilon(config: &RunConfig, target: f64) -> Result<Backwards> {
         .map(|i| lo * 10f64.powf(decades * i as f64 / points as f64))
         .collect();
     let algorithm = config.algorithm;
-    let mut values = Vec::with_capacity(grid.len());
+    // The bound at each grid point: `None` where it does not apply, or where the plan refuses
+    // that ε (a budget too small for the accountant to certify, say): such an ε is simply not
+    // an answer.
+    let mut values: Vec<Option<f64>> = Vec::with_capacity(grid.len());
     let mut source = None;
+    let mut refusal = None;
+    let mut refused = 0;
     for &eps in &grid {
-        match bound_at(&config, &problem, eps)? {
-            Some((b, s)) => {
+        match bound_at(&config, &problem, eps) {
+            Ok(Some((b, s))) => {
                 source = Some(s);
-                values.push(b);
+                values.push(Some(b));
             }
-            None => values.push(f64::NAN),
+            Ok(None) => values.push(None),
+            // The plan was accepted at the page's own ε (checked above), so a refusal here is
+            // this ε's (its field may be a setting the refusal is restated at).
+            Err(e) => {
+                refusal.get_or_insert(e);
+                refused += 1;
+                values.push(None);
+            }
         }
     }
-    let no_bound = || Backwards {
-        algorithm,
-        target,
-        outcome: Outcome::NoBound,
-        source: None,
-        text: "The theory states no bound for these settings (the excess plot says what would \
-               make one apply), so there is nothing to solve: sweep ε instead."
-            .to_string(),
+    let admitted: Vec<usize> = (0..grid.len()).filter(|&i| values[i].is_some()).collect();
+    let Some(&first) = admitted.first() else {
+        // Refused at every ε of the grid: say why (the page's own ε was accepted, so this is
+        // rare); else no bound applies at any.
+        if let Some(e) =
+            refusal.filter(|_| values.iter().all(Option::is_none) && refused == grid.len())
+        {
+            return Err(e);
+        }
+        return Ok(Backwards {
+            algorithm,
+            target,
+            outcome: Outcome::NoBound,
+            source: None,
+            text: "The theory states no bound for these settings (the excess plot says what \
+                   would make one apply), so there is nothing to solve: sweep ε instead."
+                .to_string(),
+        });
     };
-    if values.iter().any(|v| v.is_nan()) {
-        return Ok(no_bound());
-    }
-    if let Some(i) = (1..values.len()).find(|&i| values[i] > values[i - 1] * (1.0 + RISE_TOLERANCE))
-    {
-        return Err(Error::invalid(
-            TARGET_FIELD,
-            format!(
-                "sweep ε instead: this bound does not fall as ε grows (it rises from {} at ε = {} \
-                 to {} at ε = {}), so no single ε answers",
-                short(values[i - 1]),
-                short(grid[i - 1]),
-                short(values[i]),
-                short(grid[i])
-            ),
-            "",
-        ));
-    }
-    let last = values.len() - 1;
-    if values[last] > target {
+    let value = |i: usize| values[i].expect("an admitted point");
+    let meets = admitted.iter().copied().find(|&i| value(i) <= target);
+    let Some(j) = meets else {
+        // The least the bound gives anywhere in the accepted range.
+        let best = admitted
+            .iter()
+            .copied()
+            .min_by(|&a, &b| value(a).total_cmp(&value(b)))
+            .expect("an admitted point");
+        let at = if best == grid.len() - 1 {
+            format!("even at ε = {}, the largest the page accepts,", short(hi))
+        } else {
+            format!("at its least, at ε = {},", short(grid[best]))
+        };
         return Ok(Backwards {
             algorithm,
             target,
             outcome: Outcome::OutOfReach {
-                epsilon: hi,
-                bound: values[last],
+                epsilon: grid[best],
+                bound: value(best),
             },
             source,
             text: format!(
-                "Out of reach: even at ε = {}, the largest the page accepts, the bound is {} > {}. \
-                 More data lowers it (raise n), or ask for a larger t.",
-                short(hi),
-                short(values[last]),
+                "Out of reach: {at} the bound is {} > {}. More data lowers it (raise n), or ask \
+                 for a larger t.",
+                short(value(best)),
                 short(target)
             ),
         });
-    }
-    if values[0] <= target {
+    };
+    // Where the bound rises above t again at a larger ε, say so: the answer is the smallest ε
+    // that meets t, not a promise for every larger one.
+    let rises = admitted
+        .iter()
+        .copied()
+        .find(|&i| i > j && value(i) > target)
+        .map(|i| {
+            format!(
+                " This bound does not fall steadily with ε: at ε = {} it is {} again.",
+                short(grid[i]),
+                short(value(i))
+            )
+        })
+        .unwrap_or_default();
+    if j == 0 {
         return Ok(Backwards {
             algorithm,
             target,
             outcome: Outcome::AnyEpsilon {
                 epsilon: lo,
-                bound: values[0],
+                bound: value(0),
             },
             source,
             text: format!(
-                "Any ε will do: even at ε = {}, the smallest the page accepts, the bound is {} ≤ {}.",
+                "Any ε will do: even at ε = {}, the smallest the page accepts, the bound is {} ≤ \
+                 {}.{rises}",
                 short(lo),
-                short(values[0]),
+                short(value(0)),
                 short(target)
             ),
         });
     }
-    // values[j - 1] > target ≥ values[j]: bisect in log ε.
-    let j = values
-        .iter()
-        .position(|&v| v <= target)
-        .expect("the last is at most the target");
-    let (mut a, mut b) = (grid[j - 1].ln(), grid[j].ln());
-    for _ in 0..BISECTIONS {
-        let mid = 0.5 * (a + b);
-        let at = bound_at(&config, &problem, mid.exp())?.map_or(f64::INFINITY, |(v, _)| v);
-        if at <= target {
-            b = mid;
-        } else {
-            a = mid;
+    let (epsilon, bound) = if j == first {
+        // The smallest ε at which the bound applies already meets t.
+        (round_up(grid[j]).min(hi), value(j))
+    } else {
+        // bound(grid[j - 1]) > t ≥ bound(grid[j]): bisect in log ε, keeping the upper end at
+        // or below t.
+        let (mut a, mut b) = (grid[j - 1].ln(), grid[j].ln());
+        for _ in 0..BISECTIONS {
+            let mid = 0.5 * (a + b);
+            let at = bound_at(&config, &problem, mid.exp())
+                .ok()
+                .flatten()
+                .map_or(f64::INFINITY, |(v, _)| v);
+            if at <= target {
+                b = mid;
+            } else {
+                a = mid;
+            }
         }
-    }
-    let mut epsilon = round_up(b.exp()).min(hi);
-    let mut bound = bound_at(&config, &problem, epsilon)?.map_or(f64::INFINITY, |(v, _)| v);
-    // Rounding up keeps the bound at most t for a falling bound; should a flat stretch or the
-    // bound's own rounding say otherwise, step up to the grid point known to meet it.
-    if bound > target {
-        epsilon = round_up(grid[j]).min(hi);
-        bound = bound_at(&config, &problem, epsilon)?.map_or(values[j], |(v, _)| v);
-    }
+        let epsilon = round_up(b.exp()).min(hi);
+        match bound_at(&config, &problem, epsilon).ok().flatten() {
+            Some((v, _)) if v <= target => (epsilon, v),
+            // Rounding up keeps the bound at most t for a falling bound; where it does not,
+            // the grid point known to meet it.
+            _ => (round_up(grid[j]).min(hi), value(j)),
+        }
+    };
     Ok(Backwards {
         algorithm,
         target,
@@ -274,7 +307,7 @@ pub fn solve_epsilon(config: &RunConfig, target: f64) -> Result<Backwards> {
         source,
         text: format!(
             "The theory says ε = {}: there the bound on the expected excess risk is {} ≤ {}, with \
-             every other setting as it is.",
+             every other setting as it is.{rises}",
             short(epsilon),
             short(bound),
             short(target)

@@ -135,3 +135,32 @@ fn print_the_bounds_at_the_defaults() {
         }
     }
 }
+
+/// Every algorithm of the menu, picked as the page picks it (its needs met), is answered: a
+/// found ε, any ε, out of reach, or no bound; never a panic, and a refusal names a control.
+#[test]
+fn every_algorithm_of_the_menu_gets_an_answer_or_a_named_refusal() {
+    use dp_playground::config::menu;
+    let mut seen = Vec::new();
+    for kind in AlgorithmKind::ALL {
+        let (config, _) = menu::pick(&RunConfig::default(), kind);
+        if config.problem != RunConfig::default().problem {
+            continue; // a game: its metric is a gap, and its plan draws its own bound
+        }
+        match plan_back::solve_epsilon(&config, 0.01) {
+            Ok(answer) => {
+                if let Outcome::Found { bound, .. } = answer.outcome {
+                    assert!(bound <= 0.01, "{kind:?}: {answer:?}");
+                }
+                seen.push(format!("{kind:?}: {:?}", answer.outcome));
+            }
+            Err(e) => {
+                assert!(e.field().is_some(), "{kind:?}: {e}");
+                assert!(e.to_string().len() < 300, "{kind:?}: {e}");
+                seen.push(format!("{kind:?}: refused: {e}"));
+            }
+        }
+    }
+    println!("{}", seen.join("\n"));
+    assert!(seen.len() >= 10, "{seen:?}");
+}
