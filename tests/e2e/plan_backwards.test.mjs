@@ -39,7 +39,9 @@ test('the defaults: ε for t = 0.01 is solved, confirmed by a sweep, and set on 
   assert.deepEqual(rows.map((r) => r.eps), [1.23, 2.46, 4.92]);
   // The measured mean at the answer meets the target (the native acceptance test's 2.2e-3).
   assert.ok(rows[1].mean <= 0.01, JSON.stringify(rows));
-  assert.equal(rows[1].cells[4], 'yes');
+  assert.equal(rows[1].cells[6], 'yes');
+  // The answer's row is the bold one; every cell on one line.
+  assert.equal(await page.$eval('#plan-table tbody tr:nth-child(2)', (tr) => tr.className), 'plan-answer-row');
   const reading = await page.textContent('#plan-reading');
   assert.match(reading, /^Measured over 20 repeats at this ε: mean excess .* within the target 0\.01\./);
   const ratio = Number(await page.getAttribute('#plan-reading', 'data-ratio'));
@@ -91,6 +93,13 @@ for (const [name, viewport] of [['wide', { width: 1920, height: 1080 }], ['lapto
     const fits = await page.$eval('#plan-table', (t) => t.scrollWidth <= t.parentElement.clientWidth + 1);
     assert.ok(fits, `${name}: the table fits the panel`);
     const size = await page.$eval('#plan-table td', (td) => parseFloat(getComputedStyle(td).fontSize));
+    // The lines a cell's text takes: one box per line of a text range.
+    const lines = await page.$$eval('#plan-table td', (tds) => tds.map((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    }));
+    assert.ok(lines.every((n) => n <= 1), `${name}: every cell on one line (${lines})`);
     assert.ok(size >= 11, `${name}: table text ${size}px`);
     await context.close();
   });

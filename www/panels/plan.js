@@ -20,6 +20,12 @@ const FACTORS = [0.5, 1, 2];
 const EPS_MIN = 1e-4;
 const EPS_MAX = 100;
 
+/** Two digits, short: 0.038, 2.2e-3 (the table's cells stay one line in the narrow column). */
+const cell = (v) => {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  return a === 0 || (a >= 0.01 && a < 1000) ? String(Number(v.toPrecision(2))) : v.toExponential(1).replace('e+', 'e');
+};
 const fmt = (v, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : String(Number(Number(v).toPrecision(digits))));
 
 function asError(e) {
@@ -214,13 +220,9 @@ class PlanPanel {
       tr.dataset.epsilon = String(r.epsilon);
       tr.dataset.mean = String(r.mean);
       const bound = summary.bounds[i];
-      for (const text of [
-        `${fmt(r.epsilon)}${at ? ' (answer)' : ''}`,
-        fmt(bound),
-        `${fmt(r.mean)} ± ${fmt(r.sd, 2)}`,
-        `${fmt(r.min, 2)}–${fmt(r.max, 2)}`,
-        r.mean <= target ? 'yes' : 'no',
-      ]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+      for (const text of [fmt(r.epsilon), cell(bound), cell(r.mean), cell(r.sd), cell(r.min), cell(r.max), r.mean <= target ? 'yes' : 'no']) {
+        tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+      }
       return tr;
     });
     $('plan-table').querySelector('tbody').replaceChildren(...rows);
