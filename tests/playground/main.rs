@@ -1,7 +1,8 @@
 //! Native tests of what the page and the terminal show: the terminal binary, the lessons and their
 //! predictions, error placement, readouts and exports, the hostile corpus, paper names, planning
-//! backwards, the sweep lanes, the teaching tools and the golden run. One test binary (CONTRIBUTING.md, "Tests"): each file is a
-//! module, so `cargo test --test playground lessons::` runs one file.
+//! backwards, the sweep lanes, the teaching tools and the golden run. One test binary
+//! (CONTRIBUTING.md, "Tests"): each file is a module, so `cargo test --test playground lessons::`
+//! runs one file.
 
 #[path = "../common/mod.rs"]
 mod common;
