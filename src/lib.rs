@@ -48,6 +48,7 @@ pub mod bench;
 pub mod catalog;
 pub mod config;
 pub mod figure;
+pub mod lesson;
 pub mod plot_spec;
 pub mod session;
 

@@ -29,6 +29,7 @@ import * as neighbours from './panels/neighbours.js';
 import * as audit from './panels/audit.js';
 import * as heavy from './panels/heavy.js';
 import * as sweep from './panels/sweep.js';
+import * as plan from './panels/plan.js';
 import * as share from './panels/share.js';
 
 // The solver worker starts first, so its script loads while the one fetch and compile of the wasm
@@ -62,6 +63,11 @@ const context = {
   // A lesson picked before the page has read its link waits: the link is read next anyway.
   restore: () => { if (pageStarted) restoreFromHash(); },
   report: (error) => showError(error),
+  // The run on screen once every lane has released: its settings (JSON) and each lane's
+  // released metric, algorithm by algorithm, repeat by repeat (NaN where none); else null.
+  releasedRun: () => (phase === 'released' && run.info
+    ? { config: run.info.config, released: Float64Array.from([...run.allLanes()].map(({ lane }) => lane.release?.excess ?? Number.NaN)) }
+    : null),
 };
 
 // A lesson's link (`?lesson=…`) puts its preset in the hash before the page reads it.
@@ -75,6 +81,7 @@ mountPanel(heavy, $('heavy-panel'), context);
 showCsvLimit();
 explainPage();
 mountPanel(sweep, $('sweep-panel'), context);
+mountPanel(plan, $('plan-panel'), context);
 mountPanel(share, $('share'), context);
 listen();
 window.addEventListener('hashchange', restoreFromHash);

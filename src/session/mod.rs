@@ -22,6 +22,7 @@ pub mod export;
 pub mod game_views;
 pub mod heavy_explorer;
 pub mod heavy_rates;
+pub mod plan_back;
 pub mod prepare;
 pub use crate::algo::problem;
 pub mod publish;

@@ -54,10 +54,18 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * when the bindings moved into a crate of their own (crates/wasm), with no change of code but the
  * place of `plot_spec::Floats`'s reader: 892,027 → 903,134 by this test's gzip (2,413,299 →
  * 2,471,212 raw), both built from the same tree the same day; presumably the same cause (copies
- * at the new crate boundary), not broken down. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * at the new crate boundary), not broken down. Raised by 22,491 to 926,133 (the same headroom)
+ * for the lessons' predictions and planning backwards: 903,135 → 925,626 by this test's gzip
+ * (2,471,304 → 2,530,406 raw), the same day (this tree with the new bindings left out: 903,428,
+ * +293, not broken down). Measured by stubbing: the lesson reader (`lessonCheck`,
+ * `Lesson::from_json`: serde's derive for the lesson and its prediction, with the preset's JSON
+ * value) is +16.0 k, the solver (`planBackwards`, `plan_back::solve_epsilon`, with its handling of
+ * refused ε and of bounds that rise again) +3.3 k, the verdict (`predictionVerdict`,
+ * `lesson::check`) +2.7 k; returning the checked lesson to the page (serialising it back) cost another +0.7 k and was
+ * dropped. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 903_642;
+export const BUDGET = 926_133;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -14,29 +14,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use dp_playground::config::RunConfig;
+use dp_playground::lesson::{self, Lesson};
 use dp_playground::session::{self, Lab};
 use serde::Deserialize;
-
-/// One lesson, as `www/panels/lessons.js` reads it. Unknown fields are refused, so a typo in a key
-/// ("try-next") fails here instead of leaving a blank on the page.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Lesson {
-    id: String,
-    title: String,
-    paragraphs: Vec<String>,
-    /// The settings, as the page's link holds them (a JSON object; missing fields default).
-    preset: serde_json::Value,
-    /// The ids of the page controls embed mode keeps beside the plots.
-    controls: Vec<String>,
-    /// The lesson's main plots (canvas ids), first in embed mode; none: the page's first two.
-    #[serde(default)]
-    plots: Vec<String>,
-    watch: String,
-    question: String,
-    answer: String,
-    try_next: String,
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -62,7 +42,8 @@ fn lessons() -> Vec<Lesson> {
             let path = dir().join(format!("{id}.json"));
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            // The reader the page uses too (`lessonCheck`): shape, texts and the prediction.
+            Lesson::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         })
         .collect()
 }
@@ -421,4 +402,181 @@ fn print_what_the_questions_ask_for() {
         println!("  composed: {} releases, ε = {:.4}", c.releases, c.epsilon);
         print_run(config);
     }
+}
+
+/// The released metric of every lane of `config`'s run, `released[algorithm][repeat]`, as the
+/// page hands it to the prediction's check (each lane's release's excess risk or gap).
+fn released(config: &RunConfig) -> Vec<Vec<Option<f64>>> {
+    let algorithms = 1 + config.compare.len();
+    let repeats = config.repeats;
+    let mut lab = Lab::new(config.clone(), None).expect("the lab");
+    let flat: Vec<Option<f64>> = lab.sessions_mut().map(session::sweep::finish).collect();
+    assert_eq!(flat.len(), algorithms * repeats);
+    flat.chunks(repeats).map(<[_]>::to_vec).collect()
+}
+
+/// The lessons that ask for a prediction, each with an answer that should hold and one that
+/// should not (the mistake the lesson is about), as the browser test types them
+/// (tests/e2e/lessons_predict.test.mjs): a number, or the index of a choice.
+const PREDICTIONS: [(&str, &str, &str); 6] = [
+    // 1.64e-2 measured; ten-fold (not hundred-fold) thinking gives 1.6e-3.
+    ("noise-vs-epsilon", "0.016", "0.0016"),
+    // σ = 0.214 = 2 × 0.107; four times the steps, four times σ, is wrong.
+    ("composition-over-steps", "0.21", "0.43"),
+    // 2.54e-2, above 6e-3: the bias of a small C.
+    ("clipping-bias", "2", "0"),
+    // Output perturbation 5.6e-3 against DP-GD 3.1e-2.
+    ("output-vs-gradient", "0", "1"),
+    // σ = 0.2455 whatever the solver.
+    ("certificate-black-box", "1", "2"),
+    // 1.2265 in zCDP; ten times 0.5 is the basic-composition sum.
+    ("many-releases", "1.2", "5"),
+];
+
+#[test]
+fn at_least_six_lessons_ask_for_a_prediction_and_each_is_judged_by_its_run() {
+    let all = lessons();
+    let asking: Vec<&str> = all
+        .iter()
+        .filter(|l| l.predict.is_some())
+        .map(|l| l.id.as_str())
+        .collect();
+    assert!(asking.len() >= 6, "{asking:?}");
+    for id in &asking {
+        assert!(
+            PREDICTIONS.iter().any(|(p, _, _)| p == id),
+            "{id}: add a right and a wrong answer to PREDICTIONS (and to the browser test)"
+        );
+    }
+    for (id, right, wrong) in PREDICTIONS {
+        let lesson = all.iter().find(|l| l.id == id).expect("the lesson");
+        let prediction = lesson.predict.as_ref().expect("a prediction");
+        let config = preset(lesson);
+        let released = released(&config);
+        let yes = lesson::check(prediction, &config, right, &released).expect("a verdict");
+        let no = lesson::check(prediction, &config, wrong, &released).expect("a verdict");
+        println!("{id}\n  {}\n  {}", yes.text, no.text);
+        assert!(yes.held, "{id}: {right} should hold: {}", yes.text);
+        assert!(!no.held, "{id}: {wrong} should not hold: {}", no.text);
+        assert!(
+            yes.text.starts_with("Your prediction held: "),
+            "{}",
+            yes.text
+        );
+        assert!(
+            no.text.starts_with("Your prediction did not hold: "),
+            "{}",
+            no.text
+        );
+        assert!(yes.text.contains(prediction.why.trim()), "{}", yes.text);
+        assert!(
+            yes.text.len() < 800,
+            "{id}: a verdict a person reads: {}",
+            yes.text
+        );
+    }
+}
+
+#[test]
+fn the_check_measures_the_run_it_is_given_not_a_stored_answer() {
+    // The same lesson, the same answer, a run that released less excess: the verdict follows
+    // the run.
+    let all = lessons();
+    let lesson = all.iter().find(|l| l.id == "noise-vs-epsilon").unwrap();
+    let prediction = lesson.predict.as_ref().unwrap();
+    let config = preset(lesson);
+    let made_up = vec![vec![Some(1.6e-3); config.repeats]];
+    let v = lesson::check(prediction, &config, "0.0016", &made_up).unwrap();
+    assert!(v.held, "{}", v.text);
+    assert!(v.text.contains("is 1.6e-3"), "{}", v.text);
+    // Before the run releases there is nothing to judge a measured quantity by.
+    let e = lesson::check(prediction, &config, "0.0016", &[vec![None; 20]]).unwrap_err();
+    assert_eq!(e.field(), Some(lesson::ANSWER_FIELD), "{e}");
+    assert!(e.to_string().contains("press Play"), "{e}");
+}
+
+#[test]
+fn a_bad_answer_is_refused_at_the_prediction_control() {
+    let all = lessons();
+    for (id, bad) in [
+        ("many-releases", "about two"),
+        ("clipping-bias", "7"),
+        ("clipping-bias", ""),
+    ] {
+        let lesson = all.iter().find(|l| l.id == id).unwrap();
+        let config = preset(lesson);
+        let e = lesson::check(
+            lesson.predict.as_ref().unwrap(),
+            &config,
+            bad,
+            &[vec![Some(0.1)]],
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some(lesson::ANSWER_FIELD), "{id} {bad}: {e}");
+        assert!(e.to_string().starts_with("your prediction: "), "{e}");
+    }
+}
+
+#[test]
+fn a_broken_prediction_is_an_error_naming_its_field() {
+    let base: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir().join("output-vs-gradient.json")).unwrap(),
+    )
+    .unwrap();
+    let cases: [(&str, serde_json::Value, &str); 7] = [
+        (
+            "/predict/quantity",
+            "\"median\"".parse().unwrap(),
+            "unknown variant `median`",
+        ),
+        (
+            "/predict/within",
+            r#"{"factor": 3}"#.parse().unwrap(),
+            "predict: give either within",
+        ),
+        (
+            "/predict/choices/0/algorithm",
+            "\"dp_sgd\"".parse().unwrap(),
+            "predict.choices.algorithm",
+        ),
+        (
+            "/predict/choices/0/from",
+            "0.1".parse().unwrap(),
+            "predict.choices",
+        ),
+        (
+            "/predict/prompt",
+            "\"Guess\"".parse().unwrap(),
+            "predict.prompt",
+        ),
+        (
+            "/predict/wihtin",
+            "1".parse().unwrap(),
+            "unknown field `wihtin`",
+        ),
+        (
+            "/predict/quantity",
+            "\"sigma\"".parse().unwrap(),
+            "predict.choices.algorithm: only lowest_excess",
+        ),
+    ];
+    for (pointer, value, want) in cases {
+        let mut lesson = base.clone();
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        lesson.pointer_mut(parent).unwrap()[key] = value;
+        let e = Lesson::from_json(&lesson.to_string())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{pointer}: {e}");
+        assert!(e.len() < 300, "{e}");
+    }
+    // Both choices and within; a factor of 1.
+    let mut lesson = base.clone();
+    lesson["predict"]["quantity"] = "mean_excess".into();
+    lesson["predict"].as_object_mut().unwrap().remove("choices");
+    lesson["predict"]["within"] = serde_json::json!({"factor": 1});
+    let e = Lesson::from_json(&lesson.to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("predict.within.factor"), "{e}");
 }

@@ -1,7 +1,8 @@
-//! Native tests of what the page and the terminal show: the terminal binary, the lessons, error
-//! placement, readouts and exports, the hostile corpus, paper names, the sweep lanes, the
-//! teaching tools and the golden run. One test binary (CONTRIBUTING.md, "Tests"): each file is a
-//! module, so `cargo test --test playground lessons::` runs one file.
+//! Native tests of what the page and the terminal show: the terminal binary, the lessons and their
+//! predictions, error placement, readouts and exports, the hostile corpus, paper names, planning
+//! backwards, the sweep lanes, the teaching tools and the golden run. One test binary
+//! (CONTRIBUTING.md, "Tests"): each file is a module, so `cargo test --test playground lessons::`
+//! runs one file.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -19,6 +20,7 @@ mod lessons;
 mod noise_norm_attack;
 mod output_perturbation_cards;
 mod paper_names;
+mod plan_backwards;
 mod reference_optional;
 mod saddle_views;
 mod sweep_lanes;

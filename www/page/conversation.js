@@ -150,7 +150,10 @@ function onWorkerMessage(event) {
       run.append(msg.slice);
       showReadout();
       plotter.request(run);
-      if (msg.slice.done) setState('released', 'released: the ringed points are the private outputs');
+      if (msg.slice.done) {
+        setState('released', 'released: the ringed points are the private outputs');
+        updatePanels('released');
+      }
       break;
     case FromWorker.ERROR:
       showError(msg.error);

@@ -12,8 +12,9 @@
 //   refusal()         why no link may be given now (a setting is refused), else null
 //   restore()         "a link was opened": read the hash and prepare its run
 //   report(error)     show an error ({ field, message }) beside its control
+//   releasedRun()     the released run: { config (JSON), released (each lane's metric) }, else null
 // The handle's `update(change)` hears 'settings' (the valid settings changed: a run is being
-// prepared) and 'data' (the run's data exist); `ready`, a promise, is awaited before the page
+// prepared), 'data' (the run's data exist) and 'released' (every lane of the run has released); `ready`, a promise, is awaited before the page
 // reads its link (the lessons put a lesson's preset there).
 
 /** The handles of the mounted panels, in the order they were mounted. */

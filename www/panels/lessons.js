@@ -6,6 +6,13 @@
 // `plots` first, when it names them), the controls the lesson names, the guarantee, the readout
 // and the question, for an iframe in lecture notes (the Share fold gives its link and snippet:
 // www/panels/share.js).
+//
+// A lesson may ask for a prediction before Play (its `predict`: a number within a tolerance, or
+// one of a few choices). When the run has released, the page hands the answer, the run's settings
+// and what every lane released to Rust (`predictionVerdict`, src/lesson.rs), which measures the
+// quantity on that run (or computes it for its settings) and says whether the prediction held, and
+// why. Every lesson file is read through Rust's reader (`lessonCheck`), so a broken one is named
+// beside the menu with its field.
 
 const $ = (id) => document.getElementById(id);
 // The static build (scripts/dist.mjs) renames the lessons by their content and lists the new
@@ -29,10 +36,34 @@ async function fetchJson(name) {
   }
 }
 
-/** Every lesson of the index, in its order. */
-async function loadLessons() {
+/** The text of a file of lessons/, with the file named in the error. */
+async function fetchText(name) {
+  const response = await fetch(new URL(name, INDEX));
+  if (!response.ok) throw new Error(`lessons/${name}: ${response.status} ${response.statusText}`);
+  return response.text();
+}
+
+/**
+ * Every lesson of the index, in its order, each read by Rust's reader (`check`, the wasm's
+ * lessonCheck) with its text kept for the prediction's check. A file Rust refuses is left out,
+ * and its error returned in `broken`.
+ */
+async function loadLessons(check) {
   const index = await fetchJson(INDEX.pathname.split('/').pop());
-  return Promise.all(index.lessons.map((id) => fetchJson(index.files?.[id] ?? `${id}.json`)));
+  const texts = await Promise.all(index.lessons.map((id) => fetchText(index.files?.[id] ?? `${id}.json`)));
+  const lessons = [];
+  const broken = [];
+  texts.forEach((text, i) => {
+    try {
+      // Rust's reader checks it; the page shows the file as written (its preset's key order is
+      // the link's).
+      check(text);
+      lessons.push({ ...JSON.parse(text), text });
+    } catch (e) {
+      broken.push(`lessons/${index.lessons[i]}.json: ${e?.message ?? String(e)}`);
+    }
+  });
+  return { lessons, broken };
 }
 
 /** The hash a lesson's preset gives, written as the page writes its own links. */
@@ -63,6 +94,7 @@ function show(lesson) {
   body.replaceChildren(
     Object.assign(document.createElement('h2'), { id: 'lesson-title', textContent: lesson.title }),
     ...lesson.paragraphs.map((text) => Object.assign(document.createElement('p'), { textContent: text })),
+    ...(lesson.predict ? [predictionOf(lesson.predict)] : []),
     labelled('What to watch', lesson.watch, 'lesson-watch'),
     question,
     labelled('Try next', lesson.try_next, 'lesson-next'),
@@ -71,6 +103,50 @@ function show(lesson) {
   body.hidden = false;
   $('lesson-reload').hidden = false;
   $('lesson').value = lesson.id;
+}
+
+/**
+ * The prediction box: the prompt, a number field or the choices as radio buttons, a Check
+ * button, the error beside the answer and the verdict.
+ */
+function predictionOf(predict) {
+  const box = Object.assign(document.createElement('fieldset'), { id: 'lesson-predict', className: 'lesson-predict' });
+  box.append(Object.assign(document.createElement('legend'), { textContent: 'Predict before Play' }));
+  box.append(Object.assign(document.createElement('p'), { id: 'lesson-prompt', textContent: predict.prompt }));
+  if (predict.within) {
+    const field = Object.assign(document.createElement('div'), { className: 'field' });
+    field.append(
+      Object.assign(document.createElement('label'), { htmlFor: 'lesson-prediction', textContent: 'your prediction' }),
+      Object.assign(document.createElement('input'), { id: 'lesson-prediction', type: 'text', inputMode: 'decimal', autocomplete: 'off' }),
+    );
+    field.querySelector('input').setAttribute('aria-describedby', 'lesson-prediction-error');
+    box.append(field);
+  } else {
+    const group = Object.assign(document.createElement('div'), { id: 'lesson-prediction', className: 'checks lesson-choices' });
+    group.setAttribute('role', 'radiogroup');
+    group.setAttribute('aria-label', 'your prediction');
+    predict.choices.forEach((choice, i) => {
+      const label = Object.assign(document.createElement('label'), { className: 'check' });
+      label.append(Object.assign(document.createElement('input'), { type: 'radio', name: 'lesson-prediction', value: String(i) }), ` ${choice.label}`);
+      group.append(label);
+    });
+    box.append(group);
+  }
+  box.append(
+    Object.assign(document.createElement('p'), { className: 'error', id: 'lesson-prediction-error', role: 'alert' }),
+    Object.assign(document.createElement('button'), { type: 'button', id: 'lesson-check', textContent: 'Check my prediction' }),
+    Object.assign(document.createElement('p'), { id: 'lesson-verdict', className: 'lesson-verdict' }),
+  );
+  box.querySelector('#lesson-verdict').setAttribute('aria-live', 'polite');
+  box.querySelector('#lesson-prediction-error').setAttribute('role', 'alert');
+  return box;
+}
+
+/** The typed number or the picked choice's index ('' when none). */
+function answerGiven() {
+  const typed = document.querySelector('input#lesson-prediction');
+  if (typed) return typed.value;
+  return document.querySelector('input[name="lesson-prediction"]:checked')?.value ?? '';
 }
 
 /** The lesson's question, its answer folded under it (the Lessons panel's, and embed mode's). */
@@ -120,25 +196,77 @@ function embed(lesson) {
  * page's "a link was opened": it reads the hash and prepares the run. Never throws: a missing or
  * broken lesson file is said beside the menu, and the page works without lessons.
  */
-export function mount(root, { restore }) {
-  return { ready: setup(restore) };
+export function mount(root, { restore, wasm, releasedRun }) {
+  const state = { lesson: null };
+  return {
+    ready: setup(restore, wasm, releasedRun, state),
+    update(change) {
+      if (!state.lesson?.predict || !$('lesson-verdict')) return;
+      // A new run is being prepared: the verdict was about the one before it.
+      if (change === 'settings') setVerdict(null);
+      if (change === 'released') judge(wasm, releasedRun, state.lesson, true);
+    },
+  };
 }
 
-async function setup(restore) {
+/** Shows a verdict ({ held, text }), or clears it (null), or says `note`. */
+function setVerdict(verdict, note = '') {
+  const el = $('lesson-verdict');
+  if (!el) return;
+  el.textContent = verdict ? verdict.text : note;
+  el.dataset.held = verdict ? String(verdict.held) : '';
+  el.className = `lesson-verdict${verdict ? (verdict.held ? ' held' : ' missed') : ''}`;
+}
+
+/**
+ * Judges the answer against the released run (Rust's predictionVerdict). `onRelease`: called
+ * as the run releases, when an empty answer is a reminder rather than an error.
+ */
+function judge(wasm, releasedRun, lesson, onRelease = false) {
+  $('lesson-prediction-error').textContent = '';
+  const answer = answerGiven();
+  const done = releasedRun();
+  if (!done) {
+    setVerdict(null, 'Press Play: the prediction is checked against the run when it releases.');
+    return;
+  }
+  if (answer.trim() === '') {
+    if (onRelease) setVerdict(null, 'The run has released: make your prediction above and press “Check my prediction”.');
+    else $('lesson-prediction-error').textContent = lesson.predict.within
+      ? 'your prediction: enter a number, such as 0.02 or 2e-2.'
+      : 'your prediction: pick one of the choices.';
+    return;
+  }
+  try {
+    setVerdict(wasm.predictionVerdict(lesson.text, done.config, answer, done.released));
+  } catch (e) {
+    setVerdict(null);
+    $('lesson-prediction-error').textContent = e?.message ?? String(e);
+  }
+}
+
+async function setup(restore, wasm, releasedRun, state) {
   const { id, embed: embedded, params } = query();
   const menu = $('lesson');
   const say = (text) => { $('lesson-error').textContent = text; };
   let lessons = [];
   try {
-    lessons = await loadLessons();
+    const loaded = await loadLessons(wasm.lessonCheck);
+    lessons = loaded.lessons;
+    if (loaded.broken.length) say(`Left out of the menu: ${loaded.broken.join('; ')}`);
   } catch (e) {
     say(`The lessons could not be read: ${e.message}. Reload the page; the playground works without them.`);
   }
+  const shown = (lesson) => {
+    show(lesson);
+    state.lesson = lesson;
+    $('lesson-check')?.addEventListener('click', () => judge(wasm, releasedRun, lesson));
+  };
   menu.append(...lessons.map((l) => Object.assign(document.createElement('option'), { value: l.id, textContent: l.title })));
   const byId = new Map(lessons.map((l) => [l.id, l]));
   const pick = (lesson) => {
     window.history.replaceState(null, '', lessonUrl(lesson, params));
-    show(lesson);
+    shown(lesson);
     restore();
   };
   menu.addEventListener('change', () => {
@@ -154,7 +282,7 @@ async function setup(restore) {
     say(`There is no lesson “${id}”: pick one from the Lessons menu.`);
   }
   if (lesson) {
-    show(lesson);
+    shown(lesson);
     const settings = location.hash.replace(/^#/, '');
     if (settings === '') window.history.replaceState(null, '', lessonUrl(lesson, params));
   }

@@ -12,6 +12,6 @@ pub mod wasm;
 // in `wasm` names the items of `dp_playground::session`, as it did when `wasm` was a module of
 // the playground (the way the algorithms crate re-exports the core's modules).
 pub use dp_playground::{
-    algo, audit, bench, catalog, config, data, error, figure, noise, plot_spec, progress, session,
-    stats,
+    algo, audit, bench, catalog, config, data, error, figure, lesson, noise, plot_spec, progress,
+    session, stats,
 };

@@ -8,6 +8,7 @@
 
 mod bench;
 mod heavy;
+mod lessons;
 mod pins;
 mod plot;
 mod progress;
@@ -29,6 +30,7 @@ use crate::session::{GameView, ProblemView};
 
 pub use bench::{BenchWorkload, bench_plan, bench_runs_per_timing};
 pub use heavy::{heavy_largest_record, heavy_panel, heavy_record};
+pub use lessons::{lesson_check, plan_backwards, plan_confirm, plan_target, prediction_verdict};
 pub use pins::spread_of;
 pub use plot::{draw_plot, plot_svg};
 pub use progress::on_progress;
