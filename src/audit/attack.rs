@@ -8,10 +8,12 @@
 //! ε, δ, pitfall switch and, capped, its steps), and the family runs on each side many times
 //! through the page's own path ([`super::FamilyTarget`], [`super::GameTarget`]: the plan's
 //! guarantee, [`Planned::build`](crate::algo::registry::Planned::build) on the problem the session
-//! builds). Each release is reduced to a score s, larger on D: its projection onto the direction
+//! builds). Each release is reduced to a score s ([`Score`]): its projection onto the direction
 //! the differing record moves it (the first coordinate of a one-dimensional pair; a game's
-//! planted direction), oriented so that the mean score on D is the larger. The test "the record
-//! is in (D)" says *in* when s > t.
+//! planted direction), which for a deterministic point plus one noise draw is the
+//! likelihood-ratio test; its sign is chosen so that the mean score on D is the larger (with no
+//! difference between the sides, this choice at most doubles the check's error probability
+//! below: a union over the two signs). The test "the record is in (D)" says *in* when s > t.
 //!
 //! - **The empirical ROC**: for every threshold t at a draw on D′, FPR = #{s′ > t}/N over the
 //!   draws on D′, TPR = #{s > t}/N over those on D.
@@ -52,6 +54,7 @@ use crate::config::{AlgorithmKind, GameChoice, RunConfig};
 use crate::error::{Error, Result};
 use crate::privacy::ApproxDp;
 use crate::rng::{DpRng, Stream, seeded};
+use crate::solver::SolverKind;
 use crate::stats::{clopper_pearson, normal_cdf, normal_quantile};
 
 /// Fewest and most runs per side.
@@ -67,10 +70,10 @@ const FPR_FLOOR: f64 = 1e-5;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Score {
-    /// The release of a one-dimensional pair whose stated noise is Gaussian or a one-dimensional
-    /// Laplace on a shift: the likelihood ratio is monotone in it, so a threshold on it is the
-    /// likelihood-ratio test (exactly when the noise is the only randomness and the shift is
-    /// all the record changes).
+    /// The release itself, where it is a deterministic point plus one draw of the stated
+    /// Gaussian or Laplace noise in one dimension (output perturbation with a deterministic base
+    /// solver): D and D′ shift the same law, whose likelihood ratio is monotone in the release,
+    /// so a threshold on it is the likelihood-ratio test, the most powerful (Neyman–Pearson).
     LikelihoodRatio,
     /// The release projected on the direction the differing record moves it.
     Projection,
@@ -128,7 +131,7 @@ pub fn attack_target(config: &RunConfig) -> Result<Attack> {
                     from_page(20, t)
                 ),
                 4_000,
-                Score::LikelihoodRatio,
+                Score::Projection,
             )
         }
         K::DpSgd => {
@@ -168,7 +171,7 @@ pub fn attack_target(config: &RunConfig) -> Result<Attack> {
                     }
                 ),
                 4_000,
-                Score::LikelihoodRatio,
+                Score::Projection,
             )
         }
         K::ObjectivePerturbation => boxed(
@@ -185,7 +188,14 @@ pub fn attack_target(config: &RunConfig) -> Result<Attack> {
             })?),
             "Huber loss, ridge 0.1, n = 100, the page's base solver and accuracy; the differing record's label is +10 on D and −10 on D′, which attains the sensitivity bound".into(),
             4_000,
-            Score::LikelihoodRatio,
+            if matches!(
+                config.solver,
+                SolverKind::Gd | SolverKind::Agd | SolverKind::Subgradient
+            ) {
+                Score::LikelihoodRatio
+            } else {
+                Score::Projection
+            },
         ),
         K::RegularisedOutputPerturbation | K::Byoa | K::ByoaPhased => boxed(
             Box::new(certified_release_target(

@@ -97,6 +97,15 @@ test('the pitfall of DP-GD and of DP-SGD (clipping skipped) crosses the allowed 
     const px = await colours(page);
     assert.ok(px.red > 30, `${algorithm}: the crossing is marked (${px.red} red pixels)`);
     assert.equal(await page.$eval('#attack-table tbody tr', (tr) => tr.dataset.exceeds), 'true');
+    // The figure as SVG is the same drawing: the title, both legend entries, the ring.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#attack-svg')]);
+    const chunks = [];
+    for await (const c of await download.createReadStream()) chunks.push(c);
+    const svg = Buffer.concat(chunks).toString();
+    assert.match(download.suggestedFilename(), /roc.*\.svg$/);
+    assert.match(svg, /^<svg[\s\S]*the attacker/);
+    assert.match(svg, /allowed \(ε, δ; Gaussian μ/);
+    assert.match(svg, /<circle/);
     assert.deepEqual(seen.errors, [], algorithm);
     await context.close();
   }

@@ -146,7 +146,7 @@ fn gaussian_releases_stay_within_and_dp_gd_without_clipping_crosses() {
     };
     let v = attacked(&config, 4_000);
     assert!(v.allowed.mu.is_some(), "DP-GD's noise is Gaussian");
-    assert_eq!(v.score, Score::LikelihoodRatio);
+    assert_eq!(v.score, Score::Projection);
     let one = at_one_percent("DP-GD", &v);
     assert!(!one.exceeds && v.within, "{one:?}");
     // The pair is the worst case: at FPR 10 % the attack does better than a guess (0.1) by more
@@ -206,6 +206,11 @@ fn laplace_releases_stay_within_and_skipped_clipping_crosses() {
     };
     let v = attacked(&config, 4_000);
     assert_eq!(v.allowed.mu, None, "ℓ2-Laplace: no Gaussian curve");
+    assert_eq!(
+        v.score,
+        Score::LikelihoodRatio,
+        "the default solver is deterministic"
+    );
     let one = at_one_percent("output perturbation, pure ε", &v);
     assert!(!one.exceeds, "{one:?}");
     let mut bad = LaplaceMeanTarget::new(100, 1.0, 1.0, 1, Bug::ClippingSkipped).unwrap();

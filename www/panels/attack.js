@@ -7,6 +7,9 @@
 
 import { startJob } from '../page/teach-jobs.js';
 import { drawFitted } from '../drawing/fit.js';
+import { figureSize } from '../drawing/figures.js';
+import { download } from '../drawing/export.js';
+import { figureContext, plotSvg } from '../pkg/dp_playground.js';
 
 const $ = (id) => document.getElementById(id);
 const pct = (p) => `${(100 * p).toPrecision(p < 0.001 ? 1 : 3).replace(/\.?0+$/, '')} %`;
@@ -15,11 +18,13 @@ const inHundred = (p) => (p === 0.01 ? '1 time in 100' : p === 0.1 ? '1 time in 
 
 let job = null;
 let last = null;
+/** The settings the last view was drawn from (for the exported figure's context line). */
+let lastConfig = null;
 
 function scoreWords(v) {
   return v.score === 'likelihood_ratio'
-    ? 'The test thresholds the release itself: on this one-dimensional pair the release law is a shift of the stated noise (Gaussian or Laplace), so the likelihood ratio is monotone in the release and this is the likelihood-ratio test.'
-    : 'The test thresholds a projection of the release onto the direction the differing record moves it (the release law is not known in closed form, so no likelihood ratio).';
+    ? 'The test thresholds the release itself: here it is a deterministic point plus one draw of the stated noise in one dimension, so D and D′ shift the same law, the likelihood ratio is monotone in the release, and this is the likelihood-ratio test (the most powerful).'
+    : 'The test thresholds the release projected onto the direction the differing record moves it (the release law is not known in closed form, so this is not the likelihood-ratio test and a better attack may exist).';
 }
 
 function allowedWords(v) {
@@ -97,6 +102,8 @@ async function run(getConfig) {
     const v = await job.promise;
     if (v) {
       last = v;
+      lastConfig = config;
+      $('attack-svg').disabled = false;
       $('attack-setting').textContent = `The pair: ${v.setting}. ${v.claim.relation === 'add_remove' ? 'Neighbours by adding or removing a record.' : 'Neighbours by replacing one record.'}`;
       draw(v);
       $('attack-status').textContent = 'done';
@@ -119,6 +126,14 @@ async function run(getConfig) {
 export function mount(root, { settings: getConfig }) {
   $('attack-run').addEventListener('click', () => run(getConfig));
   $('attack-cancel').addEventListener('click', () => job?.cancel());
+  // The same drawing as the canvas, as an SVG document (crates/wasm/src/wasm/plot/roc.rs).
+  $('attack-svg').addEventListener('click', () => {
+    if (!last) return;
+    const { caption, stem } = figureContext('attacker-roc', JSON.stringify(lastConfig));
+    const context = `${caption} · the attacker's view on a scaled-down pair, ${last.runs} runs a side`;
+    const svg = plotSvg('roc', { ...rocSpec(last), context }, ...figureSize($('attack-roc')));
+    download(`${stem}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+  });
   // Redrawn at its new size when the window changes (the figure follows the canvas's width).
   window.addEventListener('resize', () => { if (last && root.open) drawFitted('roc', $('attack-roc'), rocSpec(last)); });
   root.addEventListener('toggle', () => { if (last && root.open) drawFitted('roc', $('attack-roc'), rocSpec(last)); });
