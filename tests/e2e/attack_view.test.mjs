@@ -79,7 +79,7 @@ test('every algorithm picked from the menu of a fresh page shows its attacker vi
   await context.close();
 });
 
-test('the pitfall of DP-GD and of DP-SGD (clipping skipped) crosses the allowed curve', async () => {
+test('the pitfall of DP-GD and of DP-SGD (clipping skipped) crosses the allowed curve, the figure exports as SVG, a draw can be cancelled', async () => {
   for (const algorithm of ['noisy_gd', 'dp_sgd']) {
     const { context, page, seen } = await lab.open();
     await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
@@ -106,6 +106,14 @@ test('the pitfall of DP-GD and of DP-SGD (clipping skipped) crosses the allowed 
     assert.match(svg, /^<svg[\s\S]*the attacker/);
     assert.match(svg, /allowed \(ε, δ; Gaussian μ/);
     assert.match(svg, /<circle/);
+    // Cancel: a larger draw stops between chunks and says so; the last view stays.
+    await page.selectOption('#attack_runs', '5000');
+    await page.evaluate(() => {
+      document.getElementById('attack-run').click();
+      document.getElementById('attack-cancel').click();
+    });
+    await page.waitForFunction(() => document.getElementById('attack-status').textContent === 'cancelled', null, { timeout: 30_000 });
+    assert.equal((await page.evaluate(() => window.__teach.attack())).runs, 500);
     assert.deepEqual(seen.errors, [], algorithm);
     await context.close();
   }

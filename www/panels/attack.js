@@ -104,7 +104,8 @@ async function run(getConfig) {
       last = v;
       lastConfig = config;
       $('attack-svg').disabled = false;
-      $('attack-setting').textContent = `The pair: ${v.setting}. ${v.claim.relation === 'add_remove' ? 'Neighbours by adding or removing a record.' : 'Neighbours by replacing one record.'}`;
+      $('attack-setting').textContent = `The pair: ${v.setting}. ${v.claim.relation === 'add_remove' ? 'Neighbours by adding or removing a record.' : 'Neighbours by replacing one record.'} `
+        + `From the page: the algorithm, ε, δ, the seed and the demonstration switch; the records, their number and the loss are the worst-case pair of the algorithm's audit (the page's own data have n = ${config.n}), kept small so that thousands of runs take seconds.`;
       draw(v);
       $('attack-status').textContent = 'done';
     } else {
