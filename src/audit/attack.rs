@@ -11,9 +11,11 @@
 //! builds). Each release is reduced to a score s ([`Score`]): its projection onto the direction
 //! the differing record moves it (the first coordinate of a one-dimensional pair; a game's
 //! planted direction), which for a deterministic point plus one noise draw is the
-//! likelihood-ratio test; its sign is chosen so that the mean score on D is the larger (with no
-//! difference between the sides, this choice at most doubles the check's error probability
-//! below: a union over the two signs). The test "the record is in (D)" says *in* when s > t.
+//! likelihood-ratio test. The attacker names one side "in" and says *in* when the score is
+//! beyond a threshold: four one-sided tests (D or D′ called "in", the upper or the lower tail;
+//! a record added in D′ and a release spread wider on one side need D′ and either tail), of
+//! which the view shows the one with the largest TPR at FPR 1 %, each checked at α/4 below (a
+//! union over the four, so the choice from the data keeps the check's level α).
 //!
 //! - **The empirical ROC**: for every threshold t at a draw on D′, FPR = #{s′ > t}/N over the
 //!   draws on D′, TPR = #{s > t}/N over those on D.
@@ -25,12 +27,13 @@
 //!   so TPR ≤ 1 − Φ(Φ⁻¹(1 − FPR) − μ); the curve drawn is the smaller of the two.
 //! - **TPR at FPR = 1 % and 10 %**: the largest empirical TPR at a threshold whose FPR is at
 //!   most the target, and whether it exceeds the allowed curve beyond sampling error: with
-//!   k₁ of N draws on D above the threshold and k₀ of N on D′, the one-sided Clopper–Pearson
-//!   bounds TPR ≥ p̲(k₁) and FPR ≤ p̄(k₀), each at level α/2, hold together with probability
-//!   ≥ 1 − α (the threshold is a draw on D′, so the count on D is binomial given it, and the FPR
+//!   k₁ of N draws on the "in" side above the threshold and k₀ of N on the other, the one-sided
+//!   Clopper–Pearson bounds TPR ≥ p̲(k₁) and FPR ≤ p̄(k₀), each at level α/8, hold together
+//!   with probability ≥ 1 − α/4 for each of the four tests (the threshold is a draw on D′, so the count on D is binomial given it, and the FPR
 //!   at the (k₀+1)-th largest of N continuous draws is Beta(k₀ + 1, N − k₀), whose upper
 //!   quantile is p̄(k₀)). Since the allowed curve rises with FPR, a correct mechanism has
-//!   TPR ≤ allowed(FPR) ≤ allowed(p̄), so p̲ > allowed(p̄) happens with probability ≤ α.
+//!   TPR ≤ allowed(FPR) ≤ allowed(p̄) (the guarantee bounds both directions, so either side
+//!   may be "in"), and p̲ > allowed(p̄) happens for any of the four with probability ≤ α.
 //! - **The advantage** max (TPR − FPR) of the empirical ROC, against the largest the allowed
 //!   curve permits, with its sampling margin (Dvoretzky–Kiefer–Wolfowitz: the maximum over
 //!   thresholds is biased upwards by up to that much).
@@ -41,6 +44,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Side;
 use super::pairs::base_config;
 use super::{
     Auditable, Bug, GameTarget, ObjectivePerturbationTarget, PairDraws, certified_release_target,
@@ -59,7 +63,7 @@ use crate::stats::{clopper_pearson, normal_cdf, normal_quantile};
 
 /// Fewest and most runs per side.
 pub const RUNS: std::ops::RangeInclusive<usize> = 100..=20_000;
-/// α of the sampling check (α/2 on each side).
+/// α of the sampling check (α/4 for each of the four one-sided tests, α/8 on each side).
 pub const ALPHA: f64 = 1e-3;
 /// The FPRs the view reads the TPR at.
 pub const FPRS: [f64; 2] = [0.01, 0.1];
@@ -399,15 +403,15 @@ pub struct AtFpr {
     pub fpr: f64,
     /// The empirical TPR there.
     pub tpr: f64,
-    /// Draws on D above the threshold.
+    /// Draws on the "in" side beyond the threshold.
     pub hits_in: u64,
-    /// Draws on D′ above the threshold.
+    /// Draws on the other side beyond the threshold.
     pub hits_out: u64,
     /// The allowed TPR at the target FPR (the plain reading's number).
     pub allowed: f64,
-    /// One-sided Clopper–Pearson lower bound on the true TPR (level α/2).
+    /// One-sided Clopper–Pearson lower bound on the true TPR (level α/8).
     pub tpr_lower: f64,
-    /// One-sided Clopper–Pearson upper bound on the true FPR (level α/2).
+    /// One-sided Clopper–Pearson upper bound on the true FPR (level α/8).
     pub fpr_upper: f64,
     /// The allowed TPR at `fpr_upper`: what the check compares `tpr_lower` with.
     pub allowed_at_upper: f64,
@@ -429,7 +433,9 @@ pub struct AttackView {
     pub runs: usize,
     /// The pair and settings in words.
     pub setting: String,
-    /// Mean score on D and on D′ (after orientation).
+    /// The side the attacker's test calls "in" (of the four one-sided tests, the best at FPR 1 %).
+    pub positive: Side,
+    /// Mean score on D and on D′.
     pub means: [f64; 2],
     /// The empirical ROC, FPR ascending (thinned to at most a few thousand points).
     pub roc_fpr: Vec<f64>,
@@ -502,40 +508,50 @@ pub fn view(
         });
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    // Orient: larger on D (a non-finite mean, from infinite scores, orients by the medians).
-    let (m, m2) = (mean(on_d), mean(on_d_prime));
-    let flip = if (m - m2).is_finite() {
-        m < m2
-    } else {
-        let med = |v: &[f64]| {
-            let mut v = v.to_vec();
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        };
-        med(on_d) < med(on_d_prime)
+    let neg = |v: &[f64]| -> Vec<f64> { v.iter().map(|x| -x).collect() };
+    // The four one-sided tests: which side the attacker calls "in", and which tail of the score.
+    let candidates = [
+        (Side::D, on_d.to_vec(), on_d_prime.to_vec()),
+        (Side::D, neg(on_d), neg(on_d_prime)),
+        (Side::DPrime, on_d_prime.to_vec(), on_d.to_vec()),
+        (Side::DPrime, neg(on_d_prime), neg(on_d)),
+    ];
+    // The best at FPR 1 % (then by advantage); the check below holds for each at α/4.
+    let best_at = |points: &[(f64, f64, u64, u64)], target: f64| {
+        points
+            .iter()
+            .filter(|p| p.0 <= target)
+            .fold(
+                (0.0, 0.0, 0, 0),
+                |best, p| if p.1 > best.1 { *p } else { best },
+            )
     };
-    let oriented = |v: &[f64]| -> Vec<f64> {
-        if flip {
-            v.iter().map(|x| -x).collect()
-        } else {
-            v.to_vec()
-        }
-    };
-    let (a, b) = (oriented(on_d), oriented(on_d_prime));
+    let advantage_of =
+        |points: &[(f64, f64, u64, u64)]| points.iter().map(|p| p.1 - p.0).fold(0.0, f64::max);
+    let (positive, a, b) = candidates
+        .into_iter()
+        .map(|(side, a, b)| {
+            let points = roc(&a, &b);
+            let key = (best_at(&points, FPRS[0]).1, advantage_of(&points));
+            (key, side, a, b)
+        })
+        .fold(
+            None,
+            |best: Option<((f64, f64), Side, Vec<f64>, Vec<f64>)>, c| match &best {
+                Some(b) if b.0 >= c.0 => best,
+                _ => Some(c),
+            },
+        )
+        .map(|(_, side, a, b)| (side, a, b))
+        .ok_or_else(|| Error::invalid("attack_runs", "at least 20 runs on each side", 0))?;
     let points = roc(&a, &b);
     let n = a.len() as u64;
     let mut at = Vec::new();
     for &target in &FPRS {
-        let (fpr, tpr, k1, k0) =
-            points
-                .iter()
-                .filter(|p| p.0 <= target)
-                .fold(
-                    (0.0, 0.0, 0, 0),
-                    |best, p| if p.1 > best.1 { *p } else { best },
-                );
-        let (tpr_lower, _) = clopper_pearson(k1, n, ALPHA / 2.0)?;
-        let (_, fpr_upper) = clopper_pearson(k0, n, ALPHA / 2.0)?;
+        let (fpr, tpr, k1, k0) = best_at(&points, target);
+        // α/4 per candidate test (a union over the four), α/8 on each side.
+        let (tpr_lower, _) = clopper_pearson(k1, n, ALPHA / 8.0)?;
+        let (_, fpr_upper) = clopper_pearson(k0, n, ALPHA / 8.0)?;
         let allowed_at_upper = allowed.tpr(fpr_upper);
         at.push(AtFpr {
             target,
@@ -550,7 +566,7 @@ pub fn view(
             exceeds: tpr_lower > allowed_at_upper,
         });
     }
-    let advantage = points.iter().map(|p| p.1 - p.0).fold(0.0, f64::max);
+    let advantage = advantage_of(&points);
     // Thin the ROC: every point below FPR 2 %, then at most ~2000 more, evenly by index.
     let keep = (points.len() / 2000).max(1);
     let (roc_fpr, roc_tpr) = points
@@ -570,7 +586,8 @@ pub fn view(
         score,
         runs: a.len(),
         setting,
-        means: [mean(&a), mean(&b)],
+        positive,
+        means: [mean(on_d), mean(on_d_prime)],
         roc_fpr,
         roc_tpr,
         allowed_fpr,

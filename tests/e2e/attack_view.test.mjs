@@ -3,8 +3,8 @@
 // the allowed curve are drawn (pixels of the ROC's blue and of the allowed curve's black dashes
 // inside the plotting area, not just a canvas), and the measured TPR at 1 % FPR does not exceed
 // what the guarantee allows beyond sampling error (the view's Clopper–Pearson check, audit::attack).
-// The pitfall switch of DP-GD (clipping skipped) and of DP-SGD (clipping skipped) visibly
-// crosses the allowed curve. Seeded (the page's seed 1): the draws are fixed. The test draws 100
+// The pitfall switch of DP-GD and of DP-SGD (clipping skipped) and of DP-SVRG++ (step sizes
+// from exact gradients) visibly crosses the allowed curve. Seeded (the page's seed 1): the draws are fixed. The test draws 100
 // runs a side (the page's default is 100 to 4000 by family): the figure's code is the same.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,8 +79,8 @@ test('every algorithm picked from the menu of a fresh page shows its attacker vi
   await context.close();
 });
 
-test('the pitfall of DP-GD and of DP-SGD (clipping skipped) crosses the allowed curve, the figure exports as SVG, a draw can be cancelled', async () => {
-  for (const algorithm of ['noisy_gd', 'dp_sgd']) {
+test('the pitfalls of DP-GD and DP-SGD (clipping skipped) and DP-SVRG++ (BB steps from exact gradients) cross the allowed curve, the figure exports as SVG, a draw can be cancelled', async () => {
+  for (const algorithm of ['noisy_gd', 'dp_sgd', 'dp_svrg_plus_plus']) {
     const { context, page, seen } = await lab.open();
     await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
     await page.selectOption('#algorithm', algorithm);

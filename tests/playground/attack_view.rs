@@ -27,7 +27,8 @@ fn attacked(config: &RunConfig, runs: usize) -> AttackView {
 #[ignore]
 fn every_family_runs_and_its_cost() {
     // Prints each family's time per run pair in the attacker's view, and its 1 % check, at 100
-    // runs a side: `cargo test --release --test playground attack_view:: -- --ignored --nocapture`.
+    // runs a side (and, where it has one, its pitfall's at 400):
+    // `cargo test --test playground attack_view:: -- --ignored --nocapture`.
     for family in FAMILIES {
         let config = RunConfig {
             algorithm: family.kind,
@@ -48,6 +49,19 @@ fn every_family_runs_and_its_cost() {
             v.advantage,
             v.allowed_advantage
         );
+        if family.kind.has_leak() {
+            let leaky = attacked(
+                &RunConfig {
+                    leak: true,
+                    ..config
+                },
+                400,
+            );
+            println!(
+                "  with its pitfall: TPR@1% {:.3} (allowed {:.3}), crosses: {}",
+                leaky.at[0].tpr, leaky.at[0].allowed, !leaky.within
+            );
+        }
     }
 }
 

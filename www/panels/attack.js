@@ -73,12 +73,13 @@ function draw(v) {
   const one = v.at[0];
   // The plan's reasons start with NOT PRIVATE already.
   const leak = v.leaks.length ? ` ${v.leaks.map((l) => (/^NOT PRIVATE/.test(l) ? l : `NOT PRIVATE: ${l}`)).join(' ')}` : '';
-  $('attack-summary').textContent = `${v.runs} runs on each side. ${scoreWords(v)} ${allowedWords(v)} `
+  const side = v.positive === 'd' ? 'D' : 'D′';
+  $('attack-summary').textContent = `${v.runs} runs on each side. ${scoreWords(v)} Of the four one-sided tests (D or D′ called “in”, either tail of the score) the one shown calls ${side} “in”: the best at FPR 1 %. ${allowedWords(v)} `
     + `In plain words: an attacker who says “in” ${inHundred(one.target)} when the record is out is right at most ${pct(one.allowed)} of the time when it is in; this attack is right ${pct(one.tpr)} of the time. `
     + `Its advantage (TPR − FPR at its best threshold) is ${v.advantage.toFixed(3)} (the best of many thresholds, so up to ${v.advantage_margin.toFixed(3)} of it can be sampling error); the guarantee allows at most ${v.allowed_advantage.toFixed(3)}. `
     + (v.within
-      ? 'The measured curve stays within what the guarantee allows, up to sampling error (Clopper–Pearson, confidence 99.9 %). That is a lower bound on the leak: a better attack or a worse pair could do more.'
-      : 'The measured curve crosses the allowed curve beyond sampling error (Clopper–Pearson, confidence 99.9 %): the runs contradict the stated guarantee.')
+      ? 'The measured curve stays within what the guarantee allows, up to sampling error (Clopper–Pearson, confidence 99.9 % over the four tests). That is a lower bound on the leak: a better attack or a worse pair could do more.'
+      : 'The measured curve crosses the allowed curve beyond sampling error (Clopper–Pearson, confidence 99.9 % over the four tests): the runs contradict the stated guarantee.')
     + leak;
   $('attack-summary').dataset.verdict = v.within ? 'within' : 'crosses';
 }
