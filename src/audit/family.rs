@@ -9,6 +9,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 
 use super::{Auditable, Side};
+use crate::algo::Draws;
 use crate::algo::problem::Posed;
 use crate::algo::problem::Problem;
 use crate::algo::registry::Planned;
@@ -152,6 +153,17 @@ pub fn claim_of(plan: &Planned) -> ApproxDp {
 impl Auditable for FamilyTarget {
     fn claim(&self) -> ApproxDp {
         self.claim.unwrap_or_else(|| claim_of(&self.plan))
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        match self.claim {
+            Some(_) => Vec::new(),
+            None => self.plan.preview.draws.clone(),
+        }
+    }
+
+    fn leaks(&self) -> Vec<String> {
+        self.plan.preview.leaks.clone()
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {

@@ -22,6 +22,7 @@ use rand::{Rng, SeedableRng};
 
 use super::family::claim_of;
 use super::{Auditable, Side};
+use crate::algo::Draws;
 use crate::algo::family::ProblemKind;
 use crate::algo::problem::Posed;
 use crate::algo::registry::Planned;
@@ -125,6 +126,19 @@ impl GameTarget {
 impl Auditable for GameTarget {
     fn claim(&self) -> ApproxDp {
         self.claim
+    }
+
+    fn draws(&self) -> Vec<Draws> {
+        // The plan's noise is the claim's only when no noise is planted.
+        if claim_of(&self.plan) == self.claim {
+            self.plan.preview.draws.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn leaks(&self) -> Vec<String> {
+        self.plan.preview.leaks.clone()
     }
 
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64> {

@@ -65,11 +65,13 @@
 //! the family, next to the helpers in `pairs.rs` they share. Adding a family's audit means one
 //! new file here and one `pub use` line below. `sampler.rs` draws runs on both sides, at once or
 //! a chunk at a time; the page's audit tab (`scenarios.rs`) and its neighbouring-datasets view
-//! (`neighbours.rs`) are built on it.
+//! (`neighbours.rs`) are built on it, and so is the attacker's view (`attack.rs`: the empirical
+//! ROC of a test of "D or D′?" against the trade-off curve the guarantee allows).
 
 #![deny(missing_docs)]
 
 mod adversarial_training;
+pub mod attack;
 mod boosted_selection;
 mod certified_release;
 mod dp_accmd;
@@ -115,6 +117,7 @@ pub use smd_dense_gradient::{KinkGame, SmdDenseGradientTarget};
 
 use serde::{Deserialize, Serialize};
 
+use crate::algo::Draws;
 use crate::error::Result;
 use crate::privacy::ApproxDp;
 use crate::rng::DpRng;
@@ -135,6 +138,16 @@ pub trait Auditable {
     fn claim(&self) -> ApproxDp;
     /// One independent run on `side`, reduced to a scalar statistic.
     fn run(&mut self, side: Side, rng: &mut DpRng) -> Result<f64>;
+    /// The noise draws the claim's plan states, when the runs draw exactly them (empty: none
+    /// stated, or a planted noise that is not the claim's). The attacker's view reads a Gaussian
+    /// trade-off curve from them ([`attack::gdp_mu`]).
+    fn draws(&self) -> Vec<Draws> {
+        Vec::new()
+    }
+    /// Why the runs are NOT private (a pitfall demonstration), in the plan's words.
+    fn leaks(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Which tail the rejection region is.

@@ -26,6 +26,7 @@ pub mod path;
 pub mod pinned;
 pub mod players;
 pub mod privacy;
+pub mod roc;
 pub mod ternary;
 pub mod thin;
 pub mod vertices;
@@ -42,6 +43,7 @@ use noise::NoiseSpec;
 use path::PathSpec;
 use players::PlayersSpec;
 use privacy::PrivacySpec;
+use roc::RocSpec;
 use vertices::VerticesSpec;
 
 /// The colours a series' `color` can index (the drawing's palette has this many).
@@ -73,7 +75,7 @@ pub fn check_size(width: u32, height: u32) -> Result<()> {
 }
 
 /// The plot kinds, as `drawPlot` and `plotSvg` name them.
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 9] = [
     "excess",
     "path",
     "noise",
@@ -82,6 +84,7 @@ pub const KINDS: [&str; 8] = [
     "players",
     "vertices",
     "localisation",
+    "roc",
 ];
 
 /// A parsed and checked spec of one of the plot kinds.
@@ -95,6 +98,7 @@ pub enum Spec {
     Players(PlayersSpec),
     Vertices(VerticesSpec),
     Localisation(LocalisationSpec),
+    Roc(RocSpec),
 }
 
 impl Spec {
@@ -110,10 +114,11 @@ impl Spec {
             "players" => Spec::Players(read(kind, spec)?),
             "vertices" => Spec::Vertices(read(kind, spec)?),
             "localisation" => Spec::Localisation(read(kind, spec)?),
+            "roc" => Spec::Roc(read(kind, spec)?),
             other => {
                 return Err(Error::invalid(
                     "kind",
-                    "one of excess, path, noise, privacy, features, players, vertices, localisation",
+                    "one of excess, path, noise, privacy, features, players, vertices, localisation, roc",
                     format!("{other:?}"),
                 ));
             }
@@ -127,6 +132,7 @@ impl Spec {
             Spec::Players(s) => s.check()?,
             Spec::Vertices(s) => s.check()?,
             Spec::Localisation(s) => s.check()?,
+            Spec::Roc(s) => s.check()?,
         }
         Ok(spec)
     }

@@ -62,10 +62,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * value) is +16.0 k, the solver (`planBackwards`, `plan_back::solve_epsilon`, with its handling of
  * refused ε and of bounds that rise again) +3.3 k, the verdict (`predictionVerdict`,
  * `lesson::check`) +2.7 k; returning the checked lesson to the page (serialising it back) cost another +0.7 k and was
- * dropped. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * dropped. Raised by 24,329 more, to 950,462, when the attacker's view landed beside them (on its own
+ * branch: 903,135 → 927,464 by this test's gzip (2,471,304 → 2,536,626
+ * raw), main's module and that branch's built the same day). It is the first page path to build the
+ * audit targets of every family (the heavy-tail, game, certified-release and Algorithm 5 pairs
+ * were reached only by native tests before), plus the ROC plot, the job's binding and the
+ * pairs' descriptions. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 926_133;
+export const BUDGET = 950_462;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

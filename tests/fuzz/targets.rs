@@ -360,6 +360,9 @@ fn plot_corpus() -> &'static Corpus {
                 "pathX": [0.3, 0.3, 0.4, 0.2, 0.3, 0.5], "pathY": [0.4, 0.3, 0.3, 0.4, 0.3, 0.3]}}),
             json!({"kind": "vertices", "spec": {"steps": [0, 4, 8], "draws": [0, 2, 1, 1, 2, 0],
                 "denseX": [0.2, 0.3, 0.5], "denseY": [0.6, 0.2, 0.2]}}),
+            json!({"kind": "roc", "spec": {"fpr": [0, 0.01, 1], "tpr": [0.1, 0.2, 1],
+                "allowedFpr": [0.001, 0.01, 1], "allowedTpr": [0.003, 0.03, 1], "floor": 0.001,
+                "marks": [0.01, 0.1], "label": "measured", "allowedLabel": "allowed"}}),
         ];
         Corpus::new(seeds)
     })

@@ -9,6 +9,7 @@ mod common;
 #[path = "../edges/mod.rs"]
 mod edges;
 
+mod attack_view;
 mod cli;
 mod data_dependent_readouts;
 mod determinism;

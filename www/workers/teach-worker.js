@@ -1,9 +1,9 @@
-// The teaching worker: runs the audit tab's audits and the neighbouring-datasets view (many
-// runs of one mechanism on a toy pair) a chunk at a time, so the page shows progress and a
+// The teaching worker: runs the audit tab's audits, the neighbouring-datasets view and the
+// attacker's view (many runs of one mechanism on a toy pair) a chunk at a time, so the page shows progress and a
 // cancel lands between chunks. Apart from the solver worker, so a run on the page and a
 // teaching job never wait for each other. One job at a time: a new one cancels the last.
 
-import init, { AuditJob, NeighbourJob } from '../pkg/dp_playground.js';
+import init, { AttackJob, AuditJob, NeighbourJob } from '../pkg/dp_playground.js';
 import { moduleFromPage } from './wasm-module.js';
 
 /** Time one chunk of runs aims for before yielding (the pairs per chunk adapt to it). */
@@ -24,7 +24,9 @@ async function runJob(msg) {
   const post = (type, payload = {}) => self.postMessage({ type, id: job.id, ...payload });
   let work = null;
   try {
-    work = msg.type === 'audit' ? new AuditJob(msg.scenario, msg.bug, msg.seed) : new NeighbourJob(msg.config, msg.record, msg.runs);
+    if (msg.type === 'audit') work = new AuditJob(msg.scenario, msg.bug, msg.seed);
+    else if (msg.type === 'attack') work = new AttackJob(msg.config, msg.runs);
+    else work = new NeighbourJob(msg.config, msg.record, msg.runs);
     let pairs = 8;
     while (!work.isDone()) {
       const start = performance.now();

@@ -18,6 +18,7 @@ mod overlay;
 mod path;
 mod players;
 mod privacy;
+mod roc;
 mod surface;
 mod ternary;
 mod vertices;
@@ -56,7 +57,7 @@ pub(crate) const RELEASE_COLOR: RGBColor = RGBColor(214, 39, 40);
 const GRID_COLOR: RGBColor = RGBColor(230, 230, 230);
 
 /// Draws plot `kind` on a canvas. `kind` is one of "excess", "path", "noise", "privacy",
-/// "features", "players", "vertices", "localisation"; `spec` is that kind's spec object (see the module docs). The spec is checked
+/// "features", "players", "vertices", "localisation", "roc"; `spec` is that kind's spec object (see the module docs). The spec is checked
 /// before the canvas is touched. A spec's optional `context` string (the run's settings, from
 /// [`figure_context`]) is drawn along the figure's bottom.
 #[wasm_bindgen(js_name = drawPlot)]
@@ -252,6 +253,7 @@ fn render<DB: DrawingBackend>(
         Spec::Players(s) => players::draw(root, s)?,
         Spec::Vertices(s) => vertices::draw(root, s)?,
         Spec::Localisation(s) => localisation::draw(root, s)?,
+        Spec::Roc(s) => roc::draw(root, s)?,
     }
     root.present()?;
     Ok(())

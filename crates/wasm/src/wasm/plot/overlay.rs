@@ -19,6 +19,10 @@ pub fn plot_axes(kind: &str, spec: JsValue) -> Result<JsValue, JsValue> {
         Spec::Path(s) => both(path::axes(s)),
         Spec::Privacy(s) => both(privacy::axes(s)),
         Spec::Noise(s) => vec![("x", noise::x_axis(s))],
+        Spec::Roc(s) => both(Bounds {
+            x: (s.floor, 1.0),
+            y: (s.floor, 1.0),
+        }),
         Spec::Features(_) | Spec::Players(_) | Spec::Vertices(_) | Spec::Localisation(_) => {
             return Ok(JsValue::NULL);
         }
