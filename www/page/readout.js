@@ -58,6 +58,9 @@ export function showReadout() {
   const coords = (v) => `(${v.slice(0, 4).map((c) => fmt(c, 4)).join(', ')}${v.length > 4 ? ', …' : ''})`;
   if (!r) ui.release.textContent = 'not yet';
   else if (r.y) ui.release.textContent = `x = ${coords(r.w)}, y = ${coords(r.y)}; duality gap ${sci(r.excess)}`;
+  // A game that releases x alone (Zhang et al. 2022's C-SC variant): y is not shown, and the gap
+  // is scored at the data-independent start y₀ (the caveats say so).
+  else if (game) ui.release.textContent = `x = ${coords(r.w)} (only x is released); duality gap at (x, y₀) ${sci(r.excess)}`;
   else ui.release.textContent = `${coords(r.w)}; excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`;
   // A failure at run time that depends on the data (a certificate that never held) voids the
   // guarantee the preview stated: the headline says so, with the ledger's own sentence.
