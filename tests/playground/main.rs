@@ -19,6 +19,7 @@ mod lessons;
 mod noise_norm_attack;
 mod output_perturbation_cards;
 mod paper_names;
+mod picked_defaults;
 mod reference_optional;
 mod saddle_views;
 mod sweep_lanes;
