@@ -126,7 +126,10 @@ test('every algorithm picked from the menu on a fresh page runs to a release awa
     const moved = movedBy(shown, start);
     assert.ok(moved > MOVED, `${algorithm}: the release shown, ${shown}, is its start ${JSON.stringify(start)} (moved ${moved})`);
     // Only what the run released is shown: the C-SC variant releases x alone.
-    if (algorithm === 'byoa_minimax_csc') assert.doesNotMatch(shown, /y =/, `${algorithm} releases only x: ${shown}`);
+    if (algorithm === 'byoa_minimax_csc') {
+      assert.doesNotMatch(shown, /y =/, `${algorithm} releases only x: ${shown}`);
+      assert.equal((await page.textContent('#release-name')).trim(), 'released x', algorithm);
+    }
     movedBy.seen[algorithm] = moved;
     assert.deepEqual(seen.errors, [], algorithm);
     await context.close();

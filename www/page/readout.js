@@ -50,7 +50,9 @@ export function showReadout() {
   const unavailable = run.info?.referenceUnavailable;
   const game = JSON.parse(run.info?.config ?? '{}').problem === 'saddle';
   $('excess-name').textContent = game ? 'duality gap' : 'excess risk';
-  $('release-name').textContent = game ? 'released (x, y)' : 'released w';
+  // Only what the run released: a game that releases x alone (the C-SC variant) names x alone.
+  const xOnly = game && run.release && !run.release.y;
+  $('release-name').textContent = game ? (xOnly ? 'released x' : 'released (x, y)') : 'released w';
   ui.excess.textContent = unavailable && !game ? 'reference unavailable (non-private diagnostic)' : sci(e);
   ui.excess.title = unavailable ?? '';
   ui.excess.dataset.value = e === null || Number.isNaN(e) ? '' : String(e);
