@@ -788,7 +788,7 @@ pub static FAMILY: Family = Family {
     needs: &[Need::MinRecords {
         min: LEAST_RECORDS,
         at_settings: RecordsAt(records_for_a_step),
-        why: "Algorithm 4 splits them into 7 candidate parts, 154 best-response parts and a scoring quarter (I = 7, J = 11 at β = 0.05), and each candidate part needs the records of Theorem 3.14's budget U ≥ 4: with fewer a candidate may take no step, and the selection may pick it and release the uniform start",
+        why: "Algorithm 4 splits them into 7 candidate parts, 154 best-response parts and a scoring quarter (I = 7, J = 11 at β = 0.05); a pick gives each candidate part Theorem 3.14's U ≥ 4",
     }],
     solves: &[ProblemKind::Saddle],
     purity: Purity::Approximate,
