@@ -172,7 +172,17 @@ pub fn meet(need: &Need, config: &mut RunConfig) -> Option<String> {
             at_settings,
             why,
         } => {
-            let fewest = min.max((at_settings.0)(&config.settings(), &config.declaration()));
+            // Never above what validation admits (n·d, and a game's n·dₓ·dᵧ, in browser
+            // memory): a pick must leave a config that runs; short of the family's n, its plan
+            // then says what to change.
+            let (dx, dy) = config.game_dims();
+            let mut most = super::MAX_ENTRIES / config.d.max(1);
+            if config.problem == crate::algo::family::ProblemKind::Saddle {
+                most = most.min(super::MAX_GAME_ENTRIES / (dx * dy).max(1));
+            }
+            let fewest = min
+                .max((at_settings.0)(&config.settings(), &config.declaration()))
+                .min(most.max(min));
             if config.n >= fewest || config.data == DataSource::Csv {
                 return None;
             }

@@ -316,6 +316,14 @@ impl Session {
         self.problem().map_or(0, |p| p.clipped)
     }
 
+    /// Where the run stands (w, or x and y of a game): before the first step, its
+    /// data-independent start. **Non-private** once a step is taken, and never the release (that
+    /// is [`Release::published`]); the test that every family's release moves away from its start
+    /// reads it before Play.
+    pub fn point(&self) -> Point<'_> {
+        self.run.point()
+    }
+
     /// Gradient evaluations the run has used so far, in full passes over the data (also counted
     /// by steps that made no new iterate, which add no entry to a [`Batch`]).
     pub fn grad_evals(&self) -> f64 {
@@ -484,7 +492,14 @@ impl Session {
     ) -> Release {
         let w = published.x().to_vec();
         let y = published.y().map(<[f64]>::to_vec);
-        let point = match &y {
+        // A game that releases x alone (Zhang et al. 2022's C-SC variant) is scored at x and
+        // the run's own y (non-private; for that variant its data-independent start): the
+        // duality gap there bounds x's primal gap from above. Only what was released is shown.
+        let scored_y = match (&y, self.run.point()) {
+            (None, Point::Saddle { y: own, .. }) => Some(own.to_vec()),
+            _ => y.clone(),
+        };
+        let point = match &scored_y {
             Some(y) => Point::Saddle { x: &w, y },
             None => Point::Min(&w),
         };
@@ -509,7 +524,7 @@ impl Session {
             .problem()
             .and_then(|p| p.population.as_ref())
             .and_then(|p| p.excess_risk(&w).ok());
-        let scored = self.reference().is_some() || y.is_some();
+        let scored = self.reference().is_some() || scored_y.is_some();
         let readout = match &self.problem {
             Posed::Saddle(game) => game.game.readout(&w),
             Posed::Min(_) => None,

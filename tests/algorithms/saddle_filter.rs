@@ -11,7 +11,8 @@ use dp_playground::session::Lab;
 use dp_playground::session::game_views::GameViews;
 
 /// Rock–paper–scissors at d = 3, n = 20 000 (large enough for Theorem 3.14: U ≈ 30.4), with
-/// Algorithm 3 picked as the page's menu picks it and the budget U typed or blank.
+/// Algorithm 3 picked as the page's menu picks it and the budget U typed or blank; n is set
+/// back to 20 000 after the pick (which raises it to where Theorem 3.14's U reaches 64).
 fn algorithm_3(budget_u: Option<f64>) -> RunConfig {
     let raw = RunConfig {
         problem: ProblemKind::Saddle,
@@ -22,6 +23,7 @@ fn algorithm_3(budget_u: Option<f64>) -> RunConfig {
     };
     RunConfig {
         budget_u,
+        n: raw.n,
         ..menu::pick(&raw, AlgorithmKind::BiasReducedSmd).0
     }
 }

@@ -28,6 +28,38 @@ const NAMED = {
   d: /dimension d/, delta: /δ/, leak: /pitfall/, problem: /problem/,
 };
 
+/**
+ * How far a release shown must be from the start, in its largest shown coordinate: 10⁻³. The
+ * readout prints four significant digits of coordinates of order 0.1–1 (rounding ≤ 5·10⁻⁴), and
+ * every family's picked run moves at least 2·10⁻² from its start (tests/playground/
+ * picked_defaults.rs); measured here from the path's first point, the C-SC variant moves 8·10⁻³
+ * (its path starts at the first whole update, an update split across steps records none).
+ */
+const MOVED = 1e-3;
+
+/**
+ * Where the main run started, from what the page drew: the first point of the parameter plot's
+ * path (w for d ≤ 2, a game's x₁, x₂), and a ternary game's y where its path kept step 0 (the
+ * path keeps evenly spaced rows, not always the first).
+ */
+const startOf = (page) => page.evaluate(() => {
+  const main = window.__dp.run().main;
+  const path = main.views?.simplexPath ?? [];
+  const y = main.views?.steps?.[0] === 0 && path.length >= 6 ? Array.from(path.slice(3, 6)) : [];
+  return { x: Array.from(main.path.slice(0, 2)), y };
+});
+
+/** The largest difference between the coordinates the release readout shows and the start's. */
+function movedBy(shown, start) {
+  const numbers = (text) => (text.match(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi) ?? []).map(Number);
+  const part = (name) => shown.match(new RegExp(`${name} = \\(([^)]*)\\)`))?.[1];
+  const x = numbers(part('x') ?? shown.match(/^\(([^)]*)\)/)?.[1] ?? '');
+  const y = numbers(part('y') ?? '');
+  const diff = (a, b) => a.slice(0, Math.min(a.length, b.length)).map((v, i) => Math.abs(v - b[i]));
+  return Math.max(0, ...diff(x, start.x), ...diff(y, start.y));
+}
+movedBy.seen = {};
+
 /** The text of every error element that has one (id: text). */
 const errorsShown = (page) => page.$$eval('.error', (els) => els
   .filter((el) => el.textContent.trim() !== '')
@@ -36,7 +68,7 @@ const errorsShown = (page) => page.$$eval('.error', (els) => els
 /** The config the page's run uses (as Rust normalised it). */
 const configInUse = (page) => page.evaluate(() => JSON.parse(window.__dp.run().info.config));
 
-test('every algorithm picked from the menu on a fresh page runs to its release, with a note exactly when the pick changed a setting', async () => {
+test('every algorithm picked from the menu on a fresh page runs to a release away from its start, with a note exactly when the pick changed a setting', async () => {
   const { page: probe, context: probeContext } = await lab.open();
   await probe.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
   const menu = await probe.$$eval('#algorithm option', (os) => os.map((o) => o.value));
@@ -86,13 +118,26 @@ test('every algorithm picked from the menu on a fresh page runs to its release, 
     assert.deepEqual(await errorsShown(page), [], `${algorithm}: runs to its release`);
     assert.equal(await page.getAttribute('#status', 'data-state'), 'released', algorithm);
     // A point w, or both players of a game.
-    assert.match(await page.textContent('#release'), /^\(|^x = \(/, algorithm);
+    const shown = await page.textContent('#release');
+    assert.match(shown, /^\(|^x = \(/, algorithm);
+    // The release shown is away from where the run started (the picked settings give every
+    // family a run that moves: González et al.'s boosted Algorithm 4 showed the uniform start).
+    const start = await startOf(page);
+    const moved = movedBy(shown, start);
+    assert.ok(moved > MOVED, `${algorithm}: the release shown, ${shown}, is its start ${JSON.stringify(start)} (moved ${moved})`);
+    // Only what the run released is shown: the C-SC variant releases x alone.
+    if (algorithm === 'byoa_minimax_csc') {
+      assert.doesNotMatch(shown, /y =/, `${algorithm} releases only x: ${shown}`);
+      assert.equal((await page.textContent('#release-name')).trim(), 'released x', algorithm);
+    }
+    movedBy.seen[algorithm] = moved;
     assert.deepEqual(seen.errors, [], algorithm);
     await context.close();
     timings[algorithm] = Date.now() - started;
   }
   for (const algorithm of ADJUSTED) assert.ok(noted.includes(algorithm), `${algorithm}: its pick shows a note`);
   console.log('ms per algorithm (fresh page, pick, Play, release):', JSON.stringify(timings));
+  console.log('release moved from its start (largest shown coordinate):', JSON.stringify(movedBy.seen));
 });
 
 test('the problem kind is a control: a link posing a game to an algorithm that cannot solve it is refused beside a control', async () => {

@@ -148,7 +148,8 @@ export async function openGame(lab) {
 
 /**
  * Snapshots `canvases`, presses Play and waits for the release: no error line shows, the status
- * says released, and the release line reads `x = (…), y = (…); duality gap …`; then each canvas
+ * says released, and the release line reads `x = (…), y = (…); duality gap …` (`x = (…) (only x is
+ * released); duality gap at (x, y₀) …` for a run that releases x alone); then each canvas
  * changed by more than `pixels` pixels.
  */
 export async function playGameToRelease(page, canvases = ['#excess-plot', '#players-plot'], pixels = 500) {
@@ -158,7 +159,7 @@ export async function playGameToRelease(page, canvases = ['#excess-plot', '#play
   await page.waitForSelector('#status[data-state="released"], #status[data-state="error"]', { timeout: 60_000 });
   assert.deepEqual(await errorsShown(page), []);
   assert.equal(await page.getAttribute('#status', 'data-state'), 'released');
-  assert.match(await page.textContent('#release'), /^x = \(.*\), y = \(.*\); duality gap \d/);
+  assert.match(await page.textContent('#release'), /^x = \(.*\)(, y = \(.*\); duality gap| \(only x is released\); duality gap at \(x, y₀\)) \d/);
   await plotsDrawn(page);
   for (const c of canvases) {
     const changed = await changedPixels(page, c);

@@ -122,7 +122,10 @@ test('auc_maximisation: picked from the game menu on a fresh page, it picks an a
   const release = await page.evaluate(() => window.__dp.run().release);
   const config = await configInUse(page);
   assert.equal(release.w.length, config.d + 2, 'x = (w, s, t)');
-  assert.equal(release.y.length, 1, 'y = α');
+  // The C-SC variant releases x alone (Zhang et al. 2022, Section 4.3): no y is published or shown.
+  assert.equal(release.y, undefined, 'only x is released');
+  assert.doesNotMatch(await page.textContent('#release'), /y =/);
+  assert.match(await page.textContent('#release'), /^x = \(.*only x is released/);
   // The AUC readout: the released w's and the reference saddle point's, each in [0, 1].
   const shown = await page.textContent('#game-readout');
   assert.match(shown, /^(0|1|0\.\d+) at the released x; (0|1|0\.\d+) at the reference saddle point/);

@@ -21,6 +21,7 @@ mod lessons;
 mod noise_norm_attack;
 mod output_perturbation_cards;
 mod paper_names;
+mod picked_defaults;
 mod plan_backwards;
 mod reference_optional;
 mod saddle_views;

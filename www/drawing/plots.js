@@ -257,7 +257,8 @@ const SPECS = {
     return {
       x: main.players?.x ?? [],
       y: main.players?.y ?? [],
-      releaseX: release?.y ? release.w : [],
+      // A game's release: x always, y only where the run released it (the C-SC variant does not).
+      releaseX: release?.w ?? [],
       releaseY: release?.y ?? [],
       equilibriumX: equilibrium?.x ?? [],
       equilibriumY: equilibrium?.y ?? [],

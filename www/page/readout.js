@@ -50,7 +50,9 @@ export function showReadout() {
   const unavailable = run.info?.referenceUnavailable;
   const game = JSON.parse(run.info?.config ?? '{}').problem === 'saddle';
   $('excess-name').textContent = game ? 'duality gap' : 'excess risk';
-  $('release-name').textContent = game ? 'released (x, y)' : 'released w';
+  // Only what the run released: a game that releases x alone (the C-SC variant) names x alone.
+  const xOnly = game && run.release && !run.release.y;
+  $('release-name').textContent = game ? (xOnly ? 'released x' : 'released (x, y)') : 'released w';
   ui.excess.textContent = unavailable && !game ? 'reference unavailable (non-private diagnostic)' : sci(e);
   ui.excess.title = unavailable ?? '';
   ui.excess.dataset.value = e === null || Number.isNaN(e) ? '' : String(e);
@@ -58,6 +60,9 @@ export function showReadout() {
   const coords = (v) => `(${v.slice(0, 4).map((c) => fmt(c, 4)).join(', ')}${v.length > 4 ? ', …' : ''})`;
   if (!r) ui.release.textContent = 'not yet';
   else if (r.y) ui.release.textContent = `x = ${coords(r.w)}, y = ${coords(r.y)}; duality gap ${sci(r.excess)}`;
+  // A game that releases x alone (Zhang et al. 2022's C-SC variant): y is not shown, and the gap
+  // is scored at the data-independent start y₀ (the caveats say so).
+  else if (game) ui.release.textContent = `x = ${coords(r.w)} (only x is released); duality gap at (x, y₀) ${sci(r.excess)}`;
   else ui.release.textContent = `${coords(r.w)}; excess ${r.excess === null ? 'unknown (reference unavailable)' : sci(r.excess)}`;
   // A failure at run time that depends on the data (a certificate that never held) voids the
   // guarantee the preview stated: the headline says so, with the ledger's own sentence.

@@ -983,7 +983,7 @@ impl Run for MinimaxOutputPerturbation {
         }
         if self.schedule.variant == Variant::ConvexStronglyConcave {
             caveats
-                .push("only x is released; the y shown is the data-independent start".to_string());
+                .push("only x is released: its duality gap is scored at (x, y₀), y₀ the data-independent start, which bounds x's primal gap max_y F(x, y) − F(x*, y*) from above".to_string());
         }
         if self.settings.delta * d.n as f64 >= 1.0 {
             caveats.push("δ ≥ 1/n: outside the paper's assumption δ < 1/n".to_string());
@@ -1151,12 +1151,16 @@ impl Run for MinimaxOutputPerturbation {
         if !self.done || self.aborted {
             return None;
         }
+        // The C-SC variant releases x alone (Zhang et al. 2022, Section 4.3): its y is the
+        // data-independent start, never released, so it is not published either.
+        let x_only = self.schedule.variant == Variant::ConvexStronglyConcave;
         if self.settings.leak == MinimaxLeak::NoiseOff {
             // The noise-off demonstration publishes its certified points as they are.
-            return Some(Published::NotPrivate(Baseline::not_private(
-                &self.x_out,
-                Some(&self.y_out),
-            )));
+            let y = (!x_only).then_some(self.y_out.as_slice());
+            return Some(Published::NotPrivate(Baseline::not_private(&self.x_out, y)));
+        }
+        if x_only {
+            return Noised::iterate(&self.x_out, &self.trail).map(Published::Private);
         }
         Noised::iterate_pair(&self.x_out, &self.y_out, &self.trail).map(Published::Private)
     }

@@ -142,6 +142,44 @@ pub fn theorem_3_14(
     Ok(parameters_at(u, m, cc, n, epsilon, delta, l, l0, c))
 }
 
+/// The fewest records at which Theorem 3.14's gradient budget reaches `budget` (≥ 4) at ε, δ and
+/// the declared game: U = min(nε√C/(√(4·48c²ℓ ln(1/δ))·L₀), n/2) with C = L₀² + L₂² + ℓML₁² and
+/// M = ⌊log₂(U)/2⌋, solved for n at the target's M, then raised by 1% steps until
+/// [`theorem_3_14`] confirms it (C grows with M, so the first guess is at most a little short
+/// when L₁ > 0). What picking Algorithm 3 (and, per candidate part, Algorithm 4) sets n to, so
+/// that a newcomer's run is the paper's own at a scale it bounds. `None` when the declared
+/// constants give no such n.
+pub fn records_for_budget(
+    budget: f64,
+    epsilon: f64,
+    delta: f64,
+    dims: (usize, usize),
+    constants: GameConstants,
+    c: f64,
+) -> Option<usize> {
+    let (l0, l1, l2) = (
+        constants.linf_lipschitz,
+        constants.l1_smoothness,
+        constants.second_order,
+    );
+    let l = ell(dims.0, dims.1);
+    let lg = -libm::log(delta);
+    let m = (libm::log2(budget) / 2.0).floor().max(0.0);
+    let cc = l0 * l0 + l2 * l2 + l * m * l1 * l1;
+    let guess = budget * (4.0 * 48.0 * c * c * l * lg).sqrt() * l0 / (epsilon * cc.sqrt());
+    if !(guess.is_finite() && guess > 0.0) {
+        return None;
+    }
+    let mut n = (guess * (1.0 + 1e-9)).ceil().max(2.0 * budget) as usize;
+    for _ in 0..100 {
+        match theorem_3_14(n, epsilon, delta, dims, constants, c) {
+            Ok(p) if p.budget >= budget * (1.0 - 1e-9) => return Some(n),
+            Ok(_) | Err(_) => n = (n as f64 * 1.01).ceil() as usize,
+        }
+    }
+    None
+}
+
 /// Theorem 3.14's parameters, or — when n is too small for its U ≥ 4 — the same formulas at
 /// U = 4 (M = 1): the theorem's bound then does not apply (`false`), but the privacy filter keeps
 /// the run (ε, δ)-DP whatever U is, so the algorithm still runs and shows the filter at work.

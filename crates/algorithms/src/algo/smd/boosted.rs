@@ -61,7 +61,7 @@ use rand::{Rng, SeedableRng};
 
 use super::bias_reduced::{
     BiasReducedParams, BiasReducedSmd, PROP_3_17_CONSTANT, declared as declared_bias_reduced,
-    least_records, refuse_stepless, theorem_3_14_or_smallest,
+    least_records, records_for_budget, refuse_stepless, theorem_3_14_or_smallest,
 };
 use super::family::simplex_game;
 use super::private_smd::ell;
@@ -788,7 +788,7 @@ pub static FAMILY: Family = Family {
     needs: &[Need::MinRecords {
         min: LEAST_RECORDS,
         at_settings: RecordsAt(records_for_a_step),
-        why: "Algorithm 4 splits them into 7 candidate parts, 154 best-response parts and a scoring quarter (I = 7, J = 11 at β = 0.05)",
+        why: "Algorithm 4 splits them into 7 candidate parts, 154 best-response parts and a scoring quarter (I = 7, J = 11 at β = 0.05); a pick gives each candidate part Theorem 3.14's U ≥ 4",
     }],
     solves: &[ProblemKind::Saddle],
     purity: Purity::Approximate,
@@ -823,17 +823,26 @@ pub fn plan_of(settings: &Settings) -> Result<BoostedPlan> {
     )
 }
 
-/// The fewest records with which each candidate part can take a step of Algorithm 3 at the
-/// config's ε, δ and game ([`least_records`]); [`LEAST_RECORDS`] where the plan cannot be made
-/// (the plan's own error then shows).
+/// The fewest records with which each candidate part runs Algorithm 3 at Theorem 3.14's own
+/// parameters (its budget U ≥ 4, [`records_for_budget`]) at the config's ε, δ and game, and at
+/// least those with which it can take a step ([`least_records`]); [`LEAST_RECORDS`] where the
+/// plan cannot be made (the plan's own error then shows). Below the theorem's scale a candidate
+/// runs at U = 4 on too few records for its larger levels, may stop before its first step, and,
+/// the uniform start being rock–paper–scissors' equilibrium, the selection then picks it: on the
+/// page's defaults (n = 4228 from the step's need alone) every seed tried released the start.
 fn records_for_a_step(settings: &Settings, _declared: &ProblemDeclaration) -> usize {
     plan_of(settings).map_or(LEAST_RECORDS, |plan| {
-        least_records(
-            &plan.candidate,
-            4 * plan.candidates,
+        let per_run = 4 * plan.candidates;
+        let theorem = records_for_budget(
+            4.0,
+            plan.epsilon,
+            plan.delta,
             plan.dims,
             plan.constants,
+            PROP_3_17_CONSTANT,
         )
+        .map_or(0, |part| part.saturating_mul(per_run));
+        least_records(&plan.candidate, per_run, plan.dims, plan.constants).max(theorem)
     })
 }
 
