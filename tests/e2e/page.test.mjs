@@ -33,6 +33,8 @@ const EVERY_ALGORITHM = {
   byoa: { l2: 0.1 },
   byoa_phased: {},
   exponential_grid: {},
+  localisation: {},
+  localised_exponential: {},
   private_sco: { domain: 'simplex' },
   localized_double_output_perturbation: {},
   localized_output_perturbation: {},
@@ -69,7 +71,7 @@ test('every algorithm of the core runs from the page and draws on every plot it 
       assert.ok(changed > 50, `${algorithm}: ${sel} changed only ${changed} pixels`);
     }
     assert.match(await page.textContent('#release'), /^\(/, algorithm);
-    const certified = ['output_perturbation', 'regularised_output_perturbation', 'byoa',
+    const certified = ['output_perturbation', 'regularised_output_perturbation', 'byoa', 'localisation', 'localised_exponential',
       'localized_double_output_perturbation', 'localized_output_perturbation',
       'output_perturbation_lipschitz_extension', 'localized_approx_em', 'deterministic_double_output_perturbation'];
     if (certified.includes(algorithm)) {

@@ -81,7 +81,7 @@ const POINTS_PER_STEP: usize = 64;
 const READS_PER_STEP: usize = 1 << 17;
 
 /// Grid points one step scores on `n` records of dimension `d`: 1 to [`POINTS_PER_STEP`].
-fn points_per_step(n: usize, d: usize) -> usize {
+pub(crate) fn points_per_step(n: usize, d: usize) -> usize {
     (READS_PER_STEP / (n * d).max(1)).clamp(1, POINTS_PER_STEP)
 }
 

@@ -267,6 +267,13 @@ impl OutputPerturbation {
         }
     }
 
+    /// The noise stream, for an algorithm that draws again after this release from the same
+    /// stream (Lowy & Razaviyayn 2021, Algorithm 11's exponential mechanism on the localised
+    /// ball).
+    pub(crate) fn noise_rng(&mut self) -> &mut DpRng {
+        &mut self.rng
+    }
+
     /// Runs to the end; returns the release (or w₀ after an abort).
     pub fn run(&mut self, objective: &Objective) -> &[f64] {
         while self.step(objective).is_some() {}
