@@ -569,6 +569,12 @@ impl Plan for GridPlan {
             ),
             "Lowy & Razaviyayn 2021, Proposition G.1 with the grid's spacing",
         )
+        .map(|curve| {
+            curve.with_lower(
+                crate::algo::output_perturbation::erm_floor(declared, self.settings.epsilon, 0.0),
+                crate::algo::output_perturbation::LOWER_SOURCE,
+            )
+        })
     }
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {

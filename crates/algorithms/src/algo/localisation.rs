@@ -70,7 +70,8 @@ use super::family::{
 };
 use super::kinds::AlgorithmKind;
 use super::output_perturbation::{
-    self as op, Form, NoiseLaw, OutputPerturbation, ReleasePlan, op_declared,
+    self as op, Form, LOWER_SOURCE, NoiseLaw, OutputPerturbation, ReleasePlan, erm_floor,
+    op_declared,
 };
 use super::problem::{Posed, ProblemDeclaration};
 use super::registry::Planned;
@@ -704,7 +705,22 @@ struct LocalisationRunPlan {
 impl Plan for LocalisationRunPlan {
     /// Algorithm 10: output perturbation's bound (Theorem 3.1's proof, projected release);
     /// Algorithm 11: Proposition G.2's proof with exact constants ([`theory_bound`]).
-    fn theory(&self, posed: &Posed, _: &Preview) -> Option<Curve> {
+    fn theory(&self, posed: &Posed, preview: &Preview) -> Option<Curve> {
+        let declared = &posed.min().ok()?.declared;
+        self.upper(posed, preview)
+            .map(|curve| curve.with_lower(erm_floor(declared, self.plan.epsilon, 0.0), LOWER_SOURCE))
+    }
+
+    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
+        let problem = posed.min()?;
+        let run = Localised::new(self.plan.clone(), &problem.objective, noise, seeded)?;
+        Ok(MinRun::on(problem, run))
+    }
+}
+
+impl LocalisationRunPlan {
+    /// The upper bound alone (see [`Plan::theory`]).
+    fn upper(&self, posed: &Posed, _: &Preview) -> Option<Curve> {
         let problem = posed.min().ok()?;
         let declared = &problem.declared;
         if !self.plan.sample {
@@ -727,12 +743,6 @@ impl Plan for LocalisationRunPlan {
             theory_bound(&self.plan, d, lipschitz_f),
             "Lowy & Razaviyayn 2021, Proposition G.2's proof with the grid's spacing",
         )
-    }
-
-    fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
-        let problem = posed.min()?;
-        let run = Localised::new(self.plan.clone(), &problem.objective, noise, seeded)?;
-        Ok(MinRun::on(problem, run))
     }
 }
 
