@@ -881,3 +881,40 @@ fn lowy_and_razaviyayns_families_draw_their_classs_lower_bound_below_the_upper_b
     .unwrap();
     assert!(tilted.theory().expect("an upper bound").lower.is_none());
 }
+
+#[test]
+fn dp_gds_random_iterate_is_a_control_and_releases_w_j_with_the_same_guarantee() {
+    // Wang, Ye & Xu 2017's non-convex mode of Algorithm 4, reachable from the `gd_output` control:
+    // the same noise and (ε, δ) as the last iterate, a ledger naming w_J, and no excess-risk
+    // curve (Theorem 6.3 bounds E‖∇F(w_J)‖²), with the reason at the control.
+    use crate::algo::noisy_gd::Output;
+    let last = every_algorithm_config(AlgorithmKind::NoisyGd);
+    let random = RunConfig {
+        gd_output: Output::RandomIterate,
+        ..last.clone()
+    };
+    random.validate().unwrap();
+    let round_trip = RunConfig::from_json(&random.to_json()).unwrap();
+    assert_eq!(round_trip.gd_output, Output::RandomIterate);
+    let (a, b) = (
+        Session::new(last.clone()).unwrap(),
+        Session::new(random.clone()).unwrap(),
+    );
+    assert_eq!(a.preview().draws, b.preview().draws);
+    assert_eq!(a.preview().guarantee, b.preview().guarantee);
+    assert!(a.theory().is_some());
+    assert!(b.theory().is_none());
+    let lab = Lab::new(random.clone(), None).unwrap();
+    let missing = lab.theory_missing()[0].clone().expect("the reason");
+    assert!(missing.contains("released iterate"), "{missing}");
+    let mut s = Session::new(random).unwrap();
+    while s.advance(usize::MAX, || true).release.is_none() {}
+    assert!(
+        s.ledger().mechanism.contains("w_J"),
+        "{}",
+        s.ledger().mechanism
+    );
+    // An unknown value is refused at the control.
+    let e = RunConfig::from_json(r#"{"gd_output": "best_iterate"}"#).unwrap_err();
+    assert_eq!(e.field(), Some("gd_output"), "{e}");
+}
