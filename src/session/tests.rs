@@ -290,8 +290,12 @@ fn preview_and_running_algorithm_agree_on_the_whole_noise_law() {
             assert_eq!(p.sensitivity, first.sensitivity, "{kind:?}");
             assert_eq!(p.sigma, headline_scale(&first), "{kind:?}");
             let counted: usize = p.draws.iter().map(|d| d.count).sum();
-            // Objective perturbation makes one release from two draws (b and the residual z).
-            let expected = if kind == AlgorithmKind::ObjectivePerturbation {
+            // Objective perturbation makes one release from two draws (b and the residual z);
+            // Lowy & Razaviyayn 2021's Algorithm 11 too (the centre w₀, then the draw on W₀).
+            let expected = if matches!(
+                kind,
+                AlgorithmKind::ObjectivePerturbation | AlgorithmKind::LocalisedExponential
+            ) {
                 p.releases + 1
             } else {
                 p.releases

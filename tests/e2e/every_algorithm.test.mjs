@@ -97,7 +97,9 @@ test('every algorithm picked from the menu on a fresh page runs to its release, 
     if (MOVES.includes(algorithm)) {
       // Released away from the public start P_W(0) = 0 (a release at the start would be a run
       // that did nothing a teacher can show).
-      const coordinates = (release.match(/-?[0-9.]+(e-?[0-9]+)?/g) ?? []).map(Number);
+      // The point's coordinates only: the text is "(w₁, w₂); excess …".
+      const point = release.slice(0, release.indexOf(')') + 1);
+      const coordinates = (point.match(/[0-9.]+(e[-−]?[0-9]+)?/g) ?? []).map((v) => Number(v.replace('−', '-')));
       assert.ok(coordinates.length >= 2 && coordinates.some((v) => v !== 0), `${algorithm}: released ${release}`);
     }
     assert.deepEqual(seen.errors, [], algorithm);

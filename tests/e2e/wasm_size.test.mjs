@@ -54,10 +54,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * when the bindings moved into a crate of their own (crates/wasm), with no change of code but the
  * place of `plot_spec::Floats`'s reader: 892,027 → 903,134 by this test's gzip (2,413,299 →
  * 2,471,212 raw), both built from the same tree the same day; presumably the same cause (copies
- * at the new crate boundary), not broken down. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * at the new crate boundary), not broken down. Raised by 8,344 to 911,986 (the same headroom)
+ * when Lowy & Razaviyayn 2021's Algorithms 10 and 11 (two families: localisation, and the
+ * exponential mechanism on the localised ball), the lower bound carried by the theory curves and
+ * DP-GD's released-iterate control landed together: 903,135 → 911,479 by this test's gzip
+ * (2,471,304 → 2,494,272 raw), both built in the same worktree the same day. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 903_642;
+export const BUDGET = 911_986;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
