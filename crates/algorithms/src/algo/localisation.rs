@@ -556,8 +556,7 @@ Algorithm 9's LR·d/(εn): an n⁻² fall on a strongly convex loss, with a grid
 const WHY_RIDGE: &str =
     "localisation (Lowy & Razaviyayn 2021, Algorithms 10–11) is for strongly convex F: its first stage is output perturbation";
 
-const RELATION_WHY: &str = "its first stage is output perturbation, whose sensitivity 2L/(μn) \
-    (Lowy & Razaviyayn 2021, Proposition 2.2) is for one record replaced among a fixed, public n";
+const RELATION_WHY: &str = "its first stage, output perturbation, has sensitivity 2L/(μn) for a fixed, public n";
 
 const GRID_DOMAINS: &[DomainChoice] = &[
     DomainChoice::L2Ball,
