@@ -83,6 +83,19 @@ test('every algorithm of the core runs from the page and draws on every plot it 
     } else {
       assert.match(await page.textContent('#certificate'), /^none/, algorithm);
     }
+    // Lowy & Razaviyayn 2021's families on ERM draw their class's lower bound, labelled as one,
+    // below their upper bound; the other families draw none.
+    const references = await page.evaluate(() => window.__dp.spec('excess').references);
+    const floors = ['output_perturbation', 'regularised_output_perturbation', 'exponential_grid',
+      'localisation', 'localised_exponential'];
+    if (floors.includes(algorithm)) {
+      assert.equal(references.length, 1, algorithm);
+      assert.match(references[0].label, /^lower bound/, algorithm);
+      const theory = await page.evaluate(() => window.__dp.run().info.theories[0]);
+      assert.ok(references[0].y[0] > 0 && references[0].y[0] < theory.y[0], `${algorithm}: ${references[0].y[0]} vs ${theory.y[0]}`);
+    } else {
+      assert.deepEqual(references, [], algorithm);
+    }
     // The excess plot is titled with the metric the session measures.
     assert.match(await page.getAttribute('#excess-plot', 'aria-label'), /^excess empirical risk F\(w\) − F\*/);
     assert.equal(await page.textContent('#excess-metric'), 'excess empirical risk F(w) − F*');
