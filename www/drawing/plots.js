@@ -183,7 +183,7 @@ function excessSeries(history, a, theory, span) {
 function lowerBounds(theories, span) {
   const levels = [...new Set(theories.map((t) => t?.lower?.y).filter((y) => Number.isFinite(y) && y > 0))];
   const x = [Math.max(span[0], 1), Math.max(span[1], 1)];
-  return levels.map((y) => ({ label: 'lower bound (any algorithm, worst case over the class; constant 1)', x, y: [y, y] }));
+  return levels.map((y) => ({ label: 'lower bound (worst case, constant 1)', x, y: [y, y] }));
 }
 
 const algorithmsOf = (history) => [...Array(history.lanes.length).keys()];
