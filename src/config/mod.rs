@@ -162,6 +162,9 @@ pub struct RunConfig {
     pub clip: Option<f64>,
     /// DP-SVRG's noise: certified or as printed.
     pub svrg_noise: SvrgNoiseChoice,
+    /// DP-GD's released iterate: the last, or w_J with J uniform, drawn before the run (Wang, Ye
+    /// & Xu 2017's non-convex mode, Theorem 6.3).
+    pub gd_output: crate::algo::noisy_gd::Output,
     /// Base solver of output perturbation and Zhang et al. 2022.
     pub solver: SolverKind,
     /// Gaussian calibration of output perturbation's one release (δ > 0): ZWB+19 (as in Lowy & Razaviyayn 2021),
@@ -241,6 +244,7 @@ impl Default for RunConfig {
             batch: 64,
             clip: None,
             svrg_noise: SvrgNoiseChoice::Certified,
+            gd_output: crate::algo::noisy_gd::Output::LastIterate,
             solver: SolverKind::Agd,
             gaussian: GaussianMethod::Zwb,
             grid_resolution: 64,

@@ -33,6 +33,7 @@ impl RunConfig {
             leak: self.leak,
             solver: self.solver,
             svrg_noise: self.svrg_noise,
+            gd_output: self.gd_output,
             grid_resolution: self.grid_resolution,
             moment_k: self.moment_k,
             repetitions: self.repetitions,

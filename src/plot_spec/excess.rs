@@ -75,7 +75,8 @@ impl Series {
 }
 
 /// A bound no plotted algorithm attains (a lower bound, another model's rate), drawn dotted grey
-/// with its legend: a sweep of a heavy-tail family draws Lowy 2026's.
+/// with its legend: a sweep of a heavy-tail family draws Lowy 2026's, a run of a Lowy &
+/// Razaviyayn 2021 family on ERM the lower bound of its class (the theory curve's `lower`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Reference {
     /// Legend text: which bound, from which paper.
@@ -108,7 +109,8 @@ pub struct ExcessSpec {
     /// Pinned runs' curves (their theory is not drawn), faded; the axes hold them too.
     #[serde(default)]
     pub pinned: Vec<Series>,
-    /// Reference bounds drawn dotted (none on a run's plot).
+    /// Reference bounds drawn dotted (on a run's plot: the lower bound of its problem's class, where
+    /// a paper states one).
     #[serde(default)]
     pub references: Vec<Reference>,
     /// What a shaded band is, for the legend (e.g. "min–max over 5 repeats"); empty: "min–max

@@ -119,6 +119,16 @@ fn audits_of(kind: AlgorithmKind) -> &'static [Audit] {
             "grid_mechanism_with_the_largest_label_bound_passes",
             "the grid exponential mechanism passes at the largest accepted label bound",
         )],
+        K::Localisation => &[(
+            "family_audits.rs",
+            "localisation_passes_and_noise_calibrated_for_a_larger_epsilon_is_caught",
+            "Lowy & Razaviyayn 2021, Algorithm 10",
+        )],
+        K::LocalisedExponential => &[(
+            "family_audits.rs",
+            "exponential_sampling_with_localisation_passes_and_noise_for_a_larger_epsilon_is_caught",
+            "Lowy & Razaviyayn 2021, Algorithm 11",
+        )],
         K::PrivateSmd => &[
             (
                 "saddle_audit.rs",

@@ -414,6 +414,16 @@ fn term_sensitivity_uses_lemma_5_2_and_bounds_the_real_change() {
     alg.run(&a);
     assert!(alg.certificate().unwrap().met);
     assert!(alg.ledger().caveats.iter().any(|c| c.contains("Lemma 5.2")));
+    // TERM's κ_τ in the readout: β_τ = β + 2τL² + μ = 1/4 + 2·0.5·1 + 0.2 = 1.45 for the logistic
+    // loss at feature bound 1, μ = 0.2, so κ_τ = 7.25.
+    let ledger = alg.ledger();
+    let kappa = ledger
+        .caveats
+        .iter()
+        .find(|c| c.contains("κ_τ"))
+        .expect("κ_τ in TERM's ledger");
+    assert!(kappa.contains("κ_τ = β_τ/μ = 7.2500e0"), "{kappa}");
+    assert!(kappa.contains("β_τ = β + 2τL² = 1.4500e0"), "{kappa}");
 }
 
 /// One target of 1e18 made every computed F value constant in w, so the subgradient

@@ -215,3 +215,19 @@ fn every_family_at_the_slow_corners() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Lowy & Razaviyayn 2021's Algorithms 10 and 11 at every corner of the full sweep and every
+/// planted record value (seconds: one certified solve and at most 41² + 1 scores per run).
+#[test]
+fn localisation_families_at_every_corner() {
+    let mut failures = Vec::new();
+    for kind in [
+        AlgorithmKind::Localisation,
+        AlgorithmKind::LocalisedExponential,
+    ] {
+        let (f, ran, refused) = family(kind, true);
+        println!("{kind:?}: {ran} ran, {refused} refused");
+        failures.extend(f);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -185,6 +185,9 @@ fn every_algorithm_keeps_or_refuses_the_relation_at_a_control_on_the_page() {
         "ObjectivePerturbation (Certified noise)",
         "OutputPerturbation (Certified noise)",
         "RegularisedOutputPerturbation (Certified noise)",
+        // Lowy & Razaviyayn 2021, Algorithms 10–11: their first stage is output perturbation.
+        "Localisation (Certified noise)",
+        "LocalisedExponential (Certified noise)",
         "Byoa (Certified noise)",
         "ByoaPhased (Certified noise)",
         "DpSvrg (AsPrinted noise)",

@@ -33,6 +33,8 @@ const EVERY_ALGORITHM = {
   byoa: { l2: 0.1 },
   byoa_phased: {},
   exponential_grid: {},
+  localisation: {},
+  localised_exponential: {},
   private_sco: { domain: 'simplex' },
   localized_double_output_perturbation: {},
   localized_output_perturbation: {},
@@ -69,7 +71,7 @@ test('every algorithm of the core runs from the page and draws on every plot it 
       assert.ok(changed > 50, `${algorithm}: ${sel} changed only ${changed} pixels`);
     }
     assert.match(await page.textContent('#release'), /^\(/, algorithm);
-    const certified = ['output_perturbation', 'regularised_output_perturbation', 'byoa',
+    const certified = ['output_perturbation', 'regularised_output_perturbation', 'byoa', 'localisation', 'localised_exponential',
       'localized_double_output_perturbation', 'localized_output_perturbation',
       'output_perturbation_lipschitz_extension', 'localized_approx_em', 'deterministic_double_output_perturbation'];
     if (certified.includes(algorithm)) {
@@ -80,6 +82,19 @@ test('every algorithm of the core runs from the page and draws on every plot it 
       assert.equal(diagnostics.certificate_met, 1, algorithm);
     } else {
       assert.match(await page.textContent('#certificate'), /^none/, algorithm);
+    }
+    // Lowy & Razaviyayn 2021's families on ERM draw their class's lower bound, labelled as one,
+    // below their upper bound; the other families draw none.
+    const references = await page.evaluate(() => window.__dp.spec('excess').references);
+    const floors = ['output_perturbation', 'regularised_output_perturbation', 'exponential_grid',
+      'localisation', 'localised_exponential'];
+    if (floors.includes(algorithm)) {
+      assert.equal(references.length, 1, algorithm);
+      assert.match(references[0].label, /^lower bound/, algorithm);
+      const theory = await page.evaluate(() => window.__dp.run().info.theories[0]);
+      assert.ok(references[0].y[0] > 0 && references[0].y[0] < theory.y[0], `${algorithm}: ${references[0].y[0]} vs ${theory.y[0]}`);
+    } else {
+      assert.deepEqual(references, [], algorithm);
     }
     // The excess plot is titled with the metric the session measures.
     assert.match(await page.getAttribute('#excess-plot', 'aria-label'), /^excess empirical risk F\(w\) − F\*/);

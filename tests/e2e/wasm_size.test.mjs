@@ -67,10 +67,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * raw), main's module and that branch's built the same day). It is the first page path to build the
  * audit targets of every family (the heavy-tail, game, certified-release and Algorithm 5 pairs
  * were reached only by native tests before), plus the ROC plot, the job's binding and the
- * pairs' descriptions. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * pairs' descriptions. Raised by 8,344 more, to 958,806, when Lowy & Razaviyayn 2021's
+ * Algorithms 10 and 11 (two families: localisation, and the exponential mechanism on the localised
+ * ball), the lower bound carried by the theory curves and DP-GD's released-iterate control landed
+ * beside them (on their own branch: 903,135 → 911,479 by this test's gzip, 2,471,304 → 2,494,272
+ * raw, built the same day). A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 950_462;
+export const BUDGET = 958_806;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

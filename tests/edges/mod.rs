@@ -327,6 +327,7 @@ pub fn discrete(kind: AlgorithmKind) -> bool {
         ExponentialGrid
             | EmPgm
             | LocalisedApproxEm
+            | LocalisedExponential
             | PrivateSmd
             | BiasReducedSmd
             | BoostedSmd

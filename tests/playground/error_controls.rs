@@ -225,6 +225,7 @@ fn single_changes(base: &RunConfig) -> Vec<RunConfig> {
             c.gaussian = GaussianMethod::Classical
         }),
         with(&|c| c.svrg_noise = SvrgNoiseChoice::AsPrinted),
+        with(&|c| c.gd_output = dp_playground::algo::noisy_gd::Output::RandomIterate),
         with(&|c| {
             c.data = DataSource::Sparse;
             c.d = 500

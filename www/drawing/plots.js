@@ -175,6 +175,17 @@ function excessSeries(history, a, theory, span) {
   };
 }
 
+/**
+ * The papers' lower bounds beside the theory curves (Rust's `Curve::lower`), each a level across
+ * the plotted range, drawn dotted grey and labelled as a lower bound; lanes with the same level
+ * (the same problem and budget) share one line.
+ */
+function lowerBounds(theories, span) {
+  const levels = [...new Set(theories.map((t) => t?.lower?.y).filter((y) => Number.isFinite(y) && y > 0))];
+  const x = [Math.max(span[0], 1), Math.max(span[1], 1)];
+  return levels.map((y) => ({ label: 'lower bound (worst case, constant 1)', x, y: [y, y] }));
+}
+
 const algorithmsOf = (history) => [...Array(history.lanes.length).keys()];
 
 /** The gradient evaluations every algorithm's first repeat spans: [first, last] over all. */
@@ -195,6 +206,7 @@ const SPECS = {
     // A game is scored by its duality gap, not by F(w) − F*.
     yLabel: history.info.previews[0].metric.startsWith('duality gap') ? 'duality gap' : 'F(w) − F*',
     bandLabel: `min–max over ${history.lanes[0].length} repeats`,
+    references: lowerBounds(theories, gradSpan(history)),
   }),
   path: (history) => {
     const { info } = history;

@@ -32,7 +32,7 @@ const WORDS = {
   signal: 'signal', label_noise: 'label noise', noise_tail: 'regression noise', sparsity: 'non-zeros',
   solver: 'solver', gaussian: 'calibration', grid_resolution: 'grid', moment_k: 'k', repetitions: 'J',
   budget_u: 'U', game: 'game', records: 'records', clip_records: 'clipped records', leak: 'pitfall',
-  svrg_noise: 'SVRG noise', minimax_solver: 'solver', heavy_solver: 'solver', problem: 'problem',
+  svrg_noise: 'SVRG noise', gd_output: 'iterate', minimax_solver: 'solver', heavy_solver: 'solver', problem: 'problem',
 };
 /** Named apart from the rest: ε first, the algorithm next (its name), the compared ones never. */
 const NOT_LISTED = new Set(['epsilon', 'algorithm', 'compare']);

@@ -233,6 +233,9 @@ controls! {
         "the per-sample gradient clip C (blank: the Lipschitz bound)";
     SvrgNoise: "svrg_noise", "DP-SVRG noise", Choice(&["certified", "as_printed"]),
         Opt("certified"), Plain, "DP-SVRG's certified or printed noise";
+    GdOutput: "gd_output", "released iterate", Choice(&["last_iterate", "random_iterate"]),
+        Opt("last_iterate"), Plain,
+        "DP-GD's release: the last iterate, or w_J with J drawn before the run (non-convex)";
     Solver: "solver", "base solver", Choice(&["gd", "agd", "sgd", "svrg", "katyusha",
         "subgradient", "stochastic_subgradient"]), Opt("agd"), Plain,
         "the base solver of output perturbation, and its target accuracy α";

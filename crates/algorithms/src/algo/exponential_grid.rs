@@ -81,7 +81,7 @@ const POINTS_PER_STEP: usize = 64;
 const READS_PER_STEP: usize = 1 << 17;
 
 /// Grid points one step scores on `n` records of dimension `d`: 1 to [`POINTS_PER_STEP`].
-fn points_per_step(n: usize, d: usize) -> usize {
+pub(crate) fn points_per_step(n: usize, d: usize) -> usize {
     (READS_PER_STEP / (n * d).max(1)).clamp(1, POINTS_PER_STEP)
 }
 
@@ -569,6 +569,12 @@ impl Plan for GridPlan {
             ),
             "Lowy & Razaviyayn 2021, Proposition G.1 with the grid's spacing",
         )
+        .map(|curve| {
+            curve.with_lower(
+                crate::algo::output_perturbation::erm_floor(declared, self.settings.epsilon, 0.0),
+                crate::algo::output_perturbation::LOWER_SOURCE,
+            )
+        })
     }
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {

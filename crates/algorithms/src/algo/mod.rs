@@ -39,6 +39,10 @@ kinds::algorithms! {
     ByoaPhased => byoa::FAMILY_PHASED,
     /// The exponential mechanism on a grid (Lowy & Razaviyayn 2021, Algorithm 9), d ≤ 2.
     [mod exponential_grid] ExponentialGrid => exponential_grid::FAMILY,
+    /// Localisation, Lowy & Razaviyayn 2021, Algorithm 10 (see [`crate::algo::localisation`]).
+    [mod localisation] Localisation => localisation::FAMILY_LOCALISATION,
+    /// Exponential sampling + localisation on a grid, Lowy & Razaviyayn 2021, Algorithm 11, d ≤ 2.
+    LocalisedExponential => localisation::FAMILY_SAMPLING,
     /// Private stochastic mirror descent with vertex sampling, González, Guzmán & Paquette 2024, Algorithm 1 (see
     /// [`crate::algo::smd`]); a saddle problem on simplices.
     [mod smd] PrivateSmd => smd::family::FAMILY,

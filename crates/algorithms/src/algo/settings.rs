@@ -77,6 +77,8 @@ pub struct Settings {
     pub solver: SolverKind,
     /// DP-SVRG's noise: certified by the accountant, or as printed (Wang, Ye & Xu 2017).
     pub svrg_noise: SvrgNoiseChoice,
+    /// DP-GD's released iterate: the last, or w_J with J uniform (Wang, Ye & Xu 2017, Thm 6.3).
+    pub gd_output: super::noisy_gd::Output,
     /// Grid points per axis of the exponential mechanism.
     pub grid_resolution: usize,
     /// k ≥ 2, the moment order of the heavy-tail families (Lowy 2026): G_k = (E A(z)^k)^(1/k).

@@ -18,6 +18,22 @@ pub struct Curve {
     pub y: Vec<f64>,
     /// Which inequality, in words.
     pub source: &'static str,
+    /// The paper's lower bound for the problem's class at the same settings, where it proves
+    /// one: drawn dotted beside the upper bound, labelled as a lower bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower: Option<Lower>,
+}
+
+/// A lower bound on the excess risk of **every** algorithm with the same guarantee, worst case
+/// over the problem's class, at the run's n, d and (ε, δ): a horizontal "floor". It holds up to
+/// an absolute constant the paper does not give, drawn at constant 1, so a run on one dataset
+/// may fall below it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Lower {
+    /// The bound's level.
+    pub y: f64,
+    /// Which theorem, in words.
+    pub source: &'static str,
 }
 
 impl Curve {
@@ -27,7 +43,18 @@ impl Curve {
             x: vec![1.0, FAR],
             y: vec![y, y],
             source,
+            lower: None,
         })
+    }
+
+    /// The curve with the lower bound `y` beside it (none unless finite and positive).
+    pub fn with_lower(self, y: Option<f64>, source: &'static str) -> Curve {
+        Curve {
+            lower: y
+                .filter(|y| y.is_finite() && *y > 0.0)
+                .map(|y| Lower { y, source }),
+            ..self
+        }
     }
 
     /// A bound after t = 0, s, 2s, … T steps of an iterative method (one full pass each), at
@@ -43,6 +70,11 @@ impl Curve {
             x.push(t.max(1) as f64);
             y.push(bound(t).ok()?);
         }
-        Some(Curve { x, y, source })
+        Some(Curve {
+            x,
+            y,
+            source,
+            lower: None,
+        })
     }
 }

@@ -267,6 +267,13 @@ impl OutputPerturbation {
         }
     }
 
+    /// The noise stream, for an algorithm that draws again after this release from the same
+    /// stream (Lowy & Razaviyayn 2021, Algorithm 11's exponential mechanism on the localised
+    /// ball).
+    pub(crate) fn noise_rng(&mut self) -> &mut DpRng {
+        &mut self.rng
+    }
+
     /// Runs to the end; returns the release (or w₀ after an abort).
     pub fn run(&mut self, objective: &Objective) -> &[f64] {
         while self.step(objective).is_some() {}
@@ -309,6 +316,13 @@ impl PrivateAlgorithm for OutputPerturbation {
                 "non-ERM objective (TERM): Δ_F = (2L/μ)·min{{1, C_τ/n}} = (2L/μ)·{:.3e} (Lemma 5.2)",
                 p.declared.tilt_factor
             ));
+            if p.declared.smoothness.is_finite() {
+                caveats.push(format!(
+                    "TERM's condition number κ_τ = β_τ/μ = {:.4e} (β_τ = β + 2τL² = {:.4e}, the value Lemma 5.3's proof gives; the summary table's (τL² + β)/μ is smaller): Theorem 5.2's excess bound grows with κ_τ",
+                    p.declared.smoothness / p.declared.strong_convexity,
+                    p.declared.smoothness
+                ));
+            }
         }
         match self.outcome {
             Outcome::Released => match &self.engine {

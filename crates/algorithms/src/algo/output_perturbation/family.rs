@@ -195,6 +195,16 @@ impl RunPlan for OpRunPlan {
             .ok()?,
             "Lowy & Razaviyayn 2021, Theorems 3.1/3.2 (and 3.4/3.5 for Algorithm 6) proofs, with the certified distance ρ",
         )
+        .map(|curve| {
+            curve.with_lower(
+                erm_floor(
+                    &problem.declared,
+                    self.plan.settings.epsilon,
+                    self.plan.settings.delta,
+                ),
+                LOWER_SOURCE,
+            )
+        })
     }
 
     fn build(&self, posed: &Posed, noise: DpRng, seeded: bool) -> Result<Box<dyn Run>> {
@@ -242,4 +252,43 @@ pub(crate) fn op_declared(
         loss: Some(declared.loss),
         feature_bound: declared.feature_bound,
     })
+}
+
+/// What the lower bound drawn beside a Lowy & Razaviyayn 2021 family's upper bound says.
+pub(crate) const LOWER_SOURCE: &str = "lower bound for every algorithm with this guarantee, worst case over the problem's ERM class, up to an absolute constant (drawn at 1): LR·min{1, s²} strongly convex (for L ≈ μR), LR·min{1, s} convex, s = d/(εn) (δ = 0) or √d/(εn) (δ < 1/n) (Bassily, Smith & Thakurta 2014, as Lowy & Razaviyayn 2021 state it)";
+
+/// The ERM lower bound of Lowy & Razaviyayn 2021 (after Bassily, Smith & Thakurta 2014) for the
+/// declared problem at (ε, δ): the strongly convex class when a ridge makes F μ-strongly convex,
+/// else the convex class, with L the data term's declared constant and R the domain's radius.
+/// `None` where no lower bound is stated: a non-ERM objective (tilted ERM, the adversarial
+/// loss: the paper's open question), an unbounded domain, or δ ≥ 1/n (the bound asks δ = o(1/n)).
+pub(crate) fn erm_floor(declared: &ProblemDeclaration, epsilon: f64, delta: f64) -> Option<f64> {
+    use crate::theory::output_perturbation::{
+        BoundConstants, Class, Regime, erm_lower, lower_ratio,
+    };
+    let radius = declared.radius();
+    if !matches!(declared.loss.wrap, Wrap::None)
+        || !radius.is_finite()
+        || delta >= 1.0 / declared.n as f64
+    {
+        return None;
+    }
+    let regime = if delta == 0.0 {
+        Regime::Pure
+    } else {
+        Regime::Approx
+    };
+    let class = if declared.strong_convexity() > 0.0 {
+        Class::StronglyConvex
+    } else {
+        Class::Convex
+    };
+    let constants = BoundConstants {
+        lipschitz: declared.lipschitz(),
+        strong_convexity: declared.strong_convexity(),
+        smoothness: declared.smoothness(),
+        radius,
+    };
+    let s = lower_ratio(declared.d, declared.n, epsilon, regime);
+    erm_lower(class, &constants, s, true)
 }

@@ -107,7 +107,7 @@ pub use crate::solver::CertifiedRun;
 pub use algorithm::{Outcome, OutputPerturbation, perturb};
 pub use declared::{Form, ObjectiveConstants, ObjectiveDeclaration, loss_range, tilt_factor};
 pub use family::{FAMILY, FAMILY_REGULARISED};
-pub(crate) use family::{op_declared, op_noise};
+pub(crate) use family::{LOWER_SOURCE, erm_floor, op_declared, op_noise};
 pub(crate) use plan::certified_gd_bound;
 pub use plan::{
     ConvexClass, NoiseLaw, Regularised, ReleasePlan, Settings, default_alpha, gd_iteration_bound,

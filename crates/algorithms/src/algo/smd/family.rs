@@ -479,6 +479,7 @@ impl Plan for SmdFamilyPlan {
             x: ts.iter().map(|t| *t as f64 * b / n).collect(),
             y: ts.iter().map(|t| bound(*t)).collect(),
             source,
+            lower: None,
         })
     }
 
