@@ -49,7 +49,7 @@ use super::pairs::base_config;
 use super::{
     Auditable, Bug, GameTarget, ObjectivePerturbationTarget, PairDraws, certified_release_target,
     dp_accmd_target, dp_gd_target, dp_sgd_target, dp_svrg_target, grid_target, heavy_tail_target,
-    output_perturbation_target, private_sco_target, svrg_bb_target,
+    localisation_target, output_perturbation_target, private_sco_target, svrg_bb_target,
 };
 use crate::algo::family::ProblemKind;
 use crate::algo::{Draws, NoiseShape};
@@ -216,6 +216,18 @@ pub fn attack_target(config: &RunConfig) -> Result<Attack> {
             4_000,
             Score::Projection,
         ),
+        K::Localisation | K::LocalisedExponential => {
+            let sample = kind == K::LocalisedExponential;
+            boxed(
+                Box::new(localisation_target(100, epsilon, sample)?),
+                format!(
+                    "Huber loss in one dimension, ridge 0.1, radius 5, n = 100, pure ε (the page's ε; δ unused){}; the differing record's label is +10 on D and −10 on D′, which attains stage 1's sensitivity bound",
+                    if sample { ", 41 grid points" } else { "" }
+                ),
+                4_000,
+                Score::Projection,
+            )
+        }
         K::PrivateSco => boxed(
             Box::new(private_sco_target(
                 pick(&base_config(100, epsilon, delta), kind).0,
