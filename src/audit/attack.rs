@@ -271,10 +271,11 @@ pub fn attack_target(config: &RunConfig) -> Result<Attack> {
                 // Below n = 2000 Algorithm 3's privacy filter ends the run before a draw depends
                 // on the records.
                 K::BiasReducedSmd => (2000, 1_000),
-                // Algorithm 4's parts need 4·I·J = 308 records at least (β = 0.05); a run costs
-                // 0.1 to 0.4 s natively at any n from 308 to 3080 (its I·J best responses), so
-                // the fewest runs.
-                K::BoostedSmd => (616, 100),
+                // Algorithm 4's parts must each hold Algorithm 3's smallest batch ⌈1/α⌉, which
+                // its plan checks: 4,228 records at ε = 1 (below that the plan refuses the run,
+                // whose release would be the uniform start). A run costs 0.1 to 0.4 s natively
+                // whatever n (its I·J best responses), so the fewest runs.
+                K::BoostedSmd => (4228, 100),
                 K::SmdBaseline => (100, 500),
                 _ => (100, 4_000),
             };
@@ -289,8 +290,14 @@ pub fn attack_target(config: &RunConfig) -> Result<Attack> {
                 seed: config.seed,
                 ..RunConfig::default()
             };
+            // The pair's own n, not the pick's: picking Algorithms 3 and 4 raises n to where
+            // Theorem 3.14's budget lets a run move (35,467 and 95,648 records at ε = 1), where
+            // one run costs seconds, and the attacker needs thousands.
             boxed(
-                Box::new(GameTarget::new(pick(&game, kind).0)?),
+                Box::new(GameTarget::new(RunConfig {
+                    n,
+                    ..pick(&game, kind).0
+                })?),
                 format!(
                     "rock–paper–scissors, n = {n} records; one record planted at the declared bound's two extremes (+ on D, − on D′); the score is y₁ − x₁ of the release"
                 ),
