@@ -232,11 +232,13 @@ test('a new deployment shows on the next visit, and its service worker replaces 
  * What a first visit may cost on the wire: every file of dist/ once (the page's own requests and
  * the service worker's precache), Brotli-compressed, the wasm being about 83 % of it. Issue 34
  * measured 4.9 MB for the development page before the page handed its compiled module to its
- * workers and before the server compressed. Set at the measured total of the stop that built
- * dist/ plus about 2 % of room; a change that passes it slows every first visit, so raise it by
- * the measured amount with the reason here, as tests/e2e/wasm_size.test.mjs does for the wasm.
+ * workers and before the server compressed. Measured 778,798 B when dist/ was built, and
+ * 830,089 B the same day once the lessons' predictions, planning backwards, the attacker's view
+ * and two more families had landed (their wasm: +56 KB gzipped); set at that plus 2 % of room. A
+ * change that passes it slows every first visit, so raise it by the measured amount with the
+ * reason here, as tests/e2e/wasm_size.test.mjs does for the wasm.
  */
-const COLD_VISIT_BUDGET = 800_000;
+const COLD_VISIT_BUDGET = 847_000;
 
 test('a cold visit to dist/ served as a good host serves it fetches every file once, the precache included', async () => {
   const requests = [];

@@ -71,10 +71,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * Algorithms 10 and 11 (two families: localisation, and the exponential mechanism on the localised
  * ball), the lower bound carried by the theory curves and DP-GD's released-iterate control landed
  * beside them (on their own branch: 903,135 → 911,479 by this test's gzip, 2,471,304 → 2,494,272
- * raw, built the same day). A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
+ * raw, built the same day). Merged, the three measured 959,562 (2,621,493 raw): 756 over the sum
+ * of their branches' budgets (the attacker's pairs of the two new families, not broken down), so
+ * 960,070 with the same headroom. A ratchet, not a goal: the goal is 300 KB; docs/benchmarks.md
  * "Keeping the wasm small" says what takes the space and what was tried.
  */
-export const BUDGET = 958_806;
+export const BUDGET = 960_070;
 
 test(`www/pkg/dp_playground_bg.wasm is at most ${BUDGET} bytes gzipped`, () => {
   execFileSync('bash', ['-c', 'source scripts/setup.sh; build_pkg'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
