@@ -230,8 +230,8 @@ test('a new deployment shows on the next visit, and its service worker replaces 
 
 /**
  * What a first visit may cost on the wire: every file of dist/ once (the page's own requests and
- * the service worker's precache), Brotli-compressed, the wasm being about 83 % of it. Issue 34
- * measured 4.9 MB for the development page before the page handed its compiled module to its
+ * the service worker's precache), Brotli-compressed, the wasm being about 83 % of it. A cold visit
+ * to the development page measured 4.9 MB before the page handed its compiled module to its
  * workers and before the server compressed. Measured 778,798 B when dist/ was built, and
  * 830,089 B the same day once the lessons' predictions, planning backwards, the attacker's view
  * and two more families had landed (their wasm: +56 KB gzipped); set at that plus 2 % of room. A

@@ -516,7 +516,7 @@ pub static FAMILY: Family = Family {
         setting(
             Control::GdOutput,
             "released iterate",
-            "the last iterate w_T (convex, PL), or w_J with J uniform on {0, …, T−1} drawn before the run (non-convex, Thm 6.3): the same noise and ε either way",
+            "w_T (convex, PL), or w_J, J uniform, drawn before the run (non-convex, Thm 6.3); same noise",
         ),
         setting(
             Control::Leak,
