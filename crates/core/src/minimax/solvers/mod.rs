@@ -580,8 +580,24 @@ pub fn safeguard_bound(
     if ratio <= 1.0 {
         return Ok(1);
     }
-    Ok((ratio.ln() / -q.ln()).ceil() as usize + 1)
+    // libm's log, not the platform's: the bound is the same integer natively and in wasm.
+    let t = libm::ceil(libm::log(ratio) / -libm::log(q));
+    // Saturated at MAX_SAFEGUARD_BOUND on every target. A usize is 32 bits on wasm32, where
+    // `t as usize + 1` (the C-SC variant's phases reach t ≈ 10¹⁰) saturated to u32::MAX and
+    // wrapped to 0: the page's phases then had no budget and failed at their start while the
+    // terminal's certified.
+    Ok(if t >= MAX_SAFEGUARD_BOUND as f64 {
+        MAX_SAFEGUARD_BOUND
+    } else {
+        t as usize + 1
+    })
 }
+
+/// The largest iteration bound [`safeguard_bound`] returns (and so the largest default budget of
+/// a [`SaddleRun`]): u32::MAX, the same on 32- and 64-bit targets. A phase that would need more
+/// runs for days at any size; should its GDA safeguard reach the cap uncertified, the run fails
+/// ([`SaddleStatus::Failed`]) and says so, as for any other bound it exhausts.
+pub const MAX_SAFEGUARD_BOUND: usize = u32::MAX as usize;
 
 /// A stored test game, for this crate's unit tests and the playground's (through the
 /// `test-support` feature of its dev-dependency); in no build that runs.
@@ -722,6 +738,39 @@ mod tests {
         // The safeguard's passes: at most bound + 1 certificate checks after the 2 EG steps.
         let passes = run.record_evals() as usize / 100;
         assert!(passes <= 2 * 2 + 1 + run.safeguard_bound() + 1, "{passes}");
+    }
+
+    /// The bound is one integer on every target: the last phase of the C-SC variant picked on a
+    /// fresh page (rock–paper–scissors, n = 2000, μᵧ = 0.1: x-ridge μ_k ≈ 1762, target ≈ 4.7·10⁻³)
+    /// needs ≈ 10¹⁰ GDA steps, past a 32-bit usize, and saturates at MAX_SAFEGUARD_BOUND (it
+    /// was 10¹⁰ natively and, through `as usize + 1` on wasm32, 0: the page's phase then failed at
+    /// its start). A phase within the cap keeps its exact count.
+    #[test]
+    fn the_safeguard_bound_saturates_at_the_same_cap_on_every_target() {
+        let bound = |a: f64, target: f64| {
+            let reg = Regulariser {
+                a,
+                cx: vec![1.0 / 3.0; 3],
+                b: 0.0,
+                cy: vec![1.0 / 3.0; 3],
+            };
+            let constants = PhaseConstants {
+                lipschitz: 4.313930922024598,
+                smoothness: 3.1,
+                mu_f: (0.0, 0.1),
+                reg: (a, 0.0),
+            };
+            let target = PhaseTarget {
+                weight_x: a,
+                weight_y: 0.1,
+                target,
+            };
+            let z0 = vec![1.0 / 3.0; 3];
+            safeguard_bound(2.0, &reg, &constants, &target, &z0, &z0).unwrap()
+        };
+        assert_eq!(bound(1762.0285747310643, 0.0046525), MAX_SAFEGUARD_BOUND);
+        let small = bound(1.0, 0.0046525);
+        assert!((2..MAX_SAFEGUARD_BOUND).contains(&small), "{small}");
     }
 
     /// The C-SC variant's phase: an x-ridge μ_k, no y-regulariser, the game's own μᵧ. GDA with
