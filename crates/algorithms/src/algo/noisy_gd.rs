@@ -516,7 +516,7 @@ pub static FAMILY: Family = Family {
         setting(
             Control::GdOutput,
             "released iterate",
-            "w_T (convex, PL), or w_J, J uniform, drawn before the run (non-convex, Thm 6.3); same noise",
+            "w_T, or w_J with J random (non-convex, Thm 6.3)",
         ),
         setting(
             Control::Leak,
