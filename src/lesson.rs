@@ -482,7 +482,15 @@ pub fn check(
                 c.from.is_none_or(|f| value >= f) && c.below.is_none_or(|b| value < b)
             }),
         }
-        .expect("the checked choices cover every value");
+        // The checked choices cover every number, so only a value that is not one (a NaN from a
+        // run that published nothing measurable) finds none: an error at the answer, not a panic.
+        .ok_or_else(|| {
+            Error::invalid(
+                ANSWER_FIELD,
+                "this run gives no number to check against: press Play again and let it release",
+                value,
+            )
+        })?;
         (
             picked == right,
             if picked == right {
