@@ -67,6 +67,9 @@ for (const [id, right, wrong] of PREDICTIONS) {
     assert.match(yes.text, /^✓?\s*Your prediction held: /);
     assert.ok(yes.text.includes(lesson.predict.why), `${id}: the reason is given: ${yes.text}`);
     assert.ok(yes.visible, `${id}: the verdict is on screen`);
+    // A verdict that quotes an excess measured on the raw data is labelled so (and only then).
+    const measured = ['mean_excess', 'lowest_excess'].includes(lesson.predict.quantity);
+    assert.equal(yes.text.includes('measured on the raw data (not private)'), measured, `${id}: ${yes.text}`);
     await answer(page, lesson, wrong);
     await page.click('#lesson-check');
     await page.waitForSelector('#lesson-verdict[data-held="false"]', { timeout: 10_000 });

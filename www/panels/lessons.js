@@ -209,11 +209,20 @@ export function mount(root, { restore, wasm, releasedRun }) {
   };
 }
 
-/** Shows a verdict ({ held, text }), or clears it (null), or says `note`. */
-function setVerdict(verdict, note = '') {
+/** The quantities a verdict measures on the run's raw data (the others follow from its settings). */
+const MEASURED = ['mean_excess', 'lowest_excess'];
+
+/**
+ * Shows a verdict ({ held, text }), or clears it (null), or says `note`. A verdict that quotes
+ * an excess measured on the raw data says so, as every other such number on the page does.
+ */
+function setVerdict(verdict, note = '', quantity = null) {
   const el = $('lesson-verdict');
   if (!el) return;
   el.textContent = verdict ? verdict.text : note;
+  if (verdict && MEASURED.includes(quantity)) {
+    el.append(' ', Object.assign(document.createElement('span'), { className: 'np', textContent: 'measured on the raw data (not private)' }));
+  }
   el.dataset.held = verdict ? String(verdict.held) : '';
   el.className = `lesson-verdict${verdict ? (verdict.held ? ' held' : ' missed') : ''}`;
 }
@@ -238,7 +247,7 @@ function judge(wasm, releasedRun, lesson, onRelease = false) {
     return;
   }
   try {
-    setVerdict(wasm.predictionVerdict(lesson.text, done.config, answer, done.released));
+    setVerdict(wasm.predictionVerdict(lesson.text, done.config, answer, done.released), '', lesson.predict.quantity);
   } catch (e) {
     setVerdict(null);
     $('lesson-prediction-error').textContent = e?.message ?? String(e);
